@@ -1,0 +1,13 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include <iosfwd>
+
+namespace attnviz::cli {
+
+// Runs attnviz-cli with the given arguments. Output goes to `out`, messages to `err`.
+// Returns the process exit code: 0 success, 1 an error in the work (bad file, bad text),
+// 2 a usage error (unknown option, missing argument).
+int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err);
+
+}  // namespace attnviz::cli

@@ -1,0 +1,125 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "config.h"
+#include "tensor.h"
+
+namespace attnviz {
+
+// All tensors of a model by their checkpoint name. std::map keeps element addresses
+// stable, so variants can hold pointers into it.
+using ParamStore = std::map<std::string, Tensor>;
+
+// What a block is built for: width, its own head count, the model's max_len, its kind.
+struct BlockGeometry {
+    int dModel = 0;
+    int heads = 0;
+    int maxLen = 0;
+    BlockKind kind = BlockKind::EncoderSelf;
+    bool bias = true;  // whether q/k/v/out projections have biases
+    int dk() const { return dModel / heads; }
+};
+
+// How a fresh tensor is filled by random initialisation.
+struct Init {
+    enum Kind { Zeros, Ones, Uniform, Normal } kind = Zeros;
+    double scale = 0;  // Uniform: bound a of U(-a, a); Normal: standard deviation
+    static Init zeros() { return {Zeros, 0}; }
+    static Init ones() { return {Ones, 0}; }
+    static Init uniform(double a) { return {Uniform, a}; }
+    static Init normal(double sd) { return {Normal, sd}; }
+    // Xavier/Glorot uniform for a weight with the given fan-in and fan-out.
+    static Init xavier(int64_t fanIn, int64_t fanOut);
+};
+
+// A tensor a variant owns: its name below the block prefix ("q_proj.weight"), shape,
+// initialisation, whether training may change it, and its role for parameter counting.
+struct ParamSpec {
+    std::string name;
+    std::vector<int64_t> shape;
+    Init init;
+    bool trainable = true;
+    std::string role = "attention.scores";
+};
+
+// Which keys query i of sequence b may attend to: keys j < keyLen[b], and j <= i when
+// causal. Padding keys and future keys are masked.
+struct AttentionMask {
+    std::vector<int> keyLen;  // [B]
+    bool causal = false;
+    bool allowed(int b, int i, int j) const {
+        return j < keyLen[static_cast<size_t>(b)] && (!causal || j <= i);
+    }
+};
+
+// One attention variant of one block: everything that turns queries and keys into the
+// per-head weights A_h. Values and the output projection are shared by all variants and
+// live in AttentionBlock. One file per variant in core/attention/, one registry entry.
+class AttentionVariant {
+public:
+    AttentionVariant(BlockConfig cfg, BlockGeometry geo) : m_cfg(std::move(cfg)), m_geo(geo) {}
+    virtual ~AttentionVariant() = default;
+    AttentionVariant(const AttentionVariant&) = delete;
+    AttentionVariant& operator=(const AttentionVariant&) = delete;
+
+    // The tensors this variant owns (names relative to the block prefix, e.g. "q_proj.weight").
+    virtual std::vector<ParamSpec> parameters() const = 0;
+    // Resolves the variant's tensors in `store` under `prefix` ("encoder.layers.0.self_attn.").
+    virtual void bind(const ParamStore& store, const std::string& prefix) = 0;
+
+    // Logit variants (softmax taken by the block):
+    //   xq [B*Tq, d] queries, xk [B*Tk, d] keys/values input, sequence b at rows b*T...
+    //   S  [B*h] matrices of [Tq, Tk]; S[b*h + head] holds that head's logits, unmasked.
+    virtual void logits(const Mat& xq, const Mat& xk, int B, int Tq, int Tk, std::vector<Mat>& S);
+
+    // Weight variants (no softmax, e.g. gaussian): A [B*h] of [Tq, Tk], masks applied.
+    virtual void weights(int B, int Tq, int Tk, const AttentionMask& mask, std::vector<Mat>& A);
+
+    virtual bool logitBased() const { return true; }
+    // Whether Tq and Tk must not exceed max_len (dense, random, factorized_*).
+    virtual bool usesMaxLen() const { return false; }
+
+    const BlockConfig& config() const { return m_cfg; }
+    const BlockGeometry& geometry() const { return m_geo; }
+
+protected:
+    // Looks up prefix+name in store; Error naming the tensor when it is missing.
+    static const Tensor* find(const ParamStore& store, const std::string& prefix,
+                              const std::string& name);
+
+    BlockConfig m_cfg;
+    BlockGeometry m_geo;
+};
+
+// A registry entry: the variant's name as written in configs and checkpoints, text for
+// people (summary, formula), the options it accepts, and functions that fill in defaults
+// and validate (throwing Error), and that create an instance.
+struct VariantInfo {
+    std::string name;
+    std::string summary;
+    std::string formula;
+    bool logitBased = true;
+    bool usesMaxLen = false;
+    std::vector<std::string> options;
+    std::function<void(BlockConfig&, const BlockGeometry&)> resolve;
+    std::function<std::unique_ptr<AttentionVariant>(const BlockConfig&, const BlockGeometry&)>
+        create;
+};
+
+const std::vector<VariantInfo>& allVariants();
+const VariantInfo* findVariant(const std::string& name);
+// Error listing the known variants when `name` is unknown.
+const VariantInfo& variantInfo(const std::string& name);
+std::unique_ptr<AttentionVariant> createVariant(const BlockConfig& cfg, const BlockGeometry& geo);
+
+// Row-wise softmax of logits with masked entries excluded (weight exactly 0); a row with no
+// allowed key becomes all zeros. S [Tq, Tk] logits of sequence b -> A [Tq, Tk].
+void maskedSoftmax(const Mat& S, int b, const AttentionMask& mask, Mat& A);
+
+}  // namespace attnviz

@@ -1,0 +1,63 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Factorized random synthesizer (Tay et al., 2021): a low-rank table per head,
+// S_h = (R1_h R2_hᵀ)[0:Nq, 0:Nk] with R1_h, R2_h of shape [L, k].
+#include <cmath>
+
+#include "variants.h"
+
+namespace attnviz {
+namespace {
+
+class FactorizedRandomAttention : public AttentionVariant {
+public:
+    using AttentionVariant::AttentionVariant;
+
+    std::vector<ParamSpec> parameters() const override {
+        const int64_t h = m_geo.heads, L = m_geo.maxLen, k = m_cfg.k;
+        // Entries of R1 R2ᵀ have unit variance when each factor has sd k^(-1/4).
+        const double sd = std::pow(static_cast<double>(k), -0.25);
+        return {{"frandom.r1", {h, L, k}, Init::normal(sd), m_cfg.trainable},
+                {"frandom.r2", {h, L, k}, Init::normal(sd), m_cfg.trainable}};
+    }
+
+    void bind(const ParamStore& store, const std::string& prefix) override {
+        m_r1 = find(store, prefix, "frandom.r1");
+        m_r2 = find(store, prefix, "frandom.r2");
+    }
+
+    bool usesMaxLen() const override { return true; }
+
+    // R1, R2 [h*L, k]; S[b*h+hd] = R1_hd[0:Tq] R2_hd[0:Tk]ᵀ [Tq, Tk], identical for every b.
+    void logits(const Mat&, const Mat&, int B, int Tq, int Tk, std::vector<Mat>& S) override {
+        checkMaxLen(m_geo, "factorized_random", Tq, Tk);
+        const int h = m_geo.heads, L = m_geo.maxLen;
+        S.resize(static_cast<size_t>(B * h));
+        for (int hd = 0; hd < h; ++hd) {
+            Mat& s0 = S[static_cast<size_t>(hd)];
+            s0.noalias() = m_r1->m.middleRows(hd * L, Tq) * m_r2->m.middleRows(hd * L, Tk).transpose();
+            for (int b = 1; b < B; ++b) S[static_cast<size_t>(b * h + hd)] = s0;
+        }
+    }
+
+private:
+    const Tensor *m_r1 = nullptr, *m_r2 = nullptr;
+};
+
+}  // namespace
+
+VariantInfo factorizedRandomVariant() {
+    VariantInfo v;
+    v.name = "factorized_random";
+    v.summary = "Factorized random synthesizer (Tay et al., 2021): a rank-k table per head, "
+                "the same for every sentence.";
+    v.formula = "S_h = (R1_h R2_h^T)[0:N_q, 0:N_k],  R1_h, R2_h in R^{L x k}";
+    v.usesMaxLen = true;
+    v.options = {"trainable", "k"};
+    v.resolve = [](BlockConfig&, const BlockGeometry&) {};
+    v.create = [](const BlockConfig& c, const BlockGeometry& g) {
+        return std::make_unique<FactorizedRandomAttention>(c, g);
+    };
+    return v;
+}
+
+}  // namespace attnviz

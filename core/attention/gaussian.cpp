@@ -1,0 +1,78 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Hard-coded Gaussian attention (You, Sun & Iyyer, 2020): no parameters, no softmax.
+// A_h[i, j] = N(j; mu_i, sigma²) = exp(-½((j - mu_i)/sigma)²) / (sigma sqrt(2π)),
+// mu_i = r·i + o_h (r = ratio in cross-attention, 1 in self-attention). Masked entries are
+// 0; rows are not renormalised unless `normalize` is set.
+#include <cmath>
+
+#include "variants.h"
+
+namespace attnviz {
+namespace {
+
+class GaussianAttention : public AttentionVariant {
+public:
+    using AttentionVariant::AttentionVariant;
+
+    std::vector<ParamSpec> parameters() const override { return {}; }
+    void bind(const ParamStore&, const std::string&) override {}
+    bool logitBased() const override { return false; }
+
+    double offset(int head) const {
+        return m_cfg.offsets[static_cast<size_t>(head) % m_cfg.offsets.size()];
+    }
+
+    // A[b*h+hd] [Tq, Tk], masks applied, rows renormalised when `normalize`.
+    void weights(int B, int Tq, int Tk, const AttentionMask& mask,
+                 std::vector<Mat>& A) override {
+        const int h = m_geo.heads;
+        const double sigma = m_cfg.sigma;
+        const double r = m_geo.kind == BlockKind::Cross ? m_cfg.ratio : 1.0;
+        const double norm = 1.0 / (sigma * std::sqrt(2.0 * M_PI));
+        A.resize(static_cast<size_t>(B * h));
+        for (int b = 0; b < B; ++b)
+            for (int hd = 0; hd < h; ++hd) {
+                Mat& a = A[static_cast<size_t>(b * h + hd)];
+                a.resize(Tq, Tk);
+                for (int i = 0; i < Tq; ++i) {
+                    const double mu = r * i + offset(hd);
+                    double sum = 0;
+                    for (int j = 0; j < Tk; ++j) {
+                        const double z = (j - mu) / sigma;
+                        const double w = mask.allowed(b, i, j) ? norm * std::exp(-0.5 * z * z) : 0.0;
+                        a(i, j) = static_cast<float>(w);
+                        sum += w;
+                    }
+                    if (m_cfg.normalize && sum > 0) a.row(i) /= static_cast<float>(sum);
+                }
+            }
+    }
+};
+
+}  // namespace
+
+VariantInfo gaussianVariant() {
+    VariantInfo v;
+    v.name = "gaussian";
+    v.summary = "Hard-coded Gaussian attention (You, Sun & Iyyer, 2020): fixed windows "
+                "centred at an offset from each query position; nothing is learned.";
+    v.formula = "A_h[i,j] = exp(-((j - mu_i)/sigma)^2 / 2) / (sigma sqrt(2 pi)),  "
+                "mu_i = r i + o_h";
+    v.logitBased = false;
+    v.options = {"offsets", "sigma", "normalize", "ratio"};
+    v.resolve = [](BlockConfig& c, const BlockGeometry& g) {
+        if (c.offsets.empty()) {
+            if (g.kind == BlockKind::DecoderSelf) {
+                c.offsets = {-1, 0};
+            } else {
+                c.offsets = {-1, 1};
+            }
+        }
+    };
+    v.create = [](const BlockConfig& c, const BlockGeometry& g) {
+        return std::make_unique<GaussianAttention>(c, g);
+    };
+    return v;
+}
+
+}  // namespace attnviz

@@ -1,0 +1,105 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Mixture of synthesizers (Tay et al., 2021, e.g. random + dot): a convex combination of
+// logit-based variants, S_h = Σ_m w_m S_h^(m) with w = softmax(alpha) over the components;
+// one alpha [M] per block, shared by its heads, initialised to 0 (equal weights).
+#include <cmath>
+#include <set>
+
+#include "error.h"
+#include "variants.h"
+
+namespace attnviz {
+namespace {
+
+class MixtureAttention : public AttentionVariant {
+public:
+    MixtureAttention(const BlockConfig& cfg, const BlockGeometry& geo) : AttentionVariant(cfg, geo) {
+        for (const auto& name : cfg.components) {
+            BlockConfig c = cfg;
+            c.variant = name;
+            c.components.clear();
+            m_parts.push_back(createVariant(c, geo));
+        }
+    }
+
+    std::vector<ParamSpec> parameters() const override {
+        std::vector<ParamSpec> p{
+            {"mix.alpha", {static_cast<int64_t>(m_parts.size())}, Init::zeros()}};
+        for (const auto& part : m_parts)
+            for (auto& s : part->parameters()) p.push_back(s);
+        return p;
+    }
+
+    void bind(const ParamStore& store, const std::string& prefix) override {
+        m_alpha = find(store, prefix, "mix.alpha");
+        for (auto& part : m_parts) part->bind(store, prefix);
+    }
+
+    bool usesMaxLen() const override {
+        for (const auto& part : m_parts)
+            if (part->usesMaxLen()) return true;
+        return false;
+    }
+
+    // Mixing weights w = softmax(alpha) [M].
+    std::vector<float> mixWeights() const {
+        const auto& a = m_alpha->m;
+        const float mx = a.maxCoeff();
+        std::vector<float> w(static_cast<size_t>(a.size()));
+        float sum = 0;
+        for (Eigen::Index m = 0; m < a.size(); ++m) sum += (w[size_t(m)] = std::exp(a(0, m) - mx));
+        for (auto& x : w) x /= sum;
+        return w;
+    }
+
+    // S[b*h+hd] [Tq, Tk] = Σ_m w_m S^(m)[b*h+hd]
+    void logits(const Mat& xq, const Mat& xk, int B, int Tq, int Tk,
+                std::vector<Mat>& S) override {
+        const auto w = mixWeights();
+        m_partS.resize(m_parts.size());
+        for (size_t m = 0; m < m_parts.size(); ++m)
+            m_parts[m]->logits(xq, xk, B, Tq, Tk, m_partS[m]);
+        S.resize(m_partS[0].size());
+        for (size_t i = 0; i < S.size(); ++i) {
+            S[i] = w[0] * m_partS[0][i];
+            for (size_t m = 1; m < m_parts.size(); ++m) S[i] += w[m] * m_partS[m][i];
+        }
+    }
+
+private:
+    std::vector<std::unique_ptr<AttentionVariant>> m_parts;
+    std::vector<std::vector<Mat>> m_partS;
+    const Tensor* m_alpha = nullptr;
+};
+
+}  // namespace
+
+VariantInfo mixtureVariant() {
+    VariantInfo v;
+    v.name = "mixture";
+    v.summary = "Mixture of synthesizers (Tay et al., 2021), e.g. random + dot: a learned "
+                "convex combination of the components' logits.";
+    v.formula = "S_h = sum_m softmax(alpha)_m S_h^(m)";
+    v.options = {"components"};
+    v.resolve = [](BlockConfig& c, const BlockGeometry& g) {
+        if (c.components.empty())
+            throw Error("mixture needs 'components', e.g. [\"random\", \"dot\"]");
+        std::set<std::string> seen;
+        for (const auto& name : c.components) {
+            const VariantInfo& info = variantInfo(name);
+            if (name == "mixture") throw Error("a mixture cannot contain a mixture");
+            if (!info.logitBased)
+                throw Error("mixture component '" + name +
+                            "' has no logits (only logit-based variants can be mixed)");
+            if (!seen.insert(name).second)
+                throw Error("mixture component '" + name + "' appears twice");
+            info.resolve(c, g);
+        }
+    };
+    v.create = [](const BlockConfig& c, const BlockGeometry& g) {
+        return std::make_unique<MixtureAttention>(c, g);
+    };
+    return v;
+}
+
+}  // namespace attnviz

@@ -1,0 +1,55 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Random synthesizer (Tay et al., 2021): one learned (or frozen) logit table per head,
+// the same for every input: S_h = R_h[0:Nq, 0:Nk].
+#include "variants.h"
+
+namespace attnviz {
+namespace {
+
+class RandomAttention : public AttentionVariant {
+public:
+    using AttentionVariant::AttentionVariant;
+
+    std::vector<ParamSpec> parameters() const override {
+        const int64_t h = m_geo.heads, L = m_geo.maxLen;
+        return {{"random.r", {h, L, L}, Init::normal(1.0), m_cfg.trainable}};
+    }
+
+    void bind(const ParamStore& store, const std::string& prefix) override {
+        m_r = find(store, prefix, "random.r");
+    }
+
+    bool usesMaxLen() const override { return true; }
+
+    // R [h*L, L]; S[b*h+hd] = R_hd[0:Tq, 0:Tk], identical for every b.
+    void logits(const Mat&, const Mat&, int B, int Tq, int Tk, std::vector<Mat>& S) override {
+        checkMaxLen(m_geo, "random", Tq, Tk);
+        const int h = m_geo.heads, L = m_geo.maxLen;
+        S.resize(static_cast<size_t>(B * h));
+        for (int b = 0; b < B; ++b)
+            for (int hd = 0; hd < h; ++hd)
+                S[static_cast<size_t>(b * h + hd)] = m_r->m.block(hd * L, 0, Tq, Tk);
+    }
+
+private:
+    const Tensor* m_r = nullptr;
+};
+
+}  // namespace
+
+VariantInfo randomVariant() {
+    VariantInfo v;
+    v.name = "random";
+    v.summary = "Random synthesizer (Tay et al., 2021): one table of weights per head, the "
+                "same for every sentence; trainable or fixed.";
+    v.formula = "S_h = R_h[0:N_q, 0:N_k],  R in R^{h x L x L}";
+    v.usesMaxLen = true;
+    v.options = {"trainable"};
+    v.resolve = [](BlockConfig&, const BlockGeometry&) {};
+    v.create = [](const BlockConfig& c, const BlockGeometry& g) {
+        return std::make_unique<RandomAttention>(c, g);
+    };
+    return v;
+}
+
+}  // namespace attnviz

@@ -1,0 +1,45 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include <string>
+
+#include "error.h"
+#include "variants.h"
+
+namespace attnviz {
+
+const std::vector<VariantInfo>& allVariants() {
+    static const std::vector<VariantInfo> all{dotVariant(),
+                                              denseVariant(),
+                                              randomVariant(),
+                                              factorizedDenseVariant(),
+                                              factorizedRandomVariant(),
+                                              mixtureVariant(),
+                                              gaussianVariant()};
+    return all;
+}
+
+const VariantInfo* findVariant(const std::string& name) {
+    for (const auto& v : allVariants())
+        if (v.name == name) return &v;
+    return nullptr;
+}
+
+const VariantInfo& variantInfo(const std::string& name) {
+    if (const VariantInfo* v = findVariant(name)) return *v;
+    std::string known;
+    for (const auto& v : allVariants()) known += (known.empty() ? "" : ", ") + v.name;
+    throw Error("unknown attention variant '" + name + "' (known: " + known + ")");
+}
+
+std::unique_ptr<AttentionVariant> createVariant(const BlockConfig& cfg, const BlockGeometry& geo) {
+    return variantInfo(cfg.variant).create(cfg, geo);
+}
+
+void checkMaxLen(const BlockGeometry& geo, const std::string& variant, int Tq, int Tk) {
+    if (Tq > geo.maxLen || Tk > geo.maxLen)
+        throw Error("sequence of " + std::to_string(std::max(Tq, Tk)) +
+                    " tokens is longer than this model's max_len of " +
+                    std::to_string(geo.maxLen) + " (the " + variant +
+                    " synthesizer has weights for at most max_len positions)");
+}
+
+}  // namespace attnviz

@@ -1,0 +1,22 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+// The attention dump of MODEL.md ("Attention dump (JSON)"):
+// {"model", "config", "source": {text, tokens, ids}, "target": {text, tokens, ids, decoded},
+//  "loss", "blocks": [{"name", "kind", "layer", "variant", "weights": [heads][Nq][Nk]}]}.
+// For a decoder-only model there is no "source"; "target" holds the text as decoder input.
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "model.h"
+
+namespace attnviz {
+
+// JSON whose floating-point numbers are float32, so weights print with 9 significant
+// digits instead of 17.
+using FloatJson = nlohmann::basic_json<std::map, std::vector, std::string, bool, std::int64_t,
+                                       std::uint64_t, float>;
+
+FloatJson attentionDump(const std::string& modelName, const ModelConfig& config, const Analysis& a);
+
+}  // namespace attnviz

@@ -1,0 +1,47 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+// safetensors, as attnviz reads and writes it (MODEL.md, "Checkpoint file"):
+//
+//   bytes 0..7   N, the header size, unsigned 64-bit little-endian
+//   bytes 8..8+N JSON object: {"__metadata__": {string: string},
+//                              "<name>": {"dtype": "F32", "shape": [..],
+//                                         "data_offsets": [begin, end]}, ...}
+//                (the writer pads it with spaces to a multiple of 8 bytes)
+//   the rest     the data buffer; tensor bytes are [begin, end) relative to its start,
+//                little-endian, row-major
+//
+// The reader trusts nothing. It rejects, with a message naming the problem: a file shorter
+// than 8 bytes; a header size above kMaxHeaderBytes or past the end of the file; a header
+// that is not a JSON object; an entry without dtype/shape/data_offsets or with wrong types;
+// any dtype but F32; negative dimensions or an element count that overflows; offsets that
+// are reversed, run past the buffer, disagree with the shape, overlap another tensor or
+// leave bytes of the buffer unused; metadata values that are not strings.
+#include <cstdint>
+#include <map>
+#include <string>
+
+#include "tensor.h"
+
+namespace attnviz {
+
+class SafeTensorsFile {
+public:
+    static constexpr uint64_t kMaxHeaderBytes = 64ull << 20;
+    static constexpr uint64_t kMaxFileBytes = 4ull << 30;
+
+    std::map<std::string, Tensor> tensors;
+    std::map<std::string, std::string> metadata;
+
+    static SafeTensorsFile parse(const uint8_t* data, size_t size);
+    static SafeTensorsFile read(const std::string& path);
+    std::string serialize() const;
+    // Atomic: writes a temporary file next to `path`, flushes it, then renames it over `path`.
+    void write(const std::string& path) const;
+};
+
+// Writes `bytes` to `path` atomically; on any failure removes the temporary file and
+// throws an Error naming the path and the reason. Never leaves a partial file at `path`.
+void writeFileAtomically(const std::string& path, const std::string& bytes);
+
+}  // namespace attnviz
