@@ -37,7 +37,7 @@ std::u32string decodeUtf8(std::string_view text) {
         }
         if (i + len > n) fail(i, "sequence truncated at end of text");
         for (int k = 1; k < len; ++k) {
-            if ((s[i + k] & 0xC0) != 0x80) fail(i + k, "expected a continuation byte");
+            if ((s[i + k] & 0xC0) != 0x80) fail(i, "invalid continuation byte");
             cp = (cp << 6) | (s[i + k] & 0x3F);
         }
         if (cp < minimum) fail(i, "overlong encoding");
