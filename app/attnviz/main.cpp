@@ -1,0 +1,55 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// attnviz: the desktop app. All work is in ui/ and core/.
+#include <QApplication>
+#include <QCommandLineParser>
+#include <QDir>
+#include <QFileInfo>
+#include <QTextStream>
+
+#include "ui/main_window.h"
+
+int main(int argc, char** argv) {
+    QApplication app(argc, argv);
+    QApplication::setApplicationName("attnviz");
+    QApplication::setOrganizationName("attnviz");
+    QApplication::setApplicationVersion("0.1.0");
+
+    QCommandLineParser cli;
+    cli.setApplicationDescription("Compare Transformer attention variants side by side.");
+    cli.addHelpOption();
+    cli.addVersionOption();
+    QCommandLineOption models("models", "Folder of checkpoints to open (default: the bundled models).", "dir");
+    QCommandLineOption text("text", "Source sentence.", "text", "I want to go to the station");
+    QCommandLineOption target("target", "Target sentence (empty: greedy decoding).", "text");
+    QCommandLineOption exportFigure("export-figure", "Render the comparison to an image file and exit.", "file");
+    cli.addOptions({models, text, target, exportFigure});
+    cli.process(app);
+
+    QTextStream err(stderr);
+    const QString dir = cli.isSet(models) ? cli.value(models) : attnviz::ui::bundledModelDirectory();
+    QStringList errors;
+    auto columns = attnviz::ui::loadModelDirectory(dir, &errors);
+    for (const auto& e : errors) err << "attnviz: skipped a checkpoint: " << e << "\n";
+    if (columns.empty()) err << "attnviz: no models found in " << dir << "\n";
+
+    attnviz::ui::MainWindow window;
+    window.setSentence(cli.value(text), cli.value(target));
+    window.setColumns(std::move(columns));
+
+    if (cli.isSet(exportFigure)) {
+        window.resize(1800, 1000);
+        window.show();
+        window.analyzeNow();
+        QApplication::processEvents();
+        QString error;
+        const QString path = QFileInfo(cli.value(exportFigure)).absoluteFilePath();
+        if (!window.exportFigure(path, &error)) {
+            err << "attnviz: " << error << "\n";
+            return 1;
+        }
+        QTextStream(stdout) << "attnviz: wrote " << path << "\n";
+        return 0;
+    }
+    window.show();
+    return QApplication::exec();
+}

@@ -1,0 +1,14 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include <QStringList>
+#include <qcustomplot.h>
+
+namespace attnviz::ui {
+
+// Perceptually uniform colour maps built from colour stops (QCustomPlot 2.1 has no
+// viridis preset): "viridis", "magma", "cividis", "greys".
+QStringList colormapNames();
+QCPColorGradient colormap(const QString& name);
+
+}  // namespace attnviz::ui
