@@ -35,22 +35,13 @@ const Tensor* AttentionVariant::find(const ParamStore& store, const std::string&
 
 void maskedSoftmax(const Mat& S, int b, const AttentionMask& mask, Mat& A) {
     const auto Tq = S.rows(), Tk = S.cols();
-    A.resize(Tq, Tk);
+    A.setZero(Tq, Tk);
     for (Eigen::Index i = 0; i < Tq; ++i) {
-        float mx = -std::numeric_limits<float>::infinity();
-        for (Eigen::Index j = 0; j < Tk; ++j)
-            if (mask.allowed(b, int(i), int(j))) mx = std::max(mx, S(i, j));
-        if (mx == -std::numeric_limits<float>::infinity()) {  // no allowed key
-            A.row(i).setZero();
-            continue;
-        }
-        float sum = 0;
-        for (Eigen::Index j = 0; j < Tk; ++j) {
-            const float e = mask.allowed(b, int(i), int(j)) ? std::exp(S(i, j) - mx) : 0.0f;
-            A(i, j) = e;
-            sum += e;
-        }
-        A.row(i) /= sum;
+        const int n = mask.limit(b, int(i), int(Tk));
+        if (n <= 0) continue;  // no allowed key: the row stays all zeros
+        auto row = A.row(i).head(n);
+        row = (S.row(i).head(n).array() - S.row(i).head(n).maxCoeff()).exp().matrix();
+        row /= row.sum();
     }
 }
 

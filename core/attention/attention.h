@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include <algorithm>
 #include <functional>
 #include <map>
 #include <memory>
@@ -55,6 +56,11 @@ struct AttentionMask {
     bool causal = false;
     bool allowed(int b, int i, int j) const {
         return j < keyLen[static_cast<size_t>(b)] && (!causal || j <= i);
+    }
+    // The allowed keys of query i always form a prefix: keys 0 .. limit-1.
+    int limit(int b, int i, int Tk) const {
+        int n = std::min(Tk, keyLen[static_cast<size_t>(b)]);
+        return causal ? std::min(n, i + 1) : n;
     }
 };
 

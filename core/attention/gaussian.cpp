@@ -30,20 +30,21 @@ public:
         const double r = m_geo.kind == BlockKind::Cross ? m_cfg.ratio : 1.0;
         const double norm = 1.0 / (sigma * std::sqrt(2.0 * M_PI));
         A.resize(static_cast<size_t>(B * h));
+        // Distances j - mu_i as an array over keys, evaluated in double then rounded.
+        const Eigen::ArrayXd keys = Eigen::ArrayXd::LinSpaced(Tk, 0, Tk - 1);
         for (int b = 0; b < B; ++b)
             for (int hd = 0; hd < h; ++hd) {
                 Mat& a = A[static_cast<size_t>(b * h + hd)];
-                a.resize(Tq, Tk);
+                a.setZero(Tq, Tk);
                 for (int i = 0; i < Tq; ++i) {
+                    const int n = mask.limit(b, i, Tk);  // masked keys stay exactly 0
+                    if (n <= 0) continue;
                     const double mu = r * i + offset(hd);
-                    double sum = 0;
-                    for (int j = 0; j < Tk; ++j) {
-                        const double z = (j - mu) / sigma;
-                        const double w = mask.allowed(b, i, j) ? norm * std::exp(-0.5 * z * z) : 0.0;
-                        a(i, j) = static_cast<float>(w);
-                        sum += w;
-                    }
-                    if (m_cfg.normalize && sum > 0) a.row(i) /= static_cast<float>(sum);
+                    const Eigen::ArrayXd z = (keys.head(n) - mu) / sigma;
+                    const Eigen::ArrayXd w = norm * (-0.5 * z.square()).exp();
+                    a.row(i).head(n) = w.cast<float>().matrix().transpose();
+                    const double sum = w.sum();
+                    if (m_cfg.normalize && sum > 0) a.row(i).head(n) = (w / sum).cast<float>().matrix().transpose();
                 }
             }
     }
