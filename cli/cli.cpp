@@ -50,7 +50,8 @@ void runInit(const InitOptions& o, std::ostream& out) {
     const ModelConfig cfg = ModelConfig::fromFile(o.config);
     const Tokenizer tok(!o.caseSensitive);
     auto vocabFrom = [&](const std::string& path) {
-        return path.empty() ? Vocab::fromWords(builtinEnglishWords()) : Vocab::fromWords(readLines(path));
+        return path.empty() ? Vocab::fromWords(builtinEnglishWords())
+                            : Vocab::fromWords(readLines(path));
     };
     Vocab src = vocabFrom(o.vocab);
     Vocab tgt = o.tgtVocab.empty() ? src : vocabFrom(o.tgtVocab);
@@ -70,7 +71,8 @@ struct AttentionOptions {
 
 void runAttention(const AttentionOptions& o, std::ostream& out) {
     Model m = Model::load(o.model);
-    const Analysis a = o.hasTarget ? m.analyze(o.text, std::string_view(o.target)) : m.analyze(o.text);
+    const Analysis a =
+        o.hasTarget ? m.analyze(o.text, std::string_view(o.target)) : m.analyze(o.text);
     writeOutput(o.out, attentionDump(o.model, m.config(), a).dump(o.indent), out);
 }
 
@@ -84,7 +86,11 @@ void runInfo(const std::string& path, bool asJson, std::ostream& out) {
            {"src_vocab_size", m.srcVocab().size()},
            {"tgt_vocab_size", m.tgtVocab().size()},
            {"tokenizer", m.tokenizer().toJson()},
-           {"parameters", {{"total", c.total}, {"trainable", c.trainable}, {"by_role", c.byRole}, {"by_module", c.byModule}}},
+           {"parameters",
+            {{"total", c.total},
+             {"trainable", c.trainable},
+             {"by_role", c.byRole},
+             {"by_module", c.byModule}}},
            {"training", m.training()}};
     if (asJson) {
         out << j.dump(2) << '\n';
@@ -94,18 +100,21 @@ void runInfo(const std::string& path, bool asJson, std::ostream& out) {
     out << "model      " << path << "\n"
         << "arch       " << (cfg.hasEncoder() ? "seq2seq" : "decoder") << ", d_model " << cfg.dModel
         << ", heads " << cfg.heads << ", d_ff " << cfg.dFf << ", layers " << cfg.encLayers << "+"
-        << cfg.decLayers << ", max_len " << cfg.maxLen << ", " << (cfg.norm == Norm::Pre ? "pre" : "post")
-        << "-norm\n";
+        << cfg.decLayers << ", max_len " << cfg.maxLen << ", "
+        << (cfg.norm == Norm::Pre ? "pre" : "post") << "-norm\n";
     for (BlockKind k : {BlockKind::EncoderSelf, BlockKind::DecoderSelf, BlockKind::Cross}) {
         if (!cfg.hasEncoder() && k != BlockKind::DecoderSelf) continue;
-        out << std::left << std::setw(14) << blockKindName(k) << cfg.toJson()[blockKindName(k)].dump() << "\n";
+        out << std::left << std::setw(14) << blockKindName(k)
+            << cfg.toJson()[blockKindName(k)].dump() << "\n";
     }
     out << "vocab      source " << m.srcVocab().size() << ", target " << m.tgtVocab().size()
         << " tokens; tokenizer " << m.tokenizer().toJson().dump() << "\n"
         << "parameters " << c.total << " (" << c.trainable << " trainable)\n";
-    for (const auto& [role, n] : c.byRole) out << "  " << std::left << std::setw(26) << role << n << "\n";
+    for (const auto& [role, n] : c.byRole)
+        out << "  " << std::left << std::setw(26) << role << n << "\n";
     out << "by module\n";
-    for (const auto& [mod, n] : c.byModule) out << "  " << std::left << std::setw(34) << mod << n << "\n";
+    for (const auto& [mod, n] : c.byModule)
+        out << "  " << std::left << std::setw(34) << mod << n << "\n";
     if (!m.training().is_null()) out << "training   " << m.training().dump() << "\n";
 }
 
@@ -136,8 +145,8 @@ std::vector<std::pair<std::string, json>> benchVariants(const std::string& which
 }
 
 void runBenchForward(const BenchOptions& o, std::ostream& out) {
-    json base = o.config.empty() ? json{{"arch", "seq2seq"}, {"d_model", 64}, {"heads", 4}, {"d_ff", 256},
-                                        {"enc_layers", 2}, {"dec_layers", 2}}
+    json base = o.config.empty() ? json{{"arch", "seq2seq"}, {"d_model", 64},   {"heads", 4},
+                                        {"d_ff", 256},       {"enc_layers", 2}, {"dec_layers", 2}}
                                  : json::parse(readTextFile(o.config));
     const int longest = *std::max_element(o.lengths.begin(), o.lengths.end());
     json results = json::array();
@@ -176,8 +185,9 @@ void runBenchForward(const BenchOptions& o, std::ostream& out) {
         }
     }
     json j{{"benchmark", "forward"},
-           {"what", "one forward pass with capture of every block's weights, batch 1, source and "
-                    "target both of the given number of positions"},
+           {"what",
+            "one forward pass with capture of every block's weights, batch 1, source and "
+            "target both of the given number of positions"},
            {"base_config", base},
            {"results", results}};
     out << j.dump(2) << '\n';
@@ -186,30 +196,45 @@ void runBenchForward(const BenchOptions& o, std::ostream& out) {
 }  // namespace
 
 int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err) {
-    CLI::App app{"attnviz-cli: run, inspect and benchmark Transformers with different attention variants"};
+    CLI::App app{
+        "attnviz-cli: run, inspect and benchmark Transformers with different attention variants"};
     app.require_subcommand(1);
     app.set_version_flag("--version", "attnviz-cli 0.1.0");
 
     InitOptions init;
-    auto* cInit = app.add_subcommand("init", "Write a randomly initialised checkpoint for a configuration");
-    cInit->add_option("--config", init.config, "Model configuration (JSON, see docs/spec)")->required()->check(CLI::ExistingFile);
+    auto* cInit =
+        app.add_subcommand("init", "Write a randomly initialised checkpoint for a configuration");
+    cInit->add_option("--config", init.config, "Model configuration (JSON, see docs/spec)")
+        ->required()
+        ->check(CLI::ExistingFile);
     cInit->add_option("--seed", init.seed, "Random seed")->capture_default_str();
     cInit->add_option("--out", init.out, "Output checkpoint (.safetensors)")->required();
-    cInit->add_option("--vocab", init.vocab, "Vocabulary file, one token per line (default: built-in English words)")->check(CLI::ExistingFile);
-    cInit->add_option("--tgt-vocab", init.tgtVocab, "Target vocabulary file (default: the source vocabulary)")->check(CLI::ExistingFile);
+    cInit
+        ->add_option("--vocab", init.vocab,
+                     "Vocabulary file, one token per line (default: built-in English words)")
+        ->check(CLI::ExistingFile);
+    cInit
+        ->add_option("--tgt-vocab", init.tgtVocab,
+                     "Target vocabulary file (default: the source vocabulary)")
+        ->check(CLI::ExistingFile);
     cInit->add_flag("--case-sensitive", init.caseSensitive, "Do not lowercase text");
 
     AttentionOptions att;
-    auto* cAtt = app.add_subcommand("attention", "Dump every block's attention weights for a sentence (JSON)");
+    auto* cAtt = app.add_subcommand("attention",
+                                    "Dump every block's attention weights for a sentence (JSON)");
     cAtt->add_option("--model", att.model, "Checkpoint (.safetensors)")->required();
-    cAtt->add_option("--text", att.text, "Source sentence (decoder-only models: the text)")->required();
-    auto* tOpt = cAtt->add_option("--target", att.target, "Target sentence; without it a seq2seq model decodes greedily");
+    cAtt->add_option("--text", att.text, "Source sentence (decoder-only models: the text)")
+        ->required();
+    auto* tOpt = cAtt->add_option("--target", att.target,
+                                  "Target sentence; without it a seq2seq model decodes greedily");
     cAtt->add_option("--out", att.out, "Output file (default: standard output)");
-    cAtt->add_option("--indent", att.indent, "Indent the JSON by this many spaces (default: compact)");
+    cAtt->add_option("--indent", att.indent,
+                     "Indent the JSON by this many spaces (default: compact)");
 
     std::string infoModel;
     bool infoJson = false;
-    auto* cInfo = app.add_subcommand("info", "Print a checkpoint's configuration, vocabularies and parameter counts");
+    auto* cInfo = app.add_subcommand(
+        "info", "Print a checkpoint's configuration, vocabularies and parameter counts");
     cInfo->add_option("--model", infoModel, "Checkpoint (.safetensors)")->required();
     cInfo->add_flag("--json", infoJson, "Print JSON");
 
@@ -217,10 +242,17 @@ int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err)
     auto* cBench = app.add_subcommand("bench", "Benchmarks (JSON on standard output)");
     cBench->require_subcommand(1);
     auto* cBenchFwd = cBench->add_subcommand("forward", "Time a forward pass with capture");
-    cBenchFwd->add_option("--config", bench.config, "Base configuration (default: d_model 64, 4 heads, 2+2 layers)")->check(CLI::ExistingFile);
-    cBenchFwd->add_option("--variant", bench.variant, "Variant for every block, or 'all'")->capture_default_str();
-    cBenchFwd->add_option("--len", bench.lengths, "Sequence lengths (positions)")->capture_default_str();
-    cBenchFwd->add_option("--repeat", bench.repeat, "Timed runs per case")->capture_default_str()->check(CLI::Range(1, 100000));
+    cBenchFwd
+        ->add_option("--config", bench.config,
+                     "Base configuration (default: d_model 64, 4 heads, 2+2 layers)")
+        ->check(CLI::ExistingFile);
+    cBenchFwd->add_option("--variant", bench.variant, "Variant for every block, or 'all'")
+        ->capture_default_str();
+    cBenchFwd->add_option("--len", bench.lengths, "Sequence lengths (positions)")
+        ->capture_default_str();
+    cBenchFwd->add_option("--repeat", bench.repeat, "Timed runs per case")
+        ->capture_default_str()
+        ->check(CLI::Range(1, 100000));
     cBenchFwd->add_option("--seed", bench.seed, "Random seed")->capture_default_str();
 
     try {

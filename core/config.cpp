@@ -37,7 +37,8 @@ bool getBool(const json& j, const std::string& where, const std::string& key, bo
 
 double getNumber(const json& j, const std::string& where, const std::string& key, double def) {
     if (!j.contains(key)) return def;
-    if (!j[key].is_number()) throw Error(where + "'" + key + "' must be a number, got " + j[key].dump());
+    if (!j[key].is_number())
+        throw Error(where + "'" + key + "' must be a number, got " + j[key].dump());
     const double x = j[key].get<double>();
     if (!std::isfinite(x)) throw Error(where + "'" + key + "' must be finite");
     return x;
@@ -46,7 +47,8 @@ double getNumber(const json& j, const std::string& where, const std::string& key
 std::string getString(const json& j, const std::string& where, const std::string& key,
                       const std::string& def) {
     if (!j.contains(key)) return def;
-    if (!j[key].is_string()) throw Error(where + "'" + key + "' must be a string, got " + j[key].dump());
+    if (!j[key].is_string())
+        throw Error(where + "'" + key + "' must be a string, got " + j[key].dump());
     return j[key].get<std::string>();
 }
 
@@ -146,9 +148,12 @@ json blockJson(const BlockConfig& b, BlockKind kind) {
 
 const char* blockKindName(BlockKind kind) {
     switch (kind) {
-        case BlockKind::EncoderSelf: return "encoder_self";
-        case BlockKind::DecoderSelf: return "decoder_self";
-        case BlockKind::Cross: return "cross";
+        case BlockKind::EncoderSelf:
+            return "encoder_self";
+        case BlockKind::DecoderSelf:
+            return "decoder_self";
+        case BlockKind::Cross:
+            return "cross";
     }
     return "?";
 }
@@ -159,13 +164,16 @@ bool BlockConfig::operator==(const BlockConfig& o) const {
            a == o.a && b == o.b && components == o.components && topOnly == o.topOnly;
 }
 
-bool ModelConfig::operator==(const ModelConfig& o) const { return toJson() == o.toJson(); }
+bool ModelConfig::operator==(const ModelConfig& o) const {
+    return toJson() == o.toJson();
+}
 
 ModelConfig ModelConfig::fromJson(const json& j) {
     if (!j.is_object()) throw Error("model configuration must be a JSON object");
     static const std::set<std::string> known{
-        "arch", "d_model", "heads", "d_ff", "enc_layers", "dec_layers", "max_len", "norm", "bias",
-        "share_embeddings", "tie_output", "encoder_self", "decoder_self", "cross"};
+        "arch",       "d_model",      "heads",        "d_ff", "enc_layers",
+        "dec_layers", "max_len",      "norm",         "bias", "share_embeddings",
+        "tie_output", "encoder_self", "decoder_self", "cross"};
     for (auto it = j.begin(); it != j.end(); ++it)
         if (!known.count(it.key())) throw Error("unknown configuration key '" + it.key() + "'");
     ModelConfig c;
@@ -254,9 +262,12 @@ json ModelConfig::toJson() const {
 
 const BlockConfig& ModelConfig::block(BlockKind kind) const {
     switch (kind) {
-        case BlockKind::EncoderSelf: return encoderSelf;
-        case BlockKind::DecoderSelf: return decoderSelf;
-        case BlockKind::Cross: return cross;
+        case BlockKind::EncoderSelf:
+            return encoderSelf;
+        case BlockKind::DecoderSelf:
+            return decoderSelf;
+        case BlockKind::Cross:
+            return cross;
     }
     return encoderSelf;
 }

@@ -3,7 +3,8 @@
 
 namespace attnviz {
 
-FloatJson attentionDump(const std::string& modelName, const ModelConfig& config, const Analysis& a) {
+FloatJson attentionDump(const std::string& modelName, const ModelConfig& config,
+                        const Analysis& a) {
     FloatJson j;
     j["model"] = modelName;
     j["config"] = FloatJson::parse(config.toJson().dump());

@@ -34,9 +34,11 @@ public:
             p.push_back({m_prefix + s.name, s.shape, s.init, s.trainable, s.role, name()});
         const char* vo = "attention.value_output";
         p.push_back({m_prefix + "v_proj.weight", {d, d}, Init::xavier(d, d), true, vo, name()});
-        if (m_geo.bias) p.push_back({m_prefix + "v_proj.bias", {d}, Init::zeros(), true, vo, name()});
+        if (m_geo.bias)
+            p.push_back({m_prefix + "v_proj.bias", {d}, Init::zeros(), true, vo, name()});
         p.push_back({m_prefix + "out_proj.weight", {d, d}, Init::xavier(d, d), true, vo, name()});
-        if (m_geo.bias) p.push_back({m_prefix + "out_proj.bias", {d}, Init::zeros(), true, vo, name()});
+        if (m_geo.bias)
+            p.push_back({m_prefix + "out_proj.bias", {d}, Init::zeros(), true, vo, name()});
         return p;
     }
 
@@ -85,7 +87,8 @@ public:
         c.heads = m_geo.heads;
         for (int b = 0; b < B; ++b)
             for (int hd = 0; hd < m_geo.heads; ++hd)
-                c.weights.push_back(m_a[size_t(b * m_geo.heads + hd)].topLeftCorner(qLen[size_t(b)], kLen[size_t(b)]));
+                c.weights.push_back(m_a[size_t(b * m_geo.heads + hd)].topLeftCorner(
+                    qLen[size_t(b)], kLen[size_t(b)]));
         return c;
     }
 
@@ -139,7 +142,8 @@ FfnRef bindFfn(const ParamStore& s, const std::string& p) {
             lookup(s, p + ".linear2.weight"), lookup(s, p + ".linear2.bias")};
 }
 
-void addNorm(std::vector<ParamInfo>& p, const std::string& name, int64_t d, const std::string& module) {
+void addNorm(std::vector<ParamInfo>& p, const std::string& name, int64_t d,
+             const std::string& module) {
     p.push_back({name + ".weight", {d}, Init::ones(), true, "norm", module});
     p.push_back({name + ".bias", {d}, Init::zeros(), true, "norm", module});
 }
@@ -241,11 +245,13 @@ struct Model::Impl {
         const int64_t Vs = src.size(), Vt = tgt.size();
         std::vector<ParamInfo> p;
         const Init emb = Init::normal(1.0 / std::sqrt(static_cast<double>(d)));
-        if (cfg.hasEncoder()) p.push_back({"src_embed.weight", {Vs, d}, emb, true, "embedding", "embeddings"});
+        if (cfg.hasEncoder())
+            p.push_back({"src_embed.weight", {Vs, d}, emb, true, "embedding", "embeddings"});
         if (!(cfg.hasEncoder() && cfg.shareEmbeddings))
             p.push_back({"tgt_embed.weight", {Vt, d}, emb, true, "embedding", "embeddings"});
         if (!cfg.tieOutput)
-            p.push_back({"generator.weight", {Vt, d}, Init::xavier(d, Vt), true, "output", "generator"});
+            p.push_back(
+                {"generator.weight", {Vt, d}, Init::xavier(d, Vt), true, "output", "generator"});
         p.push_back({"generator.bias", {Vt}, Init::zeros(), true, "output", "generator"});
         for (size_t i = 0; i < enc.size(); ++i) {
             const std::string l = "encoder.layers." + std::to_string(i);
@@ -275,7 +281,8 @@ struct Model::Impl {
     void bind() {
         const ParamStore& s = *params;
         srcEmbed = cfg.hasEncoder() ? lookup(s, "src_embed.weight") : nullptr;
-        tgtEmbed = (cfg.hasEncoder() && cfg.shareEmbeddings) ? srcEmbed : lookup(s, "tgt_embed.weight");
+        tgtEmbed =
+            (cfg.hasEncoder() && cfg.shareEmbeddings) ? srcEmbed : lookup(s, "tgt_embed.weight");
         genW = cfg.tieOutput ? tgtEmbed : lookup(s, "generator.weight");
         genB = lookup(s, "generator.bias");
         for (size_t i = 0; i < enc.size(); ++i) {
@@ -351,7 +358,8 @@ struct Model::Impl {
         for (auto& l : dec) {
             residualAttention(*l.self, l.norm1, y, nullptr, batch.B, batch.Tt, batch.Tt, selfMask);
             if (l.cross)
-                residualAttention(*l.cross, l.norm2, y, &mem, batch.B, batch.Tt, batch.Ts, crossMask);
+                residualAttention(*l.cross, l.norm2, y, &mem, batch.B, batch.Tt, batch.Ts,
+                                  crossMask);
             residualFfn(l.ffn, l.norm3, y);
         }
         if (cfg.norm == Norm::Pre) {
@@ -363,15 +371,18 @@ struct Model::Impl {
     }
 
     void checkBatch(const Batch& b) const {
-        if (cfg.hasEncoder() && (b.src.size() != size_t(b.B) * size_t(b.Ts) || b.srcLen.size() != size_t(b.B)))
+        if (cfg.hasEncoder() &&
+            (b.src.size() != size_t(b.B) * size_t(b.Ts) || b.srcLen.size() != size_t(b.B)))
             throw Error("batch has no source for a seq2seq model");
         if (b.Ts > Model::kMaxTokens || b.Tt > Model::kMaxTokens)
             throw Error("sequence of " + std::to_string(std::max(b.Ts, b.Tt)) +
-                        " positions exceeds the engine limit of " + std::to_string(Model::kMaxTokens));
+                        " positions exceeds the engine limit of " +
+                        std::to_string(Model::kMaxTokens));
     }
 };
 
-Model::Model(ModelConfig config, Vocab src, Vocab tgt, Tokenizer tokenizer) : d(std::make_unique<Impl>()) {
+Model::Model(ModelConfig config, Vocab src, Vocab tgt, Tokenizer tokenizer)
+    : d(std::make_unique<Impl>()) {
     if (config.hasEncoder() && config.shareEmbeddings && !(src == tgt))
         throw Error("share_embeddings needs identical source and target vocabularies");
     if (!config.hasEncoder() && !(src == tgt))
@@ -395,7 +406,8 @@ Model Model::clone() const {
     return m;
 }
 
-Model Model::initialize(ModelConfig config, Vocab src, Vocab tgt, Tokenizer tokenizer, uint64_t seed) {
+Model Model::initialize(ModelConfig config, Vocab src, Vocab tgt, Tokenizer tokenizer,
+                        uint64_t seed) {
     Model m(std::move(config), std::move(src), std::move(tgt), tokenizer);
     Rng rng(seed);
     for (const auto& p : m.parameterInfo()) {
@@ -403,10 +415,18 @@ Model Model::initialize(ModelConfig config, Vocab src, Vocab tgt, Tokenizer toke
         float* x = t.data();
         for (int64_t i = 0; i < t.numel(); ++i) {
             switch (p.init.kind) {
-                case Init::Zeros: x[i] = 0.0f; break;
-                case Init::Ones: x[i] = 1.0f; break;
-                case Init::Uniform: x[i] = static_cast<float>(rng.uniform(-p.init.scale, p.init.scale)); break;
-                case Init::Normal: x[i] = static_cast<float>(rng.normal() * p.init.scale); break;
+                case Init::Zeros:
+                    x[i] = 0.0f;
+                    break;
+                case Init::Ones:
+                    x[i] = 1.0f;
+                    break;
+                case Init::Uniform:
+                    x[i] = static_cast<float>(rng.uniform(-p.init.scale, p.init.scale));
+                    break;
+                case Init::Normal:
+                    x[i] = static_cast<float>(rng.normal() * p.init.scale);
+                    break;
             }
         }
         // The embedding row of <pad> starts at zero, as with PyTorch's padding_idx.
@@ -420,12 +440,15 @@ Model Model::initialize(ModelConfig config, Vocab src, Vocab tgt, Tokenizer toke
 Model Model::fromSafeTensors(const SafeTensorsFile& f) {
     auto meta = [&](const std::string& key) -> const std::string& {
         auto it = f.metadata.find(key);
-        if (it == f.metadata.end()) throw Error("not an attnviz checkpoint: metadata '" + key + "' is missing");
+        if (it == f.metadata.end())
+            throw Error("not an attnviz checkpoint: metadata '" + key + "' is missing");
         return it->second;
     };
-    if (meta("format") != "attnviz") throw Error("not an attnviz checkpoint: format is '" + meta("format") + "'");
+    if (meta("format") != "attnviz")
+        throw Error("not an attnviz checkpoint: format is '" + meta("format") + "'");
     if (meta("format_version") != "1")
-        throw Error("unsupported checkpoint format_version '" + meta("format_version") + "' (this version reads 1)");
+        throw Error("unsupported checkpoint format_version '" + meta("format_version") +
+                    "' (this version reads 1)");
     ModelConfig cfg;
     try {
         cfg = ModelConfig::fromJsonText(meta("config"));
@@ -470,7 +493,8 @@ Model Model::fromSafeTensors(const SafeTensorsFile& f) {
     std::map<std::string, const ParamInfo*> byName;
     for (const auto& p : expected) byName[p.name] = &p;
     for (const auto& [name, t] : f.tensors)
-        if (!byName.count(name)) throw Error("unexpected tensor '" + name + "' for this configuration");
+        if (!byName.count(name))
+            throw Error("unexpected tensor '" + name + "' for this configuration");
     for (const auto& p : expected) {
         auto it = f.tensors.find(p.name);
         if (it == f.tensors.end()) throw Error("missing tensor '" + p.name + "'");
@@ -509,17 +533,37 @@ SafeTensorsFile Model::toSafeTensors() const {
     return f;
 }
 
-void Model::save(const std::string& path) const { toSafeTensors().write(path); }
+void Model::save(const std::string& path) const {
+    toSafeTensors().write(path);
+}
 
-const ModelConfig& Model::config() const { return d->cfg; }
-const Vocab& Model::srcVocab() const { return d->src; }
-const Vocab& Model::tgtVocab() const { return d->tgt; }
-const Tokenizer& Model::tokenizer() const { return d->tokenizer; }
-const json& Model::training() const { return d->training; }
-void Model::setTraining(json training) { d->training = std::move(training); }
-ParamStore& Model::params() { return *d->params; }
-const ParamStore& Model::params() const { return *d->params; }
-std::vector<ParamInfo> Model::parameterInfo() const { return d->parameterInfo(); }
+const ModelConfig& Model::config() const {
+    return d->cfg;
+}
+const Vocab& Model::srcVocab() const {
+    return d->src;
+}
+const Vocab& Model::tgtVocab() const {
+    return d->tgt;
+}
+const Tokenizer& Model::tokenizer() const {
+    return d->tokenizer;
+}
+const json& Model::training() const {
+    return d->training;
+}
+void Model::setTraining(json training) {
+    d->training = std::move(training);
+}
+ParamStore& Model::params() {
+    return *d->params;
+}
+const ParamStore& Model::params() const {
+    return *d->params;
+}
+std::vector<ParamInfo> Model::parameterInfo() const {
+    return d->parameterInfo();
+}
 
 bool Model::usesMaxLen(BlockKind kind) const {
     if (kind == BlockKind::EncoderSelf && !d->cfg.hasEncoder()) return false;
@@ -550,12 +594,14 @@ ForwardResult Model::forward(const Batch& batch, bool capture) {
         const int target = batch.tgtOut[size_t(row)];
         if (target == Vocab::kPad) continue;
         const float mx = r.logits.row(row).maxCoeff();
-        const double lse = mx + std::log(static_cast<double>((r.logits.row(row).array() - mx).exp().sum()));
+        const double lse =
+            mx + std::log(static_cast<double>((r.logits.row(row).array() - mx).exp().sum()));
         r.lossSum += lse - r.logits(row, target);
         ++r.tokens;
     }
     if (capture) {
-        for (auto& l : d->enc) r.blocks.push_back(l.self->capture(batch.B, batch.srcLen, batch.srcLen));
+        for (auto& l : d->enc)
+            r.blocks.push_back(l.self->capture(batch.B, batch.srcLen, batch.srcLen));
         for (auto& l : d->dec) {
             r.blocks.push_back(l.self->capture(batch.B, batch.tgtLen, batch.tgtLen));
             if (l.cross) r.blocks.push_back(l.cross->capture(batch.B, batch.tgtLen, batch.srcLen));
@@ -600,9 +646,10 @@ Analysis Model::analyze(std::string_view source, std::optional<std::string_view>
         throw Error("the " + std::string(seq2seq ? "source" : "text") + " has " +
                     std::to_string(tokens.size()) + " tokens; this model accepts at most " +
                     std::to_string(limitA) +
-                    (limitA + 1 == d->cfg.maxLen ? " (max_len " + std::to_string(d->cfg.maxLen) +
-                                                       " less one for <" + (seq2seq ? "eos" : "bos") + ">)"
-                                                 : std::string()));
+                    (limitA + 1 == d->cfg.maxLen
+                         ? " (max_len " + std::to_string(d->cfg.maxLen) + " less one for <" +
+                               (seq2seq ? "eos" : "bos") + ">)"
+                         : std::string()));
     std::vector<int> srcIds, tgtIds;
     if (seq2seq) {
         a.sourceText = std::string(source);
@@ -615,7 +662,8 @@ Analysis Model::analyze(std::string_view source, std::optional<std::string_view>
             auto tt = d->tokenizer.tokenize(*target);
             if (static_cast<int>(tt.size()) > maxTargetTokens())
                 throw Error("the target has " + std::to_string(tt.size()) +
-                            " tokens; this model accepts at most " + std::to_string(maxTargetTokens()));
+                            " tokens; this model accepts at most " +
+                            std::to_string(maxTargetTokens()));
             a.targetText = std::string(*target);
             tgtIds = d->tgt.ids(tt);
             a.targetTokens = tt;

@@ -75,11 +75,13 @@ SafeTensorsFile SafeTensorsFile::parse(const uint8_t* data, size_t size) {
         const auto dtype = e["dtype"].get<std::string>();
         if (dtype != "F32") throw Error(where + "unsupported dtype '" + dtype + "' (expected F32)");
         const json& shape = e["shape"];
-        if (!shape.is_array() || shape.size() > 8) throw Error(where + "shape must be an array of at most 8 sizes");
+        if (!shape.is_array() || shape.size() > 8)
+            throw Error(where + "shape must be an array of at most 8 sizes");
         std::vector<int64_t> dims;
         uint64_t count = 1, nonzero = 1;  // element count; product of the non-zero sizes
         for (const auto& s : shape) {
-            if (!s.is_number_unsigned()) throw Error(where + "shape has a negative or non-integer size");
+            if (!s.is_number_unsigned())
+                throw Error(where + "shape has a negative or non-integer size");
             const uint64_t v = s.get<uint64_t>();
             if (v > (1ull << 40) || (v && nonzero > (1ull << 40) / v))
                 throw Error(where + "shape " + shape.dump() + " is too large");
@@ -94,16 +96,18 @@ SafeTensorsFile SafeTensorsFile::parse(const uint8_t* data, size_t size) {
         const uint64_t begin = off[0].get<uint64_t>(), end = off[1].get<uint64_t>();
         if (begin > end) throw Error(where + "data_offsets are reversed");
         if (end > bufferSize)
-            throw Error(where + "data runs past the end of the file (offset " + std::to_string(end) +
-                        ", data section has " + std::to_string(bufferSize) + " bytes)");
+            throw Error(where + "data runs past the end of the file (offset " +
+                        std::to_string(end) + ", data section has " + std::to_string(bufferSize) +
+                        " bytes)");
         if (end - begin != count * 4)
             throw Error(where + "shape " + shapeToString(dims) + " needs " +
                         std::to_string(count * 4) + " bytes but data_offsets span " +
                         std::to_string(end - begin));
         spans.push_back({begin, end, name, std::move(dims)});
     }
-    std::sort(spans.begin(), spans.end(),
-              [](const Span& a, const Span& b) { return a.begin < b.begin || (a.begin == b.begin && a.end < b.end); });
+    std::sort(spans.begin(), spans.end(), [](const Span& a, const Span& b) {
+        return a.begin < b.begin || (a.begin == b.begin && a.end < b.end);
+    });
     uint64_t covered = 0;
     for (const auto& s : spans) {
         if (s.begin < covered)
@@ -132,7 +136,8 @@ SafeTensorsFile SafeTensorsFile::read(const std::string& path) {
     const std::streamoff size = in.tellg();
     if (size < 0) throw Error("cannot read '" + path + "' (is it a directory?)");
     if (static_cast<uint64_t>(size) > kMaxFileBytes)
-        throw Error("'" + path + "' is too large for a checkpoint (" + std::to_string(size) + " bytes)");
+        throw Error("'" + path + "' is too large for a checkpoint (" + std::to_string(size) +
+                    " bytes)");
     std::vector<uint8_t> bytes(static_cast<size_t>(size));
     in.seekg(0);
     if (size && !in.read(reinterpret_cast<char*>(bytes.data()), size))
@@ -150,7 +155,8 @@ std::string SafeTensorsFile::serialize() const {
     uint64_t offset = 0;
     for (const auto& [name, t] : tensors) {
         const uint64_t bytes = static_cast<uint64_t>(t.numel()) * 4;
-        header[name] = {{"dtype", "F32"}, {"shape", t.shape}, {"data_offsets", {offset, offset + bytes}}};
+        header[name] = {
+            {"dtype", "F32"}, {"shape", t.shape}, {"data_offsets", {offset, offset + bytes}}};
         offset += bytes;
     }
     std::string h = header.dump();
@@ -165,11 +171,14 @@ std::string SafeTensorsFile::serialize() const {
     return out;
 }
 
-void SafeTensorsFile::write(const std::string& path) const { writeFileAtomically(path, serialize()); }
+void SafeTensorsFile::write(const std::string& path) const {
+    writeFileAtomically(path, serialize());
+}
 
 void writeFileAtomically(const std::string& path, const std::string& bytes) {
     std::random_device rd;
-    const std::string tmp = path + ".tmp-" + std::to_string(::getpid()) + "-" + std::to_string(rd());
+    const std::string tmp =
+        path + ".tmp-" + std::to_string(::getpid()) + "-" + std::to_string(rd());
     const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
     if (fd < 0) throw Error("cannot write '" + path + "': " + std::strerror(errno));
     auto fail = [&](const char* what) {

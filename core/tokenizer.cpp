@@ -7,34 +7,36 @@
 namespace attnviz {
 namespace {
 
-bool inRange(char32_t c, char32_t lo, char32_t hi) { return c >= lo && c <= hi; }
+bool inRange(char32_t c, char32_t lo, char32_t hi) {
+    return c >= lo && c <= hi;
+}
 
 bool isSpace(char32_t c) {
     return c == ' ' || (c >= 0x09 && c <= 0x0D) || c == 0x85 || c == 0xA0 || c == 0x1680 ||
-           inRange(c, 0x2000, 0x200B) || c == 0x2028 || c == 0x2029 || c == 0x202F ||
-           c == 0x205F || c == 0x3000 || c == 0xFEFF;
+           inRange(c, 0x2000, 0x200B) || c == 0x2028 || c == 0x2029 || c == 0x202F || c == 0x205F ||
+           c == 0x3000 || c == 0xFEFF;
 }
 
-bool isControl(char32_t c) { return c < 0x20 || (c >= 0x7F && c < 0xA0); }
+bool isControl(char32_t c) {
+    return c < 0x20 || (c >= 0x7F && c < 0xA0);
+}
 
 bool isCjk(char32_t c) {
-    return inRange(c, 0x3400, 0x4DBF) || inRange(c, 0x4E00, 0x9FFF) ||
-           inRange(c, 0xF900, 0xFAFF) || inRange(c, 0x20000, 0x3134F) ||
-           inRange(c, 0x3040, 0x309F) || inRange(c, 0x30A0, 0x30FF) ||
-           inRange(c, 0x31F0, 0x31FF) || inRange(c, 0xAC00, 0xD7AF) ||
+    return inRange(c, 0x3400, 0x4DBF) || inRange(c, 0x4E00, 0x9FFF) || inRange(c, 0xF900, 0xFAFF) ||
+           inRange(c, 0x20000, 0x3134F) || inRange(c, 0x3040, 0x309F) ||
+           inRange(c, 0x30A0, 0x30FF) || inRange(c, 0x31F0, 0x31FF) || inRange(c, 0xAC00, 0xD7AF) ||
            inRange(c, 0xFF66, 0xFF9F);
 }
 
 bool isPunctOrSymbol(char32_t c) {
-    if (c < 0x80) return (c >= 0x21 && c <= 0x2F) || (c >= 0x3A && c <= 0x40) ||
-                         (c >= 0x5B && c <= 0x60) || (c >= 0x7B && c <= 0x7E);
+    if (c < 0x80)
+        return (c >= 0x21 && c <= 0x2F) || (c >= 0x3A && c <= 0x40) || (c >= 0x5B && c <= 0x60) ||
+               (c >= 0x7B && c <= 0x7E);
     return inRange(c, 0xA1, 0xBF) || c == 0xD7 || c == 0xF7 || inRange(c, 0x2010, 0x2027) ||
-           inRange(c, 0x2030, 0x205E) || inRange(c, 0x20A0, 0x20CF) ||
-           inRange(c, 0x2100, 0x214F) || inRange(c, 0x2190, 0x2BFF) ||
-           inRange(c, 0x3001, 0x303F) || inRange(c, 0xFE10, 0xFE1F) ||
-           inRange(c, 0xFE30, 0xFE4F) || inRange(c, 0xFF01, 0xFF0F) ||
-           inRange(c, 0xFF1A, 0xFF20) || inRange(c, 0xFF3B, 0xFF40) ||
-           inRange(c, 0xFF5B, 0xFF65) || inRange(c, 0x1F000, 0x1FAFF);
+           inRange(c, 0x2030, 0x205E) || inRange(c, 0x20A0, 0x20CF) || inRange(c, 0x2100, 0x214F) ||
+           inRange(c, 0x2190, 0x2BFF) || inRange(c, 0x3001, 0x303F) || inRange(c, 0xFE10, 0xFE1F) ||
+           inRange(c, 0xFE30, 0xFE4F) || inRange(c, 0xFF01, 0xFF0F) || inRange(c, 0xFF1A, 0xFF20) ||
+           inRange(c, 0xFF3B, 0xFF40) || inRange(c, 0xFF5B, 0xFF65) || inRange(c, 0x1F000, 0x1FAFF);
 }
 
 char32_t toLower(char32_t c) {
@@ -62,13 +64,16 @@ Tokenizer Tokenizer::fromJson(const nlohmann::json& j) {
         throw Error("unsupported tokenizer kind '" + kind + "' (this version reads 'word')");
     bool lower = true;
     if (j.contains("lowercase")) {
-        if (!j["lowercase"].is_boolean()) throw Error("tokenizer 'lowercase' must be true or false");
+        if (!j["lowercase"].is_boolean())
+            throw Error("tokenizer 'lowercase' must be true or false");
         lower = j["lowercase"].get<bool>();
     }
     return Tokenizer(lower);
 }
 
-nlohmann::json Tokenizer::toJson() const { return {{"kind", "word"}, {"lowercase", m_lowercase}}; }
+nlohmann::json Tokenizer::toJson() const {
+    return {{"kind", "word"}, {"lowercase", m_lowercase}};
+}
 
 std::vector<std::string> Tokenizer::tokenize(std::string_view text) const {
     if (text.size() > kMaxTextBytes)
@@ -147,34 +152,45 @@ std::vector<int> Vocab::ids(const std::vector<std::string>& tokens) const {
 
 const std::vector<std::string>& builtinEnglishWords() {
     static const std::vector<std::string> words{
-        ".", ",", "?", "!", "'", "i", "you", "he", "she", "it", "we", "they", "me", "him",
-        "her", "us", "them", "my", "your", "his", "its", "our", "their", "this", "that",
-        "these", "those", "a", "an", "the", "to", "of", "in", "on", "at", "by", "for",
-        "with", "from", "into", "about", "after", "before", "under", "over", "and", "or",
-        "but", "because", "if", "when", "while", "not", "no", "yes", "is", "are", "was",
-        "were", "be", "been", "am", "do", "does", "did", "have", "has", "had", "will",
-        "would", "can", "could", "should", "must", "may", "want", "wants", "wanted", "go",
-        "goes", "went", "come", "comes", "came", "see", "sees", "saw", "give", "gives",
-        "gave", "take", "takes", "took", "make", "makes", "made", "know", "knows", "knew",
-        "think", "thinks", "like", "likes", "need", "needs", "try", "tries", "read",
-        "reads", "write", "writes", "eat", "eats", "drink", "drinks", "buy", "buys",
-        "sell", "sells", "help", "helps", "find", "finds", "tell", "tells", "say", "says",
-        "said", "ask", "asks", "walk", "walks", "run", "runs", "sleep", "sleeps", "open",
-        "close", "learn", "learns", "teach", "teaches", "station", "house", "school",
-        "city", "park", "train", "bus", "car", "book", "letter", "friend", "teacher",
-        "student", "child", "children", "man", "woman", "people", "dog", "cat", "bird",
-        "tree", "water", "food", "apple", "bread", "coffee", "tea", "table", "door",
-        "window", "room", "street", "market", "shop", "river", "sea", "day", "night",
-        "morning", "evening", "week", "year", "time", "today", "tomorrow", "yesterday",
-        "here", "there", "now", "then", "very", "also", "too", "again", "always", "never",
-        "often", "good", "bad", "big", "small", "old", "new", "young", "long", "short",
-        "red", "blue", "green", "white", "black", "happy", "tired", "hungry", "cold",
-        "hot", "one", "two", "three", "four", "five", "many", "some", "all", "every",
-        "other", "what", "who", "where", "why", "how", "which", "up", "down", "out",
-        "off", "back", "home", "work", "works", "worked", "play", "plays", "played",
-        "mother", "father", "sister", "brother", "name", "language", "word", "sentence",
-        "attention", "model", "head", "cat", "mat", "sat", "jumped", "quick", "brown",
-        "fox", "lazy", "over"};
+        ".",        ",",       "?",        "!",         "'",      "i",        "you",
+        "he",       "she",     "it",       "we",        "they",   "me",       "him",
+        "her",      "us",      "them",     "my",        "your",   "his",      "its",
+        "our",      "their",   "this",     "that",      "these",  "those",    "a",
+        "an",       "the",     "to",       "of",        "in",     "on",       "at",
+        "by",       "for",     "with",     "from",      "into",   "about",    "after",
+        "before",   "under",   "over",     "and",       "or",     "but",      "because",
+        "if",       "when",    "while",    "not",       "no",     "yes",      "is",
+        "are",      "was",     "were",     "be",        "been",   "am",       "do",
+        "does",     "did",     "have",     "has",       "had",    "will",     "would",
+        "can",      "could",   "should",   "must",      "may",    "want",     "wants",
+        "wanted",   "go",      "goes",     "went",      "come",   "comes",    "came",
+        "see",      "sees",    "saw",      "give",      "gives",  "gave",     "take",
+        "takes",    "took",    "make",     "makes",     "made",   "know",     "knows",
+        "knew",     "think",   "thinks",   "like",      "likes",  "need",     "needs",
+        "try",      "tries",   "read",     "reads",     "write",  "writes",   "eat",
+        "eats",     "drink",   "drinks",   "buy",       "buys",   "sell",     "sells",
+        "help",     "helps",   "find",     "finds",     "tell",   "tells",    "say",
+        "says",     "said",    "ask",      "asks",      "walk",   "walks",    "run",
+        "runs",     "sleep",   "sleeps",   "open",      "close",  "learn",    "learns",
+        "teach",    "teaches", "station",  "house",     "school", "city",     "park",
+        "train",    "bus",     "car",      "book",      "letter", "friend",   "teacher",
+        "student",  "child",   "children", "man",       "woman",  "people",   "dog",
+        "cat",      "bird",    "tree",     "water",     "food",   "apple",    "bread",
+        "coffee",   "tea",     "table",    "door",      "window", "room",     "street",
+        "market",   "shop",    "river",    "sea",       "day",    "night",    "morning",
+        "evening",  "week",    "year",     "time",      "today",  "tomorrow", "yesterday",
+        "here",     "there",   "now",      "then",      "very",   "also",     "too",
+        "again",    "always",  "never",    "often",     "good",   "bad",      "big",
+        "small",    "old",     "new",      "young",     "long",   "short",    "red",
+        "blue",     "green",   "white",    "black",     "happy",  "tired",    "hungry",
+        "cold",     "hot",     "one",      "two",       "three",  "four",     "five",
+        "many",     "some",    "all",      "every",     "other",  "what",     "who",
+        "where",    "why",     "how",      "which",     "up",     "down",     "out",
+        "off",      "back",    "home",     "work",      "works",  "worked",   "play",
+        "plays",    "played",  "mother",   "father",    "sister", "brother",  "name",
+        "language", "word",    "sentence", "attention", "model",  "head",     "cat",
+        "mat",      "sat",     "jumped",   "quick",     "brown",  "fox",      "lazy",
+        "over"};
     return words;
 }
 

@@ -16,7 +16,9 @@ const char* const kGreys[] = {"#ffffff", "#f0f0f0", "#d9d9d9", "#bdbdbd", "#9696
 
 }  // namespace
 
-QStringList colormapNames() { return {"viridis", "magma", "cividis", "greys"}; }
+QStringList colormapNames() {
+    return {"viridis", "magma", "cividis", "greys"};
+}
 
 QCPColorGradient colormap(const QString& name) {
     const char* const* stops = kViridis;

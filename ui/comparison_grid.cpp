@@ -20,9 +20,12 @@ const CapturedBlock* findBlock(const Analysis& a, BlockKind kind, int layer) {
 
 QString kindLabel(BlockKind k) {
     switch (k) {
-        case BlockKind::EncoderSelf: return "enc self";
-        case BlockKind::DecoderSelf: return "dec self";
-        case BlockKind::Cross: return "cross";
+        case BlockKind::EncoderSelf:
+            return "enc self";
+        case BlockKind::DecoderSelf:
+            return "dec self";
+        case BlockKind::Cross:
+            return "cross";
     }
     return {};
 }
@@ -67,7 +70,8 @@ void ComparisonGrid::rebuild() {
     const Results& res = *m_results;
     int rows = 1;
     for (const auto& r : res)
-        if (const CapturedBlock* b = r.error.isEmpty() ? findBlock(r.analysis, m_kind, m_layer) : nullptr)
+        if (const CapturedBlock* b =
+                r.error.isEmpty() ? findBlock(r.analysis, m_kind, m_layer) : nullptr)
             rows = std::max(rows, b->heads);
     const int cols = int(res.size());
     if (cols != m_columns || rows != m_rows) {  // new shape: new panels
@@ -96,12 +100,15 @@ void ComparisonGrid::rebuild() {
     }
     float globalMax = 0;
     for (const auto& r : res)
-        if (const CapturedBlock* b = r.error.isEmpty() ? findBlock(r.analysis, m_kind, m_layer) : nullptr)
-            for (const auto& w : b->weights) globalMax = std::max(globalMax, w.size() ? w.maxCoeff() : 0.0f);
+        if (const CapturedBlock* b =
+                r.error.isEmpty() ? findBlock(r.analysis, m_kind, m_layer) : nullptr)
+            for (const auto& w : b->weights)
+                globalMax = std::max(globalMax, w.size() ? w.maxCoeff() : 0.0f);
     for (int c = 0; c < cols; ++c) {
         const ColumnResult& r = res[size_t(c)];
         QString header = "<b>" + r.name.toHtmlEscaped() + "</b>";
-        const CapturedBlock* b = r.error.isEmpty() ? findBlock(r.analysis, m_kind, m_layer) : nullptr;
+        const CapturedBlock* b =
+            r.error.isEmpty() ? findBlock(r.analysis, m_kind, m_layer) : nullptr;
         if (b) header += "<br><small>" + QString::fromStdString(b->variant) + "</small>";
         if (r.untrained) header += " <small>(untrained)</small>";
         if (r.error.isEmpty() && r.analysis.decoded) {
@@ -119,15 +126,22 @@ void ComparisonGrid::rebuild() {
             }
             if (!b || h >= b->heads) {
                 p->setTitle(QString("%1 · %2 L%3").arg(r.name, kindLabel(m_kind)).arg(m_layer));
-                p->setMessage(!b && h == 0 ? QString("no %1 block\nin layer %2").arg(kindLabel(m_kind)).arg(m_layer) : QString());
+                p->setMessage(
+                    !b && h == 0
+                        ? QString("no %1 block\nin layer %2").arg(kindLabel(m_kind)).arg(m_layer)
+                        : QString());
                 continue;
             }
             const Analysis& a = r.analysis;
             const QStringList src = toQt(a.sourceTokens), tgt = toQt(a.targetTokens);
             const QStringList& q = m_kind == BlockKind::EncoderSelf ? src : tgt;
-            const QStringList& k = m_kind == BlockKind::DecoderSelf ? tgt : (m_kind == BlockKind::Cross ? src : src);
+            const QStringList& k =
+                m_kind == BlockKind::DecoderSelf ? tgt : (m_kind == BlockKind::Cross ? src : src);
             p->setTitle(QString("head %1").arg(h));
-            p->setToolTipTitle(QString("%1 · %2 L%3 · head %4").arg(r.name, kindLabel(m_kind)).arg(m_layer).arg(h));
+            p->setToolTipTitle(QString("%1 · %2 L%3 · head %4")
+                                   .arg(r.name, kindLabel(m_kind))
+                                   .arg(m_layer)
+                                   .arg(h));
             const Mat& w = b->weights[size_t(h)];
             p->setMatrix(w, q, k);
             p->setColorRange(0, m_shared ? globalMax : (w.size() ? w.maxCoeff() : 1.0f));

@@ -62,8 +62,12 @@ void HeatmapPanel::setMatrix(const Mat& w, const QStringList& queries, const QSt
     replot(QCustomPlot::rpQueuedReplot);
 }
 
-void HeatmapPanel::setTitle(const QString& title) { m_title->setText(title); }
-QString HeatmapPanel::title() const { return m_title->text(); }
+void HeatmapPanel::setTitle(const QString& title) {
+    m_title->setText(title);
+}
+QString HeatmapPanel::title() const {
+    return m_title->text();
+}
 
 void HeatmapPanel::setMessage(const QString& message) {
     m_weights.resize(0, 0);

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-#include <QStringList>
 #include <qcustomplot.h>
+
+#include <QStringList>
 
 #include "core/tensor.h"
 
@@ -17,7 +18,8 @@ public:
     explicit HeatmapPanel(QWidget* parent = nullptr);
 
     // weights [Nq, Nk]; queryTokens has Nq labels, keyTokens Nk.
-    void setMatrix(const Mat& weights, const QStringList& queryTokens, const QStringList& keyTokens);
+    void setMatrix(const Mat& weights, const QStringList& queryTokens,
+                   const QStringList& keyTokens);
     void setTitle(const QString& title);
     // The full name (model, block, layer, head) shown in tooltips; defaults to the title.
     void setToolTipTitle(const QString& title) { m_fullTitle = title; }

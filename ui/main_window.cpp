@@ -52,7 +52,8 @@ MainWindow::MainWindow(QWidget* parent)
     layerLabel->setBuddy(m_layer);
     auto* cmapLabel = new QLabel("&Colours");
     cmapLabel->setBuddy(m_colormap);
-    for (QWidget* w : std::initializer_list<QWidget*>{blockLabel, m_block, layerLabel, m_layer, cmapLabel, m_colormap, m_shared})
+    for (QWidget* w : std::initializer_list<QWidget*>{blockLabel, m_block, layerLabel, m_layer,
+                                                      cmapLabel, m_colormap, m_shared})
         controls->addWidget(w);
     controls->addStretch(1);
     v->addLayout(controls);
@@ -64,14 +65,18 @@ MainWindow::MainWindow(QWidget* parent)
     setCentralWidget(central);
 
     auto* file = menuBar()->addMenu("&File");
-    file->addAction("&Open checkpoint as a new column…", QKeySequence::Open, this, &MainWindow::openCheckpoint);
-    file->addAction("&Export figure…", QKeySequence("Ctrl+E"), this, &MainWindow::exportFigureDialog);
+    file->addAction("&Open checkpoint as a new column…", QKeySequence::Open, this,
+                    &MainWindow::openCheckpoint);
+    file->addAction("&Export figure…", QKeySequence("Ctrl+E"), this,
+                    &MainWindow::exportFigureDialog);
     file->addSeparator();
     file->addAction("&Quit", QKeySequence::Quit, this, &QWidget::close);
 
     connect(m_source, &QLineEdit::textChanged, this, &MainWindow::requestAnalysis);
     connect(m_target, &QLineEdit::textChanged, this, &MainWindow::requestAnalysis);
-    auto blockChanged = [this] { m_grid->setBlock(BlockKind(m_block->currentData().toInt()), m_layer->value()); };
+    auto blockChanged = [this] {
+        m_grid->setBlock(BlockKind(m_block->currentData().toInt()), m_layer->value());
+    };
     connect(m_block, &QComboBox::currentIndexChanged, this, blockChanged);
     connect(m_layer, &QSpinBox::valueChanged, this, blockChanged);
     connect(m_colormap, &QComboBox::currentTextChanged, m_grid, &ComparisonGrid::setColormap);
@@ -109,7 +114,8 @@ void MainWindow::requestAnalysis() {
 }
 
 void MainWindow::analyzeNow() {
-    showResults(std::make_shared<const Results>(AnalysisRunner::analyzeAll(m_columns, m_source->text(), m_target->text())));
+    showResults(std::make_shared<const Results>(
+        AnalysisRunner::analyzeAll(m_columns, m_source->text(), m_target->text())));
 }
 
 void MainWindow::showResults(std::shared_ptr<const Results> results) {
@@ -122,14 +128,18 @@ void MainWindow::showResults(std::shared_ptr<const Results> results) {
         }
     m_grid->setResults(std::move(results));
     if (failed) {
-        statusBar()->showMessage(QString("%1 of %2 models could not run: %3").arg(failed).arg(m_columns.size()).arg(firstError));
+        statusBar()->showMessage(QString("%1 of %2 models could not run: %3")
+                                     .arg(failed)
+                                     .arg(m_columns.size())
+                                     .arg(firstError));
     } else {
         statusBar()->showMessage(QString("%1 models").arg(m_columns.size()));
     }
 }
 
 void MainWindow::openCheckpoint() {
-    const QString path = QFileDialog::getOpenFileName(this, "Open checkpoint", {}, "Checkpoints (*.safetensors)");
+    const QString path =
+        QFileDialog::getOpenFileName(this, "Open checkpoint", {}, "Checkpoints (*.safetensors)");
     if (path.isEmpty()) return;
     try {
         addColumn(loadModelColumn(path));
@@ -153,7 +163,8 @@ bool MainWindow::exportFigure(const QString& path, QString* error) {
 }
 
 void MainWindow::exportFigureDialog() {
-    const QString path = QFileDialog::getSaveFileName(this, "Export figure", "attention.png", "PNG image (*.png)");
+    const QString path =
+        QFileDialog::getSaveFileName(this, "Export figure", "attention.png", "PNG image (*.png)");
     if (path.isEmpty()) return;
     QString error;
     if (!exportFigure(path, &error)) {

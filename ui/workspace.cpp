@@ -41,14 +41,16 @@ QString bundledModelDirectory() {
     const QByteArray env = qgetenv("ATTNVIZ_MODELS");
     if (!env.isEmpty()) return QString::fromLocal8Bit(env);
     const QString app = QCoreApplication::applicationDirPath();
-    for (const QString& rel : {"/../resources/models", "/resources/models", "/../share/attnviz/models"}) {
-        const QString p = QDir::cleanPath(app + rel);
+    for (const char* rel :
+         {"/../resources/models", "/resources/models", "/../share/attnviz/models"}) {
+        const QString p = QDir::cleanPath(app + QLatin1String(rel));
         if (QDir(p).exists()) return p;
     }
     return QDir::cleanPath(app + "/../resources/models");
 }
 
-AnalysisRunner::AnalysisRunner(QObject* parent) : QObject(parent), m_watcher(new QFutureWatcher<Results>(this)) {
+AnalysisRunner::AnalysisRunner(QObject* parent)
+    : QObject(parent), m_watcher(new QFutureWatcher<Results>(this)) {
     connect(m_watcher, &QFutureWatcher<Results>::finished, this, [this] {
         auto results = std::make_shared<const Results>(m_watcher->result());
         const bool stale = m_pending;
@@ -57,7 +59,9 @@ AnalysisRunner::AnalysisRunner(QObject* parent) : QObject(parent), m_watcher(new
     });
 }
 
-bool AnalysisRunner::busy() const { return m_watcher->isRunning() || m_pending; }
+bool AnalysisRunner::busy() const {
+    return m_watcher->isRunning() || m_pending;
+}
 
 void AnalysisRunner::request(const std::vector<ModelColumn>& columns, const QString& source,
                              const QString& target) {
@@ -75,7 +79,8 @@ void AnalysisRunner::request(const std::vector<ModelColumn>& columns, const QStr
 void AnalysisRunner::start() {
     m_pending = false;
     m_running = m_generation;
-    m_watcher->setFuture(QtConcurrent::run(&AnalysisRunner::analyzeAll, m_nextColumns, m_nextSource, m_nextTarget));
+    m_watcher->setFuture(
+        QtConcurrent::run(&AnalysisRunner::analyzeAll, m_nextColumns, m_nextSource, m_nextTarget));
 }
 
 Results AnalysisRunner::analyzeAll(const std::vector<ModelColumn>& columns, const QString& source,
@@ -89,7 +94,8 @@ Results AnalysisRunner::analyzeAll(const std::vector<ModelColumn>& columns, cons
         r.untrained = t.is_object() && t.value("kind", std::string()) == "random-init";
         try {
             std::lock_guard<std::mutex> g(*c.lock);
-            r.analysis = tgt.empty() ? c.model->analyze(src) : c.model->analyze(src, std::string_view(tgt));
+            r.analysis =
+                tgt.empty() ? c.model->analyze(src) : c.model->analyze(src, std::string_view(tgt));
         } catch (const std::exception& e) {
             r.error = QString::fromUtf8(e.what());
         }

@@ -31,7 +31,7 @@ QString bundledModelDirectory();
 // One model's result for the current sentence: the analysis, or the reason it failed.
 struct ColumnResult {
     QString name;
-    QString error;  // empty when ok
+    QString error;           // empty when ok
     bool untrained = false;  // a randomly initialised checkpoint
     Analysis analysis;
 };
@@ -43,7 +43,8 @@ class AnalysisRunner : public QObject {
     Q_OBJECT
 public:
     explicit AnalysisRunner(QObject* parent = nullptr);
-    void request(const std::vector<ModelColumn>& columns, const QString& source, const QString& target);
+    void request(const std::vector<ModelColumn>& columns, const QString& source,
+                 const QString& target);
     bool busy() const;
     // Synchronous, for tests and the command line.
     static Results analyzeAll(const std::vector<ModelColumn>& columns, const QString& source,

@@ -4,4 +4,6 @@
 
 #include "cli/cli.h"
 
-int main(int argc, char** argv) { return attnviz::cli::run(argc, argv, std::cout, std::cerr); }
+int main(int argc, char** argv) {
+    return attnviz::cli::run(argc, argv, std::cout, std::cerr);
+}

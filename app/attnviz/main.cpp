@@ -18,15 +18,18 @@ int main(int argc, char** argv) {
     cli.setApplicationDescription("Compare Transformer attention variants side by side.");
     cli.addHelpOption();
     cli.addVersionOption();
-    QCommandLineOption models("models", "Folder of checkpoints to open (default: the bundled models).", "dir");
+    QCommandLineOption models(
+        "models", "Folder of checkpoints to open (default: the bundled models).", "dir");
     QCommandLineOption text("text", "Source sentence.", "text", "I want to go to the station");
     QCommandLineOption target("target", "Target sentence (empty: greedy decoding).", "text");
-    QCommandLineOption exportFigure("export-figure", "Render the comparison to an image file and exit.", "file");
+    QCommandLineOption exportFigure("export-figure",
+                                    "Render the comparison to an image file and exit.", "file");
     cli.addOptions({models, text, target, exportFigure});
     cli.process(app);
 
     QTextStream err(stderr);
-    const QString dir = cli.isSet(models) ? cli.value(models) : attnviz::ui::bundledModelDirectory();
+    const QString dir =
+        cli.isSet(models) ? cli.value(models) : attnviz::ui::bundledModelDirectory();
     QStringList errors;
     auto columns = attnviz::ui::loadModelDirectory(dir, &errors);
     for (const auto& e : errors) err << "attnviz: skipped a checkpoint: " << e << "\n";

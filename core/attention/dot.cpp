@@ -30,8 +30,7 @@ public:
     }
 
     // xq [B*Tq, d], xk [B*Tk, d] -> Q [B*Tq, d], K [B*Tk, d] -> S[b*h+hd] [Tq, Tk]
-    void logits(const Mat& xq, const Mat& xk, int B, int Tq, int Tk,
-                std::vector<Mat>& S) override {
+    void logits(const Mat& xq, const Mat& xk, int B, int Tq, int Tk, std::vector<Mat>& S) override {
         m_q.noalias() = xq * m_wq->m.transpose();
         m_k.noalias() = xk * m_wk->m.transpose();
         if (m_bq) m_q.rowwise() += flat(*m_bq);

@@ -71,10 +71,12 @@ private:
 VariantInfo factorizedDenseVariant() {
     VariantInfo v;
     v.name = "factorized_dense";
-    v.summary = "Factorized dense synthesizer (Tay et al., 2021): two short predictions of "
-                "lengths a and b whose outer product gives a row of length L = a*b.";
-    v.formula = "S_h[i, p*b+q] = A_i[p] * B_i[q],  A_i = W_a H_i + b_a,  B_i = W_b H_i + b_b,  "
-                "H_i = ReLU(W1 x_i + b1)";
+    v.summary =
+        "Factorized dense synthesizer (Tay et al., 2021): two short predictions of "
+        "lengths a and b whose outer product gives a row of length L = a*b.";
+    v.formula =
+        "S_h[i, p*b+q] = A_i[p] * B_i[q],  A_i = W_a H_i + b_a,  B_i = W_b H_i + b_b,  "
+        "H_i = ReLU(W1 x_i + b1)";
     v.usesMaxLen = true;
     v.options = {"a", "b"};
     v.resolve = [](BlockConfig& c, const BlockGeometry& g) {
@@ -86,18 +88,20 @@ VariantInfo factorizedDenseVariant() {
             c.a = a;
             c.b = L / a;
         } else if (c.a == 0) {
-            if (L % c.b) throw Error("'b' (" + std::to_string(c.b) + ") must divide max_len (" +
-                                     std::to_string(L) + ")");
+            if (L % c.b)
+                throw Error("'b' (" + std::to_string(c.b) + ") must divide max_len (" +
+                            std::to_string(L) + ")");
             c.a = L / c.b;
         } else if (c.b == 0) {
-            if (L % c.a) throw Error("'a' (" + std::to_string(c.a) + ") must divide max_len (" +
-                                     std::to_string(L) + ")");
+            if (L % c.a)
+                throw Error("'a' (" + std::to_string(c.a) + ") must divide max_len (" +
+                            std::to_string(L) + ")");
             c.b = L / c.a;
         }
         if (static_cast<int64_t>(c.a) * c.b != L)
             throw Error("a*b (" + std::to_string(c.a) + "*" + std::to_string(c.b) + "=" +
-                        std::to_string(static_cast<int64_t>(c.a) * c.b) +
-                        ") must equal max_len (" + std::to_string(L) + ")");
+                        std::to_string(static_cast<int64_t>(c.a) * c.b) + ") must equal max_len (" +
+                        std::to_string(L) + ")");
     };
     v.create = [](const BlockConfig& c, const BlockGeometry& g) {
         return std::make_unique<FactorizedDenseAttention>(c, g);

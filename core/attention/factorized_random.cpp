@@ -34,7 +34,8 @@ public:
         S.resize(static_cast<size_t>(B * h));
         for (int hd = 0; hd < h; ++hd) {
             Mat& s0 = S[static_cast<size_t>(hd)];
-            s0.noalias() = m_r1->m.middleRows(hd * L, Tq) * m_r2->m.middleRows(hd * L, Tk).transpose();
+            s0.noalias() =
+                m_r1->m.middleRows(hd * L, Tq) * m_r2->m.middleRows(hd * L, Tk).transpose();
             for (int b = 1; b < B; ++b) S[static_cast<size_t>(b * h + hd)] = s0;
         }
     }
@@ -48,8 +49,9 @@ private:
 VariantInfo factorizedRandomVariant() {
     VariantInfo v;
     v.name = "factorized_random";
-    v.summary = "Factorized random synthesizer (Tay et al., 2021): a rank-k table per head, "
-                "the same for every sentence.";
+    v.summary =
+        "Factorized random synthesizer (Tay et al., 2021): a rank-k table per head, "
+        "the same for every sentence.";
     v.formula = "S_h = (R1_h R2_h^T)[0:N_q, 0:N_k],  R1_h, R2_h in R^{L x k}";
     v.usesMaxLen = true;
     v.options = {"trainable", "k"};

@@ -23,8 +23,7 @@ public:
     }
 
     // A[b*h+hd] [Tq, Tk], masks applied, rows renormalised when `normalize`.
-    void weights(int B, int Tq, int Tk, const AttentionMask& mask,
-                 std::vector<Mat>& A) override {
+    void weights(int B, int Tq, int Tk, const AttentionMask& mask, std::vector<Mat>& A) override {
         const int h = m_geo.heads;
         const double sigma = m_cfg.sigma;
         const double r = m_geo.kind == BlockKind::Cross ? m_cfg.ratio : 1.0;
@@ -44,7 +43,8 @@ public:
                     const Eigen::ArrayXd w = norm * (-0.5 * z.square()).exp();
                     a.row(i).head(n) = w.cast<float>().matrix().transpose();
                     const double sum = w.sum();
-                    if (m_cfg.normalize && sum > 0) a.row(i).head(n) = (w / sum).cast<float>().matrix().transpose();
+                    if (m_cfg.normalize && sum > 0)
+                        a.row(i).head(n) = (w / sum).cast<float>().matrix().transpose();
                 }
             }
     }
@@ -55,10 +55,12 @@ public:
 VariantInfo gaussianVariant() {
     VariantInfo v;
     v.name = "gaussian";
-    v.summary = "Hard-coded Gaussian attention (You, Sun & Iyyer, 2020): fixed windows "
-                "centred at an offset from each query position; nothing is learned.";
-    v.formula = "A_h[i,j] = exp(-((j - mu_i)/sigma)^2 / 2) / (sigma sqrt(2 pi)),  "
-                "mu_i = r i + o_h";
+    v.summary =
+        "Hard-coded Gaussian attention (You, Sun & Iyyer, 2020): fixed windows "
+        "centred at an offset from each query position; nothing is learned.";
+    v.formula =
+        "A_h[i,j] = exp(-((j - mu_i)/sigma)^2 / 2) / (sigma sqrt(2 pi)),  "
+        "mu_i = r i + o_h";
     v.logitBased = false;
     v.options = {"offsets", "sigma", "normalize", "ratio"};
     v.resolve = [](BlockConfig& c, const BlockGeometry& g) {

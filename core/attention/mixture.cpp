@@ -13,7 +13,8 @@ namespace {
 
 class MixtureAttention : public AttentionVariant {
 public:
-    MixtureAttention(const BlockConfig& cfg, const BlockGeometry& geo) : AttentionVariant(cfg, geo) {
+    MixtureAttention(const BlockConfig& cfg, const BlockGeometry& geo)
+        : AttentionVariant(cfg, geo) {
         for (const auto& name : cfg.components) {
             BlockConfig c = cfg;
             c.variant = name;
@@ -53,8 +54,7 @@ public:
     }
 
     // S[b*h+hd] [Tq, Tk] = Σ_m w_m S^(m)[b*h+hd]
-    void logits(const Mat& xq, const Mat& xk, int B, int Tq, int Tk,
-                std::vector<Mat>& S) override {
+    void logits(const Mat& xq, const Mat& xk, int B, int Tq, int Tk, std::vector<Mat>& S) override {
         const auto w = mixWeights();
         m_partS.resize(m_parts.size());
         for (size_t m = 0; m < m_parts.size(); ++m)
@@ -77,8 +77,9 @@ private:
 VariantInfo mixtureVariant() {
     VariantInfo v;
     v.name = "mixture";
-    v.summary = "Mixture of synthesizers (Tay et al., 2021), e.g. random + dot: a learned "
-                "convex combination of the components' logits.";
+    v.summary =
+        "Mixture of synthesizers (Tay et al., 2021), e.g. random + dot: a learned "
+        "convex combination of the components' logits.";
     v.formula = "S_h = sum_m softmax(alpha)_m S_h^(m)";
     v.options = {"components"};
     v.resolve = [](BlockConfig& c, const BlockGeometry& g) {

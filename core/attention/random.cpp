@@ -40,8 +40,9 @@ private:
 VariantInfo randomVariant() {
     VariantInfo v;
     v.name = "random";
-    v.summary = "Random synthesizer (Tay et al., 2021): one table of weights per head, the "
-                "same for every sentence; trainable or fixed.";
+    v.summary =
+        "Random synthesizer (Tay et al., 2021): one table of weights per head, the "
+        "same for every sentence; trainable or fixed.";
     v.formula = "S_h = R_h[0:N_q, 0:N_k],  R in R^{h x L x L}";
     v.usesMaxLen = true;
     v.options = {"trainable"};

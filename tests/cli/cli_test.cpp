@@ -27,13 +27,18 @@ Result cli(std::vector<std::string> args) {
 }
 
 const std::string kData = ATTNVIZ_TEST_DATA;
-std::string tmp(const std::string& n) { return ::testing::TempDir() + "attnviz_cli_" + n; }
+std::string tmp(const std::string& n) {
+    return ::testing::TempDir() + "attnviz_cli_" + n;
+}
 
 }  // namespace
 
 TEST(Cli, HelpEverywhere) {
-    for (auto args : std::vector<std::vector<std::string>>{{"--help"}, {"init", "--help"}, {"attention", "--help"},
-                                                           {"info", "--help"}, {"bench", "forward", "--help"}}) {
+    for (auto args : std::vector<std::vector<std::string>>{{"--help"},
+                                                           {"init", "--help"},
+                                                           {"attention", "--help"},
+                                                           {"info", "--help"},
+                                                           {"bench", "forward", "--help"}}) {
         const Result r = cli(args);
         EXPECT_EQ(r.code, 0);
         EXPECT_NE(r.out.find("Usage"), std::string::npos) << r.out;
@@ -42,7 +47,8 @@ TEST(Cli, HelpEverywhere) {
 
 TEST(Cli, InitInfoAttention) {
     const std::string model = tmp("gauss.safetensors");
-    Result r = cli({"init", "--config", kData + "/configs/gaussian.json", "--seed", "3", "--out", model});
+    Result r =
+        cli({"init", "--config", kData + "/configs/gaussian.json", "--seed", "3", "--out", model});
     ASSERT_EQ(r.code, 0) << r.err;
     EXPECT_NE(r.out.find("wrote"), std::string::npos);
 
@@ -51,10 +57,12 @@ TEST(Cli, InitInfoAttention) {
     const json info = json::parse(r.out);
     EXPECT_EQ(info["config"]["cross"]["ratio"], 1.5);
     EXPECT_GT(info["parameters"]["total"].get<int64_t>(), 0);
-    EXPECT_EQ(info["parameters"]["by_role"].count("attention.scores"), 0u);  // Gaussian: nothing to learn
+    EXPECT_EQ(info["parameters"]["by_role"].count("attention.scores"),
+              0u);  // Gaussian: nothing to learn
 
     const std::string out = tmp("dump.json");
-    r = cli({"attention", "--model", model, "--text", "I want to go to the station", "--target", "x y", "--out", out});
+    r = cli({"attention", "--model", model, "--text", "I want to go to the station", "--target",
+             "x y", "--out", out});
     ASSERT_EQ(r.code, 0) << r.err;
     std::ifstream in(out);
     const json d = json::parse(in);
@@ -63,9 +71,9 @@ TEST(Cli, InitInfoAttention) {
     EXPECT_TRUE(d.contains("loss"));
     ASSERT_EQ(d["blocks"].size(), 6u);
     const json& w = d["blocks"][0]["weights"];
-    EXPECT_EQ(w.size(), 4u);         // heads
-    EXPECT_EQ(w[0].size(), 8u);      // queries
-    EXPECT_EQ(w[0][0].size(), 8u);   // keys
+    EXPECT_EQ(w.size(), 4u);        // heads
+    EXPECT_EQ(w[0].size(), 8u);     // queries
+    EXPECT_EQ(w[0][0].size(), 8u);  // keys
     // Encoder head 0 (offset -1, sigma 0.8): query "go" (3) peaks on "to" (2).
     const auto row = w[0][3].get<std::vector<float>>();
     EXPECT_EQ(std::max_element(row.begin(), row.end()) - row.begin(), 2);
@@ -86,7 +94,8 @@ TEST(Cli, ErrorsAreMessagesAndExitCodes) {
     r = cli({"attention", "--model", model, "--text", ""});
     EXPECT_EQ(r.code, 1);
     EXPECT_NE(r.err.find("empty"), std::string::npos);
-    r = cli({"attention", "--model", model, "--text", "a b c d e f g h i j k l m n o p q r s t u v w x y z"});
+    r = cli({"attention", "--model", model, "--text",
+             "a b c d e f g h i j k l m n o p q r s t u v w x y z"});
     EXPECT_EQ(r.code, 1);
     EXPECT_NE(r.err.find("at most 23"), std::string::npos) << r.err;
     r = cli({"attention", "--model", model, "--text", "bad \xff byte"});
@@ -104,7 +113,8 @@ TEST(Cli, ErrorsAreMessagesAndExitCodes) {
 }
 
 TEST(Cli, BenchForwardPrintsJson) {
-    const Result r = cli({"bench", "forward", "--variant", "gaussian", "--len", "8", "--len", "16", "--repeat", "2"});
+    const Result r = cli({"bench", "forward", "--variant", "gaussian", "--len", "8", "--len", "16",
+                          "--repeat", "2"});
     ASSERT_EQ(r.code, 0) << r.err;
     const json j = json::parse(r.out);
     ASSERT_EQ(j["results"].size(), 2u);

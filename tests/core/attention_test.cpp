@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Each variant on a tiny case whose weights were worked out by hand (the derivation is in
 // the comment above each expectation), and the properties every variant must have.
+#include "core/attention/attention.h"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <filesystem>
 
-#include "core/attention/attention.h"
 #include "core/model.h"
 #include "test_util.h"
 
@@ -103,7 +104,9 @@ TEST(Dense, HandComputedWeightsAndTruncation) {
     // The keys' content plays no part: other keys, same weights.
     EXPECT_TRUE(b.weights(x, Mat::Random(2, 2))[0].isApprox(A[0]));
     // More positions than max_len is refused, never read out of range.
-    EXPECT_NE(test::errorOf([&] { b.weights(Mat::Zero(4, 2), Mat::Zero(4, 2)); }).find("max_len of 3"), std::string::npos);
+    EXPECT_NE(
+        test::errorOf([&] { b.weights(Mat::Zero(4, 2), Mat::Zero(4, 2)); }).find("max_len of 3"),
+        std::string::npos);
 }
 
 TEST(Random, HandComputedWeightsAndTheSameMapForEverySentence) {
@@ -126,7 +129,9 @@ TEST(Random, FixedRandomIsFrozen) {
     Block b(c, {2, 1, 3, BlockKind::EncoderSelf, true});
     ASSERT_EQ(b.v->parameters().size(), 1u);
     EXPECT_FALSE(b.v->parameters()[0].trainable);
-    EXPECT_TRUE(Block(variant("random"), {2, 1, 3, BlockKind::EncoderSelf, true}).v->parameters()[0].trainable);
+    EXPECT_TRUE(Block(variant("random"), {2, 1, 3, BlockKind::EncoderSelf, true})
+                    .v->parameters()[0]
+                    .trainable);
 }
 
 TEST(FactorizedDense, RowsFollowThePTimesBPlusQOrder) {
@@ -219,7 +224,8 @@ TEST(Gaussian, OffsetsMasksNormalizationAndRatio) {
 }
 
 TEST(Masks, PaddingAndFutureKeysGetExactlyZeroInEveryVariant) {
-    for (const char* name : {"dot", "dense", "random", "factorized_dense", "factorized_random", "mixture", "gaussian"}) {
+    for (const char* name : {"dot", "dense", "random", "factorized_dense", "factorized_random",
+                             "mixture", "gaussian"}) {
         BlockConfig c = variant(name);
         c.heads = 2;
         if (c.variant == "mixture") c.components = {"dense", "random", "dot"};
@@ -239,7 +245,8 @@ TEST(Masks, PaddingAndFutureKeysGetExactlyZeroInEveryVariant) {
                     }
                 }
         // A row with no allowed key is all zeros, not NaN.
-        for (const Mat& a : b.weights(x, x, false, /*keyLen=*/0)) EXPECT_EQ(a.cwiseAbs().sum(), 0.0f) << name;
+        for (const Mat& a : b.weights(x, x, false, /*keyLen=*/0))
+            EXPECT_EQ(a.cwiseAbs().sum(), 0.0f) << name;
     }
 }
 
@@ -267,7 +274,8 @@ TEST_P(EveryVariant, RowsMasksAndPadding) {
                         EXPECT_LE(s, 1.0f + 1e-5) << blk.name;
                     }
                     if (blk.kind == BlockKind::DecoderSelf) {
-                        for (Eigen::Index j = i + 1; j < A.cols(); ++j) EXPECT_EQ(A(i, j), 0.0f) << blk.name;
+                        for (Eigen::Index j = i + 1; j < A.cols(); ++j)
+                            EXPECT_EQ(A(i, j), 0.0f) << blk.name;
                     }
                 }
             }

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "core/model.h"
-#include "core/safetensors.h"
 
 #include <gtest/gtest.h>
 
+#include "core/safetensors.h"
 #include "test_util.h"
 
 using namespace attnviz;
@@ -12,8 +12,9 @@ namespace {
 
 // The parameters of one block's scoring part (everything but v/out projections).
 int64_t scoreParams(const std::string& block, int d = 64, int L = 64) {
-    const std::string cfg = "{\"d_model\": " + std::to_string(d) + ", \"heads\": 4, \"max_len\": " +
-                            std::to_string(L) + ", \"encoder_self\": " + block + "}";
+    const std::string cfg = "{\"d_model\": " + std::to_string(d) +
+                            ", \"heads\": 4, \"max_len\": " + std::to_string(L) +
+                            ", \"encoder_self\": " + block + "}";
     const Model m = test::makeModel(cfg);
     int64_t n = 0, vo = 0;
     for (const auto& p : m.parameterInfo()) {
@@ -34,7 +35,8 @@ TEST(ParameterCount, MatchesTheSynthesizerTable) {
     EXPECT_EQ(scoreParams(R"({"variant": "random", "trainable": false})"), h * L * L);
     EXPECT_EQ(scoreParams(R"({"variant": "factorized_random"})"), 2 * h * L * k);
     EXPECT_EQ(scoreParams(R"({"variant": "dense"})"), d * d + d * L + (d + h * L));
-    EXPECT_EQ(scoreParams(R"({"variant": "factorized_dense"})"), d * d + d * (a + b) + (d + h * (a + b)));
+    EXPECT_EQ(scoreParams(R"({"variant": "factorized_dense"})"),
+              d * d + d * (a + b) + (d + h * (a + b)));
     EXPECT_EQ(scoreParams(R"({"variant": "mixture", "components": ["random", "dot"]})"),
               h * L * L + 2 * d * d + 2 * d + 2);
     EXPECT_EQ(scoreParams(R"({"variant": "gaussian"})"), 0);
@@ -70,9 +72,10 @@ TEST(Model, AnalyzeCapturesEveryBlockInOrder) {
     ASSERT_TRUE(a.loss.has_value());
     std::vector<std::string> names;
     for (const auto& b : a.blocks) names.push_back(b.name);
-    EXPECT_EQ(names, (std::vector<std::string>{"encoder.layers.0.self_attn", "encoder.layers.1.self_attn",
-                                               "decoder.layers.0.self_attn", "decoder.layers.1.self_attn",
-                                               "decoder.layers.1.cross_attn"}));
+    EXPECT_EQ(names,
+              (std::vector<std::string>{"encoder.layers.0.self_attn", "encoder.layers.1.self_attn",
+                                        "decoder.layers.0.self_attn", "decoder.layers.1.self_attn",
+                                        "decoder.layers.1.cross_attn"}));
     EXPECT_EQ(a.blocks.back().heads, 1);
     EXPECT_EQ(a.blocks.back().weights[0].rows(), 3);
     EXPECT_EQ(a.blocks.back().weights[0].cols(), 8);
@@ -91,7 +94,9 @@ TEST(Model, BadInputGetsAClearMessage) {
     Model dense = test::makeModel(test::readConfig("dense"));  // max_len 24
     EXPECT_NE(test::errorOf([&] { dense.analyze(""); }).find("empty"), std::string::npos);
     EXPECT_NE(test::errorOf([&] { dense.analyze(" \t "); }).find("empty"), std::string::npos);
-    EXPECT_NE(test::errorOf([&] { dense.analyze("ok \xc3\x28"); }).find("invalid UTF-8 at byte offset 3"), std::string::npos);
+    EXPECT_NE(
+        test::errorOf([&] { dense.analyze("ok \xc3\x28"); }).find("invalid UTF-8 at byte offset 3"),
+        std::string::npos);
     std::string longText;
     for (int i = 0; i < 30; ++i) longText += "word ";
     const std::string e = test::errorOf([&] { dense.analyze(longText); });
@@ -105,7 +110,8 @@ TEST(Model, BadInputGetsAClearMessage) {
     for (int i = 0; i < 1100; ++i) huge += "a ";
     EXPECT_NE(test::errorOf([&] { dot.analyze(huge); }).find("at most 1023"), std::string::npos);
     Model lm = test::makeModel(test::readConfig("decoder_lm"));
-    EXPECT_NE(test::errorOf([&] { lm.analyze("a", std::string_view("b")); }).find("decoder-only"), std::string::npos);
+    EXPECT_NE(test::errorOf([&] { lm.analyze("a", std::string_view("b")); }).find("decoder-only"),
+              std::string::npos);
 }
 
 TEST(Model, DecoderOnlyRunsOnTheText) {

@@ -30,7 +30,8 @@ std::string parseError(const std::string& bytes) {
     });
 }
 
-const char* kSmallModel = R"({"d_model": 16, "heads": 2, "d_ff": 32, "enc_layers": 1, "dec_layers": 1, "max_len": 16,
+const char* kSmallModel =
+    R"({"d_model": 16, "heads": 2, "d_ff": 32, "enc_layers": 1, "dec_layers": 1, "max_len": 16,
   "encoder_self": {"variant": "dense"}, "decoder_self": {"variant": "random"}, "cross": {"variant": "dot"}})";
 
 }  // namespace
@@ -56,46 +57,67 @@ TEST(SafeTensors, RejectsHostileFiles) {
     EXPECT_EQ(parseError(fileBytes(ok, 8)), "");
     EXPECT_NE(parseError("abc").find("only 3 bytes"), std::string::npos);
     EXPECT_NE(parseError(fileBytes(ok, 8, 1ull << 40)).find("oversized header"), std::string::npos);
-    EXPECT_NE(parseError(fileBytes(ok, 8, ok.size() + 100)).find("truncated file"), std::string::npos);
+    EXPECT_NE(parseError(fileBytes(ok, 8, ok.size() + 100)).find("truncated file"),
+              std::string::npos);
     EXPECT_NE(parseError(fileBytes(ok, 4)).find("runs past the end"), std::string::npos);
     EXPECT_NE(parseError(fileBytes(ok, 12)).find("4 unused bytes at the end"), std::string::npos);
     EXPECT_NE(parseError(fileBytes(R"({"a":{"dtype":"F32","shape":[2],"data_offsets":[0,8]},
-                                       "b":{"dtype":"F32","shape":[2],"data_offsets":[4,12]}})", 12)).find("overlaps"),
+                                       "b":{"dtype":"F32","shape":[2],"data_offsets":[4,12]}})",
+                                   12))
+                  .find("overlaps"),
               std::string::npos);
-    EXPECT_NE(parseError(fileBytes(R"({"a":{"dtype":"F16","shape":[2],"data_offsets":[0,4]}})", 4)).find("unsupported dtype 'F16'"),
+    EXPECT_NE(parseError(fileBytes(R"({"a":{"dtype":"F16","shape":[2],"data_offsets":[0,4]}})", 4))
+                  .find("unsupported dtype 'F16'"),
               std::string::npos);
-    EXPECT_NE(parseError(fileBytes(R"({"a":{"dtype":"F32","shape":[3],"data_offsets":[0,8]}})", 8)).find("needs 12 bytes"),
+    EXPECT_NE(parseError(fileBytes(R"({"a":{"dtype":"F32","shape":[3],"data_offsets":[0,8]}})", 8))
+                  .find("needs 12 bytes"),
               std::string::npos);
-    EXPECT_NE(parseError(fileBytes(R"({"a":{"dtype":"F32","shape":[-2],"data_offsets":[0,8]}})", 8)).find("negative"),
+    EXPECT_NE(parseError(fileBytes(R"({"a":{"dtype":"F32","shape":[-2],"data_offsets":[0,8]}})", 8))
+                  .find("negative"),
               std::string::npos);
-    EXPECT_NE(parseError(fileBytes(R"({"a":{"dtype":"F32","shape":[1099511627776,1099511627776],"data_offsets":[0,8]}})", 8)).find("too large"),
+    EXPECT_NE(
+        parseError(
+            fileBytes(
+                R"({"a":{"dtype":"F32","shape":[1099511627776,1099511627776],"data_offsets":[0,8]}})",
+                8))
+            .find("too large"),
+        std::string::npos);
+    EXPECT_NE(parseError(fileBytes(R"({"a":{"dtype":"F32","shape":[1],"data_offsets":[8,4]}})", 8))
+                  .find("reversed"),
               std::string::npos);
-    EXPECT_NE(parseError(fileBytes(R"({"a":{"dtype":"F32","shape":[1],"data_offsets":[8,4]}})", 8)).find("reversed"),
-              std::string::npos);
-    EXPECT_NE(parseError(fileBytes(R"({"a":{"dtype":"F32","shape":[1],"data_offsets":[4,8]}})", 8)).find("unused bytes before"),
+    EXPECT_NE(parseError(fileBytes(R"({"a":{"dtype":"F32","shape":[1],"data_offsets":[4,8]}})", 8))
+                  .find("unused bytes before"),
               std::string::npos);
     EXPECT_NE(parseError(fileBytes(R"([1,2])", 0)).find("not a JSON object"), std::string::npos);
     EXPECT_NE(parseError(fileBytes(R"({"a":)", 0)).find("malformed header"), std::string::npos);
-    EXPECT_NE(parseError(fileBytes(R"({"__metadata__":{"x":1}})", 0)).find("metadata 'x' is not a string"),
+    EXPECT_NE(parseError(fileBytes(R"({"__metadata__":{"x":1}})", 0))
+                  .find("metadata 'x' is not a string"),
               std::string::npos);
 }
 
 TEST(SafeTensors, ModelLoadRejectsFilesThatDisagreeWithTheirConfig) {
     const Model m = test::makeModel(kSmallModel, 5);
-    auto loadError = [](SafeTensorsFile f) { return test::errorOf([&] { Model::fromSafeTensors(f); }); };
+    auto loadError = [](SafeTensorsFile f) {
+        return test::errorOf([&] { Model::fromSafeTensors(f); });
+    };
 
     SafeTensorsFile wrongShape = m.toSafeTensors();
     wrongShape.tensors["decoder.layers.0.self_attn.random.r"] = Tensor({2, 16, 15});
-    EXPECT_NE(loadError(wrongShape).find("'decoder.layers.0.self_attn.random.r' has shape [2, 16, 15] but the configuration needs [2, 16, 16]"),
+    EXPECT_NE(loadError(wrongShape)
+                  .find("'decoder.layers.0.self_attn.random.r' has shape [2, 16, 15] but the "
+                        "configuration needs [2, 16, 16]"),
               std::string::npos);
 
     SafeTensorsFile missing = m.toSafeTensors();
     missing.tensors.erase("encoder.layers.0.self_attn.dense.w2.weight");
-    EXPECT_NE(loadError(missing).find("missing tensor 'encoder.layers.0.self_attn.dense.w2.weight'"), std::string::npos);
+    EXPECT_NE(
+        loadError(missing).find("missing tensor 'encoder.layers.0.self_attn.dense.w2.weight'"),
+        std::string::npos);
 
     SafeTensorsFile extra = m.toSafeTensors();
     extra.tensors["decoder.layers.0.self_attn.q_proj.weight"] = Tensor({16, 16});
-    EXPECT_NE(loadError(extra).find("unexpected tensor 'decoder.layers.0.self_attn.q_proj.weight'"), std::string::npos);
+    EXPECT_NE(loadError(extra).find("unexpected tensor 'decoder.layers.0.self_attn.q_proj.weight'"),
+              std::string::npos);
 
     SafeTensorsFile notOurs = m.toSafeTensors();
     notOurs.metadata.erase("format");
@@ -109,7 +131,9 @@ TEST(SafeTensors, ModelLoadRejectsFilesThatDisagreeWithTheirConfig) {
     nan.tensors["generator.bias"].m(0, 3) = std::nanf("");
     EXPECT_NE(loadError(nan).find("NaN"), std::string::npos);
 
-    EXPECT_NE(test::errorOf([] { Model::load("/nonexistent/m.safetensors"); }).find("cannot open '/nonexistent/m.safetensors'"),
+    EXPECT_NE(test::errorOf([] {
+                  Model::load("/nonexistent/m.safetensors");
+              }).find("cannot open '/nonexistent/m.safetensors'"),
               std::string::npos);
 }
 
@@ -125,6 +149,7 @@ TEST(SafeTensors, TruncatedCheckpointOnDiskIsRefusedWithItsPath) {
 }
 
 TEST(SafeTensors, AtomicWriteToAnUnwritablePlaceLeavesNothing) {
-    const std::string e = test::errorOf([] { writeFileAtomically("/nonexistent-dir/x.bin", "data"); });
+    const std::string e =
+        test::errorOf([] { writeFileAtomically("/nonexistent-dir/x.bin", "data"); });
     EXPECT_NE(e.find("cannot write '/nonexistent-dir/x.bin'"), std::string::npos);
 }

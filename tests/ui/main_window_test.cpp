@@ -20,7 +20,8 @@ using namespace attnviz::ui;
 namespace {
 
 ModelColumn column(const std::string& configName, const QString& name) {
-    const ModelConfig cfg = ModelConfig::fromFile(std::string(ATTNVIZ_TEST_DATA) + "/configs/" + configName + ".json");
+    const ModelConfig cfg =
+        ModelConfig::fromFile(std::string(ATTNVIZ_TEST_DATA) + "/configs/" + configName + ".json");
     Vocab v = Vocab::fromWords(builtinEnglishWords());
     ModelColumn c;
     c.name = name;
@@ -48,7 +49,8 @@ TEST(MainWindow, TypingUpdatesEveryPanelOffTheUiThread) {
     for (int c = 0; c < 3; ++c)
         for (int h = 0; h < 4; ++h) {
             ASSERT_NE(w.grid()->panel(c, h), nullptr);
-            EXPECT_EQ(w.grid()->panel(c, h)->matrix().rows(), 8) << c << "," << h;  // 7 words + <eos>
+            EXPECT_EQ(w.grid()->panel(c, h)->matrix().rows(), 8)
+                << c << "," << h;  // 7 words + <eos>
         }
     // Gaussian encoder head 0 (offset -1): the query "go" looks at "to".
     const Mat& g = w.grid()->panel(1, 0)->matrix();
@@ -67,7 +69,8 @@ TEST(MainWindow, TooLongSentenceShowsAMessageAndOthersKeepWorking) {
     waitForResults(w);
     EXPECT_EQ(w.grid()->panel(0, 0)->matrix().rows(), 31);
     EXPECT_EQ(w.grid()->panel(1, 0)->matrix().rows(), 0);
-    EXPECT_NE(w.statusBar()->currentMessage().indexOf("accepts at most 23"), -1) << w.statusBar()->currentMessage().toStdString();
+    EXPECT_NE(w.statusBar()->currentMessage().indexOf("accepts at most 23"), -1)
+        << w.statusBar()->currentMessage().toStdString();
 }
 
 TEST(MainWindow, CorruptCheckpointIsAClearError) {
@@ -80,8 +83,10 @@ TEST(MainWindow, CorruptCheckpointIsAClearError) {
         EXPECT_NE(std::string(e.what()).find(path), std::string::npos) << e.what();
     }
     QStringList errors;
-    loadModelDirectory(QString::fromStdString(::testing::TempDir()), &errors);  // skips it, says why
-    EXPECT_NE(errors.join('\n').indexOf("corrupt.safetensors"), -1) << errors.join('\n').toStdString();
+    loadModelDirectory(QString::fromStdString(::testing::TempDir()),
+                       &errors);  // skips it, says why
+    EXPECT_NE(errors.join('\n').indexOf("corrupt.safetensors"), -1)
+        << errors.join('\n').toStdString();
 }
 
 int main(int argc, char** argv) {
