@@ -22,9 +22,10 @@ int getInt(const json& j, const std::string& where, const std::string& key, int 
     if (!v.is_number_integer())
         throw Error(where + "'" + key + "' must be an integer, got " + v.dump());
     const auto x = v.get<int64_t>();
-    if (x < minimum || x > maximum)
+    if (x < minimum || x > maximum) {
         throw Error(where + "'" + key + "' must be between " + std::to_string(minimum) + " and " +
                     std::to_string(maximum) + ", got " + std::to_string(x));
+    }
     return static_cast<int>(x);
 }
 
@@ -68,20 +69,26 @@ BlockConfig parseBlock(const json& j, BlockKind kind, const ModelConfig& model) 
     std::set<std::string> allowed{"variant", "heads"};
     if (kind == BlockKind::Cross) allowed.insert("layers");
     for (const auto& o : info.options) allowed.insert(o);
-    if (b.variant == "mixture" && j.contains("components") && j["components"].is_array())
-        for (const auto& c : j["components"])
-            if (c.is_string())
+    if (b.variant == "mixture" && j.contains("components") && j["components"].is_array()) {
+        for (const auto& c : j["components"]) {
+            if (c.is_string()) {
                 if (const VariantInfo* ci = findVariant(c.get<std::string>()))
                     for (const auto& o : ci->options) allowed.insert(o);
-    for (auto it = j.begin(); it != j.end(); ++it)
-        if (!allowed.count(it.key()))
+            }
+        }
+    }
+    for (auto it = j.begin(); it != j.end(); ++it) {
+        if (!allowed.count(it.key())) {
             throw Error(where + "option '" + it.key() + "' does not apply to variant '" +
                         b.variant + "'");
+        }
+    }
 
     b.heads = getInt(j, where, "heads", model.heads, 1, 4096);
-    if (model.dModel % b.heads != 0)
+    if (model.dModel % b.heads != 0) {
         throw Error(where + "heads (" + std::to_string(b.heads) + ") must divide d_model (" +
                     std::to_string(model.dModel) + ")");
+    }
     if (j.contains("offsets")) {
         if (!j["offsets"].is_array() || j["offsets"].empty())
             throw Error(where + "'offsets' must be a non-empty array of numbers");
@@ -188,9 +195,10 @@ ModelConfig ModelConfig::fromJson(const json& j) {
     }
     c.dModel = getInt(j, where, "d_model", 64, 1, 1 << 16);
     c.heads = getInt(j, where, "heads", 4, 1, 4096);
-    if (c.dModel % c.heads != 0)
+    if (c.dModel % c.heads != 0) {
         throw Error("heads (" + std::to_string(c.heads) + ") must divide d_model (" +
                     std::to_string(c.dModel) + ")");
+    }
     c.dFf = getInt(j, where, "d_ff", 4 * c.dModel, 1, 1 << 20);
     c.encLayers = getInt(j, where, "enc_layers", c.arch == Arch::Seq2Seq ? 2 : 0, 0, 256);
     c.decLayers = getInt(j, where, "dec_layers", 2, 1, 256);

@@ -10,11 +10,12 @@ FloatJson attentionDump(const std::string& modelName, const ModelConfig& config,
     j["config"] = FloatJson::parse(config.toJson().dump());
     if (config.hasEncoder())
         j["source"] = {{"text", a.sourceText}, {"tokens", a.sourceTokens}, {"ids", a.sourceIds}};
-    if (a.hasTarget)
+    if (a.hasTarget) {
         j["target"] = {{"text", a.targetText},
                        {"tokens", a.targetTokens},
                        {"ids", a.targetIds},
                        {"decoded", a.decoded}};
+    }
     if (a.loss) j["loss"] = static_cast<float>(*a.loss);
     FloatJson blocks = FloatJson::array();
     for (const auto& b : a.blocks) {

@@ -26,12 +26,13 @@ void layerNorm(const Mat& x, const Tensor& weight, const Tensor& bias, Mat& y) {
 
 Mat positionalEncoding(int T, int d) {
     Mat pe(T, d);
-    for (int t = 0; t < T; ++t)
+    for (int t = 0; t < T; ++t) {
         for (int c = 0; c < d; ++c) {
             const int i2 = c - (c % 2);  // 2i
             const double angle = t / std::pow(10000.0, static_cast<double>(i2) / d);
             pe(t, c) = static_cast<float>(c % 2 == 0 ? std::sin(angle) : std::cos(angle));
         }
+    }
     return pe;
 }
 

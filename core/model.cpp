@@ -62,18 +62,21 @@ public:
         if (m_variant->logitBased()) {
             m_variant->logits(xq, xk, B, Tq, Tk, m_s);
             m_a.resize(m_s.size());
-            for (int b = 0; b < B; ++b)
+            for (int b = 0; b < B; ++b) {
                 for (int hd = 0; hd < h; ++hd)
                     maskedSoftmax(m_s[size_t(b * h + hd)], b, mask, m_a[size_t(b * h + hd)]);
+            }
         } else {
             m_variant->weights(B, Tq, Tk, mask, m_a);
         }
         linear(xk, *m_wv, m_bv, m_v);  // V [B*Tk, d]
         m_ctx.resize(static_cast<Eigen::Index>(B) * Tq, m_geo.dModel);
-        for (int b = 0; b < B; ++b)
-            for (int hd = 0; hd < h; ++hd)
+        for (int b = 0; b < B; ++b) {
+            for (int hd = 0; hd < h; ++hd) {
                 m_ctx.block(b * Tq, hd * dk, Tq, dk).noalias() =
                     m_a[size_t(b * h + hd)] * m_v.block(b * Tk, hd * dk, Tk, dk);
+            }
+        }
         linear(m_ctx, *m_wo, m_bo, out);
     }
 
@@ -85,10 +88,12 @@ public:
         c.layer = m_layer;
         c.variant = m_variant->config().variant;
         c.heads = m_geo.heads;
-        for (int b = 0; b < B; ++b)
-            for (int hd = 0; hd < m_geo.heads; ++hd)
+        for (int b = 0; b < B; ++b) {
+            for (int hd = 0; hd < m_geo.heads; ++hd) {
                 c.weights.push_back(m_a[size_t(b * m_geo.heads + hd)].topLeftCorner(
                     qLen[size_t(b)], kLen[size_t(b)]));
+            }
+        }
         return c;
     }
 
@@ -174,9 +179,10 @@ Batch Batch::make(const std::vector<std::vector<int>>& sources,
                   const std::vector<std::vector<int>>& targets) {
     Batch b;
     b.B = static_cast<int>(targets.size());
-    if (!sources.empty() && sources.size() != targets.size())
+    if (!sources.empty() && sources.size() != targets.size()) {
         throw Error("batch has " + std::to_string(sources.size()) + " sources but " +
                     std::to_string(targets.size()) + " targets");
+    }
     for (const auto& s : sources) b.Ts = std::max(b.Ts, static_cast<int>(s.size()) + 1);
     for (const auto& t : targets) b.Tt = std::max(b.Tt, static_cast<int>(t.size()) + 1);
     if (!sources.empty()) {
@@ -220,7 +226,7 @@ struct Model::Impl {
     void buildBlocks() {
         enc.clear();
         dec.clear();
-        if (cfg.hasEncoder())
+        if (cfg.hasEncoder()) {
             for (int i = 0; i < cfg.encLayers; ++i) {
                 EncoderLayer l;
                 l.self = std::make_unique<AttentionBlock>(
@@ -228,14 +234,16 @@ struct Model::Impl {
                     i, cfg.encoderSelf, cfg);
                 enc.push_back(std::move(l));
             }
+        }
         for (int i = 0; i < cfg.decLayers; ++i) {
             DecoderLayer l;
             const std::string p = "decoder.layers." + std::to_string(i);
             l.self = std::make_unique<AttentionBlock>(p + ".self_attn.", BlockKind::DecoderSelf, i,
                                                       cfg.decoderSelf, cfg);
-            if (cfg.hasCross(i))
+            if (cfg.hasCross(i)) {
                 l.cross = std::make_unique<AttentionBlock>(p + ".cross_attn.", BlockKind::Cross, i,
                                                            cfg.cross, cfg);
+            }
             dec.push_back(std::move(l));
         }
     }
@@ -249,9 +257,10 @@ struct Model::Impl {
             p.push_back({"src_embed.weight", {Vs, d}, emb, true, "embedding", "embeddings"});
         if (!(cfg.hasEncoder() && cfg.shareEmbeddings))
             p.push_back({"tgt_embed.weight", {Vt, d}, emb, true, "embedding", "embeddings"});
-        if (!cfg.tieOutput)
+        if (!cfg.tieOutput) {
             p.push_back(
                 {"generator.weight", {Vt, d}, Init::xavier(d, Vt), true, "output", "generator"});
+        }
         p.push_back({"generator.bias", {Vt}, Init::zeros(), true, "output", "generator"});
         for (size_t i = 0; i < enc.size(); ++i) {
             const std::string l = "encoder.layers." + std::to_string(i);
@@ -357,9 +366,10 @@ struct Model::Impl {
         AttentionMask crossMask{batch.srcLen, false};
         for (auto& l : dec) {
             residualAttention(*l.self, l.norm1, y, nullptr, batch.B, batch.Tt, batch.Tt, selfMask);
-            if (l.cross)
+            if (l.cross) {
                 residualAttention(*l.cross, l.norm2, y, &mem, batch.B, batch.Tt, batch.Ts,
                                   crossMask);
+            }
             residualFfn(l.ffn, l.norm3, y);
         }
         if (cfg.norm == Norm::Pre) {
@@ -374,10 +384,11 @@ struct Model::Impl {
         if (cfg.hasEncoder() &&
             (b.src.size() != size_t(b.B) * size_t(b.Ts) || b.srcLen.size() != size_t(b.B)))
             throw Error("batch has no source for a seq2seq model");
-        if (b.Ts > Model::kMaxTokens || b.Tt > Model::kMaxTokens)
+        if (b.Ts > Model::kMaxTokens || b.Tt > Model::kMaxTokens) {
             throw Error("sequence of " + std::to_string(std::max(b.Ts, b.Tt)) +
                         " positions exceeds the engine limit of " +
                         std::to_string(Model::kMaxTokens));
+        }
     }
 };
 
@@ -446,9 +457,10 @@ Model Model::fromSafeTensors(const SafeTensorsFile& f) {
     };
     if (meta("format") != "attnviz")
         throw Error("not an attnviz checkpoint: format is '" + meta("format") + "'");
-    if (meta("format_version") != "1")
+    if (meta("format_version") != "1") {
         throw Error("unsupported checkpoint format_version '" + meta("format_version") +
                     "' (this version reads 1)");
+    }
     ModelConfig cfg;
     try {
         cfg = ModelConfig::fromJsonText(meta("config"));
@@ -492,19 +504,22 @@ Model Model::fromSafeTensors(const SafeTensorsFile& f) {
     const auto expected = m.parameterInfo();
     std::map<std::string, const ParamInfo*> byName;
     for (const auto& p : expected) byName[p.name] = &p;
-    for (const auto& [name, t] : f.tensors)
+    for (const auto& [name, t] : f.tensors) {
         if (!byName.count(name))
             throw Error("unexpected tensor '" + name + "' for this configuration");
+    }
     for (const auto& p : expected) {
         auto it = f.tensors.find(p.name);
         if (it == f.tensors.end()) throw Error("missing tensor '" + p.name + "'");
-        if (it->second.shape != p.shape)
+        if (it->second.shape != p.shape) {
             throw Error("tensor '" + p.name + "' has shape " + shapeToString(it->second.shape) +
                         " but the configuration needs " + shapeToString(p.shape));
+        }
         const Tensor& t = it->second;
-        for (int64_t i = 0; i < t.numel(); ++i)
+        for (int64_t i = 0; i < t.numel(); ++i) {
             if (!std::isfinite(t.data()[i]))
                 throw Error("tensor '" + p.name + "' contains NaN or infinity");
+        }
         m.d->params->emplace(p.name, t);
     }
     m.d->bind();
@@ -638,11 +653,12 @@ Analysis Model::analyze(std::string_view source, std::optional<std::string_view>
     Analysis a;
     const bool seq2seq = d->cfg.hasEncoder();
     auto tokens = d->tokenizer.tokenize(source);
-    if (tokens.empty())
+    if (tokens.empty()) {
         throw Error(seq2seq ? "the source sentence is empty: type a sentence"
                             : "the text is empty: type a sentence");
+    }
     const int limitA = seq2seq ? maxSourceTokens() : maxTargetTokens();
-    if (static_cast<int>(tokens.size()) > limitA)
+    if (static_cast<int>(tokens.size()) > limitA) {
         throw Error("the " + std::string(seq2seq ? "source" : "text") + " has " +
                     std::to_string(tokens.size()) + " tokens; this model accepts at most " +
                     std::to_string(limitA) +
@@ -650,6 +666,7 @@ Analysis Model::analyze(std::string_view source, std::optional<std::string_view>
                          ? " (max_len " + std::to_string(d->cfg.maxLen) + " less one for <" +
                                (seq2seq ? "eos" : "bos") + ">)"
                          : std::string()));
+    }
     std::vector<int> srcIds, tgtIds;
     if (seq2seq) {
         a.sourceText = std::string(source);
@@ -660,10 +677,11 @@ Analysis Model::analyze(std::string_view source, std::optional<std::string_view>
         a.sourceIds.push_back(Vocab::kEos);
         if (target && !d->tokenizer.tokenize(*target).empty()) {
             auto tt = d->tokenizer.tokenize(*target);
-            if (static_cast<int>(tt.size()) > maxTargetTokens())
+            if (static_cast<int>(tt.size()) > maxTargetTokens()) {
                 throw Error("the target has " + std::to_string(tt.size()) +
                             " tokens; this model accepts at most " +
                             std::to_string(maxTargetTokens()));
+            }
             a.targetText = std::string(*target);
             tgtIds = d->tgt.ids(tt);
             a.targetTokens = tt;

@@ -32,12 +32,14 @@ uint64_t readLe64(const uint8_t* p) {
 SafeTensorsFile SafeTensorsFile::parse(const uint8_t* data, size_t size) {
     if (size < 8) throw Error("not a safetensors file: only " + std::to_string(size) + " bytes");
     const uint64_t n = readLe64(data);
-    if (n > kMaxHeaderBytes)
+    if (n > kMaxHeaderBytes) {
         throw Error("oversized header: " + std::to_string(n) + " bytes (limit " +
                     std::to_string(kMaxHeaderBytes) + ")");
-    if (n > size - 8)
+    }
+    if (n > size - 8) {
         throw Error("truncated file: header of " + std::to_string(n) +
                     " bytes runs past the end of the " + std::to_string(size) + "-byte file");
+    }
     json header;
     try {
         header = json::parse(data + 8, data + 8 + n);
@@ -95,14 +97,16 @@ SafeTensorsFile SafeTensorsFile::parse(const uint8_t* data, size_t size) {
             throw Error(where + "data_offsets must be two non-negative integers");
         const uint64_t begin = off[0].get<uint64_t>(), end = off[1].get<uint64_t>();
         if (begin > end) throw Error(where + "data_offsets are reversed");
-        if (end > bufferSize)
+        if (end > bufferSize) {
             throw Error(where + "data runs past the end of the file (offset " +
                         std::to_string(end) + ", data section has " + std::to_string(bufferSize) +
                         " bytes)");
-        if (end - begin != count * 4)
+        }
+        if (end - begin != count * 4) {
             throw Error(where + "shape " + shapeToString(dims) + " needs " +
                         std::to_string(count * 4) + " bytes but data_offsets span " +
                         std::to_string(end - begin));
+        }
         spans.push_back({begin, end, name, std::move(dims)});
     }
     std::sort(spans.begin(), spans.end(), [](const Span& a, const Span& b) {
@@ -110,16 +114,18 @@ SafeTensorsFile SafeTensorsFile::parse(const uint8_t* data, size_t size) {
     });
     uint64_t covered = 0;
     for (const auto& s : spans) {
-        if (s.begin < covered)
+        if (s.begin < covered) {
             throw Error("tensor '" + s.name + "' overlaps another tensor's data (offset " +
                         std::to_string(s.begin) + ")");
+        }
         if (s.begin > covered)
             throw Error("data section has unused bytes before tensor '" + s.name + "'");
         covered = s.end;
     }
-    if (covered != bufferSize)
+    if (covered != bufferSize) {
         throw Error("data section has " + std::to_string(bufferSize - covered) +
                     " unused bytes at the end");
+    }
     // Only now, with every span inside the buffer and disjoint, is memory allocated: the
     // total is bounded by the file size.
     for (const auto& s : spans) {
@@ -135,9 +141,10 @@ SafeTensorsFile SafeTensorsFile::read(const std::string& path) {
     if (!in) throw Error("cannot open '" + path + "': " + std::strerror(errno));
     const std::streamoff size = in.tellg();
     if (size < 0) throw Error("cannot read '" + path + "' (is it a directory?)");
-    if (static_cast<uint64_t>(size) > kMaxFileBytes)
+    if (static_cast<uint64_t>(size) > kMaxFileBytes) {
         throw Error("'" + path + "' is too large for a checkpoint (" + std::to_string(size) +
                     " bytes)");
+    }
     std::vector<uint8_t> bytes(static_cast<size_t>(size));
     in.seekg(0);
     if (size && !in.read(reinterpret_cast<char*>(bytes.data()), size))

@@ -29,9 +29,10 @@ bool isCjk(char32_t c) {
 }
 
 bool isPunctOrSymbol(char32_t c) {
-    if (c < 0x80)
+    if (c < 0x80) {
         return (c >= 0x21 && c <= 0x2F) || (c >= 0x3A && c <= 0x40) || (c >= 0x5B && c <= 0x60) ||
                (c >= 0x7B && c <= 0x7E);
+    }
     return inRange(c, 0xA1, 0xBF) || c == 0xD7 || c == 0xF7 || inRange(c, 0x2010, 0x2027) ||
            inRange(c, 0x2030, 0x205E) || inRange(c, 0x20A0, 0x20CF) || inRange(c, 0x2100, 0x214F) ||
            inRange(c, 0x2190, 0x2BFF) || inRange(c, 0x3001, 0x303F) || inRange(c, 0xFE10, 0xFE1F) ||
@@ -76,9 +77,10 @@ nlohmann::json Tokenizer::toJson() const {
 }
 
 std::vector<std::string> Tokenizer::tokenize(std::string_view text) const {
-    if (text.size() > kMaxTextBytes)
+    if (text.size() > kMaxTextBytes) {
         throw Error("text is too long: " + std::to_string(text.size()) + " bytes (limit " +
                     std::to_string(kMaxTextBytes) + ")");
+    }
     const std::u32string cps = decodeUtf8(text);
     std::vector<std::string> out;
     std::string word;
@@ -109,13 +111,16 @@ const std::vector<std::string>& Vocab::specials() {
 
 Vocab::Vocab(std::vector<std::string> tokens) : m_tokens(std::move(tokens)) {
     const auto& sp = specials();
-    if (m_tokens.size() < sp.size())
+    if (m_tokens.size() < sp.size()) {
         throw Error("vocabulary has " + std::to_string(m_tokens.size()) +
                     " tokens; it must start with <pad>, <unk>, <bos>, <eos>");
-    for (size_t i = 0; i < sp.size(); ++i)
-        if (m_tokens[i] != sp[i])
+    }
+    for (size_t i = 0; i < sp.size(); ++i) {
+        if (m_tokens[i] != sp[i]) {
             throw Error("vocabulary token " + std::to_string(i) + " is '" + m_tokens[i] +
                         "', expected '" + sp[i] + "'");
+        }
+    }
     m_index.reserve(m_tokens.size());
     for (size_t i = 0; i < m_tokens.size(); ++i) {
         if (m_tokens[i].empty()) throw Error("vocabulary token " + std::to_string(i) + " is empty");

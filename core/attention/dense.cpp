@@ -36,13 +36,14 @@ public:
         m_h.rowwise() += flat(*m_b1);
         m_h = m_h.cwiseMax(0.0f);
         S.resize(static_cast<size_t>(B * h));
-        for (int b = 0; b < B; ++b)
+        for (int b = 0; b < B; ++b) {
             for (int hd = 0; hd < h; ++hd) {
                 Mat& s = S[static_cast<size_t>(b * h + hd)];
                 s.noalias() = m_h.block(b * Tq, hd * dk, Tq, dk) *
                               m_w2->m.block(hd * L, 0, Tk, dk).transpose();
                 s.rowwise() += m_b2->m.row(hd).head(Tk);
             }
+        }
     }
 
 private:

@@ -38,13 +38,14 @@ public:
         const int h = m_geo.heads, dk = m_geo.dk();
         const float scale = 1.0f / std::sqrt(static_cast<float>(dk));
         S.resize(static_cast<size_t>(B * h));
-        for (int b = 0; b < B; ++b)
+        for (int b = 0; b < B; ++b) {
             for (int hd = 0; hd < h; ++hd) {
                 Mat& s = S[static_cast<size_t>(b * h + hd)];
                 s.noalias() = m_q.block(b * Tq, hd * dk, Tq, dk) *
                               m_k.block(b * Tk, hd * dk, Tk, dk).transpose();
                 s *= scale;
             }
+        }
     }
 
 private:

@@ -53,9 +53,10 @@ public:
             for (int b = 0; b < B; ++b) {
                 Mat& s = S[static_cast<size_t>(b * h + hd)];
                 s.resize(Tq, Tk);
-                for (int i = 0; i < Tq; ++i)
+                for (int i = 0; i < Tq; ++i) {
                     for (int j = 0; j < Tk; ++j)
                         s(i, j) = m_a(b * Tq + i, j / bl) * m_b(b * Tq + i, j % bl);
+                }
             }
         }
     }
@@ -88,20 +89,23 @@ VariantInfo factorizedDenseVariant() {
             c.a = a;
             c.b = L / a;
         } else if (c.a == 0) {
-            if (L % c.b)
+            if (L % c.b) {
                 throw Error("'b' (" + std::to_string(c.b) + ") must divide max_len (" +
                             std::to_string(L) + ")");
+            }
             c.a = L / c.b;
         } else if (c.b == 0) {
-            if (L % c.a)
+            if (L % c.a) {
                 throw Error("'a' (" + std::to_string(c.a) + ") must divide max_len (" +
                             std::to_string(L) + ")");
+            }
             c.b = L / c.a;
         }
-        if (static_cast<int64_t>(c.a) * c.b != L)
+        if (static_cast<int64_t>(c.a) * c.b != L) {
             throw Error("a*b (" + std::to_string(c.a) + "*" + std::to_string(c.b) + "=" +
                         std::to_string(static_cast<int64_t>(c.a) * c.b) + ") must equal max_len (" +
                         std::to_string(L) + ")");
+        }
     };
     v.create = [](const BlockConfig& c, const BlockGeometry& g) {
         return std::make_unique<FactorizedDenseAttention>(c, g);

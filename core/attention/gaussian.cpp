@@ -31,7 +31,7 @@ public:
         A.resize(static_cast<size_t>(B * h));
         // Distances j - mu_i as an array over keys, evaluated in double then rounded.
         const Eigen::ArrayXd keys = Eigen::ArrayXd::LinSpaced(Tk, 0, Tk - 1);
-        for (int b = 0; b < B; ++b)
+        for (int b = 0; b < B; ++b) {
             for (int hd = 0; hd < h; ++hd) {
                 Mat& a = A[static_cast<size_t>(b * h + hd)];
                 a.setZero(Tq, Tk);
@@ -47,6 +47,7 @@ public:
                         a.row(i).head(n) = (w / sum).cast<float>().matrix().transpose();
                 }
             }
+        }
     }
 };
 

@@ -89,9 +89,10 @@ VariantInfo mixtureVariant() {
         for (const auto& name : c.components) {
             const VariantInfo& info = variantInfo(name);
             if (name == "mixture") throw Error("a mixture cannot contain a mixture");
-            if (!info.logitBased)
+            if (!info.logitBased) {
                 throw Error("mixture component '" + name +
                             "' has no logits (only logit-based variants can be mixed)");
+            }
             if (!seen.insert(name).second)
                 throw Error("mixture component '" + name + "' appears twice");
             info.resolve(c, g);

@@ -26,9 +26,10 @@ public:
         checkMaxLen(m_geo, "random", Tq, Tk);
         const int h = m_geo.heads, L = m_geo.maxLen;
         S.resize(static_cast<size_t>(B * h));
-        for (int b = 0; b < B; ++b)
+        for (int b = 0; b < B; ++b) {
             for (int hd = 0; hd < h; ++hd)
                 S[static_cast<size_t>(b * h + hd)] = m_r->m.block(hd * L, 0, Tq, Tk);
+        }
     }
 
 private:

@@ -35,10 +35,11 @@ std::unique_ptr<AttentionVariant> createVariant(const BlockConfig& cfg, const Bl
 }
 
 void checkMaxLen(const BlockGeometry& geo, const std::string& variant, int Tq, int Tk) {
-    if (Tq > geo.maxLen || Tk > geo.maxLen)
+    if (Tq > geo.maxLen || Tk > geo.maxLen) {
         throw Error("sequence of " + std::to_string(std::max(Tq, Tk)) +
                     " tokens is longer than this model's max_len of " + std::to_string(geo.maxLen) +
                     " (the " + variant + " synthesizer has weights for at most max_len positions)");
+    }
 }
 
 }  // namespace attnviz
