@@ -5,7 +5,6 @@
 #include <cmath>
 #include <limits>
 
-#include "attention/variants.h"
 #include "error.h"
 #include "layers.h"
 #include "rng.h"
@@ -58,7 +57,6 @@ public:
     void forward(const Mat& xq, const Mat& xk, int B, int Tq, int Tk, const AttentionMask& mask,
                  Mat& out) {
         const int h = m_geo.heads, dk = m_geo.dk();
-        if (m_variant->usesMaxLen()) checkMaxLen(m_geo, m_variant->config().variant, Tq, Tk);
         if (m_variant->logitBased()) {
             m_variant->logits(xq, xk, B, Tq, Tk, m_s);
             m_a.resize(m_s.size());
@@ -581,12 +579,13 @@ std::vector<ParamInfo> Model::parameterInfo() const {
 }
 
 bool Model::usesMaxLen(BlockKind kind) const {
-    if (kind == BlockKind::EncoderSelf && !d->cfg.hasEncoder()) return false;
-    if (kind == BlockKind::Cross && !d->cfg.hasEncoder()) return false;
-    return variantInfo(d->cfg.block(kind).variant).usesMaxLen ||
-           (d->cfg.block(kind).variant == "mixture" &&
-            std::any_of(d->cfg.block(kind).components.begin(), d->cfg.block(kind).components.end(),
-                        [](const std::string& c) { return variantInfo(c).usesMaxLen; }));
+    for (const auto& l : d->enc)
+        if (kind == BlockKind::EncoderSelf && l.self->usesMaxLen()) return true;
+    for (const auto& l : d->dec) {
+        if (kind == BlockKind::DecoderSelf && l.self->usesMaxLen()) return true;
+        if (kind == BlockKind::Cross && l.cross && l.cross->usesMaxLen()) return true;
+    }
+    return false;
 }
 
 int Model::maxSourceTokens() const {
@@ -675,8 +674,8 @@ Analysis Model::analyze(std::string_view source, std::optional<std::string_view>
         a.sourceTokens.push_back("<eos>");
         a.sourceIds = srcIds;
         a.sourceIds.push_back(Vocab::kEos);
-        if (target && !d->tokenizer.tokenize(*target).empty()) {
-            auto tt = d->tokenizer.tokenize(*target);
+        const auto tt = target ? d->tokenizer.tokenize(*target) : std::vector<std::string>();
+        if (!tt.empty()) {
             if (static_cast<int>(tt.size()) > maxTargetTokens()) {
                 throw Error("the target has " + std::to_string(tt.size()) +
                             " tokens; this model accepts at most " +

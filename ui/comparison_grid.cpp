@@ -135,8 +135,7 @@ void ComparisonGrid::rebuild() {
             const Analysis& a = r.analysis;
             const QStringList src = toQt(a.sourceTokens), tgt = toQt(a.targetTokens);
             const QStringList& q = m_kind == BlockKind::EncoderSelf ? src : tgt;
-            const QStringList& k =
-                m_kind == BlockKind::DecoderSelf ? tgt : (m_kind == BlockKind::Cross ? src : src);
+            const QStringList& k = m_kind == BlockKind::DecoderSelf ? tgt : src;
             p->setTitle(QString("head %1").arg(h));
             p->setToolTipTitle(QString("%1 · %2 L%3 · head %4")
                                    .arg(r.name, kindLabel(m_kind))

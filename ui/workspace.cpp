@@ -68,7 +68,6 @@ void AnalysisRunner::request(const std::vector<ModelColumn>& columns, const QStr
     m_nextColumns = columns;
     m_nextSource = source;
     m_nextTarget = target;
-    ++m_generation;
     if (m_watcher->isRunning()) {
         m_pending = true;  // coalesce: only the newest request runs next
         return;
@@ -78,7 +77,6 @@ void AnalysisRunner::request(const std::vector<ModelColumn>& columns, const QStr
 
 void AnalysisRunner::start() {
     m_pending = false;
-    m_running = m_generation;
     m_watcher->setFuture(
         QtConcurrent::run(&AnalysisRunner::analyzeAll, m_nextColumns, m_nextSource, m_nextTarget));
 }

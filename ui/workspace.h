@@ -55,7 +55,6 @@ signals:
 
 private:
     QFutureWatcher<Results>* m_watcher;
-    quint64 m_generation = 0, m_running = 0;
     bool m_pending = false;
     std::vector<ModelColumn> m_nextColumns;
     QString m_nextSource, m_nextTarget;
