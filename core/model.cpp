@@ -15,156 +15,6 @@ namespace {
 
 using nlohmann::json;
 
-// One attention block: a variant for the weights plus the shared value and output
-// projections. xq [B*Tq, d], xk [B*Tk, d] -> out [B*Tq, d]; keeps A [B*h] of [Tq, Tk].
-class AttentionBlock {
-public:
-    AttentionBlock(std::string prefix, BlockKind kind, int layer, const BlockConfig& cfg,
-                   const ModelConfig& model)
-        : m_prefix(std::move(prefix)), m_kind(kind), m_layer(layer) {
-        m_geo = BlockGeometry{model.dModel, cfg.heads, model.maxLen, kind, model.bias};
-        m_variant = createVariant(cfg, m_geo);
-    }
-
-    std::vector<ParamInfo> parameters() const {
-        const int64_t d = m_geo.dModel;
-        std::vector<ParamInfo> p;
-        for (auto& s : m_variant->parameters())
-            p.push_back({m_prefix + s.name, s.shape, s.init, s.trainable, s.role, name()});
-        const char* vo = "attention.value_output";
-        p.push_back({m_prefix + "v_proj.weight", {d, d}, Init::xavier(d, d), true, vo, name()});
-        if (m_geo.bias)
-            p.push_back({m_prefix + "v_proj.bias", {d}, Init::zeros(), true, vo, name()});
-        p.push_back({m_prefix + "out_proj.weight", {d, d}, Init::xavier(d, d), true, vo, name()});
-        if (m_geo.bias)
-            p.push_back({m_prefix + "out_proj.bias", {d}, Init::zeros(), true, vo, name()});
-        return p;
-    }
-
-    void bind(const ParamStore& store) {
-        m_variant->bind(store, m_prefix);
-        auto get = [&](const std::string& n) -> const Tensor* {
-            auto it = store.find(m_prefix + n);
-            if (it == store.end()) throw Error("missing tensor '" + m_prefix + n + "'");
-            return &it->second;
-        };
-        m_wv = get("v_proj.weight");
-        m_wo = get("out_proj.weight");
-        m_bv = m_geo.bias ? get("v_proj.bias") : nullptr;
-        m_bo = m_geo.bias ? get("out_proj.bias") : nullptr;
-    }
-
-    void forward(const Mat& xq, const Mat& xk, int B, int Tq, int Tk, const AttentionMask& mask,
-                 Mat& out) {
-        const int h = m_geo.heads, dk = m_geo.dk();
-        if (m_variant->logitBased()) {
-            m_variant->logits(xq, xk, B, Tq, Tk, m_s);
-            m_a.resize(m_s.size());
-            for (int b = 0; b < B; ++b) {
-                for (int hd = 0; hd < h; ++hd)
-                    maskedSoftmax(m_s[size_t(b * h + hd)], b, mask, m_a[size_t(b * h + hd)]);
-            }
-        } else {
-            m_variant->weights(B, Tq, Tk, mask, m_a);
-        }
-        linear(xk, *m_wv, m_bv, m_v);  // V [B*Tk, d]
-        m_ctx.resize(static_cast<Eigen::Index>(B) * Tq, m_geo.dModel);
-        for (int b = 0; b < B; ++b) {
-            for (int hd = 0; hd < h; ++hd) {
-                m_ctx.block(b * Tq, hd * dk, Tq, dk).noalias() =
-                    m_a[size_t(b * h + hd)] * m_v.block(b * Tk, hd * dk, Tk, dk);
-            }
-        }
-        linear(m_ctx, *m_wo, m_bo, out);
-    }
-
-    // Weights of the last forward, trimmed to each sequence's real query and key lengths.
-    CapturedBlock capture(int B, const std::vector<int>& qLen, const std::vector<int>& kLen) const {
-        CapturedBlock c;
-        c.name = name();
-        c.kind = m_kind;
-        c.layer = m_layer;
-        c.variant = m_variant->config().variant;
-        c.heads = m_geo.heads;
-        for (int b = 0; b < B; ++b) {
-            for (int hd = 0; hd < m_geo.heads; ++hd) {
-                c.weights.push_back(m_a[size_t(b * m_geo.heads + hd)].topLeftCorner(
-                    qLen[size_t(b)], kLen[size_t(b)]));
-            }
-        }
-        return c;
-    }
-
-    std::string name() const { return m_prefix.substr(0, m_prefix.size() - 1); }
-    bool usesMaxLen() const { return m_variant->usesMaxLen(); }
-    AttentionVariant& variant() { return *m_variant; }
-
-private:
-    std::string m_prefix;  // "encoder.layers.0.self_attn."
-    BlockKind m_kind;
-    int m_layer;
-    BlockGeometry m_geo;
-    std::unique_ptr<AttentionVariant> m_variant;
-    const Tensor *m_wv = nullptr, *m_bv = nullptr, *m_wo = nullptr, *m_bo = nullptr;
-    std::vector<Mat> m_s, m_a;
-    Mat m_v, m_ctx;
-};
-
-struct NormRef {
-    const Tensor *w = nullptr, *b = nullptr;
-};
-
-struct FfnRef {
-    const Tensor *w1 = nullptr, *b1 = nullptr, *w2 = nullptr, *b2 = nullptr;
-};
-
-struct EncoderLayer {
-    std::unique_ptr<AttentionBlock> self;
-    NormRef norm1, norm2;
-    FfnRef ffn;
-};
-
-struct DecoderLayer {
-    std::unique_ptr<AttentionBlock> self, cross;  // cross may be null
-    NormRef norm1, norm2, norm3;
-    FfnRef ffn;
-};
-
-const Tensor* lookup(const ParamStore& s, const std::string& name) {
-    auto it = s.find(name);
-    if (it == s.end()) throw Error("missing tensor '" + name + "'");
-    return &it->second;
-}
-
-NormRef bindNorm(const ParamStore& s, const std::string& p) {
-    return {lookup(s, p + ".weight"), lookup(s, p + ".bias")};
-}
-
-FfnRef bindFfn(const ParamStore& s, const std::string& p) {
-    return {lookup(s, p + ".linear1.weight"), lookup(s, p + ".linear1.bias"),
-            lookup(s, p + ".linear2.weight"), lookup(s, p + ".linear2.bias")};
-}
-
-void addNorm(std::vector<ParamInfo>& p, const std::string& name, int64_t d,
-             const std::string& module) {
-    p.push_back({name + ".weight", {d}, Init::ones(), true, "norm", module});
-    p.push_back({name + ".bias", {d}, Init::zeros(), true, "norm", module});
-}
-
-void addFfn(std::vector<ParamInfo>& p, const std::string& name, int64_t d, int64_t f) {
-    p.push_back({name + ".linear1.weight", {f, d}, Init::xavier(d, f), true, "ffn", name});
-    p.push_back({name + ".linear1.bias", {f}, Init::zeros(), true, "ffn", name});
-    p.push_back({name + ".linear2.weight", {d, f}, Init::xavier(f, d), true, "ffn", name});
-    p.push_back({name + ".linear2.bias", {d}, Init::zeros(), true, "ffn", name});
-}
-
-// x [N, d] -> y [N, d] = linear2(ReLU(linear1(x)))
-void ffnForward(const FfnRef& f, const Mat& x, Mat& hidden, Mat& y) {
-    linear(x, *f.w1, f.b1, hidden);
-    hidden = hidden.cwiseMax(0.0f);
-    linear(hidden, *f.w2, f.b2, y);
-}
-
 std::string tokenJoin(const std::vector<std::string>& t) {
     std::string s;
     for (const auto& x : t) s += (s.empty() ? "" : " ") + x;
@@ -173,215 +23,20 @@ std::string tokenJoin(const std::vector<std::string>& t) {
 
 }  // namespace
 
-Batch Batch::make(const std::vector<std::vector<int>>& sources,
-                  const std::vector<std::vector<int>>& targets) {
-    Batch b;
-    b.B = static_cast<int>(targets.size());
-    if (!sources.empty() && sources.size() != targets.size()) {
-        throw Error("batch has " + std::to_string(sources.size()) + " sources but " +
-                    std::to_string(targets.size()) + " targets");
-    }
-    for (const auto& s : sources) b.Ts = std::max(b.Ts, static_cast<int>(s.size()) + 1);
-    for (const auto& t : targets) b.Tt = std::max(b.Tt, static_cast<int>(t.size()) + 1);
-    if (!sources.empty()) {
-        b.src.assign(size_t(b.B) * size_t(b.Ts), Vocab::kPad);
-        for (int i = 0; i < b.B; ++i) {
-            const auto& s = sources[size_t(i)];
-            std::copy(s.begin(), s.end(), b.src.begin() + long(i) * b.Ts);
-            b.src[size_t(i) * size_t(b.Ts) + s.size()] = Vocab::kEos;
-            b.srcLen.push_back(static_cast<int>(s.size()) + 1);
-        }
-    }
-    b.tgtIn.assign(size_t(b.B) * size_t(b.Tt), Vocab::kPad);
-    b.tgtOut.assign(size_t(b.B) * size_t(b.Tt), Vocab::kPad);
-    for (int i = 0; i < b.B; ++i) {
-        const auto& t = targets[size_t(i)];
-        const size_t base = size_t(i) * size_t(b.Tt);
-        b.tgtIn[base] = Vocab::kBos;
-        for (size_t k = 0; k < t.size(); ++k) {
-            b.tgtIn[base + k + 1] = t[k];
-            b.tgtOut[base + k] = t[k];
-        }
-        b.tgtOut[base + t.size()] = Vocab::kEos;
-        b.tgtLen.push_back(static_cast<int>(t.size()) + 1);
-    }
-    return b;
-}
-
 struct Model::Impl {
     ModelConfig cfg;
     Vocab src, tgt;
     Tokenizer tokenizer;
     json training;
     std::unique_ptr<ParamStore> params = std::make_unique<ParamStore>();
-    std::vector<EncoderLayer> enc;
-    std::vector<DecoderLayer> dec;
-    NormRef encNorm, decNorm;
-    const Tensor *srcEmbed = nullptr, *tgtEmbed = nullptr, *genW = nullptr, *genB = nullptr;
-    // scratch
-    Mat x, y, h, t, hidden, mem;
-
-    void buildBlocks() {
-        enc.clear();
-        dec.clear();
-        if (cfg.hasEncoder()) {
-            for (int i = 0; i < cfg.encLayers; ++i) {
-                EncoderLayer l;
-                l.self = std::make_unique<AttentionBlock>(
-                    "encoder.layers." + std::to_string(i) + ".self_attn.", BlockKind::EncoderSelf,
-                    i, cfg.encoderSelf, cfg);
-                enc.push_back(std::move(l));
-            }
-        }
-        for (int i = 0; i < cfg.decLayers; ++i) {
-            DecoderLayer l;
-            const std::string p = "decoder.layers." + std::to_string(i);
-            l.self = std::make_unique<AttentionBlock>(p + ".self_attn.", BlockKind::DecoderSelf, i,
-                                                      cfg.decoderSelf, cfg);
-            if (cfg.hasCross(i)) {
-                l.cross = std::make_unique<AttentionBlock>(p + ".cross_attn.", BlockKind::Cross, i,
-                                                           cfg.cross, cfg);
-            }
-            dec.push_back(std::move(l));
-        }
-    }
+    std::unique_ptr<Network> net;
 
     std::vector<ParamInfo> parameterInfo() const {
-        const int64_t d = cfg.dModel, f = cfg.dFf;
-        const int64_t Vs = src.size(), Vt = tgt.size();
-        std::vector<ParamInfo> p;
-        const Init emb = Init::normal(1.0 / std::sqrt(static_cast<double>(d)));
-        if (cfg.hasEncoder())
-            p.push_back({"src_embed.weight", {Vs, d}, emb, true, "embedding", "embeddings"});
-        if (!(cfg.hasEncoder() && cfg.shareEmbeddings))
-            p.push_back({"tgt_embed.weight", {Vt, d}, emb, true, "embedding", "embeddings"});
-        if (!cfg.tieOutput) {
-            p.push_back(
-                {"generator.weight", {Vt, d}, Init::xavier(d, Vt), true, "output", "generator"});
-        }
-        p.push_back({"generator.bias", {Vt}, Init::zeros(), true, "output", "generator"});
-        for (size_t i = 0; i < enc.size(); ++i) {
-            const std::string l = "encoder.layers." + std::to_string(i);
-            addNorm(p, l + ".norm1", d, l + ".self_attn");
-            for (auto& s : enc[i].self->parameters()) p.push_back(s);
-            addNorm(p, l + ".norm2", d, l + ".ffn");
-            addFfn(p, l + ".ffn", d, f);
-        }
-        for (size_t i = 0; i < dec.size(); ++i) {
-            const std::string l = "decoder.layers." + std::to_string(i);
-            addNorm(p, l + ".norm1", d, l + ".self_attn");
-            for (auto& s : dec[i].self->parameters()) p.push_back(s);
-            if (dec[i].cross) {
-                addNorm(p, l + ".norm2", d, l + ".cross_attn");
-                for (auto& s : dec[i].cross->parameters()) p.push_back(s);
-            }
-            addNorm(p, l + ".norm3", d, l + ".ffn");
-            addFfn(p, l + ".ffn", d, f);
-        }
-        if (cfg.norm == Norm::Pre) {
-            if (cfg.hasEncoder()) addNorm(p, "encoder.norm", d, "encoder.norm");
-            addNorm(p, "decoder.norm", d, "decoder.norm");
-        }
-        return p;
+        return net->parameterInfo(src.size(), tgt.size());
     }
-
-    void bind() {
-        const ParamStore& s = *params;
-        srcEmbed = cfg.hasEncoder() ? lookup(s, "src_embed.weight") : nullptr;
-        tgtEmbed =
-            (cfg.hasEncoder() && cfg.shareEmbeddings) ? srcEmbed : lookup(s, "tgt_embed.weight");
-        genW = cfg.tieOutput ? tgtEmbed : lookup(s, "generator.weight");
-        genB = lookup(s, "generator.bias");
-        for (size_t i = 0; i < enc.size(); ++i) {
-            const std::string l = "encoder.layers." + std::to_string(i);
-            enc[i].self->bind(s);
-            enc[i].norm1 = bindNorm(s, l + ".norm1");
-            enc[i].norm2 = bindNorm(s, l + ".norm2");
-            enc[i].ffn = bindFfn(s, l + ".ffn");
-        }
-        for (size_t i = 0; i < dec.size(); ++i) {
-            const std::string l = "decoder.layers." + std::to_string(i);
-            dec[i].self->bind(s);
-            dec[i].norm1 = bindNorm(s, l + ".norm1");
-            if (dec[i].cross) {
-                dec[i].cross->bind(s);
-                dec[i].norm2 = bindNorm(s, l + ".norm2");
-            }
-            dec[i].norm3 = bindNorm(s, l + ".norm3");
-            dec[i].ffn = bindFfn(s, l + ".ffn");
-        }
-        if (cfg.norm == Norm::Pre) {
-            if (cfg.hasEncoder()) encNorm = bindNorm(s, "encoder.norm");
-            decNorm = bindNorm(s, "decoder.norm");
-        }
-    }
-
-    // x += Attn(LN(x)) (pre) or x = LN(x + Attn(x)) (post); kv null for self-attention.
-    void residualAttention(AttentionBlock& blk, const NormRef& n, Mat& x, const Mat* kv, int B,
-                           int Tq, int Tk, const AttentionMask& mask) {
-        if (cfg.norm == Norm::Pre) {
-            layerNorm(x, *n.w, *n.b, h);
-            blk.forward(h, kv ? *kv : h, B, Tq, Tk, mask, t);
-            x += t;
-        } else {
-            blk.forward(x, kv ? *kv : x, B, Tq, Tk, mask, t);
-            t += x;
-            layerNorm(t, *n.w, *n.b, x);
-        }
-    }
-
-    void residualFfn(const FfnRef& f, const NormRef& n, Mat& x) {
-        if (cfg.norm == Norm::Pre) {
-            layerNorm(x, *n.w, *n.b, h);
-            ffnForward(f, h, hidden, t);
-            x += t;
-        } else {
-            ffnForward(f, x, hidden, t);
-            t += x;
-            layerNorm(t, *n.w, *n.b, x);
-        }
-    }
-
-    // Encoder: src ids [B*Ts] -> memory [B*Ts, d]
-    void encode(const Batch& batch) {
-        embed(*srcEmbed, batch.src, batch.Ts, x);
-        AttentionMask mask{batch.srcLen, false};
-        for (auto& l : enc) {
-            residualAttention(*l.self, l.norm1, x, nullptr, batch.B, batch.Ts, batch.Ts, mask);
-            residualFfn(l.ffn, l.norm2, x);
-        }
-        if (cfg.norm == Norm::Pre) {
-            layerNorm(x, *encNorm.w, *encNorm.b, mem);
-        } else {
-            mem = x;
-        }
-    }
-
-    // Decoder: tgtIn [B*Tt] (+ memory) -> logits [B*Tt, Vt]
-    void decode(const Batch& batch, Mat& logits) {
-        embed(*tgtEmbed, batch.tgtIn, batch.Tt, y);
-        AttentionMask selfMask{batch.tgtLen, true};
-        AttentionMask crossMask{batch.srcLen, false};
-        for (auto& l : dec) {
-            residualAttention(*l.self, l.norm1, y, nullptr, batch.B, batch.Tt, batch.Tt, selfMask);
-            if (l.cross) {
-                residualAttention(*l.cross, l.norm2, y, &mem, batch.B, batch.Tt, batch.Ts,
-                                  crossMask);
-            }
-            residualFfn(l.ffn, l.norm3, y);
-        }
-        if (cfg.norm == Norm::Pre) {
-            layerNorm(y, *decNorm.w, *decNorm.b, h);
-            linear(h, *genW, genB, logits);
-        } else {
-            linear(y, *genW, genB, logits);
-        }
-    }
+    void bind() { net->bind(Bindings(*params)); }
 
     void checkBatch(const Batch& b) const {
-        if (cfg.hasEncoder() &&
-            (b.src.size() != size_t(b.B) * size_t(b.Ts) || b.srcLen.size() != size_t(b.B)))
-            throw Error("batch has no source for a seq2seq model");
         if (b.Ts > Model::kMaxTokens || b.Tt > Model::kMaxTokens) {
             throw Error("sequence of " + std::to_string(std::max(b.Ts, b.Tt)) +
                         " positions exceeds the engine limit of " +
@@ -400,7 +55,7 @@ Model::Model(ModelConfig config, Vocab src, Vocab tgt, Tokenizer tokenizer)
     d->src = std::move(src);
     d->tgt = std::move(tgt);
     d->tokenizer = tokenizer;
-    d->buildBlocks();
+    d->net = std::make_unique<Network>(d->cfg);
 }
 
 Model::~Model() = default;
@@ -418,30 +73,7 @@ Model Model::clone() const {
 Model Model::initialize(ModelConfig config, Vocab src, Vocab tgt, Tokenizer tokenizer,
                         uint64_t seed) {
     Model m(std::move(config), std::move(src), std::move(tgt), tokenizer);
-    Rng rng(seed);
-    for (const auto& p : m.parameterInfo()) {
-        Tensor t(p.shape);
-        float* x = t.data();
-        for (int64_t i = 0; i < t.numel(); ++i) {
-            switch (p.init.kind) {
-                case Init::Zeros:
-                    x[i] = 0.0f;
-                    break;
-                case Init::Ones:
-                    x[i] = 1.0f;
-                    break;
-                case Init::Uniform:
-                    x[i] = static_cast<float>(rng.uniform(-p.init.scale, p.init.scale));
-                    break;
-                case Init::Normal:
-                    x[i] = static_cast<float>(rng.normal() * p.init.scale);
-                    break;
-            }
-        }
-        // The embedding row of <pad> starts at zero, as with PyTorch's padding_idx.
-        if (p.role == "embedding") t.m.row(Vocab::kPad).setZero();
-        m.d->params->emplace(p.name, std::move(t));
-    }
+    *m.d->params = initializeParameters(m.parameterInfo(), seed);
     m.d->bind();
     return m;
 }
@@ -579,13 +211,7 @@ std::vector<ParamInfo> Model::parameterInfo() const {
 }
 
 bool Model::usesMaxLen(BlockKind kind) const {
-    for (const auto& l : d->enc)
-        if (kind == BlockKind::EncoderSelf && l.self->usesMaxLen()) return true;
-    for (const auto& l : d->dec) {
-        if (kind == BlockKind::DecoderSelf && l.self->usesMaxLen()) return true;
-        if (kind == BlockKind::Cross && l.cross && l.cross->usesMaxLen()) return true;
-    }
-    return false;
+    return d->net->usesMaxLen(kind);
 }
 
 int Model::maxSourceTokens() const {
@@ -601,49 +227,65 @@ int Model::maxTargetTokens() const {
 ForwardResult Model::forward(const Batch& batch, bool capture) {
     d->checkBatch(batch);
     ForwardResult r;
-    if (d->cfg.hasEncoder()) d->encode(batch);
-    d->decode(batch, r.logits);
-    // Cross-entropy over non-pad targets: -log softmax(logits)[target].
-    for (Eigen::Index row = 0; row < r.logits.rows(); ++row) {
-        const int target = batch.tgtOut[size_t(row)];
-        if (target == Vocab::kPad) continue;
-        const float mx = r.logits.row(row).maxCoeff();
-        const double lse =
-            mx + std::log(static_cast<double>((r.logits.row(row).array() - mx).exp().sum()));
-        r.lossSum += lse - r.logits(row, target);
-        ++r.tokens;
-    }
-    if (capture) {
-        for (auto& l : d->enc)
-            r.blocks.push_back(l.self->capture(batch.B, batch.srcLen, batch.srcLen));
-        for (auto& l : d->dec) {
-            r.blocks.push_back(l.self->capture(batch.B, batch.tgtLen, batch.tgtLen));
-            if (l.cross) r.blocks.push_back(l.cross->capture(batch.B, batch.tgtLen, batch.srcLen));
-        }
-    }
+    d->net->forward(batch, Dropout{}, r.logits);
+    const CrossEntropy ce = crossEntropy(r.logits, batch.tgtOut, 0.0f, 1.0f, nullptr);
+    r.lossSum = ce.nll;
+    r.tokens = ce.tokens;
+    r.correct = ce.correct;
+    if (capture) r.blocks = d->net->capture(batch);
     return r;
 }
 
 std::vector<int> Model::greedyDecode(const std::vector<int>& sourceIds, int maxTokens) {
+    return greedyDecode(std::vector<std::vector<int>>{sourceIds}, maxTokens).front();
+}
+
+std::vector<std::vector<int>> Model::greedyDecode(const std::vector<std::vector<int>>& sources,
+                                                  int maxTokens) {
     if (!d->cfg.hasEncoder()) throw Error("greedy decoding needs a seq2seq model");
-    if (maxTokens < 0)
-        maxTokens = std::min(maxTargetTokens(), 2 * static_cast<int>(sourceIds.size()) + 10);
-    maxTokens = std::min(maxTokens, maxTargetTokens());
-    std::vector<int> out;
-    Batch b = Batch::make({sourceIds}, {out});
-    d->encode(b);
+    const size_t n = sources.size();
+    std::vector<int> limit(n);
+    int longest = 0;
+    for (size_t i = 0; i < n; ++i) {
+        int m = maxTokens >= 0 ? maxTokens : 2 * static_cast<int>(sources[i].size()) + 10;
+        limit[i] = std::min(m, maxTargetTokens());
+        longest = std::max(longest, limit[i]);
+    }
+    std::vector<std::vector<int>> out(n);
+    std::vector<bool> done(n, false);
+    Batch b = Batch::make(sources, out);
+    d->checkBatch(b);
+    d->net->encode(b, Dropout{});
     Mat logits;
-    while (static_cast<int>(out.size()) < maxTokens) {
-        b = Batch::make({sourceIds}, {out});
-        d->decode(b, logits);
-        auto row = logits.row(logits.rows() - 1);
-        int best = -1;
-        for (int v = 0; v < row.size(); ++v) {
-            if (v == Vocab::kPad || v == Vocab::kBos) continue;
-            if (best < 0 || row(v) > row(best)) best = v;
+    // Step t: every unfinished sequence has t tokens; the decoder reads all of them and row t
+    // of each sequence predicts the next. Finished sequences stay in the batch (their rows
+    // are ignored) so the memory of encode() still matches.
+    for (int t = 0; t < longest; ++t) {
+        std::vector<std::vector<int>> prefixes(n);
+        bool any = false;
+        for (size_t i = 0; i < n; ++i) {
+            if (!done[i] && static_cast<int>(out[i].size()) >= limit[i]) done[i] = true;
+            any = any || !done[i];
+            prefixes[i] = out[i];
+            prefixes[i].resize(size_t(t), Vocab::kPad);
         }
-        if (best == Vocab::kEos) break;
-        out.push_back(best);
+        if (!any) break;
+        const Batch step = Batch::make(sources, prefixes);
+        d->net->decode(step, Dropout{}, logits);
+        for (size_t i = 0; i < n; ++i) {
+            if (done[i]) continue;
+            auto row = logits.row(static_cast<Eigen::Index>(i) * step.Tt + t);
+            int best = -1;
+            for (int v = 0; v < row.size(); ++v) {
+                if (v == Vocab::kPad || v == Vocab::kBos) continue;
+                if (best < 0 || row(v) > row(best)) best = v;
+            }
+            if (best == Vocab::kEos) {
+                done[i] = true;
+            } else {
+                out[i].push_back(best);
+            }
+        }
     }
     return out;
 }

@@ -12,40 +12,18 @@
 
 #include "attention/attention.h"
 #include "config.h"
+#include "network.h"
 #include "tokenizer.h"
 
 namespace attnviz {
 
 class SafeTensorsFile;
 
-// A padded batch. Sequence b of the encoder input is src[b*Ts .. b*Ts+srcLen[b]-1]
-// (source ids then <eos>), padded with <pad>; the decoder input tgtIn holds <bos> then the
-// target ids, and tgtOut the prediction targets (target ids then <eos>), both [B*Tt].
-struct Batch {
-    int B = 0, Ts = 0, Tt = 0;
-    std::vector<int> src, srcLen;
-    std::vector<int> tgtIn, tgtOut, tgtLen;
-
-    // From raw token ids (no specials). For a decoder-only model pass empty sources.
-    static Batch make(const std::vector<std::vector<int>>& sources,
-                      const std::vector<std::vector<int>>& targets);
-};
-
-// The attention weights of one block for every sequence of a batch.
-struct CapturedBlock {
-    std::string name;  // "encoder.layers.0.self_attn"
-    BlockKind kind = BlockKind::EncoderSelf;
-    int layer = 0;
-    std::string variant;
-    int heads = 0;
-    // [B*heads] matrices; weights[b*heads + h] is [Nq_b, Nk_b], trimmed to the real lengths.
-    std::vector<Mat> weights;
-};
-
 struct ForwardResult {
     Mat logits;          // [B*Tt, Vt]
     double lossSum = 0;  // Σ of -log p(target) over non-pad target positions
     int tokens = 0;      // number of non-pad target positions
+    int correct = 0;     // positions whose most likely token is the target
     double loss() const { return tokens ? lossSum / tokens : 0.0; }
     std::vector<CapturedBlock> blocks;  // when captured
 };
@@ -62,23 +40,6 @@ struct Analysis {
     bool decoded = false;    // the target came from greedy decoding
     std::optional<double> loss;
     std::vector<CapturedBlock> blocks;  // weights [heads] of [Nq, Nk]
-};
-
-// A tensor the model expects: its full checkpoint name, shape, how it is initialised,
-// whether training may change it, its role ("embedding", "attention.scores",
-// "attention.value_output", "ffn", "norm", "output") and the block or module it belongs to.
-struct ParamInfo {
-    std::string name;
-    std::vector<int64_t> shape;
-    Init init;
-    bool trainable = true;
-    std::string role;
-    std::string module;  // e.g. "encoder.layers.0.self_attn", "encoder.layers.0.ffn", "embeddings"
-    int64_t numel() const {
-        int64_t n = 1;
-        for (auto s : shape) n *= s;
-        return n;
-    }
 };
 
 class Model {
@@ -121,7 +82,11 @@ public:
     // Full forward pass on a batch; captures every block's weights when asked.
     ForwardResult forward(const Batch& batch, bool capture);
     // Greedy decoding of one source (ids without <eos>); returns target ids without <bos>/<eos>.
+    // maxTokens < 0: 2·|source| + 10, capped by maxTargetTokens().
     std::vector<int> greedyDecode(const std::vector<int>& sourceIds, int maxTokens = -1);
+    // The same for many sources at once (one batch, same results as one by one).
+    std::vector<std::vector<int>> greedyDecode(const std::vector<std::vector<int>>& sources,
+                                               int maxTokens = -1);
 
     // Tokenizes, checks lengths, decodes when no target is given (seq2seq), runs the model
     // and captures every block. For a decoder-only model `source` is the decoder input.

@@ -26,11 +26,19 @@ void AttentionVariant::weights(int, int, int, const AttentionMask&, std::vector<
     throw Error("variant '" + m_cfg.variant + "' computes weights through logits");
 }
 
-const Tensor* AttentionVariant::find(const ParamStore& store, const std::string& prefix,
-                                     const std::string& name) {
-    auto it = store.find(prefix + name);
-    if (it == store.end()) throw Error("missing tensor '" + prefix + name + "'");
-    return &it->second;
+void AttentionVariant::logitsBackward(const std::vector<Mat>&, Mat&, Mat&) {
+    throw Error("variant '" + m_cfg.variant + "' has no logits");
+}
+
+Param Bindings::find(const std::string& name) const {
+    auto it = values->find(name);
+    if (it == values->end()) throw Error("missing tensor '" + name + "'");
+    Param p{&it->second, nullptr};
+    if (grads) {
+        auto g = grads->find(name);
+        if (g != grads->end()) p.grad = &g->second;
+    }
+    return p;
 }
 
 void maskedSoftmax(const Mat& S, int b, const AttentionMask& mask, Mat& A) {
@@ -43,6 +51,16 @@ void maskedSoftmax(const Mat& S, int b, const AttentionMask& mask, Mat& A) {
         row = (S.row(i).head(n).array() - S.row(i).head(n).maxCoeff()).exp().matrix();
         row /= row.sum();
     }
+}
+
+}  // namespace attnviz
+
+namespace attnviz {
+
+void softmaxBackward(const Mat& A, const Mat& dA, Mat& dS) {
+    // [Tq, 1] row sums of dA ⊙ A, broadcast over keys.
+    const ColVec dot = A.cwiseProduct(dA).rowwise().sum();
+    dS.noalias() = A.cwiseProduct(dA - dot.replicate(1, A.cols()));
 }
 
 }  // namespace attnviz

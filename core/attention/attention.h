@@ -17,6 +17,25 @@ namespace attnviz {
 // stable, so variants can hold pointers into it.
 using ParamStore = std::map<std::string, Tensor>;
 
+// A tensor as a layer sees it: its value and, while training, the accumulator of its
+// gradient (same shape). grad is null for inference and for frozen tensors.
+struct Param {
+    const Tensor* value = nullptr;
+    Tensor* grad = nullptr;
+    const Mat& m() const { return value->m; }
+    explicit operator bool() const { return value != nullptr; }
+};
+
+// Where layers find their tensors: the values and, while training, a store of gradient
+// accumulators holding an entry for every trainable tensor (frozen ones are absent).
+struct Bindings {
+    const ParamStore* values = nullptr;
+    ParamStore* grads = nullptr;
+    Bindings(const ParamStore& v, ParamStore* g = nullptr) : values(&v), grads(g) {}  // NOLINT
+    // The tensor `name`; Error naming it when it is missing.
+    Param find(const std::string& name) const;
+};
+
 // What a block is built for: width, its own head count, the model's max_len, its kind.
 struct BlockGeometry {
     int dModel = 0;
@@ -76,13 +95,20 @@ public:
 
     // The tensors this variant owns (names relative to the block prefix, e.g. "q_proj.weight").
     virtual std::vector<ParamSpec> parameters() const = 0;
-    // Resolves the variant's tensors in `store` under `prefix` ("encoder.layers.0.self_attn.").
-    virtual void bind(const ParamStore& store, const std::string& prefix) = 0;
+    // Resolves the variant's tensors (and gradients) under `prefix` ("encoder.layers.0.self_attn.").
+    virtual void bind(const Bindings& b, const std::string& prefix) = 0;
 
     // Logit variants (softmax taken by the block):
     //   xq [B*Tq, d] queries, xk [B*Tk, d] keys/values input, sequence b at rows b*T...
     //   S  [B*h] matrices of [Tq, Tk]; S[b*h + head] holds that head's logits, unmasked.
+    // xq and xk must stay alive and unchanged until logitsBackward of the same pass.
     virtual void logits(const Mat& xq, const Mat& xk, int B, int Tq, int Tk, std::vector<Mat>& S);
+
+    // Backward of the last logits() call: dS [B*h] of [Tq, Tk] is dLoss/dS. Adds the
+    // gradients of the bound trainable tensors into their accumulators, dLoss/dxq into
+    // dxq [B*Tq, d] and dLoss/dxk into dxk [B*Tk, d] (both sized by the caller; they may be
+    // the same matrix for self-attention).
+    virtual void logitsBackward(const std::vector<Mat>& dS, Mat& dxq, Mat& dxk);
 
     // Weight variants (no softmax, e.g. gaussian): A [B*h] of [Tq, Tk], masks applied.
     virtual void weights(int B, int Tq, int Tk, const AttentionMask& mask, std::vector<Mat>& A);
@@ -95,10 +121,6 @@ public:
     const BlockGeometry& geometry() const { return m_geo; }
 
 protected:
-    // Looks up prefix+name in store; Error naming the tensor when it is missing.
-    static const Tensor* find(const ParamStore& store, const std::string& prefix,
-                              const std::string& name);
-
     BlockConfig m_cfg;
     BlockGeometry m_geo;
 };
@@ -127,5 +149,8 @@ std::unique_ptr<AttentionVariant> createVariant(const BlockConfig& cfg, const Bl
 // Row-wise softmax of logits with masked entries excluded (weight exactly 0); a row with no
 // allowed key becomes all zeros. S [Tq, Tk] logits of sequence b -> A [Tq, Tk].
 void maskedSoftmax(const Mat& S, int b, const AttentionMask& mask, Mat& A);
+// Its backward: dS = A ⊙ (dA − rowsum(dA ⊙ A)); masked entries (A = 0) get 0.
+// A, dA [Tq, Tk] -> dS [Tq, Tk].
+void softmaxBackward(const Mat& A, const Mat& dA, Mat& dS);
 
 }  // namespace attnviz

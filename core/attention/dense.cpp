@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Dense synthesizer (Tay et al., 2021): each query token alone predicts its row of logits,
 // S_h[i, :] = W2_h · ReLU(W1_h · x_i + b1_h) + b2_h, length max_len, truncated to Nk.
+#include "layers.h"
 #include "variants.h"
 
 namespace attnviz {
@@ -18,11 +19,11 @@ public:
                 {"dense.w2.bias", {h, L}, Init::zeros()}};
     }
 
-    void bind(const ParamStore& store, const std::string& prefix) override {
-        m_w1 = find(store, prefix, "dense.w1.weight");
-        m_b1 = find(store, prefix, "dense.w1.bias");
-        m_w2 = find(store, prefix, "dense.w2.weight");
-        m_b2 = find(store, prefix, "dense.w2.bias");
+    void bind(const Bindings& b, const std::string& prefix) override {
+        m_w1 = b.find(prefix + "dense.w1.weight");
+        m_b1 = b.find(prefix + "dense.w1.bias");
+        m_w2 = b.find(prefix + "dense.w2.weight");
+        m_b2 = b.find(prefix + "dense.w2.bias");
     }
 
     bool usesMaxLen() const override { return true; }
@@ -32,23 +33,47 @@ public:
     void logits(const Mat& xq, const Mat&, int B, int Tq, int Tk, std::vector<Mat>& S) override {
         checkMaxLen(m_geo, "dense", Tq, Tk);
         const int h = m_geo.heads, dk = m_geo.dk(), L = m_geo.maxLen;
-        m_h.noalias() = xq * m_w1->m.transpose();
-        m_h.rowwise() += flat(*m_b1);
-        m_h = m_h.cwiseMax(0.0f);
+        m_xq = &xq;
+        m_B = B, m_Tq = Tq, m_Tk = Tk;
+        linear(xq, m_w1, m_b1, m_h);
+        m_h = m_h.cwiseMax(Scalar(0));
         S.resize(static_cast<size_t>(B * h));
         for (int b = 0; b < B; ++b) {
             for (int hd = 0; hd < h; ++hd) {
                 Mat& s = S[static_cast<size_t>(b * h + hd)];
                 s.noalias() = m_h.block(b * Tq, hd * dk, Tq, dk) *
-                              m_w2->m.block(hd * L, 0, Tk, dk).transpose();
-                s.rowwise() += m_b2->m.row(hd).head(Tk);
+                              m_w2.m().block(hd * L, 0, Tk, dk).transpose();
+                s.rowwise() += m_b2.m().row(hd).head(Tk);
             }
         }
     }
 
+    // dH_bh = dS W2_h[0:Tk], dW2_h[0:Tk] += dSᵀ H_bh, db2_h[0:Tk] += Σ_rows dS; then
+    // through the ReLU and W1.
+    void logitsBackward(const std::vector<Mat>& dS, Mat& dxq, Mat&) override {
+        const int h = m_geo.heads, dk = m_geo.dk(), L = m_geo.maxLen, Tq = m_Tq, Tk = m_Tk;
+        m_dh.resize(m_h.rows(), m_h.cols());
+        for (int b = 0; b < m_B; ++b) {
+            for (int hd = 0; hd < h; ++hd) {
+                const Mat& g = dS[static_cast<size_t>(b * h + hd)];
+                m_dh.block(b * Tq, hd * dk, Tq, dk).noalias() =
+                    g * m_w2.m().block(hd * L, 0, Tk, dk);
+                if (m_w2.grad) {
+                    m_w2.grad->m.block(hd * L, 0, Tk, dk).noalias() +=
+                        g.transpose() * m_h.block(b * Tq, hd * dk, Tq, dk);
+                }
+                if (m_b2.grad) m_b2.grad->m.row(hd).head(Tk) += g.colwise().sum();
+            }
+        }
+        m_dh = (m_h.array() > Scalar(0)).select(m_dh, Scalar(0));
+        linearBackward(*m_xq, m_dh, m_w1, m_b1, &dxq, true);
+    }
+
 private:
-    const Tensor *m_w1 = nullptr, *m_b1 = nullptr, *m_w2 = nullptr, *m_b2 = nullptr;
-    Mat m_h;
+    Param m_w1, m_b1, m_w2, m_b2;
+    const Mat* m_xq = nullptr;
+    int m_B = 0, m_Tq = 0, m_Tk = 0;
+    Mat m_h, m_dh;  // [B*Tq, h*dk]
 };
 
 }  // namespace

@@ -2,6 +2,7 @@
 // Dot-product attention (Vaswani et al., 2017): S_h = Q_h K_hᵀ / sqrt(dk).
 #include <cmath>
 
+#include "layers.h"
 #include "variants.h"
 
 namespace attnviz {
@@ -22,21 +23,22 @@ public:
         return p;
     }
 
-    void bind(const ParamStore& store, const std::string& prefix) override {
-        m_wq = find(store, prefix, "q_proj.weight");
-        m_wk = find(store, prefix, "k_proj.weight");
-        m_bq = m_geo.bias ? find(store, prefix, "q_proj.bias") : nullptr;
-        m_bk = m_geo.bias ? find(store, prefix, "k_proj.bias") : nullptr;
+    void bind(const Bindings& b, const std::string& prefix) override {
+        m_wq = b.find(prefix + "q_proj.weight");
+        m_wk = b.find(prefix + "k_proj.weight");
+        m_bq = m_geo.bias ? b.find(prefix + "q_proj.bias") : Param{};
+        m_bk = m_geo.bias ? b.find(prefix + "k_proj.bias") : Param{};
     }
 
     // xq [B*Tq, d], xk [B*Tk, d] -> Q [B*Tq, d], K [B*Tk, d] -> S[b*h+hd] [Tq, Tk]
     void logits(const Mat& xq, const Mat& xk, int B, int Tq, int Tk, std::vector<Mat>& S) override {
-        m_q.noalias() = xq * m_wq->m.transpose();
-        m_k.noalias() = xk * m_wk->m.transpose();
-        if (m_bq) m_q.rowwise() += flat(*m_bq);
-        if (m_bk) m_k.rowwise() += flat(*m_bk);
+        m_xq = &xq;
+        m_xk = &xk;
+        m_B = B, m_Tq = Tq, m_Tk = Tk;
+        linear(xq, m_wq, m_bq, m_q);
+        linear(xk, m_wk, m_bk, m_k);
         const int h = m_geo.heads, dk = m_geo.dk();
-        const float scale = 1.0f / std::sqrt(static_cast<float>(dk));
+        const Scalar scale = Scalar(1) / std::sqrt(static_cast<Scalar>(dk));
         S.resize(static_cast<size_t>(B * h));
         for (int b = 0; b < B; ++b) {
             for (int hd = 0; hd < h; ++hd) {
@@ -48,9 +50,30 @@ public:
         }
     }
 
+    // dQ_bh = scale · dS K_bh, dK_bh = scale · dSᵀ Q_bh, then through both projections.
+    void logitsBackward(const std::vector<Mat>& dS, Mat& dxq, Mat& dxk) override {
+        const int h = m_geo.heads, dk = m_geo.dk(), Tq = m_Tq, Tk = m_Tk;
+        const Scalar scale = Scalar(1) / std::sqrt(static_cast<Scalar>(dk));
+        m_dq.resize(m_q.rows(), m_q.cols());
+        m_dk.resize(m_k.rows(), m_k.cols());
+        for (int b = 0; b < m_B; ++b) {
+            for (int hd = 0; hd < h; ++hd) {
+                const Mat& g = dS[static_cast<size_t>(b * h + hd)];
+                m_dq.block(b * Tq, hd * dk, Tq, dk).noalias() =
+                    scale * g * m_k.block(b * Tk, hd * dk, Tk, dk);
+                m_dk.block(b * Tk, hd * dk, Tk, dk).noalias() =
+                    scale * g.transpose() * m_q.block(b * Tq, hd * dk, Tq, dk);
+            }
+        }
+        linearBackward(*m_xq, m_dq, m_wq, m_bq, &dxq, true);
+        linearBackward(*m_xk, m_dk, m_wk, m_bk, &dxk, true);
+    }
+
 private:
-    const Tensor *m_wq = nullptr, *m_wk = nullptr, *m_bq = nullptr, *m_bk = nullptr;
-    Mat m_q, m_k;
+    Param m_wq, m_wk, m_bq, m_bk;
+    const Mat *m_xq = nullptr, *m_xk = nullptr;
+    int m_B = 0, m_Tq = 0, m_Tk = 0;
+    Mat m_q, m_k, m_dq, m_dk;  // [B*Tq, d], [B*Tk, d]
 };
 
 }  // namespace

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "error.h"
+#include "layers.h"
 #include "variants.h"
 
 namespace attnviz {
@@ -24,13 +25,13 @@ public:
                 {"fdense.wb.bias", {h, b}, Init::zeros()}};
     }
 
-    void bind(const ParamStore& store, const std::string& prefix) override {
-        m_w1 = find(store, prefix, "fdense.w1.weight");
-        m_b1 = find(store, prefix, "fdense.w1.bias");
-        m_wa = find(store, prefix, "fdense.wa.weight");
-        m_ba = find(store, prefix, "fdense.wa.bias");
-        m_wb = find(store, prefix, "fdense.wb.weight");
-        m_bb = find(store, prefix, "fdense.wb.bias");
+    void bind(const Bindings& b, const std::string& prefix) override {
+        m_w1 = b.find(prefix + "fdense.w1.weight");
+        m_b1 = b.find(prefix + "fdense.w1.bias");
+        m_wa = b.find(prefix + "fdense.wa.weight");
+        m_ba = b.find(prefix + "fdense.wa.bias");
+        m_wb = b.find(prefix + "fdense.wb.weight");
+        m_bb = b.find(prefix + "fdense.wb.bias");
     }
 
     bool usesMaxLen() const override { return true; }
@@ -40,33 +41,72 @@ public:
     void logits(const Mat& xq, const Mat&, int B, int Tq, int Tk, std::vector<Mat>& S) override {
         checkMaxLen(m_geo, "factorized_dense", Tq, Tk);
         const int h = m_geo.heads, dk = m_geo.dk(), a = m_cfg.a, bl = m_cfg.b;
-        m_h.noalias() = xq * m_w1->m.transpose();
-        m_h.rowwise() += flat(*m_b1);
-        m_h = m_h.cwiseMax(0.0f);
+        m_xq = &xq;
+        m_B = B, m_Tq = Tq, m_Tk = Tk;
+        linear(xq, m_w1, m_b1, m_h);
+        m_h = m_h.cwiseMax(Scalar(0));
+        m_a.resize(static_cast<size_t>(h));
+        m_b.resize(static_cast<size_t>(h));
         S.resize(static_cast<size_t>(B * h));
         for (int hd = 0; hd < h; ++hd) {
             const auto hcols = m_h.middleCols(hd * dk, dk);  // [B*Tq, dk]
-            m_a.noalias() = hcols * m_wa->m.middleRows(hd * a, a).transpose();
-            m_a.rowwise() += m_ba->m.row(hd);
-            m_b.noalias() = hcols * m_wb->m.middleRows(hd * bl, bl).transpose();
-            m_b.rowwise() += m_bb->m.row(hd);
+            Mat& A = m_a[size_t(hd)];                        // [B*Tq, a]
+            Mat& Bm = m_b[size_t(hd)];                       // [B*Tq, b]
+            A.noalias() = hcols * m_wa.m().middleRows(hd * a, a).transpose();
+            A.rowwise() += m_ba.m().row(hd);
+            Bm.noalias() = hcols * m_wb.m().middleRows(hd * bl, bl).transpose();
+            Bm.rowwise() += m_bb.m().row(hd);
             for (int b = 0; b < B; ++b) {
                 Mat& s = S[static_cast<size_t>(b * h + hd)];
                 s.resize(Tq, Tk);
                 for (int i = 0; i < Tq; ++i) {
                     for (int j = 0; j < Tk; ++j)
-                        s(i, j) = m_a(b * Tq + i, j / bl) * m_b(b * Tq + i, j % bl);
+                        s(i, j) = A(b * Tq + i, j / bl) * Bm(b * Tq + i, j % bl);
                 }
             }
         }
     }
 
-private:
-    const Tensor *m_w1 = nullptr, *m_b1 = nullptr, *m_wa = nullptr, *m_ba = nullptr,
-                 *m_wb = nullptr, *m_bb = nullptr;
-    Mat m_h, m_a, m_b;
-};
+    // dA[i,p] = Σ_q dS[i,p*b+q] Bm[i,q], dBm[i,q] = Σ_p dS[i,p*b+q] A[i,p] (only j < Tk);
+    // then through Wa, Wb, the ReLU and W1.
+    void logitsBackward(const std::vector<Mat>& dS, Mat& dxq, Mat&) override {
+        const int h = m_geo.heads, dk = m_geo.dk(), a = m_cfg.a, bl = m_cfg.b;
+        const int Tq = m_Tq, Tk = m_Tk;
+        m_dh.resize(m_h.rows(), m_h.cols());
+        for (int hd = 0; hd < h; ++hd) {
+            const Mat& A = m_a[size_t(hd)];
+            const Mat& Bm = m_b[size_t(hd)];
+            m_da.setZero(A.rows(), a);
+            m_db.setZero(Bm.rows(), bl);
+            for (int b = 0; b < m_B; ++b) {
+                const Mat& g = dS[static_cast<size_t>(b * h + hd)];
+                for (int i = 0; i < Tq; ++i) {
+                    const int r = b * Tq + i;
+                    for (int j = 0; j < Tk; ++j) {
+                        m_da(r, j / bl) += g(i, j) * Bm(r, j % bl);
+                        m_db(r, j % bl) += g(i, j) * A(r, j / bl);
+                    }
+                }
+            }
+            const auto hcols = m_h.middleCols(hd * dk, dk);
+            if (m_wa.grad) m_wa.grad->m.middleRows(hd * a, a).noalias() += m_da.transpose() * hcols;
+            if (m_ba.grad) m_ba.grad->m.row(hd) += m_da.colwise().sum();
+            if (m_wb.grad) m_wb.grad->m.middleRows(hd * bl, bl).noalias() += m_db.transpose() * hcols;
+            if (m_bb.grad) m_bb.grad->m.row(hd) += m_db.colwise().sum();
+            m_dh.middleCols(hd * dk, dk).noalias() = m_da * m_wa.m().middleRows(hd * a, a);
+            m_dh.middleCols(hd * dk, dk).noalias() += m_db * m_wb.m().middleRows(hd * bl, bl);
+        }
+        m_dh = (m_h.array() > Scalar(0)).select(m_dh, Scalar(0));
+        linearBackward(*m_xq, m_dh, m_w1, m_b1, &dxq, true);
+    }
 
+private:
+    Param m_w1, m_b1, m_wa, m_ba, m_wb, m_bb;
+    const Mat* m_xq = nullptr;
+    int m_B = 0, m_Tq = 0, m_Tk = 0;
+    Mat m_h, m_dh, m_da, m_db;    // [B*Tq, h*dk], [B*Tq, h*dk], [B*Tq, a], [B*Tq, b]
+    std::vector<Mat> m_a, m_b;    // per head: [B*Tq, a], [B*Tq, b]
+};
 }  // namespace
 
 VariantInfo factorizedDenseVariant() {

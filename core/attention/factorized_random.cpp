@@ -20,9 +20,9 @@ public:
                 {"frandom.r2", {h, L, k}, Init::normal(sd), m_cfg.trainable}};
     }
 
-    void bind(const ParamStore& store, const std::string& prefix) override {
-        m_r1 = find(store, prefix, "frandom.r1");
-        m_r2 = find(store, prefix, "frandom.r2");
+    void bind(const Bindings& b, const std::string& prefix) override {
+        m_r1 = b.find(prefix + "frandom.r1");
+        m_r2 = b.find(prefix + "frandom.r2");
     }
 
     bool usesMaxLen() const override { return true; }
@@ -31,17 +31,36 @@ public:
     void logits(const Mat&, const Mat&, int B, int Tq, int Tk, std::vector<Mat>& S) override {
         checkMaxLen(m_geo, "factorized_random", Tq, Tk);
         const int h = m_geo.heads, L = m_geo.maxLen;
+        m_B = B, m_Tq = Tq, m_Tk = Tk;
         S.resize(static_cast<size_t>(B * h));
         for (int hd = 0; hd < h; ++hd) {
             Mat& s0 = S[static_cast<size_t>(hd)];
             s0.noalias() =
-                m_r1->m.middleRows(hd * L, Tq) * m_r2->m.middleRows(hd * L, Tk).transpose();
+                m_r1.m().middleRows(hd * L, Tq) * m_r2.m().middleRows(hd * L, Tk).transpose();
             for (int b = 1; b < B; ++b) S[static_cast<size_t>(b * h + hd)] = s0;
         }
     }
 
+    // G = Σ_b dS_bh [Tq, Tk]; dR1_h[0:Tq] += G R2_h[0:Tk], dR2_h[0:Tk] += Gᵀ R1_h[0:Tq].
+    void logitsBackward(const std::vector<Mat>& dS, Mat&, Mat&) override {
+        if (!m_r1.grad && !m_r2.grad) return;
+        const int h = m_geo.heads, L = m_geo.maxLen;
+        for (int hd = 0; hd < h; ++hd) {
+            m_g = dS[static_cast<size_t>(hd)];
+            for (int b = 1; b < m_B; ++b) m_g += dS[static_cast<size_t>(b * h + hd)];
+            if (m_r1.grad)
+                m_r1.grad->m.middleRows(hd * L, m_Tq).noalias() +=
+                    m_g * m_r2.m().middleRows(hd * L, m_Tk);
+            if (m_r2.grad)
+                m_r2.grad->m.middleRows(hd * L, m_Tk).noalias() +=
+                    m_g.transpose() * m_r1.m().middleRows(hd * L, m_Tq);
+        }
+    }
+
 private:
-    const Tensor *m_r1 = nullptr, *m_r2 = nullptr;
+    Param m_r1, m_r2;
+    int m_B = 0, m_Tq = 0, m_Tk = 0;
+    Mat m_g;
 };
 
 }  // namespace

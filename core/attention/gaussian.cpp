@@ -15,7 +15,7 @@ public:
     using AttentionVariant::AttentionVariant;
 
     std::vector<ParamSpec> parameters() const override { return {}; }
-    void bind(const ParamStore&, const std::string&) override {}
+    void bind(const Bindings&, const std::string&) override {}
     bool logitBased() const override { return false; }
 
     double offset(int head) const {
@@ -41,10 +41,10 @@ public:
                     const double mu = r * i + offset(hd);
                     const Eigen::ArrayXd z = (keys.head(n) - mu) / sigma;
                     const Eigen::ArrayXd w = norm * (-0.5 * z.square()).exp();
-                    a.row(i).head(n) = w.cast<float>().matrix().transpose();
+                    a.row(i).head(n) = w.cast<Scalar>().matrix().transpose();
                     const double sum = w.sum();
                     if (m_cfg.normalize && sum > 0)
-                        a.row(i).head(n) = (w / sum).cast<float>().matrix().transpose();
+                        a.row(i).head(n) = (w / sum).cast<Scalar>().matrix().transpose();
                 }
             }
         }

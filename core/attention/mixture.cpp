@@ -31,9 +31,9 @@ public:
         return p;
     }
 
-    void bind(const ParamStore& store, const std::string& prefix) override {
-        m_alpha = find(store, prefix, "mix.alpha");
-        for (auto& part : m_parts) part->bind(store, prefix);
+    void bind(const Bindings& b, const std::string& prefix) override {
+        m_alpha = b.find(prefix + "mix.alpha");
+        for (auto& part : m_parts) part->bind(b, prefix);
     }
 
     bool usesMaxLen() const override {
@@ -43,11 +43,11 @@ public:
     }
 
     // Mixing weights w = softmax(alpha) [M].
-    std::vector<float> mixWeights() const {
-        const auto& a = m_alpha->m;
-        const float mx = a.maxCoeff();
-        std::vector<float> w(static_cast<size_t>(a.size()));
-        float sum = 0;
+    std::vector<Scalar> mixWeights() const {
+        const auto& a = m_alpha.m();
+        const Scalar mx = a.maxCoeff();
+        std::vector<Scalar> w(static_cast<size_t>(a.size()));
+        Scalar sum = 0;
         for (Eigen::Index m = 0; m < a.size(); ++m) sum += (w[size_t(m)] = std::exp(a(0, m) - mx));
         for (auto& x : w) x /= sum;
         return w;
@@ -56,6 +56,7 @@ public:
     // S[b*h+hd] [Tq, Tk] = Σ_m w_m S^(m)[b*h+hd]
     void logits(const Mat& xq, const Mat& xk, int B, int Tq, int Tk, std::vector<Mat>& S) override {
         const auto w = mixWeights();
+        m_w = w;
         m_partS.resize(m_parts.size());
         for (size_t m = 0; m < m_parts.size(); ++m)
             m_parts[m]->logits(xq, xk, B, Tq, Tk, m_partS[m]);
@@ -66,10 +67,30 @@ public:
         }
     }
 
+    // dS^(m) = w_m dS; dw_m = Σ dS ⊙ S^(m); dalpha = w ⊙ (dw − Σ_k w_k dw_k).
+    void logitsBackward(const std::vector<Mat>& dS, Mat& dxq, Mat& dxk) override {
+        const size_t M = m_parts.size();
+        std::vector<double> dw(M, 0.0);
+        for (size_t m = 0; m < M; ++m) {
+            for (size_t i = 0; i < dS.size(); ++i)
+                dw[m] += static_cast<double>(dS[i].cwiseProduct(m_partS[m][i]).sum());
+            m_scaled.resize(dS.size());
+            for (size_t i = 0; i < dS.size(); ++i) m_scaled[i] = m_w[m] * dS[i];
+            m_parts[m]->logitsBackward(m_scaled, dxq, dxk);
+        }
+        if (!m_alpha.grad) return;
+        double mean = 0;
+        for (size_t m = 0; m < M; ++m) mean += m_w[m] * dw[m];
+        for (size_t m = 0; m < M; ++m)
+            m_alpha.grad->m(0, Eigen::Index(m)) += static_cast<Scalar>(m_w[m] * (dw[m] - mean));
+    }
+
 private:
     std::vector<std::unique_ptr<AttentionVariant>> m_parts;
-    std::vector<std::vector<Mat>> m_partS;
-    const Tensor* m_alpha = nullptr;
+    std::vector<std::vector<Mat>> m_partS;  // [M][B*h] of [Tq, Tk]
+    std::vector<Mat> m_scaled;
+    std::vector<Scalar> m_w;  // softmax(alpha) of the last forward
+    Param m_alpha;
 };
 
 }  // namespace

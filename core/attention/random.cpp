@@ -15,8 +15,8 @@ public:
         return {{"random.r", {h, L, L}, Init::normal(1.0), m_cfg.trainable}};
     }
 
-    void bind(const ParamStore& store, const std::string& prefix) override {
-        m_r = find(store, prefix, "random.r");
+    void bind(const Bindings& b, const std::string& prefix) override {
+        m_r = b.find(prefix + "random.r");
     }
 
     bool usesMaxLen() const override { return true; }
@@ -25,15 +25,27 @@ public:
     void logits(const Mat&, const Mat&, int B, int Tq, int Tk, std::vector<Mat>& S) override {
         checkMaxLen(m_geo, "random", Tq, Tk);
         const int h = m_geo.heads, L = m_geo.maxLen;
+        m_B = B, m_Tq = Tq, m_Tk = Tk;
         S.resize(static_cast<size_t>(B * h));
         for (int b = 0; b < B; ++b) {
             for (int hd = 0; hd < h; ++hd)
-                S[static_cast<size_t>(b * h + hd)] = m_r->m.block(hd * L, 0, Tq, Tk);
+                S[static_cast<size_t>(b * h + hd)] = m_r.m().block(hd * L, 0, Tq, Tk);
+        }
+    }
+
+    // dR_h[0:Tq, 0:Tk] += Σ_b dS_bh; nothing flows to the inputs. Frozen: no gradient.
+    void logitsBackward(const std::vector<Mat>& dS, Mat&, Mat&) override {
+        if (!m_r.grad) return;
+        const int h = m_geo.heads, L = m_geo.maxLen;
+        for (int b = 0; b < m_B; ++b) {
+            for (int hd = 0; hd < h; ++hd)
+                m_r.grad->m.block(hd * L, 0, m_Tq, m_Tk) += dS[static_cast<size_t>(b * h + hd)];
         }
     }
 
 private:
-    const Tensor* m_r = nullptr;
+    Param m_r;
+    int m_B = 0, m_Tq = 0, m_Tk = 0;
 };
 
 }  // namespace

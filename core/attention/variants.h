@@ -16,10 +16,6 @@ VariantInfo mixtureVariant();
 VariantInfo gaussianVariant();
 
 // Helpers shared by the variants.
-// Row vector view of a bias tensor (any shape, flattened).
-inline Eigen::Map<const Vec> flat(const Tensor& t) {
-    return {t.data(), 1, t.numel()};
-}
 // Error unless Tq and Tk fit the variant's max_len tables.
 void checkMaxLen(const BlockGeometry& geo, const std::string& variant, int Tq, int Tk);
 

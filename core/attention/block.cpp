@@ -1,0 +1,101 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "block.h"
+
+#include "layers.h"
+
+namespace attnviz {
+
+AttentionBlock::AttentionBlock(std::string prefix, BlockKind kind, int layer,
+                               const BlockConfig& cfg, int dModel, int maxLen, bool bias)
+    : m_prefix(std::move(prefix)), m_kind(kind), m_layer(layer) {
+    m_geo = BlockGeometry{dModel, cfg.heads, maxLen, kind, bias};
+    m_variant = createVariant(cfg, m_geo);
+}
+
+std::vector<ParamInfo> AttentionBlock::parameters() const {
+    const int64_t d = m_geo.dModel;
+    std::vector<ParamInfo> p;
+    for (auto& s : m_variant->parameters())
+        p.push_back({m_prefix + s.name, s.shape, s.init, s.trainable, s.role, name()});
+    const char* vo = "attention.value_output";
+    p.push_back({m_prefix + "v_proj.weight", {d, d}, Init::xavier(d, d), true, vo, name()});
+    if (m_geo.bias) p.push_back({m_prefix + "v_proj.bias", {d}, Init::zeros(), true, vo, name()});
+    p.push_back({m_prefix + "out_proj.weight", {d, d}, Init::xavier(d, d), true, vo, name()});
+    if (m_geo.bias) p.push_back({m_prefix + "out_proj.bias", {d}, Init::zeros(), true, vo, name()});
+    return p;
+}
+
+void AttentionBlock::bind(const Bindings& b) {
+    m_variant->bind(b, m_prefix);
+    m_wv = b.find(m_prefix + "v_proj.weight");
+    m_wo = b.find(m_prefix + "out_proj.weight");
+    m_bv = m_geo.bias ? b.find(m_prefix + "v_proj.bias") : Param{};
+    m_bo = m_geo.bias ? b.find(m_prefix + "out_proj.bias") : Param{};
+}
+
+void AttentionBlock::forward(const Mat& xq, const Mat& xk, int B, int Tq, int Tk,
+                             const AttentionMask& mask, Mat& out) {
+    const int h = m_geo.heads, dk = m_geo.dk();
+    m_xk = &xk;
+    m_B = B, m_Tq = Tq, m_Tk = Tk;
+    if (m_variant->logitBased()) {
+        m_variant->logits(xq, xk, B, Tq, Tk, m_s);
+        m_a.resize(m_s.size());
+        for (int b = 0; b < B; ++b) {
+            for (int hd = 0; hd < h; ++hd)
+                maskedSoftmax(m_s[size_t(b * h + hd)], b, mask, m_a[size_t(b * h + hd)]);
+        }
+    } else {
+        m_variant->weights(B, Tq, Tk, mask, m_a);
+    }
+    linear(xk, m_wv, m_bv, m_v);  // V [B*Tk, d]
+    m_ctx.resize(static_cast<Eigen::Index>(B) * Tq, m_geo.dModel);
+    for (int b = 0; b < B; ++b) {
+        for (int hd = 0; hd < h; ++hd) {
+            m_ctx.block(b * Tq, hd * dk, Tq, dk).noalias() =
+                m_a[size_t(b * h + hd)] * m_v.block(b * Tk, hd * dk, Tk, dk);
+        }
+    }
+    linear(m_ctx, m_wo, m_bo, out);
+}
+
+void AttentionBlock::backward(const Mat& dout, Mat& dxq, Mat& dxk) {
+    const int h = m_geo.heads, dk = m_geo.dk(), B = m_B, Tq = m_Tq, Tk = m_Tk;
+    linearBackward(m_ctx, dout, m_wo, m_bo, &m_dctx);  // dctx [B*Tq, d]
+    m_dv.resize(m_v.rows(), m_v.cols());
+    const bool logits = m_variant->logitBased();
+    m_ds.resize(logits ? m_a.size() : 0);
+    for (int b = 0; b < B; ++b) {
+        for (int hd = 0; hd < h; ++hd) {
+            const size_t i = size_t(b * h + hd);
+            const auto dc = m_dctx.block(b * Tq, hd * dk, Tq, dk);
+            // dV_bh = A_bhᵀ dctx_bh [Tk, dk]; dA_bh = dctx_bh V_bhᵀ [Tq, Tk]
+            m_dv.block(b * Tk, hd * dk, Tk, dk).noalias() = m_a[i].transpose() * dc;
+            if (logits) {
+                m_da.noalias() = dc * m_v.block(b * Tk, hd * dk, Tk, dk).transpose();
+                softmaxBackward(m_a[i], m_da, m_ds[i]);
+            }
+        }
+    }
+    linearBackward(*m_xk, m_dv, m_wv, m_bv, &dxk, true);
+    if (logits) m_variant->logitsBackward(m_ds, dxq, dxk);
+}
+
+CapturedBlock AttentionBlock::capture(int B, const std::vector<int>& qLen,
+                                      const std::vector<int>& kLen) const {
+    CapturedBlock c;
+    c.name = name();
+    c.kind = m_kind;
+    c.layer = m_layer;
+    c.variant = m_variant->config().variant;
+    c.heads = m_geo.heads;
+    for (int b = 0; b < B; ++b) {
+        for (int hd = 0; hd < m_geo.heads; ++hd) {
+            c.weights.push_back(
+                m_a[size_t(b * m_geo.heads + hd)].topLeftCorner(qLen[size_t(b)], kLen[size_t(b)]));
+        }
+    }
+    return c;
+}
+
+}  // namespace attnviz

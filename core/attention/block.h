@@ -1,0 +1,79 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+// One attention block: a variant for the weights A_h plus the value and output projections
+// all variants share (MODEL.md, "Attention blocks").
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "attention.h"
+
+namespace attnviz {
+
+// A tensor the model expects: its full checkpoint name, shape, how it is initialised,
+// whether training may change it, its role ("embedding", "attention.scores",
+// "attention.value_output", "ffn", "norm", "output") and the block or module it belongs to.
+struct ParamInfo {
+    std::string name;
+    std::vector<int64_t> shape;
+    Init init;
+    bool trainable = true;
+    std::string role;
+    std::string module;  // e.g. "encoder.layers.0.self_attn", "encoder.layers.0.ffn", "embeddings"
+    int64_t numel() const {
+        int64_t n = 1;
+        for (auto s : shape) n *= s;
+        return n;
+    }
+};
+
+// The attention weights of one block for every sequence of a batch.
+struct CapturedBlock {
+    std::string name;  // "encoder.layers.0.self_attn"
+    BlockKind kind = BlockKind::EncoderSelf;
+    int layer = 0;
+    std::string variant;
+    int heads = 0;
+    // [B*heads] matrices; weights[b*heads + h] is [Nq_b, Nk_b], trimmed to the real lengths.
+    std::vector<Mat> weights;
+};
+
+// xq [B*Tq, d], xk [B*Tk, d] -> out [B*Tq, d]; keeps A [B*h] of [Tq, Tk] and what the
+// backward pass needs (xq and xk themselves must outlive the backward pass).
+class AttentionBlock {
+public:
+    AttentionBlock(std::string prefix, BlockKind kind, int layer, const BlockConfig& cfg,
+                   int dModel, int maxLen, bool bias);
+
+    std::vector<ParamInfo> parameters() const;
+    void bind(const Bindings& b);
+
+    void forward(const Mat& xq, const Mat& xk, int B, int Tq, int Tk, const AttentionMask& mask,
+                 Mat& out);
+    // dout [B*Tq, d] -> adds dLoss/dxq into dxq [B*Tq, d] and dLoss/dxk into dxk [B*Tk, d]
+    // (sized by the caller; the same matrix for self-attention) and parameter gradients.
+    void backward(const Mat& dout, Mat& dxq, Mat& dxk);
+
+    // Weights of the last forward, trimmed to each sequence's real query and key lengths.
+    CapturedBlock capture(int B, const std::vector<int>& qLen, const std::vector<int>& kLen) const;
+
+    std::string name() const { return m_prefix.substr(0, m_prefix.size() - 1); }
+    bool usesMaxLen() const { return m_variant->usesMaxLen(); }
+    AttentionVariant& variant() { return *m_variant; }
+
+private:
+    std::string m_prefix;  // "encoder.layers.0.self_attn."
+    BlockKind m_kind;
+    int m_layer;
+    BlockGeometry m_geo;
+    std::unique_ptr<AttentionVariant> m_variant;
+    Param m_wv, m_bv, m_wo, m_bo;
+    const Mat* m_xk = nullptr;
+    int m_B = 0, m_Tq = 0, m_Tk = 0;
+    std::vector<Mat> m_s, m_a, m_ds;  // [B*h] of [Tq, Tk]: logits, weights, dLoss/dlogits
+    Mat m_v, m_ctx;                   // V [B*Tk, d], concat_h(A_h V_h) [B*Tq, d]
+    Mat m_dctx, m_dv, m_da;           // their gradients; dA of one head [Tq, Tk]
+};
+
+}  // namespace attnviz

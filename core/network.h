@@ -1,0 +1,79 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+// The Transformer of MODEL.md as a network of layers bound to a parameter store: forward
+// (keeping every activation its backward needs), backward, and captured attention. A Model
+// owns one for inference; the trainer runs one per thread, all bound to the same values
+// and each to its own gradient store.
+#include <memory>
+#include <vector>
+
+#include "attention/block.h"
+#include "config.h"
+#include "layers.h"
+
+namespace attnviz {
+
+// A padded batch. Sequence b of the encoder input is src[b*Ts .. b*Ts+srcLen[b]-1]
+// (source ids then <eos>), padded with <pad>; the decoder input tgtIn holds <bos> then the
+// target ids, and tgtOut the prediction targets (target ids then <eos>), both [B*Tt].
+struct Batch {
+    int B = 0, Ts = 0, Tt = 0;
+    std::vector<int> src, srcLen;
+    std::vector<int> tgtIn, tgtOut, tgtLen;
+
+    // From raw token ids (no specials). For a decoder-only model pass empty sources.
+    static Batch make(const std::vector<std::vector<int>>& sources,
+                      const std::vector<std::vector<int>>& targets);
+    // Number of non-pad prediction targets.
+    int targetTokens() const;
+};
+
+// Dropout of one forward pass (rate 0: none). The mask of every sub-layer of sequence b is
+// drawn from (seed, sub-layer, firstSequence + b), so it does not depend on how a batch is
+// split between threads.
+struct Dropout {
+    float rate = 0;
+    uint64_t seed = 0;
+    int firstSequence = 0;
+};
+
+// Fresh tensors for `params`, filled from `seed` by each tensor's Init scheme (the
+// embedding row of <pad> starts at zero, as with PyTorch's padding_idx).
+ParamStore initializeParameters(const std::vector<ParamInfo>& params, uint64_t seed);
+
+// Zeroed gradient accumulators for every trainable tensor of `params` (frozen ones absent).
+ParamStore gradientStore(const std::vector<ParamInfo>& params);
+
+class Network {
+public:
+    explicit Network(const ModelConfig& cfg);
+    ~Network();
+    Network(const Network&) = delete;
+    Network& operator=(const Network&) = delete;
+
+    // Every tensor the configuration needs, for vocabularies of the given sizes.
+    std::vector<ParamInfo> parameterInfo(int64_t srcVocab, int64_t tgtVocab) const;
+    // Resolves tensors (and, while training, gradient accumulators) by name.
+    void bind(const Bindings& b);
+    bool usesMaxLen(BlockKind kind) const;
+
+    // Encoder then decoder: logits [B*Tt, Vt].
+    void forward(const Batch& batch, const Dropout& drop, Mat& logits);
+    // Encoder only: keeps the memory [B*Ts, d] for decode().
+    void encode(const Batch& batch, const Dropout& drop);
+    // Decoder only, against the memory of the last encode(): logits [B*Tt, Vt].
+    void decode(const Batch& batch, const Dropout& drop, Mat& logits);
+    // Backward of the last forward(): dlogits [B*Tt, Vt] -> gradients added into the bound
+    // accumulators.
+    void backward(const Batch& batch, const Mat& dlogits);
+
+    // The weights of every block in the last forward, trimmed to the real lengths.
+    std::vector<CapturedBlock> capture(const Batch& batch) const;
+
+private:
+    struct Impl;
+    std::unique_ptr<Impl> d;
+};
+
+}  // namespace attnviz
