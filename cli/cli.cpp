@@ -13,6 +13,8 @@
 #include "core/model.h"
 #include "core/rng.h"
 #include "core/safetensors.h"
+#include "train.h"
+#include <unistd.h>
 
 namespace attnviz::cli {
 namespace {
@@ -255,6 +257,9 @@ int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err)
         ->check(CLI::Range(1, 100000));
     cBenchFwd->add_option("--seed", bench.seed, "Random seed")->capture_default_str();
 
+    TrainCommands training;
+    training.add(app, *cBench);
+
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
@@ -267,6 +272,7 @@ int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err)
         if (*cAtt) runAttention(att, out);
         if (*cInfo) runInfo(infoModel, infoJson, out);
         if (*cBenchFwd) runBenchForward(bench, out);
+        training.run(out, err, &err == &std::cerr && isatty(STDERR_FILENO));
     } catch (const Error& e) {
         err << "attnviz-cli: error: " << e.what() << '\n';
         return 1;

@@ -1,0 +1,44 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+// Held-out metrics of a model on examples: loss, token accuracy (teacher-forced), exact
+// match and corpus BLEU (greedy decoding), and the alignment error rate of every
+// cross-attention head and of each layer's head average against gold alignments.
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "metrics.h"
+#include "model.h"
+#include "tasks.h"
+
+namespace attnviz {
+
+struct HeadAer {
+    int layer = 0;
+    int head = -1;  // -1: the mean of the layer's heads
+    double aer = 0;
+};
+
+struct Evaluation {
+    int sentences = 0;
+    int tokens = 0;            // non-pad target tokens (with <eos>)
+    double loss = 0;           // mean token cross-entropy (no smoothing)
+    double tokenAccuracy = 0;  // teacher-forced, <eos> included
+    std::optional<double> exactMatch;  // greedy decoding, seq2seq only
+    std::optional<Bleu> bleu;
+    std::vector<HeadAer> aer;  // when the examples have alignments and the model cross-attends
+    std::optional<HeadAer> bestAer() const;
+    nlohmann::json toJson() const;
+};
+
+struct EvalOptions {
+    int batchSize = 64;
+    bool decode = true;  // greedy decoding for exact match and BLEU (seq2seq)
+};
+
+// Examples are tokens; they are mapped through the model's vocabularies (unknown -> <unk>).
+Evaluation evaluate(Model& model, const std::vector<Example>& examples, const EvalOptions& opt = {});
+
+}  // namespace attnviz

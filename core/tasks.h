@@ -1,0 +1,46 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+// Built-in tasks: seeded, streaming generators of training pairs with gold word alignments.
+//   copy, reverse, sort   symbol sequences (sort is content-based: alphabetical order)
+//   translate             English into a generated toy language with its own vocabulary and
+//                         word order (docs/tasks.md)
+//   lm                    causal language modelling on the English of `translate`
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "rng.h"
+
+namespace attnviz {
+
+// One pair as tokens. align holds the gold links (target index, source index); empty for lm.
+struct Example {
+    std::vector<std::string> src, tgt;  // src empty for a language-model example
+    std::vector<std::pair<int, int>> align;
+};
+
+class Task {
+public:
+    virtual ~Task() = default;
+    virtual std::string name() const = 0;
+    virtual std::string description() const = 0;
+    // false: a decoder-only (language model) task whose text is Example::tgt.
+    virtual bool seq2seq() const { return true; }
+    // Every word the task can emit (no specials): the model's vocabularies.
+    virtual std::vector<std::string> sourceWords() const = 0;
+    virtual std::vector<std::string> targetWords() const = 0;
+    virtual Example sample(Rng& rng) const = 0;
+    // Longest source and target the task can emit, in tokens.
+    virtual int maxTokens() const = 0;
+};
+
+const std::vector<std::string>& taskNames();
+// Error listing the known tasks when `name` is unknown.
+std::unique_ptr<Task> makeTask(const std::string& name);
+
+// The toy translation task on its own (for tests and docs).
+std::unique_ptr<Task> makeTranslateTask(bool languageModel);
+
+}  // namespace attnviz

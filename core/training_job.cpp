@@ -1,0 +1,178 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "training_job.h"
+
+#include <chrono>
+#include <filesystem>
+
+#include "data.h"
+#include "error.h"
+
+namespace attnviz {
+
+std::vector<Example> taskHeldOut(const Task& task, uint64_t seed, int count) {
+    Rng rng(seed ^ 0x5DEECE66DULL);
+    std::vector<Example> out;
+    for (int i = 0; i < count; ++i) out.push_back(task.sample(rng));
+    return out;
+}
+
+struct TrainingJob::Impl {
+    JobSpec spec;
+    std::optional<Model> model;
+    std::shared_ptr<const Task> task;
+    std::vector<Example> heldOut;
+    std::vector<std::string> notes;
+    std::unique_ptr<ExampleSource> source;
+    std::unique_ptr<Batcher> batcher;
+    std::unique_ptr<Trainer> trainer;
+    int steps = 0;
+
+    void prepare() {
+        const bool fromInit = !spec.init.empty();
+        if (spec.task.empty() == spec.data.empty())
+            throw Error("give either a task or a data file");
+        spec.train.validate();
+        ModelConfig cfg;
+        if (fromInit) {
+            model = Model::load(spec.init);
+            cfg = model->config();
+        } else {
+            cfg = spec.config.empty() ? ModelConfig::fromJson(spec.configJson)
+                                      : ModelConfig::fromFile(spec.config);
+        }
+        const Tokenizer tok = fromInit ? model->tokenizer() : Tokenizer(!spec.caseSensitive);
+        std::vector<Example> train;
+        if (!spec.task.empty()) {
+            task = makeTask(spec.task);
+            if (task->seq2seq() != cfg.hasEncoder()) {
+                throw Error("task '" + spec.task + "' needs a " +
+                            (task->seq2seq() ? "seq2seq" : "decoder-only") +
+                            " model (\"arch\": \"" + (task->seq2seq() ? "seq2seq" : "decoder") +
+                            "\")");
+            }
+            heldOut = taskHeldOut(*task, spec.train.seed, spec.heldOutCount);
+        } else {
+            // Longest usable line: one position is taken by <eos> or <bos>.
+            const int limit = std::min(cfg.maxLen, Model::kMaxTokens) - 1;
+            LoadedData d = loadData(spec.data, cfg.hasEncoder(), tok, limit);
+            if (!d.skipped.empty()) notes.push_back(spec.data + ": " + describeSkipped(d));
+            train = std::move(d.examples);
+            splitHeldOut(train, heldOut, spec.heldOutFraction);
+            if (train.empty()) throw Error(spec.data + ": too few lines to train on");
+        }
+        if (!fromInit) {
+            Vocab src, tgt;
+            if (task) {
+                src = Vocab::fromWords(task->sourceWords());
+                tgt = Vocab::fromWords(task->targetWords());
+            } else {
+                std::vector<std::vector<std::string>> s, t;
+                for (const auto& e : train) s.push_back(e.src), t.push_back(e.tgt);
+                if (cfg.hasEncoder() && !cfg.shareEmbeddings) {
+                    src = buildVocab(s, spec.vocabSize);
+                    tgt = buildVocab(t, spec.vocabSize);
+                } else {
+                    for (const auto& x : t) s.push_back(x);
+                    src = tgt = buildVocab(s, spec.vocabSize);
+                }
+            }
+            if (task && cfg.hasEncoder() && cfg.shareEmbeddings) {
+                std::vector<std::string> all = task->sourceWords();
+                for (const auto& w : task->targetWords()) all.push_back(w);
+                src = tgt = Vocab::fromWords(all);
+            }
+            if (!cfg.hasEncoder()) src = tgt;
+            model = Model::initialize(cfg, src, tgt, tok, spec.train.seed);
+        }
+        if (task) {
+            const int need = task->maxTokens() + 1;
+            const bool bound = model->usesMaxLen(BlockKind::EncoderSelf) ||
+                               model->usesMaxLen(BlockKind::DecoderSelf) ||
+                               model->usesMaxLen(BlockKind::Cross);
+            if (bound && need > cfg.maxLen) {
+                throw Error("task '" + spec.task + "' emits up to " + std::to_string(need) +
+                            " positions but this model's max_len is " +
+                            std::to_string(cfg.maxLen));
+            }
+            std::set<std::vector<std::string>> exclude;
+            for (const auto& e : heldOut) exclude.insert(exampleKey(e));
+            source = taskSource(task, spec.train.seed, std::move(exclude));
+        } else {
+            source = datasetSource(std::move(train), spec.train.seed, spec.train.shuffle);
+        }
+        batcher = std::make_unique<Batcher>(*source, spec.train.batchSize, spec.train.shuffle,
+                                            spec.train.seed + 1);
+        trainer = std::make_unique<Trainer>(*model, spec.train);
+    }
+};
+
+TrainingJob::TrainingJob(const JobSpec& spec) : d(std::make_unique<Impl>()) {
+    d->spec = spec;
+    d->prepare();
+}
+
+TrainingJob::~TrainingJob() = default;
+
+Model& TrainingJob::model() {
+    return *d->model;
+}
+
+const std::vector<Example>& TrainingJob::heldOut() const {
+    return d->heldOut;
+}
+
+const std::vector<std::string>& TrainingJob::notes() const {
+    return d->notes;
+}
+
+int TrainingJob::run(const std::function<void(const Progress&)>& onProgress,
+                     const std::atomic<bool>* stop) {
+    using Clock = std::chrono::steady_clock;
+    const auto t0 = Clock::now();
+    double tokens = 0;
+    const int total = d->spec.train.steps;
+    while (d->steps < total && !(stop && stop->load())) {
+        const auto batch = d->batcher->next();
+        Progress p;
+        p.stats = d->trainer->step(batch);
+        ++d->steps;
+        tokens += p.stats.sourceTokens + p.stats.targetTokens;
+        p.elapsedSeconds = std::chrono::duration<double>(Clock::now() - t0).count();
+        p.tokensPerSecond = p.elapsedSeconds > 0 ? tokens / p.elapsedSeconds : 0;
+        p.etaSeconds = p.elapsedSeconds / d->steps * (total - d->steps);
+        if (d->spec.evalEvery > 0 && d->steps % d->spec.evalEvery == 0 && !d->heldOut.empty())
+            p.eval = evaluate(*d->model, d->heldOut, EvalOptions{64, false});
+        if (onProgress) onProgress(p);
+    }
+    return d->steps;
+}
+
+Evaluation TrainingJob::evaluateHeldOut(bool decode) {
+    return evaluate(*d->model, d->heldOut, EvalOptions{64, decode});
+}
+
+void TrainingJob::finish(const Evaluation& heldOut, bool stoppedEarly) {
+    nlohmann::json t{{"kind", "trained"},
+                     {"steps", d->steps},
+                     {"stopped_early", stoppedEarly},
+                     {"options", d->spec.train.toJson()},
+                     {"held_out", heldOut.toJson()}};
+    if (d->task) {
+        t["task"] = d->task->name();
+        t["held_out"]["source"] = "task '" + d->task->name() + "', " +
+                                  std::to_string(d->heldOut.size()) +
+                                  " examples never trained on";
+    } else {
+        t["data"] = std::filesystem::path(d->spec.data).filename().string();
+        t["held_out"]["source"] = "every " +
+                                  std::to_string(std::lround(1.0 / d->spec.heldOutFraction)) +
+                                  "th usable line of the data";
+    }
+    if (!d->spec.init.empty()) {
+        t["init"] = std::filesystem::path(d->spec.init).filename().string();
+        if (!d->model->training().is_null()) t["init_training"] = d->model->training();
+    }
+    d->model->setTraining(t);
+}
+
+}  // namespace attnviz

@@ -1,0 +1,71 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+// A whole training run as the CLI and the app start it: a model (fresh from a configuration
+// with the task's or the data's vocabulary, or continued from a checkpoint), training and
+// held-out examples, the step loop with progress reports and a stop flag, the final
+// held-out evaluation and the checkpoint's "training" metadata.
+#include <atomic>
+#include <functional>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+
+#include "evaluate.h"
+#include "trainer.h"
+
+namespace attnviz {
+
+struct JobSpec {
+    std::string config;  // configuration file (JSON); ignored with `init`
+    nlohmann::json configJson;  // or the configuration itself (used when config is empty)
+    std::string init;    // checkpoint to continue from (its config and vocabularies)
+    std::string task;    // built-in task, or
+    std::string data;    // a TSV (seq2seq) or text file (decoder-only)
+    TrainOptions train;
+    int evalEvery = 0;         // held-out loss/accuracy every N steps (0: only at the end)
+    int heldOutCount = 200;    // task: held-out examples
+    double heldOutFraction = 0.05;  // data: every 20th line is held out
+    int vocabSize = 8000;      // data: vocabulary cap per side, specials included
+    bool caseSensitive = false;
+};
+
+struct Progress {
+    StepStats stats;
+    double elapsedSeconds = 0;
+    double tokensPerSecond = 0;  // source + target tokens of the steps so far, per second
+    double etaSeconds = 0;
+    std::optional<Evaluation> eval;  // at --eval-every steps
+};
+
+class TrainingJob {
+public:
+    // Prepares the model and the data; Error with a clear message on any problem.
+    explicit TrainingJob(const JobSpec& spec);
+    ~TrainingJob();
+
+    Model& model();
+    const std::vector<Example>& heldOut() const;
+    // People-readable notes about the data (e.g. skipped lines), empty when none.
+    const std::vector<std::string>& notes() const;
+
+    // Trains until spec.train.steps steps are done or *stop becomes true; returns the steps
+    // done. onProgress is called after every step (from the calling thread).
+    int run(const std::function<void(const Progress&)>& onProgress,
+            const std::atomic<bool>* stop = nullptr);
+
+    // Held-out evaluation, and the metadata stored in the checkpoint (deterministic: no
+    // timings, so identical runs give identical files).
+    Evaluation evaluateHeldOut(bool decode = true);
+    void finish(const Evaluation& heldOut, bool stoppedEarly);
+
+private:
+    struct Impl;
+    std::unique_ptr<Impl> d;
+};
+
+// Held-out examples of a task: `count` examples from a seed derived from `seed`.
+std::vector<Example> taskHeldOut(const Task& task, uint64_t seed, int count);
+
+}  // namespace attnviz
