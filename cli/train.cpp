@@ -11,6 +11,7 @@
 #include <sstream>
 
 #include "core/data.h"
+#include "core/config.h"
 #include "core/error.h"
 #include "core/thread_pool.h"
 
@@ -157,6 +158,12 @@ void TrainCommands::add(CLI::App& app, CLI::App& bench) {
     m_eval->add_option("--batch-size", m_evalBatch, "Sequences per batch")->capture_default_str();
     m_eval->add_flag("--no-decode", m_noDecode, "Skip greedy decoding (no BLEU, no exact match)");
 
+    m_bleu = app.add_subcommand("bleu", "Corpus BLEU of hypotheses against references (JSON)");
+    m_bleu->add_option("--hyp", m_hyp, "Hypotheses, one per line (tokens separated by spaces)")
+        ->required()->check(CLI::ExistingFile);
+    m_bleu->add_option("--ref", m_ref, "References, one per line, same order")
+        ->required()->check(CLI::ExistingFile);
+
     m_bench = bench.add_subcommand("train", "Time Adam training steps (JSON)");
     m_bench->add_option("--config", m_benchConfig, "Model configuration (JSON)")->required()->check(CLI::ExistingFile);
     m_bench->add_option("--batch-size", m_benchBatch, "Sequences per step")->capture_default_str();
@@ -225,6 +232,35 @@ void TrainCommands::run(std::ostream& out, std::ostream& err, bool tty) {
         }
         j["metrics"] = evaluate(model, examples, EvalOptions{m_evalBatch, !m_noDecode}).toJson();
         out << j.dump(2) << "\n";
+        return;
+    }
+    if (*m_bleu) {
+        // Lines split on spaces: the files are already tokenized (as the outputs of decoding).
+        auto read = [](const std::string& path) {
+            std::vector<Tokens> lines;
+            std::istringstream in(readTextFile(path));
+            std::string line;
+            while (std::getline(in, line)) {
+                if (!line.empty() && line.back() == '\r') line.pop_back();
+                std::istringstream words(line);
+                Tokens t;
+                for (std::string w; words >> w;) t.push_back(w);
+                lines.push_back(std::move(t));
+            }
+            return lines;
+        };
+        const auto h = read(m_hyp), r = read(m_ref);
+        if (h.size() != r.size()) {
+            throw Error(std::to_string(h.size()) + " hypotheses but " + std::to_string(r.size()) +
+                        " references");
+        }
+        const Bleu b = corpusBleu(h, r);
+        out << json{{"bleu", b.score},
+                    {"precisions", {b.precisions[0], b.precisions[1], b.precisions[2], b.precisions[3]}},
+                    {"brevity_penalty", b.brevityPenalty},
+                    {"hyp_length", b.hypLength},
+                    {"ref_length", b.refLength}}.dump(2)
+            << "\n";
         return;
     }
     if (*m_bench) {

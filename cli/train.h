@@ -12,7 +12,7 @@ namespace attnviz::cli {
 
 class TrainCommands {
 public:
-    // Adds "train" and "eval" to app and "train" to the bench subcommand.
+    // Adds "train", "eval" and "bleu" to app and "train" to the bench subcommand.
     void add(CLI::App& app, CLI::App& bench);
     // Runs whichever of them was chosen. `tty`: err is a terminal (progress bar with \r).
     void run(std::ostream& out, std::ostream& err, bool tty);
@@ -27,6 +27,9 @@ private:
     int m_count = 200, m_evalBatch = 64;
     uint64_t m_evalSeed = 1;
     bool m_noDecode = false;
+    // bleu
+    CLI::App* m_bleu = nullptr;
+    std::string m_hyp, m_ref;
     // bench train
     std::string m_benchConfig;
     int m_benchBatch = 32, m_benchLen = 32, m_benchSteps = 20, m_benchThreads = 1, m_benchVocab = 1000;

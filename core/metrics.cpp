@@ -23,15 +23,18 @@ Bleu corpusBleu(const std::vector<Tokens>& hyps, const std::vector<Tokens>& refs
             std::map<std::vector<std::string>, long> hc, rc;
             for (size_t i = 0; i + n <= h.size(); ++i) ++hc[Tokens(h.begin() + long(i), h.begin() + long(i + n))];
             for (size_t i = 0; i + n <= r.size(); ++i) ++rc[Tokens(r.begin() + long(i), r.begin() + long(i + n))];
+            long count = 0;
             for (const auto& [g, c] : hc) {
                 auto it = rc.find(g);
                 match[n - 1] += std::min(c, it == rc.end() ? 0L : it->second);
-                total[n - 1] += c;
+                count += c;
             }
+            // As NLTK: a sentence without n-grams of this order still counts 1.
+            total[n - 1] += std::max(1L, count);
         }
     }
     for (int n = 0; n < 4; ++n)
-        b.precisions[n] = static_cast<double>(match[n]) / static_cast<double>(std::max(1L, total[n]));
+        b.precisions[n] = static_cast<double>(match[n]) / static_cast<double>(total[n]);
     const double c = static_cast<double>(b.hypLength), r = static_cast<double>(b.refLength);
     b.brevityPenalty = c > r ? 1.0 : (c == 0 ? 0.0 : std::exp(1.0 - r / c));
     if (match[0] == 0) return b;  // score 0

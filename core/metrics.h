@@ -21,7 +21,8 @@ struct Bleu {
 // counts for n = 1..4 summed over the corpus, geometric mean with equal weights, brevity
 // penalty exp(1 - r/c) when c < r. Matches NLTK's corpus_bleu without smoothing: 0 when no
 // unigram matches (or the hypotheses are empty); an order with no match contributes the
-// smallest positive double instead of log(0).
+// smallest positive double instead of log(0); and, as NLTK, a sentence with no n-grams of
+// an order (shorter than n) adds 1 to that order's denominator.
 Bleu corpusBleu(const std::vector<Tokens>& hypotheses, const std::vector<Tokens>& references);
 
 using Links = std::vector<std::pair<int, int>>;  // (target index, source index)

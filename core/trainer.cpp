@@ -43,7 +43,8 @@ double learningRate(const TrainOptions& o, int step) {
     if (w > 0 && s < w) return o.lr * s / w;
     if (o.schedule == "inverse-sqrt") return o.lr * std::sqrt(std::max(w, 1.0) / s);
     if (o.schedule == "linear") {
-        const double span = std::max(1.0, o.steps - w);
+        // From lr at the end of warm-up down to lr/span at the last step.
+        const double span = std::max(1.0, o.steps - w + 1);
         return o.lr * std::max(0.0, (o.steps - s + 1) / span);
     }
     return o.lr;

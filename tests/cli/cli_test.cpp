@@ -121,3 +121,115 @@ TEST(Cli, BenchForwardPrintsJson) {
     EXPECT_EQ(j["results"][1]["tokens"], 16);
     EXPECT_GT(j["results"][0]["ms_median"].get<double>(), 0.0);
 }
+
+namespace {
+
+std::string readAll(const std::string& path) {
+    std::ifstream f(path, std::ios::binary);
+    return {std::istreambuf_iterator<char>(f), std::istreambuf_iterator<char>()};
+}
+
+void writeFile(const std::string& path, const std::string& text) {
+    std::ofstream f(path, std::ios::binary);
+    f << text;
+}
+
+const std::string kTinyConfig = R"({"d_model": 32, "heads": 2, "d_ff": 64, "enc_layers": 1,
+                                    "dec_layers": 1, "max_len": 48})";
+
+}  // namespace
+
+TEST(Cli, TrainEvalAndTheCheckpointsMetadata) {
+    const std::string cfg = tmp("tiny.json"), model = tmp("trained.safetensors"), log = tmp("log.jsonl");
+    writeFile(cfg, kTinyConfig);
+    Result r = cli({"train", "--config", cfg, "--task", "translate", "--steps", "20", "--out", model,
+                    "--held-out", "20", "--eval-every", "10", "--log", log, "--threads", "2"});
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_NE(r.out.find("after 20 steps"), std::string::npos);
+    EXPECT_NE(r.err.find("step 20/20"), std::string::npos);  // plain progress lines, not a tty
+    EXPECT_NE(r.err.find("ETA"), std::string::npos);
+    // One JSON line per step; held-out metrics at steps 10 and 20.
+    std::istringstream lines(readAll(log));
+    int n = 0, evals = 0;
+    for (std::string line; std::getline(lines, line); ++n) {
+        const json j = json::parse(line);
+        EXPECT_EQ(j["step"], n + 1);
+        evals += j.contains("held_out") ? 1 : 0;
+    }
+    EXPECT_EQ(n, 20);
+    EXPECT_EQ(evals, 2);
+    r = cli({"info", "--model", model, "--json"});
+    ASSERT_EQ(r.code, 0) << r.err;
+    const json t = json::parse(r.out)["training"];
+    EXPECT_EQ(t["kind"], "trained");
+    EXPECT_EQ(t["task"], "translate");
+    EXPECT_EQ(t["steps"], 20);
+    EXPECT_EQ(t["options"]["threads"], 2);
+    EXPECT_TRUE(t["held_out"].contains("bleu"));
+    EXPECT_TRUE(t["held_out"].contains("best_aer"));
+    r = cli({"eval", "--model", model, "--task", "translate", "--count", "10"});
+    ASSERT_EQ(r.code, 0) << r.err;
+    const json m = json::parse(r.out)["metrics"];
+    EXPECT_EQ(m["sentences"], 10);
+    for (const char* k : {"loss", "token_accuracy", "exact_match", "bleu", "aer"})
+        EXPECT_TRUE(m.contains(k)) << k;
+    // Continue from the checkpoint: its config and vocabularies.
+    r = cli({"train", "--init", model, "--task", "translate", "--steps", "2", "--out", tmp("more.safetensors"),
+             "--held-out", "5"});
+    ASSERT_EQ(r.code, 0) << r.err;
+}
+
+TEST(Cli, TrainingIsReproducibleToTheByte) {
+    const std::string cfg = tmp("tiny2.json");
+    writeFile(cfg, kTinyConfig);
+    std::vector<std::string> files;
+    for (const char* name : {"a", "b"}) {
+        files.push_back(tmp(std::string("rep_") + name + ".safetensors"));
+        const Result r = cli({"train", "--config", cfg, "--task", "sort", "--steps", "15", "--threads", "2",
+                              "--seed", "9", "--dropout", "0.3", "--held-out", "10", "--out", files.back()});
+        ASSERT_EQ(r.code, 0) << r.err;
+    }
+    EXPECT_TRUE(readAll(files[0]) == readAll(files[1]));
+}
+
+TEST(Cli, TrainOnUserDataReportsBadLines) {
+    const std::string cfg = tmp("tiny3.json"), data = tmp("pairs.tsv");
+    writeFile(cfg, kTinyConfig);
+    std::string text;
+    for (int i = 0; i < 30; ++i) text += "hello world " + std::to_string(i) + "\thallo welt\n";
+    text += "a line without a tab\n";
+    writeFile(data, text);
+    Result r = cli({"train", "--config", cfg, "--data", data, "--steps", "3", "--out", tmp("user.safetensors")});
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_NE(r.err.find("1 of 31 lines skipped: line 31: no tab"), std::string::npos) << r.err;
+    r = cli({"info", "--model", tmp("user.safetensors"), "--json"});
+    EXPECT_EQ(json::parse(r.out)["training"]["data"], "attnviz_cli_pairs.tsv");
+}
+
+TEST(Cli, TrainErrorsAreClear) {
+    const std::string cfg = tmp("tiny4.json");
+    writeFile(cfg, kTinyConfig);
+    Result r = cli({"train", "--config", cfg, "--task", "parse", "--out", tmp("x.safetensors")});
+    EXPECT_EQ(r.code, 1);
+    EXPECT_NE(r.err.find("unknown task 'parse'"), std::string::npos);
+    r = cli({"train", "--config", cfg, "--out", tmp("x.safetensors")});
+    EXPECT_EQ(r.code, 1);
+    EXPECT_NE(r.err.find("--task or --data"), std::string::npos);
+    r = cli({"train", "--config", cfg, "--task", "copy", "--lr", "-1", "--out", tmp("x.safetensors")});
+    EXPECT_EQ(r.code, 1);
+    EXPECT_NE(r.err.find("--lr must be positive"), std::string::npos);
+    r = cli({"train", "--config", cfg, "--task", "copy", "--out", "/nonexistent-dir/x.safetensors", "--steps", "1"});
+    EXPECT_EQ(r.code, 1);
+    EXPECT_NE(r.err.find("/nonexistent-dir"), std::string::npos) << r.err;
+}
+
+TEST(Cli, BenchTrainReportsRatesAsJson) {
+    const std::string cfg = tmp("tiny5.json");
+    writeFile(cfg, kTinyConfig);
+    const Result r = cli({"bench", "train", "--config", cfg, "--batch-size", "4", "--seq-len", "8",
+                          "--steps", "2", "--threads", "2", "--vocab", "100"});
+    ASSERT_EQ(r.code, 0) << r.err;
+    const json j = json::parse(r.out);
+    for (const char* k : {"ms_per_step", "tokens_per_s", "gflops", "eigen_gemm_gflops", "fraction_of_gemm"})
+        EXPECT_GT(j[k].get<double>(), 0.0) << k;
+}

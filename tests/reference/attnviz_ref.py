@@ -215,4 +215,10 @@ class Reference:
         G = T[temb] if c["tie_output"] else T["generator.weight"]
         logits = y @ G.T + T["generator.bias"]
         loss = torch.nn.functional.cross_entropy(logits, torch.tensor(tout))
+        self.last_loss = loss
         return rec, float(loss)
+
+    def run_tensor(self, src_ids, tgt_ids):
+        """As run(), but returns the loss as a tensor, for autograd."""
+        self.run(src_ids, tgt_ids)
+        return self.last_loss
