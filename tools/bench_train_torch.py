@@ -1,0 +1,153 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""PyTorch side of scripts/bench-train-vs-pytorch: the same model, batch and Adam step as
+`attnviz-cli bench train`, timed the same way (median of N steps after 3 warm-up steps).
+
+Model (MODEL.md): seq2seq, pre-norm, d_model/heads/d_ff/layers from the config, embeddings
+x sqrt(d) + sinusoidal PE, tied output, biases; attention "dot" (PyTorch's own
+nn.MultiheadAttention) or "gaussian" (fixed weights, values and output projections only)
+in every block; no dropout, no label smoothing; Adam(betas 0.9/0.98, eps 1e-9).
+Prints one JSON line. Thread settings come from the caller's environment
+(OPENBLAS_NUM_THREADS) and --intra-op (torch.set_num_threads).
+"""
+import argparse
+import json
+import math
+import statistics
+import time
+
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+
+def positional(T, d):
+    pe = torch.zeros(T, d)
+    pos = torch.arange(T, dtype=torch.float64)[:, None]
+    i2 = torch.arange(0, d, 2, dtype=torch.float64)
+    ang = pos / torch.pow(10000.0, i2 / d)
+    pe[:, 0::2] = torch.sin(ang).float()
+    pe[:, 1::2] = torch.cos(ang).float()
+    return pe
+
+
+def gaussian_weights(heads, Tq, Tk, offsets, causal):
+    i = torch.arange(Tq, dtype=torch.float64)[:, None]
+    j = torch.arange(Tk, dtype=torch.float64)[None, :]
+    out = []
+    for h in range(heads):
+        w = torch.exp(-0.5 * (j - (i + offsets[h % len(offsets)])) ** 2) / math.sqrt(2 * math.pi)
+        if causal:
+            w = w * (j <= i)
+        out.append(w)
+    return torch.stack(out).float()  # [h, Tq, Tk]
+
+
+class Gaussian(nn.Module):
+    def __init__(self, d, heads, A):
+        super().__init__()
+        self.h, self.dk = heads, d // heads
+        self.v, self.o = nn.Linear(d, d), nn.Linear(d, d)
+        self.register_buffer("A", A)
+
+    def forward(self, q, kv, causal):
+        B, Tk, d = kv.shape
+        V = self.v(kv).view(B, Tk, self.h, self.dk).transpose(1, 2)  # [B, h, Tk, dk]
+        ctx = torch.matmul(self.A, V)                                 # [B, h, Tq, dk]
+        return self.o(ctx.transpose(1, 2).reshape(B, -1, d))
+
+
+class Dot(nn.Module):
+    def __init__(self, d, heads):
+        super().__init__()
+        self.mha = nn.MultiheadAttention(d, heads, dropout=0.0, batch_first=True)
+
+    def forward(self, q, kv, causal):
+        mask = None
+        if causal:
+            T = q.shape[1]
+            mask = torch.triu(torch.full((T, T), float("-inf")), 1)
+        return self.mha(q, kv, kv, attn_mask=mask, need_weights=False)[0]
+
+
+class Model(nn.Module):
+    def __init__(self, cfg, V, T, variant):
+        super().__init__()
+        d, h, f = cfg["d_model"], cfg["heads"], cfg["d_ff"]
+        self.d = d
+        self.src = nn.Embedding(V, d)
+        self.tgt = nn.Embedding(V, d)
+        self.gen_b = nn.Parameter(torch.zeros(V))
+        self.register_buffer("pe", positional(T, d))
+
+        def attn(kind):
+            if variant == "dot":
+                return Dot(d, h)
+            offs = [-1, 0] if kind == "dec" else [-1, 1]
+            return Gaussian(d, h, gaussian_weights(h, T, T, offs, kind == "dec"))
+
+        L = nn.ModuleList
+        self.enc = L([L([nn.LayerNorm(d), attn("enc"), nn.LayerNorm(d), nn.Linear(d, f), nn.Linear(f, d)])
+                      for _ in range(cfg["enc_layers"])])
+        self.dec = L([L([nn.LayerNorm(d), attn("dec"), nn.LayerNorm(d), attn("cross"), nn.LayerNorm(d),
+                         nn.Linear(d, f), nn.Linear(f, d)]) for _ in range(cfg["dec_layers"])])
+        self.enc_norm, self.dec_norm = nn.LayerNorm(d), nn.LayerNorm(d)
+
+    def forward(self, src, tgt_in):
+        s = math.sqrt(self.d)
+        x = self.src(src) * s + self.pe[: src.shape[1]]
+        for n1, a, n2, l1, l2 in self.enc:
+            h = n1(x)
+            x = x + a(h, h, False)
+            x = x + l2(F.relu(l1(n2(x))))
+        mem = self.enc_norm(x)
+        y = self.tgt(tgt_in) * s + self.pe[: tgt_in.shape[1]]
+        for n1, a, n2, c, n3, l1, l2 in self.dec:
+            h = n1(y)
+            y = y + a(h, h, True)
+            y = y + c(n2(y), mem, False)
+            y = y + l2(F.relu(l1(n3(y))))
+        return F.linear(self.dec_norm(y), self.tgt.weight, self.gen_b)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--config", required=True)
+    ap.add_argument("--variant", choices=["dot", "gaussian"], required=True)
+    ap.add_argument("--batch-size", type=int, default=32)
+    ap.add_argument("--seq-len", type=int, default=32)
+    ap.add_argument("--steps", type=int, default=20)
+    ap.add_argument("--vocab", type=int, default=1000)
+    ap.add_argument("--intra-op", type=int, default=1)
+    a = ap.parse_args()
+    torch.set_num_threads(a.intra_op)
+    torch.manual_seed(1)
+    cfg = json.load(open(a.config))
+    B, T, V = a.batch_size, a.seq_len, a.vocab
+    model = Model(cfg, V, T, a.variant)
+    opt = torch.optim.Adam(model.parameters(), lr=1e-3, betas=(0.9, 0.98), eps=1e-9)
+
+    def batch():
+        return (torch.randint(4, V, (B, T)), torch.randint(4, V, (B, T)), torch.randint(4, V, (B, T)))
+
+    def step(b):
+        src, tin, tout = b
+        opt.zero_grad(set_to_none=True)
+        loss = F.cross_entropy(model(src, tin).reshape(-1, V), tout.reshape(-1))
+        loss.backward()
+        opt.step()
+
+    for _ in range(3):
+        step(batch())
+    ms = []
+    for _ in range(a.steps):
+        b = batch()
+        t0 = time.perf_counter()
+        step(b)
+        ms.append((time.perf_counter() - t0) * 1000)
+    print(json.dumps({"ms_per_step": statistics.median(ms), "ms_min": min(ms), "torch": torch.__version__,
+                      "intra_op_threads": a.intra_op, "parameters": sum(p.numel() for p in model.parameters())}))
+
+
+if __name__ == "__main__":
+    main()
