@@ -210,6 +210,19 @@ std::vector<ParamInfo> Model::parameterInfo() const {
     return d->parameterInfo();
 }
 
+void Model::reconfigure(const ModelConfig& config) {
+    auto net = std::make_unique<Network>(config);
+    const auto now = parameterInfo();
+    const auto next = net->parameterInfo(d->src.size(), d->tgt.size());
+    bool same = now.size() == next.size();
+    for (size_t i = 0; same && i < now.size(); ++i)
+        same = now[i].name == next[i].name && now[i].shape == next[i].shape;
+    if (!same) throw Error("the new configuration needs different tensors than this checkpoint");
+    net->bind(Bindings(*d->params));
+    d->cfg = config;
+    d->net = std::move(net);
+}
+
 bool Model::usesMaxLen(BlockKind kind) const {
     return d->net->usesMaxLen(kind);
 }

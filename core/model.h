@@ -73,6 +73,10 @@ public:
     const ParamStore& params() const;
     std::vector<ParamInfo> parameterInfo() const;
 
+    // Replaces the configuration by one with exactly the same tensors (e.g. other Gaussian
+    // sigma or offsets, which have no parameters); Error, and no change, otherwise.
+    void reconfigure(const ModelConfig& config);
+
     // Whether a block kind's variant needs sequences of at most max_len.
     bool usesMaxLen(BlockKind kind) const;
     // Longest source (tokens without <eos>) and target (without <bos>) the model accepts.

@@ -1,36 +1,12 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "comparison_grid.h"
 
+#include <QContextMenuEvent>
+#include <QMenu>
+
 #include "colormaps.h"
 
 namespace attnviz::ui {
-namespace {
-
-QStringList toQt(const std::vector<std::string>& tokens) {
-    QStringList out;
-    for (const auto& t : tokens) out << QString::fromStdString(t);
-    return out;
-}
-
-const CapturedBlock* findBlock(const Analysis& a, BlockKind kind, int layer) {
-    for (const auto& b : a.blocks)
-        if (b.kind == kind && b.layer == layer) return &b;
-    return nullptr;
-}
-
-QString kindLabel(BlockKind k) {
-    switch (k) {
-        case BlockKind::EncoderSelf:
-            return "enc self";
-        case BlockKind::DecoderSelf:
-            return "dec self";
-        case BlockKind::Cross:
-            return "cross";
-    }
-    return {};
-}
-
-}  // namespace
 
 ComparisonGrid::ComparisonGrid(QWidget* parent) : QWidget(parent), m_layout(new QGridLayout(this)) {
     m_layout->setSpacing(2);
@@ -42,37 +18,48 @@ void ComparisonGrid::setResults(std::shared_ptr<const Results> results) {
     rebuild();
 }
 
-void ComparisonGrid::setBlock(BlockKind kind, int layer) {
-    m_kind = kind;
-    m_layer = layer;
-    rebuild();
-}
-
-void ComparisonGrid::setColormap(const QString& name) {
-    m_colormap = name;
+void ComparisonGrid::setView(const ViewState& view) {
+    const bool colorsOnly = view.kind == m_view.kind && view.layer == m_view.layer &&
+                            view.meanHeads == m_view.meanHeads && view.shared == m_view.shared;
+    m_view = view;
+    if (!colorsOnly) {
+        rebuild();
+        return;
+    }
     for (auto& col : m_panels)
-        for (auto* p : col) p->setGradient(colormap(name));
+        for (auto* p : col) {
+            p->setGradient(colormap(m_view.colormap));
+            p->setScaling(m_view.scaling);
+            p->setHighlightedRow(m_view.query);
+        }
 }
 
-void ComparisonGrid::setSharedScale(bool shared) {
-    m_shared = shared;
-    rebuild();
-}
-
-HeatmapPanel* ComparisonGrid::panel(int column, int head) const {
+HeatmapPanel* ComparisonGrid::panel(int column, int row) const {
     if (column < 0 || column >= int(m_panels.size())) return nullptr;
-    if (head < 0 || head >= int(m_panels[size_t(column)].size())) return nullptr;
-    return m_panels[size_t(column)][size_t(head)];
+    if (row < 0 || row >= int(m_panels[size_t(column)].size())) return nullptr;
+    return m_panels[size_t(column)][size_t(row)];
+}
+
+QLabel* ComparisonGrid::header(int column) const {
+    return column >= 0 && column < int(m_headers.size()) ? m_headers[size_t(column)] : nullptr;
+}
+
+void ComparisonGrid::syncView(HeatmapPanel* from, const QCPRange& keys, const QCPRange& queries) {
+    for (auto& col : m_panels)
+        for (auto* p : col)
+            if (p != from) p->setView(keys, queries);
 }
 
 void ComparisonGrid::rebuild() {
     if (!m_results) return;
     const Results& res = *m_results;
+    const ViewState& v = m_view;
     int rows = 1;
-    for (const auto& r : res)
-        if (const CapturedBlock* b =
-                r.error.isEmpty() ? findBlock(r.analysis, m_kind, m_layer) : nullptr)
-            rows = std::max(rows, b->heads);
+    if (!v.meanHeads) {
+        for (const auto& r : res)
+            if (const CapturedBlock* b = r.error.isEmpty() ? findBlock(r.analysis, v.kind, v.layer) : nullptr)
+                rows = std::max(rows, b->heads);
+    }
     const int cols = int(res.size());
     if (cols != m_columns || rows != m_rows) {  // new shape: new panels
         for (auto* h : m_headers) delete h;
@@ -84,11 +71,25 @@ void ComparisonGrid::rebuild() {
             auto* label = new QLabel(this);
             label->setAlignment(Qt::AlignCenter);
             label->setWordWrap(true);
+            label->setContextMenuPolicy(Qt::CustomContextMenu);
+            connect(label, &QLabel::customContextMenuRequested, this, [this, c, label](const QPoint& at) {
+                QMenu menu;
+                menu.addAction("Move &left", this, [this, c] { emit moveColumnRequested(c, -1); })
+                    ->setEnabled(c > 0);
+                menu.addAction("Move &right", this, [this, c] { emit moveColumnRequested(c, +1); })
+                    ->setEnabled(c + 1 < m_columns);
+                menu.addAction("&Remove column", this, [this, c] { emit removeColumnRequested(c); });
+                menu.exec(label->mapToGlobal(at));
+            });
             m_layout->addWidget(label, 0, c);
             m_headers.push_back(label);
             for (int h = 0; h < rows; ++h) {
                 auto* p = new HeatmapPanel(this);
-                p->setGradient(colormap(m_colormap));
+                p->setGradient(colormap(v.colormap));
+                p->setScaling(v.scaling);
+                connect(p, &HeatmapPanel::rowClicked, this, [this, c](int row) { emit queryClicked(c, row); });
+                connect(p, &HeatmapPanel::viewChanged, this,
+                        [this, p](const QCPRange& k, const QCPRange& q) { syncView(p, k, q); });
                 m_layout->addWidget(p, h + 1, c);
                 m_panels[size_t(c)].push_back(p);
             }
@@ -98,17 +99,24 @@ void ComparisonGrid::rebuild() {
         m_layout->setRowStretch(0, 0);
         for (int h = 1; h <= rows; ++h) m_layout->setRowStretch(h, 1);
     }
-    float globalMax = 0;
-    for (const auto& r : res)
-        if (const CapturedBlock* b =
-                r.error.isEmpty() ? findBlock(r.analysis, m_kind, m_layer) : nullptr)
-            for (const auto& w : b->weights)
-                globalMax = std::max(globalMax, w.size() ? w.maxCoeff() : 0.0f);
+    // Matrices shown, [column][row], and the largest weight for a shared scale.
+    std::vector<std::vector<Mat>> shown(static_cast<size_t>(cols));
+    Scalar globalMax = 0;
+    for (int c = 0; c < cols; ++c) {
+        const ColumnResult& r = res[size_t(c)];
+        const CapturedBlock* b = r.error.isEmpty() ? findBlock(r.analysis, v.kind, v.layer) : nullptr;
+        if (!b) continue;
+        if (v.meanHeads) {
+            shown[size_t(c)].push_back(headMean(*b));
+        } else {
+            shown[size_t(c)] = b->weights;
+        }
+        for (const auto& w : shown[size_t(c)]) globalMax = std::max(globalMax, w.size() ? w.maxCoeff() : Scalar(0));
+    }
     for (int c = 0; c < cols; ++c) {
         const ColumnResult& r = res[size_t(c)];
         QString header = "<b>" + r.name.toHtmlEscaped() + "</b>";
-        const CapturedBlock* b =
-            r.error.isEmpty() ? findBlock(r.analysis, m_kind, m_layer) : nullptr;
+        const CapturedBlock* b = r.error.isEmpty() ? findBlock(r.analysis, v.kind, v.layer) : nullptr;
         if (b) header += "<br><small>" + QString::fromStdString(b->variant) + "</small>";
         if (r.untrained) header += " <small>(untrained)</small>";
         if (r.error.isEmpty() && r.analysis.decoded) {
@@ -117,6 +125,8 @@ void ComparisonGrid::rebuild() {
             header += "<br><small>→ " + out.join(' ').toHtmlEscaped() + "</small>";
         }
         m_headers[size_t(c)]->setText(header);
+        m_headers[size_t(c)]->setToolTip(m_info.value(c));
+        const QString where = QString("%1 L%2").arg(kindLabel(v.kind)).arg(v.layer);
         for (int h = 0; h < rows; ++h) {
             HeatmapPanel* p = m_panels[size_t(c)][size_t(h)];
             if (!r.error.isEmpty()) {
@@ -124,26 +134,19 @@ void ComparisonGrid::rebuild() {
                 p->setMessage(h == 0 ? r.error : QString());
                 continue;
             }
-            if (!b || h >= b->heads) {
-                p->setTitle(QString("%1 · %2 L%3").arg(r.name, kindLabel(m_kind)).arg(m_layer));
-                p->setMessage(
-                    !b && h == 0
-                        ? QString("no %1 block\nin layer %2").arg(kindLabel(m_kind)).arg(m_layer)
-                        : QString());
+            if (!b || h >= int(shown[size_t(c)].size())) {
+                p->setTitle(QString("%1 · %2").arg(r.name, where));
+                p->setMessage(!b && h == 0 ? QString("no %1 block\nin layer %2").arg(kindLabel(v.kind)).arg(v.layer)
+                                           : QString());
                 continue;
             }
-            const Analysis& a = r.analysis;
-            const QStringList src = toQt(a.sourceTokens), tgt = toQt(a.targetTokens);
-            const QStringList& q = m_kind == BlockKind::EncoderSelf ? src : tgt;
-            const QStringList& k = m_kind == BlockKind::DecoderSelf ? tgt : src;
-            p->setTitle(QString("head %1").arg(h));
-            p->setToolTipTitle(QString("%1 · %2 L%3 · head %4")
-                                   .arg(r.name, kindLabel(m_kind))
-                                   .arg(m_layer)
-                                   .arg(h));
-            const Mat& w = b->weights[size_t(h)];
-            p->setMatrix(w, q, k);
-            p->setColorRange(0, m_shared ? globalMax : (w.size() ? w.maxCoeff() : 1.0f));
+            const QString head = v.meanHeads ? QString("mean of %1 heads").arg(b->heads) : QString("head %1").arg(h);
+            p->setTitle(QString("%1 · %2 · %3").arg(r.name, where, head));
+            p->setToolTipTitle(QString("%1 · %2 · %3").arg(r.name, where, head));
+            const Mat& w = shown[size_t(c)][size_t(h)];
+            p->setMatrix(w, queryTokens(r.analysis, v.kind), keyTokens(r.analysis, v.kind));
+            p->setColorRange(0, v.shared ? globalMax : (w.size() ? w.maxCoeff() : Scalar(1)));
+            p->setHighlightedRow(v.query);
         }
     }
 }

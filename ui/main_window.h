@@ -3,19 +3,28 @@
 
 #include <QMainWindow>
 
+#include "session.h"
+#include "view_state.h"
 #include "workspace.h"
 
 class QLineEdit;
 class QComboBox;
 class QSpinBox;
 class QCheckBox;
+class QMenu;
 
 namespace attnviz::ui {
 
 class ComparisonGrid;
+class ProfilePlot;
+class SentenceList;
+class TrainingDock;
+class VariantPanel;
 
-// The main window: sentence fields, view controls and the comparison grid. It wires
-// widgets together and delegates the work (analysis: AnalysisRunner; drawing: ComparisonGrid).
+// The main window: sentence fields, view controls, the comparison grid and docks (query
+// profile, sentence list, variant settings, training). It wires widgets together and
+// delegates the work: analysis to AnalysisRunner, drawing to ComparisonGrid and ProfilePlot,
+// training to TrainingDock, files to Session.
 class MainWindow : public QMainWindow {
     Q_OBJECT
 public:
@@ -23,31 +32,69 @@ public:
 
     void setColumns(std::vector<ModelColumn> columns);
     void addColumn(ModelColumn column);
+    void moveColumn(int column, int delta);
+    void removeColumn(int column);
+    const std::vector<ModelColumn>& columns() const { return m_columns; }
+    // Opens a checkpoint as a new column; false with the error in the status bar.
+    bool openCheckpointFile(const QString& path);
+
     void setSentence(const QString& source, const QString& target = {});
     void setBlock(BlockKind kind, int layer);
+    void setView(const ViewState& view);
+    ViewState view() const { return m_view; }
+    // Selects query row `query` (clicked in `column`, -1: none): outlined in every panel, its
+    // profile plotted.
+    void selectQuery(int column, int query);
+
     // Runs the analysis in this thread and updates every panel (for export and tests).
     void analyzeNow();
     // Saves the grid as it is on screen (PNG/JPEG by extension); false with a message on error.
     bool exportFigure(const QString& path, QString* error);
 
+    Session session() const;
+    // Applies a session; checkpoints that cannot be opened are listed in *errors.
+    void applySession(const Session& s, QStringList* errors);
+    bool saveSession(const QString& path, QString* error) const;
+    bool openSession(const QString& path, QString* error);
+    // The workspace at the last close (QSettings), if any.
+    static bool lastSession(Session* out);
+
     ComparisonGrid* grid() const { return m_grid; }
+    ProfilePlot* profile() const { return m_profile; }
+    SentenceList* sentences() const { return m_sentences; }
+    TrainingDock* training() const { return m_training; }
+    VariantPanel* variantPanel() const { return m_variant; }
     QLineEdit* sourceEdit() const { return m_source; }
     QLineEdit* targetEdit() const { return m_target; }
     AnalysisRunner* runner() const { return m_runner; }
 
+protected:
+    void closeEvent(QCloseEvent* event) override;
+
 private:
     void requestAnalysis();
     void showResults(std::shared_ptr<const Results> results);
-    void openCheckpoint();
-    void exportFigureDialog();
+    void viewFromControls();
+    void updateProfile();
+    void columnsChanged();
+    void rememberSentence();
+    void rebuildRecentMenu();
+    void message(const QString& text);
 
     std::vector<ModelColumn> m_columns;
+    ViewState m_view;
+    int m_currentColumn = -1;
     AnalysisRunner* m_runner;
     ComparisonGrid* m_grid;
+    ProfilePlot* m_profile;
+    SentenceList* m_sentences;
+    TrainingDock* m_training;
+    VariantPanel* m_variant;
     QLineEdit *m_source, *m_target;
-    QComboBox *m_block, *m_colormap;
+    QComboBox *m_block, *m_colormap, *m_scaling, *m_profileMode;
     QSpinBox* m_layer;
-    QCheckBox* m_shared;
+    QCheckBox *m_shared, *m_mean;
+    QMenu* m_recent;
 };
 
 }  // namespace attnviz::ui

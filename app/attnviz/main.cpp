@@ -24,7 +24,9 @@ int main(int argc, char** argv) {
     QCommandLineOption target("target", "Target sentence (empty: greedy decoding).", "text");
     QCommandLineOption exportFigure("export-figure",
                                     "Render the comparison to an image file and exit.", "file");
-    cli.addOptions({models, text, target, exportFigure});
+    QCommandLineOption session("session", "Open a saved workspace (.attnviz.json).", "file");
+    QCommandLineOption fresh("fresh", "Do not restore the last workspace; open the bundled models.");
+    cli.addOptions({models, text, target, exportFigure, session, fresh});
     cli.process(app);
 
     QTextStream err(stderr);
@@ -38,6 +40,17 @@ int main(int argc, char** argv) {
     attnviz::ui::MainWindow window;
     window.setSentence(cli.value(text), cli.value(target));
     window.setColumns(std::move(columns));
+    // The last workspace comes back unless the command line says what to show.
+    attnviz::ui::Session last;
+    if (cli.isSet(session)) {
+        QString error;
+        if (!window.openSession(cli.value(session), &error)) err << "attnviz: " << error << "\n";
+    } else if (!cli.isSet(models) && !cli.isSet(fresh) && !cli.isSet(exportFigure) &&
+               !cli.isSet(text) && attnviz::ui::MainWindow::lastSession(&last)) {
+        QStringList errors;
+        window.applySession(last, &errors);
+        for (const auto& e : errors) err << "attnviz: the last workspace lost a column: " << e << "\n";
+    }
 
     if (cli.isSet(exportFigure)) {
         window.resize(1800, 1000);

@@ -1,23 +1,34 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// The real widgets under the offscreen platform: typing updates every panel, a sentence
-// too long for one model leaves the others working, a corrupt checkpoint is an error.
+// The real widgets under the offscreen platform, driven as a person would: typing, clicking
+// a query token, hovering, a sentence list with the arrow keys, a too-long sentence, a
+// corrupt checkpoint, a short training run, live Gaussian settings, column moves, synced
+// zoom, and a saved workspace that reopens identically.
 #include "ui/main_window.h"
 
 #include <gtest/gtest.h>
 
 #include <QApplication>
+#include <QDoubleSpinBox>
 #include <QLineEdit>
 #include <QSignalSpy>
+#include <QStandardPaths>
+#include <QStatusBar>
 #include <QTest>
 #include <fstream>
 
 #include "core/model.h"
 #include "ui/comparison_grid.h"
+#include "ui/profile_plot.h"
+#include "ui/sentence_list.h"
+#include "ui/training_dock.h"
+#include "ui/variant_panel.h"
 
 using namespace attnviz;
 using namespace attnviz::ui;
 
 namespace {
+
+const QString kModels = ATTNVIZ_MODELS_DIR;
 
 ModelColumn column(const std::string& configName, const QString& name) {
     const ModelConfig cfg =
@@ -29,11 +40,24 @@ ModelColumn column(const std::string& configName, const QString& name) {
     return c;
 }
 
+ModelColumn bundled(const QString& file) {
+    return loadModelColumn(kModels + "/" + file);
+}
+
 // Waits until the runner has delivered results for the newest request.
 void waitForResults(MainWindow& w) {
     QSignalSpy spy(w.runner(), &AnalysisRunner::finished);
-    ASSERT_TRUE(spy.wait(10000));
-    while (w.runner()->busy()) ASSERT_TRUE(spy.wait(10000));
+    ASSERT_TRUE(spy.wait(20000));
+    while (w.runner()->busy()) ASSERT_TRUE(spy.wait(20000));
+}
+
+// Clicks the label of query row `row` on panel p (left of the map).
+void clickQueryLabel(HeatmapPanel* p, int row) {
+    QTest::qWait(50);  // new panels are shown and laid out by queued events
+    p->replot(QCustomPlot::rpImmediateRefresh);
+    const QPoint at(p->axisRect()->left() - 12, int(p->yAxis->coordToPixel(row)));
+    ASSERT_GE(p->rowAt(at), 0) << "panel not laid out: " << p->width() << "x" << p->height();
+    QTest::mouseClick(p, Qt::LeftButton, {}, at);
 }
 
 }  // namespace
@@ -49,15 +73,82 @@ TEST(MainWindow, TypingUpdatesEveryPanelOffTheUiThread) {
     for (int c = 0; c < 3; ++c)
         for (int h = 0; h < 4; ++h) {
             ASSERT_NE(w.grid()->panel(c, h), nullptr);
-            EXPECT_EQ(w.grid()->panel(c, h)->matrix().rows(), 8)
-                << c << "," << h;  // 7 words + <eos>
+            EXPECT_EQ(w.grid()->panel(c, h)->matrix().rows(), 8) << c << "," << h;  // 7 words + <eos>
         }
     // Gaussian encoder head 0 (offset -1): the query "go" looks at "to".
     const Mat& g = w.grid()->panel(1, 0)->matrix();
     Eigen::Index j;
     g.row(3).maxCoeff(&j);
     EXPECT_EQ(j, 2);
-    EXPECT_NE(w.grid()->panel(1, 0)->cellText(3, 2).indexOf("query 3 \"go\" → key 2 \"to\""), -1);
+}
+
+TEST(MainWindow, TooltipNamesModelBlockLayerHeadTokensAndWeight) {
+    MainWindow w;
+    w.setColumns({bundled("01-dot.safetensors"), bundled("09-hc-sa.safetensors")});
+    w.setSentence("I want to go to the station");
+    waitForResults(w);
+    HeatmapPanel* p = w.grid()->panel(1, 0);
+    const QString text = p->cellText(3, 2);
+    EXPECT_TRUE(text.startsWith("hc-sa · enc self L0 · head 0")) << text.toStdString();
+    EXPECT_NE(text.indexOf("query 3 \"go\" → key 2 \"to\""), -1) << text.toStdString();
+    EXPECT_NE(text.indexOf(QString("weight %1").arg(double(p->matrix()(3, 2)), 0, 'f', 4)), -1);
+    EXPECT_NE(text.indexOf("0.39"), -1);  // N(0; 0, 1) = 0.3989: "go" centred on "to"
+    EXPECT_EQ(p->title(), "hc-sa · enc self L0 · head 0");
+}
+
+TEST(MainWindow, ClickingATokenHighlightsItsRowEverywhereAndPlotsItsProfile) {
+    MainWindow w;
+    w.setColumns({bundled("01-dot.safetensors"), bundled("03-random.safetensors"),
+                  bundled("09-hc-sa.safetensors")});
+    w.resize(1400, 900);
+    w.show();
+    w.setSentence("I want to go to the station");
+    waitForResults(w);
+    clickQueryLabel(w.grid()->panel(2, 1), 3);  // "go" in the HC-SA column, head 1
+    for (int c = 0; c < 3; ++c)
+        for (int h = 0; h < w.grid()->rowCount(); ++h)
+            EXPECT_EQ(w.grid()->panel(c, h)->highlightedRow(), 3) << c << "," << h;
+    EXPECT_EQ(w.view().query, 3);
+    EXPECT_EQ(w.profile()->lineCount(), 3);  // one line per model
+    EXPECT_NE(w.profile()->caption().indexOf("Query 3 \"go\""), -1) << w.profile()->caption().toStdString();
+    // The HC-SA line: its two heads centred on i-1 and i+1, so "go" peaks at "to" and "to".
+    const auto* hc = w.profile()->graph(2)->data().data();
+    EXPECT_NEAR(hc->at(2)->value, hc->at(4)->value, 1e-6);
+    // Keyboard: the next query, and the profile follows.
+    QTest::keyClick(&w, Qt::Key_Down, Qt::AltModifier);
+    EXPECT_EQ(w.grid()->panel(0, 0)->highlightedRow(), 4);
+    // A new sentence keeps the selection and refills the profile.
+    QTest::keyClicks(w.sourceEdit(), " today");
+    waitForResults(w);
+    EXPECT_EQ(w.grid()->panel(1, 3)->highlightedRow(), 4);
+    EXPECT_EQ(w.profile()->lineCount(), 3);
+}
+
+TEST(MainWindow, SentenceFileLoadsAndArrowKeysStepThroughIt) {
+    const std::string path = ::testing::TempDir() + "sentences.tsv";
+    std::ofstream(path) << "I want to go to the station\nthe cat sees a dog\tde kato vida un hundo\n"
+                           "\nshe reads a book\n";
+    MainWindow w;
+    w.setColumns({bundled("01-dot.safetensors")});
+    w.show();
+    QString error;
+    ASSERT_TRUE(w.sentences()->loadFile(QString::fromStdString(path), &error)) << error.toStdString();
+    ASSERT_EQ(w.sentences()->list()->count(), 3);  // the blank line is skipped
+    w.sentences()->list()->setFocus();
+    w.sentences()->setCurrentIndex(0);
+    EXPECT_EQ(w.sourceEdit()->text(), "I want to go to the station");
+    QTest::keyClick(w.sentences()->list(), Qt::Key_Down);
+    EXPECT_EQ(w.sourceEdit()->text(), "the cat sees a dog");
+    EXPECT_EQ(w.targetEdit()->text(), "de kato vida un hundo");
+    QTest::keyClick(w.sentences()->list(), Qt::Key_Down);
+    EXPECT_EQ(w.sourceEdit()->text(), "she reads a book");
+    EXPECT_TRUE(w.targetEdit()->text().isEmpty());
+    waitForResults(w);
+    EXPECT_EQ(w.grid()->panel(0, 0)->matrix().rows(), 5);  // she reads a book <eos>
+    // Not text: a clear error, the list unchanged.
+    EXPECT_FALSE(w.sentences()->loadFile("/nonexistent/list.txt", &error));
+    EXPECT_NE(error.indexOf("/nonexistent/list.txt"), -1);
+    EXPECT_EQ(w.sentences()->list()->count(), 3);
 }
 
 TEST(MainWindow, TooLongSentenceShowsAMessageAndOthersKeepWorking) {
@@ -73,25 +164,134 @@ TEST(MainWindow, TooLongSentenceShowsAMessageAndOthersKeepWorking) {
         << w.statusBar()->currentMessage().toStdString();
 }
 
-TEST(MainWindow, CorruptCheckpointIsAClearError) {
+TEST(MainWindow, CorruptCheckpointIsAClearErrorAndNothingElseChanges) {
     const std::string path = ::testing::TempDir() + "corrupt.safetensors";
     std::ofstream(path, std::ios::binary) << "\x10\0\0\0\0\0\0\0{\"a\": 1}";
-    try {
-        loadModelColumn(QString::fromStdString(path));
-        FAIL() << "no error";
-    } catch (const std::exception& e) {
-        EXPECT_NE(std::string(e.what()).find(path), std::string::npos) << e.what();
-    }
+    MainWindow w;
+    w.setColumns({bundled("01-dot.safetensors")});
+    w.setSentence("I want to go");
+    waitForResults(w);
+    EXPECT_FALSE(w.openCheckpointFile(QString::fromStdString(path)));
+    EXPECT_NE(w.statusBar()->currentMessage().indexOf(QString::fromStdString(path)), -1)
+        << w.statusBar()->currentMessage().toStdString();
+    EXPECT_EQ(w.columns().size(), 1u);
+    EXPECT_EQ(w.grid()->panel(0, 0)->matrix().rows(), 5);  // i want to go <eos>
     QStringList errors;
-    loadModelDirectory(QString::fromStdString(::testing::TempDir()),
-                       &errors);  // skips it, says why
-    EXPECT_NE(errors.join('\n').indexOf("corrupt.safetensors"), -1)
-        << errors.join('\n').toStdString();
+    loadModelDirectory(QString::fromStdString(::testing::TempDir()), &errors);  // skips it, says why
+    EXPECT_NE(errors.join('\n').indexOf("corrupt.safetensors"), -1);
+}
+
+TEST(MainWindow, AShortTrainingRunAddsAColumnAndALossCurve) {
+    MainWindow w;
+    w.setColumns({bundled("01-dot.safetensors")});
+    w.setSentence("a b c d");
+    waitForResults(w);
+    JobSpec spec;
+    spec.configJson = TrainingDock::configFor("dot", "tiny", false);
+    spec.task = "copy";
+    spec.train.steps = 40;
+    spec.heldOutCount = 20;
+    QSignalSpy done(w.training(), &TrainingDock::runFinished);
+    QString error;
+    ASSERT_TRUE(w.training()->start(spec, "dot · copy", &error)) << error.toStdString();
+    EXPECT_TRUE(w.training()->running());
+    ASSERT_TRUE(done.wait(60000));
+    EXPECT_FALSE(w.training()->running());
+    ASSERT_EQ(w.columns().size(), 2u);
+    EXPECT_EQ(w.columns()[1].name, "dot · copy");
+    ASSERT_EQ(w.training()->lossPlot()->graphCount(), 1);
+    EXPECT_GE(w.training()->lossPlot()->graph(0)->dataCount(), 8);  // a point every 5 steps
+    EXPECT_EQ(w.training()->progressBar()->value(), 40);
+    waitForResults(w);
+    EXPECT_EQ(w.grid()->columnCount(), 2);
+    EXPECT_EQ(w.grid()->panel(1, 0)->matrix().rows(), 5);  // the new model analyses the sentence
+    // A bad set-up is a message, not a crash.
+    spec.task = "parse";
+    EXPECT_FALSE(w.training()->start(spec, "x", &error));
+    EXPECT_NE(error.indexOf("unknown task"), -1);
+}
+
+TEST(MainWindow, GaussianSettingsChangeThePanelsAtOnce) {
+    MainWindow w;
+    w.setColumns({bundled("01-dot.safetensors"), bundled("09-hc-sa.safetensors")});
+    w.resize(1400, 900);
+    w.show();
+    w.setSentence("I want to go to the station");
+    waitForResults(w);
+    clickQueryLabel(w.grid()->panel(1, 0), 3);
+    ASSERT_TRUE(w.variantPanel()->sigma()->isVisible());
+    EXPECT_NEAR(w.grid()->panel(1, 0)->matrix()(3, 2), 0.3989, 1e-4);
+    w.variantPanel()->sigma()->setValue(2.0);
+    waitForResults(w);
+    EXPECT_NEAR(w.grid()->panel(1, 0)->matrix()(3, 2), 0.1995, 1e-4);  // 1 / (2 sqrt(2 pi))
+    w.variantPanel()->offsets()->setText("0, 2");
+    emit w.variantPanel()->offsets()->editingFinished();
+    waitForResults(w);
+    Eigen::Index j;
+    w.grid()->panel(1, 1)->matrix().row(3).maxCoeff(&j);
+    EXPECT_EQ(j, 5);  // head 1 now centred on i + 2
+    EXPECT_NE(w.variantPanel()->text().indexOf("parameters"), -1);
+}
+
+TEST(MainWindow, ColumnsMoveAndGoAndZoomIsShared) {
+    MainWindow w;
+    w.setColumns({bundled("01-dot.safetensors"), bundled("02-dense.safetensors"), bundled("09-hc-sa.safetensors")});
+    w.setSentence("I want to go");
+    waitForResults(w);
+    w.moveColumn(2, -2);
+    waitForResults(w);
+    EXPECT_EQ(w.columns()[0].name, "hc-sa");
+    w.removeColumn(1);
+    waitForResults(w);
+    ASSERT_EQ(w.grid()->columnCount(), 2);
+    EXPECT_EQ(w.columns()[1].name, "dense");
+    HeatmapPanel* a = w.grid()->panel(0, 0);
+    a->xAxis->setRange(0.5, 2.5);  // as a wheel zoom does
+    EXPECT_DOUBLE_EQ(w.grid()->panel(1, 3)->xAxis->range().lower, 0.5);
+    EXPECT_DOUBLE_EQ(w.grid()->panel(1, 3)->xAxis->range().upper, 2.5);
+}
+
+TEST(MainWindow, ASavedWorkspaceReopensIdentically) {
+    MainWindow w;
+    w.setColumns({bundled("09-hc-sa.safetensors"), bundled("01-dot.safetensors")});
+    w.sentences()->setLines({"I want to go to the station", "the cat sees a dog\tde kato vida un hundo"});
+    w.setSentence("she says that the train arrives", "si dira ke de treno ankoma");
+    ViewState v;
+    v.kind = BlockKind::Cross;
+    v.layer = 1;
+    v.meanHeads = true;
+    v.colormap = "magma";
+    v.scaling = Scaling::Log;
+    v.shared = false;
+    v.query = 2;
+    w.setView(v);
+    waitForResults(w);
+    const std::string path = ::testing::TempDir() + "work.attnviz.json";
+    QString error;
+    ASSERT_TRUE(w.saveSession(QString::fromStdString(path), &error)) << error.toStdString();
+    MainWindow w2;
+    ASSERT_TRUE(w2.openSession(QString::fromStdString(path), &error)) << error.toStdString();
+    waitForResults(w2);
+    EXPECT_TRUE(w2.session() == w.session());
+    ASSERT_EQ(w2.grid()->columnCount(), 2);
+    ASSERT_EQ(w2.grid()->rowCount(), 1);  // mean of heads
+    for (int c = 0; c < 2; ++c) {
+        EXPECT_EQ(w2.grid()->panel(c, 0)->matrix(), w.grid()->panel(c, 0)->matrix());
+        EXPECT_EQ(w2.grid()->panel(c, 0)->highlightedRow(), 2);
+        EXPECT_EQ(w2.grid()->panel(c, 0)->title(), w.grid()->panel(c, 0)->title());
+    }
+    EXPECT_EQ(w2.sentences()->lines(), w.sentences()->lines());
+    // Not a session: an error naming the file.
+    std::ofstream(::testing::TempDir() + "bad.json") << "[1, 2]";
+    EXPECT_FALSE(w2.openSession(QString::fromStdString(::testing::TempDir() + "bad.json"), &error));
+    EXPECT_NE(error.indexOf("bad.json"), -1);
 }
 
 int main(int argc, char** argv) {
     qputenv("QT_QPA_PLATFORM", "offscreen");
+    QStandardPaths::setTestModeEnabled(true);  // QSettings away from the user's own
     QApplication app(argc, argv);
+    QApplication::setOrganizationName("attnviz-tests");
     ::testing::InitGoogleTest(&argc, argv);
     return RUN_ALL_TESTS();
 }

@@ -1,0 +1,64 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "sentence_list.h"
+
+#include <QFile>
+#include <QStringDecoder>
+#include <QVBoxLayout>
+
+namespace attnviz::ui {
+
+SentenceList::SentenceList(QWidget* parent) : QWidget(parent), m_list(new QListWidget) {
+    auto* v = new QVBoxLayout(this);
+    v->setContentsMargins(0, 0, 0, 0);
+    v->addWidget(m_list);
+    m_list->setAlternatingRowColors(true);
+    connect(m_list, &QListWidget::currentRowChanged, this, [this](int row) {
+        if (row < 0) return;
+        const QStringList parts = m_list->item(row)->data(Qt::UserRole).toString().split('\t');
+        emit sentenceChosen(parts.value(0), parts.value(1));
+    });
+}
+
+bool SentenceList::loadFile(const QString& path, QString* error) {
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly)) {
+        if (error) *error = QString("cannot open '%1': %2").arg(path, f.errorString());
+        return false;
+    }
+    const QByteArray bytes = f.readAll();
+    QStringDecoder utf8(QStringDecoder::Utf8);
+    const QString text = utf8(bytes);
+    if (utf8.hasError()) {
+        if (error) *error = QString("'%1' is not valid UTF-8 text").arg(path);
+        return false;
+    }
+    QStringList lines;
+    for (QString line : text.split('\n')) {
+        if (line.endsWith('\r')) line.chop(1);
+        if (!line.trimmed().isEmpty()) lines << line;
+    }
+    if (lines.isEmpty()) {
+        if (error) *error = QString("'%1' has no sentences").arg(path);
+        return false;
+    }
+    setLines(lines);
+    return true;
+}
+
+void SentenceList::setLines(const QStringList& lines) {
+    const QSignalBlocker block(m_list);
+    m_list->clear();
+    for (const QString& line : lines) {
+        auto* item = new QListWidgetItem(QString(line).replace('\t', "  ⇥  "));
+        item->setData(Qt::UserRole, line);
+        m_list->addItem(item);
+    }
+}
+
+QStringList SentenceList::lines() const {
+    QStringList out;
+    for (int i = 0; i < m_list->count(); ++i) out << m_list->item(i)->data(Qt::UserRole).toString();
+    return out;
+}
+
+}  // namespace attnviz::ui

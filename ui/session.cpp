@@ -1,0 +1,67 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "session.h"
+
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QSaveFile>
+
+namespace attnviz::ui {
+
+QJsonObject Session::toJson() const {
+    return {{"attnviz_session", 1},
+            {"source", source},
+            {"target", target},
+            {"sentences", QJsonArray::fromStringList(sentences)},
+            {"sentence_index", sentenceIndex},
+            {"columns", QJsonArray::fromStringList(columns)},
+            {"view", view.toJson()}};
+}
+
+Session Session::fromJson(const QJsonObject& o, QString* error) {
+    Session s;
+    if (o.value("attnviz_session").toInt() != 1) {
+        if (error) *error = "not an attnviz session (no \"attnviz_session\": 1)";
+        return s;
+    }
+    s.source = o.value("source").toString();
+    s.target = o.value("target").toString();
+    for (const auto& v : o.value("sentences").toArray()) s.sentences << v.toString();
+    s.sentenceIndex = o.value("sentence_index").toInt(-1);
+    for (const auto& v : o.value("columns").toArray()) s.columns << v.toString();
+    s.view = ViewState::fromJson(o.value("view").toObject());
+    return s;
+}
+
+bool Session::save(const QString& path, QString* error) const {
+    QSaveFile f(path);
+    if (!f.open(QIODevice::WriteOnly) || f.write(QJsonDocument(toJson()).toJson()) < 0 || !f.commit()) {
+        if (error) *error = QString("cannot write '%1': %2").arg(path, f.errorString());
+        return false;
+    }
+    return true;
+}
+
+bool Session::load(const QString& path, Session* out, QString* error) {
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly)) {
+        if (error) *error = QString("cannot open '%1': %2").arg(path, f.errorString());
+        return false;
+    }
+    QJsonParseError pe;
+    const QJsonDocument doc = QJsonDocument::fromJson(f.readAll(), &pe);
+    if (!doc.isObject()) {
+        if (error) *error = QString("'%1' is not a session: %2").arg(path, pe.errorString());
+        return false;
+    }
+    QString e;
+    Session s = fromJson(doc.object(), &e);
+    if (!e.isEmpty()) {
+        if (error) *error = path + ": " + e;
+        return false;
+    }
+    *out = s;
+    return true;
+}
+
+}  // namespace attnviz::ui

@@ -1,0 +1,278 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "training_dock.h"
+
+#include <QComboBox>
+#include <QFileDialog>
+#include <QFormLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QSpinBox>
+#include <QtConcurrent/QtConcurrentRun>
+#include <chrono>
+#include <thread>
+
+namespace attnviz::ui {
+
+using nlohmann::json;
+
+QStringList TrainingDock::variants() {
+    return {"dot",           "dense",          "random",      "fixed random", "factorized dense",
+            "factorized random", "random + dot", "dense + dot", "HC-SA (Gaussian self)",
+            "all hard-coded", "HC-SA + 1 learned cross head"};
+}
+
+json TrainingDock::configFor(const QString& variant, const QString& size, bool lm) {
+    json c{{"arch", lm ? "decoder" : "seq2seq"}, {"max_len", 48}};
+    if (size.startsWith("tiny")) {
+        c.update({{"d_model", 32}, {"heads", 2}, {"d_ff", 64}, {"enc_layers", 1}, {"dec_layers", 1}});
+    } else if (size.startsWith("medium")) {
+        c.update({{"d_model", 64}, {"heads", 4}, {"d_ff", 256}, {"enc_layers", 2}, {"dec_layers", 2}});
+    } else {  // small: the bundled models' size
+        c.update({{"d_model", 48}, {"heads", 4}, {"d_ff", 96}, {"enc_layers", 2}, {"dec_layers", 2}});
+    }
+    if (lm) c["enc_layers"] = 0;
+    json self{{"variant", "dot"}}, cross{{"variant", "dot"}};
+    const QString v = variant;
+    if (v == "dense" || v == "random") {
+        self = {{"variant", v.toStdString()}};
+    } else if (v == "factorized dense") {
+        self = {{"variant", "factorized_dense"}};
+    } else if (v == "factorized random") {
+        self = {{"variant", "factorized_random"}};
+    } else if (v == "fixed random") {
+        self = {{"variant", "random"}, {"trainable", false}};
+    } else if (v == "random + dot") {
+        self = {{"variant", "mixture"}, {"components", {"random", "dot"}}};
+    } else if (v == "dense + dot") {
+        self = {{"variant", "mixture"}, {"components", {"dense", "dot"}}};
+    } else if (v.startsWith("HC-SA") || v == "all hard-coded") {
+        self = {{"variant", "gaussian"}};
+        if (v == "all hard-coded") cross = {{"variant", "gaussian"}};
+        if (v.contains("1 learned")) cross = {{"variant", "dot"}, {"heads", 1}, {"layers", "top"}};
+    }
+    c["decoder_self"] = self;
+    if (!lm) {
+        c["encoder_self"] = self;
+        c["cross"] = cross;
+    }
+    return c;
+}
+
+TrainingDock::TrainingDock(QWidget* parent) : QWidget(parent) {
+    auto* form = new QFormLayout(this);
+    m_task = new QComboBox;
+    for (const auto& t : taskNames()) m_task->addItem(QString::fromStdString(t));
+    m_task->addItem("data file…");
+    m_task->setCurrentText("translate");
+    m_data = new QLineEdit;
+    m_data->setPlaceholderText("TSV (source<TAB>target) or text (language model)");
+    m_data->setEnabled(false);
+    auto* browse = new QPushButton("…");
+    browse->setEnabled(false);
+    auto* dataRow = new QHBoxLayout;
+    dataRow->addWidget(m_data, 1);
+    dataRow->addWidget(browse);
+    m_variant = new QComboBox;
+    m_variant->addItems(variants());
+    m_size = new QComboBox;
+    m_size->addItems({"tiny (d 32, 2 heads, 1+1)", "small (d 48, 4 heads, 2+2)", "medium (d 64, 4 heads, 2+2)"});
+    m_size->setCurrentIndex(1);
+    m_steps = new QSpinBox;
+    m_steps->setRange(1, 1000000);
+    m_steps->setValue(1000);
+    form->addRow("&Task", m_task);
+    form->addRow("&Data", dataRow);
+    form->addRow("&Variant", m_variant);
+    form->addRow("Si&ze", m_size);
+    form->addRow("&Steps", m_steps);
+    auto* buttons = new QHBoxLayout;
+    m_start = new QPushButton("&Train");
+    m_pause = new QPushButton("&Pause");
+    m_pause->setCheckable(true);
+    m_stop = new QPushButton("St&op");
+    m_save = new QPushButton("Sa&ve model…");
+    for (auto* b : {m_pause, m_stop, m_save}) b->setEnabled(false);
+    for (auto* b : {m_start, m_pause, m_stop, m_save}) buttons->addWidget(b);
+    form->addRow(buttons);
+    m_progress = new QProgressBar;
+    m_progress->setRange(0, 1);
+    m_progress->setValue(0);
+    m_progress->setFormat("idle");
+    form->addRow(m_progress);
+    m_status = new QLabel;
+    m_status->setWordWrap(true);
+    form->addRow(m_status);
+    m_plot = new QCustomPlot;
+    m_plot->setMinimumHeight(200);
+    m_plot->xAxis->setLabel("step");
+    m_plot->yAxis->setLabel("training loss");
+    m_plot->legend->setVisible(true);
+    m_plot->legend->setFont(QFont(font().family(), 8));
+    m_plot->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
+    form->addRow(m_plot);
+
+    connect(m_task, &QComboBox::currentTextChanged, this, [this, browse](const QString& t) {
+        const bool file = t.startsWith("data");
+        m_data->setEnabled(file);
+        browse->setEnabled(file);
+    });
+    connect(browse, &QPushButton::clicked, this, [this] {
+        const QString p = QFileDialog::getOpenFileName(this, "Training data", {}, "Text or TSV (*.txt *.tsv);;All files (*)");
+        if (!p.isEmpty()) m_data->setText(p);
+    });
+    connect(m_start, &QPushButton::clicked, this, &TrainingDock::startFromControls);
+    connect(m_pause, &QPushButton::toggled, this, &TrainingDock::setPaused);
+    connect(m_stop, &QPushButton::clicked, this, &TrainingDock::stop);
+    connect(m_save, &QPushButton::clicked, this, &TrainingDock::saveLast);
+}
+
+TrainingDock::~TrainingDock() {
+    m_stopFlag = true;
+    m_pauseFlag = false;
+    m_future.waitForFinished();
+}
+
+void TrainingDock::startFromControls() {
+    const bool file = m_task->currentText().startsWith("data");
+    const bool lm = file ? m_data->text().endsWith(".txt") : m_task->currentText() == "lm";
+    JobSpec spec;
+    spec.configJson = configFor(m_variant->currentText(), m_size->currentText(), lm);
+    if (file) {
+        spec.data = m_data->text().toStdString();
+    } else {
+        spec.task = m_task->currentText().toStdString();
+    }
+    spec.train.steps = m_steps->value();
+    spec.train.lr = 3e-3;
+    spec.train.warmup = std::min(200, std::max(1, m_steps->value() / 10));
+    spec.train.threads = std::max(1, int(std::thread::hardware_concurrency()));
+    spec.heldOutCount = 100;
+    const QString name = QString("%1 · %2").arg(m_variant->currentText(), file ? QFileInfo(m_data->text()).fileName() : m_task->currentText());
+    QString error;
+    if (!start(spec, name, &error)) emit message("Cannot train: " + error);
+}
+
+bool TrainingDock::start(const JobSpec& spec, const QString& name, QString* error) {
+    if (m_running) {
+        if (error) *error = "a training run is already in progress";
+        return false;
+    }
+    std::shared_ptr<TrainingJob> job;
+    try {
+        job = std::make_shared<TrainingJob>(spec);
+    } catch (const std::exception& e) {
+        if (error) *error = QString::fromUtf8(e.what());
+        m_status->setText("<span style='color:#b00020'>" + QString::fromUtf8(e.what()).toHtmlEscaped() + "</span>");
+        return false;
+    }
+    m_running = true;
+    m_stopFlag = false;
+    m_pauseFlag = false;
+    m_start->setEnabled(false);
+    m_pause->setEnabled(true);
+    m_pause->setChecked(false);
+    m_stop->setEnabled(true);
+    m_graph = m_plot->addGraph();
+    m_graph->setName(name);
+    static const QColor colors[] = {QColor(0, 114, 178), QColor(213, 94, 0), QColor(0, 158, 115), QColor(204, 121, 167)};
+    m_graph->setPen(QPen(colors[(m_plot->graphCount() - 1) % 4], 1.5));
+    m_progress->setRange(0, spec.train.steps);
+    m_progress->setValue(0);
+    m_status->setText(QString::fromStdString(job->notes().empty() ? std::string() : job->notes().front()));
+    const int total = spec.train.steps;
+    m_future = QtConcurrent::run([this, job, name, total] {
+        QString err;
+        std::shared_ptr<Model> model;
+        try {
+            job->run(
+                [&](const Progress& p) {
+                    if (p.stats.step % 5 == 0 || p.stats.step == total)
+                        QMetaObject::invokeMethod(this, [this, s = p.stats.step, total, l = p.stats.loss, eta = p.etaSeconds, t = p.tokensPerSecond] {
+                            onProgress(s, total, l, eta, t);
+                        }, Qt::QueuedConnection);
+                    while (m_pauseFlag && !m_stopFlag) std::this_thread::sleep_for(std::chrono::milliseconds(50));
+                },
+                &m_stopFlag);
+            const bool stopped = m_stopFlag.load();
+            job->finish(job->evaluateHeldOut(!stopped), stopped);
+            nlohmann::json t = job->model().training();
+            t["name"] = name.toStdString();
+            job->model().setTraining(t);
+            model = std::make_shared<Model>(std::move(job->model()));
+        } catch (const std::exception& e) {
+            err = QString::fromUtf8(e.what());
+        }
+        QMetaObject::invokeMethod(this, [this, model, name, err] { onFinished(model, name, err); }, Qt::QueuedConnection);
+    });
+    return true;
+}
+
+void TrainingDock::onProgress(int step, int total, double loss, double eta, double tps) {
+    if (!m_graph) return;
+    m_graph->addData(step, loss);
+    m_plot->rescaleAxes();
+    m_plot->replot(QCustomPlot::rpQueuedReplot);
+    m_progress->setValue(step);
+    const long s = std::lround(eta);
+    m_progress->setFormat(QString("%1 / %2 · loss %3 · ETA %4:%5")
+                              .arg(step).arg(total).arg(loss, 0, 'f', 3)
+                              .arg(s / 60).arg(s % 60, 2, 10, QChar('0')));
+    m_status->setText(QString("%1k tokens/s").arg(tps / 1000, 0, 'f', 1));
+}
+
+void TrainingDock::onFinished(std::shared_ptr<Model> model, QString name, QString error) {
+    m_running = false;
+    m_start->setEnabled(true);
+    m_pause->setEnabled(false);
+    m_pause->setChecked(false);
+    m_stop->setEnabled(false);
+    if (!error.isEmpty() || !model) {
+        m_status->setText("<span style='color:#b00020'>" + error.toHtmlEscaped() + "</span>");
+        emit message("Training failed: " + error);
+        emit runFinished();
+        return;
+    }
+    m_last = model;
+    m_lastName = name;
+    m_save->setEnabled(true);
+    const auto& h = model->training()["held_out"];
+    QString summary = QString("held-out loss %1, token accuracy %2%")
+                          .arg(h.value("loss", 0.0), 0, 'f', 3)
+                          .arg(100 * h.value("token_accuracy", 0.0), 0, 'f', 1);
+    if (h.contains("bleu")) summary += QString(", BLEU %1").arg(h["bleu"].get<double>(), 0, 'f', 1);
+    m_progress->setFormat("done · " + summary);
+    m_status->setText(summary);
+    ModelColumn c;
+    c.name = name;
+    c.model = model;
+    emit modelTrained(c);
+    emit message("trained " + name + ": " + summary);
+    emit runFinished();
+}
+
+void TrainingDock::setPaused(bool paused) {
+    m_pauseFlag = paused;
+    m_pause->setText(paused ? "&Resume" : "&Pause");
+}
+
+void TrainingDock::stop() {
+    m_stopFlag = true;
+    m_pauseFlag = false;
+}
+
+void TrainingDock::saveLast() {
+    if (!m_last) return;
+    const QString path = QFileDialog::getSaveFileName(this, "Save model", m_lastName.section(' ', 0, 0) + ".safetensors",
+                                                      "Checkpoints (*.safetensors)");
+    if (path.isEmpty()) return;
+    try {
+        m_last->save(path.toStdString());
+        emit message("saved " + path);
+    } catch (const std::exception& e) {
+        emit message("Cannot save: " + QString::fromUtf8(e.what()));
+    }
+}
+
+}  // namespace attnviz::ui

@@ -1,0 +1,72 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include <qcustomplot.h>
+
+#include <QWidget>
+#include <atomic>
+#include <memory>
+
+#include "core/training_job.h"
+#include "workspace.h"
+
+class QComboBox;
+class QSpinBox;
+class QPushButton;
+class QProgressBar;
+class QLineEdit;
+class QLabel;
+
+namespace attnviz::ui {
+
+// Train a new model from the app: task or data file, variant, size, steps; start, pause,
+// stop; a progress bar with ETA and live loss curves (one graph per run). The job runs on a
+// worker thread (core TrainingJob, as `attnviz-cli train`); the finished model is offered
+// to the workspace and can be saved.
+class TrainingDock : public QWidget {
+    Q_OBJECT
+public:
+    explicit TrainingDock(QWidget* parent = nullptr);
+    ~TrainingDock() override;
+
+    // The configuration the controls describe (variant, size preset, task kind).
+    static nlohmann::json configFor(const QString& variant, const QString& size, bool languageModel);
+    static QStringList variants();
+
+    // Starts a run (false with a message when the set-up fails, e.g. a bad data file).
+    bool start(const JobSpec& spec, const QString& name, QString* error);
+    bool running() const { return m_running; }
+    void setPaused(bool paused);
+    void stop();
+    QCustomPlot* lossPlot() const { return m_plot; }
+    QProgressBar* progressBar() const { return m_progress; }
+    // The model of the last finished run (null before).
+    std::shared_ptr<Model> lastModel() const { return m_last; }
+
+signals:
+    void modelTrained(attnviz::ui::ModelColumn column);
+    void message(const QString& text);
+    void runFinished();
+
+private:
+    void startFromControls();
+    void onProgress(int step, int total, double loss, double eta, double tokensPerSecond);
+    void onFinished(std::shared_ptr<Model> model, QString name, QString error);
+    void saveLast();
+
+    QComboBox *m_task, *m_variant, *m_size;
+    QLineEdit* m_data;
+    QSpinBox* m_steps;
+    QPushButton *m_start, *m_pause, *m_stop, *m_save;
+    QProgressBar* m_progress;
+    QLabel* m_status;
+    QCustomPlot* m_plot;
+    QCPGraph* m_graph = nullptr;
+    std::atomic<bool> m_stopFlag{false}, m_pauseFlag{false};
+    bool m_running = false;
+    std::shared_ptr<Model> m_last;
+    QString m_lastName;
+    QFuture<void> m_future;
+};
+
+}  // namespace attnviz::ui
