@@ -20,7 +20,8 @@ void ComparisonGrid::setResults(std::shared_ptr<const Results> results) {
 
 void ComparisonGrid::setView(const ViewState& view) {
     const bool colorsOnly = view.kind == m_view.kind && view.layer == m_view.layer &&
-                            view.meanHeads == m_view.meanHeads && view.shared == m_view.shared;
+                            view.meanHeads == m_view.meanHeads && view.shared == m_view.shared &&
+                            view.allLayersOf == m_view.allLayersOf;
     m_view = view;
     if (!colorsOnly) {
         rebuild();
@@ -54,25 +55,37 @@ void ComparisonGrid::rebuild() {
     if (!m_results) return;
     const Results& res = *m_results;
     const ViewState& v = m_view;
-    int rows = 1;
-    if (!v.meanHeads) {
-        for (const auto& r : res)
-            if (const CapturedBlock* b = r.error.isEmpty() ? findBlock(r.analysis, v.kind, v.layer) : nullptr)
-                rows = std::max(rows, b->heads);
+    // What each grid column shows: (model, layer). Normally every model at the chosen layer;
+    // with allLayersOf, every layer of one model.
+    std::vector<std::pair<int, int>> spec;
+    if (v.allLayersOf >= 0 && v.allLayersOf < int(res.size())) {
+        for (const auto& b : res[size_t(v.allLayersOf)].analysis.blocks)
+            if (b.kind == v.kind) spec.emplace_back(v.allLayersOf, b.layer);
     }
-    const int cols = int(res.size());
+    if (spec.empty())
+        for (int c = 0; c < int(res.size()); ++c) spec.emplace_back(c, v.layer);
+    auto blockOf = [&](size_t c) -> const CapturedBlock* {
+        const ColumnResult& r = res[size_t(spec[c].first)];
+        return r.error.isEmpty() ? findBlock(r.analysis, v.kind, spec[c].second) : nullptr;
+    };
+    int rows = 1;
+    if (!v.meanHeads)
+        for (size_t c = 0; c < spec.size(); ++c)
+            if (const CapturedBlock* b = blockOf(c)) rows = std::max(rows, b->heads);
+    const int cols = int(spec.size());
     if (cols != m_columns || rows != m_rows) {  // new shape: new panels
         for (auto* h : m_headers) delete h;
         for (auto& col : m_panels)
             for (auto* p : col) delete p;
         m_headers.clear();
-        m_panels.assign(size_t(cols), {});
+        m_panels.assign(static_cast<size_t>(cols), {});
         for (int c = 0; c < cols; ++c) {
             auto* label = new QLabel(this);
             label->setAlignment(Qt::AlignCenter);
             label->setWordWrap(true);
             label->setContextMenuPolicy(Qt::CustomContextMenu);
             connect(label, &QLabel::customContextMenuRequested, this, [this, c, label](const QPoint& at) {
+                if (m_view.allLayersOf >= 0) return;  // columns are layers, not models
                 QMenu menu;
                 menu.addAction("Move &left", this, [this, c] { emit moveColumnRequested(c, -1); })
                     ->setEnabled(c > 0);
@@ -87,7 +100,9 @@ void ComparisonGrid::rebuild() {
                 auto* p = new HeatmapPanel(this);
                 p->setGradient(colormap(v.colormap));
                 p->setScaling(v.scaling);
-                connect(p, &HeatmapPanel::rowClicked, this, [this, c](int row) { emit queryClicked(c, row); });
+                connect(p, &HeatmapPanel::rowClicked, this, [this, c](int row) {
+                    emit queryClicked(m_view.allLayersOf >= 0 ? m_view.allLayersOf : c, row);
+                });
                 connect(p, &HeatmapPanel::viewChanged, this,
                         [this, p](const QCPRange& k, const QCPRange& q) { syncView(p, k, q); });
                 m_layout->addWidget(p, h + 1, c);
@@ -102,21 +117,22 @@ void ComparisonGrid::rebuild() {
     // Matrices shown, [column][row], and the largest weight for a shared scale.
     std::vector<std::vector<Mat>> shown(static_cast<size_t>(cols));
     Scalar globalMax = 0;
-    for (int c = 0; c < cols; ++c) {
-        const ColumnResult& r = res[size_t(c)];
-        const CapturedBlock* b = r.error.isEmpty() ? findBlock(r.analysis, v.kind, v.layer) : nullptr;
+    for (size_t c = 0; c < spec.size(); ++c) {
+        const CapturedBlock* b = blockOf(c);
         if (!b) continue;
         if (v.meanHeads) {
-            shown[size_t(c)].push_back(headMean(*b));
+            shown[c].push_back(headMean(*b));
         } else {
-            shown[size_t(c)] = b->weights;
+            shown[c] = b->weights;
         }
-        for (const auto& w : shown[size_t(c)]) globalMax = std::max(globalMax, w.size() ? w.maxCoeff() : Scalar(0));
+        for (const auto& w : shown[c]) globalMax = std::max(globalMax, w.size() ? w.maxCoeff() : Scalar(0));
     }
     for (int c = 0; c < cols; ++c) {
-        const ColumnResult& r = res[size_t(c)];
+        const ColumnResult& r = res[size_t(spec[size_t(c)].first)];
+        const int layer = spec[size_t(c)].second;
+        const CapturedBlock* b = blockOf(size_t(c));
         QString header = "<b>" + r.name.toHtmlEscaped() + "</b>";
-        const CapturedBlock* b = r.error.isEmpty() ? findBlock(r.analysis, v.kind, v.layer) : nullptr;
+        if (v.allLayersOf >= 0) header += QString(" <b>· layer %1</b>").arg(layer);
         if (b) header += "<br><small>" + QString::fromStdString(b->variant) + "</small>";
         if (r.untrained) header += " <small>(untrained)</small>";
         if (r.error.isEmpty() && r.analysis.decoded) {
@@ -125,8 +141,8 @@ void ComparisonGrid::rebuild() {
             header += "<br><small>→ " + out.join(' ').toHtmlEscaped() + "</small>";
         }
         m_headers[size_t(c)]->setText(header);
-        m_headers[size_t(c)]->setToolTip(m_info.value(c));
-        const QString where = QString("%1 L%2").arg(kindLabel(v.kind)).arg(v.layer);
+        m_headers[size_t(c)]->setToolTip(m_info.value(spec[size_t(c)].first));
+        const QString where = QString("%1 L%2").arg(kindLabel(v.kind)).arg(layer);
         for (int h = 0; h < rows; ++h) {
             HeatmapPanel* p = m_panels[size_t(c)][size_t(h)];
             if (!r.error.isEmpty()) {
@@ -135,13 +151,13 @@ void ComparisonGrid::rebuild() {
                 continue;
             }
             if (!b || h >= int(shown[size_t(c)].size())) {
-                p->setTitle(QString("%1 · %2").arg(r.name, where));
-                p->setMessage(!b && h == 0 ? QString("no %1 block\nin layer %2").arg(kindLabel(v.kind)).arg(v.layer)
+                p->setTitle(QString("%1\n%2").arg(r.name, where));
+                p->setMessage(!b && h == 0 ? QString("no %1 block\nin layer %2").arg(kindLabel(v.kind)).arg(layer)
                                            : QString());
                 continue;
             }
             const QString head = v.meanHeads ? QString("mean of %1 heads").arg(b->heads) : QString("head %1").arg(h);
-            p->setTitle(QString("%1 · %2 · %3").arg(r.name, where, head));
+            p->setTitle(QString("%1\n%2 · %3").arg(r.name, where, head));
             p->setToolTipTitle(QString("%1 · %2 · %3").arg(r.name, where, head));
             const Mat& w = shown[size_t(c)][size_t(h)];
             p->setMatrix(w, queryTokens(r.analysis, v.kind), keyTokens(r.analysis, v.kind));

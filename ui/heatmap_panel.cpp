@@ -38,9 +38,9 @@ QString scalingName(Scaling s) {
 }
 
 HeatmapPanel::HeatmapPanel(QWidget* parent) : QCustomPlot(parent) {
-    setMinimumSize(160, 160);
+    setMinimumSize(140, 170);
     plotLayout()->insertRow(0);
-    m_title = new QCPTextElement(this, QString(), QFont(font().family(), 9, QFont::DemiBold));
+    m_title = new QCPTextElement(this, QString(), QFont(font().family(), 8, QFont::DemiBold));
     plotLayout()->addElement(0, 0, m_title);
     m_map = new QCPColorMap(xAxis, yAxis);
     m_map->setInterpolate(false);

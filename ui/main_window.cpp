@@ -102,10 +102,13 @@ MainWindow::MainWindow(QWidget* parent)
     pv->addWidget(m_profile, 1);
     auto* profileDock = dock(this, "Query profile", "profile", profileBox, Qt::BottomDockWidgetArea);
     auto* sentenceDock = dock(this, "Sentences", "sentences", m_sentences, Qt::LeftDockWidgetArea);
-    auto* variantDock = dock(this, "Variant", "variant", m_variant, Qt::RightDockWidgetArea);
-    auto* trainingDock = dock(this, "Training", "training", m_training, Qt::RightDockWidgetArea);
+    auto* variantDock = dock(this, "Variant", "variant", m_variant, Qt::BottomDockWidgetArea);
+    auto* trainingDock = dock(this, "Training", "training", m_training, Qt::BottomDockWidgetArea);
+    // The grid gets the whole width; the tools share the bottom as tabs.
+    tabifyDockWidget(profileDock, variantDock);
     tabifyDockWidget(variantDock, trainingDock);
-    variantDock->raise();
+    profileDock->raise();
+    m_profileDock = profileDock;
     sentenceDock->hide();
 
     auto* file = menuBar()->addMenu("&File");
@@ -158,6 +161,13 @@ MainWindow::MainWindow(QWidget* parent)
         m_source->selectAll();
     });
     auto* columns = menuBar()->addMenu("&Columns");
+    columns->addAction("Show every &layer of the clicked model", QKeySequence("Ctrl+Shift+L"), this, [this] {
+        ViewState v = m_view;
+        v.allLayersOf = v.allLayersOf >= 0 ? -1 : std::max(0, m_currentColumn);
+        setView(v);
+        message(v.allLayersOf >= 0 ? "every layer of " + m_columns[size_t(v.allLayersOf)].name + " (Ctrl+Shift+L: back to all models)"
+                                   : "all models");
+    });
     columns->addAction("Move clicked column &left", QKeySequence("Ctrl+Shift+Left"), this, [this] { moveColumn(m_currentColumn, -1); });
     columns->addAction("Move clicked column &right", QKeySequence("Ctrl+Shift+Right"), this, [this] { moveColumn(m_currentColumn, +1); });
     columns->addAction("&Remove clicked column", QKeySequence("Ctrl+Shift+Del"), this, [this] { removeColumn(m_currentColumn); });
@@ -202,6 +212,7 @@ void MainWindow::addColumn(ModelColumn column) {
 }
 
 void MainWindow::moveColumn(int c, int delta) {
+    m_view.allLayersOf = -1;
     const int to = c + delta;
     if (c < 0 || to < 0 || c >= int(m_columns.size()) || to >= int(m_columns.size())) return;
     ModelColumn moved = std::move(m_columns[size_t(c)]);
@@ -213,6 +224,7 @@ void MainWindow::moveColumn(int c, int delta) {
 
 void MainWindow::removeColumn(int c) {
     if (c < 0 || c >= int(m_columns.size())) return;
+    m_view.allLayersOf = -1;
     m_columns.erase(m_columns.begin() + c);
     m_currentColumn = -1;
     m_variant->showColumn(nullptr, m_view.kind);
@@ -414,6 +426,13 @@ bool MainWindow::lastSession(Session* out) {
     QString error;
     *out = Session::fromJson(doc.object(), &error);
     return error.isEmpty() && !out->columns.isEmpty();
+}
+
+void MainWindow::showEvent(QShowEvent* event) {
+    QMainWindow::showEvent(event);
+    if (m_shown) return;
+    m_shown = true;
+    resizeDocks({m_profileDock}, {std::max(220, height() / 4)}, Qt::Vertical);  // the grid first
 }
 
 void MainWindow::closeEvent(QCloseEvent* event) {

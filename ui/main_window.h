@@ -12,6 +12,7 @@ class QComboBox;
 class QSpinBox;
 class QCheckBox;
 class QMenu;
+class QDockWidget;
 
 namespace attnviz::ui {
 
@@ -70,6 +71,7 @@ public:
 
 protected:
     void closeEvent(QCloseEvent* event) override;
+    void showEvent(QShowEvent* event) override;
 
 private:
     void requestAnalysis();
@@ -95,6 +97,8 @@ private:
     QSpinBox* m_layer;
     QCheckBox *m_shared, *m_mean;
     QMenu* m_recent;
+    QDockWidget* m_profileDock;
+    bool m_shown = false;
 };
 
 }  // namespace attnviz::ui

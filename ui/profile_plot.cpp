@@ -23,8 +23,11 @@ ProfilePlot::ProfilePlot(QWidget* parent) : QCustomPlot(parent) {
     plotLayout()->addElement(0, 0, m_title);
     yAxis->setLabel("weight");
     xAxis->setTickLabelRotation(45);
-    legend->setVisible(true);
+    legend->setVisible(false);
     legend->setFont(QFont(font().family(), 8));
+    legend->setFillOrder(QCPLayoutGrid::foRowsFirst);  // 11 models fit in three rows of four
+    legend->setWrap(4);
+    legend->setBrush(QColor(255, 255, 255, 210));
     axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
     setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
 }
@@ -35,6 +38,10 @@ QString ProfilePlot::caption() const {
 
 void ProfilePlot::clearProfile(const QString& message) {
     clearGraphs();
+    legend->setVisible(false);
+    xAxis->setTicker(QSharedPointer<QCPAxisTicker>::create());
+    xAxis->setRange(0, 1);
+    yAxis->setRange(0, 1);
     m_title->setText(message);
     replot(QCustomPlot::rpQueuedReplot);
 }
@@ -77,6 +84,7 @@ void ProfilePlot::showProfile(const Results& results, const ViewState& v, int co
                                  : "No model has this block for the selected query");
         return;
     }
+    legend->setVisible(true);
     auto ticker = QSharedPointer<QCPAxisTickerText>::create();
     for (int j = 0; j < keys.size(); ++j) ticker->addTick(j, keys[j]);
     xAxis->setTicker(ticker);

@@ -61,7 +61,12 @@ json TrainingDock::configFor(const QString& variant, const QString& size, bool l
 }
 
 TrainingDock::TrainingDock(QWidget* parent) : QWidget(parent) {
-    auto* form = new QFormLayout(this);
+    // Controls on the left, loss curves on the right.
+    auto* row = new QHBoxLayout(this);
+    auto* left = new QWidget;
+    left->setMaximumWidth(460);
+    auto* form = new QFormLayout(left);
+    row->addWidget(left);
     m_task = new QComboBox;
     for (const auto& t : taskNames()) m_task->addItem(QString::fromStdString(t));
     m_task->addItem("data file…");
@@ -83,7 +88,7 @@ TrainingDock::TrainingDock(QWidget* parent) : QWidget(parent) {
     m_steps->setRange(1, 1000000);
     m_steps->setValue(1000);
     form->addRow("&Task", m_task);
-    form->addRow("&Data", dataRow);
+    form->addRow("Data", dataRow);
     form->addRow("&Variant", m_variant);
     form->addRow("Si&ze", m_size);
     form->addRow("&Steps", m_steps);
@@ -105,13 +110,13 @@ TrainingDock::TrainingDock(QWidget* parent) : QWidget(parent) {
     m_status->setWordWrap(true);
     form->addRow(m_status);
     m_plot = new QCustomPlot;
-    m_plot->setMinimumHeight(200);
+    m_plot->setMinimumHeight(160);
     m_plot->xAxis->setLabel("step");
     m_plot->yAxis->setLabel("training loss");
     m_plot->legend->setVisible(true);
     m_plot->legend->setFont(QFont(font().family(), 8));
     m_plot->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
-    form->addRow(m_plot);
+    row->addWidget(m_plot, 1);
 
     connect(m_task, &QComboBox::currentTextChanged, this, [this, browse](const QString& t) {
         const bool file = t.startsWith("data");

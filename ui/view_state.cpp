@@ -6,7 +6,7 @@ namespace attnviz::ui {
 QJsonObject ViewState::toJson() const {
     return {{"block", blockKindName(kind)}, {"layer", layer},         {"mean_heads", meanHeads},
             {"colormap", colormap},        {"shared_scale", shared}, {"scaling", scalingName(scaling)},
-            {"query", query}};
+            {"query", query}, {"all_layers_of", allLayersOf}};
 }
 
 ViewState ViewState::fromJson(const QJsonObject& o) {
@@ -20,6 +20,7 @@ ViewState ViewState::fromJson(const QJsonObject& o) {
     v.shared = o.value("shared_scale").toBool(true);
     v.scaling = scalingFromName(o.value("scaling").toString());
     v.query = o.value("query").toInt(-1);
+    v.allLayersOf = o.value("all_layers_of").toInt(-1);
     return v;
 }
 

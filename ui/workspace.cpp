@@ -5,6 +5,7 @@
 #include <QDir>
 #include <QFileInfo>
 #include <QRegularExpression>
+#include <QtConcurrent/QtConcurrentMap>
 #include <QtConcurrent/QtConcurrentRun>
 
 #include "core/error.h"
@@ -83,9 +84,9 @@ void AnalysisRunner::start() {
 
 Results AnalysisRunner::analyzeAll(const std::vector<ModelColumn>& columns, const QString& source,
                                    const QString& target) {
-    Results out;
     const std::string src = source.toStdString(), tgt = target.toStdString();
-    for (const auto& c : columns) {
+    // Models are independent (each has its own lock): analyse them on every core.
+    return QtConcurrent::blockingMapped<Results>(columns, [&](const ModelColumn& c) {
         ColumnResult r;
         r.name = c.name;
         const auto& t = c.model->training();
@@ -97,9 +98,8 @@ Results AnalysisRunner::analyzeAll(const std::vector<ModelColumn>& columns, cons
         } catch (const std::exception& e) {
             r.error = QString::fromUtf8(e.what());
         }
-        out.push_back(std::move(r));
-    }
-    return out;
+        return r;
+    });
 }
 
 }  // namespace attnviz::ui

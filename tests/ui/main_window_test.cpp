@@ -93,7 +93,7 @@ TEST(MainWindow, TooltipNamesModelBlockLayerHeadTokensAndWeight) {
     EXPECT_NE(text.indexOf("query 3 \"go\" → key 2 \"to\""), -1) << text.toStdString();
     EXPECT_NE(text.indexOf(QString("weight %1").arg(double(p->matrix()(3, 2)), 0, 'f', 4)), -1);
     EXPECT_NE(text.indexOf("0.39"), -1);  // N(0; 0, 1) = 0.3989: "go" centred on "to"
-    EXPECT_EQ(p->title(), "hc-sa · enc self L0 · head 0");
+    EXPECT_EQ(p->title(), "hc-sa\nenc self L0 · head 0");
 }
 
 TEST(MainWindow, ClickingATokenHighlightsItsRowEverywhereAndPlotsItsProfile) {
@@ -249,6 +249,24 @@ TEST(MainWindow, ColumnsMoveAndGoAndZoomIsShared) {
     a->xAxis->setRange(0.5, 2.5);  // as a wheel zoom does
     EXPECT_DOUBLE_EQ(w.grid()->panel(1, 3)->xAxis->range().lower, 0.5);
     EXPECT_DOUBLE_EQ(w.grid()->panel(1, 3)->xAxis->range().upper, 2.5);
+}
+
+TEST(MainWindow, EveryLayerOfOneModel) {
+    MainWindow w;
+    w.setColumns({bundled("01-dot.safetensors"), bundled("11-hc-sa-1head.safetensors")});
+    w.setSentence("I want to go", "mo volo te irer");
+    waitForResults(w);
+    ViewState v = w.view();
+    v.kind = BlockKind::Cross;
+    v.allLayersOf = 1;  // HC-SA with one cross head in the top layer only
+    w.setView(v);
+    ASSERT_EQ(w.grid()->columnCount(), 1);  // only layer 1 has cross-attention
+    EXPECT_EQ(w.grid()->rowCount(), 1);     // with one head
+    EXPECT_EQ(w.grid()->panel(0, 0)->title(), "hc-sa-1head\ncross L1 · head 0");
+    v.kind = BlockKind::DecoderSelf;
+    w.setView(v);
+    EXPECT_EQ(w.grid()->columnCount(), 2);
+    EXPECT_EQ(w.grid()->panel(1, 3)->title(), "hc-sa-1head\ndec self L1 · head 3");
 }
 
 TEST(MainWindow, ASavedWorkspaceReopensIdentically) {

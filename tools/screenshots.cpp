@@ -1,0 +1,76 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Screenshots of the real app for docs/screenshots (run under Xvfb by scripts/screenshots):
+// the default workspace; "to" clicked with its query profile; training in progress.
+//   attnviz-screenshots OUTDIR
+#include <QApplication>
+#include <QDir>
+#include <QDockWidget>
+#include <QLineEdit>
+#include <QSignalSpy>
+#include <QTest>
+#include <QProgressBar>
+#include <QTextStream>
+
+#include "ui/comparison_grid.h"
+#include "ui/main_window.h"
+#include "ui/training_dock.h"
+
+using namespace attnviz::ui;
+
+namespace {
+
+void settle(MainWindow& w) {
+    QSignalSpy spy(w.runner(), &AnalysisRunner::finished);
+    while (w.runner()->busy()) spy.wait(10000);
+    QTest::qWait(300);
+}
+
+bool shoot(QWidget& w, const QString& path) {
+    const bool ok = w.grab().save(path);
+    QTextStream(stdout) << (ok ? "wrote " : "FAILED ") << path << "\n";
+    return ok;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    QApplication app(argc, argv);
+    QApplication::setApplicationName("attnviz-screenshots");
+    const QString out = argc > 1 ? argv[1] : "docs/screenshots";
+    QDir().mkpath(out);
+    QStringList errors;
+    MainWindow w;
+    w.resize(1680, 1050);
+    w.setColumns(loadModelDirectory(bundledModelDirectory(), &errors));
+    w.setSentence("I want to go to the station");
+    w.show();
+    settle(w);
+    bool ok = shoot(w, out + "/workspace.png");
+
+    // "to" (query 2) clicked in the HC-SA column: outlined everywhere, profile per model.
+    w.selectQuery(8, 2);
+    QTest::qWait(300);
+    ok = shoot(w, out + "/query-profile.png") && ok;
+
+    // Training in progress: the dock raised, a run started, captured half way.
+    for (auto* d : w.findChildren<QDockWidget*>())
+        if (d->objectName() == "training") d->raise();
+    attnviz::JobSpec spec;
+    spec.configJson = TrainingDock::configFor("dot", "small", false);
+    spec.task = "translate";
+    spec.train.steps = 600;
+    spec.train.lr = 3e-3;
+    spec.train.warmup = 60;
+    spec.heldOutCount = 50;
+    QString error;
+    if (!w.training()->start(spec, "dot · translate", &error)) {
+        QTextStream(stdout) << "FAILED " << error << "\n";
+        return 1;
+    }
+    while (w.training()->progressBar()->value() < 300) QTest::qWait(50);
+    ok = shoot(w, out + "/training.png") && ok;
+    w.training()->stop();
+    QSignalSpy done(w.training(), &TrainingDock::runFinished);
+    done.wait(60000);
+    return ok ? 0 : 1;
+}
