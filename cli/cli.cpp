@@ -14,6 +14,9 @@
 #include "core/rng.h"
 #include "core/safetensors.h"
 #include "train.h"
+#ifdef ATTNVIZ_RENDER
+#include "render.h"
+#endif
 #include <unistd.h>
 
 namespace attnviz::cli {
@@ -259,6 +262,10 @@ int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err)
 
     TrainCommands training;
     training.add(app, *cBench);
+#ifdef ATTNVIZ_RENDER
+    RenderCommand render;
+    render.add(app);
+#endif
 
     try {
         app.parse(argc, argv);
@@ -273,6 +280,9 @@ int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err)
         if (*cInfo) runInfo(infoModel, infoJson, out);
         if (*cBenchFwd) runBenchForward(bench, out);
         training.run(out, err, &err == &std::cerr && isatty(STDERR_FILENO));
+#ifdef ATTNVIZ_RENDER
+        render.run(out);
+#endif
     } catch (const Error& e) {
         err << "attnviz-cli: error: " << e.what() << '\n';
         return 1;

@@ -4,7 +4,7 @@
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
-#include <QSaveFile>
+#include "core/safetensors.h"
 
 namespace attnviz::ui {
 
@@ -34,9 +34,10 @@ Session Session::fromJson(const QJsonObject& o, QString* error) {
 }
 
 bool Session::save(const QString& path, QString* error) const {
-    QSaveFile f(path);
-    if (!f.open(QIODevice::WriteOnly) || f.write(QJsonDocument(toJson()).toJson()) < 0 || !f.commit()) {
-        if (error) *error = QString("cannot write '%1': %2").arg(path, f.errorString());
+    try {
+        writeFileAtomically(path.toStdString(), QJsonDocument(toJson()).toJson().toStdString());
+    } catch (const std::exception& e) {
+        if (error) *error = QString::fromUtf8(e.what());
         return false;
     }
     return true;

@@ -1,0 +1,30 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+// attnviz-cli render: figures (SVG, PDF, PNG) and data (CSV, JSON, .npy) of attention,
+// headless, with the app's drawing code (ui/figure.h).
+#include <CLI/CLI.hpp>
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+namespace attnviz::cli {
+
+class RenderCommand {
+public:
+    void add(CLI::App& app);
+    void run(std::ostream& out);
+
+private:
+    CLI::App* m_cmd = nullptr;
+    std::vector<std::string> m_models;
+    std::string m_text, m_target, m_block = "encoder_self", m_heads = "all", m_out, m_size,
+                                  m_colormap = "viridis", m_scaling = "linear", m_title, m_query,
+                                  m_font;
+    int m_layer = 0, m_dpi = 150;
+    double m_fontSize = 7;
+    bool m_shared = false, m_noColorbar = false;
+    CLI::Option* m_targetOpt = nullptr;
+};
+
+}  // namespace attnviz::cli
