@@ -8,7 +8,8 @@
 #include <QFileDialog>
 #include <QFormLayout>
 #include <QHBoxLayout>
-#include <QImageWriter>
+#include <QFileInfo>
+#include <QPicture>
 #include <QJsonDocument>
 #include <QLabel>
 #include <QLineEdit>
@@ -21,6 +22,11 @@
 
 #include "colormaps.h"
 #include "comparison_grid.h"
+#include "core/dump.h"
+#include "core/error.h"
+#include "core/safetensors.h"
+#include "export_dialog.h"
+#include "figure.h"
 #include "profile_plot.h"
 #include "sentence_list.h"
 #include "training_dock.h"
@@ -140,10 +146,14 @@ MainWindow::MainWindow(QWidget* parent)
     });
     file->addSeparator();
     file->addAction("&Export figure…", QKeySequence("Ctrl+E"), this, [this] {
-        const QString path = QFileDialog::getSaveFileName(this, "Export figure", "attention.png", "PNG image (*.png)");
+        std::unique_ptr<ExportDialog> d(createExportDialog());
+        d->exec();
+    });
+    file->addAction("Export &data…", QKeySequence("Ctrl+Shift+E"), this, [this] {
+        const QString path = QFileDialog::getSaveFileName(this, "Export data", "attention.csv",
+                                                          "CSV, long form (*.csv);;JSON dump (*.json);;NumPy (*.npy)");
         QString error;
-        if (path.isEmpty()) return;
-        message(exportFigure(path, &error) ? "exported " + path : error);
+        if (!path.isEmpty()) message(exportData(path, &error) ? "exported " + path : error);
     });
     file->addSeparator();
     file->addAction("&Quit", QKeySequence::Quit, this, &QWidget::close);
@@ -358,13 +368,117 @@ void MainWindow::rebuildRecentMenu() {
 }
 
 bool MainWindow::exportFigure(const QString& path, QString* error) {
-    for (int c = 0; c < m_grid->columnCount(); ++c)
-        for (int h = 0; h < m_grid->rowCount(); ++h)
-            if (auto* p = m_grid->panel(c, h)) p->replot(QCustomPlot::rpImmediateRefresh);
-    const QPixmap pix = m_grid->grab();
-    QImageWriter w(path);
-    if (!w.write(pix.toImage())) {
-        if (error) *error = QString("cannot write '%1': %2").arg(path, w.errorString());
+    const QSizeF size(960, 540);  // a 16:9 slide
+    const auto res = m_grid->results();
+    if (!res) {
+        if (error) *error = "nothing to export yet";
+        return false;
+    }
+    FigureStyle style;
+    style.colormap = m_view.colormap;
+    style.scaling = m_view.scaling;
+    style.shared = m_view.shared;
+    QString e;
+    auto fig = std::make_shared<Figure>(gridFigure(*res, m_view, m_view.meanHeads ? "mean" : "all", style, &e));
+    if (!e.isEmpty()) {
+        if (error) *error = e;
+        return false;
+    }
+    return writeFigure(path, size, true, 144, [fig](QPainter& p, const QRectF& r) { paintFigure(p, *fig, r); }, error);
+}
+
+ExportDialog* MainWindow::createExportDialog() {
+    FigureStyle base;
+    base.colormap = m_view.colormap;
+    base.scaling = m_view.scaling;
+    base.shared = m_view.shared;
+    auto source = [this](ExportDialog::What what, const FigureStyle& style, int head,
+                         QString* error) -> std::function<void(QPainter&, const QRectF&)> {
+        const auto res = m_grid->results();
+        if (!res || res->empty()) {
+            if (error) *error = "nothing to export yet";
+            return {};
+        }
+        QString e;
+        if (what == ExportDialog::Loss) {
+            QCustomPlot* plot = m_training->lossPlot();
+            if (!plot->graphCount()) {
+                if (error) *error = "no loss curves yet: train a model in the Training tab";
+                return {};
+            }
+            // Recorded as vector drawing operations, replayed scaled onto the page.
+            auto picture = std::make_shared<QPicture>();
+            {
+                QCPPainter qp(picture.get());
+                plot->toPainter(&qp, 600, 400);
+            }
+            return [picture](QPainter& p, const QRectF& r) {
+                p.save();
+                p.translate(r.topLeft());
+                p.scale(r.width() / 600, r.height() / 400);
+                p.drawPicture(0, 0, *picture);
+                p.restore();
+            };
+        }
+        if (what == ExportDialog::Profile) {
+            if (m_view.query < 0) {
+                if (error) *error = "click a query token first";
+                return {};
+            }
+            const bool perHead = m_profileMode->currentIndex() == 1 && m_currentColumn >= 0;
+            auto fig = std::make_shared<ProfileFigure>(profileFigure(*res, m_view, perHead ? m_currentColumn : -1, style, &e));
+            if (!e.isEmpty()) {
+                if (error) *error = e;
+                return {};
+            }
+            return [fig](QPainter& p, const QRectF& r) { paintProfile(p, *fig, r); };
+        }
+        auto fig = std::make_shared<Figure>(gridFigure(*res, m_view, m_view.meanHeads ? "mean" : "all", style, &e));
+        if (!e.isEmpty()) {
+            if (error) *error = e;
+            return {};
+        }
+        if (what == ExportDialog::Panel) {  // one head of the clicked model
+            const int c = std::clamp(m_currentColumn, 0, int(fig->columns.size()) - 1);
+            if (head >= int(fig->columns[size_t(c)].size())) {
+                if (error) *error = QString("%1 has no head %2").arg(fig->columnTitles[size_t(c)]).arg(head);
+                return {};
+            }
+            fig->columns = {{fig->columns[size_t(c)][size_t(head)]}};
+            fig->columnTitles = {fig->columnTitles[size_t(c)]};
+        }
+        return [fig](QPainter& p, const QRectF& r) { paintFigure(p, *fig, r); };
+    };
+    return new ExportDialog(source, base, this);
+}
+
+bool MainWindow::exportData(const QString& path, QString* error) {
+    const auto res = m_grid->results();
+    if (!res || res->empty()) {
+        if (error) *error = "nothing to export yet";
+        return false;
+    }
+    const QString ext = QFileInfo(path).suffix().toLower();
+    try {
+        std::string bytes;
+        if (ext == "json") {
+            FloatJson j = FloatJson::array();
+            for (size_t c = 0; c < res->size(); ++c)
+                j.push_back(attentionDump((*res)[c].name.toStdString(), m_columns[c].model->config(), (*res)[c].analysis));
+            bytes = j.dump() + "\n";
+        } else if (ext == "csv" || ext == "npy") {
+            QString e;
+            std::vector<WeightTable> tables;
+            for (auto& col : selectTables(*res, m_view, m_view.meanHeads ? "mean" : "all", &e))
+                for (auto& t : col) tables.push_back(std::move(t));
+            if (!e.isEmpty()) throw Error(e.toStdString());
+            bytes = ext == "csv" ? weightsCsv(tables) : weightsNpy(tables);
+        } else {
+            throw Error("'" + path.toStdString() + "': the data format comes from the extension: .csv, .json or .npy");
+        }
+        writeFileAtomically(path.toStdString(), bytes);
+    } catch (const std::exception& e) {
+        if (error) *error = QString::fromUtf8(e.what());
         return false;
     }
     return true;

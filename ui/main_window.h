@@ -49,8 +49,13 @@ public:
 
     // Runs the analysis in this thread and updates every panel (for export and tests).
     void analyzeNow();
-    // Saves the grid as it is on screen (PNG/JPEG by extension); false with a message on error.
+    // Writes the grid as a figure (SVG, PDF or PNG by extension; a 16:9 slide, PNG at
+    // 1920 x 1080); false with a message on error.
     bool exportFigure(const QString& path, QString* error);
+    // The export dialog for the current workspace (the caller owns it).
+    class ExportDialog* createExportDialog();
+    // Writes the matrices in view as CSV, JSON (the dump format) or NPY by extension.
+    bool exportData(const QString& path, QString* error);
 
     Session session() const;
     // Applies a session; checkpoints that cannot be opened are listed in *errors.

@@ -18,6 +18,7 @@
 
 #include "core/model.h"
 #include "ui/comparison_grid.h"
+#include "ui/export_dialog.h"
 #include "ui/profile_plot.h"
 #include "ui/sentence_list.h"
 #include "ui/training_dock.h"
@@ -303,6 +304,46 @@ TEST(MainWindow, ASavedWorkspaceReopensIdentically) {
     std::ofstream(::testing::TempDir() + "bad.json") << "[1, 2]";
     EXPECT_FALSE(w2.openSession(QString::fromStdString(::testing::TempDir() + "bad.json"), &error));
     EXPECT_NE(error.indexOf("bad.json"), -1);
+}
+
+// The export dialog writes what the workspace shows: every kind of figure, by extension.
+TEST(MainWindow, ExportDialogWritesGridPanelProfileAndLossAsVectors) {
+    MainWindow w;
+    w.setColumns({bundled("01-dot.safetensors"), bundled("09-hc-sa.safetensors")});
+    w.setSentence("I want to go");  // 5 positions with <eos>
+    waitForResults(w);
+    std::unique_ptr<ExportDialog> d(w.createExportDialog());
+    const QString dir = QString::fromStdString(::testing::TempDir());
+    auto rects = [](const QString& path) {
+        QFile f(path);
+        f.open(QIODevice::ReadOnly);
+        return QString::fromUtf8(f.readAll()).count("<rect");
+    };
+    QString error;
+    d->setWhat(ExportDialog::Grid);
+    ASSERT_TRUE(d->exportTo(dir + "grid.svg", &error)) << error.toStdString();
+    EXPECT_EQ(rects(dir + "grid.svg"), 2 * 4 * 5 * 5);
+    EXPECT_FALSE(d->preview().isNull());
+    w.selectQuery(1, 3);
+    d->setWhat(ExportDialog::Panel);
+    ASSERT_TRUE(d->exportTo(dir + "panel.pdf", &error)) << error.toStdString();
+    ASSERT_TRUE(d->exportTo(dir + "panel.svg", &error)) << error.toStdString();
+    EXPECT_EQ(rects(dir + "panel.svg"), 5 * 5);
+    d->setWhat(ExportDialog::Profile);
+    d->setSizePreset("300x200");
+    ASSERT_TRUE(d->exportTo(dir + "profile.png", &error)) << error.toStdString();
+    EXPECT_EQ(QImage(dir + "profile.png").size(), QSize(300, 200));
+    d->setWhat(ExportDialog::Loss);
+    EXPECT_FALSE(d->exportTo(dir + "loss.svg", &error));  // nothing trained yet
+    EXPECT_NE(error.indexOf("Training"), -1);
+    EXPECT_FALSE(QFile::exists(dir + "loss.svg"));
+    // Data: CSV rows for every cell in view.
+    ASSERT_TRUE(w.exportData(dir + "view.csv", &error)) << error.toStdString();
+    QFile csv(dir + "view.csv");
+    csv.open(QIODevice::ReadOnly);
+    EXPECT_EQ(QString::fromUtf8(csv.readAll()).count('\n'), 1 + 2 * 4 * 5 * 5);
+    EXPECT_FALSE(w.exportData("/proc/nope/view.csv", &error));
+    EXPECT_NE(error.indexOf("/proc/nope/view.csv"), -1);
 }
 
 int main(int argc, char** argv) {

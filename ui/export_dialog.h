@@ -1,0 +1,54 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include <QDialog>
+#include <functional>
+
+#include "figure.h"
+
+class QComboBox;
+class QSpinBox;
+class QDoubleSpinBox;
+class QLineEdit;
+class QCheckBox;
+class QLabel;
+class QFontComboBox;
+
+namespace attnviz::ui {
+
+// Export figure: what (the grid, one model's panel, the query profile, the loss curves),
+// size preset or custom size, DPI for PNG, font, title, colour bar, and a live preview; the
+// file's extension picks SVG, PDF or PNG. Drawing is ui/figure.h, as `attnviz-cli render`.
+class ExportDialog : public QDialog {
+    Q_OBJECT
+public:
+    enum What { Grid, Panel, Profile, Loss };
+    // paintFor(what, style) returns a painter function, or sets *error.
+    using Source = std::function<std::function<void(QPainter&, const QRectF&)>(What, const FigureStyle&, int head, QString*)>;
+    ExportDialog(Source source, const FigureStyle& base, QWidget* parent = nullptr);
+
+    // Writes the current choice to `path` (extension: svg, pdf, png); false with *error.
+    bool exportTo(const QString& path, QString* error);
+    void setWhat(What w);
+    void setSizePreset(const QString& name);  // "slide", "column", "page", or "WxH"
+    QImage preview() const;
+
+private:
+    FigureStyle style() const;
+    QSizeF pageSize(bool* named) const;
+    void updatePreview();
+    void chooseFile();
+
+    Source m_source;
+    FigureStyle m_base;
+    QComboBox *m_what, *m_size;
+    QDoubleSpinBox *m_w, *m_h, *m_fontSize;
+    QSpinBox *m_dpi, *m_head;
+    QFontComboBox* m_font;
+    QLineEdit* m_title;
+    QCheckBox* m_colorbar;
+    QLabel *m_preview, *m_status;
+    QImage m_image;
+};
+
+}  // namespace attnviz::ui
