@@ -146,35 +146,60 @@ void paintFigure(QPainter& p, const Figure& f, const QRectF& page) {
     const bool bar = s.colorbar && s.shared;
     const double barW = bar ? fs * 6 : 0;
     QRectF grid = area.adjusted(0, 0, -barW, 0);
-    // Models as columns and heads as rows, or the transpose, whichever gives larger panels.
+    // Layout: models as columns and heads as rows; the transpose; or, with a single row or
+    // column of panels, the panels wrapped into rows; whichever gives the largest panels.
     const double colTitleH = fs * 2;
-    auto side = [&](int cols, int rows, double titles) {
-        return std::min(grid.width() / cols, (grid.height() - titles) / rows);
+    std::vector<std::pair<int, int>> flat;  // (column, row) of every panel, model-major
+    for (int c = 0; c < M; ++c)
+        for (int r = 0; r < int(f.columns[size_t(c)].size()); ++r) flat.emplace_back(c, r);
+    struct Layout {
+        int nc, nr;
+        bool columnTitles;
+        std::function<QPoint(int c, int r, int i)> at;
     };
-    const bool transposed = side(R, M, 0) > side(M, R, colTitleH) * 1.15;
-    const int nc = transposed ? R : M, nr = transposed ? M : R;
-    if (!transposed) grid.setTop(grid.top() + colTitleH);
-    const double cw = grid.width() / nc, ch = grid.height() / nr;
-    const QCPColorGradient gradient = colormap(s.colormap);
-    for (int c = 0; c < M; ++c) {
-        if (!transposed) {
-            p.setFont(figureFont(s, fs * 1.15, true));
-            p.setPen(Qt::black);
-            p.drawText(QRectF(grid.left() + c * cw, grid.top() - colTitleH, cw, colTitleH), Qt::AlignCenter,
-                       f.columnTitles[size_t(c)]);
+    std::vector<Layout> layouts{{M, R, true, [](int c, int r, int) { return QPoint(c, r); }},
+                                {R, M, false, [](int c, int r, int) { return QPoint(r, c); }}};
+    if (M == 1 || R == 1) {
+        const int n = int(flat.size());
+        for (int k = 2; k < n; ++k) {
+            const int nc = (n + k - 1) / k;
+            layouts.push_back({nc, k, false, [nc](int, int, int i) { return QPoint(i % nc, i / nc); }});
         }
-        for (int r = 0; r < int(f.columns[size_t(c)].size()); ++r) {
+    }
+    auto sideOf = [&](const Layout& l) {
+        return std::min(grid.width() / l.nc, (grid.height() - (l.columnTitles ? colTitleH : 0)) / l.nr);
+    };
+    size_t best = 0;
+    for (size_t k = 1; k < layouts.size(); ++k)
+        if (sideOf(layouts[k]) > sideOf(layouts[best]) * 1.15) best = k;
+    const Layout& L = layouts[best];
+    if (L.columnTitles) grid.setTop(grid.top() + colTitleH);
+    const double side = sideOf(L);
+    const double cw = grid.width() / L.nc, ch = std::min(grid.height() / L.nr, side * 1.25);
+    const QCPColorGradient gradient = colormap(s.colormap);
+    // Text shrunk until it fits its box.
+    auto fitted = [&](const QRectF& box, const QString& text, double size, bool bold) {
+        QFont font = figureFont(s, size, bold);
+        while (font.pointSizeF() > 3 && QFontMetricsF(font).horizontalAdvance(text) > box.width())
+            font.setPointSizeF(font.pointSizeF() * 0.9);
+        p.setFont(font);
+        p.setPen(Qt::black);
+        p.drawText(box, Qt::AlignCenter, text);
+    };
+    for (size_t i = 0; i < flat.size(); ++i) {
+        const auto [c, r] = flat[i];
+        const QPoint g = L.at(c, r, int(i));
+        if (L.columnTitles && r == 0)
+            fitted(QRectF(grid.left() + c * cw, grid.top() - colTitleH, cw, colTitleH), f.columnTitles[size_t(c)], fs * 1.15, true);
+        {
             const WeightTable& t = f.columns[size_t(c)][size_t(r)];
-            const int gx = transposed ? r : c, gy = transposed ? c : r;
-            const QRectF box(grid.left() + gx * cw, grid.top() + gy * ch, cw, ch);
+            const QRectF box(grid.left() + g.x() * cw, grid.top() + g.y() * ch, cw, ch);
             const double titleH = fs * 1.6;
-            p.setFont(figureFont(s, fs, transposed));
-            p.setPen(Qt::black);
             const QString block = QString::fromStdString(t.block).replace("encoder_", "enc ").replace("decoder_", "dec ");
             const QString head = t.head == "mean" ? QString("mean of heads") : "head " + QString::fromStdString(t.head);
             const QString where = QString("%1 L%2 · %3").arg(block).arg(t.layer).arg(head);
-            p.drawText(QRectF(box.left(), box.top(), box.width(), titleH), Qt::AlignCenter,
-                       transposed ? f.columnTitles[size_t(c)] + " · " + where : where);
+            fitted(QRectF(box.left(), box.top(), box.width(), titleH),
+                   L.columnTitles ? where : f.columnTitles[size_t(c)] + " · " + where, fs, !L.columnTitles);
             // Labels: shrink the font until the labels leave room for the cells.
             const int nq = int(t.weights.rows()), nk = int(t.weights.cols());
             double lf = fs;
@@ -200,18 +225,30 @@ void paintFigure(QPainter& p, const Figure& f, const QRectF& page) {
             for (int i = 0; i < nq; ++i)
                 p.drawText(QRectF(box.left(), y0 + i * cell, x0 - box.left() - 2, cell), Qt::AlignRight | Qt::AlignVCenter,
                            QString::fromStdString(t.queries[size_t(i)]));
-            for (int j = 0; j < nk; ++j) {  // key labels read upwards under their column
+            // Key labels under their column: upright when every word fits its cell (e.g. CJK
+            // characters; specials such as <eos> may still read upwards), else all upwards.
+            const QFontMetricsF keyMetrics(p.font());
+            auto fits = [&](const QString& k) { return keyMetrics.horizontalAdvance(k) <= cell * 0.95; };
+            bool upright = true;
+            for (const auto& k : t.keys)
+                if (k.empty() || k[0] != '<') upright = upright && fits(QString::fromStdString(k));
+            for (int j = 0; j < nk; ++j) {
+                const QString key = QString::fromStdString(t.keys[size_t(j)]);
+                if (upright && fits(key)) {
+                    p.drawText(QRectF(x0 + j * cell, y0 + nq * cell + 1, cell, keyMetrics.height()), Qt::AlignHCenter | Qt::AlignTop, key);
+                    continue;
+                }
                 p.save();
                 p.translate(x0 + (j + 0.5) * cell, y0 + nq * cell + 2);
                 p.rotate(-90);
-                p.drawText(QRectF(-labelW - 2, -cell / 2, labelW + 2, cell), Qt::AlignRight | Qt::AlignVCenter,
-                           QString::fromStdString(t.keys[size_t(j)]));
+                p.drawText(QRectF(-labelW - 2, -cell / 2, labelW + 2, cell), Qt::AlignRight | Qt::AlignVCenter, key);
                 p.restore();
             }
         }
     }
-    if (bar) {  // colour bar: a gradient path and tick labels
-        const QRectF b(page.right() - fs - barW + fs, grid.top() + fs, fs * 1.2, std::min(grid.height() - 2 * fs, fs * 30));
+    if (bar) {  // colour bar: a gradient path and tick labels, as tall as the panels
+        const double used = std::min(grid.height(), ch * L.nr);
+        const QRectF b(page.right() - fs - barW + fs, grid.top() + fs, fs * 1.2, std::max(fs * 4, std::min(used - 2 * fs, fs * 30)));
         QLinearGradient lg(b.bottomLeft(), b.topLeft());
         for (int k = 0; k <= 10; ++k) lg.setColorAt(k / 10.0, cellColor(gradient, globalMax * k / 10.0, globalMax, Scaling::Linear));
         QPainterPath path;
@@ -273,7 +310,8 @@ void paintProfile(QPainter& p, const ProfileFigure& f, const QRectF& page) {
     const QFontMetricsF fm(figureFont(f.style, fs));
     double labelH = 0;
     for (const auto& k : f.keys) labelH = std::max(labelH, fm.horizontalAdvance(k));
-    const double legendW = fs * 10;
+    double legendW = fs * 4;
+    for (const auto& line : f.lines) legendW = std::max(legendW, fm.horizontalAdvance(line.first) + fs * 4);
     const QRectF plot(page.left() + fs * 5, page.top() + fs * 3, page.width() - fs * 6 - legendW, page.height() - fs * 4 - labelH);
     double top = 0;
     for (const auto& [n, y] : f.lines)
@@ -310,7 +348,9 @@ void paintProfile(QPainter& p, const ProfileFigure& f, const QRectF& page) {
                 path.lineTo(X(double(j)), Y(y[j]));
             }
         }
-        p.setPen(QPen(c, 1.2));
+        // Dash patterns differ too, so identical lines (e.g. heads with the same offset) show.
+        static const Qt::PenStyle styles[] = {Qt::SolidLine, Qt::DashLine, Qt::DotLine, Qt::DashDotLine};
+        p.setPen(QPen(c, 1.2, styles[l % 4]));
         p.setBrush(Qt::NoBrush);
         p.drawPath(path);
         const double ly = plot.top() + l * fs * 1.5;
