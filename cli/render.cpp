@@ -31,27 +31,40 @@ void writeBytes(const QString& path, const std::string& bytes) {
 }  // namespace
 
 void RenderCommand::add(CLI::App& app) {
-    m_cmd = app.add_subcommand("render", "Figures (SVG, PDF, PNG) or data (CSV, JSON, NPY) of attention, headless");
-    m_cmd->add_option("--model", m_models, "Checkpoint; repeat for several models side by side")->required();
-    m_cmd->add_option("--text", m_text, "Source sentence (decoder-only models: the text)")->required();
-    m_targetOpt = m_cmd->add_option("--target", m_target, "Target sentence (default: each model decodes greedily)");
-    m_cmd->add_option("--block", m_block, "encoder_self, decoder_self or cross")->capture_default_str();
+    m_cmd = app.add_subcommand(
+        "render", "Figures (SVG, PDF, PNG) or data (CSV, JSON, NPY) of attention, headless");
+    m_cmd->add_option("--model", m_models, "Checkpoint; repeat for several models side by side")
+        ->required();
+    m_cmd->add_option("--text", m_text, "Source sentence (decoder-only models: the text)")
+        ->required();
+    m_targetOpt = m_cmd->add_option("--target", m_target,
+                                    "Target sentence (default: each model decodes greedily)");
+    m_cmd->add_option("--block", m_block, "encoder_self, decoder_self or cross")
+        ->capture_default_str();
     m_cmd->add_option("--layer", m_layer, "Layer")->capture_default_str();
-    m_cmd->add_option("--heads", m_heads, "all, mean, or a list such as 0,2")->capture_default_str();
-    m_cmd->add_option("--out", m_out, "Output: .svg, .pdf, .png (figure) or .csv, .json, .npy (data)")->required();
-    m_cmd->add_option("--size", m_size,
-                      "slide (960x540 pt), column (252x189 pt), page (504x360 pt) or WxH: points for SVG/PDF, "
-                      "exact pixels for PNG (default page)");
+    m_cmd->add_option("--heads", m_heads, "all, mean, or a list such as 0,2")
+        ->capture_default_str();
+    m_cmd
+        ->add_option("--out", m_out,
+                     "Output: .svg, .pdf, .png (figure) or .csv, .json, .npy (data)")
+        ->required();
+    m_cmd->add_option(
+        "--size", m_size,
+        "slide (960x540 pt), column (252x189 pt), page (504x360 pt) or WxH: points for SVG/PDF, "
+        "exact pixels for PNG (default page)");
     m_cmd->add_option("--dpi", m_dpi, "PNG resolution for named sizes")->capture_default_str();
-    m_cmd->add_option("--colormap", m_colormap, "viridis, magma, cividis or greys")->capture_default_str();
+    m_cmd->add_option("--colormap", m_colormap, "viridis, magma, cividis or greys")
+        ->capture_default_str();
     m_cmd->add_option("--scaling", m_scaling, "linear, power or log")->capture_default_str();
-    m_cmd->add_flag("--shared-scale", m_shared, "One colour scale for every panel (with a colour bar)");
+    m_cmd->add_flag("--shared-scale", m_shared,
+                    "One colour scale for every panel (with a colour bar)");
     m_cmd->add_flag("--no-colorbar", m_noColorbar, "No colour bar");
     m_cmd->add_option("--title", m_title, "Figure title");
     m_cmd->add_option("--font", m_font, "Font family (default: Noto Sans CJK SC when installed)");
     m_cmd->add_option("--font-size", m_fontSize, "Base font size in points")->capture_default_str();
-    m_cmd->add_option("--query-token", m_query,
-                      "Plot this query's weights over the keys instead (a token, first occurrence, or #index)");
+    m_cmd->add_option(
+        "--query-token", m_query,
+        "Plot this query's weights over the keys instead (a token, first occurrence, or #index)");
 }
 
 void RenderCommand::run(std::ostream& out) {
@@ -65,14 +78,18 @@ void RenderCommand::run(std::ostream& out) {
     if (!known) throw Error("--block must be encoder_self, decoder_self or cross");
     v.layer = m_layer;
     v.colormap = QString::fromStdString(m_colormap);
-    if (!colormapNames().contains(v.colormap)) throw Error("unknown --colormap '" + m_colormap + "' (viridis, magma, cividis, greys)");
-    if (m_scaling != "linear" && m_scaling != "power" && m_scaling != "log") throw Error("--scaling must be linear, power or log");
+    if (!colormapNames().contains(v.colormap))
+        throw Error("unknown --colormap '" + m_colormap + "' (viridis, magma, cividis, greys)");
+    if (m_scaling != "linear" && m_scaling != "power" && m_scaling != "log")
+        throw Error("--scaling must be linear, power or log");
     v.scaling = scalingFromName(QString::fromStdString(m_scaling));
     v.shared = m_shared;
     std::vector<ModelColumn> columns;
-    for (const auto& path : m_models) columns.push_back(loadModelColumn(QString::fromStdString(path)));
-    const Results results = AnalysisRunner::analyzeAll(columns, QString::fromStdString(m_text),
-                                                       m_targetOpt->count() ? QString::fromStdString(m_target) : QString());
+    for (const auto& path : m_models)
+        columns.push_back(loadModelColumn(QString::fromStdString(path)));
+    const Results results = AnalysisRunner::analyzeAll(
+        columns, QString::fromStdString(m_text),
+        m_targetOpt->count() ? QString::fromStdString(m_target) : QString());
     for (const auto& r : results)
         if (!r.error.isEmpty()) throw Error(r.name.toStdString() + ": " + r.error.toStdString());
     const QString path = QString::fromStdString(m_out);
@@ -83,7 +100,8 @@ void RenderCommand::run(std::ostream& out) {
         if (ext == "json") {
             FloatJson j = FloatJson::array();
             for (size_t c = 0; c < results.size(); ++c)
-                j.push_back(attentionDump(m_models[c], columns[c].model->config(), results[c].analysis));
+                j.push_back(
+                    attentionDump(m_models[c], columns[c].model->config(), results[c].analysis));
             writeBytes(path, (results.size() == 1 ? j[0] : j).dump() + "\n");
         } else {
             std::vector<WeightTable> tables;
@@ -114,8 +132,10 @@ void RenderCommand::run(std::ostream& out) {
         const QString q = QString::fromStdString(m_query);
         v.query = q.startsWith('#') ? q.mid(1).toInt() : queries.indexOf(q.toLower());
         if (v.query < 0 || v.query >= queries.size())
-            throw Error("query token '" + m_query + "' is not among the queries: " + queries.join(' ').toStdString());
-        auto fig = std::make_shared<ProfileFigure>(profileFigure(results, v, results.size() == 1 ? 0 : -1, style, &error));
+            throw Error("query token '" + m_query +
+                        "' is not among the queries: " + queries.join(' ').toStdString());
+        auto fig = std::make_shared<ProfileFigure>(
+            profileFigure(results, v, results.size() == 1 ? 0 : -1, style, &error));
         if (!error.isEmpty()) throw Error(error.toStdString());
         paint = [fig](QPainter& p, const QRectF& r) { paintProfile(p, *fig, r); };
     } else {

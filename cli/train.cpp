@@ -10,8 +10,8 @@
 #include <iostream>
 #include <sstream>
 
-#include "core/data.h"
 #include "core/config.h"
+#include "core/data.h"
 #include "core/error.h"
 #include "core/thread_pool.h"
 
@@ -41,7 +41,8 @@ std::string rate(double tokensPerSecond) {
 // Progress on stderr: a bar redrawn with \r on a terminal, else a plain line every ~5%.
 class ProgressPrinter {
 public:
-    ProgressPrinter(std::ostream& err, bool tty, int total) : m_err(err), m_tty(tty), m_total(total) {}
+    ProgressPrinter(std::ostream& err, bool tty, int total)
+        : m_err(err), m_tty(tty), m_total(total) {}
     void operator()(const Progress& p) {
         const int s = p.stats.step;
         std::ostringstream line;
@@ -106,7 +107,8 @@ double eigenGemmGflops(int threads) {
     for (int rep = 0; rep < 4; ++rep) {
         const auto t0 = std::chrono::steady_clock::now();
         pool.run(threads, [&](int k) { c[size_t(k)].noalias() = a[size_t(k)] * b[size_t(k)]; });
-        const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        const double s =
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
         best = std::max(best, 2.0 * n * n * n * threads / s / 1e9);
     }
     return best;
@@ -119,55 +121,81 @@ void TrainCommands::add(CLI::App& app, CLI::App& bench) {
     m_train = app.add_subcommand("train", "Train a model on a built-in task or your data");
     auto* cfg = m_train->add_option("--config", m_spec.config, "Model configuration (JSON)")
                     ->check(CLI::ExistingFile);
-    auto* init = m_train->add_option("--init", m_spec.init,
-                                     "Start from this checkpoint (its config and vocabularies)")
+    auto* init = m_train
+                     ->add_option("--init", m_spec.init,
+                                  "Start from this checkpoint (its config and vocabularies)")
                      ->check(CLI::ExistingFile);
     cfg->excludes(init);
-    auto* task = m_train->add_option("--task", m_spec.task, "Built-in task: copy, reverse, sort, translate, lm");
-    auto* data = m_train->add_option("--data", m_spec.data,
-                                     "TSV of source<TAB>target (seq2seq) or text, one sentence per line (decoder-only)")
-                     ->check(CLI::ExistingFile);
+    auto* task = m_train->add_option("--task", m_spec.task,
+                                     "Built-in task: copy, reverse, sort, translate, lm");
+    auto* data =
+        m_train
+            ->add_option(
+                "--data", m_spec.data,
+                "TSV of source<TAB>target (seq2seq) or text, one sentence per line (decoder-only)")
+            ->check(CLI::ExistingFile);
     task->excludes(data);
     m_train->add_option("--steps", t.steps, "Optimisation steps")->capture_default_str();
-    m_train->add_option("--out", m_out, "Output checkpoint (.safetensors, written atomically)")->required();
-    m_train->add_option("--seed", t.seed, "Seed for initialisation, data order and dropout")->capture_default_str();
+    m_train->add_option("--out", m_out, "Output checkpoint (.safetensors, written atomically)")
+        ->required();
+    m_train->add_option("--seed", t.seed, "Seed for initialisation, data order and dropout")
+        ->capture_default_str();
     m_train->add_option("--threads", t.threads, "Threads (data-parallel)")->capture_default_str();
     m_train->add_option("--batch-size", t.batchSize, "Sequences per step")->capture_default_str();
     m_train->add_option("--lr", t.lr, "Peak learning rate")->capture_default_str();
     m_train->add_option("--optimizer", t.optimizer, "sgd or adam")->capture_default_str();
-    m_train->add_option("--weight-decay", t.weightDecay, "AdamW decoupled weight decay")->capture_default_str();
-    m_train->add_option("--schedule", t.schedule, "constant, inverse-sqrt or linear")->capture_default_str();
+    m_train->add_option("--weight-decay", t.weightDecay, "AdamW decoupled weight decay")
+        ->capture_default_str();
+    m_train->add_option("--schedule", t.schedule, "constant, inverse-sqrt or linear")
+        ->capture_default_str();
     m_train->add_option("--warmup", t.warmup, "Linear warm-up steps")->capture_default_str();
     m_train->add_option("--dropout", t.dropout, "Dropout rate")->capture_default_str();
-    m_train->add_option("--label-smoothing", t.labelSmoothing, "Label smoothing")->capture_default_str();
-    m_train->add_option("--clip", t.clip, "Maximum global gradient norm (0 = off)")->capture_default_str();
+    m_train->add_option("--label-smoothing", t.labelSmoothing, "Label smoothing")
+        ->capture_default_str();
+    m_train->add_option("--clip", t.clip, "Maximum global gradient norm (0 = off)")
+        ->capture_default_str();
     m_train->add_flag("--no-shuffle", m_noShuffle, "Data in file order, no length bucketing");
-    m_train->add_option("--eval-every", m_spec.evalEvery, "Held-out loss and accuracy every N steps")->capture_default_str();
-    m_train->add_option("--held-out", m_spec.heldOutCount, "Task: held-out examples")->capture_default_str();
-    m_train->add_option("--vocab-size", m_spec.vocabSize, "Data: vocabulary cap per side (specials included)")->capture_default_str();
+    m_train
+        ->add_option("--eval-every", m_spec.evalEvery, "Held-out loss and accuracy every N steps")
+        ->capture_default_str();
+    m_train->add_option("--held-out", m_spec.heldOutCount, "Task: held-out examples")
+        ->capture_default_str();
+    m_train
+        ->add_option("--vocab-size", m_spec.vocabSize,
+                     "Data: vocabulary cap per side (specials included)")
+        ->capture_default_str();
     m_train->add_flag("--case-sensitive", m_spec.caseSensitive, "Data: do not lowercase");
-    m_train->add_option("--log", m_log, "Write one JSON line per step (and evaluation) to this file");
+    m_train->add_option("--log", m_log,
+                        "Write one JSON line per step (and evaluation) to this file");
 
     m_eval = app.add_subcommand("eval", "Held-out metrics of a checkpoint as JSON");
     m_eval->add_option("--model", m_model, "Checkpoint (.safetensors)")->required();
     auto* et = m_eval->add_option("--task", m_evalTask, "Built-in task");
-    auto* ed = m_eval->add_option("--data", m_evalData, "TSV or text file")->check(CLI::ExistingFile);
+    auto* ed =
+        m_eval->add_option("--data", m_evalData, "TSV or text file")->check(CLI::ExistingFile);
     et->excludes(ed);
     m_eval->add_option("--count", m_count, "Task: examples")->capture_default_str();
-    m_eval->add_option("--seed", m_evalSeed, "Task: seed of the held-out examples (as train --seed)")->capture_default_str();
+    m_eval
+        ->add_option("--seed", m_evalSeed, "Task: seed of the held-out examples (as train --seed)")
+        ->capture_default_str();
     m_eval->add_option("--batch-size", m_evalBatch, "Sequences per batch")->capture_default_str();
     m_eval->add_flag("--no-decode", m_noDecode, "Skip greedy decoding (no BLEU, no exact match)");
 
     m_bleu = app.add_subcommand("bleu", "Corpus BLEU of hypotheses against references (JSON)");
     m_bleu->add_option("--hyp", m_hyp, "Hypotheses, one per line (tokens separated by spaces)")
-        ->required()->check(CLI::ExistingFile);
+        ->required()
+        ->check(CLI::ExistingFile);
     m_bleu->add_option("--ref", m_ref, "References, one per line, same order")
-        ->required()->check(CLI::ExistingFile);
+        ->required()
+        ->check(CLI::ExistingFile);
 
     m_bench = bench.add_subcommand("train", "Time Adam training steps (JSON)");
-    m_bench->add_option("--config", m_benchConfig, "Model configuration (JSON)")->required()->check(CLI::ExistingFile);
+    m_bench->add_option("--config", m_benchConfig, "Model configuration (JSON)")
+        ->required()
+        ->check(CLI::ExistingFile);
     m_bench->add_option("--batch-size", m_benchBatch, "Sequences per step")->capture_default_str();
-    m_bench->add_option("--seq-len", m_benchLen, "Source and target positions")->capture_default_str();
+    m_bench->add_option("--seq-len", m_benchLen, "Source and target positions")
+        ->capture_default_str();
     m_bench->add_option("--steps", m_benchSteps, "Timed steps")->capture_default_str();
     m_bench->add_option("--threads", m_benchThreads, "Threads")->capture_default_str();
     m_bench->add_option("--vocab", m_benchVocab, "Vocabulary size")->capture_default_str();
@@ -175,7 +203,8 @@ void TrainCommands::add(CLI::App& app, CLI::App& bench) {
 
 void TrainCommands::run(std::ostream& out, std::ostream& err, bool tty) {
     if (*m_train) {
-        if (m_spec.config.empty() && m_spec.init.empty()) throw Error("train needs --config or --init");
+        if (m_spec.config.empty() && m_spec.init.empty())
+            throw Error("train needs --config or --init");
         if (m_spec.task.empty() && m_spec.data.empty()) throw Error("train needs --task or --data");
         m_spec.train.shuffle = !m_noShuffle;
         TrainingJob job(m_spec);
@@ -190,17 +219,23 @@ void TrainCommands::run(std::ostream& out, std::ostream& err, bool tty) {
         auto previous = std::signal(SIGINT, onInterrupt);
         int steps = 0;
         try {
-            steps = job.run([&](const Progress& p) {
-                printer(p);
-                if (log) {
-                    json j{{"step", p.stats.step},         {"loss", p.stats.loss},
-                           {"nll", p.stats.nll},           {"accuracy", p.stats.accuracy},
-                           {"lr", p.stats.lr},             {"grad_norm", p.stats.gradNorm},
-                           {"tokens_per_s", p.tokensPerSecond}, {"elapsed_s", p.elapsedSeconds}};
-                    if (p.eval) j["held_out"] = p.eval->toJson();
-                    log << j.dump() << "\n" << std::flush;
-                }
-            }, &g_stop);
+            steps = job.run(
+                [&](const Progress& p) {
+                    printer(p);
+                    if (log) {
+                        json j{{"step", p.stats.step},
+                               {"loss", p.stats.loss},
+                               {"nll", p.stats.nll},
+                               {"accuracy", p.stats.accuracy},
+                               {"lr", p.stats.lr},
+                               {"grad_norm", p.stats.gradNorm},
+                               {"tokens_per_s", p.tokensPerSecond},
+                               {"elapsed_s", p.elapsedSeconds}};
+                        if (p.eval) j["held_out"] = p.eval->toJson();
+                        log << j.dump() << "\n" << std::flush;
+                    }
+                },
+                &g_stop);
         } catch (...) {
             std::signal(SIGINT, previous);
             throw;
@@ -211,7 +246,8 @@ void TrainCommands::run(std::ostream& out, std::ostream& err, bool tty) {
         const Evaluation ev = job.evaluateHeldOut(!stopped);
         job.finish(ev, stopped);
         job.model().save(m_out);
-        out << "wrote " << m_out << " after " << steps << " steps; held-out " << ev.toJson().dump() << "\n";
+        out << "wrote " << m_out << " after " << steps << " steps; held-out " << ev.toJson().dump()
+            << "\n";
         return;
     }
     if (*m_eval) {
@@ -225,8 +261,10 @@ void TrainCommands::run(std::ostream& out, std::ostream& err, bool tty) {
             j["task"] = m_evalTask;
         } else {
             const int limit = std::min(model.config().maxLen, Model::kMaxTokens) - 1;
-            const LoadedData d = loadData(m_evalData, model.config().hasEncoder(), model.tokenizer(), limit);
-            if (!d.skipped.empty()) err << "attnviz-cli: note: " << m_evalData << ": " << describeSkipped(d) << "\n";
+            const LoadedData d =
+                loadData(m_evalData, model.config().hasEncoder(), model.tokenizer(), limit);
+            if (!d.skipped.empty())
+                err << "attnviz-cli: note: " << m_evalData << ": " << describeSkipped(d) << "\n";
             examples = d.examples;
             j["data"] = m_evalData;
         }
@@ -256,16 +294,19 @@ void TrainCommands::run(std::ostream& out, std::ostream& err, bool tty) {
         }
         const Bleu b = corpusBleu(h, r);
         out << json{{"bleu", b.score},
-                    {"precisions", {b.precisions[0], b.precisions[1], b.precisions[2], b.precisions[3]}},
+                    {"precisions",
+                     {b.precisions[0], b.precisions[1], b.precisions[2], b.precisions[3]}},
                     {"brevity_penalty", b.brevityPenalty},
                     {"hyp_length", b.hypLength},
-                    {"ref_length", b.refLength}}.dump(2)
+                    {"ref_length", b.refLength}}
+                   .dump(2)
             << "\n";
         return;
     }
     if (*m_bench) {
         const ModelConfig cfg = ModelConfig::fromFile(m_benchConfig);
-        if (m_benchLen < 2 || m_benchBatch < 1 || m_benchSteps < 1) throw Error("bench train needs --seq-len >= 2, --batch-size >= 1, --steps >= 1");
+        if (m_benchLen < 2 || m_benchBatch < 1 || m_benchSteps < 1)
+            throw Error("bench train needs --seq-len >= 2, --batch-size >= 1, --steps >= 1");
         std::vector<std::string> words;
         for (int i = 0; i < m_benchVocab - 4; ++i) words.push_back("w" + std::to_string(i));
         const Vocab vocab = Vocab::fromWords(words);
@@ -296,7 +337,9 @@ void TrainCommands::run(std::ostream& out, std::ostream& err, bool tty) {
             const auto b = batch();
             const auto t0 = std::chrono::steady_clock::now();
             trainer.step(b);
-            ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
+            ms.push_back(
+                std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0)
+                    .count());
         }
         std::sort(ms.begin(), ms.end());
         const double median = ms[ms.size() / 2];
@@ -319,9 +362,11 @@ void TrainCommands::run(std::ostream& out, std::ostream& err, bool tty) {
                {"gflops", gflops},
                {"eigen_gemm_gflops", gemm},
                {"fraction_of_gemm", gflops / gemm},
-               {"what", "median wall time of an Adam step (forward, backward, update), no dropout; "
-                        "tokens = source + target positions; FLOPs = matrix products only, backward = 2x forward; "
-                        "eigen_gemm_gflops = 1024^3 float products, one per thread at once"}};
+               {"what",
+                "median wall time of an Adam step (forward, backward, update), no dropout; "
+                "tokens = source + target positions; FLOPs = matrix products only, backward = 2x "
+                "forward; "
+                "eigen_gemm_gflops = 1024^3 float products, one per thread at once"}};
         out << j.dump(2) << "\n";
     }
 }

@@ -32,7 +32,8 @@ private:
     std::string m_hyp, m_ref;
     // bench train
     std::string m_benchConfig;
-    int m_benchBatch = 32, m_benchLen = 32, m_benchSteps = 20, m_benchThreads = 1, m_benchVocab = 1000;
+    int m_benchBatch = 32, m_benchLen = 32, m_benchSteps = 20, m_benchThreads = 1,
+        m_benchVocab = 1000;
 };
 
 }  // namespace attnviz::cli

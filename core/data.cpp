@@ -84,8 +84,8 @@ void splitHeldOut(std::vector<Example>& train, std::vector<Example>& heldOut, do
 }
 
 std::string describeSkipped(const LoadedData& d, size_t limit) {
-    std::string s = std::to_string(d.skipped.size()) + " of " + std::to_string(d.lines) +
-                    " lines skipped";
+    std::string s =
+        std::to_string(d.skipped.size()) + " of " + std::to_string(d.lines) + " lines skipped";
     for (size_t i = 0; i < d.skipped.size() && i < limit; ++i)
         s += (i ? "; " : ": ") + std::string("line ") + std::to_string(d.skipped[i].line) + ": " +
              d.skipped[i].message;

@@ -30,21 +30,25 @@ std::optional<HeadAer> Evaluation::bestAer() const {
 }
 
 nlohmann::json Evaluation::toJson() const {
-    nlohmann::json j{{"sentences", sentences}, {"tokens", tokens}, {"loss", loss},
+    nlohmann::json j{{"sentences", sentences},
+                     {"tokens", tokens},
+                     {"loss", loss},
                      {"token_accuracy", tokenAccuracy}};
     if (exactMatch) j["exact_match"] = *exactMatch;
     if (bleu) {
         j["bleu"] = 100.0 * bleu->score;
-        j["bleu_detail"] = {{"precisions", {bleu->precisions[0], bleu->precisions[1],
-                                            bleu->precisions[2], bleu->precisions[3]}},
-                            {"brevity_penalty", bleu->brevityPenalty},
-                            {"hyp_length", bleu->hypLength},
-                            {"ref_length", bleu->refLength}};
+        j["bleu_detail"] = {
+            {"precisions",
+             {bleu->precisions[0], bleu->precisions[1], bleu->precisions[2], bleu->precisions[3]}},
+            {"brevity_penalty", bleu->brevityPenalty},
+            {"hyp_length", bleu->hypLength},
+            {"ref_length", bleu->refLength}};
     }
     if (!aer.empty()) {
         auto& a = j["aer"] = nlohmann::json::array();
         for (const auto& h : aer) {
-            a.push_back({{"layer", h.layer}, {"head", h.head < 0 ? nlohmann::json("mean") : nlohmann::json(h.head)},
+            a.push_back({{"layer", h.layer},
+                         {"head", h.head < 0 ? nlohmann::json("mean") : nlohmann::json(h.head)},
                          {"aer", h.aer}});
         }
         const auto b = bestAer();

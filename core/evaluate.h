@@ -23,9 +23,9 @@ struct HeadAer {
 
 struct Evaluation {
     int sentences = 0;
-    int tokens = 0;            // non-pad target tokens (with <eos>)
-    double loss = 0;           // mean token cross-entropy (no smoothing)
-    double tokenAccuracy = 0;  // teacher-forced, <eos> included
+    int tokens = 0;                    // non-pad target tokens (with <eos>)
+    double loss = 0;                   // mean token cross-entropy (no smoothing)
+    double tokenAccuracy = 0;          // teacher-forced, <eos> included
     std::optional<double> exactMatch;  // greedy decoding, seq2seq only
     std::optional<Bleu> bleu;
     std::vector<HeadAer> aer;  // when the examples have alignments and the model cross-attends
@@ -39,6 +39,7 @@ struct EvalOptions {
 };
 
 // Examples are tokens; they are mapped through the model's vocabularies (unknown -> <unk>).
-Evaluation evaluate(Model& model, const std::vector<Example>& examples, const EvalOptions& opt = {});
+Evaluation evaluate(Model& model, const std::vector<Example>& examples,
+                    const EvalOptions& opt = {});
 
 }  // namespace attnviz

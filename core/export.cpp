@@ -21,7 +21,8 @@ std::string weightsCsv(const std::vector<WeightTable>& tables) {
     std::string out = "model,block,layer,head,query_index,query_token,key_index,key_token,weight\n";
     char num[32];
     for (const auto& t : tables) {
-        const std::string prefix = csvField(t.model) + "," + t.block + "," + std::to_string(t.layer) + "," + t.head + ",";
+        const std::string prefix =
+            csvField(t.model) + "," + t.block + "," + std::to_string(t.layer) + "," + t.head + ",";
         for (Eigen::Index i = 0; i < t.weights.rows(); ++i) {
             for (Eigen::Index j = 0; j < t.weights.cols(); ++j) {
                 std::snprintf(num, sizeof num, "%.9g", static_cast<double>(t.weights(i, j)));
@@ -55,12 +56,14 @@ std::string weightsNpy(const std::vector<WeightTable>& tables) {
     std::vector<float> data;
     for (const auto& t : tables) {
         if (t.weights.rows() != rows || t.weights.cols() != cols) {
-            throw Error("the matrices differ in shape (" + std::to_string(rows) + "x" + std::to_string(cols) + " vs " +
-                        std::to_string(t.weights.rows()) + "x" + std::to_string(t.weights.cols()) +
+            throw Error("the matrices differ in shape (" + std::to_string(rows) + "x" +
+                        std::to_string(cols) + " vs " + std::to_string(t.weights.rows()) + "x" +
+                        std::to_string(t.weights.cols()) +
                         ", e.g. different decoded targets): export CSV or JSON instead");
         }
         for (Eigen::Index i = 0; i < rows; ++i)
-            for (Eigen::Index j = 0; j < cols; ++j) data.push_back(static_cast<float>(t.weights(i, j)));
+            for (Eigen::Index j = 0; j < cols; ++j)
+                data.push_back(static_cast<float>(t.weights(i, j)));
     }
     return npyBytes({tables.size(), size_t(rows), size_t(cols)}, data);
 }

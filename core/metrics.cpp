@@ -21,8 +21,10 @@ Bleu corpusBleu(const std::vector<Tokens>& hyps, const std::vector<Tokens>& refs
         b.refLength += static_cast<long>(r.size());
         for (size_t n = 1; n <= 4; ++n) {
             std::map<std::vector<std::string>, long> hc, rc;
-            for (size_t i = 0; i + n <= h.size(); ++i) ++hc[Tokens(h.begin() + long(i), h.begin() + long(i + n))];
-            for (size_t i = 0; i + n <= r.size(); ++i) ++rc[Tokens(r.begin() + long(i), r.begin() + long(i + n))];
+            for (size_t i = 0; i + n <= h.size(); ++i)
+                ++hc[Tokens(h.begin() + long(i), h.begin() + long(i + n))];
+            for (size_t i = 0; i + n <= r.size(); ++i)
+                ++rc[Tokens(r.begin() + long(i), r.begin() + long(i + n))];
             long count = 0;
             for (const auto& [g, c] : hc) {
                 auto it = rc.find(g);

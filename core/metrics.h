@@ -11,7 +11,7 @@ namespace attnviz {
 using Tokens = std::vector<std::string>;
 
 struct Bleu {
-    double score = 0;                // in [0, 1]
+    double score = 0;                     // in [0, 1]
     double precisions[4] = {0, 0, 0, 0};  // modified n-gram precisions
     double brevityPenalty = 0;
     long hypLength = 0, refLength = 0;

@@ -54,9 +54,9 @@ struct Ffn {
 // post-norm x = LN(x + drop(F(x))). Keeps F's input and the dropout mask.
 struct Sublayer {
     LayerNorm ln;
-    int id = 0;    // which dropout stream
-    Mat in, out;   // F's input and output [N, d]
-    Mat mask;      // dropout multipliers [N, d] (empty: no dropout)
+    int id = 0;     // which dropout stream
+    Mat in, out;    // F's input and output [N, d]
+    Mat mask;       // dropout multipliers [N, d] (empty: no dropout)
     Mat dIn, dOut;  // gradients of F's input and output
 };
 
@@ -181,10 +181,10 @@ struct Network::Impl {
     LayerNorm encNorm, decNorm;
     Param srcEmbed, tgtEmbed, genW, genB;
     bool pre = true;
-    Mat pe;                     // positional encodings [>= T, d]
-    Mat x, mem, y, yn;          // encoder stream, memory, decoder stream, final-normed
-    Mat srcMask, tgtMask;       // embedding dropout
-    Mat dx, dmem, dy, dyn;      // their gradients
+    Mat pe;                 // positional encodings [>= T, d]
+    Mat x, mem, y, yn;      // encoder stream, memory, decoder stream, final-normed
+    Mat srcMask, tgtMask;   // embedding dropout
+    Mat dx, dmem, dy, dyn;  // their gradients
     Dropout drop;
     int B = 0, Ts = 0, Tt = 0;  // of the last forward
 
@@ -253,13 +253,13 @@ struct Network::Impl {
         for (int i = 0; i < cfg.decLayers; ++i) {
             DecoderLayer l;
             const std::string p = "decoder.layers." + std::to_string(i);
-            l.self = std::make_unique<AttentionBlock>(p + ".self_attn.", BlockKind::DecoderSelf, i,
-                                                      cfg.decoderSelf, cfg.dModel, cfg.maxLen,
-                                                      cfg.bias);
+            l.self =
+                std::make_unique<AttentionBlock>(p + ".self_attn.", BlockKind::DecoderSelf, i,
+                                                 cfg.decoderSelf, cfg.dModel, cfg.maxLen, cfg.bias);
             if (cfg.hasCross(i)) {
-                l.cross = std::make_unique<AttentionBlock>(p + ".cross_attn.", BlockKind::Cross, i,
-                                                           cfg.cross, cfg.dModel, cfg.maxLen,
-                                                           cfg.bias);
+                l.cross =
+                    std::make_unique<AttentionBlock>(p + ".cross_attn.", BlockKind::Cross, i,
+                                                     cfg.cross, cfg.dModel, cfg.maxLen, cfg.bias);
             }
             l.selfSub.id = stream++;
             l.crossSub.id = stream++;
@@ -268,8 +268,8 @@ struct Network::Impl {
         }
     }
 
-    void embedDropped(const Param& table, const std::vector<int>& ids, int T, int stream,
-                      Mat& out, Mat& mask) {
+    void embedDropped(const Param& table, const std::vector<int>& ids, int T, int stream, Mat& out,
+                      Mat& mask) {
         embed(*table.value, ids, T, positions(T), out);
         if (drop.rate > 0) {
             dropoutMask(drop, stream, B, T, out.cols(), mask);
@@ -286,7 +286,8 @@ struct Network::Impl {
             residualForward(l.attn, x, batch.Ts, [&](const Mat& in, Mat& out) {
                 l.self->forward(in, in, batch.B, batch.Ts, batch.Ts, mask, out);
             });
-            residualForward(l.ff, x, batch.Ts, [&](const Mat& in, Mat& out) { l.ffn.forward(in, out); });
+            residualForward(l.ff, x, batch.Ts,
+                            [&](const Mat& in, Mat& out) { l.ffn.forward(in, out); });
         }
         if (pre) {
             encNorm.forward(x, mem);
@@ -308,7 +309,8 @@ struct Network::Impl {
                     l.cross->forward(in, mem, batch.B, batch.Tt, batch.Ts, crossMask, out);
                 });
             }
-            residualForward(l.ff, y, batch.Tt, [&](const Mat& in, Mat& out) { l.ffn.forward(in, out); });
+            residualForward(l.ff, y, batch.Tt,
+                            [&](const Mat& in, Mat& out) { l.ffn.forward(in, out); });
         }
         if (pre) {
             decNorm.forward(y, yn);
@@ -328,9 +330,8 @@ struct Network::Impl {
         if (cfg.hasEncoder()) dmem.setZero(mem.rows(), mem.cols());
         for (auto it = dec.rbegin(); it != dec.rend(); ++it) {
             DecoderLayer& l = *it;
-            residualBackward(l.ff, dy, [&](const Mat& dOut, Mat& dIn) {
-                l.ffn.backward(l.ff.in, dOut, dIn);
-            });
+            residualBackward(
+                l.ff, dy, [&](const Mat& dOut, Mat& dIn) { l.ffn.backward(l.ff.in, dOut, dIn); });
             if (l.cross) {
                 residualBackward(l.crossSub, dy, [&](const Mat& dOut, Mat& dIn) {
                     dIn.setZero(dOut.rows(), dOut.cols());
@@ -352,9 +353,8 @@ struct Network::Impl {
         }
         for (auto it = enc.rbegin(); it != enc.rend(); ++it) {
             EncoderLayer& l = *it;
-            residualBackward(l.ff, dx, [&](const Mat& dOut, Mat& dIn) {
-                l.ffn.backward(l.ff.in, dOut, dIn);
-            });
+            residualBackward(
+                l.ff, dx, [&](const Mat& dOut, Mat& dIn) { l.ffn.backward(l.ff.in, dOut, dIn); });
             residualBackward(l.attn, dx, [&](const Mat& dOut, Mat& dIn) {
                 dIn.setZero(dOut.rows(), dOut.cols());
                 l.self->backward(dOut, dIn, dIn);
@@ -405,7 +405,8 @@ std::vector<ParamInfo> Network::parameterInfo(int64_t Vs, int64_t Vt) const {
     if (!(cfg.hasEncoder() && cfg.shareEmbeddings))
         p.push_back({"tgt_embed.weight", {Vt, dm}, emb, true, "embedding", "embeddings"});
     if (!cfg.tieOutput)
-        p.push_back({"generator.weight", {Vt, dm}, Init::xavier(dm, Vt), true, "output", "generator"});
+        p.push_back(
+            {"generator.weight", {Vt, dm}, Init::xavier(dm, Vt), true, "output", "generator"});
     p.push_back({"generator.bias", {Vt}, Init::zeros(), true, "output", "generator"});
     for (size_t i = 0; i < d->enc.size(); ++i) {
         const std::string l = "encoder.layers." + std::to_string(i);
@@ -435,7 +436,8 @@ std::vector<ParamInfo> Network::parameterInfo(int64_t Vs, int64_t Vt) const {
 void Network::bind(const Bindings& b) {
     const ModelConfig& cfg = d->cfg;
     d->srcEmbed = cfg.hasEncoder() ? b.find("src_embed.weight") : Param{};
-    d->tgtEmbed = (cfg.hasEncoder() && cfg.shareEmbeddings) ? d->srcEmbed : b.find("tgt_embed.weight");
+    d->tgtEmbed =
+        (cfg.hasEncoder() && cfg.shareEmbeddings) ? d->srcEmbed : b.find("tgt_embed.weight");
     d->genW = cfg.tieOutput ? d->tgtEmbed : b.find("generator.weight");
     d->genB = b.find("generator.bias");
     for (size_t i = 0; i < d->enc.size(); ++i) {

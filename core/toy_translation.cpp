@@ -28,7 +28,7 @@ struct Pronoun {
     const char* tg;
     Person person;
 };
-const Pronoun kPronouns[] = {{"i", "mo", P1s},  {"you", "tu", P2},  {"he", "li", P3s},
+const Pronoun kPronouns[] = {{"i", "mo", P1s},   {"you", "tu", P2},  {"he", "li", P3s},
                              {"she", "si", P3s}, {"we", "nos", P1p}, {"they", "ili", P3p}};
 
 enum NounClass { Animate, Place, Thing };
@@ -39,37 +39,37 @@ struct Noun {
     NounClass cls;
 };
 const Noun kNouns[] = {
-    {"cat", "cats", "kato", Animate},          {"dog", "dogs", "hundo", Animate},
-    {"friend", "friends", "amiko", Animate},   {"teacher", "teachers", "docento", Animate},
-    {"man", "men", "viro", Animate},           {"woman", "women", "virino", Animate},
-    {"child", "children", "kido", Animate},    {"doctor", "doctors", "kuracisto", Animate},
-    {"bird", "birds", "birdo", Animate},       {"student", "students", "studento", Animate},
-    {"station", "stations", "banof", Place},   {"city", "cities", "urbo", Place},
-    {"park", "parks", "parko", Place},         {"school", "schools", "skolo", Place},
-    {"house", "houses", "domo", Place},        {"river", "rivers", "rivero", Place},
-    {"garden", "gardens", "gardeno", Place},   {"shop", "shops", "butiko", Place},
-    {"market", "markets", "bazaro", Place},    {"library", "libraries", "biblioteko", Place},
-    {"book", "books", "libro", Thing},         {"car", "cars", "auto", Thing},
-    {"apple", "apples", "pomo", Thing},        {"letter", "letters", "letero", Thing},
-    {"train", "trains", "treno", Thing},       {"table", "tables", "tablo", Thing},
-    {"door", "doors", "pordo", Thing},         {"picture", "pictures", "bildo", Thing},
-    {"song", "songs", "kanto", Thing},         {"bag", "bags", "sako", Thing},
+    {"cat", "cats", "kato", Animate},        {"dog", "dogs", "hundo", Animate},
+    {"friend", "friends", "amiko", Animate}, {"teacher", "teachers", "docento", Animate},
+    {"man", "men", "viro", Animate},         {"woman", "women", "virino", Animate},
+    {"child", "children", "kido", Animate},  {"doctor", "doctors", "kuracisto", Animate},
+    {"bird", "birds", "birdo", Animate},     {"student", "students", "studento", Animate},
+    {"station", "stations", "banof", Place}, {"city", "cities", "urbo", Place},
+    {"park", "parks", "parko", Place},       {"school", "schools", "skolo", Place},
+    {"house", "houses", "domo", Place},      {"river", "rivers", "rivero", Place},
+    {"garden", "gardens", "gardeno", Place}, {"shop", "shops", "butiko", Place},
+    {"market", "markets", "bazaro", Place},  {"library", "libraries", "biblioteko", Place},
+    {"book", "books", "libro", Thing},       {"car", "cars", "auto", Thing},
+    {"apple", "apples", "pomo", Thing},      {"letter", "letters", "letero", Thing},
+    {"train", "trains", "treno", Thing},     {"table", "tables", "tablo", Thing},
+    {"door", "doors", "pordo", Thing},       {"picture", "pictures", "bildo", Thing},
+    {"song", "songs", "kanto", Thing},       {"bag", "bags", "sako", Thing},
 };
 
 struct Word {
     const char* en;
     const char* tg;
 };
-const Word kAdjectives[] = {{"big", "granda"},   {"small", "eta"},   {"old", "malnova"},
-                            {"new", "nova"},     {"red", "ruga"},    {"happy", "felica"},
-                            {"quiet", "kvieta"}, {"good", "bona"},   {"young", "juna"},
+const Word kAdjectives[] = {{"big", "granda"},    {"small", "eta"}, {"old", "malnova"},
+                            {"new", "nova"},      {"red", "ruga"},  {"happy", "felica"},
+                            {"quiet", "kvieta"},  {"good", "bona"}, {"young", "juna"},
                             {"beautiful", "bela"}};
-const Word kDetSingular[] = {{"the", "de"}, {"a", "un"}, {"my", "mia"}, {"your", "via"},
-                             {"this", "ci"}};
-const Word kDetPlural[] = {{"the", "de"}, {"my", "mia"}, {"your", "via"}, {"two", "du"},
-                           {"many", "multaj"}, {"some", "kelkaj"}};
-const Word kTimes[] = {{"today", "hodiau"}, {"tomorrow", "morgau"}, {"now", "nun"},
-                       {"often", "ofte"}};
+const Word kDetSingular[] = {
+    {"the", "de"}, {"a", "un"}, {"my", "mia"}, {"your", "via"}, {"this", "ci"}};
+const Word kDetPlural[] = {{"the", "de"}, {"my", "mia"},      {"your", "via"},
+                           {"two", "du"}, {"many", "multaj"}, {"some", "kelkaj"}};
+const Word kTimes[] = {
+    {"today", "hodiau"}, {"tomorrow", "morgau"}, {"now", "nun"}, {"often", "ofte"}};
 
 enum VerbKind { Transitive, Motion, Separable, Modal, Saying };
 struct Verb {
@@ -81,24 +81,35 @@ struct Verb {
     const char* prep = "";      // separable: English preposition before its place
 };
 const Verb kVerbs[] = {
-    {"see", "sees", "vid", Transitive},       {"read", "reads", "leg", Transitive},
-    {"buy", "buys", "acet", Transitive},      {"find", "finds", "trov", Transitive},
-    {"visit", "visits", "vizit", Transitive}, {"write", "writes", "skrib", Transitive},
-    {"open", "opens", "malferm", Transitive}, {"carry", "carries", "port", Transitive},
-    {"love", "loves", "am", Transitive},      {"help", "helps", "help", Transitive},
-    {"go", "goes", "ir", Motion},             {"walk", "walks", "marx", Motion},
-    {"run", "runs", "kur", Motion},           {"drive", "drives", "vetur", Motion},
-    {"come", "comes", "ven", Motion},         {"fly", "flies", "flug", Motion},
+    {"see", "sees", "vid", Transitive},
+    {"read", "reads", "leg", Transitive},
+    {"buy", "buys", "acet", Transitive},
+    {"find", "finds", "trov", Transitive},
+    {"visit", "visits", "vizit", Transitive},
+    {"write", "writes", "skrib", Transitive},
+    {"open", "opens", "malferm", Transitive},
+    {"carry", "carries", "port", Transitive},
+    {"love", "loves", "am", Transitive},
+    {"help", "helps", "help", Transitive},
+    {"go", "goes", "ir", Motion},
+    {"walk", "walks", "marx", Motion},
+    {"run", "runs", "kur", Motion},
+    {"drive", "drives", "vetur", Motion},
+    {"come", "comes", "ven", Motion},
+    {"fly", "flies", "flug", Motion},
     {"arrive", "arrives", "kom", Separable, "an", "at"},
     {"return", "returns", "ven", Separable, "re", "to"},
     {"leave", "leaves", "ir", Separable, "for", "from"},
-    {"want", "wants", "vol", Modal},          {"like", "likes", "sat", Modal},
-    {"need", "needs", "bezon", Modal},        {"try", "tries", "prov", Modal},
-    {"say", "says", "dir", Saying},           {"think", "thinks", "pens", Saying},
+    {"want", "wants", "vol", Modal},
+    {"like", "likes", "sat", Modal},
+    {"need", "needs", "bezon", Modal},
+    {"try", "tries", "prov", Modal},
+    {"say", "says", "dir", Saying},
+    {"think", "thinks", "pens", Saying},
     {"know", "knows", "sci", Saying},
 };
-const Word kPrepositions[] = {{"to", "na"}, {"in", "en"}, {"with", "kun"}, {"at", "ce"},
-                              {"from", "el"}};
+const Word kPrepositions[] = {
+    {"to", "na"}, {"in", "en"}, {"with", "kun"}, {"at", "ce"}, {"from", "el"}};
 const char* prepTarget(const std::string& en) {
     for (const auto& p : kPrepositions)
         if (en == p.en) return p.tg;
@@ -188,8 +199,8 @@ public:
             case Transitive:
                 p.rest = nounPhrase(Thing, true, nullptr);
                 if (chance(0.3)) {
-                    append(p.rest, chance(0.5) ? prepPhrase("with", Animate)
-                                               : prepPhrase("in", Place));
+                    append(p.rest,
+                           chance(0.5) ? prepPhrase("with", Animate) : prepPhrase("in", Place));
                 }
                 break;
             case Motion:

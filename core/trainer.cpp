@@ -27,13 +27,20 @@ void TrainOptions::validate() const {
 }
 
 nlohmann::json TrainOptions::toJson() const {
-    return {{"steps", steps},       {"batch_size", batchSize},
-            {"optimizer", optimizer}, {"lr", lr},
-            {"schedule", schedule}, {"warmup", warmup},
-            {"weight_decay", weightDecay}, {"betas", {beta1, beta2}},
-            {"adam_eps", eps},      {"dropout", dropout},
-            {"label_smoothing", labelSmoothing}, {"clip", clip},
-            {"shuffle", shuffle},   {"threads", threads},
+    return {{"steps", steps},
+            {"batch_size", batchSize},
+            {"optimizer", optimizer},
+            {"lr", lr},
+            {"schedule", schedule},
+            {"warmup", warmup},
+            {"weight_decay", weightDecay},
+            {"betas", {beta1, beta2}},
+            {"adam_eps", eps},
+            {"dropout", dropout},
+            {"label_smoothing", labelSmoothing},
+            {"clip", clip},
+            {"shuffle", shuffle},
+            {"threads", threads},
             {"seed", seed}};
 }
 
@@ -182,7 +189,8 @@ struct Trainer::Impl {
             params.push_back(&model.params().at(name));
             mom1.push_back(&m1.at(name));
             mom2.push_back(&m2.at(name));
-            for (size_t r = 0; r < replicas.size(); ++r) grads[r].push_back(&replicas[r]->grads.at(name));
+            for (size_t r = 0; r < replicas.size(); ++r)
+                grads[r].push_back(&replicas[r]->grads.at(name));
         }
     }
 
@@ -201,7 +209,8 @@ struct Trainer::Impl {
         const int B = static_cast<int>(examples.size());
         const int K = std::min<int>(static_cast<int>(replicas.size()), B);
         const float scale = 1.0f / static_cast<float>(st.targetTokens);
-        const uint64_t dropSeed = opt.seed * 0x9E3779B97F4A7C15ULL + static_cast<uint64_t>(steps + 1);
+        const uint64_t dropSeed =
+            opt.seed * 0x9E3779B97F4A7C15ULL + static_cast<uint64_t>(steps + 1);
         pool.run(K, [&](int k) {
             const int lo = k * B / K, hi = (k + 1) * B / K;
             auto part = [&](const std::vector<std::vector<int>>& v) {
@@ -210,7 +219,8 @@ struct Trainer::Impl {
             };
             const Batch b = Batch::make(part(src), part(tgt));
             if (b.Ts > Model::kMaxTokens || b.Tt > Model::kMaxTokens)
-                throw Error("a training sequence exceeds the engine limit of " + std::to_string(Model::kMaxTokens) + " positions");
+                throw Error("a training sequence exceeds the engine limit of " +
+                            std::to_string(Model::kMaxTokens) + " positions");
             Replica& r = *replicas[size_t(k)];
             for (auto& [n, g] : r.grads) g.m.setZero();
             r.net.forward(b, Dropout{opt.dropout, dropSeed, lo}, r.logits);

@@ -19,7 +19,7 @@ namespace attnviz {
 struct TrainOptions {
     int steps = 1000;
     int batchSize = 32;
-    std::string optimizer = "adam";         // "sgd" or "adam"
+    std::string optimizer = "adam";  // "sgd" or "adam"
     double lr = 1e-3;
     std::string schedule = "inverse-sqrt";  // "constant", "inverse-sqrt" or "linear"
     int warmup = 100;                       // steps of linear warm-up from 0
@@ -50,7 +50,8 @@ public:
 std::unique_ptr<ExampleSource> taskSource(std::shared_ptr<const Task> task, uint64_t seed,
                                           std::set<std::vector<std::string>> exclude = {});
 // A dataset in epochs, reshuffled every epoch from `seed` when `shuffle`, else in order.
-std::unique_ptr<ExampleSource> datasetSource(std::vector<Example> data, uint64_t seed, bool shuffle);
+std::unique_ptr<ExampleSource> datasetSource(std::vector<Example> data, uint64_t seed,
+                                             bool shuffle);
 
 // The key under which an example is excluded: source tokens, a tab, target tokens.
 std::vector<std::string> exampleKey(const Example& e);

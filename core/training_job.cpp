@@ -91,8 +91,7 @@ struct TrainingJob::Impl {
                                model->usesMaxLen(BlockKind::Cross);
             if (bound && need > cfg.maxLen) {
                 throw Error("task '" + spec.task + "' emits up to " + std::to_string(need) +
-                            " positions but this model's max_len is " +
-                            std::to_string(cfg.maxLen));
+                            " positions but this model's max_len is " + std::to_string(cfg.maxLen));
             }
             std::set<std::vector<std::string>> exclude;
             for (const auto& e : heldOut) exclude.insert(exampleKey(e));
@@ -160,8 +159,7 @@ void TrainingJob::finish(const Evaluation& heldOut, bool stoppedEarly) {
     if (d->task) {
         t["task"] = d->task->name();
         t["held_out"]["source"] = "task '" + d->task->name() + "', " +
-                                  std::to_string(d->heldOut.size()) +
-                                  " examples never trained on";
+                                  std::to_string(d->heldOut.size()) + " examples never trained on";
     } else {
         t["data"] = std::filesystem::path(d->spec.data).filename().string();
         t["held_out"]["source"] = "every " +

@@ -18,16 +18,16 @@
 namespace attnviz {
 
 struct JobSpec {
-    std::string config;  // configuration file (JSON); ignored with `init`
+    std::string config;         // configuration file (JSON); ignored with `init`
     nlohmann::json configJson;  // or the configuration itself (used when config is empty)
-    std::string init;    // checkpoint to continue from (its config and vocabularies)
-    std::string task;    // built-in task, or
-    std::string data;    // a TSV (seq2seq) or text file (decoder-only)
+    std::string init;           // checkpoint to continue from (its config and vocabularies)
+    std::string task;           // built-in task, or
+    std::string data;           // a TSV (seq2seq) or text file (decoder-only)
     TrainOptions train;
-    int evalEvery = 0;         // held-out loss/accuracy every N steps (0: only at the end)
-    int heldOutCount = 200;    // task: held-out examples
+    int evalEvery = 0;              // held-out loss/accuracy every N steps (0: only at the end)
+    int heldOutCount = 200;         // task: held-out examples
     double heldOutFraction = 0.05;  // data: every 20th line is held out
-    int vocabSize = 8000;      // data: vocabulary cap per side, specials included
+    int vocabSize = 8000;           // data: vocabulary cap per side, specials included
     bool caseSensitive = false;
 };
 

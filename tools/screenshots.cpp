@@ -6,9 +6,9 @@
 #include <QDir>
 #include <QDockWidget>
 #include <QLineEdit>
+#include <QProgressBar>
 #include <QSignalSpy>
 #include <QTest>
-#include <QProgressBar>
 #include <QTextStream>
 
 #include "ui/comparison_grid.h"

@@ -25,9 +25,11 @@ namespace {
 
 // A sentence of n tokens from the translate task's English, different for each run.
 QString sentence(int n, int run) {
-    static const QStringList words = QString(
-        "i want to go to the station because she says that the old man reads a new book in the "
-        "park with my friend today and we walk to the city tomorrow").split(' ');
+    static const QStringList words =
+        QString(
+            "i want to go to the station because she says that the old man reads a new book in the "
+            "park with my friend today and we walk to the city tomorrow")
+            .split(' ');
     QStringList out;
     for (int i = 0; i < n; ++i) out << words[(i + run) % words.size()];
     return out.join(' ');
@@ -44,7 +46,8 @@ int main(int argc, char** argv) {
     cli.addHelpOption();
     cli.process(app);
     QStringList errors;
-    auto columns = loadModelDirectory(cli.isSet(models) ? cli.value(models) : bundledModelDirectory(), &errors);
+    auto columns = loadModelDirectory(
+        cli.isSet(models) ? cli.value(models) : bundledModelDirectory(), &errors);
     MainWindow w;
     w.resize(1800, 1100);
     w.setColumns(columns);
@@ -62,7 +65,8 @@ int main(int argc, char** argv) {
             QApplication::processEvents();
             ComparisonGrid* g = w.grid();
             for (int c = 0; c < g->columnCount(); ++c)
-                for (int h = 0; h < g->rowCount(); ++h) g->panel(c, h)->replot(QCustomPlot::rpImmediateRefresh);
+                for (int h = 0; h < g->rowCount(); ++h)
+                    g->panel(c, h)->replot(QCustomPlot::rpImmediateRefresh);
             g->repaint();
             if (run >= 2) {  // two warm-up runs
                 ms.push_back(t.nsecsElapsed() / 1e6);
@@ -80,11 +84,12 @@ int main(int argc, char** argv) {
                                    {"ms_max", ms.back()},
                                    {"runs", int(ms.size())}});
     }
-    QTextStream(stdout) << QJsonDocument(QJsonObject{
-                               {"benchmark", "text edit to every panel repainted"},
-                               {"platform", QGuiApplication::platformName()},
-                               {"window", QString("%1x%2").arg(w.width()).arg(w.height())},
-                               {"results", results}})
+    QTextStream(stdout) << QJsonDocument(
+                               QJsonObject{
+                                   {"benchmark", "text edit to every panel repainted"},
+                                   {"platform", QGuiApplication::platformName()},
+                                   {"window", QString("%1x%2").arg(w.width()).arg(w.height())},
+                                   {"results", results}})
                                .toJson();
     return 0;
 }

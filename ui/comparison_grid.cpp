@@ -84,16 +84,20 @@ void ComparisonGrid::rebuild() {
             label->setAlignment(Qt::AlignCenter);
             label->setWordWrap(true);
             label->setContextMenuPolicy(Qt::CustomContextMenu);
-            connect(label, &QLabel::customContextMenuRequested, this, [this, c, label](const QPoint& at) {
-                if (m_view.allLayersOf >= 0) return;  // columns are layers, not models
-                QMenu menu;
-                menu.addAction("Move &left", this, [this, c] { emit moveColumnRequested(c, -1); })
-                    ->setEnabled(c > 0);
-                menu.addAction("Move &right", this, [this, c] { emit moveColumnRequested(c, +1); })
-                    ->setEnabled(c + 1 < m_columns);
-                menu.addAction("&Remove column", this, [this, c] { emit removeColumnRequested(c); });
-                menu.exec(label->mapToGlobal(at));
-            });
+            connect(label, &QLabel::customContextMenuRequested, this,
+                    [this, c, label](const QPoint& at) {
+                        if (m_view.allLayersOf >= 0) return;  // columns are layers, not models
+                        QMenu menu;
+                        menu.addAction("Move &left", this,
+                                       [this, c] { emit moveColumnRequested(c, -1); })
+                            ->setEnabled(c > 0);
+                        menu.addAction("Move &right", this,
+                                       [this, c] { emit moveColumnRequested(c, +1); })
+                            ->setEnabled(c + 1 < m_columns);
+                        menu.addAction("&Remove column", this,
+                                       [this, c] { emit removeColumnRequested(c); });
+                        menu.exec(label->mapToGlobal(at));
+                    });
             m_layout->addWidget(label, 0, c);
             m_headers.push_back(label);
             for (int h = 0; h < rows; ++h) {
@@ -125,7 +129,8 @@ void ComparisonGrid::rebuild() {
         } else {
             shown[c] = b->weights;
         }
-        for (const auto& w : shown[c]) globalMax = std::max(globalMax, w.size() ? w.maxCoeff() : Scalar(0));
+        for (const auto& w : shown[c])
+            globalMax = std::max(globalMax, w.size() ? w.maxCoeff() : Scalar(0));
     }
     for (int c = 0; c < cols; ++c) {
         const ColumnResult& r = res[size_t(spec[size_t(c)].first)];
@@ -152,11 +157,14 @@ void ComparisonGrid::rebuild() {
             }
             if (!b || h >= int(shown[size_t(c)].size())) {
                 p->setTitle(QString("%1\n%2").arg(r.name, where));
-                p->setMessage(!b && h == 0 ? QString("no %1 block\nin layer %2").arg(kindLabel(v.kind)).arg(layer)
-                                           : QString());
+                p->setMessage(
+                    !b && h == 0
+                        ? QString("no %1 block\nin layer %2").arg(kindLabel(v.kind)).arg(layer)
+                        : QString());
                 continue;
             }
-            const QString head = v.meanHeads ? QString("mean of %1 heads").arg(b->heads) : QString("head %1").arg(h);
+            const QString head =
+                v.meanHeads ? QString("mean of %1 heads").arg(b->heads) : QString("head %1").arg(h);
             p->setTitle(QString("%1\n%2 · %3").arg(r.name, where, head));
             p->setToolTipTitle(QString("%1 · %2 · %3").arg(r.name, where, head));
             const Mat& w = shown[size_t(c)][size_t(h)];

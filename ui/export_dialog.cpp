@@ -167,11 +167,14 @@ void ExportDialog::updatePreview() {
     p.scale(scale, scale);
     paint(p, QRectF(QPointF(0, 0), page));
     p.end();
-    m_preview->setPixmap(QPixmap::fromImage(m_image).scaled(m_preview->size(), Qt::KeepAspectRatio, Qt::SmoothTransformation));
-    m_status->setText(QString("%1 × %2 pt (SVG, PDF); PNG %3 × %4 px")
-                          .arg(page.width()).arg(page.height())
-                          .arg(named ? int(page.width() * m_dpi->value() / 72) : int(page.width()))
-                          .arg(named ? int(page.height() * m_dpi->value() / 72) : int(page.height())));
+    m_preview->setPixmap(QPixmap::fromImage(m_image).scaled(m_preview->size(), Qt::KeepAspectRatio,
+                                                            Qt::SmoothTransformation));
+    m_status->setText(
+        QString("%1 × %2 pt (SVG, PDF); PNG %3 × %4 px")
+            .arg(page.width())
+            .arg(page.height())
+            .arg(named ? int(page.width() * m_dpi->value() / 72) : int(page.width()))
+            .arg(named ? int(page.height() * m_dpi->value() / 72) : int(page.height())));
 }
 
 bool ExportDialog::exportTo(const QString& path, QString* error) {

@@ -24,7 +24,8 @@ class ExportDialog : public QDialog {
 public:
     enum What { Grid, Panel, Profile, Loss };
     // paintFor(what, style) returns a painter function, or sets *error.
-    using Source = std::function<std::function<void(QPainter&, const QRectF&)>(What, const FigureStyle&, int head, QString*)>;
+    using Source = std::function<std::function<void(QPainter&, const QRectF&)>(
+        What, const FigureStyle&, int head, QString*)>;
     ExportDialog(Source source, const FigureStyle& base, QWidget* parent = nullptr);
 
     // Writes the current choice to `path` (extension: svg, pdf, png); false with *error.

@@ -65,7 +65,10 @@ std::vector<std::vector<WeightTable>> selectTables(const Results& res, const Vie
         }
         const CapturedBlock* b = findBlock(r.analysis, v.kind, layer);
         if (!b) {
-            if (error) *error = QString("%1 has no %2 block in layer %3").arg(r.name, kindLabel(v.kind)).arg(layer);
+            if (error)
+                *error = QString("%1 has no %2 block in layer %3")
+                             .arg(r.name, kindLabel(v.kind))
+                             .arg(layer);
             return {};
         }
         WeightTable base;
@@ -92,7 +95,12 @@ std::vector<std::vector<WeightTable>> selectTables(const Results& res, const Vie
                 bool ok = false;
                 const int h = part.trimmed().toInt(&ok);
                 if (!ok || h < 0 || h >= b->heads) {
-                    if (error) *error = QString("head '%1' does not exist in %2 (%3 heads; use all, mean or e.g. 0,2)").arg(part.trimmed(), r.name).arg(b->heads);
+                    if (error)
+                        *error = QString(
+                                     "head '%1' does not exist in %2 (%3 heads; use all, mean or "
+                                     "e.g. 0,2)")
+                                     .arg(part.trimmed(), r.name)
+                                     .arg(b->heads);
                     return {};
                 }
                 WeightTable t = base;
@@ -107,15 +115,17 @@ std::vector<std::vector<WeightTable>> selectTables(const Results& res, const Vie
     return out;
 }
 
-Figure gridFigure(const Results& res, const ViewState& v, const QString& heads, const FigureStyle& style,
-                  QString* error) {
+Figure gridFigure(const Results& res, const ViewState& v, const QString& heads,
+                  const FigureStyle& style, QString* error) {
     Figure f;
     f.style = style;
     f.columns = selectTables(res, v, heads, error);
     for (const auto& col : f.columns) {
         const auto& t = col.front();
-        f.columnTitles.push_back(v.allLayersOf >= 0 ? QString("%1 · layer %2").arg(QString::fromStdString(t.model)).arg(t.layer)
-                                                    : QString::fromStdString(t.model));
+        f.columnTitles.push_back(
+            v.allLayersOf >= 0
+                ? QString("%1 · layer %2").arg(QString::fromStdString(t.model)).arg(t.layer)
+                : QString::fromStdString(t.model));
     }
     return f;
 }
@@ -140,7 +150,8 @@ void paintFigure(QPainter& p, const Figure& f, const QRectF& page) {
     Scalar globalMax = 0;
     for (const auto& col : f.columns) {
         R = std::max(R, int(col.size()));
-        for (const auto& t : col) globalMax = std::max(globalMax, t.weights.size() ? t.weights.maxCoeff() : Scalar(0));
+        for (const auto& t : col)
+            globalMax = std::max(globalMax, t.weights.size() ? t.weights.maxCoeff() : Scalar(0));
     }
     if (M == 0 || R == 0) return;
     const bool bar = s.colorbar && s.shared;
@@ -163,11 +174,13 @@ void paintFigure(QPainter& p, const Figure& f, const QRectF& page) {
         const int n = int(flat.size());
         for (int k = 2; k < n; ++k) {
             const int nc = (n + k - 1) / k;
-            layouts.push_back({nc, k, false, [nc](int, int, int i) { return QPoint(i % nc, i / nc); }});
+            layouts.push_back(
+                {nc, k, false, [nc](int, int, int i) { return QPoint(i % nc, i / nc); }});
         }
     }
     auto sideOf = [&](const Layout& l) {
-        return std::min(grid.width() / l.nc, (grid.height() - (l.columnTitles ? colTitleH : 0)) / l.nr);
+        return std::min(grid.width() / l.nc,
+                        (grid.height() - (l.columnTitles ? colTitleH : 0)) / l.nr);
     };
     size_t best = 0;
     for (size_t k = 1; k < layouts.size(); ++k)
@@ -190,16 +203,21 @@ void paintFigure(QPainter& p, const Figure& f, const QRectF& page) {
         const auto [c, r] = flat[i];
         const QPoint g = L.at(c, r, int(i));
         if (L.columnTitles && r == 0)
-            fitted(QRectF(grid.left() + c * cw, grid.top() - colTitleH, cw, colTitleH), f.columnTitles[size_t(c)], fs * 1.15, true);
+            fitted(QRectF(grid.left() + c * cw, grid.top() - colTitleH, cw, colTitleH),
+                   f.columnTitles[size_t(c)], fs * 1.15, true);
         {
             const WeightTable& t = f.columns[size_t(c)][size_t(r)];
             const QRectF box(grid.left() + g.x() * cw, grid.top() + g.y() * ch, cw, ch);
             const double titleH = fs * 1.6;
-            const QString block = QString::fromStdString(t.block).replace("encoder_", "enc ").replace("decoder_", "dec ");
-            const QString head = t.head == "mean" ? QString("mean of heads") : "head " + QString::fromStdString(t.head);
+            const QString block = QString::fromStdString(t.block)
+                                      .replace("encoder_", "enc ")
+                                      .replace("decoder_", "dec ");
+            const QString head = t.head == "mean" ? QString("mean of heads")
+                                                  : "head " + QString::fromStdString(t.head);
             const QString where = QString("%1 L%2 · %3").arg(block).arg(t.layer).arg(head);
             fitted(QRectF(box.left(), box.top(), box.width(), titleH),
-                   L.columnTitles ? where : f.columnTitles[size_t(c)] + " · " + where, fs, !L.columnTitles);
+                   L.columnTitles ? where : f.columnTitles[size_t(c)] + " · " + where, fs,
+                   !L.columnTitles);
             // Labels: shrink the font until the labels leave room for the cells.
             const int nq = int(t.weights.rows()), nk = int(t.weights.cols());
             double lf = fs;
@@ -208,9 +226,12 @@ void paintFigure(QPainter& p, const Figure& f, const QRectF& page) {
             for (int tries = 0; tries < 8; ++tries, lf *= 0.85) {
                 const QFontMetricsF fm(figureFont(s, lf));
                 labelW = 0;
-                for (const auto& q : t.queries) labelW = std::max(labelW, fm.horizontalAdvance(QString::fromStdString(q)));
-                for (const auto& k : t.keys) labelW = std::max(labelW, fm.horizontalAdvance(QString::fromStdString(k)));
-                inner = QRectF(box.left() + labelW + 3, box.top() + titleH, box.width() - labelW - 6, box.height() - titleH - labelW - 4);
+                for (const auto& q : t.queries)
+                    labelW = std::max(labelW, fm.horizontalAdvance(QString::fromStdString(q)));
+                for (const auto& k : t.keys)
+                    labelW = std::max(labelW, fm.horizontalAdvance(QString::fromStdString(k)));
+                inner = QRectF(box.left() + labelW + 3, box.top() + titleH,
+                               box.width() - labelW - 6, box.height() - titleH - labelW - 4);
                 cell = std::min(inner.width() / std::max(1, nk), inner.height() / std::max(1, nq));
                 if (cell >= fm.height() * 0.9 || inner.width() <= 0) break;
             }
@@ -219,38 +240,47 @@ void paintFigure(QPainter& p, const Figure& f, const QRectF& page) {
             const double hi = s.shared ? globalMax : (t.weights.size() ? t.weights.maxCoeff() : 1);
             for (int i = 0; i < nq; ++i)
                 for (int j = 0; j < nk; ++j)
-                    p.fillRect(QRectF(x0 + j * cell, y0 + i * cell, cell, cell), cellColor(gradient, t.weights(i, j), hi, s.scaling));
+                    p.fillRect(QRectF(x0 + j * cell, y0 + i * cell, cell, cell),
+                               cellColor(gradient, t.weights(i, j), hi, s.scaling));
             p.setFont(figureFont(s, lf));
             p.setPen(Qt::black);
             for (int i = 0; i < nq; ++i)
-                p.drawText(QRectF(box.left(), y0 + i * cell, x0 - box.left() - 2, cell), Qt::AlignRight | Qt::AlignVCenter,
+                p.drawText(QRectF(box.left(), y0 + i * cell, x0 - box.left() - 2, cell),
+                           Qt::AlignRight | Qt::AlignVCenter,
                            QString::fromStdString(t.queries[size_t(i)]));
             // Key labels under their column: upright when every word fits its cell (e.g. CJK
             // characters; specials such as <eos> may still read upwards), else all upwards.
             const QFontMetricsF keyMetrics(p.font());
-            auto fits = [&](const QString& k) { return keyMetrics.horizontalAdvance(k) <= cell * 0.95; };
+            auto fits = [&](const QString& k) {
+                return keyMetrics.horizontalAdvance(k) <= cell * 0.95;
+            };
             bool upright = true;
             for (const auto& k : t.keys)
                 if (k.empty() || k[0] != '<') upright = upright && fits(QString::fromStdString(k));
             for (int j = 0; j < nk; ++j) {
                 const QString key = QString::fromStdString(t.keys[size_t(j)]);
                 if (upright && fits(key)) {
-                    p.drawText(QRectF(x0 + j * cell, y0 + nq * cell + 1, cell, keyMetrics.height()), Qt::AlignHCenter | Qt::AlignTop, key);
+                    p.drawText(QRectF(x0 + j * cell, y0 + nq * cell + 1, cell, keyMetrics.height()),
+                               Qt::AlignHCenter | Qt::AlignTop, key);
                     continue;
                 }
                 p.save();
                 p.translate(x0 + (j + 0.5) * cell, y0 + nq * cell + 2);
                 p.rotate(-90);
-                p.drawText(QRectF(-labelW - 2, -cell / 2, labelW + 2, cell), Qt::AlignRight | Qt::AlignVCenter, key);
+                p.drawText(QRectF(-labelW - 2, -cell / 2, labelW + 2, cell),
+                           Qt::AlignRight | Qt::AlignVCenter, key);
                 p.restore();
             }
         }
     }
     if (bar) {  // colour bar: a gradient path and tick labels, as tall as the panels
         const double used = std::min(grid.height(), ch * L.nr);
-        const QRectF b(page.right() - fs - barW + fs, grid.top() + fs, fs * 1.2, std::max(fs * 4, std::min(used - 2 * fs, fs * 30)));
+        const QRectF b(page.right() - fs - barW + fs, grid.top() + fs, fs * 1.2,
+                       std::max(fs * 4, std::min(used - 2 * fs, fs * 30)));
         QLinearGradient lg(b.bottomLeft(), b.topLeft());
-        for (int k = 0; k <= 10; ++k) lg.setColorAt(k / 10.0, cellColor(gradient, globalMax * k / 10.0, globalMax, Scaling::Linear));
+        for (int k = 0; k <= 10; ++k)
+            lg.setColorAt(k / 10.0,
+                          cellColor(gradient, globalMax * k / 10.0, globalMax, Scaling::Linear));
         QPainterPath path;
         path.addRect(b);
         p.fillPath(path, lg);
@@ -260,21 +290,22 @@ void paintFigure(QPainter& p, const Figure& f, const QRectF& page) {
             if (s.scaling == Scaling::Power) value = globalMax * frac * frac;
             if (s.scaling == Scaling::Log) value = globalMax * std::pow(10.0, 4 * (frac - 1));
             const double y = b.bottom() - frac * b.height();
-            p.drawText(QRectF(b.right() + 2, y - fs, fs * 4, 2 * fs), Qt::AlignLeft | Qt::AlignVCenter,
-                       QString::number(value, 'g', 2));
+            p.drawText(QRectF(b.right() + 2, y - fs, fs * 4, 2 * fs),
+                       Qt::AlignLeft | Qt::AlignVCenter, QString::number(value, 'g', 2));
         }
     }
 }
 
-ProfileFigure profileFigure(const Results& res, const ViewState& v, int column, const FigureStyle& style,
-                            QString* error) {
+ProfileFigure profileFigure(const Results& res, const ViewState& v, int column,
+                            const FigureStyle& style, QString* error) {
     ProfileFigure f;
     f.style = style;
     QString query;
     for (int c = 0; c < int(res.size()); ++c) {
         if (column >= 0 && c != column) continue;
         const ColumnResult& r = res[size_t(c)];
-        const CapturedBlock* b = r.error.isEmpty() ? findBlock(r.analysis, v.kind, v.layer) : nullptr;
+        const CapturedBlock* b =
+            r.error.isEmpty() ? findBlock(r.analysis, v.kind, v.layer) : nullptr;
         if (!b) continue;
         const QStringList q = queryTokens(r.analysis, v.kind);
         if (v.query < 0 || v.query >= q.size()) continue;
@@ -289,11 +320,15 @@ ProfileFigure profileFigure(const Results& res, const ViewState& v, int column, 
         if (column < 0) {
             line(r.name, headMean(*b));
         } else {
-            for (int h = 0; h < b->heads; ++h) line(QString("head %1").arg(h), b->weights[size_t(h)]);
+            for (int h = 0; h < b->heads; ++h)
+                line(QString("head %1").arg(h), b->weights[size_t(h)]);
         }
     }
     if (f.lines.empty() && error) *error = "no model has this query in this block";
-    f.title = style.title.isEmpty() ? QString("Weights of query %1 \"%2\" · %3 L%4").arg(v.query).arg(query, kindLabel(v.kind)).arg(v.layer)
+    f.title = style.title.isEmpty() ? QString("Weights of query %1 \"%2\" · %3 L%4")
+                                          .arg(v.query)
+                                          .arg(query, kindLabel(v.kind))
+                                          .arg(v.layer)
                                     : style.title;
     return f;
 }
@@ -306,13 +341,16 @@ void paintProfile(QPainter& p, const ProfileFigure& f, const QRectF& page) {
     p.setRenderHint(QPainter::Antialiasing, true);
     p.setPen(Qt::black);
     p.setFont(figureFont(f.style, fs * 1.3, true));
-    p.drawText(QRectF(page.left(), page.top() + fs * 0.5, page.width(), fs * 2), Qt::AlignCenter, f.title);
+    p.drawText(QRectF(page.left(), page.top() + fs * 0.5, page.width(), fs * 2), Qt::AlignCenter,
+               f.title);
     const QFontMetricsF fm(figureFont(f.style, fs));
     double labelH = 0;
     for (const auto& k : f.keys) labelH = std::max(labelH, fm.horizontalAdvance(k));
     double legendW = fs * 4;
-    for (const auto& line : f.lines) legendW = std::max(legendW, fm.horizontalAdvance(line.first) + fs * 4);
-    const QRectF plot(page.left() + fs * 5, page.top() + fs * 3, page.width() - fs * 6 - legendW, page.height() - fs * 4 - labelH);
+    for (const auto& line : f.lines)
+        legendW = std::max(legendW, fm.horizontalAdvance(line.first) + fs * 4);
+    const QRectF plot(page.left() + fs * 5, page.top() + fs * 3, page.width() - fs * 6 - legendW,
+                      page.height() - fs * 4 - labelH);
     double top = 0;
     for (const auto& [n, y] : f.lines)
         for (double x : y) top = std::max(top, x);
@@ -326,17 +364,20 @@ void paintProfile(QPainter& p, const ProfileFigure& f, const QRectF& page) {
     p.drawLine(plot.bottomLeft(), plot.topLeft());
     for (int k = 0; k <= 4; ++k) {
         const double w = top * k / 4;
-        p.drawText(QRectF(page.left(), Y(w) - fs, fs * 4.6, 2 * fs), Qt::AlignRight | Qt::AlignVCenter, QString::number(w, 'f', 2));
+        p.drawText(QRectF(page.left(), Y(w) - fs, fs * 4.6, 2 * fs),
+                   Qt::AlignRight | Qt::AlignVCenter, QString::number(w, 'f', 2));
     }
     for (int j = 0; j < int(f.keys.size()); ++j) {
         p.save();
         p.translate(X(j), plot.bottom() + 3);
         p.rotate(-90);
-        p.drawText(QRectF(-labelH - 2, -fs, labelH + 2, 2 * fs), Qt::AlignRight | Qt::AlignVCenter, f.keys[j]);
+        p.drawText(QRectF(-labelH - 2, -fs, labelH + 2, 2 * fs), Qt::AlignRight | Qt::AlignVCenter,
+                   f.keys[j]);
         p.restore();
     }
-    static const QColor colors[] = {QColor(0, 114, 178), QColor(213, 94, 0), QColor(0, 158, 115), QColor(204, 121, 167),
-                                    QColor(230, 159, 0), QColor(86, 180, 233), QColor(240, 228, 66), QColor(0, 0, 0)};
+    static const QColor colors[] = {
+        QColor(0, 114, 178), QColor(213, 94, 0),   QColor(0, 158, 115),  QColor(204, 121, 167),
+        QColor(230, 159, 0), QColor(86, 180, 233), QColor(240, 228, 66), QColor(0, 0, 0)};
     for (size_t l = 0; l < f.lines.size(); ++l) {
         const QColor c = colors[l % 8].darker(100 + 40 * int(l / 8));
         QPainterPath path;
@@ -349,14 +390,16 @@ void paintProfile(QPainter& p, const ProfileFigure& f, const QRectF& page) {
             }
         }
         // Dash patterns differ too, so identical lines (e.g. heads with the same offset) show.
-        static const Qt::PenStyle styles[] = {Qt::SolidLine, Qt::DashLine, Qt::DotLine, Qt::DashDotLine};
+        static const Qt::PenStyle styles[] = {Qt::SolidLine, Qt::DashLine, Qt::DotLine,
+                                              Qt::DashDotLine};
         p.setPen(QPen(c, 1.2, styles[l % 4]));
         p.setBrush(Qt::NoBrush);
         p.drawPath(path);
         const double ly = plot.top() + l * fs * 1.5;
         p.drawLine(QPointF(plot.right() + fs, ly), QPointF(plot.right() + fs * 2.5, ly));
         p.setPen(Qt::black);
-        p.drawText(QRectF(plot.right() + fs * 3, ly - fs, legendW - fs * 3, 2 * fs), Qt::AlignLeft | Qt::AlignVCenter, f.lines[l].first);
+        p.drawText(QRectF(plot.right() + fs * 3, ly - fs, legendW - fs * 3, 2 * fs),
+                   Qt::AlignLeft | Qt::AlignVCenter, f.lines[l].first);
     }
 }
 
@@ -374,7 +417,9 @@ bool parseFigureSize(const QString& text, QSizeF* size, bool* named, QString* er
         bool okW = false, okH = false;
         const double w = wh.value(0).toDouble(&okW), h = wh.value(1).toDouble(&okH);
         if (wh.size() != 2 || !okW || !okH || w < 16 || h < 16 || w > 20000 || h > 20000) {
-            if (error) *error = QString("size '%1' must be slide, column, page or WxH (16 to 20000 each)").arg(text);
+            if (error)
+                *error = QString("size '%1' must be slide, column, page or WxH (16 to 20000 each)")
+                             .arg(text);
             return false;
         }
         *size = QSizeF(w, h);
@@ -386,7 +431,9 @@ bool writeFigure(const QString& path, QSizeF size, bool named, int dpi,
                  const std::function<void(QPainter&, const QRectF&)>& paint, QString* error) {
     const QString ext = QFileInfo(path).suffix().toLower();
     if (ext != "svg" && ext != "pdf" && ext != "png") {
-        if (error) *error = QString("'%1': the figure format comes from the extension: .svg, .pdf or .png").arg(path);
+        if (error)
+            *error = QString("'%1': the figure format comes from the extension: .svg, .pdf or .png")
+                         .arg(path);
         return false;
     }
     if (dpi < 36 || dpi > 2400) {

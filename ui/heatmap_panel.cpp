@@ -135,7 +135,8 @@ void HeatmapPanel::setColorRange(double lo, double hi) {
     m_lo = lo;
     m_hi = hi;
     double a = lo, b = hi > lo ? hi : lo + 1e-9;
-    if (m_scaling == Scaling::Power) a = std::sqrt(std::max(0.0, a)), b = std::sqrt(std::max(0.0, b));
+    if (m_scaling == Scaling::Power)
+        a = std::sqrt(std::max(0.0, a)), b = std::sqrt(std::max(0.0, b));
     if (m_scaling == Scaling::Log) a = std::max(a, kLogFloor), b = std::max(b, 10 * kLogFloor);
     m_map->setDataRange(QCPRange(a, b));
     replot(QCustomPlot::rpQueuedReplot);

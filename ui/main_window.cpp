@@ -6,14 +6,14 @@
 #include <QComboBox>
 #include <QDockWidget>
 #include <QFileDialog>
+#include <QFileInfo>
 #include <QFormLayout>
 #include <QHBoxLayout>
-#include <QFileInfo>
-#include <QPicture>
 #include <QJsonDocument>
 #include <QLabel>
 #include <QLineEdit>
 #include <QMenuBar>
+#include <QPicture>
 #include <QScrollArea>
 #include <QSettings>
 #include <QShortcut>
@@ -87,7 +87,8 @@ MainWindow::MainWindow(QWidget* parent)
     };
     for (QWidget* w : std::initializer_list<QWidget*>{
              label("&Block", m_block), m_block, label("&Layer", m_layer), m_layer, m_mean,
-             label("&Colours", m_colormap), m_colormap, label("Sc&aling", m_scaling), m_scaling, m_shared})
+             label("&Colours", m_colormap), m_colormap, label("Sc&aling", m_scaling), m_scaling,
+             m_shared})
         controls->addWidget(w);
     controls->addStretch(1);
     v->addLayout(controls);
@@ -103,10 +104,12 @@ MainWindow::MainWindow(QWidget* parent)
     auto* pv = new QVBoxLayout(profileBox);
     pv->setContentsMargins(2, 2, 2, 2);
     m_profileMode = new QComboBox;
-    m_profileMode->addItems({"One line per model (mean of its heads)", "One line per head of the clicked model"});
+    m_profileMode->addItems(
+        {"One line per model (mean of its heads)", "One line per head of the clicked model"});
     pv->addWidget(m_profileMode);
     pv->addWidget(m_profile, 1);
-    auto* profileDock = dock(this, "Query profile", "profile", profileBox, Qt::BottomDockWidgetArea);
+    auto* profileDock =
+        dock(this, "Query profile", "profile", profileBox, Qt::BottomDockWidgetArea);
     auto* sentenceDock = dock(this, "Sentences", "sentences", m_sentences, Qt::LeftDockWidgetArea);
     auto* variantDock = dock(this, "Variant", "variant", m_variant, Qt::BottomDockWidgetArea);
     auto* trainingDock = dock(this, "Training", "training", m_training, Qt::BottomDockWidgetArea);
@@ -119,28 +122,33 @@ MainWindow::MainWindow(QWidget* parent)
 
     auto* file = menuBar()->addMenu("&File");
     file->addAction("&Open checkpoint as a new column…", QKeySequence::Open, this, [this] {
-        const QString path = QFileDialog::getOpenFileName(this, "Open checkpoint", {}, "Checkpoints (*.safetensors)");
+        const QString path = QFileDialog::getOpenFileName(this, "Open checkpoint", {},
+                                                          "Checkpoints (*.safetensors)");
         if (!path.isEmpty()) openCheckpointFile(path);
     });
-    file->addAction("Open &sentence list…", QKeySequence("Ctrl+Shift+O"), this, [this, sentenceDock] {
-        const QString path = QFileDialog::getOpenFileName(this, "Sentence list", {}, "Text or TSV (*.txt *.tsv);;All files (*)");
-        if (path.isEmpty()) return;
-        QString error;
-        if (!m_sentences->loadFile(path, &error)) return message(error);
-        sentenceDock->show();
-        m_sentences->list()->setFocus();
-        m_sentences->setCurrentIndex(0);
-    });
+    file->addAction("Open &sentence list…", QKeySequence("Ctrl+Shift+O"), this,
+                    [this, sentenceDock] {
+                        const QString path = QFileDialog::getOpenFileName(
+                            this, "Sentence list", {}, "Text or TSV (*.txt *.tsv);;All files (*)");
+                        if (path.isEmpty()) return;
+                        QString error;
+                        if (!m_sentences->loadFile(path, &error)) return message(error);
+                        sentenceDock->show();
+                        m_sentences->list()->setFocus();
+                        m_sentences->setCurrentIndex(0);
+                    });
     m_recent = file->addMenu("&Recent sentences");
     connect(m_recent, &QMenu::aboutToShow, this, &MainWindow::rebuildRecentMenu);
     file->addSeparator();
     file->addAction("Open &workspace…", this, [this] {
-        const QString path = QFileDialog::getOpenFileName(this, "Open workspace", {}, "attnviz workspace (*.attnviz.json *.json)");
+        const QString path = QFileDialog::getOpenFileName(
+            this, "Open workspace", {}, "attnviz workspace (*.attnviz.json *.json)");
         QString error;
         if (!path.isEmpty() && !openSession(path, &error)) message(error);
     });
     file->addAction("Save workspace &as…", QKeySequence::SaveAs, this, [this] {
-        const QString path = QFileDialog::getSaveFileName(this, "Save workspace", "workspace.attnviz.json", "attnviz workspace (*.attnviz.json)");
+        const QString path = QFileDialog::getSaveFileName(
+            this, "Save workspace", "workspace.attnviz.json", "attnviz workspace (*.attnviz.json)");
         QString error;
         if (!path.isEmpty() && !saveSession(path, &error)) message(error);
     });
@@ -150,37 +158,50 @@ MainWindow::MainWindow(QWidget* parent)
         d->exec();
     });
     file->addAction("Export &data…", QKeySequence("Ctrl+Shift+E"), this, [this] {
-        const QString path = QFileDialog::getSaveFileName(this, "Export data", "attention.csv",
-                                                          "CSV, long form (*.csv);;JSON dump (*.json);;NumPy (*.npy)");
+        const QString path = QFileDialog::getSaveFileName(
+            this, "Export data", "attention.csv",
+            "CSV, long form (*.csv);;JSON dump (*.json);;NumPy (*.npy)");
         QString error;
         if (!path.isEmpty()) message(exportData(path, &error) ? "exported " + path : error);
     });
     file->addSeparator();
     file->addAction("&Quit", QKeySequence::Quit, this, &QWidget::close);
     auto* view = menuBar()->addMenu("&View");
-    for (auto* d : {profileDock, sentenceDock, variantDock, trainingDock}) view->addAction(d->toggleViewAction());
+    for (auto* d : {profileDock, sentenceDock, variantDock, trainingDock})
+        view->addAction(d->toggleViewAction());
     view->addSeparator();
-    view->addAction("Encoder self-attention", QKeySequence("Ctrl+1"), this, [this] { m_block->setCurrentIndex(0); });
-    view->addAction("Decoder self-attention", QKeySequence("Ctrl+2"), this, [this] { m_block->setCurrentIndex(1); });
-    view->addAction("Cross-attention", QKeySequence("Ctrl+3"), this, [this] { m_block->setCurrentIndex(2); });
-    view->addAction("Next query", QKeySequence("Alt+Down"), this, [this] { selectQuery(m_currentColumn, m_view.query + 1); });
-    view->addAction("Previous query", QKeySequence("Alt+Up"), this, [this] { selectQuery(m_currentColumn, std::max(0, m_view.query - 1)); });
-    view->addAction("Clear query", QKeySequence("Alt+Backspace"), this, [this] { selectQuery(m_currentColumn, -1); });
+    view->addAction("Encoder self-attention", QKeySequence("Ctrl+1"), this,
+                    [this] { m_block->setCurrentIndex(0); });
+    view->addAction("Decoder self-attention", QKeySequence("Ctrl+2"), this,
+                    [this] { m_block->setCurrentIndex(1); });
+    view->addAction("Cross-attention", QKeySequence("Ctrl+3"), this,
+                    [this] { m_block->setCurrentIndex(2); });
+    view->addAction("Next query", QKeySequence("Alt+Down"), this,
+                    [this] { selectQuery(m_currentColumn, m_view.query + 1); });
+    view->addAction("Previous query", QKeySequence("Alt+Up"), this,
+                    [this] { selectQuery(m_currentColumn, std::max(0, m_view.query - 1)); });
+    view->addAction("Clear query", QKeySequence("Alt+Backspace"), this,
+                    [this] { selectQuery(m_currentColumn, -1); });
     view->addAction("Focus the sentence", QKeySequence("Ctrl+L"), this, [this] {
         m_source->setFocus();
         m_source->selectAll();
     });
     auto* columns = menuBar()->addMenu("&Columns");
-    columns->addAction("Show every &layer of the clicked model", QKeySequence("Ctrl+Shift+L"), this, [this] {
-        ViewState v = m_view;
-        v.allLayersOf = v.allLayersOf >= 0 ? -1 : std::max(0, m_currentColumn);
-        setView(v);
-        message(v.allLayersOf >= 0 ? "every layer of " + m_columns[size_t(v.allLayersOf)].name + " (Ctrl+Shift+L: back to all models)"
-                                   : "all models");
-    });
-    columns->addAction("Move clicked column &left", QKeySequence("Ctrl+Shift+Left"), this, [this] { moveColumn(m_currentColumn, -1); });
-    columns->addAction("Move clicked column &right", QKeySequence("Ctrl+Shift+Right"), this, [this] { moveColumn(m_currentColumn, +1); });
-    columns->addAction("&Remove clicked column", QKeySequence("Ctrl+Shift+Del"), this, [this] { removeColumn(m_currentColumn); });
+    columns->addAction(
+        "Show every &layer of the clicked model", QKeySequence("Ctrl+Shift+L"), this, [this] {
+            ViewState v = m_view;
+            v.allLayersOf = v.allLayersOf >= 0 ? -1 : std::max(0, m_currentColumn);
+            setView(v);
+            message(v.allLayersOf >= 0 ? "every layer of " + m_columns[size_t(v.allLayersOf)].name +
+                                             " (Ctrl+Shift+L: back to all models)"
+                                       : "all models");
+        });
+    columns->addAction("Move clicked column &left", QKeySequence("Ctrl+Shift+Left"), this,
+                       [this] { moveColumn(m_currentColumn, -1); });
+    columns->addAction("Move clicked column &right", QKeySequence("Ctrl+Shift+Right"), this,
+                       [this] { moveColumn(m_currentColumn, +1); });
+    columns->addAction("&Remove clicked column", QKeySequence("Ctrl+Shift+Del"), this,
+                       [this] { removeColumn(m_currentColumn); });
 
     connect(m_source, &QLineEdit::textChanged, this, &MainWindow::requestAnalysis);
     connect(m_target, &QLineEdit::textChanged, this, &MainWindow::requestAnalysis);
@@ -196,10 +217,11 @@ MainWindow::MainWindow(QWidget* parent)
     connect(m_grid, &ComparisonGrid::queryClicked, this, &MainWindow::selectQuery);
     connect(m_grid, &ComparisonGrid::moveColumnRequested, this, &MainWindow::moveColumn);
     connect(m_grid, &ComparisonGrid::removeColumnRequested, this, &MainWindow::removeColumn);
-    connect(m_sentences, &SentenceList::sentenceChosen, this, [this](const QString& s, const QString& t) {
-        setSentence(s, t);
-        rememberSentence();
-    });
+    connect(m_sentences, &SentenceList::sentenceChosen, this,
+            [this](const QString& s, const QString& t) {
+                setSentence(s, t);
+                rememberSentence();
+            });
     connect(m_training, &TrainingDock::modelTrained, this, &MainWindow::addColumn);
     connect(m_training, &TrainingDock::message, this, &MainWindow::message);
     connect(m_variant, &VariantPanel::modelChanged, this, &MainWindow::requestAnalysis);
@@ -275,7 +297,8 @@ void MainWindow::setBlock(BlockKind kind, int layer) {
 
 void MainWindow::setView(const ViewState& v) {
     {
-        const QSignalBlocker b1(m_block), b2(m_layer), b3(m_mean), b4(m_colormap), b5(m_scaling), b6(m_shared);
+        const QSignalBlocker b1(m_block), b2(m_layer), b3(m_mean), b4(m_colormap), b5(m_scaling),
+            b6(m_shared);
         m_block->setCurrentIndex(m_block->findData(int(v.kind)));
         m_layer->setValue(v.layer);
         m_mean->setChecked(v.meanHeads);
@@ -315,7 +338,8 @@ void MainWindow::selectQuery(int column, int query) {
 void MainWindow::updateProfile() {
     const auto& res = m_grid->results();
     if (!res) return;
-    const bool perHead = m_profileMode->currentIndex() == 1 && m_currentColumn >= 0 && m_currentColumn < int(res->size());
+    const bool perHead = m_profileMode->currentIndex() == 1 && m_currentColumn >= 0 &&
+                         m_currentColumn < int(res->size());
     m_profile->showProfile(*res, m_view, perHead ? m_currentColumn : -1);
 }
 
@@ -344,7 +368,10 @@ void MainWindow::showResults(std::shared_ptr<const Results> results) {
     m_grid->setResults(std::move(results));
     updateProfile();
     if (failed) {
-        message(QString("%1 of %2 models could not run: %3").arg(failed).arg(m_columns.size()).arg(firstError));
+        message(QString("%1 of %2 models could not run: %3")
+                    .arg(failed)
+                    .arg(m_columns.size())
+                    .arg(firstError));
     } else {
         message(QString("%1 models").arg(m_columns.size()));
     }
@@ -364,7 +391,8 @@ void MainWindow::rebuildRecentMenu() {
     m_recent->clear();
     const QStringList recent = QSettings().value("recentSentences").toStringList();
     for (const QString& s : recent) m_recent->addAction(s, this, [this, s] { setSentence(s); });
-    if (recent.isEmpty()) m_recent->addAction("(none yet: press Enter in the sentence field)")->setEnabled(false);
+    if (recent.isEmpty())
+        m_recent->addAction("(none yet: press Enter in the sentence field)")->setEnabled(false);
 }
 
 bool MainWindow::exportFigure(const QString& path, QString* error) {
@@ -379,12 +407,15 @@ bool MainWindow::exportFigure(const QString& path, QString* error) {
     style.scaling = m_view.scaling;
     style.shared = m_view.shared;
     QString e;
-    auto fig = std::make_shared<Figure>(gridFigure(*res, m_view, m_view.meanHeads ? "mean" : "all", style, &e));
+    auto fig = std::make_shared<Figure>(
+        gridFigure(*res, m_view, m_view.meanHeads ? "mean" : "all", style, &e));
     if (!e.isEmpty()) {
         if (error) *error = e;
         return false;
     }
-    return writeFigure(path, size, true, 144, [fig](QPainter& p, const QRectF& r) { paintFigure(p, *fig, r); }, error);
+    return writeFigure(
+        path, size, true, 144, [fig](QPainter& p, const QRectF& r) { paintFigure(p, *fig, r); },
+        error);
 }
 
 ExportDialog* MainWindow::createExportDialog() {
@@ -426,14 +457,16 @@ ExportDialog* MainWindow::createExportDialog() {
                 return {};
             }
             const bool perHead = m_profileMode->currentIndex() == 1 && m_currentColumn >= 0;
-            auto fig = std::make_shared<ProfileFigure>(profileFigure(*res, m_view, perHead ? m_currentColumn : -1, style, &e));
+            auto fig = std::make_shared<ProfileFigure>(
+                profileFigure(*res, m_view, perHead ? m_currentColumn : -1, style, &e));
             if (!e.isEmpty()) {
                 if (error) *error = e;
                 return {};
             }
             return [fig](QPainter& p, const QRectF& r) { paintProfile(p, *fig, r); };
         }
-        auto fig = std::make_shared<Figure>(gridFigure(*res, m_view, m_view.meanHeads ? "mean" : "all", style, &e));
+        auto fig = std::make_shared<Figure>(
+            gridFigure(*res, m_view, m_view.meanHeads ? "mean" : "all", style, &e));
         if (!e.isEmpty()) {
             if (error) *error = e;
             return {};
@@ -441,7 +474,9 @@ ExportDialog* MainWindow::createExportDialog() {
         if (what == ExportDialog::Panel) {  // one head of the clicked model
             const int c = std::clamp(m_currentColumn, 0, int(fig->columns.size()) - 1);
             if (head >= int(fig->columns[size_t(c)].size())) {
-                if (error) *error = QString("%1 has no head %2").arg(fig->columnTitles[size_t(c)]).arg(head);
+                if (error)
+                    *error =
+                        QString("%1 has no head %2").arg(fig->columnTitles[size_t(c)]).arg(head);
                 return {};
             }
             fig->columns = {{fig->columns[size_t(c)][size_t(head)]}};
@@ -464,7 +499,8 @@ bool MainWindow::exportData(const QString& path, QString* error) {
         if (ext == "json") {
             FloatJson j = FloatJson::array();
             for (size_t c = 0; c < res->size(); ++c)
-                j.push_back(attentionDump((*res)[c].name.toStdString(), m_columns[c].model->config(), (*res)[c].analysis));
+                j.push_back(attentionDump((*res)[c].name.toStdString(),
+                                          m_columns[c].model->config(), (*res)[c].analysis));
             bytes = j.dump() + "\n";
         } else if (ext == "csv" || ext == "npy") {
             QString e;
@@ -474,7 +510,8 @@ bool MainWindow::exportData(const QString& path, QString* error) {
             if (!e.isEmpty()) throw Error(e.toStdString());
             bytes = ext == "csv" ? weightsCsv(tables) : weightsNpy(tables);
         } else {
-            throw Error("'" + path.toStdString() + "': the data format comes from the extension: .csv, .json or .npy");
+            throw Error("'" + path.toStdString() +
+                        "': the data format comes from the extension: .csv, .json or .npy");
         }
         writeFileAtomically(path.toStdString(), bytes);
     } catch (const std::exception& e) {
@@ -529,7 +566,10 @@ bool MainWindow::openSession(const QString& path, QString* error) {
     if (!Session::load(path, &s, error)) return false;
     QStringList errors;
     applySession(s, &errors);
-    if (!errors.isEmpty()) message(QString("%1 checkpoint(s) could not be opened: %2").arg(errors.size()).arg(errors.first()));
+    if (!errors.isEmpty())
+        message(QString("%1 checkpoint(s) could not be opened: %2")
+                    .arg(errors.size())
+                    .arg(errors.first()));
     return true;
 }
 
@@ -551,7 +591,8 @@ void MainWindow::showEvent(QShowEvent* event) {
 
 void MainWindow::closeEvent(QCloseEvent* event) {
     QSettings settings;
-    settings.setValue("lastSession", QJsonDocument(session().toJson()).toJson(QJsonDocument::Compact));
+    settings.setValue("lastSession",
+                      QJsonDocument(session().toJson()).toJson(QJsonDocument::Compact));
     settings.setValue("windowState", saveState());
     settings.setValue("geometry", saveGeometry());
     m_training->stop();

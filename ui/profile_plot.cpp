@@ -68,7 +68,8 @@ void ProfilePlot::showProfile(const Results& results, const ViewState& v, int co
     for (int c = 0; c < int(results.size()); ++c) {
         if (column >= 0 && c != column) continue;
         const ColumnResult& r = results[size_t(c)];
-        const CapturedBlock* b = r.error.isEmpty() ? findBlock(r.analysis, v.kind, v.layer) : nullptr;
+        const CapturedBlock* b =
+            r.error.isEmpty() ? findBlock(r.analysis, v.kind, v.layer) : nullptr;
         if (!b || v.query < 0) continue;
         const QStringList k = keyTokens(r.analysis, v.kind);
         if (k.size() > keys.size()) keys = k;
@@ -76,7 +77,8 @@ void ProfilePlot::showProfile(const Results& results, const ViewState& v, int co
         if (column < 0) {
             addLine(r.name, headMean(*b), v.query);
         } else {
-            for (int h = 0; h < b->heads; ++h) addLine(QString("head %1").arg(h), b->weights[size_t(h)], v.query);
+            for (int h = 0; h < b->heads; ++h)
+                addLine(QString("head %1").arg(h), b->weights[size_t(h)], v.query);
         }
     }
     if (!graphCount()) {
@@ -90,8 +92,13 @@ void ProfilePlot::showProfile(const Results& results, const ViewState& v, int co
     xAxis->setTicker(ticker);
     xAxis->setRange(-0.5, longest - 0.5);
     yAxis->setRange(0, top > 0 ? top * 1.1 : 1);
-    const QString who = column >= 0 ? results[size_t(column)].name + ", every head" : "every model, mean of heads";
-    m_title->setText(QString("Query %1 \"%2\" · %3 L%4 · %5").arg(v.query).arg(query, kindLabel(v.kind)).arg(v.layer).arg(who));
+    const QString who =
+        column >= 0 ? results[size_t(column)].name + ", every head" : "every model, mean of heads";
+    m_title->setText(QString("Query %1 \"%2\" · %3 L%4 · %5")
+                         .arg(v.query)
+                         .arg(query, kindLabel(v.kind))
+                         .arg(v.layer)
+                         .arg(who));
     replot(QCustomPlot::rpQueuedReplot);
 }
 

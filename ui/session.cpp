@@ -4,6 +4,7 @@
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
+
 #include "core/safetensors.h"
 
 namespace attnviz::ui {

@@ -18,19 +18,30 @@ namespace attnviz::ui {
 using nlohmann::json;
 
 QStringList TrainingDock::variants() {
-    return {"dot",           "dense",          "random",      "fixed random", "factorized dense",
-            "factorized random", "random + dot", "dense + dot", "HC-SA (Gaussian self)",
-            "all hard-coded", "HC-SA + 1 learned cross head"};
+    return {"dot",
+            "dense",
+            "random",
+            "fixed random",
+            "factorized dense",
+            "factorized random",
+            "random + dot",
+            "dense + dot",
+            "HC-SA (Gaussian self)",
+            "all hard-coded",
+            "HC-SA + 1 learned cross head"};
 }
 
 json TrainingDock::configFor(const QString& variant, const QString& size, bool lm) {
     json c{{"arch", lm ? "decoder" : "seq2seq"}, {"max_len", 48}};
     if (size.startsWith("tiny")) {
-        c.update({{"d_model", 32}, {"heads", 2}, {"d_ff", 64}, {"enc_layers", 1}, {"dec_layers", 1}});
+        c.update(
+            {{"d_model", 32}, {"heads", 2}, {"d_ff", 64}, {"enc_layers", 1}, {"dec_layers", 1}});
     } else if (size.startsWith("medium")) {
-        c.update({{"d_model", 64}, {"heads", 4}, {"d_ff", 256}, {"enc_layers", 2}, {"dec_layers", 2}});
+        c.update(
+            {{"d_model", 64}, {"heads", 4}, {"d_ff", 256}, {"enc_layers", 2}, {"dec_layers", 2}});
     } else {  // small: the bundled models' size
-        c.update({{"d_model", 48}, {"heads", 4}, {"d_ff", 96}, {"enc_layers", 2}, {"dec_layers", 2}});
+        c.update(
+            {{"d_model", 48}, {"heads", 4}, {"d_ff", 96}, {"enc_layers", 2}, {"dec_layers", 2}});
     }
     if (lm) c["enc_layers"] = 0;
     json self{{"variant", "dot"}}, cross{{"variant", "dot"}};
@@ -82,7 +93,8 @@ TrainingDock::TrainingDock(QWidget* parent) : QWidget(parent) {
     m_variant = new QComboBox;
     m_variant->addItems(variants());
     m_size = new QComboBox;
-    m_size->addItems({"tiny (d 32, 2 heads, 1+1)", "small (d 48, 4 heads, 2+2)", "medium (d 64, 4 heads, 2+2)"});
+    m_size->addItems(
+        {"tiny (d 32, 2 heads, 1+1)", "small (d 48, 4 heads, 2+2)", "medium (d 64, 4 heads, 2+2)"});
     m_size->setCurrentIndex(1);
     m_steps = new QSpinBox;
     m_steps->setRange(1, 1000000);
@@ -124,7 +136,8 @@ TrainingDock::TrainingDock(QWidget* parent) : QWidget(parent) {
         browse->setEnabled(file);
     });
     connect(browse, &QPushButton::clicked, this, [this] {
-        const QString p = QFileDialog::getOpenFileName(this, "Training data", {}, "Text or TSV (*.txt *.tsv);;All files (*)");
+        const QString p = QFileDialog::getOpenFileName(this, "Training data", {},
+                                                       "Text or TSV (*.txt *.tsv);;All files (*)");
         if (!p.isEmpty()) m_data->setText(p);
     });
     connect(m_start, &QPushButton::clicked, this, &TrainingDock::startFromControls);
@@ -154,7 +167,9 @@ void TrainingDock::startFromControls() {
     spec.train.warmup = std::min(200, std::max(1, m_steps->value() / 10));
     spec.train.threads = std::max(1, int(std::thread::hardware_concurrency()));
     spec.heldOutCount = 100;
-    const QString name = QString("%1 · %2").arg(m_variant->currentText(), file ? QFileInfo(m_data->text()).fileName() : m_task->currentText());
+    const QString name =
+        QString("%1 · %2").arg(m_variant->currentText(),
+                               file ? QFileInfo(m_data->text()).fileName() : m_task->currentText());
     QString error;
     if (!start(spec, name, &error)) emit message("Cannot train: " + error);
 }
@@ -169,7 +184,8 @@ bool TrainingDock::start(const JobSpec& spec, const QString& name, QString* erro
         job = std::make_shared<TrainingJob>(spec);
     } catch (const std::exception& e) {
         if (error) *error = QString::fromUtf8(e.what());
-        m_status->setText("<span style='color:#b00020'>" + QString::fromUtf8(e.what()).toHtmlEscaped() + "</span>");
+        m_status->setText("<span style='color:#b00020'>" +
+                          QString::fromUtf8(e.what()).toHtmlEscaped() + "</span>");
         return false;
     }
     m_running = true;
@@ -181,11 +197,13 @@ bool TrainingDock::start(const JobSpec& spec, const QString& name, QString* erro
     m_stop->setEnabled(true);
     m_graph = m_plot->addGraph();
     m_graph->setName(name);
-    static const QColor colors[] = {QColor(0, 114, 178), QColor(213, 94, 0), QColor(0, 158, 115), QColor(204, 121, 167)};
+    static const QColor colors[] = {QColor(0, 114, 178), QColor(213, 94, 0), QColor(0, 158, 115),
+                                    QColor(204, 121, 167)};
     m_graph->setPen(QPen(colors[(m_plot->graphCount() - 1) % 4], 1.5));
     m_progress->setRange(0, spec.train.steps);
     m_progress->setValue(0);
-    m_status->setText(QString::fromStdString(job->notes().empty() ? std::string() : job->notes().front()));
+    m_status->setText(
+        QString::fromStdString(job->notes().empty() ? std::string() : job->notes().front()));
     const int total = spec.train.steps;
     m_future = QtConcurrent::run([this, job, name, total] {
         QString err;
@@ -194,10 +212,13 @@ bool TrainingDock::start(const JobSpec& spec, const QString& name, QString* erro
             job->run(
                 [&](const Progress& p) {
                     if (p.stats.step % 5 == 0 || p.stats.step == total)
-                        QMetaObject::invokeMethod(this, [this, s = p.stats.step, total, l = p.stats.loss, eta = p.etaSeconds, t = p.tokensPerSecond] {
-                            onProgress(s, total, l, eta, t);
-                        }, Qt::QueuedConnection);
-                    while (m_pauseFlag && !m_stopFlag) std::this_thread::sleep_for(std::chrono::milliseconds(50));
+                        QMetaObject::invokeMethod(
+                            this,
+                            [this, s = p.stats.step, total, l = p.stats.loss, eta = p.etaSeconds,
+                             t = p.tokensPerSecond] { onProgress(s, total, l, eta, t); },
+                            Qt::QueuedConnection);
+                    while (m_pauseFlag && !m_stopFlag)
+                        std::this_thread::sleep_for(std::chrono::milliseconds(50));
                 },
                 &m_stopFlag);
             const bool stopped = m_stopFlag.load();
@@ -209,7 +230,8 @@ bool TrainingDock::start(const JobSpec& spec, const QString& name, QString* erro
         } catch (const std::exception& e) {
             err = QString::fromUtf8(e.what());
         }
-        QMetaObject::invokeMethod(this, [this, model, name, err] { onFinished(model, name, err); }, Qt::QueuedConnection);
+        QMetaObject::invokeMethod(
+            this, [this, model, name, err] { onFinished(model, name, err); }, Qt::QueuedConnection);
     });
     return true;
 }
@@ -222,8 +244,11 @@ void TrainingDock::onProgress(int step, int total, double loss, double eta, doub
     m_progress->setValue(step);
     const long s = std::lround(eta);
     m_progress->setFormat(QString("%1 / %2 · loss %3 · ETA %4:%5")
-                              .arg(step).arg(total).arg(loss, 0, 'f', 3)
-                              .arg(s / 60).arg(s % 60, 2, 10, QChar('0')));
+                              .arg(step)
+                              .arg(total)
+                              .arg(loss, 0, 'f', 3)
+                              .arg(s / 60)
+                              .arg(s % 60, 2, 10, QChar('0')));
     m_status->setText(QString("%1k tokens/s").arg(tps / 1000, 0, 'f', 1));
 }
 
@@ -269,8 +294,9 @@ void TrainingDock::stop() {
 
 void TrainingDock::saveLast() {
     if (!m_last) return;
-    const QString path = QFileDialog::getSaveFileName(this, "Save model", m_lastName.section(' ', 0, 0) + ".safetensors",
-                                                      "Checkpoints (*.safetensors)");
+    const QString path = QFileDialog::getSaveFileName(
+        this, "Save model", m_lastName.section(' ', 0, 0) + ".safetensors",
+        "Checkpoints (*.safetensors)");
     if (path.isEmpty()) return;
     try {
         m_last->save(path.toStdString());

@@ -30,7 +30,8 @@ public:
     ~TrainingDock() override;
 
     // The configuration the controls describe (variant, size preset, task kind).
-    static nlohmann::json configFor(const QString& variant, const QString& size, bool languageModel);
+    static nlohmann::json configFor(const QString& variant, const QString& size,
+                                    bool languageModel);
     static QStringList variants();
 
     // Starts a run (false with a message when the set-up fails, e.g. a bad data file).

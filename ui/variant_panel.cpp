@@ -49,7 +49,8 @@ QString VariantPanel::describe(const Model& m) {
     }
     const ParamCount p = countParameters(m.parameterInfo());
     s += QString("<br>parameters: %1 (%2 trainable)").arg(p.total).arg(p.trainable);
-    for (const auto& [role, n] : p.byRole) s += QString("<br>&nbsp;&nbsp;%1: %2").arg(QString::fromStdString(role)).arg(n);
+    for (const auto& [role, n] : p.byRole)
+        s += QString("<br>&nbsp;&nbsp;%1: %2").arg(QString::fromStdString(role)).arg(n);
     return s;
 }
 
@@ -67,7 +68,8 @@ void VariantPanel::showColumn(const ModelColumn* column, BlockKind kind) {
     }
     m_info->setText("<b>" + column->name.toHtmlEscaped() + "</b><br>" + describe(*column->model));
     const ModelConfig& c = column->model->config();
-    const bool gaussian = (c.hasEncoder() || kind == BlockKind::DecoderSelf) && c.block(kind).variant == "gaussian";
+    const bool gaussian =
+        (c.hasEncoder() || kind == BlockKind::DecoderSelf) && c.block(kind).variant == "gaussian";
     m_gaussian->setVisible(gaussian);
     if (!gaussian) return;
     m_updating = true;

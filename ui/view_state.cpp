@@ -4,9 +4,14 @@
 namespace attnviz::ui {
 
 QJsonObject ViewState::toJson() const {
-    return {{"block", blockKindName(kind)}, {"layer", layer},         {"mean_heads", meanHeads},
-            {"colormap", colormap},        {"shared_scale", shared}, {"scaling", scalingName(scaling)},
-            {"query", query}, {"all_layers_of", allLayersOf}};
+    return {{"block", blockKindName(kind)},
+            {"layer", layer},
+            {"mean_heads", meanHeads},
+            {"colormap", colormap},
+            {"shared_scale", shared},
+            {"scaling", scalingName(scaling)},
+            {"query", query},
+            {"all_layers_of", allLayersOf}};
 }
 
 ViewState ViewState::fromJson(const QJsonObject& o) {

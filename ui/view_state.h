@@ -20,7 +20,7 @@ struct ViewState {
     QString colormap = "viridis";
     bool shared = true;
     Scaling scaling = Scaling::Linear;
-    int query = -1;  // selected query row, -1: none
+    int query = -1;        // selected query row, -1: none
     int allLayersOf = -1;  // >= 0: show every layer of this column's model instead of one layer
 
     QJsonObject toJson() const;

@@ -25,7 +25,8 @@ int main(int argc, char** argv) {
     QCommandLineOption exportFigure("export-figure",
                                     "Render the comparison to an image file and exit.", "file");
     QCommandLineOption session("session", "Open a saved workspace (.attnviz.json).", "file");
-    QCommandLineOption fresh("fresh", "Do not restore the last workspace; open the bundled models.");
+    QCommandLineOption fresh("fresh",
+                             "Do not restore the last workspace; open the bundled models.");
     cli.addOptions({models, text, target, exportFigure, session, fresh});
     cli.process(app);
 
@@ -49,7 +50,8 @@ int main(int argc, char** argv) {
                !cli.isSet(text) && attnviz::ui::MainWindow::lastSession(&last)) {
         QStringList errors;
         window.applySession(last, &errors);
-        for (const auto& e : errors) err << "attnviz: the last workspace lost a column: " << e << "\n";
+        for (const auto& e : errors)
+            err << "attnviz: the last workspace lost a column: " << e << "\n";
     }
 
     if (cli.isSet(exportFigure)) {

@@ -95,7 +95,8 @@ public:
 
     // The tensors this variant owns (names relative to the block prefix, e.g. "q_proj.weight").
     virtual std::vector<ParamSpec> parameters() const = 0;
-    // Resolves the variant's tensors (and gradients) under `prefix` ("encoder.layers.0.self_attn.").
+    // Resolves the variant's tensors (and gradients) under `prefix`
+    // ("encoder.layers.0.self_attn.").
     virtual void bind(const Bindings& b, const std::string& prefix) = 0;
 
     // Logit variants (softmax taken by the block):

@@ -91,7 +91,8 @@ public:
             const auto hcols = m_h.middleCols(hd * dk, dk);
             if (m_wa.grad) m_wa.grad->m.middleRows(hd * a, a).noalias() += m_da.transpose() * hcols;
             if (m_ba.grad) m_ba.grad->m.row(hd) += m_da.colwise().sum();
-            if (m_wb.grad) m_wb.grad->m.middleRows(hd * bl, bl).noalias() += m_db.transpose() * hcols;
+            if (m_wb.grad)
+                m_wb.grad->m.middleRows(hd * bl, bl).noalias() += m_db.transpose() * hcols;
             if (m_bb.grad) m_bb.grad->m.row(hd) += m_db.colwise().sum();
             m_dh.middleCols(hd * dk, dk).noalias() = m_da * m_wa.m().middleRows(hd * a, a);
             m_dh.middleCols(hd * dk, dk).noalias() += m_db * m_wb.m().middleRows(hd * bl, bl);
@@ -104,8 +105,8 @@ private:
     Param m_w1, m_b1, m_wa, m_ba, m_wb, m_bb;
     const Mat* m_xq = nullptr;
     int m_B = 0, m_Tq = 0, m_Tk = 0;
-    Mat m_h, m_dh, m_da, m_db;    // [B*Tq, h*dk], [B*Tq, h*dk], [B*Tq, a], [B*Tq, b]
-    std::vector<Mat> m_a, m_b;    // per head: [B*Tq, a], [B*Tq, b]
+    Mat m_h, m_dh, m_da, m_db;  // [B*Tq, h*dk], [B*Tq, h*dk], [B*Tq, a], [B*Tq, b]
+    std::vector<Mat> m_a, m_b;  // per head: [B*Tq, a], [B*Tq, b]
 };
 }  // namespace
 

@@ -140,10 +140,12 @@ const std::string kTinyConfig = R"({"d_model": 32, "heads": 2, "d_ff": 64, "enc_
 }  // namespace
 
 TEST(Cli, TrainEvalAndTheCheckpointsMetadata) {
-    const std::string cfg = tmp("tiny.json"), model = tmp("trained.safetensors"), log = tmp("log.jsonl");
+    const std::string cfg = tmp("tiny.json"), model = tmp("trained.safetensors"),
+                      log = tmp("log.jsonl");
     writeFile(cfg, kTinyConfig);
-    Result r = cli({"train", "--config", cfg, "--task", "translate", "--steps", "20", "--out", model,
-                    "--held-out", "20", "--eval-every", "10", "--log", log, "--threads", "2"});
+    Result r =
+        cli({"train", "--config", cfg, "--task", "translate", "--steps", "20", "--out", model,
+             "--held-out", "20", "--eval-every", "10", "--log", log, "--threads", "2"});
     ASSERT_EQ(r.code, 0) << r.err;
     EXPECT_NE(r.out.find("after 20 steps"), std::string::npos);
     EXPECT_NE(r.err.find("step 20/20"), std::string::npos);  // plain progress lines, not a tty
@@ -174,8 +176,8 @@ TEST(Cli, TrainEvalAndTheCheckpointsMetadata) {
     for (const char* k : {"loss", "token_accuracy", "exact_match", "bleu", "aer"})
         EXPECT_TRUE(m.contains(k)) << k;
     // Continue from the checkpoint: its config and vocabularies.
-    r = cli({"train", "--init", model, "--task", "translate", "--steps", "2", "--out", tmp("more.safetensors"),
-             "--held-out", "5"});
+    r = cli({"train", "--init", model, "--task", "translate", "--steps", "2", "--out",
+             tmp("more.safetensors"), "--held-out", "5"});
     ASSERT_EQ(r.code, 0) << r.err;
 }
 
@@ -185,8 +187,9 @@ TEST(Cli, TrainingIsReproducibleToTheByte) {
     std::vector<std::string> files;
     for (const char* name : {"a", "b"}) {
         files.push_back(tmp(std::string("rep_") + name + ".safetensors"));
-        const Result r = cli({"train", "--config", cfg, "--task", "sort", "--steps", "15", "--threads", "2",
-                              "--seed", "9", "--dropout", "0.3", "--held-out", "10", "--out", files.back()});
+        const Result r =
+            cli({"train", "--config", cfg, "--task", "sort", "--steps", "15", "--threads", "2",
+                 "--seed", "9", "--dropout", "0.3", "--held-out", "10", "--out", files.back()});
         ASSERT_EQ(r.code, 0) << r.err;
     }
     EXPECT_TRUE(readAll(files[0]) == readAll(files[1]));
@@ -199,7 +202,8 @@ TEST(Cli, TrainOnUserDataReportsBadLines) {
     for (int i = 0; i < 30; ++i) text += "hello world " + std::to_string(i) + "\thallo welt\n";
     text += "a line without a tab\n";
     writeFile(data, text);
-    Result r = cli({"train", "--config", cfg, "--data", data, "--steps", "3", "--out", tmp("user.safetensors")});
+    Result r = cli({"train", "--config", cfg, "--data", data, "--steps", "3", "--out",
+                    tmp("user.safetensors")});
     ASSERT_EQ(r.code, 0) << r.err;
     EXPECT_NE(r.err.find("1 of 31 lines skipped: line 31: no tab"), std::string::npos) << r.err;
     r = cli({"info", "--model", tmp("user.safetensors"), "--json"});
@@ -215,10 +219,12 @@ TEST(Cli, TrainErrorsAreClear) {
     r = cli({"train", "--config", cfg, "--out", tmp("x.safetensors")});
     EXPECT_EQ(r.code, 1);
     EXPECT_NE(r.err.find("--task or --data"), std::string::npos);
-    r = cli({"train", "--config", cfg, "--task", "copy", "--lr", "-1", "--out", tmp("x.safetensors")});
+    r = cli(
+        {"train", "--config", cfg, "--task", "copy", "--lr", "-1", "--out", tmp("x.safetensors")});
     EXPECT_EQ(r.code, 1);
     EXPECT_NE(r.err.find("--lr must be positive"), std::string::npos);
-    r = cli({"train", "--config", cfg, "--task", "copy", "--out", "/nonexistent-dir/x.safetensors", "--steps", "1"});
+    r = cli({"train", "--config", cfg, "--task", "copy", "--out", "/nonexistent-dir/x.safetensors",
+             "--steps", "1"});
     EXPECT_EQ(r.code, 1);
     EXPECT_NE(r.err.find("/nonexistent-dir"), std::string::npos) << r.err;
 }
@@ -230,6 +236,7 @@ TEST(Cli, BenchTrainReportsRatesAsJson) {
                           "--steps", "2", "--threads", "2", "--vocab", "100"});
     ASSERT_EQ(r.code, 0) << r.err;
     const json j = json::parse(r.out);
-    for (const char* k : {"ms_per_step", "tokens_per_s", "gflops", "eigen_gemm_gflops", "fraction_of_gemm"})
+    for (const char* k :
+         {"ms_per_step", "tokens_per_s", "gflops", "eigen_gemm_gflops", "fraction_of_gemm"})
         EXPECT_GT(j[k].get<double>(), 0.0) << k;
 }

@@ -154,7 +154,8 @@ TEST_P(VariantGradient, MatchesFiniteDifferences) {
     if (name == "dense+dot") block = R"({"variant": "mixture", "components": ["dense", "dot"]})";
     if (name == "fixed_random") block = R"({"variant": "random", "trainable": false})";
     if (name == "mix3")
-        block = R"({"variant": "mixture", "components": ["factorized_dense", "factorized_random", "dot"]})";
+        block =
+            R"({"variant": "mixture", "components": ["factorized_dense", "factorized_random", "dot"]})";
     Checker c({config(block, block, block)});
     const auto [err, where] = c.check();
     EXPECT_LT(err, kTol) << "worst tensor: " << where;
@@ -179,8 +180,9 @@ TEST(Gradient, HardCodedSelfAttentionWithOneLearnedCrossHead) {
 }
 
 TEST(Gradient, GaussianCrossAttentionWithRatioAndNormalize) {
-    Checker c({config(v("dot"), v("dot"),
-                      R"({"variant": "gaussian", "ratio": 0.7, "normalize": true, "sigma": 1.5})")});
+    Checker c(
+        {config(v("dot"), v("dot"),
+                R"({"variant": "gaussian", "ratio": 0.7, "normalize": true, "sigma": 1.5})")});
     const auto [err, where] = c.check();
     EXPECT_LT(err, kTol) << where;
 }

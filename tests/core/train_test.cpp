@@ -66,7 +66,8 @@ TEST(Tasks, SymbolTasksAndTheirAlignments) {
     }
     // Seeded: the same seed gives the same example.
     EXPECT_EQ(sampleOf("sort", 7).src, sampleOf("sort", 7).src);
-    EXPECT_NE(test::errorOf([] { makeTask("parse"); }).find("known: copy, reverse"), std::string::npos);
+    EXPECT_NE(test::errorOf([] { makeTask("parse"); }).find("known: copy, reverse"),
+              std::string::npos);
 }
 
 TEST(Tasks, TranslateCoversBothUsesOfToAndAlignsEveryTargetWord) {
@@ -137,8 +138,9 @@ TEST(Data, BadLinesAreReportedWithLineNumbersAndSkipped) {
     }
     EXPECT_NE(test::errorOf([&] { loadData(path, true, Tokenizer(true), 8); }).find("no usable"),
               std::string::npos);
-    EXPECT_NE(test::errorOf([&] { loadData("/nonexistent.tsv", true, Tokenizer(true), 8); })
-                  .find("/nonexistent.tsv"),
+    EXPECT_NE(test::errorOf([&] {
+                  loadData("/nonexistent.tsv", true, Tokenizer(true), 8);
+              }).find("/nonexistent.tsv"),
               std::string::npos);
 }
 
@@ -155,13 +157,14 @@ TEST(Data, VocabularyByFrequencyWithACap) {
 TEST(Metrics, BleuByHand) {
     // Identical: every precision 1, no brevity penalty.
     EXPECT_DOUBLE_EQ(corpusBleu({{"a", "b", "c", "d"}}, {{"a", "b", "c", "d"}}).score, 1.0);
-    EXPECT_EQ(corpusBleu({{}}, {{"a", "b"}}).score, 0.0);            // empty hypothesis
-    EXPECT_EQ(corpusBleu({{"x", "y"}}, {{"a", "b"}}).score, 0.0);    // no unigram match
+    EXPECT_EQ(corpusBleu({{}}, {{"a", "b"}}).score, 0.0);          // empty hypothesis
+    EXPECT_EQ(corpusBleu({{"x", "y"}}, {{"a", "b"}}).score, 0.0);  // no unigram match
     // Hypothesis "a b c d" against "a b c d e": precisions 1, BP = exp(1 - 5/4).
     const Bleu b = corpusBleu({{"a", "b", "c", "d"}}, {{"a", "b", "c", "d", "e"}});
     EXPECT_NEAR(b.score, std::exp(1.0 - 5.0 / 4.0), 1e-12);
     // Clipping: "the the the" against "the cat": unigram precision 1/3.
-    EXPECT_NEAR(corpusBleu({{"the", "the", "the"}}, {{"the", "cat"}}).precisions[0], 1.0 / 3, 1e-12);
+    EXPECT_NEAR(corpusBleu({{"the", "the", "the"}}, {{"the", "cat"}}).precisions[0], 1.0 / 3,
+                1e-12);
 }
 
 TEST(Metrics, AlignmentErrorRateByHand) {
@@ -223,7 +226,8 @@ TEST_P(LearningTest, ReachesTheStatedHeldOutAccuracy) {
 }
 
 const char* kDot = "";
-const char* kHcSa = R"(, "encoder_self": {"variant": "gaussian"}, "decoder_self": {"variant": "gaussian"})";
+const char* kHcSa =
+    R"(, "encoder_self": {"variant": "gaussian"}, "decoder_self": {"variant": "gaussian"})";
 
 INSTANTIATE_TEST_SUITE_P(
     All, LearningTest,
@@ -253,7 +257,8 @@ TEST(Determinism, SameSeedSameBytes) {
 
 // Fixed random tables do not move; trainable ones do.
 TEST(Training, FrozenTablesStayFixed) {
-    TrainingJob job(tinyJob("copy", R"(, "encoder_self": {"variant": "random", "trainable": false})", 5));
+    TrainingJob job(
+        tinyJob("copy", R"(, "encoder_self": {"variant": "random", "trainable": false})", 5));
     const Tensor before = job.model().params().at("encoder.layers.0.self_attn.random.r");
     const Tensor v0 = job.model().params().at("encoder.layers.0.self_attn.v_proj.weight");
     job.run(nullptr);
@@ -276,7 +281,8 @@ TEST(Training, ThreadsAgreeUpToRounding) {
 
 TEST(Training, ClearErrors) {
     JobSpec s = tinyJob("lm", "", 1);
-    EXPECT_NE(test::errorOf([&] { TrainingJob j(s); }).find("decoder-only model"), std::string::npos);
+    EXPECT_NE(test::errorOf([&] { TrainingJob j(s); }).find("decoder-only model"),
+              std::string::npos);
     s = tinyJob("translate", "", 1);  // max_len 16 < the task's 41 positions, dense needs them
     s.configJson["encoder_self"] = {{"variant", "dense"}};
     EXPECT_NE(test::errorOf([&] { TrainingJob j(s); }).find("max_len is 16"), std::string::npos);

@@ -68,8 +68,7 @@ TEST_P(BundledModel, MetadataConfigAndHeldOutMetricsHold) {
     }
 }
 
-INSTANTIATE_TEST_SUITE_P(All, BundledModel,
-                         ::testing::ValuesIn([] {
+INSTANTIATE_TEST_SUITE_P(All, BundledModel, ::testing::ValuesIn([] {
                              auto v = modelsIn(kModels);
                              for (const auto& p : modelsIn(kModels / "lm")) v.push_back(p);
                              return v;

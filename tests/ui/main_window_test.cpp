@@ -74,7 +74,8 @@ TEST(MainWindow, TypingUpdatesEveryPanelOffTheUiThread) {
     for (int c = 0; c < 3; ++c)
         for (int h = 0; h < 4; ++h) {
             ASSERT_NE(w.grid()->panel(c, h), nullptr);
-            EXPECT_EQ(w.grid()->panel(c, h)->matrix().rows(), 8) << c << "," << h;  // 7 words + <eos>
+            EXPECT_EQ(w.grid()->panel(c, h)->matrix().rows(), 8)
+                << c << "," << h;  // 7 words + <eos>
         }
     // Gaussian encoder head 0 (offset -1): the query "go" looks at "to".
     const Mat& g = w.grid()->panel(1, 0)->matrix();
@@ -111,7 +112,8 @@ TEST(MainWindow, ClickingATokenHighlightsItsRowEverywhereAndPlotsItsProfile) {
             EXPECT_EQ(w.grid()->panel(c, h)->highlightedRow(), 3) << c << "," << h;
     EXPECT_EQ(w.view().query, 3);
     EXPECT_EQ(w.profile()->lineCount(), 3);  // one line per model
-    EXPECT_NE(w.profile()->caption().indexOf("Query 3 \"go\""), -1) << w.profile()->caption().toStdString();
+    EXPECT_NE(w.profile()->caption().indexOf("Query 3 \"go\""), -1)
+        << w.profile()->caption().toStdString();
     // The HC-SA line: its two heads centred on i-1 and i+1, so "go" peaks at "to" and "to".
     const auto* hc = w.profile()->graph(2)->data().data();
     EXPECT_NEAR(hc->at(2)->value, hc->at(4)->value, 1e-6);
@@ -127,13 +129,15 @@ TEST(MainWindow, ClickingATokenHighlightsItsRowEverywhereAndPlotsItsProfile) {
 
 TEST(MainWindow, SentenceFileLoadsAndArrowKeysStepThroughIt) {
     const std::string path = ::testing::TempDir() + "sentences.tsv";
-    std::ofstream(path) << "I want to go to the station\nthe cat sees a dog\tde kato vida un hundo\n"
-                           "\nshe reads a book\n";
+    std::ofstream(path)
+        << "I want to go to the station\nthe cat sees a dog\tde kato vida un hundo\n"
+           "\nshe reads a book\n";
     MainWindow w;
     w.setColumns({bundled("01-dot.safetensors")});
     w.show();
     QString error;
-    ASSERT_TRUE(w.sentences()->loadFile(QString::fromStdString(path), &error)) << error.toStdString();
+    ASSERT_TRUE(w.sentences()->loadFile(QString::fromStdString(path), &error))
+        << error.toStdString();
     ASSERT_EQ(w.sentences()->list()->count(), 3);  // the blank line is skipped
     w.sentences()->list()->setFocus();
     w.sentences()->setCurrentIndex(0);
@@ -178,7 +182,8 @@ TEST(MainWindow, CorruptCheckpointIsAClearErrorAndNothingElseChanges) {
     EXPECT_EQ(w.columns().size(), 1u);
     EXPECT_EQ(w.grid()->panel(0, 0)->matrix().rows(), 5);  // i want to go <eos>
     QStringList errors;
-    loadModelDirectory(QString::fromStdString(::testing::TempDir()), &errors);  // skips it, says why
+    loadModelDirectory(QString::fromStdString(::testing::TempDir()),
+                       &errors);  // skips it, says why
     EXPECT_NE(errors.join('\n').indexOf("corrupt.safetensors"), -1);
 }
 
@@ -236,7 +241,8 @@ TEST(MainWindow, GaussianSettingsChangeThePanelsAtOnce) {
 
 TEST(MainWindow, ColumnsMoveAndGoAndZoomIsShared) {
     MainWindow w;
-    w.setColumns({bundled("01-dot.safetensors"), bundled("02-dense.safetensors"), bundled("09-hc-sa.safetensors")});
+    w.setColumns({bundled("01-dot.safetensors"), bundled("02-dense.safetensors"),
+                  bundled("09-hc-sa.safetensors")});
     w.setSentence("I want to go");
     waitForResults(w);
     w.moveColumn(2, -2);
@@ -273,7 +279,8 @@ TEST(MainWindow, EveryLayerOfOneModel) {
 TEST(MainWindow, ASavedWorkspaceReopensIdentically) {
     MainWindow w;
     w.setColumns({bundled("09-hc-sa.safetensors"), bundled("01-dot.safetensors")});
-    w.sentences()->setLines({"I want to go to the station", "the cat sees a dog\tde kato vida un hundo"});
+    w.sentences()->setLines(
+        {"I want to go to the station", "the cat sees a dog\tde kato vida un hundo"});
     w.setSentence("she says that the train arrives", "si dira ke de treno ankoma");
     ViewState v;
     v.kind = BlockKind::Cross;
