@@ -211,6 +211,17 @@ TEST(MainWindow, AShortTrainingRunAddsAColumnAndALossCurve) {
     waitForResults(w);
     EXPECT_EQ(w.grid()->columnCount(), 2);
     EXPECT_EQ(w.grid()->panel(1, 0)->matrix().rows(), 5);  // the new model analyses the sentence
+    // The loss curves export as vector graphics.
+    std::unique_ptr<ExportDialog> d(w.createExportDialog());
+    d->setWhat(ExportDialog::Loss);
+    const QString svg = QString::fromStdString(::testing::TempDir()) + "loss.svg";
+    ASSERT_TRUE(d->exportTo(svg, &error)) << error.toStdString();
+    QFile f(svg);
+    ASSERT_TRUE(f.open(QIODevice::ReadOnly));
+    const QString text = QString::fromUtf8(f.readAll());
+    EXPECT_NE(text.indexOf("training loss"), -1);  // the axis label, as text
+    EXPECT_NE(text.indexOf("dot · copy"), -1);     // the legend
+    EXPECT_EQ(text.indexOf("<image"), -1);
     // A bad set-up is a message, not a crash.
     spec.task = "parse";
     EXPECT_FALSE(w.training()->start(spec, "x", &error));
