@@ -1,12 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "render.h"
 
-#include <QDir>
 #include <QFileInfo>
-#include <sys/stat.h>
-#include <unistd.h>
-
-#include <cerrno>
 #include <QGuiApplication>
 #include <ostream>
 
@@ -23,12 +18,7 @@ namespace {
 void ensureGuiApplication() {
     if (QCoreApplication::instance()) return;
     if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) qputenv("QT_QPA_PLATFORM", "offscreen");
-    // Headless machines often lack a runtime directory; give Qt a private one instead of a
-    // warning on every run.
-    if (qEnvironmentVariableIsEmpty("XDG_RUNTIME_DIR")) {
-        const QByteArray dir = QDir::tempPath().toLocal8Bit() + "/attnviz-runtime-" + QByteArray::number(getuid());
-        if (::mkdir(dir.constData(), 0700) == 0 || errno == EEXIST) qputenv("XDG_RUNTIME_DIR", dir);
-    }
+    ui::ensureRuntimeDirectory();
     static int argc = 1;
     static char name[] = "attnviz-cli";
     static char* argv[] = {name, nullptr};

@@ -1,12 +1,16 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "workspace.h"
 
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <QCoreApplication>
 #include <QDir>
 #include <QFileInfo>
 #include <QRegularExpression>
 #include <QtConcurrent/QtConcurrentMap>
 #include <QtConcurrent/QtConcurrentRun>
+#include <cerrno>
 
 #include "core/error.h"
 
@@ -36,6 +40,13 @@ std::vector<ModelColumn> loadModelDirectory(const QString& dir, QStringList* err
         }
     }
     return out;
+}
+
+void ensureRuntimeDirectory() {
+    if (!qEnvironmentVariableIsEmpty("XDG_RUNTIME_DIR")) return;
+    const QByteArray dir =
+        QDir::tempPath().toLocal8Bit() + "/attnviz-runtime-" + QByteArray::number(getuid());
+    if (::mkdir(dir.constData(), 0700) == 0 || errno == EEXIST) qputenv("XDG_RUNTIME_DIR", dir);
 }
 
 QString bundledModelDirectory() {

@@ -25,6 +25,10 @@ struct ModelColumn {
 // reported in `errors` (one message each) and skipped.
 std::vector<ModelColumn> loadModelDirectory(const QString& dir, QStringList* errors);
 ModelColumn loadModelColumn(const QString& path);  // throws attnviz::Error
+// Headless machines often have no XDG_RUNTIME_DIR: gives Qt a private one (0700 in the temp
+// directory) instead of a warning on every start. Call before creating the application.
+void ensureRuntimeDirectory();
+
 // The bundled models: $ATTNVIZ_MODELS, else resources/models next to the executable's tree.
 QString bundledModelDirectory();
 

@@ -9,6 +9,7 @@
 #include "ui/main_window.h"
 
 int main(int argc, char** argv) {
+    attnviz::ui::ensureRuntimeDirectory();
     QApplication app(argc, argv);
     QApplication::setApplicationName("attnviz");
     QApplication::setOrganizationName("attnviz");
