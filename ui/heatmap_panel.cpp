@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "colormaps.h"
+#include "figure.h"
 
 namespace attnviz::ui {
 namespace {
@@ -40,7 +41,7 @@ QString scalingName(Scaling s) {
 HeatmapPanel::HeatmapPanel(QWidget* parent) : QCustomPlot(parent) {
     setMinimumSize(140, 170);
     plotLayout()->insertRow(0);
-    m_title = new QCPTextElement(this, QString(), QFont(font().family(), 8, QFont::DemiBold));
+    m_title = new QCPTextElement(this, QString(), QFont(figureFontFamily(), 8, QFont::DemiBold));
     plotLayout()->addElement(0, 0, m_title);
     m_map = new QCPColorMap(xAxis, yAxis);
     m_map->setInterpolate(false);
@@ -52,7 +53,7 @@ HeatmapPanel::HeatmapPanel(QWidget* parent) : QCustomPlot(parent) {
         a->grid()->setVisible(false);
         a->setSubTicks(false);
         a->setTickLength(0, 3);
-        a->setTickLabelFont(QFont(font().family(), 8));
+        a->setTickLabelFont(QFont(figureFontFamily(), 7));
     }
     xAxis->setTickLabelRotation(60);
     m_highlight = new QCPItemRect(this);

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "profile_plot.h"
 
+#include "figure.h"
+
 namespace attnviz::ui {
 namespace {
 
@@ -19,12 +21,12 @@ ProfilePlot::ProfilePlot(QWidget* parent) : QCustomPlot(parent) {
     setMinimumHeight(180);
     plotLayout()->insertRow(0);
     m_title = new QCPTextElement(this, "Click a query token to see its weights over the keys",
-                                 QFont(font().family(), 9, QFont::DemiBold));
+                                 QFont(figureFontFamily(), 9, QFont::DemiBold));
     plotLayout()->addElement(0, 0, m_title);
     yAxis->setLabel("weight");
     xAxis->setTickLabelRotation(45);
     legend->setVisible(false);
-    legend->setFont(QFont(font().family(), 8));
+    legend->setFont(QFont(figureFontFamily(), 8));
     legend->setFillOrder(QCPLayoutGrid::foRowsFirst);  // 11 models fit in three rows of four
     legend->setWrap(4);
     legend->setBrush(QColor(255, 255, 255, 210));

@@ -13,6 +13,8 @@
 #include <chrono>
 #include <thread>
 
+#include "figure.h"
+
 namespace attnviz::ui {
 
 using nlohmann::json;
@@ -126,7 +128,7 @@ TrainingDock::TrainingDock(QWidget* parent) : QWidget(parent) {
     m_plot->xAxis->setLabel("step");
     m_plot->yAxis->setLabel("training loss");
     m_plot->legend->setVisible(true);
-    m_plot->legend->setFont(QFont(font().family(), 8));
+    m_plot->legend->setFont(QFont(figureFontFamily(), 8));
     m_plot->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
     row->addWidget(m_plot, 1);
 
