@@ -182,6 +182,18 @@ MainWindow::MainWindow(QWidget* parent)
                     [this] { selectQuery(m_currentColumn, std::max(0, m_view.query - 1)); });
     view->addAction("Clear query", QKeySequence("Alt+Backspace"), this,
                     [this] { selectQuery(m_currentColumn, -1); });
+    // The current column (for the Variant tab and the per-head profile) without a mouse.
+    auto stepColumn = [this](int delta) {
+        if (m_columns.empty()) return;
+        const int n = int(m_columns.size());
+        const int c = m_currentColumn < 0 ? 0 : (m_currentColumn + delta + n) % n;
+        selectQuery(c, m_view.query);
+        message("current column: " + m_columns[size_t(c)].name);
+    };
+    view->addAction("Next column", QKeySequence("Ctrl+Alt+Right"), this,
+                    [stepColumn] { stepColumn(+1); });
+    view->addAction("Previous column", QKeySequence("Ctrl+Alt+Left"), this,
+                    [stepColumn] { stepColumn(-1); });
     view->addAction("Focus the sentence", QKeySequence("Ctrl+L"), this, [this] {
         m_source->setFocus();
         m_source->selectAll();

@@ -117,9 +117,11 @@ TEST(MainWindow, ClickingATokenHighlightsItsRowEverywhereAndPlotsItsProfile) {
     // The HC-SA line: its two heads centred on i-1 and i+1, so "go" peaks at "to" and "to".
     const auto* hc = w.profile()->graph(2)->data().data();
     EXPECT_NEAR(hc->at(2)->value, hc->at(4)->value, 1e-6);
-    // Keyboard: the next query, and the profile follows.
+    // Keyboard: the next query, and the profile follows; the next column becomes current.
     QTest::keyClick(&w, Qt::Key_Down, Qt::AltModifier);
     EXPECT_EQ(w.grid()->panel(0, 0)->highlightedRow(), 4);
+    QTest::keyClick(&w, Qt::Key_Right, Qt::ControlModifier | Qt::AltModifier);  // hc-sa (2) to dot
+    EXPECT_TRUE(w.variantPanel()->text().startsWith("<b>dot</b>")) << w.variantPanel()->text().toStdString();
     // A new sentence keeps the selection and refills the profile.
     QTest::keyClicks(w.sourceEdit(), " today");
     waitForResults(w);
