@@ -83,6 +83,8 @@ void ComparisonGrid::rebuild() {
             auto* label = new QLabel(this);
             label->setAlignment(Qt::AlignCenter);
             label->setWordWrap(true);
+            // A fixed height: headers whose text wraps differently must not re-lay out the panels.
+            label->setFixedHeight(4 * label->fontMetrics().lineSpacing() + 4);
             label->setContextMenuPolicy(Qt::CustomContextMenu);
             connect(label, &QLabel::customContextMenuRequested, this,
                     [this, c, label](const QPoint& at) {
