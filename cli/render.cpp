@@ -73,10 +73,8 @@ void RenderCommand::run(std::ostream& out) {
     ensureGuiApplication();
     using namespace attnviz::ui;
     ViewState v;
-    bool known = false;
-    for (BlockKind k : {BlockKind::EncoderSelf, BlockKind::DecoderSelf, BlockKind::Cross})
-        if (m_block == blockKindName(k)) v.kind = k, known = true;
-    if (!known) throw Error("--block must be encoder_self, decoder_self or cross");
+    if (!blockKindFromName(m_block, &v.kind))
+        throw Error("--block must be encoder_self, decoder_self or cross");
     v.layer = m_layer;
     v.colormap = QString::fromStdString(m_colormap);
     if (!colormapNames().contains(v.colormap))

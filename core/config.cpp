@@ -165,6 +165,16 @@ const char* blockKindName(BlockKind kind) {
     return "?";
 }
 
+bool blockKindFromName(const std::string& name, BlockKind* kind) {
+    for (BlockKind k : {BlockKind::EncoderSelf, BlockKind::DecoderSelf, BlockKind::Cross}) {
+        if (name == blockKindName(k)) {
+            *kind = k;
+            return true;
+        }
+    }
+    return false;
+}
+
 bool BlockConfig::operator==(const BlockConfig& o) const {
     return variant == o.variant && heads == o.heads && offsets == o.offsets && sigma == o.sigma &&
            normalize == o.normalize && ratio == o.ratio && trainable == o.trainable && k == o.k &&

@@ -13,6 +13,8 @@ enum class BlockKind { EncoderSelf, DecoderSelf, Cross };
 
 // "encoder_self", "decoder_self", "cross": the names used in configs and dumps.
 const char* blockKindName(BlockKind kind);
+// The kind named `name` ("encoder_self", …); false when there is none.
+bool blockKindFromName(const std::string& name, BlockKind* kind);
 
 // One attention block's settings (MODEL.md, "Configuration"). After parsing, every
 // default is filled in, so the variant code never guesses.

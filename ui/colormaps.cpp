@@ -33,4 +33,11 @@ QCPColorGradient colormap(const QString& name) {
     return g;
 }
 
+QColor lineColor(int i) {
+    static const QColor c[] = {QColor(0, 114, 178),   QColor(213, 94, 0),  QColor(0, 158, 115),
+                               QColor(204, 121, 167), QColor(230, 159, 0), QColor(86, 180, 233),
+                               QColor(240, 228, 66),  QColor(0, 0, 0)};
+    return c[i % 8].darker(100 + 40 * (i / 8));
+}
+
 }  // namespace attnviz::ui

@@ -55,15 +55,7 @@ void ComparisonGrid::rebuild() {
     if (!m_results) return;
     const Results& res = *m_results;
     const ViewState& v = m_view;
-    // What each grid column shows: (model, layer). Normally every model at the chosen layer;
-    // with allLayersOf, every layer of one model.
-    std::vector<std::pair<int, int>> spec;
-    if (v.allLayersOf >= 0 && v.allLayersOf < int(res.size())) {
-        for (const auto& b : res[size_t(v.allLayersOf)].analysis.blocks)
-            if (b.kind == v.kind) spec.emplace_back(v.allLayersOf, b.layer);
-    }
-    if (spec.empty())
-        for (int c = 0; c < int(res.size()); ++c) spec.emplace_back(c, v.layer);
+    const std::vector<std::pair<int, int>> spec = columnPlan(res, v);  // (model, layer)
     auto blockOf = [&](size_t c) -> const CapturedBlock* {
         const ColumnResult& r = res[size_t(spec[c].first)];
         return r.error.isEmpty() ? findBlock(r.analysis, v.kind, spec[c].second) : nullptr;

@@ -23,13 +23,13 @@ std::vector<std::string> toStd(const QStringList& l) {
     return v;
 }
 
-// Colour of weight w in [lo, hi] under the style's scaling.
-QColor cellColor(const QCPColorGradient& g, double w, double hi, Scaling s) {
+// Colour of weight w in [0, hi] under the style's scaling. (QCPColorGradient::color builds
+// its lookup table on first use, hence the non-const gradient, shared by all cells.)
+QColor cellColor(QCPColorGradient& g, double w, double hi, Scaling s) {
     double t = hi > 0 ? w / hi : 0;
     if (s == Scaling::Power) t = std::sqrt(std::max(0.0, t));
     if (s == Scaling::Log) t = w <= 1e-4 * hi ? 0 : (std::log10(w / hi) + 4) / 4;
-    QCPColorGradient copy = g;
-    return QColor::fromRgba(copy.color(std::clamp(t, 0.0, 1.0), QCPRange(0, 1)));
+    return QColor::fromRgba(g.color(std::clamp(t, 0.0, 1.0), QCPRange(0, 1)));
 }
 
 QFont figureFont(const FigureStyle& s, double size, bool bold = false) {
@@ -49,15 +49,8 @@ QString figureFontFamily() {
 
 std::vector<std::vector<WeightTable>> selectTables(const Results& res, const ViewState& v,
                                                    const QString& heads, QString* error) {
-    std::vector<std::pair<int, int>> spec;  // (model, layer)
-    if (v.allLayersOf >= 0 && v.allLayersOf < int(res.size())) {
-        for (const auto& b : res[size_t(v.allLayersOf)].analysis.blocks)
-            if (b.kind == v.kind) spec.emplace_back(v.allLayersOf, b.layer);
-    } else {
-        for (int c = 0; c < int(res.size()); ++c) spec.emplace_back(c, v.layer);
-    }
     std::vector<std::vector<WeightTable>> out;
-    for (auto [c, layer] : spec) {
+    for (auto [c, layer] : columnPlan(res, v)) {
         const ColumnResult& r = res[size_t(c)];
         if (!r.error.isEmpty()) {
             if (error) *error = r.name + ": " + r.error;
@@ -189,7 +182,7 @@ void paintFigure(QPainter& p, const Figure& f, const QRectF& page) {
     if (L.columnTitles) grid.setTop(grid.top() + colTitleH);
     const double side = sideOf(L);
     const double cw = grid.width() / L.nc, ch = std::min(grid.height() / L.nr, side * 1.25);
-    const QCPColorGradient gradient = colormap(s.colormap);
+    QCPColorGradient gradient = colormap(s.colormap);
     // Text shrunk until it fits its box.
     auto fitted = [&](const QRectF& box, const QString& text, double size, bool bold) {
         QFont font = figureFont(s, size, bold);
@@ -209,9 +202,7 @@ void paintFigure(QPainter& p, const Figure& f, const QRectF& page) {
             const WeightTable& t = f.columns[size_t(c)][size_t(r)];
             const QRectF box(grid.left() + g.x() * cw, grid.top() + g.y() * ch, cw, ch);
             const double titleH = fs * 1.6;
-            const QString block = QString::fromStdString(t.block)
-                                      .replace("encoder_", "enc ")
-                                      .replace("decoder_", "dec ");
+            const QString block = kindLabel(t.block);
             const QString head = t.head == "mean" ? QString("mean of heads")
                                                   : "head " + QString::fromStdString(t.head);
             const QString where = QString("%1 L%2 · %3").arg(block).arg(t.layer).arg(head);
@@ -300,7 +291,7 @@ ProfileFigure profileFigure(const Results& res, const ViewState& v, int column,
                             const FigureStyle& style, QString* error) {
     ProfileFigure f;
     f.style = style;
-    QString query;
+    QString& query = f.query;
     for (int c = 0; c < int(res.size()); ++c) {
         if (column >= 0 && c != column) continue;
         const ColumnResult& r = res[size_t(c)];
@@ -375,11 +366,8 @@ void paintProfile(QPainter& p, const ProfileFigure& f, const QRectF& page) {
                    f.keys[j]);
         p.restore();
     }
-    static const QColor colors[] = {
-        QColor(0, 114, 178), QColor(213, 94, 0),   QColor(0, 158, 115),  QColor(204, 121, 167),
-        QColor(230, 159, 0), QColor(86, 180, 233), QColor(240, 228, 66), QColor(0, 0, 0)};
     for (size_t l = 0; l < f.lines.size(); ++l) {
-        const QColor c = colors[l % 8].darker(100 + 40 * int(l / 8));
+        const QColor c = lineColor(int(l));
         QPainterPath path;
         const auto& y = f.lines[l].second;
         for (size_t j = 0; j < y.size(); ++j) {

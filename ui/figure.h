@@ -42,6 +42,7 @@ Figure gridFigure(const Results& results, const ViewState& view, const QString& 
 // One query's weights over the keys, one line per model (head mean) or per head.
 struct ProfileFigure {
     QString title;
+    QString query;  // the query token
     QStringList keys;
     std::vector<std::pair<QString, std::vector<double>>> lines;
     FigureStyle style;

@@ -13,6 +13,7 @@
 #include <chrono>
 #include <thread>
 
+#include "colormaps.h"
 #include "figure.h"
 
 namespace attnviz::ui {
@@ -199,9 +200,7 @@ bool TrainingDock::start(const JobSpec& spec, const QString& name, QString* erro
     m_stop->setEnabled(true);
     m_graph = m_plot->addGraph();
     m_graph->setName(name);
-    static const QColor colors[] = {QColor(0, 114, 178), QColor(213, 94, 0), QColor(0, 158, 115),
-                                    QColor(204, 121, 167)};
-    m_graph->setPen(QPen(colors[(m_plot->graphCount() - 1) % 4], 1.5));
+    m_graph->setPen(QPen(lineColor(m_plot->graphCount() - 1), 1.5));
     m_progress->setRange(0, spec.train.steps);
     m_progress->setValue(0);
     m_status->setText(

@@ -16,9 +16,7 @@ QJsonObject ViewState::toJson() const {
 
 ViewState ViewState::fromJson(const QJsonObject& o) {
     ViewState v;
-    const QString b = o.value("block").toString();
-    for (BlockKind k : {BlockKind::EncoderSelf, BlockKind::DecoderSelf, BlockKind::Cross})
-        if (b == blockKindName(k)) v.kind = k;
+    blockKindFromName(o.value("block").toString().toStdString(), &v.kind);
     v.layer = std::max(0, o.value("layer").toInt());
     v.meanHeads = o.value("mean_heads").toBool();
     v.colormap = o.value("colormap").toString("viridis");
@@ -39,6 +37,22 @@ QString kindLabel(BlockKind k) {
             return "cross";
     }
     return {};
+}
+
+QString kindLabel(const std::string& blockName) {
+    BlockKind k = BlockKind::EncoderSelf;
+    return blockKindFromName(blockName, &k) ? kindLabel(k) : QString::fromStdString(blockName);
+}
+
+std::vector<std::pair<int, int>> columnPlan(const Results& res, const ViewState& v) {
+    std::vector<std::pair<int, int>> plan;
+    if (v.allLayersOf >= 0 && v.allLayersOf < int(res.size())) {
+        for (const auto& b : res[size_t(v.allLayersOf)].analysis.blocks)
+            if (b.kind == v.kind) plan.emplace_back(v.allLayersOf, b.layer);
+    }
+    if (plan.empty())
+        for (int c = 0; c < int(res.size()); ++c) plan.emplace_back(c, v.layer);
+    return plan;
 }
 
 QStringList toQt(const std::vector<std::string>& tokens) {

@@ -28,7 +28,11 @@ struct ViewState {
     bool operator==(const ViewState& o) const { return toJson() == o.toJson(); }
 };
 
-QString kindLabel(BlockKind kind);  // "enc self", "dec self", "cross"
+QString kindLabel(BlockKind kind);                // "enc self", "dec self", "cross"
+QString kindLabel(const std::string& blockName);  // the same from "encoder_self", …
+// What each grid column shows, (model, layer): every model at the view's layer, or with
+// allLayersOf every layer of that model that has the view's block kind.
+std::vector<std::pair<int, int>> columnPlan(const Results& results, const ViewState& view);
 QStringList toQt(const std::vector<std::string>& tokens);
 // The captured block of kind/layer in an analysis, or null.
 const CapturedBlock* findBlock(const Analysis& a, BlockKind kind, int layer);

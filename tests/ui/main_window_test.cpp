@@ -121,7 +121,8 @@ TEST(MainWindow, ClickingATokenHighlightsItsRowEverywhereAndPlotsItsProfile) {
     QTest::keyClick(&w, Qt::Key_Down, Qt::AltModifier);
     EXPECT_EQ(w.grid()->panel(0, 0)->highlightedRow(), 4);
     QTest::keyClick(&w, Qt::Key_Right, Qt::ControlModifier | Qt::AltModifier);  // hc-sa (2) to dot
-    EXPECT_TRUE(w.variantPanel()->text().startsWith("<b>dot</b>")) << w.variantPanel()->text().toStdString();
+    EXPECT_TRUE(w.variantPanel()->text().startsWith("<b>dot</b>"))
+        << w.variantPanel()->text().toStdString();
     // A new sentence keeps the selection and refills the profile.
     QTest::keyClicks(w.sourceEdit(), " today");
     waitForResults(w);
