@@ -5,7 +5,6 @@
 #include <QGuiApplication>
 #include <ostream>
 
-#include "core/dump.h"
 #include "core/error.h"
 #include "core/safetensors.h"
 #include "ui/colormaps.h"
@@ -23,10 +22,6 @@ void ensureGuiApplication() {
     static char name[] = "attnviz-cli";
     static char* argv[] = {name, nullptr};
     static QGuiApplication app(argc, argv);
-}
-
-void writeBytes(const QString& path, const std::string& bytes) {
-    writeFileAtomically(path.toStdString(), bytes);
 }
 
 }  // namespace
@@ -96,27 +91,12 @@ void RenderCommand::run(std::ostream& out) {
     const QString heads = QString::fromStdString(m_heads);
     QString error;
     if (ext == "csv" || ext == "npy" || ext == "json") {
-        if (ext == "json") {
-            FloatJson j = FloatJson::array();
-            for (size_t c = 0; c < results.size(); ++c)
-                j.push_back(
-                    attentionDump(m_models[c], columns[c].model->config(), results[c].analysis));
-            writeBytes(path, (results.size() == 1 ? j[0] : j).dump() + "\n");
-        } else {
-            std::vector<WeightTable> tables;
-            for (auto& col : selectTables(results, v, heads, &error))
-                for (auto& t : col) tables.push_back(std::move(t));
-            if (!error.isEmpty()) throw Error(error.toStdString());
-            writeBytes(path, ext == "csv" ? weightsCsv(tables) : weightsNpy(tables));
-        }
+        writeFileAtomically(m_out, exportDataBytes(results, columns, v, heads, ext));
         out << "wrote " << m_out << "\n";
         return;
     }
-    FigureStyle style;
+    FigureStyle style = styleOf(v);
     style.title = QString::fromStdString(m_title);
-    style.colormap = v.colormap;
-    style.scaling = v.scaling;
-    style.shared = m_shared;
     style.colorbar = !m_noColorbar;
     style.fontFamily = QString::fromStdString(m_font);
     style.fontSize = m_fontSize;
@@ -124,26 +104,21 @@ void RenderCommand::run(std::ostream& out) {
     bool named = true;
     if (!m_size.empty() && !parseFigureSize(QString::fromStdString(m_size), &size, &named, &error))
         throw Error(error.toStdString());
-    std::function<void(QPainter&, const QRectF&)> paint;
+    FigurePainter paint;
     if (!m_query.empty()) {
-        const Analysis& a = results.front().analysis;
-        const QStringList queries = queryTokens(a, v.kind);
+        const QStringList queries = queryTokens(results.front().analysis, v.kind);
         const QString q = QString::fromStdString(m_query);
         v.query = q.startsWith('#') ? q.mid(1).toInt() : queries.indexOf(q.toLower());
         if (v.query < 0 || v.query >= queries.size())
             throw Error("query token '" + m_query +
                         "' is not among the queries: " + queries.join(' ').toStdString());
-        auto fig = std::make_shared<ProfileFigure>(
-            profileFigure(results, v, results.size() == 1 ? 0 : -1, style, &error));
-        if (!error.isEmpty()) throw Error(error.toStdString());
-        paint = [fig](QPainter& p, const QRectF& r) { paintProfile(p, *fig, r); };
+        // One model: a line per head; several: a line per model.
+        paint = profilePainter(results, v, results.size() == 1 ? 0 : -1, style, &error);
     } else {
-        v.meanHeads = heads == "mean";
-        auto fig = std::make_shared<Figure>(gridFigure(results, v, heads, style, &error));
-        if (!error.isEmpty()) throw Error(error.toStdString());
-        paint = [fig](QPainter& p, const QRectF& r) { paintFigure(p, *fig, r); };
+        paint = gridPainter(results, v, heads, style, &error);
     }
-    if (!writeFigure(path, size, named, m_dpi, paint, &error)) throw Error(error.toStdString());
+    if (!paint || !writeFigure(path, size, named, m_dpi, paint, &error))
+        throw Error(error.toStdString());
     out << "wrote " << m_out << "\n";
 }
 

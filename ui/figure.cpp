@@ -12,6 +12,8 @@
 #include <cmath>
 
 #include "colormaps.h"
+#include "core/dump.h"
+#include "core/error.h"
 #include "core/safetensors.h"
 
 namespace attnviz::ui {
@@ -391,6 +393,59 @@ void paintProfile(QPainter& p, const ProfileFigure& f, const QRectF& page) {
     }
 }
 
+FigureStyle styleOf(const ViewState& v) {
+    FigureStyle s;
+    s.colormap = v.colormap;
+    s.scaling = v.scaling;
+    s.shared = v.shared;
+    return s;
+}
+
+FigurePainter gridPainter(const Results& res, const ViewState& v, const QString& heads,
+                          const FigureStyle& style, QString* error) {
+    QString e;
+    auto fig = std::make_shared<Figure>(gridFigure(res, v, heads, style, &e));
+    if (!e.isEmpty()) {
+        if (error) *error = e;
+        return {};
+    }
+    return [fig](QPainter& p, const QRectF& r) { paintFigure(p, *fig, r); };
+}
+
+FigurePainter profilePainter(const Results& res, const ViewState& v, int column,
+                             const FigureStyle& style, QString* error) {
+    QString e;
+    auto fig = std::make_shared<ProfileFigure>(profileFigure(res, v, column, style, &e));
+    if (!e.isEmpty()) {
+        if (error) *error = e;
+        return {};
+    }
+    return [fig](QPainter& p, const QRectF& r) { paintProfile(p, *fig, r); };
+}
+
+std::string exportDataBytes(const Results& res, const std::vector<ModelColumn>& columns,
+                            const ViewState& v, const QString& heads, const QString& ext) {
+    if (res.empty() || res.size() != columns.size())
+        throw Error("nothing to export yet (the analysis is still running)");
+    if (ext == "json") {
+        FloatJson j = FloatJson::array();
+        for (size_t c = 0; c < res.size(); ++c) {
+            const ModelColumn& m = columns[c];
+            j.push_back(attentionDump((m.path.isEmpty() ? m.name : m.path).toStdString(),
+                                      m.model->config(), res[c].analysis));
+        }
+        return (res.size() == 1 ? j[0] : j).dump() + "\n";
+    }
+    if (ext != "csv" && ext != "npy")
+        throw Error("the data format comes from the extension: .csv, .json or .npy");
+    QString e;
+    std::vector<WeightTable> tables;
+    for (auto& col : selectTables(res, v, heads, &e))
+        for (auto& t : col) tables.push_back(std::move(t));
+    if (!e.isEmpty()) throw Error(e.toStdString());
+    return ext == "csv" ? weightsCsv(tables) : weightsNpy(tables);
+}
+
 bool parseFigureSize(const QString& text, QSizeF* size, bool* named, QString* error) {
     *named = true;
     if (text == "slide") {
@@ -415,8 +470,8 @@ bool parseFigureSize(const QString& text, QSizeF* size, bool* named, QString* er
     return true;
 }
 
-bool writeFigure(const QString& path, QSizeF size, bool named, int dpi,
-                 const std::function<void(QPainter&, const QRectF&)>& paint, QString* error) {
+bool writeFigure(const QString& path, QSizeF size, bool named, int dpi, const FigurePainter& paint,
+                 QString* error) {
     const QString ext = QFileInfo(path).suffix().toLower();
     if (ext != "svg" && ext != "pdf" && ext != "png") {
         if (error)

@@ -54,6 +54,22 @@ ProfileFigure profileFigure(const Results& results, const ViewState& view, int c
 void paintFigure(QPainter& p, const Figure& f, const QRectF& page);
 void paintProfile(QPainter& p, const ProfileFigure& f, const QRectF& page);
 
+// Draws a figure onto a page (in points).
+using FigurePainter = std::function<void(QPainter&, const QRectF&)>;
+// The style of a view: its colours, scaling and shared scale.
+FigureStyle styleOf(const ViewState& view);
+// Painters of the grid and of the query profile, as the app and `render` export them;
+// empty, with *error, when there is nothing to draw.
+FigurePainter gridPainter(const Results& results, const ViewState& view, const QString& heads,
+                          const FigureStyle& style, QString* error);
+FigurePainter profilePainter(const Results& results, const ViewState& view, int column,
+                             const FigureStyle& style, QString* error);
+// The matrices in view as a data file by extension: "csv" or "npy" (the selected tables),
+// "json" (each model's dump of MODEL.md; an array for several). columns are the models
+// of `results`, in order. Error for anything else.
+std::string exportDataBytes(const Results& results, const std::vector<ModelColumn>& columns,
+                            const ViewState& view, const QString& heads, const QString& ext);
+
 // Named sizes, in points: "slide" 960x540 (16:9), "column" 252x189 (3.5 in), "page" 504x360
 // (7 in, double column), or "WxH". false with a message for anything else.
 bool parseFigureSize(const QString& text, QSizeF* size, bool* named, QString* error);
@@ -62,7 +78,7 @@ bool parseFigureSize(const QString& text, QSizeF* size, bool* named, QString* er
 // of `size` pixels (named sizes: points / 72 * dpi). Atomic: a temporary file renamed into
 // place; on any error (unwritable place, full disk) no file is left and *error says why.
 bool writeFigure(const QString& path, QSizeF size, bool sizeIsNamed, int dpi,
-                 const std::function<void(QPainter&, const QRectF&)>& paint, QString* error);
+                 const FigurePainter& paint, QString* error);
 
 // The default family for figures: Noto Sans CJK SC when installed (CJK glyphs), else the
 // application font.

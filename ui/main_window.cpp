@@ -22,8 +22,6 @@
 
 #include "colormaps.h"
 #include "comparison_grid.h"
-#include "core/dump.h"
-#include "core/error.h"
 #include "core/safetensors.h"
 #include "export_dialog.h"
 #include "figure.h"
@@ -408,41 +406,22 @@ void MainWindow::rebuildRecentMenu() {
 }
 
 bool MainWindow::exportFigure(const QString& path, QString* error) {
-    const QSizeF size(960, 540);  // a 16:9 slide
     const auto res = m_grid->results();
-    if (!res) {
-        if (error) *error = "nothing to export yet";
-        return false;
-    }
-    FigureStyle style;
-    style.colormap = m_view.colormap;
-    style.scaling = m_view.scaling;
-    style.shared = m_view.shared;
-    QString e;
-    auto fig = std::make_shared<Figure>(
-        gridFigure(*res, m_view, m_view.meanHeads ? "mean" : "all", style, &e));
-    if (!e.isEmpty()) {
-        if (error) *error = e;
-        return false;
-    }
-    return writeFigure(
-        path, size, true, 144, [fig](QPainter& p, const QRectF& r) { paintFigure(p, *fig, r); },
-        error);
+    const FigurePainter paint =
+        res ? gridPainter(*res, m_view, "all", styleOf(m_view), error) : FigurePainter();
+    if (!res && error) *error = "nothing to export yet";
+    // A 16:9 slide; PNG at 144 dpi is 1920 x 1080.
+    return paint && writeFigure(path, QSizeF(960, 540), true, 144, paint, error);
 }
 
 ExportDialog* MainWindow::createExportDialog() {
-    FigureStyle base;
-    base.colormap = m_view.colormap;
-    base.scaling = m_view.scaling;
-    base.shared = m_view.shared;
     auto source = [this](ExportDialog::What what, const FigureStyle& style, int head,
-                         QString* error) -> std::function<void(QPainter&, const QRectF&)> {
+                         QString* error) -> FigurePainter {
         const auto res = m_grid->results();
         if (!res || res->empty()) {
             if (error) *error = "nothing to export yet";
             return {};
         }
-        QString e;
         if (what == ExportDialog::Loss) {
             QCustomPlot* plot = m_training->lossPlot();
             if (!plot->graphCount()) {
@@ -469,63 +448,41 @@ ExportDialog* MainWindow::createExportDialog() {
                 return {};
             }
             const bool perHead = m_profileMode->currentIndex() == 1 && m_currentColumn >= 0;
-            auto fig = std::make_shared<ProfileFigure>(
-                profileFigure(*res, m_view, perHead ? m_currentColumn : -1, style, &e));
-            if (!e.isEmpty()) {
-                if (error) *error = e;
-                return {};
-            }
-            return [fig](QPainter& p, const QRectF& r) { paintProfile(p, *fig, r); };
+            return profilePainter(*res, m_view, perHead ? m_currentColumn : -1, style, error);
         }
-        auto fig = std::make_shared<Figure>(
-            gridFigure(*res, m_view, m_view.meanHeads ? "mean" : "all", style, &e));
+        if (what == ExportDialog::Grid) return gridPainter(*res, m_view, "all", style, error);
+        // One head of the clicked model.
+        QString e;
+        auto fig = std::make_shared<Figure>(gridFigure(*res, m_view, "all", style, &e));
         if (!e.isEmpty()) {
             if (error) *error = e;
             return {};
         }
-        if (what == ExportDialog::Panel) {  // one head of the clicked model
-            const int c = std::clamp(m_currentColumn, 0, int(fig->columns.size()) - 1);
-            if (head >= int(fig->columns[size_t(c)].size())) {
-                if (error)
-                    *error =
-                        QString("%1 has no head %2").arg(fig->columnTitles[size_t(c)]).arg(head);
-                return {};
-            }
-            fig->columns = {{fig->columns[size_t(c)][size_t(head)]}};
-            fig->columnTitles = {fig->columnTitles[size_t(c)]};
+        const int c = std::clamp(m_currentColumn, 0, int(fig->columns.size()) - 1);
+        if (head >= int(fig->columns[size_t(c)].size())) {
+            if (error)
+                *error = QString("%1 has no head %2").arg(fig->columnTitles[size_t(c)]).arg(head);
+            return {};
         }
+        fig->columns = {{fig->columns[size_t(c)][size_t(head)]}};
+        fig->columnTitles = {fig->columnTitles[size_t(c)]};
         return [fig](QPainter& p, const QRectF& r) { paintFigure(p, *fig, r); };
     };
-    return new ExportDialog(source, base, this);
+    return new ExportDialog(source, styleOf(m_view), this);
 }
 
 bool MainWindow::exportData(const QString& path, QString* error) {
     const auto res = m_grid->results();
-    if (!res || res->empty()) {
-        if (error) *error = "nothing to export yet";
+    std::string bytes;
+    try {
+        bytes = exportDataBytes(res ? *res : Results(), m_columns, m_view, "all",
+                                QFileInfo(path).suffix().toLower());
+    } catch (const std::exception& e) {
+        if (error) *error = path + ": " + QString::fromUtf8(e.what());
         return false;
     }
-    const QString ext = QFileInfo(path).suffix().toLower();
     try {
-        std::string bytes;
-        if (ext == "json") {
-            FloatJson j = FloatJson::array();
-            for (size_t c = 0; c < res->size(); ++c)
-                j.push_back(attentionDump((*res)[c].name.toStdString(),
-                                          m_columns[c].model->config(), (*res)[c].analysis));
-            bytes = j.dump() + "\n";
-        } else if (ext == "csv" || ext == "npy") {
-            QString e;
-            std::vector<WeightTable> tables;
-            for (auto& col : selectTables(*res, m_view, m_view.meanHeads ? "mean" : "all", &e))
-                for (auto& t : col) tables.push_back(std::move(t));
-            if (!e.isEmpty()) throw Error(e.toStdString());
-            bytes = ext == "csv" ? weightsCsv(tables) : weightsNpy(tables);
-        } else {
-            throw Error("'" + path.toStdString() +
-                        "': the data format comes from the extension: .csv, .json or .npy");
-        }
-        writeFileAtomically(path.toStdString(), bytes);
+        writeFileAtomically(path.toStdString(), bytes);  // its message names the path
     } catch (const std::exception& e) {
         if (error) *error = QString::fromUtf8(e.what());
         return false;
