@@ -232,39 +232,48 @@ public:
         return s;
     }
 
+    // A clause's parts, drawn in this order: subject, predicate, time word.
+    struct Clause {
+        Person person = P3s;
+        Seg subj;
+        Pred p;
+        Seg time;
+    };
+    Clause clause() {
+        Clause c;
+        c.subj = subject(&c.person);
+        c.p = predicate(c.person, true, true);
+        c.time = timeWord();
+        return c;
+    }
+
     // Main clause (verb second): subj V [time] rest [particle]; a modal's infinitive is
     // verb-final inside it.
     Seg mainClause() {
-        Person person = P3s;
-        Seg subj = subject(&person);
-        Pred p = predicate(person, true, true);
-        Seg time = timeWord();
-        Seg s = subj;
-        s.push_back({finiteForm(*p.verb, person, false), {p.verbIdx}});
-        append(s, time);
-        if (p.inner) {
-            append(s, infinitive(*p.inner, p.toIdx));
+        const Clause c = clause();
+        Seg s = c.subj;
+        s.push_back({finiteForm(*c.p.verb, c.person, false), {c.p.verbIdx}});
+        append(s, c.time);
+        if (c.p.inner) {
+            append(s, infinitive(*c.p.inner, c.p.toIdx));
         } else {
-            append(s, p.rest);
-            if (*p.verb->particle) s.push_back({p.verb->particle, {p.verbIdx}});
+            append(s, c.p.rest);
+            if (*c.p.verb->particle) s.push_back({c.p.verb->particle, {c.p.verbIdx}});
         }
         return s;
     }
 
     // Subordinate clause (verb-final): subj [time] rest V (particle joined).
     Seg subClause() {
-        Person person = P3s;
-        Seg subj = subject(&person);
-        Pred p = predicate(person, true, true);
-        Seg time = timeWord();
-        Seg s = subj;
-        append(s, time);
-        if (p.inner) {
-            append(s, infinitive(*p.inner, p.toIdx));
-            s.push_back({finiteForm(*p.verb, person, false), {p.verbIdx}});
+        const Clause c = clause();
+        Seg s = c.subj;
+        append(s, c.time);
+        if (c.p.inner) {
+            append(s, infinitive(*c.p.inner, c.p.toIdx));
+            s.push_back({finiteForm(*c.p.verb, c.person, false), {c.p.verbIdx}});
         } else {
-            append(s, p.rest);
-            s.push_back({finiteForm(*p.verb, person, true), {p.verbIdx}});
+            append(s, c.p.rest);
+            s.push_back({finiteForm(*c.p.verb, c.person, true), {c.p.verbIdx}});
         }
         return s;
     }

@@ -85,12 +85,9 @@ struct TrainingJob::Impl {
             model = Model::initialize(cfg, src, tgt, tok, spec.train.seed);
         }
         if (task) {
-            const int need = task->maxTokens() + 1;
-            const bool bound = model->usesMaxLen(BlockKind::EncoderSelf) ||
-                               model->usesMaxLen(BlockKind::DecoderSelf) ||
-                               model->usesMaxLen(BlockKind::Cross);
-            if (bound && need > cfg.maxLen) {
-                throw Error("task '" + spec.task + "' emits up to " + std::to_string(need) +
+            if (task->maxTokens() > std::min(model->maxSourceTokens(), model->maxTargetTokens())) {
+                throw Error("task '" + spec.task + "' emits up to " +
+                            std::to_string(task->maxTokens() + 1) +
                             " positions but this model's max_len is " + std::to_string(cfg.maxLen));
             }
             std::set<std::vector<std::string>> exclude;
