@@ -16,6 +16,33 @@ std::vector<Example> taskHeldOut(const Task& task, uint64_t seed, int count) {
     return out;
 }
 
+namespace {
+
+ModelConfig specConfig(const JobSpec& spec) {
+    return spec.config.empty() ? ModelConfig::fromJson(spec.configJson)
+                               : ModelConfig::fromFile(spec.config);
+}
+
+void checkArch(const Task& task, const ModelConfig& cfg) {
+    if (task.seq2seq() != cfg.hasEncoder()) {
+        throw Error("task '" + task.name() + "' needs a " +
+                    (task.seq2seq() ? "seq2seq" : "decoder-only") + " model (\"arch\": \"" +
+                    (task.seq2seq() ? "seq2seq" : "decoder") + "\")");
+    }
+}
+
+}  // namespace
+
+void validateJobSpec(const JobSpec& spec) {
+    if (spec.task.empty() == spec.data.empty()) throw Error("give either a task or a data file");
+    spec.train.validate();
+    const auto task = spec.task.empty() ? nullptr : makeTask(spec.task);
+    if (spec.init.empty()) {
+        const ModelConfig cfg = specConfig(spec);
+        if (task) checkArch(*task, cfg);
+    }
+}
+
 struct TrainingJob::Impl {
     JobSpec spec;
     std::optional<Model> model;
@@ -29,27 +56,19 @@ struct TrainingJob::Impl {
 
     void prepare() {
         const bool fromInit = !spec.init.empty();
-        if (spec.task.empty() == spec.data.empty())
-            throw Error("give either a task or a data file");
-        spec.train.validate();
+        validateJobSpec(spec);
         ModelConfig cfg;
         if (fromInit) {
             model = Model::load(spec.init);
             cfg = model->config();
         } else {
-            cfg = spec.config.empty() ? ModelConfig::fromJson(spec.configJson)
-                                      : ModelConfig::fromFile(spec.config);
+            cfg = specConfig(spec);
         }
         const Tokenizer tok = fromInit ? model->tokenizer() : Tokenizer(!spec.caseSensitive);
         std::vector<Example> train;
         if (!spec.task.empty()) {
             task = makeTask(spec.task);
-            if (task->seq2seq() != cfg.hasEncoder()) {
-                throw Error("task '" + spec.task + "' needs a " +
-                            (task->seq2seq() ? "seq2seq" : "decoder-only") +
-                            " model (\"arch\": \"" + (task->seq2seq() ? "seq2seq" : "decoder") +
-                            "\")");
-            }
+            if (fromInit) checkArch(*task, cfg);  // validateJobSpec checked the others
             heldOut = taskHeldOut(*task, spec.train.seed, spec.heldOutCount);
         } else {
             // Longest usable line: one position is taken by <eos> or <bos>.

@@ -65,6 +65,11 @@ private:
     std::unique_ptr<Impl> d;
 };
 
+// Checks a spec without reading data or checkpoints (cheap enough for a UI thread): task or
+// data, the options, the configuration, and that a task fits its architecture. Error
+// naming the problem. TrainingJob runs the same checks.
+void validateJobSpec(const JobSpec& spec);
+
 // Held-out examples of a task: `count` examples from a seed derived from `seed`.
 std::vector<Example> taskHeldOut(const Task& task, uint64_t seed, int count);
 

@@ -182,9 +182,8 @@ bool TrainingDock::start(const JobSpec& spec, const QString& name, QString* erro
         if (error) *error = "a training run is already in progress";
         return false;
     }
-    std::shared_ptr<TrainingJob> job;
     try {
-        job = std::make_shared<TrainingJob>(spec);
+        validateJobSpec(spec);  // cheap; data files are read on the worker
     } catch (const std::exception& e) {
         if (error) *error = QString::fromUtf8(e.what());
         m_status->setText("<span style='color:#b00020'>" +
@@ -203,13 +202,18 @@ bool TrainingDock::start(const JobSpec& spec, const QString& name, QString* erro
     m_graph->setPen(QPen(lineColor(m_plot->graphCount() - 1), 1.5));
     m_progress->setRange(0, spec.train.steps);
     m_progress->setValue(0);
-    m_status->setText(
-        QString::fromStdString(job->notes().empty() ? std::string() : job->notes().front()));
+    m_status->setText("preparing…");
     const int total = spec.train.steps;
-    m_future = QtConcurrent::run([this, job, name, total] {
+    m_future = QtConcurrent::run([this, spec, name, total] {
         QString err;
         std::shared_ptr<Model> model;
         try {
+            auto job =
+                std::make_shared<TrainingJob>(spec);  // reads a data file: not on the UI thread
+            const QString note =
+                QString::fromStdString(job->notes().empty() ? std::string() : job->notes().front());
+            QMetaObject::invokeMethod(
+                this, [this, note] { m_status->setText(note); }, Qt::QueuedConnection);
             job->run(
                 [&](const Progress& p) {
                     if (p.stats.step % 5 == 0 || p.stats.step == total)
