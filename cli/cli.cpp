@@ -131,22 +131,17 @@ struct BenchOptions {
     uint64_t seed = 1;
 };
 
-// Variants benchmarked by "--variant all", as config blocks.
+// Variants benchmarked by "--variant all" (every registered one, with its example
+// options), as config blocks.
 std::vector<std::pair<std::string, json>> benchVariants(const std::string& which) {
-    std::vector<std::pair<std::string, json>> all{
-        {"dot", {{"variant", "dot"}}},
-        {"dense", {{"variant", "dense"}}},
-        {"random", {{"variant", "random"}}},
-        {"fixed_random", {{"variant", "random"}, {"trainable", false}}},
-        {"factorized_dense", {{"variant", "factorized_dense"}}},
-        {"factorized_random", {{"variant", "factorized_random"}}},
-        {"random+dot", {{"variant", "mixture"}, {"components", {"random", "dot"}}}},
-        {"gaussian", {{"variant", "gaussian"}}}};
-    if (which == "all") return all;
-    for (auto& v : all)
-        if (v.first == which) return {v};
-    if (!findVariant(which)) variantInfo(which);  // Error listing the variants
-    return {{which, {{"variant", which}}}};
+    std::vector<std::pair<std::string, json>> all;
+    for (const auto& v : allVariants()) {
+        json block = v.example;
+        block["variant"] = v.name;
+        if (which == "all" || which == v.name) all.emplace_back(v.name, block);
+    }
+    if (all.empty()) variantInfo(which);  // Error listing the variants
+    return all;
 }
 
 void runBenchForward(const BenchOptions& o, std::ostream& out) {
@@ -161,7 +156,7 @@ void runBenchForward(const BenchOptions& o, std::ostream& out) {
         cj["encoder_self"] = block;
         cj["decoder_self"] = block;
         cj["cross"] = block;
-        if (block["variant"] == "gaussian") cj["decoder_self"].erase("offsets");
+
         const ModelConfig cfg = ModelConfig::fromJson(cj);
         Vocab vocab = Vocab::fromWords(builtinEnglishWords());
         Model m = Model::initialize(cfg, vocab, vocab, Tokenizer(true), o.seed);

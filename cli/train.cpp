@@ -80,9 +80,7 @@ double trainingFlops(const ModelConfig& c, int B, int Ts, int Tt, int V) {
     const double d = c.dModel, f = c.dFf;
     auto block = [&](const BlockConfig& bc, double Tq, double Tk) {
         double fl = 2 * B * Tk * d * d + 2 * B * Tq * d * d + 2 * B * Tq * Tk * d;  // V, out, AV
-        if (bc.variant == "dot" ||
-            std::find(bc.components.begin(), bc.components.end(), "dot") != bc.components.end())
-            fl += 2 * B * Tq * d * d + 2 * B * Tk * d * d + 2 * B * Tq * Tk * d;  // Q, K, QKᵀ
+        if (const auto& score = variantInfo(bc.variant).scoreFlops) fl += B * score(bc, Tq, Tk, d);
         return fl;
     };
     auto ffn = [&](double T) { return 4 * B * T * d * f; };

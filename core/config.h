@@ -5,39 +5,12 @@
 #include <string>
 #include <vector>
 
+#include "block_config.h"
+
 namespace attnviz {
 
 enum class Arch { Seq2Seq, Decoder };
 enum class Norm { Pre, Post };
-enum class BlockKind { EncoderSelf, DecoderSelf, Cross };
-
-// "encoder_self", "decoder_self", "cross": the names used in configs and dumps.
-const char* blockKindName(BlockKind kind);
-// The kind named `name` ("encoder_self", …); false when there is none.
-bool blockKindFromName(const std::string& name, BlockKind* kind);
-
-// One attention block's settings (MODEL.md, "Configuration"). After parsing, every
-// default is filled in, so the variant code never guesses.
-struct BlockConfig {
-    std::string variant = "dot";
-    int heads = 0;  // 0 while unresolved; then the model's heads unless set
-    // gaussian
-    std::vector<double> offsets;  // empty while unresolved; then the kind's default
-    double sigma = 1.0;
-    bool normalize = false;
-    double ratio = 1.0;
-    // random, factorized_random
-    bool trainable = true;
-    int k = 8;
-    // factorized_dense (0 while unresolved)
-    int a = 0, b = 0;
-    // mixture
-    std::vector<std::string> components;
-    // cross only: "all" (every decoder layer) or "top" (only the last)
-    bool topOnly = false;
-
-    bool operator==(const BlockConfig& o) const;
-};
 
 struct ModelConfig {
     Arch arch = Arch::Seq2Seq;

@@ -210,7 +210,9 @@ std::vector<ParamInfo> Model::parameterInfo() const {
     return d->parameterInfo();
 }
 
-void Model::reconfigure(const ModelConfig& config) {
+void Model::reconfigure(const ModelConfig& requested) {
+    // The same parsing and validation as a configuration file (e.g. sigma > 0).
+    const ModelConfig config = ModelConfig::fromJson(requested.toJson());
     auto net = std::make_unique<Network>(config);
     const auto now = parameterInfo();
     const auto next = net->parameterInfo(d->src.size(), d->tgt.size());

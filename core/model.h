@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-// The Transformer of MODEL.md with a pluggable attention variant per block kind:
+// The Transformer of docs/model-spec.md with a pluggable attention variant per block kind:
 // seq2seq (encoder + decoder with cross-attention) or decoder-only, pre- or post-norm.
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -75,6 +75,7 @@ public:
 
     // Replaces the configuration by one with exactly the same tensors (e.g. other Gaussian
     // sigma or offsets, which have no parameters); Error, and no change, otherwise.
+    // The new configuration is validated like a configuration file.
     void reconfigure(const ModelConfig& config);
 
     // Whether a block kind's variant needs sequences of at most max_len.

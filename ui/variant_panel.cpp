@@ -1,15 +1,18 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "variant_panel.h"
 
+#include <QCheckBox>
 #include <QDoubleSpinBox>
 #include <QFormLayout>
 #include <QLabel>
 #include <QLineEdit>
+#include <QSpinBox>
 #include <QVBoxLayout>
-
-#include "core/attention/attention.h"
+#include <cmath>
 
 namespace attnviz::ui {
+
+using nlohmann::json;
 
 VariantPanel::VariantPanel(QWidget* parent) : QWidget(parent) {
     auto* v = new QVBoxLayout(this);
@@ -18,21 +21,11 @@ VariantPanel::VariantPanel(QWidget* parent) : QWidget(parent) {
     m_info->setTextFormat(Qt::RichText);
     m_info->setTextInteractionFlags(Qt::TextSelectableByMouse);
     v->addWidget(m_info);
-    m_gaussian = new QWidget;
-    auto* form = new QFormLayout(m_gaussian);
-    m_sigma = new QDoubleSpinBox;
-    m_sigma->setRange(0.1, 20.0);
-    m_sigma->setSingleStep(0.1);
-    m_sigma->setDecimals(2);
-    m_offsets = new QLineEdit;
-    m_offsets->setToolTip("One offset per head, repeated over the heads (e.g. -1, 1)");
-    form->addRow("&Sigma", m_sigma);
-    form->addRow("&Offsets", m_offsets);
-    v->addWidget(m_gaussian);
+    m_options = new QWidget;
+    m_form = new QFormLayout(m_options);
+    v->addWidget(m_options);
     v->addStretch(1);
-    m_gaussian->setVisible(false);
-    connect(m_sigma, &QDoubleSpinBox::valueChanged, this, &VariantPanel::apply);
-    connect(m_offsets, &QLineEdit::editingFinished, this, &VariantPanel::apply);
+    m_options->setVisible(false);
 }
 
 QString VariantPanel::describe(const Model& m) {
@@ -58,49 +51,123 @@ QString VariantPanel::text() const {
     return m_info->text();
 }
 
+QWidget* VariantPanel::editor(const std::string& name) const {
+    auto it = m_editors.find(name);
+    return it == m_editors.end() ? nullptr : it->second;
+}
+
+namespace {
+
+// A spin box's bounds for an option's range (open ends become a large finite bound).
+double lowest(const OptionSpec& o) {
+    if (!std::isfinite(o.min)) return -1e6;
+    return o.minExclusive ? o.min + 0.01 : o.min;
+}
+double highest(const OptionSpec& o) {
+    return std::isfinite(o.max) ? o.max : 1e6;
+}
+
+QString numbersText(const json& v) {
+    QStringList parts;
+    for (const auto& x : v) parts << QString::number(x.get<double>());
+    return parts.join(", ");
+}
+
+}  // namespace
+
+// One editor per editable option of the block, by the option's type.
+void VariantPanel::buildEditors(const BlockConfig& b) {
+    m_options->hide();  // shown again below, with its new rows at once
+    while (m_form->rowCount() > 0) m_form->removeRow(0);
+    m_editors.clear();
+    for (const OptionSpec& o : blockOptions(b.variant, b.options)) {
+        if (!o.live || !b.has(o.name)) continue;
+        const json& value = b.options[o.name];
+        QWidget* w = nullptr;
+        if (o.type == OptionType::Number) {
+            auto* spin = new QDoubleSpinBox;
+            spin->setRange(lowest(o), highest(o));
+            spin->setSingleStep(0.1);
+            spin->setDecimals(2);
+            spin->setValue(value.get<double>());
+            connect(spin, &QDoubleSpinBox::valueChanged, this, &VariantPanel::apply);
+            w = spin;
+        } else if (o.type == OptionType::Integer) {
+            auto* spin = new QSpinBox;
+            spin->setRange(int(std::max(lowest(o), -1e6)), int(std::min(highest(o), 1e6)));
+            spin->setValue(value.get<int>());
+            connect(spin, &QSpinBox::valueChanged, this, &VariantPanel::apply);
+            w = spin;
+        } else if (o.type == OptionType::Flag) {
+            auto* box = new QCheckBox;
+            box->setChecked(value.get<bool>());
+            connect(box, &QCheckBox::toggled, this, &VariantPanel::apply);
+            w = box;
+        } else if (o.type == OptionType::Numbers) {
+            auto* line = new QLineEdit(numbersText(value));
+            connect(line, &QLineEdit::editingFinished, this, &VariantPanel::apply);
+            w = line;
+        } else {
+            continue;  // variant lists change the tensors: not editable here
+        }
+        w->setToolTip(QString::fromStdString(o.help + " (" + o.rule() + ")"));
+        m_form->addRow(QString::fromStdString(o.name), w);
+        m_editors[o.name] = w;
+    }
+    m_options->setVisible(!m_editors.empty());
+}
+
 void VariantPanel::showColumn(const ModelColumn* column, BlockKind kind) {
     m_column = column;
     m_kind = kind;
     if (!column) {
         m_info->setText("Click a panel to see its variant.");
-        m_gaussian->setVisible(false);
+        buildEditors(BlockConfig{});
         return;
     }
     m_info->setText("<b>" + column->name.toHtmlEscaped() + "</b><br>" + describe(*column->model));
     const ModelConfig& c = column->model->config();
-    const bool gaussian =
-        (c.hasEncoder() || kind == BlockKind::DecoderSelf) && c.block(kind).variant == "gaussian";
-    m_gaussian->setVisible(gaussian);
-    if (!gaussian) return;
     m_updating = true;
-    const BlockConfig& b = c.block(kind);
-    m_sigma->setValue(b.sigma);
-    QStringList o;
-    for (double x : b.offsets) o << QString::number(x);
-    m_offsets->setText(o.join(", "));
+    buildEditors(c.hasEncoder() || kind == BlockKind::DecoderSelf ? c.block(kind) : BlockConfig{});
     m_updating = false;
+}
+
+bool VariantPanel::editedValue(const OptionSpec& o, QWidget* w, json* value) {
+    if (auto* spin = qobject_cast<QDoubleSpinBox*>(w)) {
+        *value = spin->value();
+    } else if (auto* ispin = qobject_cast<QSpinBox*>(w)) {
+        *value = ispin->value();
+    } else if (auto* box = qobject_cast<QCheckBox*>(w)) {
+        *value = box->isChecked();
+    } else if (auto* line = qobject_cast<QLineEdit*>(w)) {
+        *value = json::array();
+        for (const QString& part : line->text().split(',', Qt::SkipEmptyParts)) {
+            bool ok = false;
+            const double x = part.trimmed().toDouble(&ok);
+            if (!ok) {
+                emit message(QString::fromStdString(o.name) +
+                             ": numbers separated by commas, e.g. -1, 1");
+                return false;
+            }
+            value->push_back(x);
+        }
+    }
+    const std::string problem = o.check(*value);
+    if (!problem.empty()) emit message(QString::fromStdString(problem));
+    return problem.empty();
 }
 
 void VariantPanel::apply() {
     if (m_updating || !m_column) return;
     ModelConfig c = m_column->model->config();
     BlockConfig& b = c.block(m_kind);
-    std::vector<double> offsets;
-    for (const QString& part : m_offsets->text().split(',', Qt::SkipEmptyParts)) {
-        bool ok = false;
-        const double x = part.trimmed().toDouble(&ok);
-        if (!ok) {
-            emit message("Offsets must be numbers separated by commas, e.g. -1, 1");
-            return;
+    for (const OptionSpec& o : blockOptions(b.variant, b.options)) {
+        if (QWidget* w = editor(o.name)) {
+            json value;
+            if (!editedValue(o, w, &value)) return;
+            b.options[o.name] = value;
         }
-        offsets.push_back(x);
     }
-    if (offsets.empty()) {
-        emit message("Give at least one offset");
-        return;
-    }
-    b.sigma = m_sigma->value();
-    b.offsets = offsets;
     try {
         std::lock_guard<std::mutex> g(*m_column->lock);
         m_column->model->reconfigure(c);

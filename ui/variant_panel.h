@@ -2,27 +2,30 @@
 #pragma once
 
 #include <QWidget>
+#include <map>
+#include <string>
 
+#include "core/attention/attention.h"
 #include "view_state.h"
 #include "workspace.h"
 
 class QLabel;
-class QDoubleSpinBox;
-class QLineEdit;
+class QFormLayout;
 
 namespace attnviz::ui {
 
-// The current column's variant for the block in view: its formula and parameter counts,
-// and for hard-coded Gaussian attention live settings (sigma, each head's offset) that
-// change the model at once (Model::reconfigure: Gaussians have no parameters).
+// The current column's variant for the block in view: its summary, formula and parameter
+// counts, and an editor for every option its table marks editable (changes no tensor, e.g.
+// a Gaussian's sigma and offsets), applied to the model at once (Model::reconfigure).
 class VariantPanel : public QWidget {
     Q_OBJECT
 public:
     explicit VariantPanel(QWidget* parent = nullptr);
 
     void showColumn(const ModelColumn* column, BlockKind kind);
-    QDoubleSpinBox* sigma() const { return m_sigma; }
-    QLineEdit* offsets() const { return m_offsets; }
+    // The editor of option `name` of the block in view (QDoubleSpinBox, QSpinBox, QCheckBox
+    // or QLineEdit by the option's type); null when it has none.
+    QWidget* editor(const std::string& name) const;
     QString text() const;
 
     // Text for a column header's tooltip: variants, formulas, parameter counts.
@@ -35,12 +38,15 @@ signals:
 
 private:
     void apply();
+    void buildEditors(const BlockConfig& block);
+    // The edited value of one option as JSON; false (and a message) when it is not valid.
+    bool editedValue(const OptionSpec& spec, QWidget* editor, nlohmann::json* value);
     const ModelColumn* m_column = nullptr;
     BlockKind m_kind = BlockKind::EncoderSelf;
     QLabel* m_info;
-    QWidget* m_gaussian;
-    QDoubleSpinBox* m_sigma;
-    QLineEdit* m_offsets;
+    QWidget* m_options;  // the editors' box
+    QFormLayout* m_form;
+    std::map<std::string, QWidget*> m_editors;
     bool m_updating = false;
 };
 

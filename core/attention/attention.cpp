@@ -8,12 +8,6 @@
 
 namespace attnviz {
 
-std::string shapeToString(const std::vector<int64_t>& shape) {
-    std::string s = "[";
-    for (size_t i = 0; i < shape.size(); ++i) s += (i ? ", " : "") + std::to_string(shape[i]);
-    return s + "]";
-}
-
 Init Init::xavier(int64_t fanIn, int64_t fanOut) {
     return uniform(std::sqrt(6.0 / static_cast<double>(fanIn + fanOut)));
 }
@@ -47,8 +41,10 @@ void maskedSoftmax(const Mat& S, int b, const AttentionMask& mask, Mat& A) {
     for (Eigen::Index i = 0; i < Tq; ++i) {
         const int n = mask.limit(b, int(i), int(Tk));
         if (n <= 0) continue;  // no allowed key: the row stays all zeros
+        const Scalar mx = S.row(i).head(n).maxCoeff();
+        if (mx == -std::numeric_limits<Scalar>::infinity()) continue;  // −inf logits only: zeros
         auto row = A.row(i).head(n);
-        row = (S.row(i).head(n).array() - S.row(i).head(n).maxCoeff()).exp().matrix();
+        row = (S.row(i).head(n).array() - mx).exp().matrix();
         row /= row.sum();
     }
 }

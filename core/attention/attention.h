@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "config.h"
+#include "block_config.h"
 #include "tensor.h"
 
 namespace attnviz {
@@ -114,7 +114,6 @@ public:
     // Weight variants (no softmax, e.g. gaussian): A [B*h] of [Tq, Tk], masks applied.
     virtual void weights(int B, int Tq, int Tk, const AttentionMask& mask, std::vector<Mat>& A);
 
-    virtual bool logitBased() const { return true; }
     // Whether Tq and Tk must not exceed max_len (dense, random, factorized_*).
     virtual bool usesMaxLen() const { return false; }
 
@@ -126,19 +125,29 @@ protected:
     BlockGeometry m_geo;
 };
 
-// A registry entry: the variant's name as written in configs and checkpoints, text for
-// people (summary, formula), the options it accepts, and functions that fill in defaults
-// and validate (throwing Error), and that create an instance.
+// A registry entry: everything about a variant that is not per-instance. Generic code
+// (core/attention/options.cpp) parses, validates, writes and compares a block's options
+// from `options`; the app's Variant tab, `attnviz-cli variants` and the tests read the rest.
 struct VariantInfo {
-    std::string name;
-    std::string summary;
-    std::string formula;
-    bool logitBased = true;
-    bool usesMaxLen = false;
-    std::vector<std::string> options;
+    std::string name;        // as written in configs and checkpoints ("dot", "gaussian", …)
+    std::string summary;     // one sentence for people, naming the paper
+    std::string formula;     // plain-text formula of the weights or logits
+    bool logitBased = true;  // logits, softmax taken by the block; false: weights directly
+    bool mixable = true;     // may be a component of a mixture (finite logits everywhere)
+    std::vector<OptionSpec> options;
+    // Options that make a typical block of this variant beyond its defaults (e.g. a
+    // mixture's components): used by the tests, benchmarks and documentation.
+    nlohmann::json example = nlohmann::json::object();
+    // Optional: fills in the defaults that depend on the block (offsets by kind, a and b from
+    // max_len) and checks rules that involve several options; throws Error.
     std::function<void(BlockConfig&, const BlockGeometry&)> resolve;
+    // Multiply-adds ×2 of the score computation for one sequence of Tq queries and Tk keys
+    // (projections included), for the training benchmark's FLOP count; 0 when negligible.
+    std::function<double(const BlockConfig&, double Tq, double Tk, double dModel)> scoreFlops;
     std::function<std::unique_ptr<AttentionVariant>(const BlockConfig&, const BlockGeometry&)>
         create;
+
+    const OptionSpec* findOption(const std::string& option) const;
 };
 
 const std::vector<VariantInfo>& allVariants();
@@ -147,8 +156,21 @@ const VariantInfo* findVariant(const std::string& name);
 const VariantInfo& variantInfo(const std::string& name);
 std::unique_ptr<AttentionVariant> createVariant(const BlockConfig& cfg, const BlockGeometry& geo);
 
-// Row-wise softmax of logits with masked entries excluded (weight exactly 0); a row with no
-// allowed key becomes all zeros. S [Tq, Tk] logits of sequence b -> A [Tq, Tk].
+// Every option that applies to a block of `variant`: its own, then those of the variants
+// named by its Variants-typed options (a mixture's components), without repeats.
+// Error when the variant or a component is unknown.
+std::vector<OptionSpec> blockOptions(const std::string& variant, const nlohmann::json& options);
+// Parses and validates a block's JSON ("variant", "heads", "layers" for cross, and the
+// variant's options), fills in every default, runs the variant's resolve(); Error naming
+// the block, the key and the rule otherwise. `modelHeads` is the model's head count.
+BlockConfig parseBlockConfig(const nlohmann::json& j, BlockKind kind, int dModel, int modelHeads,
+                             int maxLen);
+// The resolved block as JSON, every option explicit (the inverse of parseBlockConfig).
+nlohmann::json blockConfigJson(const BlockConfig& b, BlockKind kind);
+
+// Row-wise softmax of logits with masked entries excluded (weight exactly 0); −inf logits
+// get weight 0; a row with no allowed key, or only −inf logits, becomes all zeros. S [Tq, Tk]
+// logits of sequence b -> A [Tq, Tk].
 void maskedSoftmax(const Mat& S, int b, const AttentionMask& mask, Mat& A);
 // Its backward: dS = A ⊙ (dA − rowsum(dA ⊙ A)); masked entries (A = 0) get 0.
 // A, dA [Tq, Tk] -> dS [Tq, Tk].

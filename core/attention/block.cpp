@@ -10,6 +10,7 @@ AttentionBlock::AttentionBlock(std::string prefix, BlockKind kind, int layer,
     : m_prefix(std::move(prefix)), m_kind(kind), m_layer(layer) {
     m_geo = BlockGeometry{dModel, cfg.heads, maxLen, kind, bias};
     m_variant = createVariant(cfg, m_geo);
+    m_logitBased = variantInfo(cfg.variant).logitBased;
 }
 
 std::vector<ParamInfo> AttentionBlock::parameters() const {
@@ -38,7 +39,7 @@ void AttentionBlock::forward(const Mat& xq, const Mat& xk, int B, int Tq, int Tk
     const int h = m_geo.heads, dk = m_geo.dk();
     m_xk = &xk;
     m_B = B, m_Tq = Tq, m_Tk = Tk;
-    if (m_variant->logitBased()) {
+    if (m_logitBased) {
         m_variant->logits(xq, xk, B, Tq, Tk, m_s);
         m_a.resize(m_s.size());
         for (int b = 0; b < B; ++b) {
@@ -63,7 +64,7 @@ void AttentionBlock::backward(const Mat& dout, Mat& dxq, Mat& dxk) {
     const int h = m_geo.heads, dk = m_geo.dk(), B = m_B, Tq = m_Tq, Tk = m_Tk;
     linearBackward(m_ctx, dout, m_wo, m_bo, &m_dctx);  // dctx [B*Tq, d]
     m_dv.resize(m_v.rows(), m_v.cols());
-    const bool logits = m_variant->logitBased();
+    const bool logits = m_logitBased;
     m_ds.resize(logits ? m_a.size() : 0);
     for (int b = 0; b < B; ++b) {
         for (int hd = 0; hd < h; ++hd) {

@@ -2,7 +2,7 @@
 #pragma once
 
 // One attention block: a variant for the weights A_h plus the value and output projections
-// all variants share (MODEL.md, "Attention blocks").
+// all variants share (docs/model-spec.md, "Attention blocks").
 #include <memory>
 #include <string>
 #include <vector>
@@ -68,6 +68,7 @@ private:
     int m_layer;
     BlockGeometry m_geo;
     std::unique_ptr<AttentionVariant> m_variant;
+    bool m_logitBased;  // the variant's VariantInfo::logitBased
     Param m_wv, m_bv, m_wo, m_bo;
     const Mat* m_xk = nullptr;
     int m_B = 0, m_Tq = 0, m_Tk = 0;

@@ -85,8 +85,6 @@ VariantInfo denseVariant() {
         "Dense synthesizer (Tay et al., 2021): each token predicts its own row of "
         "weights over positions, without looking at the keys.";
     v.formula = "S_h[i,:] = W2_h ReLU(W1_h x_i + b1_h) + b2_h   (length L, truncated to N_k)";
-    v.usesMaxLen = true;
-    v.resolve = [](BlockConfig&, const BlockGeometry&) {};
     v.create = [](const BlockConfig& c, const BlockGeometry& g) {
         return std::make_unique<DenseAttention>(c, g);
     };

@@ -83,7 +83,10 @@ VariantInfo dotVariant() {
     v.name = "dot";
     v.summary = "Dot-product attention (Vaswani et al., 2017): query-key similarity.";
     v.formula = "S_h = Q_h K_h^T / sqrt(d_k),  Q = X_q W_q^T + b_q,  K = X_k W_k^T + b_k";
-    v.resolve = [](BlockConfig&, const BlockGeometry&) {};
+    // Q and K projections, then QKᵀ.
+    v.scoreFlops = [](const BlockConfig&, double Tq, double Tk, double d) {
+        return 2 * Tq * d * d + 2 * Tk * d * d + 2 * Tq * Tk * d;
+    };
     v.create = [](const BlockConfig& c, const BlockGeometry& g) {
         return std::make_unique<DotAttention>(c, g);
     };

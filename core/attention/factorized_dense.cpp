@@ -12,11 +12,12 @@ namespace {
 
 class FactorizedDenseAttention : public AttentionVariant {
 public:
-    using AttentionVariant::AttentionVariant;
+    FactorizedDenseAttention(const BlockConfig& cfg, const BlockGeometry& geo)
+        : AttentionVariant(cfg, geo), m_la(cfg.integer("a")), m_lb(cfg.integer("b")) {}
 
     std::vector<ParamSpec> parameters() const override {
         const int64_t h = m_geo.heads, dk = m_geo.dk(), d = m_geo.dModel;
-        const int64_t a = m_cfg.a, b = m_cfg.b;
+        const int64_t a = m_la, b = m_lb;
         return {{"fdense.w1.weight", {h, dk, d}, Init::xavier(d, dk)},
                 {"fdense.w1.bias", {h, dk}, Init::zeros()},
                 {"fdense.wa.weight", {h, a, dk}, Init::xavier(dk, a)},
@@ -40,7 +41,7 @@ public:
     // Bm = H_hd Wb_hdᵀ + bb [Tq, b]; S[i, p*b+q] = A[i,p] * Bm[i,q] for p*b+q < Tk.
     void logits(const Mat& xq, const Mat&, int B, int Tq, int Tk, std::vector<Mat>& S) override {
         checkMaxLen(m_geo, "factorized_dense", Tq, Tk);
-        const int h = m_geo.heads, dk = m_geo.dk(), a = m_cfg.a, bl = m_cfg.b;
+        const int h = m_geo.heads, dk = m_geo.dk(), a = m_la, bl = m_lb;
         m_xq = &xq;
         m_B = B, m_Tq = Tq, m_Tk = Tk;
         linear(xq, m_w1, m_b1, m_h);
@@ -70,7 +71,7 @@ public:
     // dA[i,p] = Σ_q dS[i,p*b+q] Bm[i,q], dBm[i,q] = Σ_p dS[i,p*b+q] A[i,p] (only j < Tk);
     // then through Wa, Wb, the ReLU and W1.
     void logitsBackward(const std::vector<Mat>& dS, Mat& dxq, Mat&) override {
-        const int h = m_geo.heads, dk = m_geo.dk(), a = m_cfg.a, bl = m_cfg.b;
+        const int h = m_geo.heads, dk = m_geo.dk(), a = m_la, bl = m_lb;
         const int Tq = m_Tq, Tk = m_Tk;
         m_dh.resize(m_h.rows(), m_h.cols());
         for (int hd = 0; hd < h; ++hd) {
@@ -102,6 +103,7 @@ public:
     }
 
 private:
+    int m_la, m_lb;  // lengths a and b of the two factors, a*b = max_len
     Param m_w1, m_b1, m_wa, m_ba, m_wb, m_bb;
     const Mat* m_xq = nullptr;
     int m_B = 0, m_Tq = 0, m_Tk = 0;
@@ -119,33 +121,41 @@ VariantInfo factorizedDenseVariant() {
     v.formula =
         "S_h[i, p*b+q] = A_i[p] * B_i[q],  A_i = W_a H_i + b_a,  B_i = W_b H_i + b_b,  "
         "H_i = ReLU(W1 x_i + b1)";
-    v.usesMaxLen = true;
-    v.options = {"a", "b"};
+    v.options = {
+        OptionSpec::integer("a", nullptr)
+            .atLeast(1)
+            .atMost(1 << 20)
+            .about("length of the first factor; a*b = max_len (default: the divisor of max_len "
+                   "nearest its square root)"),
+        OptionSpec::integer("b", nullptr)
+            .atLeast(1)
+            .atMost(1 << 20)
+            .about("length of the second factor; a*b = max_len")};
     v.resolve = [](BlockConfig& c, const BlockGeometry& g) {
         const int L = g.maxLen;
-        if (c.a == 0 && c.b == 0) {
+        auto divides = [&](const char* key) {
+            if (L % c.integer(key)) {
+                throw Error("'" + std::string(key) + "' (" + std::to_string(c.integer(key)) +
+                            ") must divide max_len (" + std::to_string(L) + ")");
+            }
+        };
+        if (!c.has("a") && !c.has("b")) {
             int a = 1;
             for (int x = 1; x * x <= L; ++x)
                 if (L % x == 0) a = x;
-            c.a = a;
-            c.b = L / a;
-        } else if (c.a == 0) {
-            if (L % c.b) {
-                throw Error("'b' (" + std::to_string(c.b) + ") must divide max_len (" +
-                            std::to_string(L) + ")");
-            }
-            c.a = L / c.b;
-        } else if (c.b == 0) {
-            if (L % c.a) {
-                throw Error("'a' (" + std::to_string(c.a) + ") must divide max_len (" +
-                            std::to_string(L) + ")");
-            }
-            c.b = L / c.a;
+            c.options["a"] = a;
+            c.options["b"] = L / a;
+        } else if (!c.has("a")) {
+            divides("b");
+            c.options["a"] = L / c.integer("b");
+        } else if (!c.has("b")) {
+            divides("a");
+            c.options["b"] = L / c.integer("a");
         }
-        if (static_cast<int64_t>(c.a) * c.b != L) {
-            throw Error("a*b (" + std::to_string(c.a) + "*" + std::to_string(c.b) + "=" +
-                        std::to_string(static_cast<int64_t>(c.a) * c.b) + ") must equal max_len (" +
-                        std::to_string(L) + ")");
+        const int64_t a = c.integer("a"), b = c.integer("b");
+        if (a * b != L) {
+            throw Error("a*b (" + std::to_string(a) + "*" + std::to_string(b) + "=" +
+                        std::to_string(a * b) + ") must equal max_len (" + std::to_string(L) + ")");
         }
     };
     v.create = [](const BlockConfig& c, const BlockGeometry& g) {

@@ -13,11 +13,11 @@ public:
     using AttentionVariant::AttentionVariant;
 
     std::vector<ParamSpec> parameters() const override {
-        const int64_t h = m_geo.heads, L = m_geo.maxLen, k = m_cfg.k;
+        const int64_t h = m_geo.heads, L = m_geo.maxLen, k = m_cfg.integer("k");
         // Entries of R1 R2ᵀ have unit variance when each factor has sd k^(-1/4).
         const double sd = std::pow(static_cast<double>(k), -0.25);
-        return {{"frandom.r1", {h, L, k}, Init::normal(sd), m_cfg.trainable},
-                {"frandom.r2", {h, L, k}, Init::normal(sd), m_cfg.trainable}};
+        return {{"frandom.r1", {h, L, k}, Init::normal(sd), m_cfg.flag("trainable")},
+                {"frandom.r2", {h, L, k}, Init::normal(sd), m_cfg.flag("trainable")}};
     }
 
     void bind(const Bindings& b, const std::string& prefix) override {
@@ -72,9 +72,11 @@ VariantInfo factorizedRandomVariant() {
         "Factorized random synthesizer (Tay et al., 2021): a rank-k table per head, "
         "the same for every sentence.";
     v.formula = "S_h = (R1_h R2_h^T)[0:N_q, 0:N_k],  R1_h, R2_h in R^{L x k}";
-    v.usesMaxLen = true;
-    v.options = {"trainable", "k"};
-    v.resolve = [](BlockConfig&, const BlockGeometry&) {};
+    v.options = {
+        OptionSpec::flag("trainable", true)
+            .about("false: the table keeps its random initialisation (fixed random synthesizer)"),
+        OptionSpec::integer("k", 8).atLeast(1).atMost(1 << 16).about(
+            "rank of each head's table R1 R2^T")};
     v.create = [](const BlockConfig& c, const BlockGeometry& g) {
         return std::make_unique<FactorizedRandomAttention>(c, g);
     };

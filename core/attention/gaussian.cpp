@@ -12,21 +12,24 @@ namespace {
 
 class GaussianAttention : public AttentionVariant {
 public:
-    using AttentionVariant::AttentionVariant;
-
     std::vector<ParamSpec> parameters() const override { return {}; }
     void bind(const Bindings&, const std::string&) override {}
-    bool logitBased() const override { return false; }
+    GaussianAttention(const BlockConfig& cfg, const BlockGeometry& geo)
+        : AttentionVariant(cfg, geo),
+          m_offsets(cfg.numbers("offsets")),
+          m_sigma(cfg.number("sigma")),
+          m_ratio(cfg.number("ratio")),
+          m_normalize(cfg.flag("normalize")) {}
 
     double offset(int head) const {
-        return m_cfg.offsets[static_cast<size_t>(head) % m_cfg.offsets.size()];
+        return m_offsets[static_cast<size_t>(head) % m_offsets.size()];
     }
 
     // A[b*h+hd] [Tq, Tk], masks applied, rows renormalised when `normalize`.
     void weights(int B, int Tq, int Tk, const AttentionMask& mask, std::vector<Mat>& A) override {
         const int h = m_geo.heads;
-        const double sigma = m_cfg.sigma;
-        const double r = m_geo.kind == BlockKind::Cross ? m_cfg.ratio : 1.0;
+        const double sigma = m_sigma;
+        const double r = m_geo.kind == BlockKind::Cross ? m_ratio : 1.0;
         const double norm = 1.0 / (sigma * std::sqrt(2.0 * M_PI));
         A.resize(static_cast<size_t>(B * h));
         // Distances j - mu_i as an array over keys, evaluated in double then rounded.
@@ -43,12 +46,17 @@ public:
                     const Eigen::ArrayXd w = norm * (-0.5 * z.square()).exp();
                     a.row(i).head(n) = w.cast<Scalar>().matrix().transpose();
                     const double sum = w.sum();
-                    if (m_cfg.normalize && sum > 0)
+                    if (m_normalize && sum > 0)
                         a.row(i).head(n) = (w / sum).cast<Scalar>().matrix().transpose();
                 }
             }
         }
     }
+
+private:
+    std::vector<double> m_offsets;
+    double m_sigma, m_ratio;
+    bool m_normalize;
 };
 
 }  // namespace
@@ -63,14 +71,25 @@ VariantInfo gaussianVariant() {
         "A_h[i,j] = exp(-((j - mu_i)/sigma)^2 / 2) / (sigma sqrt(2 pi)),  "
         "mu_i = r i + o_h";
     v.logitBased = false;
-    v.options = {"offsets", "sigma", "normalize", "ratio"};
+    v.options = {
+        OptionSpec::numbers("offsets", nullptr)
+            .editable()
+            .about("centre o_h of head h's window relative to the query (heads cycle through "
+                   "the list); default [-1, 1], in decoder self-attention [-1, 0]"),
+        OptionSpec::number("sigma", 1.0)
+            .above(0)
+            .editable()
+            .about("standard deviation of every window, in positions"),
+        OptionSpec::flag("normalize", false)
+            .editable()
+            .about("renormalise each row over its unmasked keys (the paper does not)"),
+        OptionSpec::number("ratio", 1.0)
+            .editable()
+            .about("cross-attention only: window centre r*i + o_h, r ~ source/target length")};
     v.resolve = [](BlockConfig& c, const BlockGeometry& g) {
-        if (c.offsets.empty()) {
-            if (g.kind == BlockKind::DecoderSelf) {
-                c.offsets = {-1, 0};
-            } else {
-                c.offsets = {-1, 1};
-            }
+        if (!c.has("offsets")) {
+            c.options["offsets"] = g.kind == BlockKind::DecoderSelf ? std::vector<int>{-1, 0}
+                                                                    : std::vector<int>{-1, 1};
         }
     };
     v.create = [](const BlockConfig& c, const BlockGeometry& g) {

@@ -15,10 +15,10 @@ class MixtureAttention : public AttentionVariant {
 public:
     MixtureAttention(const BlockConfig& cfg, const BlockGeometry& geo)
         : AttentionVariant(cfg, geo) {
-        for (const auto& name : cfg.components) {
+        for (const auto& name : cfg.names("components")) {
             BlockConfig c = cfg;
             c.variant = name;
-            c.components.clear();
+            c.options.erase("components");
             m_parts.push_back(createVariant(c, geo));
         }
     }
@@ -102,22 +102,35 @@ VariantInfo mixtureVariant() {
         "Mixture of synthesizers (Tay et al., 2021), e.g. random + dot: a learned "
         "convex combination of the components' logits.";
     v.formula = "S_h = sum_m softmax(alpha)_m S_h^(m)";
-    v.options = {"components"};
+    v.options = {OptionSpec::variants("components")
+                     .about("the logit-based variants mixed, e.g. [\"random\", \"dot\"]; their "
+                            "options apply too")};
+    v.example = {{"components", {"random", "dot"}}};
     v.resolve = [](BlockConfig& c, const BlockGeometry& g) {
-        if (c.components.empty())
+        if (!c.has("components"))
             throw Error("mixture needs 'components', e.g. [\"random\", \"dot\"]");
         std::set<std::string> seen;
-        for (const auto& name : c.components) {
+        for (const auto& name : c.names("components")) {
             const VariantInfo& info = variantInfo(name);
-            if (name == "mixture") throw Error("a mixture cannot contain a mixture");
+            if (name == c.variant) throw Error("a mixture cannot contain a mixture");
             if (!info.logitBased) {
                 throw Error("mixture component '" + name +
                             "' has no logits (only logit-based variants can be mixed)");
             }
+            if (!info.mixable) {
+                throw Error("mixture component '" + name +
+                            "' cannot be mixed (its logits are -inf outside a window)");
+            }
             if (!seen.insert(name).second)
                 throw Error("mixture component '" + name + "' appears twice");
-            info.resolve(c, g);
+            if (info.resolve) info.resolve(c, g);
         }
+    };
+    v.scoreFlops = [](const BlockConfig& c, double Tq, double Tk, double d) {
+        double flops = 0;
+        for (const auto& name : c.names("components"))
+            if (const auto& f = variantInfo(name).scoreFlops) flops += f(c, Tq, Tk, d);
+        return flops;
     };
     v.create = [](const BlockConfig& c, const BlockGeometry& g) {
         return std::make_unique<MixtureAttention>(c, g);

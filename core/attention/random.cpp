@@ -12,7 +12,7 @@ public:
 
     std::vector<ParamSpec> parameters() const override {
         const int64_t h = m_geo.heads, L = m_geo.maxLen;
-        return {{"random.r", {h, L, L}, Init::normal(1.0), m_cfg.trainable}};
+        return {{"random.r", {h, L, L}, Init::normal(1.0), m_cfg.flag("trainable")}};
     }
 
     void bind(const Bindings& b, const std::string& prefix) override {
@@ -57,9 +57,9 @@ VariantInfo randomVariant() {
         "Random synthesizer (Tay et al., 2021): one table of weights per head, the "
         "same for every sentence; trainable or fixed.";
     v.formula = "S_h = R_h[0:N_q, 0:N_k],  R in R^{h x L x L}";
-    v.usesMaxLen = true;
-    v.options = {"trainable"};
-    v.resolve = [](BlockConfig&, const BlockGeometry&) {};
+    v.options = {
+        OptionSpec::flag("trainable", true)
+            .about("false: the table keeps its random initialisation (fixed random synthesizer)")};
     v.create = [](const BlockConfig& c, const BlockGeometry& g) {
         return std::make_unique<RandomAttention>(c, g);
     };

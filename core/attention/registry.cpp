@@ -6,14 +6,25 @@
 
 namespace attnviz {
 
+// Every variant, one line each, in the order people see them. Each names the function that
+// the variant's own file in core/attention/ defines (and that file only).
+#define ATTNVIZ_VARIANTS(X)    \
+    X(dotVariant)              \
+    X(denseVariant)            \
+    X(randomVariant)           \
+    X(factorizedDenseVariant)  \
+    X(factorizedRandomVariant) \
+    X(mixtureVariant)          \
+    X(gaussianVariant)
+
+#define ATTNVIZ_DECLARE(f) VariantInfo f();
+ATTNVIZ_VARIANTS(ATTNVIZ_DECLARE)
+#undef ATTNVIZ_DECLARE
+
 const std::vector<VariantInfo>& allVariants() {
-    static const std::vector<VariantInfo> all{dotVariant(),
-                                              denseVariant(),
-                                              randomVariant(),
-                                              factorizedDenseVariant(),
-                                              factorizedRandomVariant(),
-                                              mixtureVariant(),
-                                              gaussianVariant()};
+#define ATTNVIZ_ENTRY(f) f(),
+    static const std::vector<VariantInfo> all{ATTNVIZ_VARIANTS(ATTNVIZ_ENTRY)};
+#undef ATTNVIZ_ENTRY
     return all;
 }
 

@@ -1,19 +1,12 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-// Registry entries, one per file in core/attention/. Adding a variant: a new file that
-// defines its class and its VariantInfo, one line here and one in registry.cpp.
+// What every variant file includes. Adding a variant (docs/architecture.md): a new file in
+// core/attention/ that defines its class and a function returning its VariantInfo, and
+// one line naming that function in registry.cpp.
 #include "attention.h"
 
 namespace attnviz {
-
-VariantInfo dotVariant();
-VariantInfo denseVariant();
-VariantInfo randomVariant();
-VariantInfo factorizedDenseVariant();
-VariantInfo factorizedRandomVariant();
-VariantInfo mixtureVariant();
-VariantInfo gaussianVariant();
 
 // Helpers shared by the variants.
 // Error unless Tq and Tk fit the variant's max_len tables.

@@ -7,6 +7,7 @@
 
 #include <cmath>
 #include <filesystem>
+#include <limits>
 
 #include "core/model.h"
 #include "test_util.h"
@@ -20,9 +21,13 @@ struct Block {
     ParamStore store;
     std::unique_ptr<AttentionVariant> v;
 
-    Block(BlockConfig cfg, BlockGeometry geo) {
-        variantInfo(cfg.variant).resolve(cfg, geo);
-        v = createVariant(cfg, geo);
+    bool logitBased;
+    // `cfg`: the block's JSON ("variant", "heads", options), parsed as in a configuration.
+    Block(const nlohmann::json& cfg, BlockGeometry geo) {
+        const BlockConfig c = parseBlockConfig(cfg, geo.kind, geo.dModel, 1, geo.maxLen);
+        geo.heads = c.heads;
+        v = createVariant(c, geo);
+        logitBased = variantInfo(c.variant).logitBased;
         for (const auto& s : v->parameters()) store.emplace("p." + s.name, Tensor(s.shape));
     }
     Mat& operator[](const std::string& name) { return store.at("p." + name).m; }
@@ -32,7 +37,7 @@ struct Block {
         const int Tq = int(xq.rows()), Tk = int(xk.rows());
         AttentionMask mask{{keyLen < 0 ? Tk : keyLen}, causal};
         std::vector<Mat> A;
-        if (v->logitBased()) {
+        if (logitBased) {
             std::vector<Mat> S;
             v->logits(xq, xk, 1, Tq, Tk, S);
             A.resize(S.size());
@@ -50,11 +55,8 @@ struct Block {
     }
 };
 
-BlockConfig variant(const std::string& name) {
-    BlockConfig c;
-    c.variant = name;
-    c.heads = 1;
-    return c;
+nlohmann::json variant(const std::string& name) {
+    return {{"variant", name}, {"heads", 1}};
 }
 
 Mat rows(std::initializer_list<std::initializer_list<float>> r) {
@@ -124,8 +126,8 @@ TEST(Random, HandComputedWeightsAndTheSameMapForEverySentence) {
 }
 
 TEST(Random, FixedRandomIsFrozen) {
-    BlockConfig c = variant("random");
-    c.trainable = false;
+    auto c = variant("random");
+    c["trainable"] = false;
     Block b(c, {2, 1, 3, BlockKind::EncoderSelf, true});
     ASSERT_EQ(b.v->parameters().size(), 1u);
     EXPECT_FALSE(b.v->parameters()[0].trainable);
@@ -135,9 +137,9 @@ TEST(Random, FixedRandomIsFrozen) {
 }
 
 TEST(FactorizedDense, RowsFollowThePTimesBPlusQOrder) {
-    BlockConfig c = variant("factorized_dense");
-    c.a = 2;
-    c.b = 2;
+    auto c = variant("factorized_dense");
+    c["a"] = 2;
+    c["b"] = 2;
     Block b(c, {2, 1, 4, BlockKind::EncoderSelf, true});
     b["fdense.w1.weight"] = Mat::Identity(2, 2);
     b["fdense.wa.weight"] = Mat::Identity(2, 2);
@@ -151,8 +153,8 @@ TEST(FactorizedDense, RowsFollowThePTimesBPlusQOrder) {
 }
 
 TEST(FactorizedRandom, HandComputedLogits) {
-    BlockConfig c = variant("factorized_random");
-    c.k = 1;
+    auto c = variant("factorized_random");
+    c["k"] = 1;
     Block b(c, {2, 1, 3, BlockKind::EncoderSelf, true});
     b["frandom.r1"] = rows({{1}, {2}, {3}});
     b["frandom.r2"] = rows({{1}, {0}, {-1}});
@@ -162,8 +164,8 @@ TEST(FactorizedRandom, HandComputedLogits) {
 }
 
 TEST(Mixture, MixesComponentLogitsBySoftmaxOfAlpha) {
-    BlockConfig c = variant("mixture");
-    c.components = {"random", "dot"};
+    auto c = variant("mixture");
+    c["components"] = {"random", "dot"};
     Block b(c, {2, 1, 2, BlockKind::EncoderSelf, true});
     b["mix.alpha"] = rows({{std::log(3.0f), 0}});  // softmax -> [0.75, 0.25]
     b["random.r"] = rows({{0, 4}, {0, 0}});
@@ -177,8 +179,8 @@ TEST(Mixture, MixesComponentLogitsBySoftmaxOfAlpha) {
 }
 
 TEST(Gaussian, SigmaOneGivesThePapersWindow) {
-    BlockConfig c = variant("gaussian");
-    c.offsets = {0};
+    auto c = variant("gaussian");
+    c["offsets"] = {0};
     Block b(c, {2, 1, 8, BlockKind::EncoderSelf, true});
     const auto A = b.weights(Mat::Zero(9, 2), Mat::Zero(9, 2));
     // Row 4, keys 2..6: N(0,1) density at distances 2, 1, 0, 1, 2.
@@ -188,9 +190,9 @@ TEST(Gaussian, SigmaOneGivesThePapersWindow) {
 }
 
 TEST(Gaussian, OffsetsMasksNormalizationAndRatio) {
-    BlockConfig c = variant("gaussian");
-    c.heads = 2;
-    c.offsets = {-1, 1};
+    auto c = variant("gaussian");
+    c["heads"] = 2;
+    c["offsets"] = {-1, 1};
     Block b(c, {4, 2, 8, BlockKind::EncoderSelf, true});
     auto A = b.weights(Mat::Zero(5, 4), Mat::Zero(5, 4));
     // Head 0 peaks at i-1, head 1 at i+1.
@@ -208,14 +210,14 @@ TEST(Gaussian, OffsetsMasksNormalizationAndRatio) {
     for (int i = 0; i < 5; ++i)
         for (int j = i + 1; j < 5; ++j) EXPECT_EQ(A[1](i, j), 0.0f);
     // normalize: rows sum to 1.
-    BlockConfig n = c;
-    n.normalize = true;
+    auto n = c;
+    n["normalize"] = true;
     Block bn(n, {4, 2, 8, BlockKind::EncoderSelf, true});
     for (const auto& a : bn.weights(Mat::Zero(5, 4), Mat::Zero(5, 4), true))
         for (int i = 0; i < 5; ++i) EXPECT_NEAR(a.row(i).sum(), 1.0f, 1e-6);
     // Cross-attention with ratio 2: head 1 of query i peaks at 2i + 1.
-    BlockConfig x = c;
-    x.ratio = 2;
+    auto x = c;
+    x["ratio"] = 2;
     Block bx(x, {4, 2, 8, BlockKind::Cross, true});
     A = bx.weights(Mat::Zero(3, 4), Mat::Zero(7, 4));
     Eigen::Index j;
@@ -224,11 +226,11 @@ TEST(Gaussian, OffsetsMasksNormalizationAndRatio) {
 }
 
 TEST(Masks, PaddingAndFutureKeysGetExactlyZeroInEveryVariant) {
-    for (const char* name : {"dot", "dense", "random", "factorized_dense", "factorized_random",
-                             "mixture", "gaussian"}) {
-        BlockConfig c = variant(name);
-        c.heads = 2;
-        if (c.variant == "mixture") c.components = {"dense", "random", "dot"};
+    for (const VariantInfo& info : allVariants()) {
+        const std::string name = info.name;
+        nlohmann::json c = info.example;
+        c["variant"] = name;
+        c["heads"] = 2;
         Block b(c, {4, 2, 6, BlockKind::EncoderSelf, true});
         for (auto& [n, t] : b.store) t.m.setRandom();
         const Mat x = Mat::Random(6, 4);
@@ -240,7 +242,7 @@ TEST(Masks, PaddingAndFutureKeysGetExactlyZeroInEveryVariant) {
                             EXPECT_EQ(a(i, j), 0.0f) << name << " " << i << "," << j;
                         }
                     }
-                    if (c.variant != "gaussian") {
+                    if (info.logitBased) {
                         EXPECT_NEAR(a.row(i).sum(), 1.0f, 1e-5) << name;
                     }
                 }
@@ -295,3 +297,16 @@ TEST_P(EveryVariant, RowsMasksAndPadding) {
 
 INSTANTIATE_TEST_SUITE_P(Configs, EveryVariant, ::testing::ValuesIn(test::configNames()),
                          [](const auto& info) { return info.param; });
+
+// −inf logits (a variant's "outside the window") get weight exactly 0, and a row of
+// only −inf logits becomes zeros, not NaN.
+TEST(Softmax, MinusInfinityLogitsGetZeroWeight) {
+    const float inf = std::numeric_limits<float>::infinity();
+    const Mat S = rows({{0, -inf, 0}, {-inf, -inf, -inf}, {1, 2, -inf}});
+    Mat A;
+    maskedSoftmax(S, 0, AttentionMask{{3}, false}, A);
+    EXPECT_EQ(A.row(0), rows({{0.5f, 0, 0.5f}}));
+    EXPECT_EQ(A.row(1), rows({{0, 0, 0}}));
+    EXPECT_NEAR(A(2, 1), 1 / (1 + std::exp(-1.0f)), 1e-6);
+    EXPECT_EQ(A(2, 2), 0.0f);
+}

@@ -3,6 +3,9 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+
+#include "core/attention/attention.h"
 #include "test_util.h"
 
 using namespace attnviz;
@@ -18,10 +21,10 @@ TEST(Config, DefaultsAreFilledIn) {
         R"({"max_len": 60, "encoder_self": {"variant": "gaussian"}, "decoder_self": {"variant": "gaussian"},
             "cross": {"variant": "factorized_dense"}})");
     EXPECT_EQ(c.dModel, 64);
-    EXPECT_EQ(c.encoderSelf.offsets, (std::vector<double>{-1, 1}));
-    EXPECT_EQ(c.decoderSelf.offsets, (std::vector<double>{-1, 0}));
-    EXPECT_EQ(c.cross.a, 6);  // largest divisor of 60 not above sqrt(60)
-    EXPECT_EQ(c.cross.b, 10);
+    EXPECT_EQ(c.encoderSelf.numbers("offsets"), (std::vector<double>{-1, 1}));
+    EXPECT_EQ(c.decoderSelf.numbers("offsets"), (std::vector<double>{-1, 0}));
+    EXPECT_EQ(c.cross.integer("a"), 6);  // largest divisor of 60 not above sqrt(60)
+    EXPECT_EQ(c.cross.integer("b"), 10);
     EXPECT_EQ(c.cross.heads, 4);
     EXPECT_FALSE(c.cross.topOnly);
     // The resolved config survives a round trip.
@@ -54,7 +57,7 @@ TEST(Config, EveryErrorIsNamed) {
     EXPECT_NE(configError(R"({"cross": {"variant": "mixture"}})").find("needs 'components'"),
               std::string::npos);
     EXPECT_NE(configError(R"({"cross": {"variant": "gaussian", "sigma": 0}})")
-                  .find("'sigma' must be positive"),
+                  .find("'sigma' must be a finite number > 0"),
               std::string::npos);
     EXPECT_NE(configError(R"({"cross": {"variant": "dot", "layers": "bottom"}})")
                   .find("'layers' must be"),
@@ -77,4 +80,78 @@ TEST(Config, CrossTopHasCrossOnlyInTheLastLayer) {
     EXPECT_FALSE(c.hasCross(0));
     EXPECT_FALSE(c.hasCross(1));
     EXPECT_TRUE(c.hasCross(2));
+}
+
+// The option tables: every registered option has a rule, its default passes it, and a
+// resolved block written and read again is the same block.
+TEST(Options, EveryVariantsDefaultsAreValidAndRoundTrip) {
+    for (const VariantInfo& info : allVariants()) {
+        for (const OptionSpec& o : info.options) {
+            EXPECT_FALSE(o.rule().empty()) << info.name << "." << o.name;
+            EXPECT_FALSE(o.help.empty()) << info.name << "." << o.name;
+            if (!o.defaultValue.is_null())
+                EXPECT_EQ(o.check(o.defaultValue), "") << info.name << "." << o.name;
+        }
+        nlohmann::json block = info.example;
+        block["variant"] = info.name;
+        for (BlockKind kind : {BlockKind::EncoderSelf, BlockKind::DecoderSelf, BlockKind::Cross}) {
+            const BlockConfig b = parseBlockConfig(block, kind, 8, 2, 8);
+            for (const OptionSpec& o : blockOptions(b.variant, b.options))
+                EXPECT_TRUE(b.has(o.name)) << info.name << " leaves " << o.name << " unresolved";
+            const nlohmann::json written = blockConfigJson(b, kind);
+            EXPECT_EQ(parseBlockConfig(written, kind, 8, 2, 8), b) << info.name;
+            EXPECT_EQ(blockConfigJson(parseBlockConfig(written, kind, 8, 2, 8), kind), written);
+        }
+    }
+}
+
+// Each option's rule is enforced: a value just outside its range, or of another type, is
+// an error naming the option.
+TEST(Options, EveryRuleIsEnforced) {
+    for (const VariantInfo& info : allVariants()) {
+        for (const OptionSpec& o : info.options) {
+            std::vector<nlohmann::json> bad{"text"};
+            if (std::isfinite(o.min)) bad.push_back(o.minExclusive ? o.min : o.min - 1);
+            if (std::isfinite(o.max)) bad.push_back(o.max + 1);
+            if (o.type == OptionType::Integer) bad.push_back(1.5);
+            if (o.type == OptionType::Numbers) bad.push_back(nlohmann::json::array());
+            for (const auto& v : bad) {
+                nlohmann::json block = info.example;
+                block["variant"] = info.name;
+                block[o.name] = v;
+                const std::string e = test::errorOf(
+                    [&] { parseBlockConfig(block, BlockKind::EncoderSelf, 8, 2, 8); });
+                EXPECT_NE(e.find("'" + o.name + "'"), std::string::npos)
+                    << info.name << "." << o.name << " = " << v.dump() << ": " << e;
+            }
+        }
+    }
+}
+
+TEST(Options, ExactJsonOfAResolvedGaussianBlock) {
+    const ModelConfig c = ModelConfig::fromJsonText(
+        R"({"encoder_self": {"variant": "gaussian", "sigma": 2}, "cross": {"variant": "mixture",
+            "components": ["factorized_random", "dot"], "k": 3}})");
+    EXPECT_EQ(c.toJson()["encoder_self"].dump(),
+              R"({"heads":4,"normalize":false,"offsets":[-1,1],"ratio":1.0,"sigma":2.0,)"
+              R"("variant":"gaussian"})");
+    EXPECT_EQ(c.toJson()["cross"].dump(),
+              R"({"components":["factorized_random","dot"],"heads":4,"k":3,"layers":"all",)"
+              R"("trainable":true,"variant":"mixture"})");
+}
+
+// The live Gaussian editor's path validates like a configuration file.
+TEST(Options, ReconfigureValidatesTheNewOptions) {
+    Model m = test::makeModel(test::readConfig("gaussian"), 1);
+    const double before = m.config().encoderSelf.number("sigma");
+    ModelConfig bad = m.config();
+    bad.encoderSelf.options["sigma"] = -1.0;
+    EXPECT_NE(
+        test::errorOf([&] { m.reconfigure(bad); }).find("'sigma' must be a finite number > 0"),
+        std::string::npos);
+    EXPECT_EQ(m.config().encoderSelf.number("sigma"), before);  // unchanged
+    ModelConfig good = m.config();
+    good.encoderSelf.options["sigma"] = 2.0;
+    m.reconfigure(good);
+    EXPECT_EQ(m.config().encoderSelf.number("sigma"), 2.0);
 }

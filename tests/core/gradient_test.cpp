@@ -143,34 +143,57 @@ constexpr double kTol = 1e-5;
 
 }  // namespace
 
+// The variant in all three block kinds at once (self with padding and causal masks, cross
+// with padding), from its registry entry and example options.
+std::string registered(const std::string& name) {
+    nlohmann::json block = variantInfo(name).example;
+    block["variant"] = name;
+    return block.dump();
+}
+
+std::string testName(std::string n) {
+    for (auto& ch : n)
+        if (ch == '+' || ch == '-') ch = '_';
+    return n;
+}
+
+std::vector<std::string> variantNames() {
+    std::vector<std::string> names;
+    for (const auto& v : allVariants()) names.push_back(v.name);
+    return names;
+}
+
 class VariantGradient : public ::testing::TestWithParam<std::string> {};
 
-// The variant in all three block kinds at once (self with padding and causal masks, cross
-// with padding).
 TEST_P(VariantGradient, MatchesFiniteDifferences) {
-    const std::string name = GetParam();
-    std::string block = v(name);
-    if (name == "random+dot") block = R"({"variant": "mixture", "components": ["random", "dot"]})";
-    if (name == "dense+dot") block = R"({"variant": "mixture", "components": ["dense", "dot"]})";
-    if (name == "fixed_random") block = R"({"variant": "random", "trainable": false})";
-    if (name == "mix3")
-        block =
-            R"({"variant": "mixture", "components": ["factorized_dense", "factorized_random", "dot"]})";
+    const std::string block = registered(GetParam());
     Checker c({config(block, block, block)});
     const auto [err, where] = c.check();
     EXPECT_LT(err, kTol) << "worst tensor: " << where;
 }
 
-INSTANTIATE_TEST_SUITE_P(All, VariantGradient,
-                         ::testing::Values("dot", "dense", "random", "fixed_random",
-                                           "factorized_dense", "factorized_random", "random+dot",
-                                           "dense+dot", "mix3", "gaussian"),
-                         [](const auto& info) {
-                             std::string n = info.param;
-                             for (auto& ch : n)
-                                 if (ch == '+') ch = '_';
-                             return n;
-                         });
+INSTANTIATE_TEST_SUITE_P(Registry, VariantGradient, ::testing::ValuesIn(variantNames()),
+                         [](const auto& info) { return testName(info.param); });
+
+// Option settings beyond the registry's examples: frozen tables, other mixtures.
+class OptionGradient : public ::testing::TestWithParam<std::pair<std::string, std::string>> {};
+
+TEST_P(OptionGradient, MatchesFiniteDifferences) {
+    const std::string& block = GetParam().second;
+    Checker c({config(block, block, block)});
+    const auto [err, where] = c.check();
+    EXPECT_LT(err, kTol) << "worst tensor: " << where;
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Options, OptionGradient,
+    ::testing::Values(
+        std::make_pair("fixed_random", R"({"variant": "random", "trainable": false})"),
+        std::make_pair("dense_dot", R"({"variant": "mixture", "components": ["dense", "dot"]})"),
+        std::make_pair(
+            "mix3",
+            R"({"variant": "mixture", "components": ["factorized_dense", "factorized_random", "dot"]})")),
+    [](const auto& info) { return info.param.first; });
 
 TEST(Gradient, HardCodedSelfAttentionWithOneLearnedCrossHead) {
     Checker c({config(v("gaussian"), v("gaussian"),

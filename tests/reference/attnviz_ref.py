@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: GPL-3.0-or-later
-"""An independent PyTorch implementation of ../shared/spec/MODEL.md (version 1).
+"""An independent PyTorch implementation of docs/model-spec.md (version 1).
 
 Written from the specification, not from the C++ engine, so that the two can check each
 other: it reads an attnviz safetensors checkpoint with nothing but json and numpy, runs
@@ -106,8 +106,11 @@ def block_weights(cfg, kind, P, xq, xk, mask, L):
     else:
         S = variant_logits(v, cfg, P, xq, xk, L, heads)
     S = S.masked_fill(~mask[None], float("-inf"))
-    A = torch.softmax(S, -1)
-    return torch.nan_to_num(A, nan=0.0)  # fully masked rows -> 0
+    # Rows without a finite logit (fully masked, or a window holding no key) are zeros;
+    # computed without NaN so that autograd stays finite too.
+    empty = torch.isinf(S).all(-1, keepdim=True)
+    A = torch.softmax(S.masked_fill(empty, 0.0), -1)
+    return A.masked_fill(empty, 0.0)
 
 
 def attention(cfg, kind, P, xq, xk, mask, L, bias, record):

@@ -239,13 +239,16 @@ TEST(MainWindow, GaussianSettingsChangeThePanelsAtOnce) {
     w.setSentence("I want to go to the station");
     waitForResults(w);
     clickQueryLabel(w.grid()->panel(1, 0), 3);
-    ASSERT_TRUE(w.variantPanel()->sigma()->isVisible());
+    auto* sigma = qobject_cast<QDoubleSpinBox*>(w.variantPanel()->editor("sigma"));
+    auto* offsets = qobject_cast<QLineEdit*>(w.variantPanel()->editor("offsets"));
+    ASSERT_TRUE(sigma && offsets);  // the editors of the Gaussian's option table
+    ASSERT_TRUE(sigma->isVisible());
     EXPECT_NEAR(w.grid()->panel(1, 0)->matrix()(3, 2), 0.3989, 1e-4);
-    w.variantPanel()->sigma()->setValue(2.0);
+    sigma->setValue(2.0);
     waitForResults(w);
     EXPECT_NEAR(w.grid()->panel(1, 0)->matrix()(3, 2), 0.1995, 1e-4);  // 1 / (2 sqrt(2 pi))
-    w.variantPanel()->offsets()->setText("0, 2");
-    emit w.variantPanel()->offsets()->editingFinished();
+    offsets->setText("0, 2");
+    emit offsets->editingFinished();
     waitForResults(w);
     Eigen::Index j;
     w.grid()->panel(1, 1)->matrix().row(3).maxCoeff(&j);
