@@ -20,22 +20,19 @@ namespace attnviz::ui {
 
 using nlohmann::json;
 
-QStringList TrainingDock::variants() {
-    return {"dot",
-            "dense",
-            "random",
-            "fixed random",
-            "factorized dense",
-            "factorized random",
-            "random + dot",
-            "dense + dot",
-            "HC-SA (Gaussian self)",
-            "all hard-coded",
-            "HC-SA + 1 learned cross head"};
+const std::vector<Preset>& TrainingDock::presets() {
+    static const std::vector<Preset> all = [] {
+        try {
+            return loadPresets((bundledModelDirectory() + "/configs").toStdString());
+        } catch (const std::exception&) {
+            return std::vector<Preset>{};  // start() reports the missing preset
+        }
+    }();
+    return all;
 }
 
-json TrainingDock::configFor(const QString& variant, const QString& size, bool lm) {
-    json c{{"arch", lm ? "decoder" : "seq2seq"}, {"max_len", 48}};
+json TrainingDock::configFor(const QString& presetId, const QString& size, bool lm) {
+    json c{{"max_len", 48}};
     if (size.startsWith("tiny")) {
         c.update(
             {{"d_model", 32}, {"heads", 2}, {"d_ff", 64}, {"enc_layers", 1}, {"dec_layers", 1}});
@@ -46,32 +43,7 @@ json TrainingDock::configFor(const QString& variant, const QString& size, bool l
         c.update(
             {{"d_model", 48}, {"heads", 4}, {"d_ff", 96}, {"enc_layers", 2}, {"dec_layers", 2}});
     }
-    if (lm) c["enc_layers"] = 0;
-    json self{{"variant", "dot"}}, cross{{"variant", "dot"}};
-    const QString v = variant;
-    if (v == "dense" || v == "random") {
-        self = {{"variant", v.toStdString()}};
-    } else if (v == "factorized dense") {
-        self = {{"variant", "factorized_dense"}};
-    } else if (v == "factorized random") {
-        self = {{"variant", "factorized_random"}};
-    } else if (v == "fixed random") {
-        self = {{"variant", "random"}, {"trainable", false}};
-    } else if (v == "random + dot") {
-        self = {{"variant", "mixture"}, {"components", {"random", "dot"}}};
-    } else if (v == "dense + dot") {
-        self = {{"variant", "mixture"}, {"components", {"dense", "dot"}}};
-    } else if (v.startsWith("HC-SA") || v == "all hard-coded") {
-        self = {{"variant", "gaussian"}};
-        if (v == "all hard-coded") cross = {{"variant", "gaussian"}};
-        if (v.contains("1 learned")) cross = {{"variant", "dot"}, {"heads", 1}, {"layers", "top"}};
-    }
-    c["decoder_self"] = self;
-    if (!lm) {
-        c["encoder_self"] = self;
-        c["cross"] = cross;
-    }
-    return c;
+    return presetConfig(findPreset(presets(), presetId.toStdString()), c, lm);
 }
 
 TrainingDock::TrainingDock(QWidget* parent) : QWidget(parent) {
@@ -94,7 +66,8 @@ TrainingDock::TrainingDock(QWidget* parent) : QWidget(parent) {
     dataRow->addWidget(m_data, 1);
     dataRow->addWidget(browse);
     m_variant = new QComboBox;
-    m_variant->addItems(variants());
+    for (const Preset& p : presets())
+        m_variant->addItem(QString::fromStdString(p.label), QString::fromStdString(p.id));
     m_size = new QComboBox;
     m_size->addItems(
         {"tiny (d 32, 2 heads, 1+1)", "small (d 48, 4 heads, 2+2)", "medium (d 64, 4 heads, 2+2)"});
@@ -159,7 +132,12 @@ void TrainingDock::startFromControls() {
     const bool file = m_task->currentText().startsWith("data");
     const bool lm = file ? m_data->text().endsWith(".txt") : m_task->currentText() == "lm";
     JobSpec spec;
-    spec.configJson = configFor(m_variant->currentText(), m_size->currentText(), lm);
+    try {
+        spec.configJson = configFor(m_variant->currentData().toString(), m_size->currentText(), lm);
+    } catch (const std::exception& e) {
+        emit message(QString("Cannot train: ") + e.what());
+        return;
+    }
     if (file) {
         spec.data = m_data->text().toStdString();
     } else {
@@ -171,7 +149,7 @@ void TrainingDock::startFromControls() {
     spec.train.threads = std::max(1, int(std::thread::hardware_concurrency()));
     spec.heldOutCount = 100;
     const QString name =
-        QString("%1 · %2").arg(m_variant->currentText(),
+        QString("%1 · %2").arg(m_variant->currentData().toString(),
                                file ? QFileInfo(m_data->text()).fileName() : m_task->currentText());
     QString error;
     if (!start(spec, name, &error)) emit message("Cannot train: " + error);

@@ -7,6 +7,7 @@
 #include <atomic>
 #include <memory>
 
+#include "core/presets.h"
 #include "core/training_job.h"
 #include "workspace.h"
 
@@ -29,10 +30,13 @@ public:
     explicit TrainingDock(QWidget* parent = nullptr);
     ~TrainingDock() override;
 
-    // The configuration the controls describe (variant, size preset, task kind).
-    static nlohmann::json configFor(const QString& variant, const QString& size,
+    // The attention presets offered: the bundled models' configurations
+    // (resources/models/configs, core/presets.h), read once; empty when they are missing.
+    static const std::vector<Preset>& presets();
+    // The configuration the controls describe: a preset's attention (by id), a size
+    // ("tiny…", "small…", "medium…") and the task kind.
+    static nlohmann::json configFor(const QString& presetId, const QString& size,
                                     bool languageModel);
-    static QStringList variants();
 
     // Starts a run (false with a message when the set-up fails, e.g. a bad data file).
     bool start(const JobSpec& spec, const QString& name, QString* error);

@@ -1,0 +1,67 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "presets.h"
+
+#include <algorithm>
+#include <filesystem>
+
+#include "config.h"
+#include "error.h"
+
+namespace attnviz {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+std::vector<Preset> loadPresets(const std::string& dir) {
+    std::vector<fs::path> files;
+    std::error_code ec;
+    for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec))
+        if (it->is_regular_file() && it->path().extension() == ".json") files.push_back(it->path());
+    if (ec) throw Error("cannot list the presets in '" + dir + "': " + ec.message());
+    if (files.empty()) throw Error("no preset configurations (*.json) in '" + dir + "'");
+    std::sort(files.begin(), files.end());
+    std::vector<Preset> presets;
+    for (const auto& f : files) {
+        Preset p;
+        p.path = f.string();
+        const std::string stem = f.stem().string();
+        const auto dash = stem.find('-');
+        const bool numbered = dash != std::string::npos &&
+                              std::all_of(stem.begin(), stem.begin() + long(dash), ::isdigit);
+        p.id = numbered ? stem.substr(dash + 1) : stem;
+        try {
+            p.config = json::parse(readTextFile(p.path));
+            ModelConfig::fromJson(p.config);  // validates
+        } catch (const std::exception& e) {
+            throw Error(p.path + ": " + e.what());
+        }
+        p.label = p.config.value("label", p.id);
+        presets.push_back(std::move(p));
+    }
+    return presets;
+}
+
+const Preset& findPreset(const std::vector<Preset>& presets, const std::string& id) {
+    std::string known;
+    for (const auto& p : presets) {
+        if (p.id == id) return p;
+        known += (known.empty() ? "" : ", ") + p.id;
+    }
+    throw Error("unknown preset '" + id + "' (known: " + known + ")");
+}
+
+json presetConfig(const Preset& preset, const json& size, bool decoderOnly) {
+    json c = preset.config;
+    c.erase("label");
+    for (const char* key : {"d_model", "heads", "d_ff", "enc_layers", "dec_layers", "max_len"})
+        if (size.contains(key)) c[key] = size[key];
+    if (decoderOnly) {
+        c["arch"] = "decoder";
+        c["enc_layers"] = 0;
+        c.erase("encoder_self");
+        c.erase("cross");
+    }
+    return c;
+}
+
+}  // namespace attnviz
