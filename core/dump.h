@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-// The attention dump of MODEL.md ("Attention dump (JSON)"):
+// The attention dump of docs/model-spec.md ("Attention dump (JSON)"):
 // {"model", "config", "source": {text, tokens, ids}, "target": {text, tokens, ids, decoded},
 //  "loss", "blocks": [{"name", "kind", "layer", "variant", "weights": [heads][Nq][Nk]}]}.
 // For a decoder-only model there is no "source"; "target" holds the text as decoder input.

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-// The Transformer of MODEL.md as a network of layers bound to a parameter store: forward
+// The Transformer of docs/model-spec.md as a network of layers bound to a parameter store: forward
 // (keeping every activation its backward needs), backward, and captured attention. A Model
 // owns one for inference; the trainer runs one per thread, all bound to the same values
 // and each to its own gradient store.

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-// safetensors, as attnviz reads and writes it (MODEL.md, "Checkpoint file"):
+// safetensors, as attnviz reads and writes it (docs/model-spec.md, "Checkpoint file"):
 //
 //   bytes 0..7   N, the header size, unsigned 64-bit little-endian
 //   bytes 8..8+N JSON object: {"__metadata__": {string: string},

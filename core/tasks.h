@@ -4,7 +4,7 @@
 // Built-in tasks: seeded, streaming generators of training pairs with gold word alignments.
 //   copy, reverse, sort   symbol sequences (sort is content-based: alphabetical order)
 //   translate             English into a generated toy language with its own vocabulary and
-//                         word order (docs/tasks.md)
+//                         word order (docs/training.md, "Tasks")
 //   lm                    causal language modelling on the English of `translate`
 #include <memory>
 #include <string>

@@ -9,7 +9,7 @@
 
 namespace attnviz {
 
-// The baseline "word" tokenizer of the checkpoint format (MODEL.md, "tokenizer"):
+// The baseline "word" tokenizer of the checkpoint format (docs/model-spec.md, "tokenizer"):
 //   - text must be valid UTF-8 (else Error with the byte offset);
 //   - whitespace (ASCII and Unicode spaces) separates tokens and is dropped;
 //   - a word is a maximal run of letters, digits and combining marks;

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The `translate` task: English sentences from a small grammar, translated into a toy
 // language with its own words and word order, with the gold word alignment of every pair.
-// Target order differs from English in four ways (docs/tasks.md):
+// Target order differs from English in four ways (docs/training.md, "Tasks"):
 //   - adjectives follow their noun, and agree in number:   the big dogs -> de hundoj grandaj
 //   - the finite verb comes second, a time word right after it (V2):
 //       i go to the station today -> mo iro hodiau na de banof

@@ -3,7 +3,7 @@
 """PyTorch side of scripts/bench-train-vs-pytorch: the same model, batch and Adam step as
 `attnviz-cli bench train`, timed the same way (median of N steps after 3 warm-up steps).
 
-Model (MODEL.md): seq2seq, pre-norm, d_model/heads/d_ff/layers from the config, embeddings
+Model (docs/model-spec.md): seq2seq, pre-norm, d_model/heads/d_ff/layers from the config, embeddings
 x sqrt(d) + sinusoidal PE, tied output, biases; attention "dot" (PyTorch's own
 nn.MultiheadAttention) or "gaussian" (fixed weights, values and output projections only)
 in every block; no dropout, no label smoothing; Adam(betas 0.9/0.98, eps 1e-9).
