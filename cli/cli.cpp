@@ -11,7 +11,6 @@
 
 #include "command.h"
 #include "core/error.h"
-#include "train.h"
 #ifdef ATTNVIZ_RENDER
 #include "render.h"
 #endif
@@ -23,6 +22,10 @@ std::unique_ptr<Command> makeInitCommand();
 std::unique_ptr<Command> makeAttentionCommand();
 std::unique_ptr<Command> makeInfoCommand();
 std::unique_ptr<Command> makeBenchForwardCommand();
+std::unique_ptr<Command> makeBenchTrainCommand();
+std::unique_ptr<Command> makeTrainCommand();
+std::unique_ptr<Command> makeEvalCommand();
+std::unique_ptr<Command> makeBleuCommand();
 
 namespace {
 
@@ -30,7 +33,7 @@ using Registered = std::vector<std::pair<CLI::App*, std::unique_ptr<Command>>>;
 
 // The one list of commands, in the order --help shows them. "bench" is only a group: its
 // subcommands are commands of their own, one file each.
-Registered addCommands(CLI::App& app, TrainCommands& training, void* render) {
+Registered addCommands(CLI::App& app, void* render) {
     Registered commands;
     auto add = [&](CLI::App& parent, std::unique_ptr<Command> c) {
         CLI::App* sub = c->add(parent);
@@ -42,7 +45,10 @@ Registered addCommands(CLI::App& app, TrainCommands& training, void* render) {
     CLI::App& bench = *app.add_subcommand("bench", "Benchmarks (JSON on standard output)");
     bench.require_subcommand(1);
     add(bench, makeBenchForwardCommand());
-    training.add(app, bench);
+    add(bench, makeBenchTrainCommand());
+    add(app, makeTrainCommand());
+    add(app, makeEvalCommand());
+    add(app, makeBleuCommand());
 #ifdef ATTNVIZ_RENDER
     static_cast<RenderCommand*>(render)->add(app);
 #else
@@ -52,12 +58,10 @@ Registered addCommands(CLI::App& app, TrainCommands& training, void* render) {
 }
 
 // Runs the chosen command; the one place where an error becomes a message and exit code 1.
-int runChosen(const Registered& commands, const Context& ctx, TrainCommands& training,
-              void* render) {
+int runChosen(const Registered& commands, const Context& ctx, void* render) {
     try {
         for (const auto& [sub, command] : commands)
             if (*sub) command->run(ctx);
-        training.run(ctx.out, ctx.err, ctx.errIsTty);
 #ifdef ATTNVIZ_RENDER
         static_cast<RenderCommand*>(render)->run(ctx.out);
 #else
@@ -83,22 +87,20 @@ int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err)
         "attnviz-cli: run, inspect and benchmark Transformers with different attention variants"};
     app.require_subcommand(1);
     app.set_version_flag("--version", "attnviz-cli 0.1.0");
-    TrainCommands training;
 #ifdef ATTNVIZ_RENDER
     RenderCommand renderCommand;
     void* render = &renderCommand;
 #else
     void* render = nullptr;
 #endif
-    const Registered commands = addCommands(app, training, render);
+    const Registered commands = addCommands(app, render);
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
         const int code = app.exit(e, out, err);
         return code == 0 ? 0 : 2;
     }
-    return runChosen(commands, {out, err, &err == &std::cerr && isatty(STDERR_FILENO)}, training,
-                     render);
+    return runChosen(commands, {out, err, &err == &std::cerr && isatty(STDERR_FILENO)}, render);
 }
 
 }  // namespace attnviz::cli
