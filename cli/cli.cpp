@@ -11,9 +11,6 @@
 
 #include "command.h"
 #include "core/error.h"
-#ifdef ATTNVIZ_RENDER
-#include "render.h"
-#endif
 
 namespace attnviz::cli {
 
@@ -26,6 +23,9 @@ std::unique_ptr<Command> makeBenchTrainCommand();
 std::unique_ptr<Command> makeTrainCommand();
 std::unique_ptr<Command> makeEvalCommand();
 std::unique_ptr<Command> makeBleuCommand();
+#ifdef ATTNVIZ_RENDER
+std::unique_ptr<Command> makeRenderCommand();
+#endif
 
 namespace {
 
@@ -33,7 +33,7 @@ using Registered = std::vector<std::pair<CLI::App*, std::unique_ptr<Command>>>;
 
 // The one list of commands, in the order --help shows them. "bench" is only a group: its
 // subcommands are commands of their own, one file each.
-Registered addCommands(CLI::App& app, void* render) {
+Registered addCommands(CLI::App& app) {
     Registered commands;
     auto add = [&](CLI::App& parent, std::unique_ptr<Command> c) {
         CLI::App* sub = c->add(parent);
@@ -50,23 +50,16 @@ Registered addCommands(CLI::App& app, void* render) {
     add(app, makeEvalCommand());
     add(app, makeBleuCommand());
 #ifdef ATTNVIZ_RENDER
-    static_cast<RenderCommand*>(render)->add(app);
-#else
-    (void)render;
+    add(app, makeRenderCommand());  // needs Qt: only when the UI is built
 #endif
     return commands;
 }
 
 // Runs the chosen command; the one place where an error becomes a message and exit code 1.
-int runChosen(const Registered& commands, const Context& ctx, void* render) {
+int runChosen(const Registered& commands, const Context& ctx) {
     try {
         for (const auto& [sub, command] : commands)
             if (*sub) command->run(ctx);
-#ifdef ATTNVIZ_RENDER
-        static_cast<RenderCommand*>(render)->run(ctx.out);
-#else
-        (void)render;
-#endif
     } catch (const Error& e) {
         ctx.err << "attnviz-cli: error: " << e.what() << '\n';
         return 1;
@@ -87,20 +80,14 @@ int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err)
         "attnviz-cli: run, inspect and benchmark Transformers with different attention variants"};
     app.require_subcommand(1);
     app.set_version_flag("--version", "attnviz-cli 0.1.0");
-#ifdef ATTNVIZ_RENDER
-    RenderCommand renderCommand;
-    void* render = &renderCommand;
-#else
-    void* render = nullptr;
-#endif
-    const Registered commands = addCommands(app, render);
+    const Registered commands = addCommands(app);
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
         const int code = app.exit(e, out, err);
         return code == 0 ? 0 : 2;
     }
-    return runChosen(commands, {out, err, &err == &std::cerr && isatty(STDERR_FILENO)}, render);
+    return runChosen(commands, {out, err, &err == &std::cerr && isatty(STDERR_FILENO)});
 }
 
 }  // namespace attnviz::cli
