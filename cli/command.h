@@ -3,15 +3,18 @@
 
 // The shape every attnviz-cli command has.
 //
-// A command is a class derived from Command in its own file cli/<command>.cpp (bench's
-// subcommands: one file each, cli/bench_forward.cpp and cli/bench_train.cpp), reached
-// through a factory make<Name>Command(). Its options live in members filled by CLI11.
-// cli.cpp holds the one list that registers every command and is the one place where an
+// A command is a class derived from Command, alone in its file cli/<command>.cpp with a
+// factory make<Name>Command(); bench's subcommands are one file each (bench_forward.cpp,
+// bench_train.cpp), the "bench" group itself has no work and no file (render alone keeps
+// its class in render.h). CLI11 fills the command's option members during the parse;
+// run() then does the work.
+//
+// cli.cpp holds the one list that registers every command, and is the one place where an
 // error becomes a message and an exit code: run() reports failure by throwing
-// attnviz::Error (or letting one through), never by exiting or printing to err itself.
+// attnviz::Error (or letting one through), never by exiting or printing the error itself.
 //
 // Adding a command: write cli/<name>.cpp with the class and its factory, add the file to
-// cli/CMakeLists.txt and one line to the list in cli.cpp.
+// cli/CMakeLists.txt, and declare the factory and add it to the list in cli.cpp.
 #include <CLI/CLI.hpp>
 #include <iosfwd>
 #include <memory>
