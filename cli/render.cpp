@@ -26,7 +26,7 @@ void ensureGuiApplication() {
 
 }  // namespace
 
-void RenderCommand::add(CLI::App& app) {
+CLI::App* RenderCommand::add(CLI::App& app) {
     m_cmd = app.add_subcommand(
         "render", "Figures (SVG, PDF, PNG) or data (CSV, JSON, NPY) of attention, headless");
     m_cmd->add_option("--model", m_models, "Checkpoint; repeat for several models side by side")
@@ -61,6 +61,7 @@ void RenderCommand::add(CLI::App& app) {
     m_cmd->add_option(
         "--query-token", m_query,
         "Plot this query's weights over the keys instead (a token, first occurrence, or #index)");
+    return m_cmd;
 }
 
 void RenderCommand::run(std::ostream& out) {
@@ -120,6 +121,10 @@ void RenderCommand::run(std::ostream& out) {
     if (!paint || !writeFigure(path, size, named, m_dpi, paint, &error))
         throw Error(error.toStdString());
     out << "wrote " << m_out << "\n";
+}
+
+std::unique_ptr<Command> makeRenderCommand() {
+    return std::make_unique<RenderCommand>();
 }
 
 }  // namespace attnviz::cli

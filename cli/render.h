@@ -8,11 +8,14 @@
 #include <string>
 #include <vector>
 
+#include "command.h"
+
 namespace attnviz::cli {
 
-class RenderCommand {
+class RenderCommand : public Command {
 public:
-    void add(CLI::App& app);
+    CLI::App* add(CLI::App& app) override;
+    void run(const Context& ctx) override { run(ctx.out); }
     void run(std::ostream& out);
 
 private:

@@ -1,0 +1,60 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// attnviz-cli attention: every block's attention weights for a sentence, as JSON.
+#include <ostream>
+
+#include "command.h"
+#include "core/dump.h"
+#include "core/model.h"
+#include "core/safetensors.h"
+
+namespace attnviz::cli {
+namespace {
+
+class AttentionCommand : public Command {
+public:
+    CLI::App* add(CLI::App& parent) override;
+    void run(const Context& ctx) override;
+
+private:
+    std::string m_model, m_text, m_target, m_out;
+    int m_indent = -1;
+    CLI::Option* m_targetOpt = nullptr;
+};
+
+// Writes text to `out` for an empty path or "-", else atomically to the file; either way
+// with a final newline.
+void writeOutput(const std::string& path, const std::string& text, std::ostream& out) {
+    if (path.empty() || path == "-") {
+        out << text;
+        if (!text.empty() && text.back() != '\n') out << '\n';
+    } else {
+        writeFileAtomically(path, text.back() == '\n' ? text : text + "\n");
+    }
+}
+
+CLI::App* AttentionCommand::add(CLI::App& parent) {
+    auto* c = parent.add_subcommand("attention",
+                                    "Dump every block's attention weights for a sentence (JSON)");
+    c->add_option("--model", m_model, "Checkpoint (.safetensors)")->required();
+    c->add_option("--text", m_text, "Source sentence (decoder-only models: the text)")->required();
+    m_targetOpt = c->add_option("--target", m_target,
+                                "Target sentence; without it a seq2seq model decodes greedily");
+    c->add_option("--out", m_out, "Output file (default: standard output)");
+    c->add_option("--indent", m_indent, "Indent the JSON by this many spaces (default: compact)");
+    return c;
+}
+
+void AttentionCommand::run(const Context& ctx) {
+    Model m = Model::load(m_model);
+    const Analysis a = m_targetOpt->count() > 0 ? m.analyze(m_text, std::string_view(m_target))
+                                                : m.analyze(m_text);
+    writeOutput(m_out, attentionDump(m_model, m.config(), a).dump(m_indent), ctx.out);
+}
+
+}  // namespace
+
+std::unique_ptr<Command> makeAttentionCommand() {
+    return std::make_unique<AttentionCommand>();
+}
+
+}  // namespace attnviz::cli

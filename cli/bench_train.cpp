@@ -1,0 +1,165 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// attnviz-cli bench train: the time of an Adam training step, its rate in tokens and FLOP/s,
+// and Eigen's matrix-product rate on the same machine for comparison.
+#include <algorithm>
+#include <chrono>
+#include <ostream>
+
+#include "command.h"
+#include "core/attention/attention.h"
+#include "core/config.h"
+#include "core/error.h"
+#include "core/thread_pool.h"
+#include "core/trainer.h"
+
+namespace attnviz::cli {
+namespace {
+
+using nlohmann::json;
+
+class BenchTrainCommand : public Command {
+public:
+    CLI::App* add(CLI::App& parent) override;
+    void run(const Context& ctx) override;
+
+private:
+    std::vector<double> timeSteps(const ModelConfig& cfg, const Vocab& vocab,
+                                  const std::vector<std::string>& words);
+
+    std::string m_config;
+    int m_batch = 32, m_len = 32, m_steps = 20, m_threads = 1, m_vocab = 1000;
+};
+
+// Floating-point operations of one training step (forward and backward, matrix products
+// only; backward counted as twice the forward). N = B*T rows.
+double trainingFlops(const ModelConfig& c, int B, int Ts, int Tt, int V) {
+    const double d = c.dModel, f = c.dFf;
+    auto block = [&](const BlockConfig& bc, double Tq, double Tk) {
+        double fl = 2 * B * Tk * d * d + 2 * B * Tq * d * d + 2 * B * Tq * Tk * d;  // V, out, AV
+        if (const auto& score = variantInfo(bc.variant).scoreFlops) fl += B * score(bc, Tq, Tk, d);
+        return fl;
+    };
+    auto ffn = [&](double T) { return 4 * B * T * d * f; };
+    double fwd = 0;
+    if (c.hasEncoder())
+        for (int i = 0; i < c.encLayers; ++i) fwd += block(c.encoderSelf, Ts, Ts) + ffn(Ts);
+    for (int i = 0; i < c.decLayers; ++i) {
+        fwd += block(c.decoderSelf, Tt, Tt) + ffn(Tt);
+        if (c.hasCross(i)) fwd += block(c.cross, Tt, Ts);
+    }
+    fwd += 2.0 * B * Tt * d * V;
+    return 3 * fwd;
+}
+
+// Eigen's rate on a large single-precision matrix product, one product per thread at once.
+double eigenGemmGflops(int threads) {
+    const int n = 1024;
+    ThreadPool pool(threads);
+    std::vector<Mat> a(size_t(threads), Mat::Random(n, n)), b(size_t(threads), Mat::Random(n, n)),
+        c(size_t(threads), Mat(n, n));
+    double best = 0;
+    for (int rep = 0; rep < 4; ++rep) {
+        const auto t0 = std::chrono::steady_clock::now();
+        pool.run(threads, [&](int k) { c[size_t(k)].noalias() = a[size_t(k)] * b[size_t(k)]; });
+        const double s =
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        best = std::max(best, 2.0 * n * n * n * threads / s / 1e9);
+    }
+    return best;
+}
+
+CLI::App* BenchTrainCommand::add(CLI::App& parent) {
+    auto* c = parent.add_subcommand("train", "Time Adam training steps (JSON)");
+    c->add_option("--config", m_config, "Model configuration (JSON)")
+        ->required()
+        ->check(CLI::ExistingFile);
+    c->add_option("--batch-size", m_batch, "Sequences per step")->capture_default_str();
+    c->add_option("--seq-len", m_len, "Source and target positions")->capture_default_str();
+    c->add_option("--steps", m_steps, "Timed steps")->capture_default_str();
+    c->add_option("--threads", m_threads, "Threads")->capture_default_str();
+    c->add_option("--vocab", m_vocab, "Vocabulary size")->capture_default_str();
+    return c;
+}
+
+// Milliseconds of each of the --steps Adam steps on random sentences of `words` (the
+// words of `vocab`), after three warm-up steps; sorted.
+std::vector<double> BenchTrainCommand::timeSteps(const ModelConfig& cfg, const Vocab& vocab,
+                                                 const std::vector<std::string>& words) {
+    Model model = Model::initialize(cfg, vocab, vocab, Tokenizer(true), 1);
+    TrainOptions o;
+    o.threads = m_threads;
+    o.batchSize = m_batch;
+    o.dropout = 0;
+    o.labelSmoothing = 0;
+    o.steps = m_steps;
+    o.warmup = 0;
+    Trainer trainer(model, o);
+    Rng rng(7);
+    // Sequences of T positions: T-1 tokens plus <eos> (source) or <bos> (target).
+    auto batch = [&] {
+        std::vector<Example> b(static_cast<size_t>(m_batch));
+        for (auto& e : b) {
+            for (int i = 0; i < m_len - 1; ++i) {
+                if (cfg.hasEncoder()) e.src.push_back(words[rng.below(words.size())]);
+                e.tgt.push_back(words[rng.below(words.size())]);
+            }
+        }
+        return b;
+    };
+    for (int i = 0; i < 3; ++i) trainer.step(batch());  // warm-up
+    std::vector<double> ms;
+    for (int i = 0; i < m_steps; ++i) {
+        const auto b = batch();
+        const auto t0 = std::chrono::steady_clock::now();
+        trainer.step(b);
+        ms.push_back(
+            std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0)
+                .count());
+    }
+    std::sort(ms.begin(), ms.end());
+    return ms;
+}
+
+void BenchTrainCommand::run(const Context& ctx) {
+    const ModelConfig cfg = ModelConfig::fromFile(m_config);
+    if (m_len < 2 || m_batch < 1 || m_steps < 1)
+        throw Error("bench train needs --seq-len >= 2, --batch-size >= 1, --steps >= 1");
+    std::vector<std::string> words;
+    for (int i = 0; i < m_vocab - 4; ++i) words.push_back("w" + std::to_string(i));
+    const Vocab vocab = Vocab::fromWords(words);
+    const std::vector<double> ms = timeSteps(cfg, vocab, words);
+    const double median = ms[ms.size() / 2];
+    const double flops = trainingFlops(cfg, m_batch, m_len, m_len, vocab.size());
+    const double gemm = eigenGemmGflops(m_threads);
+    const double tokens = (cfg.hasEncoder() ? 2.0 : 1.0) * m_batch * m_len;
+    const double gflops = flops / (median / 1000.0) / 1e9;
+    json j{{"benchmark", "train"},
+           {"config", cfg.toJson()},
+           {"batch_size", m_batch},
+           {"seq_len", m_len},
+           {"vocab", vocab.size()},
+           {"threads", m_threads},
+           {"optimizer", "adam"},
+           {"steps", m_steps},
+           {"ms_per_step", median},
+           {"ms_min", ms.front()},
+           {"tokens_per_s", tokens / (median / 1000.0)},
+           {"gflop_per_step", flops / 1e9},
+           {"gflops", gflops},
+           {"eigen_gemm_gflops", gemm},
+           {"fraction_of_gemm", gflops / gemm},
+           {"what",
+            "median wall time of an Adam step (forward, backward, update), no dropout; "
+            "tokens = source + target positions; FLOPs = matrix products only, backward = 2x "
+            "forward; "
+            "eigen_gemm_gflops = 1024^3 float products, one per thread at once"}};
+    ctx.out << j.dump(2) << "\n";
+}
+
+}  // namespace
+
+std::unique_ptr<Command> makeBenchTrainCommand() {
+    return std::make_unique<BenchTrainCommand>();
+}
+
+}  // namespace attnviz::cli

@@ -1,0 +1,41 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+// The shape every attnviz-cli command has.
+//
+// A command is a class derived from Command, alone in its file cli/<command>.cpp with a
+// factory make<Name>Command(); bench's subcommands are one file each (bench_forward.cpp,
+// bench_train.cpp), the "bench" group itself has no work and no file (render alone keeps
+// its class in render.h). CLI11 fills the command's option members during the parse;
+// run() then does the work.
+//
+// cli.cpp holds the one list that registers every command, and is the one place where an
+// error becomes a message and an exit code: run() reports failure by throwing
+// attnviz::Error (or letting one through), never by exiting or printing the error itself.
+//
+// Adding a command: write cli/<name>.cpp with the class and its factory, add the file to
+// cli/CMakeLists.txt, and declare the factory and add it to the list in cli.cpp.
+#include <CLI/CLI.hpp>
+#include <iosfwd>
+#include <memory>
+
+namespace attnviz::cli {
+
+// What a command's run() may use besides its options.
+struct Context {
+    std::ostream& out;  // results (standard output)
+    std::ostream& err;  // progress and notes (standard error)
+    bool errIsTty;      // err is a terminal: progress may redraw a line with \r
+};
+
+class Command {
+public:
+    virtual ~Command() = default;
+    // Adds the command's subcommand, with its options, to `parent` (the application or a
+    // group such as "bench") and returns it.
+    virtual CLI::App* add(CLI::App& parent) = 0;
+    // Does the work once the command line has parsed and chose this command.
+    virtual void run(const Context& ctx) = 0;
+};
+
+}  // namespace attnviz::cli

@@ -1,0 +1,72 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// attnviz-cli eval: held-out metrics of a checkpoint on a built-in task or a data file.
+#include <algorithm>
+#include <ostream>
+
+#include "command.h"
+#include "core/data.h"
+#include "core/error.h"
+#include "core/evaluate.h"
+#include "core/tasks.h"
+#include "core/training_job.h"
+
+namespace attnviz::cli {
+namespace {
+
+using nlohmann::json;
+
+class EvalCommand : public Command {
+public:
+    CLI::App* add(CLI::App& parent) override;
+    void run(const Context& ctx) override;
+
+private:
+    std::string m_model, m_task, m_data;
+    int m_count = 200, m_batch = 64;
+    uint64_t m_seed = 1;
+    bool m_noDecode = false;
+};
+
+CLI::App* EvalCommand::add(CLI::App& parent) {
+    auto* c = parent.add_subcommand("eval", "Held-out metrics of a checkpoint as JSON");
+    c->add_option("--model", m_model, "Checkpoint (.safetensors)")->required();
+    auto* task = c->add_option("--task", m_task, "Built-in task");
+    auto* data = c->add_option("--data", m_data, "TSV or text file")->check(CLI::ExistingFile);
+    task->excludes(data);
+    c->add_option("--count", m_count, "Task: examples")->capture_default_str();
+    c->add_option("--seed", m_seed, "Task: seed of the held-out examples (as train --seed)")
+        ->capture_default_str();
+    c->add_option("--batch-size", m_batch, "Sequences per batch")->capture_default_str();
+    c->add_flag("--no-decode", m_noDecode, "Skip greedy decoding (no BLEU, no exact match)");
+    return c;
+}
+
+void EvalCommand::run(const Context& ctx) {
+    if (m_task.empty() == m_data.empty()) throw Error("eval needs --task or --data");
+    Model model = Model::load(m_model);
+    std::vector<Example> examples;
+    json j{{"model", m_model}};
+    if (!m_task.empty()) {
+        const auto task = makeTask(m_task);
+        examples = taskHeldOut(*task, m_seed, m_count);
+        j["task"] = m_task;
+    } else {
+        const int limit = std::min(model.config().maxLen, Model::kMaxTokens) - 1;
+        const LoadedData d =
+            loadData(m_data, model.config().hasEncoder(), model.tokenizer(), limit);
+        if (!d.skipped.empty())
+            ctx.err << "attnviz-cli: note: " << m_data << ": " << describeSkipped(d) << "\n";
+        examples = d.examples;
+        j["data"] = m_data;
+    }
+    j["metrics"] = evaluate(model, examples, EvalOptions{m_batch, !m_noDecode}).toJson();
+    ctx.out << j.dump(2) << "\n";
+}
+
+}  // namespace
+
+std::unique_ptr<Command> makeEvalCommand() {
+    return std::make_unique<EvalCommand>();
+}
+
+}  // namespace attnviz::cli

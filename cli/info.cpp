@@ -1,0 +1,83 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// attnviz-cli info: a checkpoint's configuration, vocabularies and parameter counts.
+#include <iomanip>
+#include <ostream>
+
+#include "command.h"
+#include "core/model.h"
+
+namespace attnviz::cli {
+namespace {
+
+using nlohmann::json;
+
+class InfoCommand : public Command {
+public:
+    CLI::App* add(CLI::App& parent) override;
+    void run(const Context& ctx) override;
+
+private:
+    std::string m_model;
+    bool m_json = false;
+};
+
+CLI::App* InfoCommand::add(CLI::App& parent) {
+    auto* c = parent.add_subcommand(
+        "info", "Print a checkpoint's configuration, vocabularies and parameter counts");
+    c->add_option("--model", m_model, "Checkpoint (.safetensors)")->required();
+    c->add_flag("--json", m_json, "Print JSON");
+    return c;
+}
+
+// The text form of info: architecture, blocks, vocabularies, parameters, training.
+void printInfo(const Model& m, const std::string& path, const ParamCount& c, std::ostream& out) {
+    const ModelConfig& cfg = m.config();
+    out << "model      " << path << "\n"
+        << "arch       " << (cfg.hasEncoder() ? "seq2seq" : "decoder") << ", d_model " << cfg.dModel
+        << ", heads " << cfg.heads << ", d_ff " << cfg.dFf << ", layers " << cfg.encLayers << "+"
+        << cfg.decLayers << ", max_len " << cfg.maxLen << ", "
+        << (cfg.norm == Norm::Pre ? "pre" : "post") << "-norm\n";
+    for (BlockKind k : {BlockKind::EncoderSelf, BlockKind::DecoderSelf, BlockKind::Cross}) {
+        if (!cfg.hasEncoder() && k != BlockKind::DecoderSelf) continue;
+        out << std::left << std::setw(14) << blockKindName(k)
+            << cfg.toJson()[blockKindName(k)].dump() << "\n";
+    }
+    out << "vocab      source " << m.srcVocab().size() << ", target " << m.tgtVocab().size()
+        << " tokens; tokenizer " << m.tokenizer().toJson().dump() << "\n"
+        << "parameters " << c.total << " (" << c.trainable << " trainable)\n";
+    for (const auto& [role, n] : c.byRole)
+        out << "  " << std::left << std::setw(26) << role << n << "\n";
+    out << "by module\n";
+    for (const auto& [mod, n] : c.byModule)
+        out << "  " << std::left << std::setw(34) << mod << n << "\n";
+    if (!m.training().is_null()) out << "training   " << m.training().dump() << "\n";
+}
+
+void InfoCommand::run(const Context& ctx) {
+    const Model m = Model::load(m_model);
+    const ParamCount c = countParameters(m.parameterInfo());
+    if (!m_json) {
+        printInfo(m, m_model, c, ctx.out);
+        return;
+    }
+    const json j{{"model", m_model},
+                 {"config", m.config().toJson()},
+                 {"src_vocab_size", m.srcVocab().size()},
+                 {"tgt_vocab_size", m.tgtVocab().size()},
+                 {"tokenizer", m.tokenizer().toJson()},
+                 {"parameters",
+                  {{"total", c.total},
+                   {"trainable", c.trainable},
+                   {"by_role", c.byRole},
+                   {"by_module", c.byModule}}},
+                 {"training", m.training()}};
+    ctx.out << j.dump(2) << '\n';
+}
+
+}  // namespace
+
+std::unique_ptr<Command> makeInfoCommand() {
+    return std::make_unique<InfoCommand>();
+}
+
+}  // namespace attnviz::cli
