@@ -66,7 +66,8 @@ void VariantPanel::showColumn(const ModelColumn* column, BlockKind kind) {
         m_gaussian->setVisible(false);
         return;
     }
-    m_info->setText("<b>" + column->name.toHtmlEscaped() + "</b><br>" + describe(*column->model));
+    m_info->setText("<b>" + QString::fromStdString(column->name).toHtmlEscaped() + "</b><br>" +
+                    describe(*column->model));
     const ModelConfig& c = column->model->config();
     const bool gaussian =
         (c.hasEncoder() || kind == BlockKind::DecoderSelf) && c.block(kind).variant == "gaussian";

@@ -3,8 +3,8 @@
 
 #include <QWidget>
 
+#include "core/workspace.h"
 #include "view_state.h"
-#include "workspace.h"
 
 class QLabel;
 class QDoubleSpinBox;
