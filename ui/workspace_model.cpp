@@ -62,10 +62,8 @@ Profile WorkspaceModel::profile(int column) const {
 }
 
 void WorkspaceModel::analyze(const std::string& source, const std::string& target) {
-    if (m_columns.empty()) {
-        setResults(std::make_shared<const Results>());
-        return;
-    }
+    // Through the runner even with no columns: a running analysis becomes stale and its
+    // results (of columns since removed) are dropped.
     m_runner->request(m_columns, source, target);
 }
 

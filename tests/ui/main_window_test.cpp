@@ -275,6 +275,16 @@ TEST(MainWindow, ColumnsMoveAndGoAndZoomIsShared) {
     EXPECT_DOUBLE_EQ(w.grid()->panel(1, 3)->xAxis->range().upper, 2.5);
 }
 
+TEST(MainWindow, NoColumnsLeftWhileAnalysingLeavesAnEmptyGrid) {
+    MainWindow w;
+    w.setColumns({bundled("01-dot.safetensors"), bundled("09-hc-sa.safetensors")});
+    w.setSentence("I want to go to the station");  // analysing now
+    w.setColumns({});
+    waitForResults(w);
+    EXPECT_EQ(w.grid()->columnCount(), 0);  // the stale analysis of two models was dropped
+    EXPECT_TRUE(w.workspace()->results()->empty());
+}
+
 TEST(MainWindow, EveryLayerOfOneModel) {
     MainWindow w;
     w.setColumns({bundled("01-dot.safetensors"), bundled("11-hc-sa-1head.safetensors")});
