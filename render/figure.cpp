@@ -236,10 +236,8 @@ void paintProfile(QPainter& p, const ProfileFigure& f, const QRectF& page) {
     const Profile& pr = f.profile;
     fillBackground(p, page);
     p.setRenderHint(QPainter::Antialiasing, true);
-    p.setPen(Qt::black);
-    p.setFont(figureFont(f.style, fs * 1.3, true));
-    p.drawText(QRectF(page.left(), page.top() + fs * 0.5, page.width(), fs * 2), Qt::AlignCenter,
-               f.style.title.isEmpty() ? qt(pr.title) : f.style.title);
+    drawFitted(p, f.style, QRectF(page.left(), page.top() + fs * 0.5, page.width(), fs * 2),
+               f.style.title.isEmpty() ? qt(pr.title) : f.style.title, fs * 1.3, true);
     const QFontMetricsF fm(figureFont(f.style, fs));
     double labelH = 0;
     for (const auto& k : pr.keys) labelH = std::max(labelH, fm.horizontalAdvance(qt(k)));
