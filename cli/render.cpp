@@ -2,26 +2,35 @@
 #include "render.h"
 
 #include <QFileInfo>
-#include <QGuiApplication>
 #include <ostream>
 
 #include "core/error.h"
 #include "core/safetensors.h"
-#include "ui/colormaps.h"
-#include "ui/figure.h"
+#include "core/selection.h"
+#include "render/colormaps.h"
+#include "render/figure_file.h"
+#include "render/runtime.h"
 
 namespace attnviz::cli {
 namespace {
 
-// Qt needs an application object; the CLI never needs a display.
-void ensureGuiApplication() {
-    if (QCoreApplication::instance()) return;
-    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) qputenv("QT_QPA_PLATFORM", "offscreen");
-    ui::ensureRuntimeDirectory();
-    static int argc = 1;
-    static char name[] = "attnviz-cli";
-    static char* argv[] = {name, nullptr};
-    static QGuiApplication app(argc, argv);
+// The index of a query given as a token (first occurrence) or "#index"; Error otherwise.
+int queryIndex(const Analysis& a, BlockKind kind, const std::string& query) {
+    const auto& queries = kind == BlockKind::EncoderSelf ? a.sourceTokens : a.targetTokens;
+    int q = -1;
+    if (!query.empty() && query[0] == '#') {
+        q = QString::fromStdString(query.substr(1)).toInt();
+    } else {
+        const std::string lower = QString::fromStdString(query).toLower().toStdString();
+        for (size_t i = 0; i < queries.size() && q < 0; ++i)
+            if (queries[i] == lower) q = int(i);
+    }
+    if (q < 0 || q >= int(queries.size())) {
+        std::string all;
+        for (const auto& t : queries) all += (all.empty() ? "" : " ") + t;
+        throw Error("query token '" + query + "' is not among the queries: " + all);
+    }
+    return q;
 }
 
 }  // namespace
@@ -66,59 +75,54 @@ CLI::App* RenderCommand::add(CLI::App& app) {
 
 void RenderCommand::run(std::ostream& out) {
     if (!*m_cmd) return;
-    ensureGuiApplication();
-    using namespace attnviz::ui;
-    ViewState v;
-    if (!blockKindFromName(m_block, &v.kind))
+    render::ensureGuiApplication();
+    SelectionRequest request;
+    if (!blockKindFromName(m_block, &request.kind))
         throw Error("--block must be encoder_self, decoder_self or cross");
-    v.layer = m_layer;
-    v.colormap = QString::fromStdString(m_colormap);
-    if (!colormapNames().contains(v.colormap))
+    request.layer = m_layer;
+    request.heads = m_heads;
+    request.sharedScale = m_shared;
+    if (!render::colormapNames().contains(QString::fromStdString(m_colormap)))
         throw Error("unknown --colormap '" + m_colormap + "' (viridis, magma, cividis, greys)");
-    if (m_scaling != "linear" && m_scaling != "power" && m_scaling != "log")
-        throw Error("--scaling must be linear, power or log");
-    v.scaling = scalingFromName(QString::fromStdString(m_scaling));
-    v.shared = m_shared;
+    if (!render::isScalingName(m_scaling)) throw Error("--scaling must be linear, power or log");
     std::vector<ModelColumn> columns;
-    for (const auto& path : m_models)
-        columns.push_back(loadModelColumn(QString::fromStdString(path)));
-    const Results results = AnalysisRunner::analyzeAll(
-        columns, QString::fromStdString(m_text),
-        m_targetOpt->count() ? QString::fromStdString(m_target) : QString());
-    for (const auto& r : results)
-        if (!r.error.isEmpty()) throw Error(r.name.toStdString() + ": " + r.error.toStdString());
+    for (const auto& path : m_models) columns.push_back(loadModelColumn(path));
+    const auto results = std::make_shared<const Results>(
+        analyzeAll(columns, m_text, m_targetOpt->count() ? m_target : std::string()));
+    for (const auto& r : *results)
+        if (!r.error.empty()) throw Error(r.name + ": " + r.error);
     const QString path = QString::fromStdString(m_out);
-    const QString ext = QFileInfo(path).suffix().toLower();
-    const QString heads = QString::fromStdString(m_heads);
-    QString error;
+    const std::string ext = QFileInfo(path).suffix().toLower().toStdString();
     if (ext == "csv" || ext == "npy" || ext == "json") {
-        writeFileAtomically(m_out, exportDataBytes(results, columns, v, heads, ext));
+        writeFileAtomically(m_out, exportDataBytes(results, columns, request, ext));
         out << "wrote " << m_out << "\n";
         return;
     }
-    FigureStyle style = styleOf(v);
+    render::FigureStyle style;
+    style.colormap = QString::fromStdString(m_colormap);
+    style.scaling = render::scalingFromName(m_scaling);
+    style.shared = m_shared;
     style.title = QString::fromStdString(m_title);
     style.colorbar = !m_noColorbar;
     style.fontFamily = QString::fromStdString(m_font);
     style.fontSize = m_fontSize;
+    QString error;
     QSizeF size(504, 360);
     bool named = true;
-    if (!m_size.empty() && !parseFigureSize(QString::fromStdString(m_size), &size, &named, &error))
+    if (!m_size.empty() &&
+        !render::parseFigureSize(QString::fromStdString(m_size), &size, &named, &error))
         throw Error(error.toStdString());
-    FigurePainter paint;
+    render::FigurePainter paint;
     if (!m_query.empty()) {
-        const QStringList queries = queryTokens(results.front().analysis, v.kind);
-        const QString q = QString::fromStdString(m_query);
-        v.query = q.startsWith('#') ? q.mid(1).toInt() : queries.indexOf(q.toLower());
-        if (v.query < 0 || v.query >= queries.size())
-            throw Error("query token '" + m_query +
-                        "' is not among the queries: " + queries.join(' ').toStdString());
+        const int q = queryIndex(results->front().analysis, request.kind, m_query);
         // One model: a line per head; several: a line per model.
-        paint = profilePainter(results, v, results.size() == 1 ? 0 : -1, style, &error);
+        paint = render::profilePainter(
+            selectProfile(*results, request.kind, request.layer, q, results->size() == 1 ? 0 : -1),
+            style, &error);
     } else {
-        paint = gridPainter(results, v, heads, style, &error);
+        paint = render::gridPainter(selectTables(results, request), style, &error);
     }
-    if (!paint || !writeFigure(path, size, named, m_dpi, paint, &error))
+    if (!paint || !render::writeFigure(path, size, named, m_dpi, paint, &error))
         throw Error(error.toStdString());
     out << "wrote " << m_out << "\n";
 }

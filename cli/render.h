@@ -2,7 +2,7 @@
 #pragma once
 
 // attnviz-cli render: figures (SVG, PDF, PNG) and data (CSV, JSON, .npy) of attention,
-// headless, with the app's drawing code (ui/figure.h).
+// headless, with the figure library (render/figure.h): no widgets.
 #include <CLI/CLI.hpp>
 #include <iosfwd>
 #include <string>

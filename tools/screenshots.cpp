@@ -38,10 +38,10 @@ int main(int argc, char** argv) {
     QApplication::setApplicationName("attnviz-screenshots");
     const QString out = argc > 1 ? argv[1] : "docs/screenshots";
     QDir().mkpath(out);
-    QStringList errors;
+    std::vector<std::string> errors;
     MainWindow w;
     w.resize(1680, 1050);
-    w.setColumns(loadModelDirectory(bundledModelDirectory(), &errors));
+    w.setColumns(attnviz::loadModelDirectory(attnviz::bundledModelDirectory(), &errors));
     w.setSentence("I want to go to the station");
     w.show();
     settle(w);

@@ -45,9 +45,10 @@ int main(int argc, char** argv) {
     cli.addOptions({models, repeat});
     cli.addHelpOption();
     cli.process(app);
-    QStringList errors;
-    auto columns = loadModelDirectory(
-        cli.isSet(models) ? cli.value(models) : bundledModelDirectory(), &errors);
+    std::vector<std::string> errors;
+    auto columns = attnviz::loadModelDirectory(
+        cli.isSet(models) ? cli.value(models).toStdString() : attnviz::bundledModelDirectory(),
+        &errors);
     MainWindow w;
     w.resize(1800, 1100);
     w.setColumns(columns);

@@ -4,27 +4,22 @@
 #include <QGridLayout>
 #include <QLabel>
 #include <QWidget>
-#include <memory>
 
 #include "heatmap_panel.h"
-#include "view_state.h"
-#include "workspace.h"
+#include "workspace_model.h"
 
 namespace attnviz::ui {
 
-// Lays out one HeatmapPanel per (model, head): columns are models, rows are heads (or one
-// row with their mean), for one block kind and layer. Panels are reused while the grid's
+// Lays out one HeatmapPanel per selected table (core/selection.h): columns are models (or
+// one model's layers), rows are heads (or one row with their mean). It draws the workspace
+// model's selection and keeps no results of its own. Panels are reused while the grid's
 // shape stays the same; zoom and pan are shared by all panels; a clicked query row is
 // outlined everywhere. Column headers have a context menu to move or remove the column.
 class ComparisonGrid : public QWidget {
     Q_OBJECT
 public:
-    explicit ComparisonGrid(QWidget* parent = nullptr);
+    explicit ComparisonGrid(WorkspaceModel* model, QWidget* parent = nullptr);
 
-    void setResults(std::shared_ptr<const Results> results);
-    const std::shared_ptr<const Results>& results() const { return m_results; }
-    void setView(const ViewState& view);
-    const ViewState& view() const { return m_view; }
     // Per-column details for the header tooltips (variant formula, parameter counts).
     void setColumnInfo(const QStringList& info) { m_info = info; }
 
@@ -40,10 +35,16 @@ signals:
     void removeColumnRequested(int column);
 
 private:
+    void viewChanged();
     void rebuild();
+    void reshape(int columns, int rows);
+    QLabel* makeHeader(int column);
+    HeatmapPanel* makePanel(int column);
+    void fillColumn(int c, const SelectedColumn& column, int rows);
     void syncView(HeatmapPanel* from, const QCPRange& keys, const QCPRange& queries);
-    std::shared_ptr<const Results> m_results;
-    ViewState m_view;
+
+    WorkspaceModel* m_model;
+    ViewState m_view;  // the view drawn
     QStringList m_info;
     QGridLayout* m_layout;
     std::vector<QLabel*> m_headers;

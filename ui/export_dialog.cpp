@@ -16,12 +16,16 @@
 
 namespace attnviz::ui {
 
-ExportDialog::ExportDialog(Source source, const FigureStyle& base, QWidget* parent)
+ExportDialog::ExportDialog(Source source, const render::FigureStyle& base, QWidget* parent)
     : QDialog(parent), m_source(std::move(source)), m_base(base) {
     setWindowTitle("Export figure");
-    auto* row = new QHBoxLayout(this);
-    auto* form = new QFormLayout;
-    row->addLayout(form);
+    createControls(base);
+    layOut();
+    connectControls();
+    updatePreview();
+}
+
+void ExportDialog::createControls(const render::FigureStyle& base) {
     m_what = new QComboBox;
     m_what->addItems({"Whole grid", "One panel (clicked model)", "Query profile", "Loss curves"});
     m_head = new QSpinBox;
@@ -46,7 +50,8 @@ ExportDialog::ExportDialog(Source source, const FigureStyle& base, QWidget* pare
     m_dpi->setValue(200);
     m_dpi->setSuffix(" dpi (PNG)");
     m_font = new QFontComboBox;
-    m_font->setCurrentFont(QFont(base.fontFamily.isEmpty() ? figureFontFamily() : base.fontFamily));
+    m_font->setCurrentFont(
+        QFont(base.fontFamily.isEmpty() ? render::figureFontFamily() : base.fontFamily));
     m_fontSize = new QDoubleSpinBox;
     m_fontSize->setRange(3, 48);
     m_fontSize->setValue(base.fontSize);
@@ -54,6 +59,12 @@ ExportDialog::ExportDialog(Source source, const FigureStyle& base, QWidget* pare
     m_title = new QLineEdit(base.title);
     m_colorbar = new QCheckBox("Colour bar");
     m_colorbar->setChecked(base.colorbar);
+}
+
+void ExportDialog::layOut() {
+    auto* row = new QHBoxLayout(this);
+    auto* form = new QFormLayout;
+    row->addLayout(form);
     auto* sizeRow = new QHBoxLayout;
     sizeRow->addWidget(m_w);
     sizeRow->addWidget(new QLabel("×"));
@@ -82,11 +93,14 @@ ExportDialog::ExportDialog(Source source, const FigureStyle& base, QWidget* pare
     row->addLayout(right, 1);
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
     connect(save, &QPushButton::clicked, this, &ExportDialog::chooseFile);
+}
+
+void ExportDialog::connectControls() {
     connect(m_size, &QComboBox::currentIndexChanged, this, [this] {
         const QString key = m_size->currentData().toString();
         QSizeF s;
         bool named = false;
-        if (key != "custom" && parseFigureSize(key, &s, &named, nullptr)) {
+        if (key != "custom" && render::parseFigureSize(key, &s, &named, nullptr)) {
             const QSignalBlocker b1(m_w), b2(m_h);
             m_w->setValue(s.width());
             m_h->setValue(s.height());
@@ -106,11 +120,10 @@ ExportDialog::ExportDialog(Source source, const FigureStyle& base, QWidget* pare
     connect(m_font, &QFontComboBox::currentFontChanged, this, &ExportDialog::updatePreview);
     connect(m_title, &QLineEdit::textChanged, this, &ExportDialog::updatePreview);
     connect(m_colorbar, &QCheckBox::toggled, this, &ExportDialog::updatePreview);
-    updatePreview();
 }
 
-FigureStyle ExportDialog::style() const {
-    FigureStyle s = m_base;
+render::FigureStyle ExportDialog::style() const {
+    render::FigureStyle s = m_base;
     s.fontFamily = m_font->currentFont().family();
     s.fontSize = m_fontSize->value();
     s.title = m_title->text();
@@ -135,7 +148,7 @@ void ExportDialog::setSizePreset(const QString& name) {
     }
     QSizeF s;
     bool named = false;
-    if (parseFigureSize(name, &s, &named, nullptr)) {
+    if (render::parseFigureSize(name, &s, &named, nullptr)) {
         m_w->setValue(s.width());
         m_h->setValue(s.height());
         m_size->setCurrentIndex(3);
@@ -182,7 +195,7 @@ bool ExportDialog::exportTo(const QString& path, QString* error) {
     if (!paint) return false;
     bool named = false;
     const QSizeF page = pageSize(&named);
-    return writeFigure(path, page, named, m_dpi->value(), paint, error);
+    return render::writeFigure(path, page, named, m_dpi->value(), paint, error);
 }
 
 void ExportDialog::chooseFile() {

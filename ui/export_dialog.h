@@ -4,7 +4,7 @@
 #include <QDialog>
 #include <functional>
 
-#include "figure.h"
+#include "render/figure_file.h"
 
 class QComboBox;
 class QSpinBox;
@@ -18,15 +18,15 @@ namespace attnviz::ui {
 
 // Export figure: what (the grid, one model's panel, the query profile, the loss curves),
 // size preset or custom size, DPI for PNG, font, title, colour bar, and a live preview; the
-// file's extension picks SVG, PDF or PNG. Drawing is ui/figure.h, as `attnviz-cli render`.
+// file's extension picks SVG, PDF or PNG. Drawing is render/, as for `attnviz-cli render`.
 class ExportDialog : public QDialog {
     Q_OBJECT
 public:
     enum What { Grid, Panel, Profile, Loss };
     // paintFor(what, style) returns a painter function, or sets *error.
     using Source = std::function<std::function<void(QPainter&, const QRectF&)>(
-        What, const FigureStyle&, int head, QString*)>;
-    ExportDialog(Source source, const FigureStyle& base, QWidget* parent = nullptr);
+        What, const render::FigureStyle&, int head, QString*)>;
+    ExportDialog(Source source, const render::FigureStyle& base, QWidget* parent = nullptr);
 
     // Writes the current choice to `path` (extension: svg, pdf, png); false with *error.
     bool exportTo(const QString& path, QString* error);
@@ -35,13 +35,16 @@ public:
     QImage preview() const;
 
 private:
-    FigureStyle style() const;
+    void createControls(const render::FigureStyle& base);
+    void layOut();
+    void connectControls();
+    render::FigureStyle style() const;
     QSizeF pageSize(bool* named) const;
     void updatePreview();
     void chooseFile();
 
     Source m_source;
-    FigureStyle m_base;
+    render::FigureStyle m_base;
     QComboBox *m_what, *m_size;
     QDoubleSpinBox *m_w, *m_h, *m_fontSize;
     QSpinBox *m_dpi, *m_head;

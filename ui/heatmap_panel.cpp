@@ -4,8 +4,8 @@
 #include <QToolTip>
 #include <cmath>
 
-#include "colormaps.h"
-#include "figure.h"
+#include "render/colormaps.h"
+#include "render/figure.h"
 
 namespace attnviz::ui {
 namespace {
@@ -16,44 +16,41 @@ QSharedPointer<QCPAxisTickerText> labels(const QStringList& tokens) {
     return t;
 }
 
-// The smallest weight shown on a log scale.
-constexpr double kLogFloor = 1e-4;
+// The figures' colour map as a gradient: a stop at every level, so that QCustomPlot's
+// 256 levels are exactly the colour map's.
+QCPColorGradient gradientOf(const QString& name) {
+    const render::ColorMap map = render::ColorMap::named(name);
+    const auto& levels = map.levels();
+    QCPColorGradient g;
+    g.clearColorStops();
+    const int last = int(levels.size()) - 1;
+    for (int i = 0; i <= last; ++i) g.setColorStopAt(i * (1.0 / last), QColor(levels[size_t(i)]));
+    g.setColorInterpolation(QCPColorGradient::ciRGB);
+    g.setLevelCount(last + 1);
+    return g;
+}
+
+const Mat kNoWeights;
 
 }  // namespace
-
-Scaling scalingFromName(const QString& name) {
-    if (name == "power") return Scaling::Power;
-    if (name == "log") return Scaling::Log;
-    return Scaling::Linear;
-}
-
-QString scalingName(Scaling s) {
-    switch (s) {
-        case Scaling::Power:
-            return "power";
-        case Scaling::Log:
-            return "log";
-        default:
-            return "linear";
-    }
-}
 
 HeatmapPanel::HeatmapPanel(QWidget* parent) : QCustomPlot(parent) {
     setMinimumSize(140, 170);
     plotLayout()->insertRow(0);
-    m_title = new QCPTextElement(this, QString(), QFont(figureFontFamily(), 8, QFont::DemiBold));
+    m_title =
+        new QCPTextElement(this, QString(), QFont(render::figureFontFamily(), 8, QFont::DemiBold));
     plotLayout()->addElement(0, 0, m_title);
     m_map = new QCPColorMap(xAxis, yAxis);
     m_map->setInterpolate(false);
     m_map->setTightBoundary(false);
-    m_map->setGradient(colormap("viridis"));
+    m_map->setGradient(gradientOf("viridis"));
     m_map->setDataRange(QCPRange(0, 1));
     yAxis->setRangeReversed(true);  // query 0 at the top
     for (QCPAxis* a : {xAxis, yAxis}) {
         a->grid()->setVisible(false);
         a->setSubTicks(false);
         a->setTickLength(0, 3);
-        a->setTickLabelFont(QFont(figureFontFamily(), 7));
+        a->setTickLabelFont(QFont(render::figureFontFamily(), 7));
     }
     xAxis->setTickLabelRotation(60);
     m_highlight = new QCPItemRect(this);
@@ -77,36 +74,39 @@ HeatmapPanel::HeatmapPanel(QWidget* parent) : QCustomPlot(parent) {
     setMouseTracking(true);
 }
 
-void HeatmapPanel::setMatrix(const Mat& w, const QStringList& queries, const QStringList& keys) {
-    const bool sameShape = w.rows() == m_weights.rows() && w.cols() == m_weights.cols();
-    m_weights = w;
-    m_queries = queries;
-    m_keys = keys;
+void HeatmapPanel::setTable(const SelectedTable& t) {
+    const bool sameShape = rows() == t.weights->rows() && cols() == t.weights->cols();
+    m_weights = t.weights;
+    m_queries.clear();
+    m_keys.clear();
+    for (const auto& q : *t.queries) m_queries << QString::fromStdString(q);
+    for (const auto& k : *t.keys) m_keys << QString::fromStdString(k);
+    m_max = t.scaleMax;
     m_message->setVisible(false);
     m_map->setVisible(true);
-    const int nq = int(w.rows()), nk = int(w.cols());
+    const int nq = rows(), nk = cols();
     m_map->data()->setSize(nk, nq);
     m_map->data()->setRange(QCPRange(0, std::max(0, nk - 1)), QCPRange(0, std::max(0, nq - 1)));
     applyScaling();
-    xAxis->setTicker(labels(keys));
-    yAxis->setTicker(labels(queries));
+    xAxis->setTicker(labels(m_keys));
+    yAxis->setTicker(labels(m_queries));
     if (!sameShape) resetView();
     setHighlightedRow(m_row < nq ? m_row : -1);
     replot(QCustomPlot::rpQueuedReplot);
 }
 
+const Mat& HeatmapPanel::matrix() const {
+    return m_weights ? *m_weights : kNoWeights;
+}
+
+// Cells hold colour-map positions in [0, 1], the figures' scaling (render/scaling.h).
 void HeatmapPanel::applyScaling() {
-    const int nq = int(m_weights.rows()), nk = int(m_weights.cols());
-    for (int i = 0; i < nq; ++i) {
-        for (int j = 0; j < nk; ++j) {
-            double v = m_weights(i, j);
-            if (m_scaling == Scaling::Power) v = std::sqrt(std::max(0.0, v));
-            if (m_scaling == Scaling::Log) v = std::max(v, kLogFloor);
-            m_map->data()->setCell(j, i, v);
-        }
-    }
-    m_map->setDataScaleType(m_scaling == Scaling::Log ? QCPAxis::stLogarithmic : QCPAxis::stLinear);
-    setColorRange(m_lo, m_hi);
+    for (int i = 0; i < rows(); ++i)
+        for (int j = 0; j < cols(); ++j)
+            m_map->data()->setCell(j, i,
+                                   render::scalePosition((*m_weights)(i, j), m_max, m_scaling));
+    m_map->setDataScaleType(QCPAxis::stLinear);
+    m_map->setDataRange(QCPRange(0, 1));
 }
 
 void HeatmapPanel::setScaling(Scaling s) {
@@ -124,7 +124,7 @@ QString HeatmapPanel::title() const {
 }
 
 void HeatmapPanel::setMessage(const QString& message) {
-    m_weights.resize(0, 0);
+    m_weights.reset();
     m_map->setVisible(false);
     m_highlight->setVisible(false);
     m_message->setText(message);
@@ -132,29 +132,20 @@ void HeatmapPanel::setMessage(const QString& message) {
     replot(QCustomPlot::rpQueuedReplot);
 }
 
-void HeatmapPanel::setColorRange(double lo, double hi) {
-    m_lo = lo;
-    m_hi = hi;
-    double a = lo, b = hi > lo ? hi : lo + 1e-9;
-    if (m_scaling == Scaling::Power)
-        a = std::sqrt(std::max(0.0, a)), b = std::sqrt(std::max(0.0, b));
-    if (m_scaling == Scaling::Log) a = std::max(a, kLogFloor), b = std::max(b, 10 * kLogFloor);
-    m_map->setDataRange(QCPRange(a, b));
-    replot(QCustomPlot::rpQueuedReplot);
-}
-
-void HeatmapPanel::setGradient(const QCPColorGradient& g) {
-    m_map->setGradient(g);
+void HeatmapPanel::setColormap(const QString& name) {
+    if (name == m_colormap) return;
+    m_colormap = name;
+    m_map->setGradient(gradientOf(name));
     replot(QCustomPlot::rpQueuedReplot);
 }
 
 void HeatmapPanel::setHighlightedRow(int row) {
     m_row = row;
-    const bool on = row >= 0 && row < m_weights.rows();
+    const bool on = row >= 0 && row < rows();
     m_highlight->setVisible(on);
     if (on) {
         m_highlight->topLeft->setCoords(-0.5, row - 0.5);
-        m_highlight->bottomRight->setCoords(double(m_weights.cols()) - 0.5, row + 0.5);
+        m_highlight->bottomRight->setCoords(double(cols()) - 0.5, row + 0.5);
     }
     replot(QCustomPlot::rpQueuedReplot);
 }
@@ -168,19 +159,18 @@ void HeatmapPanel::setView(const QCPRange& keys, const QCPRange& queries) {
 }
 
 void HeatmapPanel::resetView() {
-    setView(QCPRange(-0.5, double(m_weights.cols()) - 0.5),
-            QCPRange(-0.5, double(m_weights.rows()) - 0.5));
+    setView(QCPRange(-0.5, double(cols()) - 0.5), QCPRange(-0.5, double(rows()) - 0.5));
 }
 
 QString HeatmapPanel::cellText(int i, int j) const {
-    if (i < 0 || j < 0 || i >= m_weights.rows() || j >= m_weights.cols()) return {};
+    if (i < 0 || j < 0 || i >= rows() || j >= cols()) return {};
     return QStringLiteral("%1\nquery %2 \"%3\" → key %4 \"%5\"\nweight %6")
         .arg(m_fullTitle.isEmpty() ? title() : m_fullTitle)
         .arg(i)
         .arg(m_queries.value(i))
         .arg(j)
         .arg(m_keys.value(j))
-        .arg(double(m_weights(i, j)), 0, 'f', 4);
+        .arg(double((*m_weights)(i, j)), 0, 'f', 4);
 }
 
 int HeatmapPanel::rowAt(const QPointF& p) const {
@@ -188,7 +178,7 @@ int HeatmapPanel::rowAt(const QPointF& p) const {
     // On the map, or left of it on the query labels.
     if (p.y() < r.top() || p.y() > r.bottom() || p.x() > r.right()) return -1;
     const int i = int(std::lround(yAxis->pixelToCoord(p.y())));
-    return i >= 0 && i < m_weights.rows() ? i : -1;
+    return i >= 0 && i < rows() ? i : -1;
 }
 
 void HeatmapPanel::mousePressEvent(QMouseEvent* event) {

@@ -4,33 +4,32 @@
 #include <qcustomplot.h>
 
 #include <QStringList>
+#include <memory>
 
-#include "core/tensor.h"
+#include "core/selection.h"
+#include "render/scaling.h"
 
 namespace attnviz::ui {
 
-// How weights map to colours: linear, power (square root, to see small weights) or log.
-enum class Scaling { Linear, Power, Log };
-Scaling scalingFromName(const QString& name);  // "linear", "power", "log"
-QString scalingName(Scaling s);
+using render::Scaling;
 
 // One attention map: a QCustomPlot heatmap with queries down (rows) and keys across
-// (columns), token labels on both axes and a title. A thin adapter: it copies the numbers
-// into a QCPColorMap, draws the selected query row, and reports clicks and zooms.
+// (columns), token labels on both axes and a title. A thin adapter: it shares the selected
+// table's matrix, puts its colour-map positions (render/scaling.h) into a QCPColorMap whose
+// gradient is the figures' colour map, draws the selected query row, and reports clicks
+// and zooms.
 class HeatmapPanel : public QCustomPlot {
     Q_OBJECT
 public:
     explicit HeatmapPanel(QWidget* parent = nullptr);
 
-    // weights [Nq, Nk]; queryTokens has Nq labels, keyTokens Nk.
-    void setMatrix(const Mat& weights, const QStringList& queryTokens,
-                   const QStringList& keyTokens);
+    // The table's weights [Nq, Nk] with its token labels and the top of its colour scale.
+    void setTable(const SelectedTable& table);
     void setTitle(const QString& title);
     // The full name (model, block, layer, head) shown in tooltips; defaults to the title.
     void setToolTipTitle(const QString& title) { m_fullTitle = title; }
     void setMessage(const QString& message);  // shown instead of the map (errors)
-    void setColorRange(double lo, double hi);
-    void setGradient(const QCPColorGradient& gradient);
+    void setColormap(const QString& name);
     void setScaling(Scaling s);
     // Outlines query row i (-1: none).
     void setHighlightedRow(int row);
@@ -39,7 +38,7 @@ public:
     void setView(const QCPRange& keys, const QCPRange& queries);
     void resetView();
 
-    const Mat& matrix() const { return m_weights; }
+    const Mat& matrix() const;
     QString title() const;
     // Tooltip text for cell (query i, key j).
     QString cellText(int i, int j) const;
@@ -57,15 +56,18 @@ protected:
 
 private:
     void applyScaling();
+    int rows() const { return m_weights ? int(m_weights->rows()) : 0; }
+    int cols() const { return m_weights ? int(m_weights->cols()) : 0; }
     QCPColorMap* m_map;
     QCPTextElement* m_title;
     QCPItemText* m_message;
     QCPItemRect* m_highlight;
-    Mat m_weights;
+    std::shared_ptr<const Mat> m_weights;
     QStringList m_queries, m_keys;
     QString m_fullTitle;
+    QString m_colormap = "viridis";
     Scaling m_scaling = Scaling::Linear;
-    double m_lo = 0, m_hi = 1;
+    double m_max = 1;
     int m_row = -1;
     bool m_settingView = false;
 };

@@ -5,44 +5,45 @@
 
 #include "session.h"
 #include "view_state.h"
-#include "workspace.h"
+#include "workspace_model.h"
 
 class QLineEdit;
 class QComboBox;
-class QSpinBox;
-class QCheckBox;
 class QMenu;
 class QDockWidget;
 
 namespace attnviz::ui {
 
 class ComparisonGrid;
+class ExportDialog;
 class ProfilePlot;
 class SentenceList;
 class TrainingDock;
 class VariantPanel;
+class ViewControls;
 
 // The main window: sentence fields, view controls, the comparison grid and docks (query
-// profile, sentence list, variant settings, training). It wires widgets together and
-// delegates the work: analysis to AnalysisRunner, drawing to ComparisonGrid and ProfilePlot,
-// training to TrainingDock, files to Session.
+// profile, sentence list, variant settings, training). It wires widgets to the workspace
+// model (columns, results, view) and delegates: analysis to the model's AnalysisRunner,
+// drawing to ComparisonGrid and ProfilePlot, menus to actions.cpp, docks to docks.cpp,
+// exports to export_sources.h, training to TrainingDock, files to Session.
 class MainWindow : public QMainWindow {
     Q_OBJECT
 public:
     explicit MainWindow(QWidget* parent = nullptr);
 
-    void setColumns(std::vector<ModelColumn> columns);
-    void addColumn(ModelColumn column);
+    void setColumns(std::vector<ModelColumn> c) { m_workspace->setColumns(std::move(c)); }
+    void addColumn(ModelColumn column) { m_workspace->addColumn(std::move(column)); }
     void moveColumn(int column, int delta);
     void removeColumn(int column);
-    const std::vector<ModelColumn>& columns() const { return m_columns; }
+    const std::vector<ModelColumn>& columns() const { return m_workspace->columns(); }
     // Opens a checkpoint as a new column; false with the error in the status bar.
-    bool openCheckpointFile(const QString& path);
+    bool openCheckpointFile(const QString& path);  // actions.cpp
 
     void setSentence(const QString& source, const QString& target = {});
     void setBlock(BlockKind kind, int layer);
     void setView(const ViewState& view);
-    ViewState view() const { return m_view; }
+    ViewState view() const { return m_workspace->view(); }
     // Selects query row `query` (clicked in `column`, -1: none): outlined in every panel, its
     // profile plotted.
     void selectQuery(int column, int query);
@@ -53,7 +54,7 @@ public:
     // 1920 x 1080); false with a message on error.
     bool exportFigure(const QString& path, QString* error);
     // The export dialog for the current workspace (the caller owns it).
-    class ExportDialog* createExportDialog();
+    ExportDialog* createExportDialog();
     // Writes the matrices in view as CSV, JSON (the dump format) or NPY by extension.
     bool exportData(const QString& path, QString* error);
 
@@ -65,6 +66,8 @@ public:
     // The workspace at the last close (QSettings), if any.
     static bool lastSession(Session* out);
 
+    WorkspaceModel* workspace() const { return m_workspace; }
+    AnalysisRunner* runner() const { return m_workspace->runner(); }
     ComparisonGrid* grid() const { return m_grid; }
     ProfilePlot* profile() const { return m_profile; }
     SentenceList* sentences() const { return m_sentences; }
@@ -72,37 +75,43 @@ public:
     VariantPanel* variantPanel() const { return m_variant; }
     QLineEdit* sourceEdit() const { return m_source; }
     QLineEdit* targetEdit() const { return m_target; }
-    AnalysisRunner* runner() const { return m_runner; }
 
 protected:
     void closeEvent(QCloseEvent* event) override;
     void showEvent(QShowEvent* event) override;
 
 private:
+    QWidget* createCentralWidget();
+    void createDocks();          // docks.cpp
+    void createMenus();          // actions.cpp
+    void addFileMenu();          // actions.cpp
+    void addViewMenu();          // actions.cpp
+    void addColumnsMenu();       // actions.cpp
+    void openSentenceList();     // actions.cpp
+    void stepColumn(int delta);  // actions.cpp
+    void rebuildRecentMenu();    // actions.cpp
+    void rememberSentence();     // actions.cpp
+    void connectWidgets();
     void requestAnalysis();
-    void showResults(std::shared_ptr<const Results> results);
-    void viewFromControls();
+    void resultsChanged();
     void updateProfile();
     void columnsChanged();
-    void rememberSentence();
-    void rebuildRecentMenu();
     void message(const QString& text);
+    int profileColumn() const;  // the column whose heads the profile shows, -1: every model
 
-    std::vector<ModelColumn> m_columns;
-    ViewState m_view;
+    WorkspaceModel* m_workspace;
     int m_currentColumn = -1;
-    AnalysisRunner* m_runner;
     ComparisonGrid* m_grid;
     ProfilePlot* m_profile;
     SentenceList* m_sentences;
     TrainingDock* m_training;
     VariantPanel* m_variant;
+    ViewControls* m_controls;
     QLineEdit *m_source, *m_target;
-    QComboBox *m_block, *m_colormap, *m_scaling, *m_profileMode;
-    QSpinBox* m_layer;
-    QCheckBox *m_shared, *m_mean;
-    QMenu* m_recent;
-    QDockWidget* m_profileDock;
+    QComboBox* m_profileMode = nullptr;
+    QMenu* m_recent = nullptr;
+    QDockWidget *m_profileDock = nullptr, *m_sentenceDock = nullptr;
+    std::vector<QDockWidget*> m_docks;
     bool m_shown = false;
 };
 

@@ -1,20 +1,20 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "profile_plot.h"
 
-#include "colormaps.h"
-#include "figure.h"
+#include "render/colormaps.h"
+#include "render/figure.h"
 
 namespace attnviz::ui {
 ProfilePlot::ProfilePlot(QWidget* parent) : QCustomPlot(parent) {
     setMinimumHeight(180);
     plotLayout()->insertRow(0);
     m_title = new QCPTextElement(this, "Click a query token to see its weights over the keys",
-                                 QFont(figureFontFamily(), 9, QFont::DemiBold));
+                                 QFont(render::figureFontFamily(), 9, QFont::DemiBold));
     plotLayout()->addElement(0, 0, m_title);
     yAxis->setLabel("weight");
     xAxis->setTickLabelRotation(45);
     legend->setVisible(false);
-    legend->setFont(QFont(figureFontFamily(), 8));
+    legend->setFont(QFont(render::figureFontFamily(), 8));
     legend->setFillOrder(QCPLayoutGrid::foRowsFirst);  // 11 models fit in three rows of four
     legend->setWrap(4);
     legend->setBrush(QColor(255, 255, 255, 210));
@@ -36,20 +36,19 @@ void ProfilePlot::clearProfile(const QString& message) {
     replot(QCustomPlot::rpQueuedReplot);
 }
 
-void ProfilePlot::showProfile(const Results& results, const ViewState& v, int column) {
+void ProfilePlot::showProfile(const Profile& f, bool querySelected) {
     clearGraphs();
-    const ProfileFigure f = profileFigure(results, v, column, FigureStyle{}, nullptr);
     if (f.lines.empty()) {
-        clearProfile(v.query < 0 ? "Click a query token to see its weights over the keys"
-                                 : "No model has this block for the selected query");
+        clearProfile(!querySelected ? "Click a query token to see its weights over the keys"
+                                    : "No model has this block for the selected query");
         return;
     }
     double top = 0;
     size_t longest = 0;
     for (const auto& [name, y] : f.lines) {
         QCPGraph* g = addGraph();
-        g->setName(name);
-        g->setPen(QPen(lineColor(graphCount() - 1), 2));
+        g->setName(QString::fromStdString(name));
+        g->setPen(QPen(render::lineColor(graphCount() - 1), 2));
         g->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, 5));
         for (size_t j = 0; j < y.size(); ++j) {
             g->addData(double(j), y[j]);
@@ -59,17 +58,12 @@ void ProfilePlot::showProfile(const Results& results, const ViewState& v, int co
     }
     legend->setVisible(true);
     auto ticker = QSharedPointer<QCPAxisTickerText>::create();
-    for (int j = 0; j < f.keys.size(); ++j) ticker->addTick(j, f.keys[j]);
+    for (size_t j = 0; j < f.keys.size(); ++j)
+        ticker->addTick(double(j), QString::fromStdString(f.keys[j]));
     xAxis->setTicker(ticker);
     xAxis->setRange(-0.5, double(longest) - 0.5);
     yAxis->setRange(0, top > 0 ? top * 1.1 : 1);
-    const QString who =
-        column >= 0 ? results[size_t(column)].name + ", every head" : "every model, mean of heads";
-    m_title->setText(QString("Query %1 \"%2\" · %3 L%4 · %5")
-                         .arg(v.query)
-                         .arg(f.query, kindLabel(v.kind))
-                         .arg(v.layer)
-                         .arg(who));
+    m_title->setText(QString::fromStdString(f.title));
     replot(QCustomPlot::rpQueuedReplot);
 }
 

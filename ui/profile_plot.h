@@ -3,8 +3,7 @@
 
 #include <qcustomplot.h>
 
-#include "view_state.h"
-#include "workspace.h"
+#include "core/selection.h"
 
 namespace attnviz::ui {
 
@@ -15,8 +14,9 @@ class ProfilePlot : public QCustomPlot {
 public:
     explicit ProfilePlot(QWidget* parent = nullptr);
 
-    // column < 0: one line per model; else one line per head of that column's model.
-    void showProfile(const Results& results, const ViewState& view, int column);
+    // Draws a profile (core/selection.h); with no line, says why (no query selected yet, or
+    // no model has it).
+    void showProfile(const Profile& profile, bool querySelected);
     void clearProfile(const QString& message);
     int lineCount() const { return graphCount(); }
     QString caption() const;

@@ -4,6 +4,7 @@
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <QSettings>
 
 #include "core/safetensors.h"
 
@@ -64,6 +65,31 @@ bool Session::load(const QString& path, Session* out, QString* error) {
     }
     *out = s;
     return true;
+}
+
+std::vector<ModelColumn> Session::openColumns(QStringList* errors) const {
+    std::vector<ModelColumn> out;
+    for (const QString& p : columns) {
+        try {
+            out.push_back(loadModelColumn(p.toStdString()));
+        } catch (const std::exception& e) {
+            if (errors) errors->append(QString::fromUtf8(e.what()));
+        }
+    }
+    return out;
+}
+
+bool Session::loadLast(Session* out) {
+    const QByteArray json = QSettings().value("lastSession").toByteArray();
+    const QJsonDocument doc = QJsonDocument::fromJson(json);
+    if (!doc.isObject()) return false;
+    QString error;
+    *out = Session::fromJson(doc.object(), &error);
+    return error.isEmpty() && !out->columns.isEmpty();
+}
+
+void Session::saveAsLast() const {
+    QSettings().setValue("lastSession", QJsonDocument(toJson()).toJson(QJsonDocument::Compact));
 }
 
 }  // namespace attnviz::ui

@@ -13,8 +13,8 @@
 #include <chrono>
 #include <thread>
 
-#include "colormaps.h"
-#include "figure.h"
+#include "render/colormaps.h"
+#include "render/figure.h"
 
 namespace attnviz::ui {
 
@@ -23,7 +23,7 @@ using nlohmann::json;
 const std::vector<Preset>& TrainingDock::presets() {
     static const std::vector<Preset> all = [] {
         try {
-            return loadPresets((bundledModelDirectory() + "/configs").toStdString());
+            return loadPresets(bundledModelDirectory() + "/configs");
         } catch (const std::exception&) {
             return std::vector<Preset>{};  // start() reports the missing preset
         }
@@ -102,7 +102,7 @@ TrainingDock::TrainingDock(QWidget* parent) : QWidget(parent) {
     m_plot->xAxis->setLabel("step");
     m_plot->yAxis->setLabel("training loss");
     m_plot->legend->setVisible(true);
-    m_plot->legend->setFont(QFont(figureFontFamily(), 8));
+    m_plot->legend->setFont(QFont(render::figureFontFamily(), 8));
     m_plot->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
     row->addWidget(m_plot, 1);
 
@@ -177,7 +177,7 @@ bool TrainingDock::start(const JobSpec& spec, const QString& name, QString* erro
     m_stop->setEnabled(true);
     m_graph = m_plot->addGraph();
     m_graph->setName(name);
-    m_graph->setPen(QPen(lineColor(m_plot->graphCount() - 1), 1.5));
+    m_graph->setPen(QPen(render::lineColor(m_plot->graphCount() - 1), 1.5));
     m_progress->setRange(0, spec.train.steps);
     m_progress->setValue(0);
     m_status->setText("preparing…");
@@ -258,7 +258,7 @@ void TrainingDock::onFinished(std::shared_ptr<Model> model, QString name, QStrin
     m_progress->setFormat("done · " + summary);
     m_status->setText(summary);
     ModelColumn c;
-    c.name = name;
+    c.name = name.toStdString();
     c.model = model;
     emit modelTrained(c);
     emit message("trained " + name + ": " + summary);

@@ -9,7 +9,7 @@
 
 #include "core/presets.h"
 #include "core/training_job.h"
-#include "workspace.h"
+#include "core/workspace.h"
 
 class QComboBox;
 class QSpinBox;
@@ -49,7 +49,7 @@ public:
     std::shared_ptr<Model> lastModel() const { return m_last; }
 
 signals:
-    void modelTrained(attnviz::ui::ModelColumn column);
+    void modelTrained(attnviz::ModelColumn column);
     void message(const QString& text);
     void runFinished();
 

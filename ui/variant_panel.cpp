@@ -125,7 +125,8 @@ void VariantPanel::showColumn(const ModelColumn* column, BlockKind kind) {
         buildEditors(BlockConfig{});
         return;
     }
-    m_info->setText("<b>" + column->name.toHtmlEscaped() + "</b><br>" + describe(*column->model));
+    m_info->setText("<b>" + QString::fromStdString(column->name).toHtmlEscaped() + "</b><br>" +
+                    describe(*column->model));
     const ModelConfig& c = column->model->config();
     m_updating = true;
     buildEditors(c.hasEncoder() || kind == BlockKind::DecoderSelf ? c.block(kind) : BlockConfig{});

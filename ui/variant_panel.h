@@ -6,8 +6,8 @@
 #include <string>
 
 #include "core/attention/attention.h"
+#include "core/workspace.h"
 #include "view_state.h"
-#include "workspace.h"
 
 class QLabel;
 class QFormLayout;

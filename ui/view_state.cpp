@@ -9,7 +9,7 @@ QJsonObject ViewState::toJson() const {
             {"mean_heads", meanHeads},
             {"colormap", colormap},
             {"shared_scale", shared},
-            {"scaling", scalingName(scaling)},
+            {"scaling", QString::fromStdString(render::scalingName(scaling))},
             {"query", query},
             {"all_layers_of", allLayersOf}};
 }
@@ -21,64 +21,32 @@ ViewState ViewState::fromJson(const QJsonObject& o) {
     v.meanHeads = o.value("mean_heads").toBool();
     v.colormap = o.value("colormap").toString("viridis");
     v.shared = o.value("shared_scale").toBool(true);
-    v.scaling = scalingFromName(o.value("scaling").toString());
+    v.scaling = render::scalingFromName(o.value("scaling").toString().toStdString());
     v.query = o.value("query").toInt(-1);
     v.allLayersOf = o.value("all_layers_of").toInt(-1);
     return v;
 }
 
-QString kindLabel(BlockKind k) {
-    switch (k) {
-        case BlockKind::EncoderSelf:
-            return "enc self";
-        case BlockKind::DecoderSelf:
-            return "dec self";
-        case BlockKind::Cross:
-            return "cross";
-    }
-    return {};
+SelectionRequest ViewState::request() const {
+    SelectionRequest r;
+    r.kind = kind;
+    r.layer = layer;
+    r.heads = meanHeads ? "mean" : "all";
+    r.allLayersOf = allLayersOf;
+    r.sharedScale = shared;
+    return r;
 }
 
-QString kindLabel(const std::string& blockName) {
-    BlockKind k = BlockKind::EncoderSelf;
-    return blockKindFromName(blockName, &k) ? kindLabel(k) : QString::fromStdString(blockName);
+render::FigureStyle ViewState::figureStyle() const {
+    render::FigureStyle s;
+    s.colormap = colormap;
+    s.scaling = scaling;
+    s.shared = shared;
+    return s;
 }
 
-std::vector<std::pair<int, int>> columnPlan(const Results& res, const ViewState& v) {
-    std::vector<std::pair<int, int>> plan;
-    if (v.allLayersOf >= 0 && v.allLayersOf < int(res.size())) {
-        for (const auto& b : res[size_t(v.allLayersOf)].analysis.blocks)
-            if (b.kind == v.kind) plan.emplace_back(v.allLayersOf, b.layer);
-    }
-    if (plan.empty())
-        for (int c = 0; c < int(res.size()); ++c) plan.emplace_back(c, v.layer);
-    return plan;
-}
-
-QStringList toQt(const std::vector<std::string>& tokens) {
-    QStringList out;
-    for (const auto& t : tokens) out << QString::fromStdString(t);
-    return out;
-}
-
-const CapturedBlock* findBlock(const Analysis& a, BlockKind kind, int layer) {
-    for (const auto& b : a.blocks)
-        if (b.kind == kind && b.layer == layer) return &b;
-    return nullptr;
-}
-
-QStringList queryTokens(const Analysis& a, BlockKind kind) {
-    return toQt(kind == BlockKind::EncoderSelf ? a.sourceTokens : a.targetTokens);
-}
-
-QStringList keyTokens(const Analysis& a, BlockKind kind) {
-    return toQt(kind == BlockKind::DecoderSelf ? a.targetTokens : a.sourceTokens);
-}
-
-Mat headMean(const CapturedBlock& b) {
-    Mat m = b.weights.front();
-    for (size_t h = 1; h < b.weights.size(); ++h) m += b.weights[h];
-    return m / static_cast<Scalar>(b.weights.size());
+QString kindLabel(BlockKind kind) {
+    return QString::fromStdString(blockLabel(kind));
 }
 
 }  // namespace attnviz::ui

@@ -3,13 +3,13 @@
 
 #include <QJsonObject>
 #include <QString>
-#include <QStringList>
 
-#include "core/config.h"
-#include "heatmap_panel.h"
-#include "workspace.h"
+#include "core/selection.h"
+#include "render/figure.h"
 
 namespace attnviz::ui {
+
+using render::Scaling;
 
 // What the grid shows: block kind and layer, heads or their mean, colours, scaling, and the
 // selected query row. Saved in sessions.
@@ -26,20 +26,13 @@ struct ViewState {
     QJsonObject toJson() const;
     static ViewState fromJson(const QJsonObject& o);
     bool operator==(const ViewState& o) const { return toJson() == o.toJson(); }
+
+    // What to select from the results: the heads in view (their mean with meanHeads).
+    SelectionRequest request() const;
+    // The figure style of the view: its colours, scaling and shared scale.
+    render::FigureStyle figureStyle() const;
 };
 
-QString kindLabel(BlockKind kind);                // "enc self", "dec self", "cross"
-QString kindLabel(const std::string& blockName);  // the same from "encoder_self", …
-// What each grid column shows, (model, layer): every model at the view's layer, or with
-// allLayersOf every layer of that model that has the view's block kind.
-std::vector<std::pair<int, int>> columnPlan(const Results& results, const ViewState& view);
-QStringList toQt(const std::vector<std::string>& tokens);
-// The captured block of kind/layer in an analysis, or null.
-const CapturedBlock* findBlock(const Analysis& a, BlockKind kind, int layer);
-// Query and key tokens of a block kind in an analysis.
-QStringList queryTokens(const Analysis& a, BlockKind kind);
-QStringList keyTokens(const Analysis& a, BlockKind kind);
-// The mean of a block's heads [Nq, Nk].
-Mat headMean(const CapturedBlock& b);
+QString kindLabel(BlockKind kind);  // "enc self", "dec self", "cross"
 
 }  // namespace attnviz::ui

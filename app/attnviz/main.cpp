@@ -6,10 +6,11 @@
 #include <QFileInfo>
 #include <QTextStream>
 
+#include "render/runtime.h"
 #include "ui/main_window.h"
 
 int main(int argc, char** argv) {
-    attnviz::ui::ensureRuntimeDirectory();
+    attnviz::render::ensureRuntimeDirectory();
     QApplication app(argc, argv);
     QApplication::setApplicationName("attnviz");
     QApplication::setOrganizationName("attnviz");
@@ -32,11 +33,13 @@ int main(int argc, char** argv) {
     cli.process(app);
 
     QTextStream err(stderr);
-    const QString dir =
-        cli.isSet(models) ? cli.value(models) : attnviz::ui::bundledModelDirectory();
-    QStringList errors;
-    auto columns = attnviz::ui::loadModelDirectory(dir, &errors);
-    for (const auto& e : errors) err << "attnviz: skipped a checkpoint: " << e << "\n";
+    const QString dir = cli.isSet(models)
+                            ? cli.value(models)
+                            : QString::fromStdString(attnviz::bundledModelDirectory());
+    std::vector<std::string> skipped;
+    auto columns = attnviz::loadModelDirectory(dir.toStdString(), &skipped);
+    for (const auto& e : skipped)
+        err << "attnviz: skipped a checkpoint: " << QString::fromStdString(e) << "\n";
     if (columns.empty()) err << "attnviz: no models found in " << dir << "\n";
 
     attnviz::ui::MainWindow window;

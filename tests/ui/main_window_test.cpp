@@ -15,8 +15,10 @@
 #include <QStatusBar>
 #include <QTest>
 #include <fstream>
+#include <set>
 
 #include "core/model.h"
+#include "render/figure_file.h"
 #include "ui/comparison_grid.h"
 #include "ui/export_dialog.h"
 #include "ui/profile_plot.h"
@@ -36,13 +38,13 @@ ModelColumn column(const std::string& configName, const QString& name) {
         ModelConfig::fromFile(std::string(ATTNVIZ_TEST_DATA) + "/configs/" + configName + ".json");
     Vocab v = Vocab::fromWords(builtinEnglishWords());
     ModelColumn c;
-    c.name = name;
+    c.name = name.toStdString();
     c.model = std::make_shared<Model>(Model::initialize(cfg, v, v, Tokenizer(true), 1));
     return c;
 }
 
 ModelColumn bundled(const QString& file) {
-    return loadModelColumn(kModels + "/" + file);
+    return loadModelColumn((kModels + "/" + file).toStdString());
 }
 
 // Waits until the runner has delivered results for the newest request.
@@ -184,10 +186,11 @@ TEST(MainWindow, CorruptCheckpointIsAClearErrorAndNothingElseChanges) {
         << w.statusBar()->currentMessage().toStdString();
     EXPECT_EQ(w.columns().size(), 1u);
     EXPECT_EQ(w.grid()->panel(0, 0)->matrix().rows(), 5);  // i want to go <eos>
-    QStringList errors;
-    loadModelDirectory(QString::fromStdString(::testing::TempDir()),
-                       &errors);  // skips it, says why
-    EXPECT_NE(errors.join('\n').indexOf("corrupt.safetensors"), -1);
+    std::vector<std::string> errors;
+    loadModelDirectory(::testing::TempDir(), &errors);  // skips it, says why
+    std::string all;
+    for (const auto& e : errors) all += e + "\n";
+    EXPECT_NE(all.find("corrupt.safetensors"), std::string::npos);
 }
 
 TEST(MainWindow, AShortTrainingRunAddsAColumnAndALossCurve) {
@@ -273,6 +276,16 @@ TEST(MainWindow, ColumnsMoveAndGoAndZoomIsShared) {
     a->xAxis->setRange(0.5, 2.5);  // as a wheel zoom does
     EXPECT_DOUBLE_EQ(w.grid()->panel(1, 3)->xAxis->range().lower, 0.5);
     EXPECT_DOUBLE_EQ(w.grid()->panel(1, 3)->xAxis->range().upper, 2.5);
+}
+
+TEST(MainWindow, NoColumnsLeftWhileAnalysingLeavesAnEmptyGrid) {
+    MainWindow w;
+    w.setColumns({bundled("01-dot.safetensors"), bundled("09-hc-sa.safetensors")});
+    w.setSentence("I want to go to the station");  // analysing now
+    w.setColumns({});
+    waitForResults(w);
+    EXPECT_EQ(w.grid()->columnCount(), 0);  // the stale analysis of two models was dropped
+    EXPECT_TRUE(w.workspace()->results()->empty());
 }
 
 TEST(MainWindow, EveryLayerOfOneModel) {
@@ -369,6 +382,65 @@ TEST(MainWindow, ExportDialogWritesGridPanelProfileAndLossAsVectors) {
     EXPECT_EQ(QString::fromUtf8(csv.readAll()).count('\n'), 1 + 2 * 4 * 5 * 5);
     EXPECT_FALSE(w.exportData("/proc/nope/view.csv", &error));
     EXPECT_NE(error.indexOf("/proc/nope/view.csv"), -1);
+}
+
+// Screen and file are one drawing of one selection: every cell of every panel on screen (the
+// real grid's QCustomPlot panels) has the colour of the same cell in a PNG written by
+// render/, for each scaling, with a shared and with per-panel colour scales.
+TEST(MainWindow, ScreenAndFigureColourEveryCellAlike) {
+    MainWindow w;
+    w.setColumns({bundled("01-dot.safetensors"), bundled("09-hc-sa.safetensors")});
+    w.resize(1400, 1000);
+    w.show();
+    w.setSentence("I want to go to the station");  // 8 positions with <eos>
+    waitForResults(w);
+    const QString png = QString::fromStdString(::testing::TempDir()) + "agree.png";
+    for (Scaling scaling : {Scaling::Linear, Scaling::Power, Scaling::Log})
+        for (bool shared : {true, false}) {
+            ViewState v = w.view();
+            v.scaling = scaling;
+            v.shared = shared;
+            v.colormap = shared ? "viridis" : "magma";
+            w.setView(v);
+            QTest::qWait(50);  // panels laid out
+            const render::Figure fig{w.workspace()->selection(), v.figureStyle()};
+            const QSizeF page(1800, 1200);  // pixels = points at 72 dpi
+            QString error;
+            ASSERT_TRUE(render::writeFigure(
+                png, page, false, 72,
+                [&](QPainter& p, const QRectF& r) { render::paintFigure(p, fig, r); }, &error))
+                << error.toStdString();
+            const QImage file(png);
+            const render::FigureLayout L = render::layoutFigure(fig, QRectF(QPointF(), page));
+            ASSERT_EQ(L.panels.size(), 2u * 4u);
+            int cells = 0;
+            std::set<QRgb> colours;
+            for (const render::PanelPlace& pl : L.panels) {
+                HeatmapPanel* panel = w.grid()->panel(pl.column, pl.row);
+                ASSERT_NE(panel, nullptr);
+                panel->replot(QCustomPlot::rpImmediateRefresh);
+                const QImage screen = panel->grab().toImage();
+                const Mat& m = panel->matrix();
+                ASSERT_EQ(m.rows(), 8);
+                ASSERT_GE(pl.cell, 4);
+                for (int i = 0; i < m.rows(); ++i)
+                    for (int j = 0; j < m.cols(); ++j) {
+                        const QPoint s(int(panel->xAxis->coordToPixel(j)),
+                                       int(panel->yAxis->coordToPixel(i)));
+                        const QPoint f(int(pl.origin.x() + (j + 0.5) * pl.cell),
+                                       int(pl.origin.y() + (i + 0.5) * pl.cell));
+                        const QRgb a = screen.pixel(s) & 0xffffff, b = file.pixel(f) & 0xffffff;
+                        ASSERT_EQ(a, b) << render::scalingName(scaling) << (shared ? " shared" : "")
+                                        << ": column " << pl.column << " head " << pl.row
+                                        << " cell (" << i << ", " << j << ") weight " << m(i, j)
+                                        << std::hex << ": screen " << a << ", file " << b;
+                        colours.insert(a);
+                        ++cells;
+                    }
+            }
+            EXPECT_EQ(cells, 2 * 4 * 8 * 8);
+            EXPECT_GT(colours.size(), 20u);  // not one flat colour
+        }
 }
 
 int main(int argc, char** argv) {

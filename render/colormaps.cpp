@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "colormaps.h"
 
-namespace attnviz::ui {
+#include <algorithm>
+#include <cmath>
+
+namespace attnviz::render {
 namespace {
 
 // Nine evenly spaced samples of each matplotlib colour map (public-domain data).
@@ -16,21 +19,38 @@ const char* const kGreys[] = {"#ffffff", "#f0f0f0", "#d9d9d9", "#bdbdbd", "#9696
 
 }  // namespace
 
-QStringList colormapNames() {
-    return {"viridis", "magma", "cividis", "greys"};
-}
-
-QCPColorGradient colormap(const QString& name) {
+ColorMap ColorMap::named(const QString& name) {
     const char* const* stops = kViridis;
     if (name == "magma") stops = kMagma;
     if (name == "cividis") stops = kCividis;
     if (name == "greys") stops = kGreys;
-    QCPColorGradient g;
-    g.clearColorStops();
-    for (int i = 0; i < 9; ++i) g.setColorStopAt(i / 8.0, QColor(stops[i]));
-    g.setColorInterpolation(QCPColorGradient::ciRGB);
-    g.setLevelCount(256);
-    return g;
+    ColorMap m;
+    const int last = int(m.m_levels.size()) - 1;
+    for (int i = 0; i <= last; ++i) {
+        // Level i sits at i/255; stop k at k/8; truncated like QCPColorGradient's levels.
+        const double pos = i * (1.0 / last);
+        const int hi = std::clamp(int(std::ceil(pos * 8)), 0, 8);
+        const QColor h(stops[hi]), l(stops[std::max(0, hi - 1)]);
+        const double t = hi == 0 ? 1 : (pos - (hi - 1) / 8.0) / (1 / 8.0);
+        m.m_levels[size_t(i)] =
+            qRgb(int((1 - t) * l.red() + t * h.red()), int((1 - t) * l.green() + t * h.green()),
+                 int((1 - t) * l.blue() + t * h.blue()));
+    }
+    return m;
+}
+
+QRgb ColorMap::rgb(double t) const {
+    const int last = int(m_levels.size()) - 1;
+    const int i = std::clamp(int(t * last), 0, last);
+    return m_levels[size_t(i)];
+}
+
+QStringList colormapNames() {
+    return {"viridis", "magma", "cividis", "greys"};
+}
+
+QColor cellColor(const ColorMap& map, double w, double max, Scaling s) {
+    return QColor::fromRgb(map.rgb(scalePosition(w, max, s)));
 }
 
 QColor lineColor(int i) {
@@ -40,4 +60,4 @@ QColor lineColor(int i) {
     return c[i % 8].darker(100 + 40 * (i / 8));
 }
 
-}  // namespace attnviz::ui
+}  // namespace attnviz::render

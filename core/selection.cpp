@@ -1,0 +1,245 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "selection.h"
+
+#include <algorithm>
+
+#include "dump.h"
+#include "error.h"
+#include "export.h"
+
+namespace attnviz {
+namespace {
+
+using Tokens = std::shared_ptr<const std::vector<std::string>>;
+
+const CapturedBlock* findBlock(const Analysis& a, BlockKind kind, int layer) {
+    for (const auto& b : a.blocks)
+        if (b.kind == kind && b.layer == layer) return &b;
+    return nullptr;
+}
+
+// Query and key tokens of a block kind, sharing the results.
+Tokens queryTokens(const std::shared_ptr<const Results>& res, const Analysis& a, BlockKind k) {
+    return {res, k == BlockKind::EncoderSelf ? &a.sourceTokens : &a.targetTokens};
+}
+Tokens keyTokens(const std::shared_ptr<const Results>& res, const Analysis& a, BlockKind k) {
+    return {res, k == BlockKind::DecoderSelf ? &a.targetTokens : &a.sourceTokens};
+}
+
+Mat headMean(const CapturedBlock& b) {
+    Mat m = b.weights.front();
+    for (size_t h = 1; h < b.weights.size(); ++h) m += b.weights[h];
+    return m / static_cast<Scalar>(b.weights.size());
+}
+
+// The (model, layer) of every grid column: every model at the request's layer, or every
+// layer of one model that has the block kind.
+std::vector<std::pair<int, int>> columnPlan(const Results& res, const SelectionRequest& q) {
+    std::vector<std::pair<int, int>> plan;
+    if (q.allLayersOf >= 0 && q.allLayersOf < int(res.size()))
+        for (const auto& b : res[size_t(q.allLayersOf)].analysis.blocks)
+            if (b.kind == q.kind) plan.emplace_back(q.allLayersOf, b.layer);
+    if (plan.empty())
+        for (int c = 0; c < int(res.size()); ++c) plan.emplace_back(c, q.layer);
+    return plan;
+}
+
+// The head indices of a request ("all", or a list); error naming the model otherwise.
+std::vector<int> headList(const std::string& heads, int count, const std::string& model,
+                          std::string* error) {
+    std::vector<int> out;
+    if (heads.empty() || heads == "all") {
+        for (int h = 0; h < count; ++h) out.push_back(h);
+        return out;
+    }
+    size_t start = 0;
+    while (start <= heads.size()) {
+        size_t end = heads.find(',', start);
+        if (end == std::string::npos) end = heads.size();
+        std::string part = heads.substr(start, end - start);
+        part.erase(0, part.find_first_not_of(' '));
+        part.erase(part.find_last_not_of(' ') + 1);
+        start = end + 1;
+        if (part.empty()) continue;
+        const bool digits = part.find_first_not_of("0123456789") == std::string::npos;
+        const int h = digits && part.size() < 6 ? std::stoi(part) : -1;
+        if (h < 0 || h >= count) {
+            *error = "head '" + part + "' does not exist in " + model + " (" +
+                     std::to_string(count) + " heads; use all, mean or e.g. 0,2)";
+            return {};
+        }
+        out.push_back(h);
+    }
+    return out;
+}
+
+SelectedColumn selectColumn(const std::shared_ptr<const Results>& res, int c, int layer,
+                            const SelectionRequest& q, std::string* error) {
+    const ColumnResult& r = (*res)[size_t(c)];
+    SelectedColumn col;
+    col.result = c;
+    col.layer = layer;
+    col.title = q.allLayersOf >= 0 ? r.name + " · layer " + std::to_string(layer) : r.name;
+    if (!r.error.empty()) {
+        col.error = r.error;
+        *error = r.name + ": " + r.error;
+        return col;
+    }
+    const CapturedBlock* b = findBlock(r.analysis, q.kind, layer);
+    const std::string where = blockLabel(q.kind) + " L" + std::to_string(layer);
+    if (!b) {
+        col.error = "no " + blockLabel(q.kind) + " block\nin layer " + std::to_string(layer);
+        *error =
+            r.name + " has no " + blockLabel(q.kind) + " block in layer " + std::to_string(layer);
+        return col;
+    }
+    col.variant = b->variant;
+    SelectedTable base;
+    base.model = r.name;
+    base.kind = q.kind;
+    base.layer = layer;
+    base.queries = queryTokens(res, r.analysis, q.kind);
+    base.keys = keyTokens(res, r.analysis, q.kind);
+    if (q.heads == "mean") {
+        base.head = "mean";
+        base.where = where + " · mean of " + std::to_string(b->heads) + " heads";
+        base.weights = std::make_shared<const Mat>(headMean(*b));
+        col.tables.push_back(base);
+        return col;
+    }
+    const std::vector<int> heads = headList(q.heads, b->heads, r.name, error);
+    if (heads.empty()) col.error = *error;
+    for (int h : heads) {
+        SelectedTable t = base;
+        t.head = std::to_string(h);
+        t.where = where + " · head " + t.head;
+        t.weights = std::shared_ptr<const Mat>(res, &b->weights[size_t(h)]);
+        col.tables.push_back(std::move(t));
+    }
+    return col;
+}
+
+}  // namespace
+
+std::string blockLabel(BlockKind k) {
+    switch (k) {
+        case BlockKind::EncoderSelf:
+            return "enc self";
+        case BlockKind::DecoderSelf:
+            return "dec self";
+        case BlockKind::Cross:
+            return "cross";
+    }
+    return {};
+}
+
+Selection selectTables(std::shared_ptr<const Results> results, const SelectionRequest& q) {
+    Selection s;
+    s.results = results;
+    if (!results) results = std::make_shared<const Results>();
+    for (auto [c, layer] : columnPlan(*results, q)) {
+        std::string error;
+        s.columns.push_back(selectColumn(results, c, layer, q, &error));
+        if (s.error.empty()) s.error = error;
+    }
+    for (const auto& col : s.columns) {
+        s.rows = std::max(s.rows, int(col.tables.size()));
+        for (const auto& t : col.tables)
+            if (t.weights->size())
+                s.maxWeight = std::max(s.maxWeight, double(t.weights->maxCoeff()));
+    }
+    for (auto& col : s.columns)
+        for (auto& t : col.tables)
+            t.scaleMax =
+                q.sharedScale || !t.weights->size() ? s.maxWeight : double(t.weights->maxCoeff());
+    if (s.columns.empty() && s.error.empty()) s.error = "no model to show";
+    return s;
+}
+
+Selection Selection::single(int column, int row) const {
+    Selection s;
+    s.results = results;
+    s.rows = 1;
+    if (column < 0 || column >= int(columns.size())) {
+        s.error = "no such column";
+        return s;
+    }
+    const SelectedColumn& c = columns[size_t(column)];
+    if (row < 0 || row >= int(c.tables.size())) {
+        s.error = c.title + " has no head " + std::to_string(row);
+        return s;
+    }
+    SelectedColumn one = c;
+    one.tables = {c.tables[size_t(row)]};
+    s.columns = {one};
+    s.maxWeight = maxWeight;
+    return s;
+}
+
+std::vector<const SelectedTable*> tablesOf(const Selection& s) {
+    std::vector<const SelectedTable*> out;
+    for (const auto& col : s.columns)
+        for (const auto& t : col.tables) out.push_back(&t);
+    return out;
+}
+
+Profile selectProfile(const Results& res, BlockKind kind, int layer, int query, int column) {
+    Profile f;
+    for (int c = 0; c < int(res.size()); ++c) {
+        if (column >= 0 && c != column) continue;
+        const ColumnResult& r = res[size_t(c)];
+        const CapturedBlock* b = r.error.empty() ? findBlock(r.analysis, kind, layer) : nullptr;
+        if (!b) continue;
+        const Analysis& a = r.analysis;
+        const auto& q = kind == BlockKind::EncoderSelf ? a.sourceTokens : a.targetTokens;
+        const auto& k = kind == BlockKind::DecoderSelf ? a.targetTokens : a.sourceTokens;
+        if (query < 0 || query >= int(q.size())) continue;
+        if (f.query.empty()) f.query = q[size_t(query)];
+        if (k.size() > f.keys.size()) f.keys = k;
+        auto line = [&](const std::string& name, const Mat& w) {
+            std::vector<double> y;
+            for (Eigen::Index j = 0; j < w.cols(); ++j) y.push_back(w(query, j));
+            f.lines.emplace_back(name, y);
+        };
+        if (column < 0) {
+            line(r.name, headMean(*b));
+        } else {
+            for (int h = 0; h < b->heads; ++h)
+                line("head " + std::to_string(h), b->weights[size_t(h)]);
+        }
+    }
+    if (f.lines.empty()) f.error = "no model has this query in this block";
+    const std::string who = column >= 0 && column < int(res.size())
+                                ? res[size_t(column)].name + ", every head"
+                                : "every model, mean of heads";
+    f.title = "Query " + std::to_string(query) + " \"" + f.query + "\" · " + blockLabel(kind) +
+              " L" + std::to_string(layer) + " · " + who;
+    return f;
+}
+
+std::string exportDataBytes(const std::shared_ptr<const Results>& res,
+                            const std::vector<ModelColumn>& columns, const SelectionRequest& q,
+                            const std::string& ext) {
+    if (!res || res->empty() || res->size() != columns.size())
+        throw Error("nothing to export yet (the analysis is still running)");
+    if (ext == "json") {
+        FloatJson j = FloatJson::array();
+        for (size_t c = 0; c < res->size(); ++c) {
+            const ModelColumn& m = columns[c];
+            j.push_back(attentionDump(m.path.empty() ? m.name : m.path, m.model->config(),
+                                      (*res)[c].analysis));
+        }
+        return (res->size() == 1 ? j[0] : j).dump() + "\n";
+    }
+    if (ext != "csv" && ext != "npy")
+        throw Error("the data format comes from the extension: .csv, .json or .npy");
+    const Selection s = selectTables(res, q);
+    if (!s.error.empty()) throw Error(s.error);
+    std::vector<WeightTable> tables;
+    for (const SelectedTable* t : tablesOf(s))
+        tables.push_back({t->model, blockKindName(t->kind), t->layer, t->head, *t->queries,
+                          *t->keys, *t->weights});
+    return ext == "csv" ? weightsCsv(tables) : weightsNpy(tables);
+}
+
+}  // namespace attnviz

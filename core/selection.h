@@ -1,0 +1,83 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+// The one road from analysis results to pixels: which matrices to draw, with their token
+// labels, titles and places in the grid. The on-screen grid, the query profile, every
+// exported figure, the data export and `attnviz-cli render` all draw a Selection, so they
+// show the same tables under the same names. Tables share the results' matrices (no copy,
+// the results are kept alive); only a mean of heads is computed.
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "workspace.h"
+
+namespace attnviz {
+
+std::string blockLabel(BlockKind kind);  // "enc self", "dec self", "cross"
+
+// What to draw: the block kind and layer of every model, or every layer of one model.
+struct SelectionRequest {
+    BlockKind kind = BlockKind::EncoderSelf;
+    int layer = 0;
+    std::string heads = "all";  // "all", "mean" (mean of heads) or a list such as "0,2"
+    int allLayersOf = -1;       // >= 0: every layer (of this kind) of this result's model
+    bool sharedScale = true;    // one colour scale (the largest weight of all tables)
+};
+
+// One matrix to draw: weights [queries, keys] (row = query, column = key).
+struct SelectedTable {
+    std::string model;
+    BlockKind kind = BlockKind::EncoderSelf;
+    int layer = 0;
+    std::string head;   // "0", "1", … or "mean"
+    std::string where;  // "enc self L0 · head 0", "enc self L0 · mean of 4 heads"
+    std::shared_ptr<const Mat> weights;
+    std::shared_ptr<const std::vector<std::string>> queries, keys;
+    double scaleMax = 0;  // the top of its colour scale (shared or its own maximum)
+};
+
+// One grid column: a model at a layer, and its tables top to bottom (heads).
+struct SelectedColumn {
+    int result = 0;  // index into the results (the model's column)
+    int layer = 0;
+    std::string title;    // the model's name, "· layer N" when showing every layer
+    std::string variant;  // of the block, empty when the model has none
+    std::string error;    // the model failed, or has no such block: no tables
+    std::vector<SelectedTable> tables;
+};
+
+struct Selection {
+    std::vector<SelectedColumn> columns;
+    int rows = 0;          // the most tables of any column
+    double maxWeight = 0;  // over every table
+    std::string error;     // the first problem (a failed model, a missing block or head)
+    std::shared_ptr<const Results> results;
+
+    // The same selection reduced to one table (column c, row r); error when absent.
+    Selection single(int column, int row) const;
+};
+
+Selection selectTables(std::shared_ptr<const Results> results, const SelectionRequest& request);
+// Every selected table, column by column (the data export's order).
+std::vector<const SelectedTable*> tablesOf(const Selection& s);
+
+// One query's weights over the keys: a line per model (its heads' mean), or with column >= 0
+// a line per head of that model.
+struct Profile {
+    std::string title;  // Query 3 "go" · enc self L0 · every model, mean of heads
+    std::string query;  // the query token
+    std::vector<std::string> keys;
+    std::vector<std::pair<std::string, std::vector<double>>> lines;
+    std::string error;  // no line: why
+};
+Profile selectProfile(const Results& results, BlockKind kind, int layer, int query, int column);
+
+// The matrices in view as a data file by extension: "csv" or "npy" (the selected tables),
+// "json" (each model's dump; an array for several). columns are the models of `results`,
+// in order. Throws Error for anything else or when a table is missing.
+std::string exportDataBytes(const std::shared_ptr<const Results>& results,
+                            const std::vector<ModelColumn>& columns,
+                            const SelectionRequest& request, const std::string& ext);
+
+}  // namespace attnviz

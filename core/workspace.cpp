@@ -1,0 +1,92 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "workspace.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <future>
+
+namespace attnviz {
+
+namespace fs = std::filesystem;
+
+ModelColumn loadModelColumn(const std::string& path) {
+    ModelColumn c;
+    c.path = path;
+    c.model = std::make_shared<Model>(Model::load(path));
+    const auto& t = c.model->training();
+    if (t.is_object() && t.contains("name") && t["name"].is_string()) {
+        c.name = t["name"].get<std::string>();
+    } else {
+        c.name = fs::path(path).stem().string();
+        const size_t digits = c.name.find_first_not_of("0123456789");
+        if (digits > 0 && digits != std::string::npos && c.name[digits] == '-')
+            c.name.erase(0, digits + 1);
+    }
+    return c;
+}
+
+std::vector<ModelColumn> loadModelDirectory(const std::string& dir,
+                                            std::vector<std::string>* errors) {
+    std::vector<std::string> files;
+    std::error_code ec;
+    for (const auto& e : fs::directory_iterator(dir, ec))
+        if (e.is_regular_file(ec) && e.path().extension() == ".safetensors")
+            files.push_back(e.path().string());
+    std::sort(files.begin(), files.end());
+    std::vector<ModelColumn> out;
+    for (const auto& f : files) {
+        try {
+            out.push_back(loadModelColumn(f));
+        } catch (const std::exception& e) {
+            if (errors) errors->push_back(e.what());
+        }
+    }
+    return out;
+}
+
+std::string bundledModelDirectory() {
+    if (const char* env = std::getenv("ATTNVIZ_MODELS"); env && *env) return env;
+    std::error_code ec;
+    const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
+    const fs::path app = ec ? fs::current_path(ec) : exe.parent_path();
+    for (const char* rel : {"../resources/models", "resources/models", "../share/attnviz/models"}) {
+        const fs::path p = (app / rel).lexically_normal();
+        if (fs::is_directory(p, ec)) return p.string();
+    }
+    return (app / "../resources/models").lexically_normal().string();
+}
+
+namespace {
+
+ColumnResult analyzeColumn(const ModelColumn& c, const std::string& source,
+                           const std::string& target) {
+    ColumnResult r;
+    r.name = c.name;
+    const auto& t = c.model->training();
+    r.untrained = t.is_object() && t.value("kind", std::string()) == "random-init";
+    try {
+        std::lock_guard<std::mutex> g(*c.lock);
+        r.analysis = target.empty() ? c.model->analyze(source)
+                                    : c.model->analyze(source, std::string_view(target));
+    } catch (const std::exception& e) {
+        r.error = e.what();
+    }
+    return r;
+}
+
+}  // namespace
+
+Results analyzeAll(const std::vector<ModelColumn>& columns, const std::string& source,
+                   const std::string& target) {
+    // Models are independent (each has its own lock): analyse them on every core.
+    std::vector<std::future<ColumnResult>> running;
+    for (const auto& c : columns)
+        running.push_back(std::async(std::launch::async, analyzeColumn, std::cref(c),
+                                     std::cref(source), std::cref(target)));
+    Results out;
+    for (auto& f : running) out.push_back(f.get());
+    return out;
+}
+
+}  // namespace attnviz

@@ -1,0 +1,51 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+// The models a workspace shows and their analyses of one sentence, without Qt: loading
+// checkpoints, finding the bundled models, and analysing every model synchronously. The
+// app runs analyzeAll on a worker thread (ui/analysis_runner.h); `attnviz-cli render`
+// calls it directly.
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "model.h"
+
+namespace attnviz {
+
+// A model shown as a column. The core Model keeps scratch buffers, so each one is used by
+// one thread at a time: analyses take its lock.
+struct ModelColumn {
+    std::string name;
+    std::string path;  // empty for a model trained in the app and not saved yet
+    std::shared_ptr<Model> model;
+    std::shared_ptr<std::mutex> lock = std::make_shared<std::mutex>();
+};
+
+// Reads a checkpoint; its name is the "training" metadata's name, else the file name
+// without extension and numeric prefix ("01-dot.safetensors" -> "dot"). Throws Error.
+ModelColumn loadModelColumn(const std::string& path);
+// Every *.safetensors in `dir`, sorted by file name; files that fail to load are reported
+// in `errors` (one message each) and skipped.
+std::vector<ModelColumn> loadModelDirectory(const std::string& dir,
+                                            std::vector<std::string>* errors);
+// The bundled models: $ATTNVIZ_MODELS, else resources/models near the executable
+// (/proc/self/exe): ../resources/models, resources/models or ../share/attnviz/models.
+std::string bundledModelDirectory();
+
+// One model's result for the current sentence: the analysis, or the reason it failed.
+struct ColumnResult {
+    std::string name;
+    std::string error;       // empty when ok
+    bool untrained = false;  // a randomly initialised checkpoint
+    Analysis analysis;
+};
+using Results = std::vector<ColumnResult>;
+
+// Analyses `source` (and `target`, empty: greedy decoding) with every model, the models in
+// parallel (each under its own lock). A model that fails has its error in its result.
+Results analyzeAll(const std::vector<ModelColumn>& columns, const std::string& source,
+                   const std::string& target);
+
+}  // namespace attnviz

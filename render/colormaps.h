@@ -1,0 +1,33 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include <QColor>
+#include <QStringList>
+#include <array>
+
+#include "scaling.h"
+
+namespace attnviz::render {
+
+// A perceptually uniform colour map as 256 levels: "viridis", "magma", "cividis", "greys"
+// (nine matplotlib samples each, interpolated in RGB). Position t in [0, 1] takes level
+// int(t · 255), the rule of QCustomPlot's QCPColorGradient, so a gradient built from
+// levels() colours the screen exactly as figures are coloured.
+class ColorMap {
+public:
+    static ColorMap named(const QString& name);  // unknown names: viridis
+    QRgb rgb(double t) const;
+    const std::array<QRgb, 256>& levels() const { return m_levels; }
+
+private:
+    std::array<QRgb, 256> m_levels{};
+};
+
+QStringList colormapNames();
+// The colour of weight w of a table whose scale tops at max.
+QColor cellColor(const ColorMap& map, double w, double max, Scaling s);
+// Colour of line i in plots with several lines: the colour-blind-friendly Okabe-Ito
+// palette, repeated darker after eight.
+QColor lineColor(int i);
+
+}  // namespace attnviz::render

@@ -1,0 +1,69 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+// Figures for slides and papers, drawn with QPainter so that one drawing serves SVG, PDF
+// (vector: every heatmap cell a rectangle, every label text) and PNG. Needs QtGui only:
+// the app's export and `attnviz-cli render` draw with it, the app's grid colours its cells
+// with the same colour maps and scaling (colormaps.h, scaling.h).
+#include <QPainter>
+#include <QString>
+#include <functional>
+
+#include "core/selection.h"
+#include "scaling.h"
+
+namespace attnviz::render {
+
+struct FigureStyle {
+    QString title;
+    QString colormap = "viridis";
+    Scaling scaling = Scaling::Linear;
+    bool shared = true;    // one colour scale for all panels (else each its own)
+    bool colorbar = true;  // drawn for the shared scale
+    QString fontFamily;    // empty: a family with CJK glyphs when installed
+    double fontSize = 7;   // points
+};
+
+// A grid of heatmaps: the selection's columns (models, or one model's layers) of tables.
+struct Figure {
+    Selection selection;
+    FigureStyle style;
+};
+
+// Where a figure's parts go on a page (in points).
+struct PanelPlace {
+    int column = 0, row = 0;  // in the selection
+    QRectF box;               // the panel: title, labels and cells
+    QPointF origin;           // the top left of cell (0, 0)
+    double cell = 0;          // a cell's side; 0: no room
+    double labelFont = 0;     // token labels' point size
+    double labelWidth = 0;    // the longest token label
+};
+struct FigureLayout {
+    QRectF grid;                // the panels' area
+    bool columnTitles = false;  // a title above each column (else in each panel's title)
+    double columnTitleHeight = 0, columnWidth = 0;
+    std::vector<PanelPlace> panels;
+    QRectF colorbar;  // empty: none
+};
+FigureLayout layoutFigure(const Figure& f, const QRectF& page);
+void paintFigure(QPainter& p, const Figure& f, const QRectF& page);
+
+// One query's weights over the keys as lines.
+struct ProfileFigure {
+    Profile profile;
+    FigureStyle style;
+};
+void paintProfile(QPainter& p, const ProfileFigure& f, const QRectF& page);
+
+// Draws a figure onto a page (in points).
+using FigurePainter = std::function<void(QPainter&, const QRectF&)>;
+// A painter of the selection; empty, with *error, when it has a problem or nothing to draw.
+FigurePainter gridPainter(const Selection& selection, const FigureStyle& style, QString* error);
+FigurePainter profilePainter(const Profile& profile, const FigureStyle& style, QString* error);
+
+// The default family for figures: Noto Sans CJK SC when installed (CJK glyphs), else the
+// application font.
+QString figureFontFamily();
+
+}  // namespace attnviz::render

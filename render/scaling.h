@@ -1,0 +1,24 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+// How weights map to colours, for the screen and for files alike: a weight w of a table
+// whose colour scale tops at `max` becomes a position in [0, 1] of the colour map.
+#include <string>
+
+namespace attnviz::render {
+
+// linear: w / max; power: sqrt(w / max), to see small weights; log: log10(w / max) over
+// kLogDecades decades, so every weight at or below max·10^-kLogDecades takes the lowest colour.
+enum class Scaling { Linear, Power, Log };
+constexpr double kLogDecades = 4;
+
+Scaling scalingFromName(const std::string& name);  // "linear", "power", "log"; else linear
+std::string scalingName(Scaling s);
+bool isScalingName(const std::string& name);
+
+// The colour-map position of weight w in [0, max], clamped to [0, 1] (0 when max <= 0).
+double scalePosition(double w, double max, Scaling s);
+// The weight at colour-map position t (the inverse, for colour bar ticks).
+double scaleValue(double t, double max, Scaling s);
+
+}  // namespace attnviz::render

@@ -1,0 +1,157 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// MainWindow's menus and keyboard actions (File, View, Columns) and the work of the File
+// menu: opening checkpoints and sentence lists, recent sentences.
+#include <QDockWidget>
+#include <QFileDialog>
+#include <QLineEdit>
+#include <QMenuBar>
+#include <QSettings>
+
+#include "export_dialog.h"
+#include "main_window.h"
+#include "sentence_list.h"
+#include "view_controls.h"
+
+namespace attnviz::ui {
+
+void MainWindow::createMenus() {
+    addFileMenu();
+    addViewMenu();
+    addColumnsMenu();
+}
+
+void MainWindow::addFileMenu() {
+    auto* file = menuBar()->addMenu("&File");
+    file->addAction("&Open checkpoint as a new column…", QKeySequence::Open, this, [this] {
+        const QString path = QFileDialog::getOpenFileName(this, "Open checkpoint", {},
+                                                          "Checkpoints (*.safetensors)");
+        if (!path.isEmpty()) openCheckpointFile(path);
+    });
+    file->addAction("Open &sentence list…", QKeySequence("Ctrl+Shift+O"), this,
+                    &MainWindow::openSentenceList);
+    m_recent = file->addMenu("&Recent sentences");
+    connect(m_recent, &QMenu::aboutToShow, this, &MainWindow::rebuildRecentMenu);
+    file->addSeparator();
+    file->addAction("Open &workspace…", this, [this] {
+        const QString path = QFileDialog::getOpenFileName(
+            this, "Open workspace", {}, "attnviz workspace (*.attnviz.json *.json)");
+        QString error;
+        if (!path.isEmpty() && !openSession(path, &error)) message(error);
+    });
+    file->addAction("Save workspace &as…", QKeySequence::SaveAs, this, [this] {
+        const QString path = QFileDialog::getSaveFileName(
+            this, "Save workspace", "workspace.attnviz.json", "attnviz workspace (*.attnviz.json)");
+        QString error;
+        if (!path.isEmpty() && !saveSession(path, &error)) message(error);
+    });
+    file->addSeparator();
+    file->addAction("&Export figure…", QKeySequence("Ctrl+E"), this, [this] {
+        std::unique_ptr<ExportDialog> d(createExportDialog());
+        d->exec();
+    });
+    file->addAction("Export &data…", QKeySequence("Ctrl+Shift+E"), this, [this] {
+        const QString path = QFileDialog::getSaveFileName(
+            this, "Export data", "attention.csv",
+            "CSV, long form (*.csv);;JSON dump (*.json);;NumPy (*.npy)");
+        QString error;
+        if (!path.isEmpty()) message(exportData(path, &error) ? "exported " + path : error);
+    });
+    file->addSeparator();
+    file->addAction("&Quit", QKeySequence::Quit, this, &QWidget::close);
+}
+
+void MainWindow::addViewMenu() {
+    auto* view = menuBar()->addMenu("&View");
+    for (auto* d : m_docks) view->addAction(d->toggleViewAction());
+    view->addSeparator();
+    const char* blocks[] = {"Encoder self-attention", "Decoder self-attention", "Cross-attention"};
+    for (int i = 0; i < 3; ++i)
+        view->addAction(blocks[i], QKeySequence(QString("Ctrl+%1").arg(i + 1)), this,
+                        [this, i] { m_controls->setBlockIndex(i); });
+    view->addAction("Next query", QKeySequence("Alt+Down"), this,
+                    [this] { selectQuery(m_currentColumn, this->view().query + 1); });
+    view->addAction("Previous query", QKeySequence("Alt+Up"), this,
+                    [this] { selectQuery(m_currentColumn, std::max(0, this->view().query - 1)); });
+    view->addAction("Clear query", QKeySequence("Alt+Backspace"), this,
+                    [this] { selectQuery(m_currentColumn, -1); });
+    // The current column (for the Variant tab and the per-head profile) without a mouse.
+    view->addAction("Next column", QKeySequence("Ctrl+Alt+Right"), this,
+                    [this] { stepColumn(+1); });
+    view->addAction("Previous column", QKeySequence("Ctrl+Alt+Left"), this,
+                    [this] { stepColumn(-1); });
+    view->addAction("Focus the sentence", QKeySequence("Ctrl+L"), this, [this] {
+        m_source->setFocus();
+        m_source->selectAll();
+    });
+}
+
+void MainWindow::addColumnsMenu() {
+    auto* columns = menuBar()->addMenu("&Columns");
+    columns->addAction(
+        "Show every &layer of the clicked model", QKeySequence("Ctrl+Shift+L"), this, [this] {
+            ViewState v = view();
+            v.allLayersOf = v.allLayersOf >= 0 ? -1 : std::max(0, m_currentColumn);
+            setView(v);
+            message(v.allLayersOf >= 0
+                        ? "every layer of " +
+                              QString::fromStdString(this->columns()[size_t(v.allLayersOf)].name) +
+                              " (Ctrl+Shift+L: back to all models)"
+                        : "all models");
+        });
+    columns->addAction("Move clicked column &left", QKeySequence("Ctrl+Shift+Left"), this,
+                       [this] { moveColumn(m_currentColumn, -1); });
+    columns->addAction("Move clicked column &right", QKeySequence("Ctrl+Shift+Right"), this,
+                       [this] { moveColumn(m_currentColumn, +1); });
+    columns->addAction("&Remove clicked column", QKeySequence("Ctrl+Shift+Del"), this,
+                       [this] { removeColumn(m_currentColumn); });
+}
+
+void MainWindow::stepColumn(int delta) {
+    if (columns().empty()) return;
+    const int n = int(columns().size());
+    const int c = m_currentColumn < 0 ? 0 : (m_currentColumn + delta + n) % n;
+    selectQuery(c, view().query);
+    message("current column: " + QString::fromStdString(columns()[size_t(c)].name));
+}
+
+bool MainWindow::openCheckpointFile(const QString& path) {
+    try {
+        addColumn(loadModelColumn(path.toStdString()));
+        message("opened " + path);
+        return true;
+    } catch (const std::exception& e) {
+        message("Cannot open checkpoint: " + QString::fromUtf8(e.what()));
+        return false;
+    }
+}
+
+void MainWindow::openSentenceList() {
+    const QString path = QFileDialog::getOpenFileName(this, "Sentence list", {},
+                                                      "Text or TSV (*.txt *.tsv);;All files (*)");
+    if (path.isEmpty()) return;
+    QString error;
+    if (!m_sentences->loadFile(path, &error)) return message(error);
+    m_sentenceDock->show();
+    m_sentences->list()->setFocus();
+    m_sentences->setCurrentIndex(0);
+}
+
+void MainWindow::rememberSentence() {
+    const QString s = m_source->text().trimmed();
+    if (s.isEmpty()) return;
+    QSettings settings;
+    QStringList recent = settings.value("recentSentences").toStringList();
+    recent.removeAll(s);
+    recent.prepend(s);
+    settings.setValue("recentSentences", recent.mid(0, 20));
+}
+
+void MainWindow::rebuildRecentMenu() {
+    m_recent->clear();
+    const QStringList recent = QSettings().value("recentSentences").toStringList();
+    for (const QString& s : recent) m_recent->addAction(s, this, [this, s] { setSentence(s); });
+    if (recent.isEmpty())
+        m_recent->addAction("(none yet: press Enter in the sentence field)")->setEnabled(false);
+}
+
+}  // namespace attnviz::ui

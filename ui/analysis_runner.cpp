@@ -1,0 +1,42 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "analysis_runner.h"
+
+#include <QtConcurrent/QtConcurrentRun>
+
+namespace attnviz::ui {
+
+AnalysisRunner::AnalysisRunner(QObject* parent)
+    : QObject(parent), m_watcher(new QFutureWatcher<Results>(this)) {
+    connect(m_watcher, &QFutureWatcher<Results>::finished, this, [this] {
+        auto results = std::make_shared<const Results>(m_watcher->result());
+        const bool stale = m_pending;
+        if (m_pending) start();  // the text changed meanwhile: run the newest request
+        if (!stale) emit finished(results);
+    });
+}
+
+bool AnalysisRunner::busy() const {
+    return m_watcher->isRunning() || m_pending;
+}
+
+void AnalysisRunner::request(const std::vector<ModelColumn>& columns, const std::string& source,
+                             const std::string& target) {
+    m_nextColumns = columns;
+    m_nextSource = source;
+    m_nextTarget = target;
+    if (m_watcher->isRunning()) {
+        m_pending = true;  // coalesce: only the newest request runs next
+        return;
+    }
+    start();
+}
+
+void AnalysisRunner::start() {
+    m_pending = false;
+    m_watcher->setFuture(
+        QtConcurrent::run([columns = m_nextColumns, source = m_nextSource, target = m_nextTarget] {
+            return analyzeAll(columns, source, target);
+        }));
+}
+
+}  // namespace attnviz::ui

@@ -1,0 +1,49 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// MainWindow's docks: the query profile (with its mode), sentences, variant and training.
+#include <QComboBox>
+#include <QDockWidget>
+#include <QVBoxLayout>
+
+#include "main_window.h"
+#include "profile_plot.h"
+#include "sentence_list.h"
+#include "training_dock.h"
+#include "variant_panel.h"
+
+namespace attnviz::ui {
+namespace {
+
+QDockWidget* dock(QMainWindow* w, const QString& title, const QString& name, QWidget* content,
+                  Qt::DockWidgetArea area) {
+    auto* d = new QDockWidget(title, w);
+    d->setObjectName(name);
+    d->setWidget(content);
+    w->addDockWidget(area, d);
+    return d;
+}
+
+}  // namespace
+
+void MainWindow::createDocks() {
+    auto* profileBox = new QWidget;
+    auto* pv = new QVBoxLayout(profileBox);
+    pv->setContentsMargins(2, 2, 2, 2);
+    m_profileMode = new QComboBox;
+    m_profileMode->addItems(
+        {"One line per model (mean of its heads)", "One line per head of the clicked model"});
+    pv->addWidget(m_profileMode);
+    pv->addWidget(m_profile, 1);
+    // Query profile (bottom), sentences (left), variant and training (right).
+    m_profileDock = dock(this, "Query profile", "profile", profileBox, Qt::BottomDockWidgetArea);
+    m_sentenceDock = dock(this, "Sentences", "sentences", m_sentences, Qt::LeftDockWidgetArea);
+    auto* variantDock = dock(this, "Variant", "variant", m_variant, Qt::BottomDockWidgetArea);
+    auto* trainingDock = dock(this, "Training", "training", m_training, Qt::BottomDockWidgetArea);
+    // The grid gets the whole width; the tools share the bottom as tabs.
+    tabifyDockWidget(m_profileDock, variantDock);
+    tabifyDockWidget(variantDock, trainingDock);
+    m_profileDock->raise();
+    m_sentenceDock->hide();
+    m_docks = {m_profileDock, m_sentenceDock, variantDock, trainingDock};
+}
+
+}  // namespace attnviz::ui

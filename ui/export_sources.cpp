@@ -1,0 +1,95 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "export_sources.h"
+
+#include <qcustomplot.h>
+
+#include <QFileInfo>
+#include <QPicture>
+
+#include "core/safetensors.h"
+
+namespace attnviz::ui {
+namespace {
+
+bool fail(QString* error, const QString& why) {
+    if (error) *error = why;
+    return false;
+}
+
+}  // namespace
+
+render::FigurePainter gridExport(const WorkspaceModel& model, const render::FigureStyle& style,
+                                 QString* error) {
+    if (model.results()->empty()) return fail(error, "nothing to export yet"), nullptr;
+    return render::gridPainter(model.selection(), style, error);
+}
+
+render::FigurePainter panelExport(const WorkspaceModel& model, int column, int head,
+                                  const render::FigureStyle& style, QString* error) {
+    if (model.results()->empty()) return fail(error, "nothing to export yet"), nullptr;
+    const Selection all = model.selection();
+    if (!all.error.empty()) return fail(error, QString::fromStdString(all.error)), nullptr;
+    const int c = std::clamp(column, 0, std::max(0, int(all.columns.size()) - 1));
+    return render::gridPainter(all.single(c, head), style, error);
+}
+
+render::FigurePainter profileExport(const WorkspaceModel& model, int column,
+                                    const render::FigureStyle& style, QString* error) {
+    if (model.results()->empty()) return fail(error, "nothing to export yet"), nullptr;
+    if (model.view().query < 0) return fail(error, "click a query token first"), nullptr;
+    return render::profilePainter(model.profile(column), style, error);
+}
+
+render::FigurePainter lossExport(QCustomPlot* plot, QString* error) {
+    if (!plot->graphCount())
+        return fail(error, "no loss curves yet: train a model in the Training tab"), nullptr;
+    auto picture = std::make_shared<QPicture>();
+    {
+        QCPPainter qp(picture.get());
+        plot->toPainter(&qp, 600, 400);
+    }
+    return [picture](QPainter& p, const QRectF& r) {
+        p.save();
+        p.translate(r.topLeft());
+        p.scale(r.width() / 600, r.height() / 400);
+        p.drawPicture(0, 0, *picture);
+        p.restore();
+    };
+}
+
+ExportDialog::Source exportSource(const WorkspaceModel* model, std::function<int()> currentColumn,
+                                  std::function<int()> profileColumn, QCustomPlot* lossPlot) {
+    return [=](ExportDialog::What what, const render::FigureStyle& style, int head,
+               QString* error) -> render::FigurePainter {
+        if (what != ExportDialog::Loss && model->results()->empty())
+            return fail(error, "nothing to export yet"), nullptr;
+        switch (what) {
+            case ExportDialog::Loss:
+                return lossExport(lossPlot, error);
+            case ExportDialog::Profile:
+                return profileExport(*model, profileColumn(), style, error);
+            case ExportDialog::Panel:
+                return panelExport(*model, currentColumn(), head, style, error);
+            default:
+                return gridExport(*model, style, error);
+        }
+    };
+}
+
+bool writeDataExport(const WorkspaceModel& model, const QString& path, QString* error) {
+    std::string bytes;
+    try {
+        bytes = exportDataBytes(model.results(), model.columns(), model.view().request(),
+                                QFileInfo(path).suffix().toLower().toStdString());
+    } catch (const std::exception& e) {
+        return fail(error, path + ": " + QString::fromUtf8(e.what()));
+    }
+    try {
+        writeFileAtomically(path.toStdString(), bytes);  // its message names the path
+    } catch (const std::exception& e) {
+        return fail(error, QString::fromUtf8(e.what()));
+    }
+    return true;
+}
+
+}  // namespace attnviz::ui

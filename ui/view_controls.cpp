@@ -1,0 +1,77 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "view_controls.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QSpinBox>
+
+#include "render/colormaps.h"
+
+namespace attnviz::ui {
+
+ViewControls::ViewControls(QWidget* parent)
+    : QWidget(parent),
+      m_block(new QComboBox),
+      m_colormap(new QComboBox),
+      m_scaling(new QComboBox),
+      m_layer(new QSpinBox),
+      m_shared(new QCheckBox("S&hared colour scale")),
+      m_mean(new QCheckBox("&Mean of heads")) {
+    m_block->addItem("Encoder self-attention", int(BlockKind::EncoderSelf));
+    m_block->addItem("Decoder self-attention", int(BlockKind::DecoderSelf));
+    m_block->addItem("Cross-attention", int(BlockKind::Cross));
+    m_layer->setRange(0, 255);
+    m_colormap->addItems(render::colormapNames());
+    m_scaling->addItems({"linear", "power", "log"});
+    m_shared->setChecked(true);
+    auto label = [](const QString& text, QWidget* buddy) {
+        auto* l = new QLabel(text);
+        l->setBuddy(buddy);
+        return l;
+    };
+    auto* row = new QHBoxLayout(this);
+    row->setContentsMargins(0, 0, 0, 0);
+    for (QWidget* w : std::initializer_list<QWidget*>{
+             label("&Block", m_block), m_block, label("&Layer", m_layer), m_layer, m_mean,
+             label("&Colours", m_colormap), m_colormap, label("Sc&aling", m_scaling), m_scaling,
+             m_shared})
+        row->addWidget(w);
+    row->addStretch(1);
+    connect(m_block, &QComboBox::currentIndexChanged, this, &ViewControls::changed);
+    connect(m_layer, &QSpinBox::valueChanged, this, &ViewControls::changed);
+    connect(m_mean, &QCheckBox::toggled, this, &ViewControls::changed);
+    connect(m_colormap, &QComboBox::currentTextChanged, this, &ViewControls::changed);
+    connect(m_scaling, &QComboBox::currentTextChanged, this, &ViewControls::changed);
+    connect(m_shared, &QCheckBox::toggled, this, &ViewControls::changed);
+}
+
+void ViewControls::showView(const ViewState& v) {
+    const QSignalBlocker b1(m_block), b2(m_layer), b3(m_mean), b4(m_colormap), b5(m_scaling),
+        b6(m_shared);
+    m_block->setCurrentIndex(m_block->findData(int(v.kind)));
+    m_layer->setValue(v.layer);
+    m_mean->setChecked(v.meanHeads);
+    m_colormap->setCurrentText(v.colormap);
+    m_scaling->setCurrentText(QString::fromStdString(render::scalingName(v.scaling)));
+    m_shared->setChecked(v.shared);
+}
+
+ViewState ViewControls::applied(const ViewState& base) const {
+    ViewState v = base;
+    v.kind = BlockKind(m_block->currentData().toInt());
+    v.layer = m_layer->value();
+    v.meanHeads = m_mean->isChecked();
+    v.colormap = m_colormap->currentText();
+    v.scaling = render::scalingFromName(m_scaling->currentText().toStdString());
+    v.shared = m_shared->isChecked();
+    if (v.kind != base.kind) v.query = -1;  // rows mean other tokens now
+    return v;
+}
+
+void ViewControls::setBlockIndex(int i) {
+    m_block->setCurrentIndex(i);
+}
+
+}  // namespace attnviz::ui

@@ -1,0 +1,79 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "workspace_model.h"
+
+namespace attnviz::ui {
+
+WorkspaceModel::WorkspaceModel(QObject* parent)
+    : QObject(parent), m_runner(new AnalysisRunner(this)) {
+    connect(m_runner, &AnalysisRunner::finished, this, &WorkspaceModel::setResults);
+}
+
+void WorkspaceModel::setColumns(std::vector<ModelColumn> columns) {
+    m_columns = std::move(columns);
+    emit columnsChanged();
+}
+
+void WorkspaceModel::addColumn(ModelColumn column) {
+    m_columns.push_back(std::move(column));
+    emit columnsChanged();
+}
+
+bool WorkspaceModel::moveColumn(int c, int delta) {
+    const int to = c + delta;
+    if (c < 0 || to < 0 || c >= int(m_columns.size()) || to >= int(m_columns.size())) return false;
+    ModelColumn moved = std::move(m_columns[size_t(c)]);
+    m_columns.erase(m_columns.begin() + c);
+    m_columns.insert(m_columns.begin() + to, std::move(moved));
+    emit columnsChanged();
+    return true;
+}
+
+bool WorkspaceModel::removeColumn(int c) {
+    if (c < 0 || c >= int(m_columns.size())) return false;
+    m_columns.erase(m_columns.begin() + c);
+    emit columnsChanged();
+    return true;
+}
+
+void WorkspaceModel::setView(const ViewState& view) {
+    m_view = view;
+    emit viewChanged();
+}
+
+Selection WorkspaceModel::selection(const std::string& heads) const {
+    SelectionRequest r = m_view.request();
+    if (!heads.empty()) r.heads = heads;
+    return selectTables(m_results, r);
+}
+
+QString WorkspaceModel::summary() const {
+    int failed = 0;
+    QString firstError;
+    for (const auto& r : *m_results)
+        if (!r.error.empty() && !failed++)
+            firstError = QString::fromStdString(r.name + ": " + r.error);
+    const int n = int(m_results->size());
+    return failed ? QString("%1 of %2 models could not run: %3").arg(failed).arg(n).arg(firstError)
+                  : QString("%1 models").arg(n);
+}
+
+Profile WorkspaceModel::profile(int column) const {
+    return selectProfile(*m_results, m_view.kind, m_view.layer, m_view.query, column);
+}
+
+void WorkspaceModel::analyze(const std::string& source, const std::string& target) {
+    // Through the runner even with no columns: a running analysis becomes stale and its
+    // results (of columns since removed) are dropped.
+    m_runner->request(m_columns, source, target);
+}
+
+void WorkspaceModel::analyzeNow(const std::string& source, const std::string& target) {
+    setResults(std::make_shared<const Results>(analyzeAll(m_columns, source, target)));
+}
+
+void WorkspaceModel::setResults(std::shared_ptr<const Results> results) {
+    m_results = std::move(results);
+    emit resultsChanged();
+}
+
+}  // namespace attnviz::ui

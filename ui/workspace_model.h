@@ -1,0 +1,60 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include <QObject>
+#include <memory>
+#include <vector>
+
+#include "analysis_runner.h"
+#include "core/selection.h"
+#include "view_state.h"
+
+namespace attnviz::ui {
+
+// The workspace's data, apart from any widget: the model columns, the latest analysis
+// results and the view. The grid, the profile plot and the exports read it; widgets only
+// draw. Analyses run on the runner's worker thread; results arrive by resultsChanged.
+class WorkspaceModel : public QObject {
+    Q_OBJECT
+public:
+    explicit WorkspaceModel(QObject* parent = nullptr);
+
+    const std::vector<ModelColumn>& columns() const { return m_columns; }
+    void setColumns(std::vector<ModelColumn> columns);
+    void addColumn(ModelColumn column);
+    // Moves column c by delta places; false (no change) when either place is outside.
+    bool moveColumn(int c, int delta);
+    bool removeColumn(int c);
+
+    const ViewState& view() const { return m_view; }
+    void setView(const ViewState& view);
+
+    // The latest results (never null; empty before the first analysis).
+    const std::shared_ptr<const Results>& results() const { return m_results; }
+    // The tables in view; with heads ("all", "mean", "0,2") instead of the view's heads.
+    Selection selection(const std::string& heads = {}) const;
+    // "N models", or how many could not run and the first one's error.
+    QString summary() const;
+    // The query profile of the view's query: a line per model, or per head of `column`.
+    Profile profile(int column) const;
+
+    // Analyses the sentence with every column: on the worker thread, or here and now.
+    void analyze(const std::string& source, const std::string& target);
+    void analyzeNow(const std::string& source, const std::string& target);
+    AnalysisRunner* runner() const { return m_runner; }
+
+signals:
+    void columnsChanged();
+    void viewChanged();
+    void resultsChanged();
+
+private:
+    void setResults(std::shared_ptr<const Results> results);
+
+    std::vector<ModelColumn> m_columns;
+    ViewState m_view;
+    std::shared_ptr<const Results> m_results = std::make_shared<const Results>();
+    AnalysisRunner* m_runner;
+};
+
+}  // namespace attnviz::ui
