@@ -15,7 +15,8 @@ namespace attnviz {
     X(factorizedDenseVariant)  \
     X(factorizedRandomVariant) \
     X(mixtureVariant)          \
-    X(gaussianVariant)
+    X(gaussianVariant)         \
+    /* end of the list: a new variant is one line above */
 
 #define ATTNVIZ_DECLARE(f) VariantInfo f();
 ATTNVIZ_VARIANTS(ATTNVIZ_DECLARE)
