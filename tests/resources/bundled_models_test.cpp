@@ -7,6 +7,7 @@
 #include <filesystem>
 
 #include "core/evaluate.h"
+#include "core/presets.h"
 #include "core/training_job.h"
 
 using namespace attnviz;
@@ -80,9 +81,16 @@ INSTANTIATE_TEST_SUITE_P(All, BundledModel, ::testing::ValuesIn([] {
                              return n;
                          });
 
+// One trained model per preset (core/presets.h), with the preset's file name.
 TEST(BundledModels, OnePerConfiguration) {
-    EXPECT_EQ(modelsIn(kModels).size(), 11u);
-    EXPECT_EQ(modelsIn(kModels / "lm").size(), 4u);
+    for (const std::string set : {"", "lm"}) {
+        const auto presets = loadPresets((kModels / "configs" / set).string());
+        std::vector<std::string> want, have;
+        for (const auto& p : presets) want.push_back(fs::path(p.path).stem().string());
+        for (const auto& m : modelsIn(kModels / set)) have.push_back(m.stem().string());
+        EXPECT_EQ(have, want) << set;
+        EXPECT_GE(presets.size(), 4u);
+    }
 }
 
 // The dot-product baseline translates well enough that its cross-attention aligns words.
