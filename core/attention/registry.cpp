@@ -16,6 +16,7 @@ namespace attnviz {
     X(factorizedRandomVariant) \
     X(mixtureVariant)          \
     X(gaussianVariant)         \
+    X(localVariant)            \
     /* end of the list: a new variant is one line above */
 
 #define ATTNVIZ_DECLARE(f) VariantInfo f();

@@ -72,6 +72,11 @@ def variant_logits(variant, cfg, P, xq, xk, L, heads):
             full = (A[:, :, None] * B[:, None, :]).reshape(nq, a * b)  # index p*b + q
             out.append(full[:, :nk])
         return torch.stack(out)
+    if variant == "local":
+        w = cfg["window"]
+        off = torch.arange(nk)[None, :] - torch.arange(nq)[:, None]  # j - i, [nq, nk]
+        S = P["local.logits"][:, off.clamp(-w, w) + w]  # [heads, nq, nk]
+        return S.masked_fill((off.abs() > w)[None], float("-inf"))
     if variant == "factorized_random":
         r1, r2 = P["frandom.r1"], P["frandom.r2"]
         return torch.stack([r1[h, :nq] @ r2[h, :nk].T for h in range(heads)])
