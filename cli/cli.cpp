@@ -23,6 +23,8 @@ std::unique_ptr<Command> makeBenchTrainCommand();
 std::unique_ptr<Command> makeTrainCommand();
 std::unique_ptr<Command> makeEvalCommand();
 std::unique_ptr<Command> makeBleuCommand();
+std::unique_ptr<Command> makeVariantsCommand();
+std::unique_ptr<Command> makePresetsCommand();
 #ifdef ATTNVIZ_RENDER
 std::unique_ptr<Command> makeRenderCommand();
 #endif
@@ -49,6 +51,8 @@ Registered addCommands(CLI::App& app) {
     add(app, makeTrainCommand());
     add(app, makeEvalCommand());
     add(app, makeBleuCommand());
+    add(app, makeVariantsCommand());
+    add(app, makePresetsCommand());
 #ifdef ATTNVIZ_RENDER
     add(app, makeRenderCommand());  // needs Qt: only when the UI is built
 #endif

@@ -13,8 +13,8 @@
 // error becomes a message and an exit code: run() reports failure by throwing
 // attnviz::Error (or letting one through), never by exiting or printing the error itself.
 //
-// Adding a command: write cli/<name>.cpp with the class and its factory, add the file to
-// cli/CMakeLists.txt, and declare the factory and add it to the list in cli.cpp.
+// Adding a command: write cli/<name>.cpp with the class and its factory (CMake picks the
+// file up), and declare the factory and add it to the list in cli.cpp.
 #include <CLI/CLI.hpp>
 #include <iosfwd>
 #include <memory>

@@ -4,7 +4,9 @@
 #include <sstream>
 
 #include "command.h"
+#include "core/error.h"
 #include "core/model.h"
+#include "core/presets.h"
 #include "core/safetensors.h"
 
 namespace attnviz::cli {
@@ -16,7 +18,7 @@ public:
     void run(const Context& ctx) override;
 
 private:
-    std::string m_config, m_out, m_vocab, m_tgtVocab;
+    std::string m_config, m_preset, m_out, m_vocab, m_tgtVocab;
     uint64_t m_seed = 1;
     bool m_caseSensitive = false;
 };
@@ -36,9 +38,11 @@ std::vector<std::string> readLines(const std::string& path) {
 CLI::App* InitCommand::add(CLI::App& parent) {
     auto* c = parent.add_subcommand("init",
                                     "Write a randomly initialised checkpoint for a configuration");
-    c->add_option("--config", m_config, "Model configuration (JSON, see docs/model-spec.md)")
-        ->required()
-        ->check(CLI::ExistingFile);
+    auto* config =
+        c->add_option("--config", m_config, "Model configuration (JSON, see docs/model-spec.md)")
+            ->check(CLI::ExistingFile);
+    c->add_option("--preset", m_preset, "A preset configuration instead (see 'presets')")
+        ->excludes(config);
     c->add_option("--seed", m_seed, "Random seed")->capture_default_str();
     c->add_option("--out", m_out, "Output checkpoint (.safetensors)")->required();
     c->add_option("--vocab", m_vocab,
@@ -52,7 +56,12 @@ CLI::App* InitCommand::add(CLI::App& parent) {
 }
 
 void InitCommand::run(const Context& ctx) {
-    const ModelConfig cfg = ModelConfig::fromFile(m_config);
+    if (m_config.empty() && m_preset.empty()) throw Error("init needs --config or --preset");
+    const ModelConfig cfg = m_config.empty()
+                                ? ModelConfig::fromJson(presetConfig(
+                                      findPreset(loadPresets(presetDirectory()), m_preset),
+                                      nlohmann::json::object(), false))
+                                : ModelConfig::fromFile(m_config);
     const Tokenizer tok(!m_caseSensitive);
     auto vocabFrom = [&](const std::string& path) {
         return path.empty() ? Vocab::fromWords(builtinEnglishWords())

@@ -12,6 +12,7 @@
 
 #include "command.h"
 #include "core/error.h"
+#include "core/presets.h"
 #include "core/training_job.h"
 
 namespace attnviz::cli {
@@ -26,7 +27,7 @@ public:
 
 private:
     JobSpec m_spec;
-    std::string m_out, m_log;
+    std::string m_out, m_log, m_preset;
     bool m_noShuffle = false;
 };
 
@@ -106,7 +107,11 @@ CLI::App* TrainCommand::add(CLI::App& parent) {
     auto* init = c->add_option("--init", m_spec.init,
                                "Start from this checkpoint (its config and vocabularies)")
                      ->check(CLI::ExistingFile);
+    auto* preset = c->add_option("--preset", m_preset,
+                                 "A preset configuration (see 'presets'); with --task lm its "
+                                 "decoder self-attention as a language model");
     cfg->excludes(init);
+    preset->excludes(cfg)->excludes(init);
     auto* task =
         c->add_option("--task", m_spec.task, "Built-in task: copy, reverse, sort, translate, lm");
     auto* data =
@@ -147,7 +152,12 @@ CLI::App* TrainCommand::add(CLI::App& parent) {
 }
 
 void TrainCommand::run(const Context& ctx) {
-    if (m_spec.config.empty() && m_spec.init.empty()) throw Error("train needs --config or --init");
+    if (!m_preset.empty()) {
+        const Preset& p = findPreset(loadPresets(presetDirectory()), m_preset);
+        m_spec.configJson = presetConfig(p, nlohmann::json::object(), m_spec.task == "lm");
+    }
+    if (m_spec.config.empty() && m_spec.init.empty() && m_preset.empty())
+        throw Error("train needs --config, --preset or --init");
     if (m_spec.task.empty() && m_spec.data.empty()) throw Error("train needs --task or --data");
     m_spec.train.shuffle = !m_noShuffle;
     TrainingJob job(m_spec);

@@ -35,6 +35,7 @@ bool blockKindFromName(const std::string& name, BlockKind* kind) {
 namespace {
 
 std::string num(double x) {
+    if (std::floor(x) == x && std::abs(x) < 1e15) return std::to_string(static_cast<int64_t>(x));
     std::ostringstream s;
     s << x;
     return s.str();

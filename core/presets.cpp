@@ -6,11 +6,16 @@
 
 #include "config.h"
 #include "error.h"
+#include "workspace.h"
 
 namespace attnviz {
 
 namespace fs = std::filesystem;
 using nlohmann::json;
+
+std::string presetDirectory() {
+    return bundledModelDirectory() + "/configs";
+}
 
 std::vector<Preset> loadPresets(const std::string& dir) {
     std::vector<fs::path> files;

@@ -18,6 +18,9 @@ struct Preset {
     nlohmann::json config;  // the configuration as written in the file, validated
 };
 
+// The presets' directory: configs/ of the bundled models (core/workspace.h).
+std::string presetDirectory();
+
 // Every *.json of `dir` (not its subdirectories), sorted by file name; each must be a
 // valid model configuration. Error naming the file otherwise, or when `dir` has none.
 std::vector<Preset> loadPresets(const std::string& dir);

@@ -23,7 +23,7 @@ using nlohmann::json;
 const std::vector<Preset>& TrainingDock::presets() {
     static const std::vector<Preset> all = [] {
         try {
-            return loadPresets(bundledModelDirectory() + "/configs");
+            return loadPresets(presetDirectory());
         } catch (const std::exception&) {
             return std::vector<Preset>{};  // start() reports the missing preset
         }

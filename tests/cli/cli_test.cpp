@@ -240,3 +240,35 @@ TEST(Cli, BenchTrainReportsRatesAsJson) {
          {"ms_per_step", "tokens_per_s", "gflops", "eigen_gemm_gflops", "fraction_of_gemm"})
         EXPECT_GT(j[k].get<double>(), 0.0) << k;
 }
+
+// The registry and the presets as the CLI lists them, and a preset by name.
+TEST(Cli, VariantsPresetsAndInitFromAPreset) {
+    Result r = cli({"variants", "--json"});
+    ASSERT_EQ(r.code, 0) << r.err;
+    const json variants = json::parse(r.out);
+    ASSERT_GE(variants.size(), 8u);
+    bool sigma = false;
+    for (const auto& v : variants)
+        for (const auto& o : v["options"])
+            if (o["name"] == "sigma")
+                sigma = o["editable"] == true && o["rule"] == "must be a finite number > 0";
+    EXPECT_TRUE(sigma);
+
+    r = cli({"presets"});
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_NE(r.out.find("hc-sa\t"), std::string::npos) << r.out;
+
+    const std::string model = tmp("preset.safetensors");
+    r = cli({"init", "--preset", "hc-sa", "--out", model});
+    ASSERT_EQ(r.code, 0) << r.err;
+    r = cli({"info", "--model", model, "--json"});
+    ASSERT_EQ(r.code, 0) << r.err;
+    const json info = json::parse(r.out);
+    EXPECT_EQ(info["config"]["encoder_self"]["variant"], "gaussian");
+    EXPECT_EQ(info["config"]["cross"]["variant"], "dot");
+    EXPECT_EQ(info["config"].count("label"), 0u);  // a name for people, not part of the model
+
+    r = cli({"init", "--preset", "no-such", "--out", model});
+    EXPECT_EQ(r.code, 1);
+    EXPECT_NE(r.err.find("unknown preset 'no-such' (known: dot,"), std::string::npos) << r.err;
+}
