@@ -25,6 +25,7 @@ std::unique_ptr<Command> makeEvalCommand();
 std::unique_ptr<Command> makeBleuCommand();
 std::unique_ptr<Command> makeVariantsCommand();
 std::unique_ptr<Command> makePresetsCommand();
+std::unique_ptr<Command> makeTokenizeCommand();
 #ifdef ATTNVIZ_RENDER
 std::unique_ptr<Command> makeRenderCommand();
 #endif
@@ -53,6 +54,7 @@ Registered addCommands(CLI::App& app) {
     add(app, makeBleuCommand());
     add(app, makeVariantsCommand());
     add(app, makePresetsCommand());
+    add(app, makeTokenizeCommand());
 #ifdef ATTNVIZ_RENDER
     add(app, makeRenderCommand());  // needs Qt: only when the UI is built
 #endif

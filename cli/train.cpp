@@ -147,6 +147,10 @@ CLI::App* TrainCommand::add(CLI::App& parent) {
                   "Data: vocabulary cap per side (specials included)")
         ->capture_default_str();
     c->add_flag("--case-sensitive", m_spec.caseSensitive, "Data: do not lowercase");
+    c->add_option("--tokenizer", m_spec.tokenizer,
+                  "Data: word, or sentencepiece (a subword model with byte fallback trained on "
+                  "the data, --vocab-size pieces shared by both sides)")
+        ->capture_default_str();
     c->add_option("--log", m_log, "Write one JSON line per step (and evaluation) to this file");
     return c;
 }

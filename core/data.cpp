@@ -61,6 +61,24 @@ LoadedData loadData(const std::string& path, bool seq2seq, const Tokenizer& tok,
     return d;
 }
 
+std::vector<std::string> dataSentences(const std::string& path, bool seq2seq) {
+    std::istringstream in(readTextFile(path));
+    std::vector<std::string> out;
+    std::string line;
+    while (std::getline(in, line)) {
+        if (!line.empty() && line.back() == '\r') line.pop_back();
+        if (line.find_first_not_of(" \t") == std::string::npos) continue;
+        const auto tab = line.find('\t');
+        if (!seq2seq) {
+            out.push_back(line);
+        } else if (tab != std::string::npos && line.find('\t', tab + 1) == std::string::npos) {
+            out.push_back(line.substr(0, tab));
+            out.push_back(line.substr(tab + 1));
+        }
+    }
+    return out;
+}
+
 Vocab buildVocab(const std::vector<std::vector<std::string>>& sentences, int maxSize) {
     std::map<std::string, int64_t> counts;
     for (const auto& s : sentences)

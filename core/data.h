@@ -30,6 +30,10 @@ struct LoadedData {
 // Error when the file cannot be read or no line is usable.
 LoadedData loadData(const std::string& path, bool seq2seq, const Tokenizer& tok, int maxTokens);
 
+// The raw sentences of a data file (both sides of each TSV line for seq2seq), for training
+// a subword tokenizer. Lines without exactly one tab (seq2seq) are left out.
+std::vector<std::string> dataSentences(const std::string& path, bool seq2seq);
+
 // A vocabulary from token counts: specials first, then tokens by descending count, ties in
 // byte order, at most maxSize entries in all (specials included). Tokens beyond the cap
 // become <unk>.

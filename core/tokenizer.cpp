@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "tokenizer.h"
 
+#include "base64.h"
 #include "error.h"
 #include "utf8.h"
 
@@ -60,9 +61,18 @@ char32_t toLower(char32_t c) {
 
 Tokenizer Tokenizer::fromJson(const nlohmann::json& j) {
     if (!j.is_object()) throw Error("tokenizer description must be a JSON object");
-    const auto kind = j.value("kind", std::string());
-    if (kind != "word")
-        throw Error("unsupported tokenizer kind '" + kind + "' (this version reads 'word')");
+    if (!j.contains("kind") || !j["kind"].is_string())
+        throw Error("tokenizer 'kind' must be a string (\"word\" or \"sentencepiece\")");
+    const auto kind = j["kind"].get<std::string>();
+    if (kind == "sentencepiece") {
+        if (!j.contains("model") || !j["model"].is_string())
+            throw Error("sentencepiece tokenizer needs 'model' (the model, base64)");
+        return sentencePiece(base64Decode(j["model"].get<std::string>()));
+    }
+    if (kind != "word") {
+        throw Error("unsupported tokenizer kind '" + kind.substr(0, 40) +
+                    "' (this version reads 'word' and 'sentencepiece')");
+    }
     bool lower = true;
     if (j.contains("lowercase")) {
         if (!j["lowercase"].is_boolean())
@@ -73,6 +83,7 @@ Tokenizer Tokenizer::fromJson(const nlohmann::json& j) {
 }
 
 nlohmann::json Tokenizer::toJson() const {
+    if (m_sp) return {{"kind", "sentencepiece"}, {"model", base64Encode(*m_proto)}};
     return {{"kind", "word"}, {"lowercase", m_lowercase}};
 }
 
@@ -81,7 +92,8 @@ std::vector<std::string> Tokenizer::tokenize(std::string_view text) const {
         throw Error("text is too long: " + std::to_string(text.size()) + " bytes (limit " +
                     std::to_string(kMaxTextBytes) + ")");
     }
-    const std::u32string cps = decodeUtf8(text);
+    const std::u32string cps = decodeUtf8(text);  // Error on invalid UTF-8, for both kinds
+    if (m_sp) return encodePieces(text);
     std::vector<std::string> out;
     std::string word;
     auto flush = [&] {

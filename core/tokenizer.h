@@ -1,14 +1,21 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
 #include <unordered_map>
 #include <vector>
 
+namespace sentencepiece {
+class SentencePieceProcessor;
+}
+
 namespace attnviz {
 
+// Two kinds of tokenizer (docs/model-spec.md, "Tokenizer").
+//
 // The baseline "word" tokenizer of the checkpoint format (docs/model-spec.md, "tokenizer"):
 //   - text must be valid UTF-8 (else Error with the byte offset);
 //   - whitespace (ASCII and Unicode spaces) separates tokens and is dropped;
@@ -19,22 +26,55 @@ namespace attnviz {
 //   - with lowercase, Latin, Greek, Cyrillic and full-width Latin letters are lowercased
 //     by their simple one-to-one case mapping; other scripts are unchanged.
 // Details and the exact code point ranges: docs/tokenizer.md.
+//
+// "sentencepiece" (Kudo & Richardson, 2018; Debian's libsentencepiece): a trained subword
+// model with byte fallback, so that any text becomes pieces the model knows, never <unk>.
+// Its pieces, in the model's id order, are the vocabulary (the first four are <pad>,
+// <unk>, <bos>, <eos>); the model travels inside the checkpoint's metadata.
 class Tokenizer {
 public:
+    enum class Kind { Word, SentencePiece };
+
     explicit Tokenizer(bool lowercase = true) : m_lowercase(lowercase) {}
 
-    // Parses {"kind": "word", "lowercase": true}; Error for any other kind.
+    // A SentencePiece tokenizer from a trained model (the bytes of its .model file). Error
+    // unless the bytes are a valid model with byte fallback whose first four pieces are
+    // <pad>, <unk>, <bos>, <eos>.
+    static Tokenizer sentencePiece(std::string modelProto);
+    // Trains a SentencePiece unigram model with byte fallback on `sentences` (a vocabulary of
+    // at most vocabSize pieces, specials included), deterministically.
+    static Tokenizer trainSentencePiece(const std::vector<std::string>& sentences, int vocabSize);
+
+    // Parses {"kind": "word", "lowercase": true} or {"kind": "sentencepiece", "model":
+    // base64}; Error for anything else.
     static Tokenizer fromJson(const nlohmann::json& j);
     nlohmann::json toJson() const;
 
+    Kind kind() const { return m_sp ? Kind::SentencePiece : Kind::Word; }
     bool lowercase() const { return m_lowercase; }
     std::vector<std::string> tokenize(std::string_view text) const;
+
+    // SentencePiece: every piece in id order (the vocabulary); word: empty.
+    std::vector<std::string> pieces() const;
+    // Whether `token` begins a word: SentencePiece pieces that start with "▁" (U+2581), and
+    // every word token.
+    bool startsWord(const std::string& token) const;
+    // Labels for people, one per token: the word-start mark removed; a character that byte
+    // fallback split into n byte pieces shown as that character on each of them, marked
+    // ¹…ⁿ ("我¹", "我²", "我³").
+    std::vector<std::string> display(const std::vector<std::string>& tokens) const;
+    // The text of tokens (SentencePiece: decoded; word: joined with spaces).
+    std::string detokenize(const std::vector<std::string>& tokens) const;
 
     // Largest text accepted, in bytes; longer input is refused with a clear message.
     static constexpr size_t kMaxTextBytes = 1 << 20;
 
 private:
+    std::vector<std::string> encodePieces(std::string_view text) const;  // SentencePiece
+
     bool m_lowercase;
+    std::shared_ptr<const sentencepiece::SentencePieceProcessor> m_sp;  // null: word
+    std::shared_ptr<const std::string> m_proto;                         // its serialized model
 };
 
 // Token strings in id order. Ids 0..3 are always <pad>, <unk>, <bos>, <eos>.

@@ -36,6 +36,13 @@ void checkArch(const Task& task, const ModelConfig& cfg) {
 void validateJobSpec(const JobSpec& spec) {
     if (spec.task.empty() == spec.data.empty()) throw Error("give either a task or a data file");
     spec.train.validate();
+    if (spec.tokenizer != "word" && spec.tokenizer != "sentencepiece")
+        throw Error("tokenizer must be \"word\" or \"sentencepiece\", got \"" +
+                    spec.tokenizer.substr(0, 40) + "\"");
+    if (spec.tokenizer == "sentencepiece" && (spec.data.empty() || !spec.init.empty()))
+        throw Error(
+            "a sentencepiece tokenizer is trained on a data file: use it with --data, "
+            "without --init");
     const auto task = spec.task.empty() ? nullptr : makeTask(spec.task);
     if (spec.init.empty()) {
         const ModelConfig cfg = specConfig(spec);
@@ -64,7 +71,11 @@ struct TrainingJob::Impl {
         } else {
             cfg = specConfig(spec);
         }
-        const Tokenizer tok = fromInit ? model->tokenizer() : Tokenizer(!spec.caseSensitive);
+        const Tokenizer tok = fromInit ? model->tokenizer()
+                              : spec.tokenizer == "sentencepiece"
+                                  ? Tokenizer::trainSentencePiece(
+                                        dataSentences(spec.data, cfg.hasEncoder()), spec.vocabSize)
+                                  : Tokenizer(!spec.caseSensitive);
         std::vector<Example> train;
         if (!spec.task.empty()) {
             task = makeTask(spec.task);
@@ -81,7 +92,9 @@ struct TrainingJob::Impl {
         }
         if (!fromInit) {
             Vocab src, tgt;
-            if (task) {
+            if (tok.kind() == Tokenizer::Kind::SentencePiece) {
+                src = tgt = Vocab(tok.pieces());  // ids are the SentencePiece model's
+            } else if (task) {
                 src = Vocab::fromWords(task->sourceWords());
                 tgt = Vocab::fromWords(task->targetWords());
             } else {

@@ -29,6 +29,9 @@ struct JobSpec {
     double heldOutFraction = 0.05;  // data: every 20th line is held out
     int vocabSize = 8000;           // data: vocabulary cap per side, specials included
     bool caseSensitive = false;
+    // data: "word", or "sentencepiece": a subword model trained on the data's sentences
+    // (both sides, one vocabulary of vocabSize pieces shared by source and target)
+    std::string tokenizer = "word";
 };
 
 struct Progress {
