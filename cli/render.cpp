@@ -64,6 +64,9 @@ CLI::App* RenderCommand::add(CLI::App& app) {
     m_cmd->add_flag("--shared-scale", m_shared,
                     "One colour scale for every panel (with a colour bar)");
     m_cmd->add_flag("--no-colorbar", m_noColorbar, "No colour bar");
+    m_cmd->add_flag("--merge-words", m_mergeWords,
+                    "Subword pieces merged into words (sum over key pieces, mean over query "
+                    "pieces; Clark et al., 2019)");
     m_cmd->add_option("--title", m_title, "Figure title");
     m_cmd->add_option("--font", m_font, "Font family (default: Noto Sans CJK SC when installed)");
     m_cmd->add_option("--font-size", m_fontSize, "Base font size in points")->capture_default_str();
@@ -82,6 +85,7 @@ void RenderCommand::run(std::ostream& out) {
     request.layer = m_layer;
     request.heads = m_heads;
     request.sharedScale = m_shared;
+    request.mergeWords = m_mergeWords;
     if (!render::colormapNames().contains(QString::fromStdString(m_colormap)))
         throw Error("unknown --colormap '" + m_colormap + "' (viridis, magma, cividis, greys)");
     if (!render::isScalingName(m_scaling)) throw Error("--scaling must be linear, power or log");

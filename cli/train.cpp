@@ -157,8 +157,9 @@ CLI::App* TrainCommand::add(CLI::App& parent) {
 
 void TrainCommand::run(const Context& ctx) {
     if (!m_preset.empty()) {
-        const Preset& p = findPreset(loadPresets(presetDirectory()), m_preset);
-        m_spec.configJson = presetConfig(p, nlohmann::json::object(), m_spec.task == "lm");
+        const std::vector<Preset> presets = loadPresets(presetDirectory());
+        m_spec.configJson = presetConfig(findPreset(presets, m_preset), nlohmann::json::object(),
+                                         m_spec.task == "lm");
     }
     if (m_spec.config.empty() && m_spec.init.empty() && m_preset.empty())
         throw Error("train needs --config, --preset or --init");

@@ -15,12 +15,6 @@ namespace {
 
 using nlohmann::json;
 
-std::string tokenJoin(const std::vector<std::string>& t) {
-    std::string s;
-    for (const auto& x : t) s += (s.empty() ? "" : " ") + x;
-    return s;
-}
-
 }  // namespace
 
 struct Model::Impl {
@@ -344,7 +338,7 @@ Analysis Model::analyze(std::string_view source, std::optional<std::string_view>
         } else {
             tgtIds = greedyDecode(srcIds);
             for (int id : tgtIds) a.targetTokens.push_back(d->tgt.token(id));
-            a.targetText = tokenJoin(a.targetTokens);
+            a.targetText = d->tokenizer.detokenize(a.targetTokens);
             a.decoded = true;
         }
     } else {
@@ -361,7 +355,26 @@ Analysis Model::analyze(std::string_view source, std::optional<std::string_view>
     ForwardResult r = forward(b, true);
     a.loss = r.loss();
     a.blocks = std::move(r.blocks);
+    // Labels for people: decoded targets are the model's own tokens, never unknown.
+    a.unknownSource = label(a.sourceTokens, a.sourceIds, a.sourceLabels, a.sourceWordStart);
+    const int unknownTarget = label(a.targetTokens, a.targetIds, a.targetLabels, a.targetWordStart);
+    a.unknownTarget = a.decoded ? 0 : unknownTarget;
     return a;
+}
+
+int Model::label(const std::vector<std::string>& tokens, const std::vector<int>& ids,
+                 std::vector<std::string>& labels, std::vector<bool>& starts) const {
+    labels = d->tokenizer.display(tokens);
+    starts.assign(tokens.size(), true);
+    int unknown = 0;
+    for (size_t i = 0; i < tokens.size(); ++i) {
+        starts[i] = d->tokenizer.startsWord(tokens[i]);
+        if (i < ids.size() && ids[i] == Vocab::kUnk && tokens[i] != "<unk>") {
+            labels[i] += "\u2047";  // ⁇
+            ++unknown;
+        }
+    }
+    return unknown;
 }
 
 ParamCount countParameters(const std::vector<ParamInfo>& params) {

@@ -40,6 +40,14 @@ struct Analysis {
     bool decoded = false;    // the target came from greedy decoding
     std::optional<double> loss;
     std::vector<CapturedBlock> blocks;  // weights [heads] of [Nq, Nk]
+    // For people, one per token: the tokenizer's display labels (subword marks removed),
+    // a token the vocabulary does not know marked with "⁇" ("fox⁇").
+    std::vector<std::string> sourceLabels, targetLabels;
+    // Whether each token begins a word (always, for the word tokenizer): merging subword
+    // pieces into words (core/word_merge.h).
+    std::vector<bool> sourceWordStart, targetWordStart;
+    // Tokens of the text that became <unk> (word tokenizer only; 0 with byte fallback).
+    int unknownSource = 0, unknownTarget = 0;
 };
 
 class Model {
@@ -99,6 +107,10 @@ public:
                      std::optional<std::string_view> target = std::nullopt);
 
 private:
+    // Display labels and word starts of tokens with their ids; returns how many are <unk>.
+    int label(const std::vector<std::string>& tokens, const std::vector<int>& ids,
+              std::vector<std::string>& labels, std::vector<bool>& starts) const;
+
     struct Impl;
     std::unique_ptr<Impl> d;
 };

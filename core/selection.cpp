@@ -6,6 +6,7 @@
 #include "dump.h"
 #include "error.h"
 #include "export.h"
+#include "word_merge.h"
 
 namespace attnviz {
 namespace {
@@ -18,12 +19,22 @@ const CapturedBlock* findBlock(const Analysis& a, BlockKind kind, int layer) {
     return nullptr;
 }
 
-// Query and key tokens of a block kind, sharing the results.
-Tokens queryTokens(const std::shared_ptr<const Results>& res, const Analysis& a, BlockKind k) {
-    return {res, k == BlockKind::EncoderSelf ? &a.sourceTokens : &a.targetTokens};
+// The labels of the source (or target) side: the display labels, else the tokens; merged
+// into words when asked. Shares the results unless merged.
+Tokens sideLabels(const std::shared_ptr<const Results>& res, const Analysis& a, bool source,
+                  const WordSpans* words) {
+    const auto& labels = source ? a.sourceLabels : a.targetLabels;
+    const auto& tokens = source ? a.sourceTokens : a.targetTokens;
+    const std::vector<std::string>* l = labels.size() == tokens.size() ? &labels : &tokens;
+    if (words) return std::make_shared<const std::vector<std::string>>(mergeLabels(*l, *words));
+    return {res, l};
 }
-Tokens keyTokens(const std::shared_ptr<const Results>& res, const Analysis& a, BlockKind k) {
-    return {res, k == BlockKind::DecoderSelf ? &a.targetTokens : &a.sourceTokens};
+
+WordSpans sideWords(const Analysis& a, bool source) {
+    const auto& starts = source ? a.sourceWordStart : a.targetWordStart;
+    const auto& tokens = source ? a.sourceTokens : a.targetTokens;
+    return wordSpans(starts.size() == tokens.size() ? starts
+                                                    : std::vector<bool>(tokens.size(), true));
 }
 
 Mat headMean(const CapturedBlock& b) {
@@ -86,7 +97,8 @@ SelectedColumn selectColumn(const std::shared_ptr<const Results>& res, int c, in
         return col;
     }
     const CapturedBlock* b = findBlock(r.analysis, q.kind, layer);
-    const std::string where = blockLabel(q.kind) + " L" + std::to_string(layer);
+    const std::string where =
+        blockLabel(q.kind) + " L" + std::to_string(layer) + (q.mergeWords ? " · words" : "");
     if (!b) {
         col.error = "no " + blockLabel(q.kind) + " block\nin layer " + std::to_string(layer);
         *error =
@@ -98,12 +110,19 @@ SelectedColumn selectColumn(const std::shared_ptr<const Results>& res, int c, in
     base.model = r.name;
     base.kind = q.kind;
     base.layer = layer;
-    base.queries = queryTokens(res, r.analysis, q.kind);
-    base.keys = keyTokens(res, r.analysis, q.kind);
+    const bool qSource = q.kind == BlockKind::EncoderSelf,
+               kSource = q.kind != BlockKind::DecoderSelf;
+    const WordSpans qWords = sideWords(r.analysis, qSource),
+                    kWords = sideWords(r.analysis, kSource);
+    base.queries = sideLabels(res, r.analysis, qSource, q.mergeWords ? &qWords : nullptr);
+    base.keys = sideLabels(res, r.analysis, kSource, q.mergeWords ? &kWords : nullptr);
+    auto merged = [&](std::shared_ptr<const Mat> m) {
+        return q.mergeWords ? std::make_shared<const Mat>(mergeWords(*m, qWords, kWords)) : m;
+    };
     if (q.heads == "mean") {
         base.head = "mean";
         base.where = where + " · mean of " + std::to_string(b->heads) + " heads";
-        base.weights = std::make_shared<const Mat>(headMean(*b));
+        base.weights = merged(std::make_shared<const Mat>(headMean(*b)));
         col.tables.push_back(base);
         return col;
     }
@@ -113,7 +132,7 @@ SelectedColumn selectColumn(const std::shared_ptr<const Results>& res, int c, in
         SelectedTable t = base;
         t.head = std::to_string(h);
         t.where = where + " · head " + t.head;
-        t.weights = std::shared_ptr<const Mat>(res, &b->weights[size_t(h)]);
+        t.weights = merged(std::shared_ptr<const Mat>(res, &b->weights[size_t(h)]));
         col.tables.push_back(std::move(t));
     }
     return col;
@@ -191,8 +210,8 @@ Profile selectProfile(const Results& res, BlockKind kind, int layer, int query, 
         const CapturedBlock* b = r.error.empty() ? findBlock(r.analysis, kind, layer) : nullptr;
         if (!b) continue;
         const Analysis& a = r.analysis;
-        const auto& q = kind == BlockKind::EncoderSelf ? a.sourceTokens : a.targetTokens;
-        const auto& k = kind == BlockKind::DecoderSelf ? a.targetTokens : a.sourceTokens;
+        const auto& q = *sideLabels(nullptr, a, kind == BlockKind::EncoderSelf, nullptr);
+        const auto& k = *sideLabels(nullptr, a, kind != BlockKind::DecoderSelf, nullptr);
         if (query < 0 || query >= int(q.size())) continue;
         if (f.query.empty()) f.query = q[size_t(query)];
         if (k.size() > f.keys.size()) f.keys = k;

@@ -23,6 +23,9 @@ struct SelectionRequest {
     std::string heads = "all";  // "all", "mean" (mean of heads) or a list such as "0,2"
     int allLayersOf = -1;       // >= 0: every layer (of this kind) of this result's model
     bool sharedScale = true;    // one colour scale (the largest weight of all tables)
+    // Subword pieces merged into words (core/word_merge.h): sum over key pieces, mean over
+    // query pieces; labels are the words.
+    bool mergeWords = false;
 };
 
 // One matrix to draw: weights [queries, keys] (row = query, column = key).

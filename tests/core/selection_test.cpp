@@ -40,7 +40,7 @@ TEST(Selection, EveryHeadOfEveryModelSharesTheResultsMatrices) {
     EXPECT_EQ(s.rows, b.heads);
     const SelectedTable& t = s.columns[1].tables[1];
     EXPECT_EQ(t.weights.get(), &b.weights[1]);  // no copy
-    EXPECT_EQ(t.queries.get(), &(*f.results)[1].analysis.sourceTokens);
+    EXPECT_EQ(t.queries.get(), &(*f.results)[1].analysis.sourceLabels);  // the labels, shared
     EXPECT_EQ(t.where, "enc self L0 · head 1");
     EXPECT_EQ(s.columns[1].title, "gauss");
     EXPECT_EQ(s.columns[1].variant, "gaussian");

@@ -1,0 +1,63 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "word_merge.h"
+
+#include "error.h"
+
+namespace attnviz {
+
+WordSpans wordSpans(const std::vector<bool>& wordStart) {
+    WordSpans spans;
+    for (int i = 0; i < int(wordStart.size()); ++i) {
+        if (i == 0 || wordStart[size_t(i)]) {
+            spans.emplace_back(i, i + 1);
+        } else {
+            spans.back().second = i + 1;
+        }
+    }
+    return spans;
+}
+
+Mat mergeWords(const Mat& A, const WordSpans& queries, const WordSpans& keys) {
+    if (queries.empty() || keys.empty() || queries.back().second != A.rows() ||
+        keys.back().second != A.cols())
+        throw Error("word spans do not cover the attention matrix");
+    // Sum over key pieces: [Nq, words(k)].
+    Mat byKey(A.rows(), Eigen::Index(keys.size()));
+    for (size_t w = 0; w < keys.size(); ++w)
+        byKey.col(Eigen::Index(w)) =
+            A.middleCols(keys[w].first, keys[w].second - keys[w].first).rowwise().sum();
+    // Mean over query pieces: [words(q), words(k)].
+    Mat out(Eigen::Index(queries.size()), byKey.cols());
+    for (size_t w = 0; w < queries.size(); ++w) {
+        const int n = queries[w].second - queries[w].first;
+        out.row(Eigen::Index(w)) =
+            byKey.middleRows(queries[w].first, n).colwise().sum() / static_cast<Scalar>(n);
+    }
+    return out;
+}
+
+std::vector<std::string> mergeLabels(const std::vector<std::string>& labels, const WordSpans& w) {
+    // A character split into byte pieces is labelled "我¹", "我²", "我³": once in the word.
+    static const std::vector<std::string> kMarks{"\u00B9", "\u00B2", "\u00B3", "\u2074"};
+    std::vector<std::string> out;
+    for (const auto& [first, last] : w) {
+        std::string s;
+        for (int i = first; i < last && i < int(labels.size()); ++i) {
+            const std::string& l = labels[size_t(i)];
+            bool part = false;
+            for (size_t m = 0; m < kMarks.size() && !part; ++m) {
+                if (l.size() > kMarks[m].size() &&
+                    l.compare(l.size() - kMarks[m].size(), kMarks[m].size(), kMarks[m]) == 0) {
+                    part = true;
+                    if (m == 0) s += l.substr(0, l.size() - kMarks[m].size());
+                }
+            }
+            // A lone word-start piece is shown as "␣"; inside a word it adds nothing.
+            if (!part && !(l == "\u2423" && last - first > 1)) s += l;
+        }
+        out.push_back(s);
+    }
+    return out;
+}
+
+}  // namespace attnviz
