@@ -36,7 +36,7 @@ void MainWindow::addFileMenu() {
         const QString path = QFileDialog::getOpenFileName(
             this, "Open workspace", {}, "attnviz workspace (*.attnviz.json *.json)");
         QString error;
-        if (!path.isEmpty() && !openSession(path, &error)) message(error);
+        if (!path.isEmpty()) openSession(path, &error);  // problems are listed in the panel
     });
     file->addAction("Save workspace &as…", QKeySequence::SaveAs, this, [this] {
         const QString path = QFileDialog::getSaveFileName(
@@ -112,17 +112,6 @@ void MainWindow::stepColumn(int delta) {
     const int c = m_currentColumn < 0 ? 0 : (m_currentColumn + delta + n) % n;
     selectQuery(c, view().query);
     message("current column: " + QString::fromStdString(columns()[size_t(c)].name));
-}
-
-bool MainWindow::openCheckpointFile(const QString& path) {
-    try {
-        addColumn(loadModelColumn(path.toStdString()));
-        message("opened " + path);
-        return true;
-    } catch (const std::exception& e) {
-        message("Cannot open checkpoint: " + QString::fromUtf8(e.what()));
-        return false;
-    }
 }
 
 void MainWindow::openSentenceList() {
