@@ -6,6 +6,7 @@
 #include <QDockWidget>
 #include <QFormLayout>
 #include <QLineEdit>
+#include <QScreen>
 #include <QScrollArea>
 #include <QSettings>
 #include <QStatusBar>
@@ -38,7 +39,7 @@ MainWindow::MainWindow(QWidget* parent)
     createDocks();
     createMenus();
     connectWidgets();
-    resize(1600, 1000);
+    resize(QSize(1600, 1000).boundedTo(screen()->availableSize()));  // all of it on screen
 }
 
 QWidget* MainWindow::createCentralWidget() {

@@ -18,9 +18,9 @@ ProblemsPanel::ProblemsPanel(QWidget* parent)
     m_list->setSelectionMode(QAbstractItemView::ExtendedSelection);
     m_list->setAccessibleName("Problems");
     auto* buttons = new QHBoxLayout;
+    buttons->addWidget(m_clear);  // on the left: seen even when the window is wider than the screen
     buttons->addWidget(m_offer);
     buttons->addStretch(1);
-    buttons->addWidget(m_clear);
     auto* v = new QVBoxLayout(this);
     v->setContentsMargins(2, 2, 2, 2);
     v->addWidget(m_list, 1);
