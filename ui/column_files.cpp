@@ -69,6 +69,15 @@ QString nestingProblem(const QString& path) {
         .arg(kMaxJsonNesting);
 }
 
+// The engine reads the training metadata's "kind" as a string when it analyses (on a worker
+// thread, where a type error would end the app): a checkpoint where it is not one is refused.
+QString trainingProblem(const ModelColumn& c) {
+    const auto& t = c.model->training();
+    if (t.is_object() && t.contains("kind") && !t["kind"].is_string())
+        return "its training metadata's \"kind\" is not a string";
+    return {};
+}
+
 }  // namespace
 
 int jsonNestingDepth(std::string_view text) {
@@ -94,7 +103,9 @@ std::optional<ModelColumn> openColumn(const QString& path, QString* error) {
     QString problem = nestingProblem(path);
     if (problem.isEmpty()) {
         try {
-            return loadModelColumn(path.toStdString());
+            ModelColumn c = loadModelColumn(path.toStdString());
+            problem = trainingProblem(c);
+            if (problem.isEmpty()) return c;
         } catch (const std::exception& e) {
             problem = QString::fromUtf8(e.what());
         } catch (...) {

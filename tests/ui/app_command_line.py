@@ -37,7 +37,8 @@ def write(name, text):
 
 
 def deep_checkpoint(name, key, depth=300_000):
-    """The first bundled model with a metadata value nested `depth` levels deep."""
+    """The first bundled model with a metadata value nested `depth` levels deep (or, for key
+    "kind", training metadata whose "kind" is a number)."""
     b = open(os.path.join(a.models, "01-dot.safetensors"), "rb").read()
     n = struct.unpack("<Q", b[:8])[0]
     h = json.loads(b[8:8 + n])
@@ -45,6 +46,8 @@ def deep_checkpoint(name, key, depth=300_000):
     deep = "[" * depth + "]" * depth
     if key == "config":
         m["config"] = m["config"].replace('"bias":true', '"bias":' + deep)
+    elif key == "kind":
+        m["training"] = '{"kind": 5}'
     else:
         m["training"] = '{"notes": ' + deep + "}"
     hb = json.dumps(h).encode()
@@ -87,6 +90,13 @@ ws = write("deep-columns.attnviz.json", json.dumps(
 rc, err = run("--session", ws)
 check("workspace listing checkpoints nested 300,000 deep",
       rc == 0 and deep_cfg in err and deep_train in err, rc, err)
+
+kind = deep_checkpoint("kind-number.safetensors", "kind")
+ws = write("kind.attnviz.json", json.dumps(
+    {"attnviz_session": 1, "source": "I want to go", "columns": [good[0], kind]}))
+rc, err = run("--session", ws)
+check("checkpoint whose training 'kind' is a number (the analysis threw on a worker)",
+      rc == 0 and kind in err, rc, err)
 
 models = os.path.join(tmp, "models")
 os.mkdir(models)

@@ -192,6 +192,23 @@ TEST(Problems, ALastWorkspaceWhoseRestoreNeverFinishedIsNotReopened) {
     QSettings().remove("lastSession");
 }
 
+TEST(Problems, AModelTheAnalysisThrowsOnIsAnErrorNotTheEndOfTheApp) {
+    // openColumn refuses such a checkpoint; a column built another way must not crash either.
+    ModelColumn c = loadModelColumn(kModels + "/01-dot.safetensors");
+    c.model->setTraining(nlohmann::json{{"kind", 5}});
+    MainWindow w;
+    w.setColumns({c});
+    w.setSentence("I want to go");
+    waitForResults(w);
+    EXPECT_TRUE(w.statusBar()->currentMessage().contains("could not run"))
+        << w.statusBar()->currentMessage().toStdString();
+    const std::string path = temp("kind-number.safetensors");
+    c.model->save(path);
+    EXPECT_FALSE(w.openCheckpointFile(q(path)));
+    EXPECT_TRUE(anyLineHas(w.problems()->lines(), "\"kind\" is not a string"))
+        << joined(w.problems()->lines());
+}
+
 TEST(Problems, SessionFileAfterTheOptionIsNotLeftForQtsSessionManager) {
     const char* argv[] = {"attnviz", "--session", "w.attnviz.json", "-session", "id", "--fresh"};
     const auto out = sessionSafeArguments(6, argv);
