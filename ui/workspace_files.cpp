@@ -71,11 +71,14 @@ bool MainWindow::restoreLastSession() {
     Session::setRestoring(true);
     QStringList errors;
     applySession(last, &errors);
-    if (!errors.isEmpty())
-        reportProblems(QString("%1 of %2 checkpoints of the last workspace could not be opened")
+    if (!errors.isEmpty()) {
+        reportProblems(QString("%1 of %2 checkpoints of the last workspace could not be opened "
+                               "and are left out of it")
                            .arg(errors.size())
                            .arg(last.columns.size()),
                        errors);
+        session().saveAsLast();  // not tried again at the next start
+    }
     // Shown once the first analysis of it is back; a crash before leaves the marker set.
     auto once = std::make_shared<QMetaObject::Connection>();
     *once = connect(m_workspace, &WorkspaceModel::resultsChanged, this, [once] {
