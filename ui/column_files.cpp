@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstdlib>
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -78,6 +79,17 @@ QString trainingProblem(const ModelColumn& c) {
     return {};
 }
 
+// Only a regular file (or a link to one) is read: a FIFO would block the app at start, a
+// device would be read without end.
+QString fileTypeProblem(const QString& path) {
+    std::error_code ec;
+    const auto status = std::filesystem::status(path.toStdString(), ec);
+    if (ec || !std::filesystem::exists(status)) return "no such file";
+    if (!std::filesystem::is_regular_file(status))
+        return "not a regular file (a folder, FIFO or device)";
+    return {};
+}
+
 }  // namespace
 
 int jsonNestingDepth(std::string_view text) {
@@ -100,7 +112,8 @@ int jsonNestingDepth(std::string_view text) {
 }
 
 std::optional<ModelColumn> openColumn(const QString& path, QString* error) {
-    QString problem = nestingProblem(path);
+    QString problem = fileTypeProblem(path);
+    if (problem.isEmpty()) problem = nestingProblem(path);
     if (problem.isEmpty()) {
         try {
             ModelColumn c = loadModelColumn(path.toStdString());

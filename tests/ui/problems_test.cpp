@@ -4,6 +4,7 @@
 // overwritten by the next analysis); a deeply nested checkpoint or workspace is refused, not
 // a crash; a last workspace whose restore never finished is not reopened by itself.
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 
 #include <QDockWidget>
 #include <QListWidget>
@@ -12,6 +13,7 @@
 #include <QSignalSpy>
 #include <QStatusBar>
 #include <QTest>
+#include <cstdio>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -153,6 +155,18 @@ TEST(Problems, CheckpointsAndWorkspacesNested300000DeepAreRefusedByName) {
     ASSERT_TRUE(w.openSession(q(work), &error)) << error.toStdString();
     EXPECT_EQ(w.columns().size(), 1u);
     EXPECT_TRUE(anyLineHas(w.problems()->lines(), "2 of 3 checkpoints"));
+}
+
+TEST(Problems, AFifoOrAFolderAsACheckpointIsRefusedWithoutWaiting) {
+    const std::string fifo = temp("column.fifo.safetensors");
+    std::remove(fifo.c_str());
+    ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
+    QString error;
+    EXPECT_FALSE(openColumn(q(fifo), &error));  // before: blocked for ever in open()
+    EXPECT_TRUE(error.contains("not a regular file")) << error.toStdString();
+    EXPECT_FALSE(openColumn(q(::testing::TempDir()), &error));
+    EXPECT_TRUE(error.contains("not a regular file")) << error.toStdString();
+    std::remove(fifo.c_str());
 }
 
 TEST(Problems, NestingIsCountedInsideStringsAndThroughUnicodeEscapes) {
