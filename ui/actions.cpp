@@ -117,12 +117,19 @@ void MainWindow::stepColumn(int delta) {
 void MainWindow::openSentenceList() {
     const QString path = QFileDialog::getOpenFileName(this, "Sentence list", {},
                                                       "Text or TSV (*.txt *.tsv);;All files (*)");
-    if (path.isEmpty()) return;
+    if (!path.isEmpty()) openSentenceFile(path);
+}
+
+bool MainWindow::openSentenceFile(const QString& path) {
     QString error;
-    if (!m_sentences->loadFile(path, &error)) return message(error);
+    if (!m_sentences->loadFile(path, &error)) {
+        reportProblems("A sentence list could not be opened", {error});
+        return false;
+    }
     m_sentenceDock->show();
     m_sentences->list()->setFocus();
     m_sentences->setCurrentIndex(0);
+    return true;
 }
 
 void MainWindow::rememberSentence() {

@@ -40,6 +40,8 @@ public:
     const std::vector<ModelColumn>& columns() const { return m_workspace->columns(); }
     // Opens a checkpoint as a new column; false with the error in the Problems panel.
     bool openCheckpointFile(const QString& path);  // workspace_files.cpp
+    // Opens a sentence list (text or TSV); false with the reason in the Problems panel.
+    bool openSentenceFile(const QString& path);  // actions.cpp
 
     void setSentence(const QString& source, const QString& target = {});
     void setBlock(BlockKind kind, int layer);

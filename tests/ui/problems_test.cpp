@@ -169,6 +169,17 @@ TEST(Problems, AFifoOrAFolderAsACheckpointIsRefusedWithoutWaiting) {
     std::remove(fifo.c_str());
 }
 
+TEST(Problems, ASentenceListThatCannotBeReadIsNamedInTheProblems) {
+    const std::string bad = temp("latin1.txt");
+    std::ofstream(bad, std::ios::binary) << "caf\xe9 au lait\n";
+    MainWindow w;
+    EXPECT_FALSE(w.openSentenceFile(q(bad)));
+    EXPECT_FALSE(w.openSentenceFile("/dev/zero"));  // refused at 64 MB, not read for ever
+    const QStringList lines = w.problems()->lines();
+    EXPECT_TRUE(anyLineHas(lines, "latin1.txt' is not valid UTF-8")) << joined(lines);
+    EXPECT_TRUE(anyLineHas(lines, "/dev/zero' is larger than")) << joined(lines);
+}
+
 TEST(Problems, NestingIsCountedInsideStringsAndThroughUnicodeEscapes) {
     EXPECT_EQ(jsonNestingDepth(R"({"a": [1, {"b": 2}]})"), 3);
     EXPECT_EQ(jsonNestingDepth(R"({"a": "x[[[ not json"})"), 1);  // a name, not JSON text
