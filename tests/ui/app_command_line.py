@@ -105,4 +105,36 @@ os.symlink(deep_train, os.path.join(models, "02-deep.safetensors"))
 rc, err = run("--models", models)
 check("--models folder with a deep checkpoint", rc == 0 and "02-deep.safetensors" in err, rc, err)
 
+
+
+def plain_start(last_columns, restoring):
+    """A plain start (no arguments) with this last workspace in the settings; the app is
+    stopped after 4 s. Returns (exit code, stderr); -15 means it was still running."""
+    cfg = tempfile.mkdtemp(prefix="cfg-", dir=tmp)
+    os.makedirs(os.path.join(cfg, "attnviz"))
+    last = json.dumps({"attnviz_session": 1, "source": "I want to go", "columns": last_columns},
+                      separators=(",", ":")).replace('"', '\\"')
+    with open(os.path.join(cfg, "attnviz", "attnviz.conf"), "w") as f:
+        f.write('[General]\nlastSession="@ByteArray(%s)"\n' % last)
+        if restoring:
+            f.write("restoringLastSession=true\n")
+    proc = subprocess.Popen([a.app], env=dict(env, XDG_CONFIG_HOME=cfg), stderr=subprocess.PIPE,
+                            text=True)
+    try:
+        _, err = proc.communicate(timeout=4)
+    except subprocess.TimeoutExpired:
+        proc.terminate()
+        _, err = proc.communicate()
+    return proc.returncode, "\n".join(l for l in err.splitlines() if "propagate" not in l)
+
+
+rc, err = plain_start([good[0], deep_train], restoring=False)
+check("plain start, last workspace lists a deep checkpoint", rc == -15 and deep_train in err, rc, err)
+rc, err = plain_start([good[0], kind], restoring=False)  # was: exit 134 at every start
+check("plain start, last workspace lists a checkpoint the analysis threw on",
+      rc == -15 and kind in err, rc, err)
+rc, err = plain_start([good[0], good[1]], restoring=True)
+check("plain start after a start that never finished restoring",
+      rc == -15 and "was not reopened" in err and good[1] in err, rc, err)
+
 sys.exit(1 if failures else 0)
