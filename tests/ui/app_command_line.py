@@ -4,7 +4,7 @@
 --session=FILE both open the workspace; a file that cannot be read, is not a session, is
 nested 300,000 levels deep or lists checkpoints that cannot be opened is named on stderr with
 its reason; an unusable session exits non-zero; nothing crashes."""
-import argparse, json, os, struct, subprocess, sys, tempfile
+import argparse, json, os, shutil, struct, subprocess, sys, tempfile
 
 p = argparse.ArgumentParser()
 p.add_argument("--app", required=True)
@@ -137,4 +137,5 @@ rc, err = plain_start([good[0], good[1]], restoring=True)
 check("plain start after a start that never finished restoring",
       rc == -15 and "was not reopened" in err and good[1] in err, rc, err)
 
+shutil.rmtree(tmp, ignore_errors=True)
 sys.exit(1 if failures else 0)
