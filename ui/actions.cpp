@@ -36,7 +36,7 @@ void MainWindow::addFileMenu() {
         const QString path = QFileDialog::getOpenFileName(
             this, "Open workspace", {}, "attnviz workspace (*.attnviz.json *.json)");
         QString error;
-        if (!path.isEmpty() && !openSession(path, &error)) message(error);
+        if (!path.isEmpty()) openSession(path, &error);  // problems are listed in the panel
     });
     file->addAction("Save workspace &as…", QKeySequence::SaveAs, this, [this] {
         const QString path = QFileDialog::getSaveFileName(
@@ -114,26 +114,22 @@ void MainWindow::stepColumn(int delta) {
     message("current column: " + QString::fromStdString(columns()[size_t(c)].name));
 }
 
-bool MainWindow::openCheckpointFile(const QString& path) {
-    try {
-        addColumn(loadModelColumn(path.toStdString()));
-        message("opened " + path);
-        return true;
-    } catch (const std::exception& e) {
-        message("Cannot open checkpoint: " + QString::fromUtf8(e.what()));
-        return false;
-    }
-}
-
 void MainWindow::openSentenceList() {
     const QString path = QFileDialog::getOpenFileName(this, "Sentence list", {},
                                                       "Text or TSV (*.txt *.tsv);;All files (*)");
-    if (path.isEmpty()) return;
+    if (!path.isEmpty()) openSentenceFile(path);
+}
+
+bool MainWindow::openSentenceFile(const QString& path) {
     QString error;
-    if (!m_sentences->loadFile(path, &error)) return message(error);
+    if (!m_sentences->loadFile(path, &error)) {
+        reportProblems("A sentence list could not be opened", {error});
+        return false;
+    }
     m_sentenceDock->show();
     m_sentences->list()->setFocus();
     m_sentences->setCurrentIndex(0);
+    return true;
 }
 
 void MainWindow::rememberSentence() {

@@ -5,6 +5,20 @@
 
 namespace attnviz::ui {
 
+Results analyzeCatching(const std::vector<ModelColumn>& columns, const std::string& source,
+                        const std::string& target) {
+    try {
+        return analyzeAll(columns, source, target);
+    } catch (const std::exception& e) {
+        Results out(columns.size());
+        for (size_t i = 0; i < columns.size(); ++i) {
+            out[i].name = columns[i].name;
+            out[i].error = std::string("the analysis failed: ") + e.what();
+        }
+        return out;
+    }
+}
+
 AnalysisRunner::AnalysisRunner(QObject* parent)
     : QObject(parent), m_watcher(new QFutureWatcher<Results>(this)) {
     connect(m_watcher, &QFutureWatcher<Results>::finished, this, [this] {
@@ -35,7 +49,7 @@ void AnalysisRunner::start() {
     m_pending = false;
     m_watcher->setFuture(
         QtConcurrent::run([columns = m_nextColumns, source = m_nextSource, target = m_nextTarget] {
-            return analyzeAll(columns, source, target);
+            return analyzeCatching(columns, source, target);
         }));
 }
 

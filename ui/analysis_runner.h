@@ -11,6 +11,11 @@
 
 namespace attnviz::ui {
 
+// analyzeAll, but an exception from it (a model's metadata the engine trips over) becomes
+// each column's error instead of ending the app from a worker thread.
+Results analyzeCatching(const std::vector<ModelColumn>& columns, const std::string& source,
+                        const std::string& target);
+
 // Runs analyses (core/workspace.h's analyzeAll) on a worker thread and reports results in
 // the UI thread. A new request makes older ones stale: their results are dropped, never shown.
 class AnalysisRunner : public QObject {

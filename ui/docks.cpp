@@ -5,6 +5,7 @@
 #include <QVBoxLayout>
 
 #include "main_window.h"
+#include "problems_panel.h"
 #include "profile_plot.h"
 #include "sentence_list.h"
 #include "training_dock.h"
@@ -43,7 +44,11 @@ void MainWindow::createDocks() {
     tabifyDockWidget(variantDock, trainingDock);
     m_profileDock->raise();
     m_sentenceDock->hide();
-    m_docks = {m_profileDock, m_sentenceDock, variantDock, trainingDock};
+    // Files that could not be opened: above the grid, shown when there are any, kept until
+    // cleared or closed.
+    m_problemsDock = dock(this, "Problems", "problems", m_problems, Qt::TopDockWidgetArea);
+    m_problemsDock->hide();
+    m_docks = {m_profileDock, m_sentenceDock, variantDock, trainingDock, m_problemsDock};
 }
 
 }  // namespace attnviz::ui

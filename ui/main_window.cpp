@@ -6,12 +6,14 @@
 #include <QDockWidget>
 #include <QFormLayout>
 #include <QLineEdit>
+#include <QScreen>
 #include <QScrollArea>
 #include <QSettings>
 #include <QStatusBar>
 
 #include "comparison_grid.h"
 #include "export_sources.h"
+#include "problems_panel.h"
 #include "profile_plot.h"
 #include "sentence_list.h"
 #include "training_dock.h"
@@ -29,6 +31,7 @@ MainWindow::MainWindow(QWidget* parent)
       m_training(new TrainingDock),
       m_variant(new VariantPanel),
       m_controls(new ViewControls),
+      m_problems(new ProblemsPanel),
       m_source(new QLineEdit),
       m_target(new QLineEdit) {
     setWindowTitle("attnviz — compare attention variants");
@@ -36,7 +39,7 @@ MainWindow::MainWindow(QWidget* parent)
     createDocks();
     createMenus();
     connectWidgets();
-    resize(1600, 1000);
+    resize(QSize(1600, 1000).boundedTo(screen()->availableSize()));  // all of it on screen
 }
 
 QWidget* MainWindow::createCentralWidget() {
@@ -213,18 +216,6 @@ bool MainWindow::saveSession(const QString& path, QString* error) const {
     return session().save(path, error);
 }
 
-bool MainWindow::openSession(const QString& path, QString* error) {
-    Session s;
-    if (!Session::load(path, &s, error)) return false;
-    QStringList errors;
-    applySession(s, &errors);
-    if (!errors.isEmpty())
-        message(QString("%1 checkpoint(s) could not be opened: %2")
-                    .arg(errors.size())
-                    .arg(errors.first()));
-    return true;
-}
-
 bool MainWindow::lastSession(Session* out) {
     return Session::loadLast(out);
 }
@@ -238,6 +229,7 @@ void MainWindow::showEvent(QShowEvent* event) {
 
 void MainWindow::closeEvent(QCloseEvent* event) {
     session().saveAsLast();
+    Session::setRestoring(false);  // this workspace closed normally
     QSettings settings;
     settings.setValue("windowState", saveState());
     settings.setValue("geometry", saveGeometry());

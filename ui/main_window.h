@@ -16,6 +16,7 @@ namespace attnviz::ui {
 
 class ComparisonGrid;
 class ExportDialog;
+class ProblemsPanel;
 class ProfilePlot;
 class SentenceList;
 class TrainingDock;
@@ -37,8 +38,10 @@ public:
     void moveColumn(int column, int delta);
     void removeColumn(int column);
     const std::vector<ModelColumn>& columns() const { return m_workspace->columns(); }
-    // Opens a checkpoint as a new column; false with the error in the status bar.
-    bool openCheckpointFile(const QString& path);  // actions.cpp
+    // Opens a checkpoint as a new column; false with the error in the Problems panel.
+    bool openCheckpointFile(const QString& path);  // workspace_files.cpp
+    // Opens a sentence list (text or TSV); false with the reason in the Problems panel.
+    bool openSentenceFile(const QString& path);  // actions.cpp
 
     void setSentence(const QString& source, const QString& target = {});
     void setBlock(BlockKind kind, int layer);
@@ -62,9 +65,18 @@ public:
     // Applies a session; checkpoints that cannot be opened are listed in *errors.
     void applySession(const Session& s, QStringList* errors);
     bool saveSession(const QString& path, QString* error) const;
-    bool openSession(const QString& path, QString* error);
+    // Opens a workspace; false (the reason in *error and the Problems panel) when the file is
+    // not one. Checkpoints it lists that cannot be opened are named in the Problems panel.
+    bool openSession(const QString& path, QString* error);  // workspace_files.cpp
     // The workspace at the last close (QSettings), if any.
     static bool lastSession(Session* out);
+    // Reopens the workspace of the last close, unless opening it did not finish at the last
+    // start (the app crashed or was killed): then it is skipped, the Problems panel says why
+    // and offers to open it. True when restored.
+    bool restoreLastSession();  // workspace_files.cpp
+    // Lists files that could not be opened in the Problems panel (shown and kept until
+    // cleared) and says so in the status bar.
+    void reportProblems(const QString& heading, const QStringList& details);
 
     WorkspaceModel* workspace() const { return m_workspace; }
     AnalysisRunner* runner() const { return m_workspace->runner(); }
@@ -73,6 +85,8 @@ public:
     SentenceList* sentences() const { return m_sentences; }
     TrainingDock* training() const { return m_training; }
     VariantPanel* variantPanel() const { return m_variant; }
+    ProblemsPanel* problems() const { return m_problems; }
+    QDockWidget* problemsDock() const { return m_problemsDock; }
     QLineEdit* sourceEdit() const { return m_source; }
     QLineEdit* targetEdit() const { return m_target; }
 
@@ -107,10 +121,11 @@ private:
     TrainingDock* m_training;
     VariantPanel* m_variant;
     ViewControls* m_controls;
+    ProblemsPanel* m_problems;
     QLineEdit *m_source, *m_target;
     QComboBox* m_profileMode = nullptr;
     QMenu* m_recent = nullptr;
-    QDockWidget *m_profileDock = nullptr, *m_sentenceDock = nullptr;
+    QDockWidget *m_profileDock = nullptr, *m_sentenceDock = nullptr, *m_problemsDock = nullptr;
     std::vector<QDockWidget*> m_docks;
     bool m_shown = false;
 };

@@ -25,7 +25,12 @@ bool SentenceList::loadFile(const QString& path, QString* error) {
         if (error) *error = QString("cannot open '%1': %2").arg(path, f.errorString());
         return false;
     }
-    const QByteArray bytes = f.readAll();
+    constexpr qint64 kMaxBytes = 64 << 20;  // /dev/zero would be read until out of memory
+    const QByteArray bytes = f.read(kMaxBytes + 1);
+    if (bytes.size() > kMaxBytes) {
+        if (error) *error = QString("'%1' is larger than %2 MB").arg(path).arg(kMaxBytes >> 20);
+        return false;
+    }
     QStringDecoder utf8(QStringDecoder::Utf8);
     const QString text = utf8(bytes);
     if (utf8.hasError()) {

@@ -6,6 +6,7 @@
 #include <QJsonDocument>
 #include <QSettings>
 
+#include "column_files.h"
 #include "core/safetensors.h"
 
 namespace attnviz::ui {
@@ -51,10 +52,21 @@ bool Session::load(const QString& path, Session* out, QString* error) {
         if (error) *error = QString("cannot open '%1': %2").arg(path, f.errorString());
         return false;
     }
+    const QByteArray bytes = f.read(kMaxBytes + 1);  // a device or FIFO has no size
+    if (bytes.size() > kMaxBytes) {
+        if (error)
+            *error =
+                QString("'%1' is not a session: larger than %2 MB").arg(path).arg(kMaxBytes >> 20);
+        return false;
+    }
     QJsonParseError pe;
-    const QJsonDocument doc = QJsonDocument::fromJson(f.readAll(), &pe);
+    const QJsonDocument doc = QJsonDocument::fromJson(bytes, &pe);  // Qt limits the nesting
     if (!doc.isObject()) {
-        if (error) *error = QString("'%1' is not a session: %2").arg(path, pe.errorString());
+        const QString why = pe.error != QJsonParseError::NoError
+                                ? QString("%1 at byte %2").arg(pe.errorString()).arg(pe.offset)
+                                : QString("the JSON is %1, not an object")
+                                      .arg(doc.isArray() ? "an array" : "a single value");
+        if (error) *error = QString("'%1' is not a session: %2").arg(path, why);
         return false;
     }
     QString e;
@@ -70,10 +82,11 @@ bool Session::load(const QString& path, Session* out, QString* error) {
 std::vector<ModelColumn> Session::openColumns(QStringList* errors) const {
     std::vector<ModelColumn> out;
     for (const QString& p : columns) {
-        try {
-            out.push_back(loadModelColumn(p.toStdString()));
-        } catch (const std::exception& e) {
-            if (errors) errors->append(QString::fromUtf8(e.what()));
+        QString error;
+        if (auto c = openColumn(p, &error)) {
+            out.push_back(std::move(*c));
+        } else if (errors) {
+            errors->append(error);
         }
     }
     return out;
@@ -90,6 +103,20 @@ bool Session::loadLast(Session* out) {
 
 void Session::saveAsLast() const {
     QSettings().setValue("lastSession", QJsonDocument(toJson()).toJson(QJsonDocument::Compact));
+}
+
+void Session::setRestoring(bool on) {
+    QSettings settings;
+    if (on) {
+        settings.setValue("restoringLastSession", true);
+    } else {
+        settings.remove("restoringLastSession");
+    }
+    settings.sync();  // on disk before anything that could crash
+}
+
+bool Session::isRestoring() {
+    return QSettings().value("restoringLastSession").toBool();
 }
 
 }  // namespace attnviz::ui

@@ -68,7 +68,7 @@ void WorkspaceModel::analyze(const std::string& source, const std::string& targe
 }
 
 void WorkspaceModel::analyzeNow(const std::string& source, const std::string& target) {
-    setResults(std::make_shared<const Results>(analyzeAll(m_columns, source, target)));
+    setResults(std::make_shared<const Results>(analyzeCatching(m_columns, source, target)));
 }
 
 void WorkspaceModel::setResults(std::shared_ptr<const Results> results) {

@@ -7,11 +7,16 @@
 #include <QTextStream>
 
 #include "render/runtime.h"
+#include "ui/column_files.h"
+#include "ui/command_line.h"
 #include "ui/main_window.h"
+#include "ui/problems_panel.h"
 
 int main(int argc, char** argv) {
     attnviz::render::ensureRuntimeDirectory();
-    QApplication app(argc, argv);
+    // Before QApplication, which would take "--session FILE" as its own session-manager option.
+    attnviz::ui::ArgumentVector args(attnviz::ui::sessionSafeArguments(argc, argv));
+    QApplication app(args.argc, args.pointers.data());
     QApplication::setApplicationName("attnviz");
     QApplication::setOrganizationName("attnviz");
     QApplication::setApplicationVersion("0.1.0");
@@ -36,29 +41,32 @@ int main(int argc, char** argv) {
     const QString dir = cli.isSet(models)
                             ? cli.value(models)
                             : QString::fromStdString(attnviz::bundledModelDirectory());
-    std::vector<std::string> skipped;
-    auto columns = attnviz::loadModelDirectory(dir.toStdString(), &skipped);
-    for (const auto& e : skipped)
-        err << "attnviz: skipped a checkpoint: " << QString::fromStdString(e) << "\n";
-    if (columns.empty()) err << "attnviz: no models found in " << dir << "\n";
+    QStringList skipped;
+    auto columns = attnviz::ui::openColumnsIn(dir, &skipped);
 
     attnviz::ui::MainWindow window;
     window.setSentence(cli.value(text), cli.value(target));
     window.setColumns(std::move(columns));
+    if (!skipped.isEmpty())
+        window.reportProblems(QString("%1 checkpoint(s) in %2 could not be opened and were skipped")
+                                  .arg(skipped.size())
+                                  .arg(dir),
+                              skipped);
+    if (window.columns().empty()) err << "attnviz: no models found in " << dir << "\n";
     // The last workspace comes back unless the command line says what to show.
-    attnviz::ui::Session last;
+    bool sessionFailed = false;
     if (cli.isSet(session)) {
-        QString error;
-        if (!window.openSession(cli.value(session), &error)) err << "attnviz: " << error << "\n";
+        sessionFailed = !window.openSession(cli.value(session), nullptr);
     } else if (!cli.isSet(models) && !cli.isSet(fresh) && !cli.isSet(exportFigure) &&
-               !cli.isSet(text) && attnviz::ui::MainWindow::lastSession(&last)) {
-        QStringList errors;
-        window.applySession(last, &errors);
-        for (const auto& e : errors)
-            err << "attnviz: the last workspace lost a column: " << e << "\n";
+               !cli.isSet(text)) {
+        window.restoreLastSession();
     }
+    // Everything that could not be opened, on stderr too (the only place headless).
+    for (const QString& line : window.problems()->lines()) err << "attnviz: " << line << "\n";
+    err.flush();
 
     if (cli.isSet(exportFigure)) {
+        if (sessionFailed) return 2;  // the figure would not show what was asked for
         window.resize(1800, 1000);
         window.show();
         window.analyzeNow();

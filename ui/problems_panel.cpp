@@ -1,0 +1,69 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "problems_panel.h"
+
+#include <QHBoxLayout>
+#include <QListWidget>
+#include <QPushButton>
+#include <QVBoxLayout>
+
+namespace attnviz::ui {
+
+ProblemsPanel::ProblemsPanel(QWidget* parent)
+    : QWidget(parent),
+      m_list(new QListWidget),
+      m_offer(new QPushButton),
+      m_clear(new QPushButton("&Clear problems")) {
+    m_list->setWordWrap(true);  // a long path and its reason, read in full
+    m_list->setTextElideMode(Qt::ElideNone);
+    m_list->setSelectionMode(QAbstractItemView::ExtendedSelection);
+    m_list->setAccessibleName("Problems");
+    auto* buttons = new QHBoxLayout;
+    buttons->addWidget(m_clear);  // on the left: seen even when the window is wider than the screen
+    buttons->addWidget(m_offer);
+    buttons->addStretch(1);
+    auto* v = new QVBoxLayout(this);
+    v->setContentsMargins(2, 2, 2, 2);
+    v->addWidget(m_list, 1);
+    v->addLayout(buttons);
+    m_offer->hide();
+    connect(m_clear, &QPushButton::clicked, this, &ProblemsPanel::clear);
+    connect(m_offer, &QPushButton::clicked, this, [this] {
+        auto action = std::move(m_action);
+        setOffer({}, {});
+        if (action) action();
+    });
+}
+
+void ProblemsPanel::add(const QString& heading, const QStringList& details) {
+    auto* h = new QListWidgetItem(heading, m_list);
+    QFont bold = h->font();
+    bold.setBold(true);
+    h->setFont(bold);
+    h->setForeground(QColor(0xb0, 0x00, 0x20));
+    for (const QString& d : details) new QListWidgetItem("    " + d, m_list);
+    m_list->scrollToItem(h, QAbstractItemView::PositionAtTop);
+    emit added();
+}
+
+QStringList ProblemsPanel::lines() const {
+    QStringList out;
+    for (int i = 0; i < m_list->count(); ++i) out << m_list->item(i)->text().trimmed();
+    return out;
+}
+
+bool ProblemsPanel::isEmpty() const {
+    return m_list->count() == 0;
+}
+
+void ProblemsPanel::setOffer(const QString& label, std::function<void()> action) {
+    m_action = std::move(action);
+    m_offer->setText(label);
+    m_offer->setVisible(!label.isEmpty() && m_action);
+}
+
+void ProblemsPanel::clear() {
+    m_list->clear();
+    setOffer({}, {});
+}
+
+}  // namespace attnviz::ui

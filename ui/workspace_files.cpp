@@ -1,0 +1,91 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// MainWindow's files: opening checkpoints and workspaces, restoring the last workspace at
+// start (skipped when its last restore never finished), and the Problems panel that names
+// every file that could not be opened.
+#include <QDockWidget>
+#include <QFileInfo>
+#include <QStatusBar>
+
+#include "column_files.h"
+#include "main_window.h"
+#include "problems_panel.h"
+
+namespace attnviz::ui {
+
+void MainWindow::reportProblems(const QString& heading, const QStringList& details) {
+    m_problems->add(heading, details);
+    m_problemsDock->show();
+    m_problemsDock->raise();
+    // Tall enough for a few lines and the buttons; the grid keeps the rest.
+    const int lines = std::min(m_problems->lines().size(), qsizetype(6));
+    resizeDocks({m_problemsDock}, {90 + 20 * int(lines)}, Qt::Vertical);
+    const QString first = details.isEmpty() ? QString() : ": " + details.first();
+    statusBar()->showMessage(heading + first + (details.size() > 1 ? " … (see Problems)" : ""));
+}
+
+bool MainWindow::openCheckpointFile(const QString& path) {
+    QString error;
+    auto column = openColumn(path, &error);
+    if (!column) {
+        reportProblems("A checkpoint could not be opened", {error});
+        return false;
+    }
+    addColumn(std::move(*column));
+    message("opened " + path);
+    return true;
+}
+
+bool MainWindow::openSession(const QString& path, QString* error) {
+    Session s;
+    QString e;
+    if (!Session::load(path, &s, &e)) {
+        reportProblems("A workspace could not be opened", {e});
+        if (error) *error = e;
+        return false;
+    }
+    QStringList errors;
+    applySession(s, &errors);
+    if (!errors.isEmpty())
+        reportProblems(QString("%1 of %2 checkpoints of the workspace %3 could not be opened")
+                           .arg(errors.size())
+                           .arg(s.columns.size())
+                           .arg(QFileInfo(path).fileName()),
+                       errors);
+    return true;
+}
+
+bool MainWindow::restoreLastSession() {
+    Session last;
+    if (!lastSession(&last)) return false;
+    if (Session::isRestoring()) {
+        reportProblems(
+            "The last workspace was not reopened: opening it did not finish at the last start "
+            "(the app may have crashed on one of its files). Its checkpoints:",
+            last.columns);
+        m_problems->setOffer("Open the last workspace anyway", [this] {
+            Session::setRestoring(false);
+            restoreLastSession();
+        });
+        return false;
+    }
+    Session::setRestoring(true);
+    QStringList errors;
+    applySession(last, &errors);
+    if (!errors.isEmpty()) {
+        reportProblems(QString("%1 of %2 checkpoints of the last workspace could not be opened "
+                               "and are left out of it")
+                           .arg(errors.size())
+                           .arg(last.columns.size()),
+                       errors);
+        session().saveAsLast();  // not tried again at the next start
+    }
+    // Shown once the first analysis of it is back; a crash before leaves the marker set.
+    auto once = std::make_shared<QMetaObject::Connection>();
+    *once = connect(m_workspace, &WorkspaceModel::resultsChanged, this, [once] {
+        Session::setRestoring(false);
+        QObject::disconnect(*once);
+    });
+    return true;
+}
+
+}  // namespace attnviz::ui
