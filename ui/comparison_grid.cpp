@@ -114,15 +114,31 @@ void ComparisonGrid::fillColumn(int c, const SelectedColumn& col, int rows) {
     if (!col.variant.empty())
         header += "<br><small>" + QString::fromStdString(col.variant) + "</small>";
     if (r.untrained) header += " <small>(untrained)</small>";
+    QString tip = m_info.value(col.result);
     if (r.error.empty() && r.analysis.decoded) {
-        QStringList out;
-        for (const auto& t : r.analysis.targetTokens) out << QString::fromStdString(t);
-        out = out.mid(1);
-        if (out.size() > 6) out = out.mid(0, 6) << "…";
-        header += "<br><small>→ " + out.join(' ').toHtmlEscaped() + "</small>";
+        // The whole output in the tooltip; the header elides it to its width.
+        const QString out = QString::fromStdString(r.analysis.targetText);
+        const QFontMetrics fm(m_headers[size_t(c)]->font());
+        const QString shown = fm.elidedText("→ " + out, Qt::ElideRight,
+                                            std::max(60, m_headers[size_t(c)]->width() - 8));
+        header += "<br><small>" + shown.toHtmlEscaped() + "</small>";
+        tip = "<b>Output</b>: " + out.toHtmlEscaped() + (tip.isEmpty() ? "" : "<hr>" + tip);
+    }
+    if (r.error.empty() && r.analysis.unknownSource > 0) {
+        // Words the model never saw: said, not hidden (their labels end in ⁇).
+        const int words = int(r.analysis.sourceTokens.size()) - 1;  // without <eos>
+        header += QString("<br><small><font color='#b00020'>%1 of %2 words unknown</font></small>")
+                      .arg(r.analysis.unknownSource)
+                      .arg(words);
+        tip = QString(
+                  "<b>%1 of %2 words are unknown to this model</b> (it sees &lt;unk&gt;; "
+                  "their labels end in ⁇)<br>")
+                  .arg(r.analysis.unknownSource)
+                  .arg(words) +
+              tip;
     }
     m_headers[size_t(c)]->setText(header);
-    m_headers[size_t(c)]->setToolTip(m_info.value(col.result));
+    m_headers[size_t(c)]->setToolTip(tip);
     const QString name = QString::fromStdString(r.name);
     const QString where = QString("%1 L%2").arg(kindLabel(m_view.kind)).arg(col.layer);
     for (int h = 0; h < rows; ++h) {

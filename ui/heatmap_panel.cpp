@@ -164,13 +164,17 @@ void HeatmapPanel::resetView() {
 
 QString HeatmapPanel::cellText(int i, int j) const {
     if (i < 0 || j < 0 || i >= rows() || j >= cols()) return {};
-    return QStringLiteral("%1\nquery %2 \"%3\" → key %4 \"%5\"\nweight %6")
+    const QString unknown = QStringLiteral("\u2047");
+    const bool unknownToken =
+        m_queries.value(i).endsWith(unknown) || m_keys.value(j).endsWith(unknown);
+    return QStringLiteral("%1\nquery %2 \"%3\" → key %4 \"%5\"\nweight %6%7")
         .arg(m_fullTitle.isEmpty() ? title() : m_fullTitle)
         .arg(i)
         .arg(m_queries.value(i))
         .arg(j)
         .arg(m_keys.value(j))
-        .arg(double((*m_weights)(i, j)), 0, 'f', 4);
+        .arg(double((*m_weights)(i, j)), 0, 'f', 4)
+        .arg(unknownToken ? "\n⁇ marks a word this model does not know (it sees <unk>)" : "");
 }
 
 int HeatmapPanel::rowAt(const QPointF& p) const {

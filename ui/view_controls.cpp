@@ -18,7 +18,11 @@ ViewControls::ViewControls(QWidget* parent)
       m_scaling(new QComboBox),
       m_layer(new QSpinBox),
       m_shared(new QCheckBox("S&hared colour scale")),
-      m_mean(new QCheckBox("&Mean of heads")) {
+      m_mean(new QCheckBox("&Mean of heads")),
+      m_words(new QCheckBox("&Words")) {
+    m_words->setToolTip(
+        "Merge subword pieces into words: a word's weight as a key is the sum over its pieces, "
+        "as a query the mean (Clark et al., 2019)");
     m_block->addItem("Encoder self-attention", int(BlockKind::EncoderSelf));
     m_block->addItem("Decoder self-attention", int(BlockKind::DecoderSelf));
     m_block->addItem("Cross-attention", int(BlockKind::Cross));
@@ -34,7 +38,7 @@ ViewControls::ViewControls(QWidget* parent)
     auto* row = new QHBoxLayout(this);
     row->setContentsMargins(0, 0, 0, 0);
     for (QWidget* w : std::initializer_list<QWidget*>{
-             label("&Block", m_block), m_block, label("&Layer", m_layer), m_layer, m_mean,
+             label("&Block", m_block), m_block, label("&Layer", m_layer), m_layer, m_mean, m_words,
              label("&Colours", m_colormap), m_colormap, label("Sc&aling", m_scaling), m_scaling,
              m_shared})
         row->addWidget(w);
@@ -45,17 +49,19 @@ ViewControls::ViewControls(QWidget* parent)
     connect(m_colormap, &QComboBox::currentTextChanged, this, &ViewControls::changed);
     connect(m_scaling, &QComboBox::currentTextChanged, this, &ViewControls::changed);
     connect(m_shared, &QCheckBox::toggled, this, &ViewControls::changed);
+    connect(m_words, &QCheckBox::toggled, this, &ViewControls::changed);
 }
 
 void ViewControls::showView(const ViewState& v) {
     const QSignalBlocker b1(m_block), b2(m_layer), b3(m_mean), b4(m_colormap), b5(m_scaling),
-        b6(m_shared);
+        b6(m_shared), b7(m_words);
     m_block->setCurrentIndex(m_block->findData(int(v.kind)));
     m_layer->setValue(v.layer);
     m_mean->setChecked(v.meanHeads);
     m_colormap->setCurrentText(v.colormap);
     m_scaling->setCurrentText(QString::fromStdString(render::scalingName(v.scaling)));
     m_shared->setChecked(v.shared);
+    m_words->setChecked(v.mergeWords);
 }
 
 ViewState ViewControls::applied(const ViewState& base) const {
@@ -66,7 +72,9 @@ ViewState ViewControls::applied(const ViewState& base) const {
     v.colormap = m_colormap->currentText();
     v.scaling = render::scalingFromName(m_scaling->currentText().toStdString());
     v.shared = m_shared->isChecked();
-    if (v.kind != base.kind) v.query = -1;  // rows mean other tokens now
+    v.mergeWords = m_words->isChecked();
+    if (v.kind != base.kind || v.mergeWords != base.mergeWords)
+        v.query = -1;  // rows mean other tokens now
     return v;
 }
 

@@ -11,7 +11,8 @@ QJsonObject ViewState::toJson() const {
             {"shared_scale", shared},
             {"scaling", QString::fromStdString(render::scalingName(scaling))},
             {"query", query},
-            {"all_layers_of", allLayersOf}};
+            {"all_layers_of", allLayersOf},
+            {"merge_words", mergeWords}};
 }
 
 ViewState ViewState::fromJson(const QJsonObject& o) {
@@ -24,6 +25,7 @@ ViewState ViewState::fromJson(const QJsonObject& o) {
     v.scaling = render::scalingFromName(o.value("scaling").toString().toStdString());
     v.query = o.value("query").toInt(-1);
     v.allLayersOf = o.value("all_layers_of").toInt(-1);
+    v.mergeWords = o.value("merge_words").toBool(false);
     return v;
 }
 
@@ -34,6 +36,7 @@ SelectionRequest ViewState::request() const {
     r.heads = meanHeads ? "mean" : "all";
     r.allLayersOf = allLayersOf;
     r.sharedScale = shared;
+    r.mergeWords = mergeWords;
     return r;
 }
 

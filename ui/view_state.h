@@ -20,8 +20,9 @@ struct ViewState {
     QString colormap = "viridis";
     bool shared = true;
     Scaling scaling = Scaling::Linear;
-    int query = -1;        // selected query row, -1: none
-    int allLayersOf = -1;  // >= 0: show every layer of this column's model instead of one layer
+    int query = -1;           // selected query row, -1: none
+    int allLayersOf = -1;     // >= 0: show every layer of this column's model instead of one layer
+    bool mergeWords = false;  // subword pieces merged into words (core/word_merge.h)
 
     QJsonObject toJson() const;
     static ViewState fromJson(const QJsonObject& o);

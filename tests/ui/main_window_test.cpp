@@ -451,3 +451,23 @@ int main(int argc, char** argv) {
     ::testing::InitGoogleTest(&argc, argv);
     return RUN_ALL_TESTS();
 }
+
+// Words a word-level model does not know are said, not hidden: counted in the column
+// header, marked ⁇ in the labels and explained in the tooltip (issue 12).
+TEST(MainWindow, UnknownWordsAreMarkedAndCounted) {
+    MainWindow w;
+    w.setColumns({bundled("01-dot.safetensors")});
+    w.setSentence("The quick brown fox jumps over the lazy dog");
+    waitForResults(w);
+    const QString header = w.grid()->header(0)->text();
+    EXPECT_NE(header.indexOf("of 9 words unknown"), -1) << header.toStdString();
+    EXPECT_NE(w.grid()->header(0)->toolTip().indexOf("unknown to this model"), -1);
+    bool marked = false;
+    for (int i = 0; i < 9; ++i) {
+        const QString t = w.grid()->panel(0, 0)->cellText(i, 0);
+        if (t.contains(QStringLiteral("\u2047"))) marked = t.contains("does not know");
+    }
+    EXPECT_TRUE(marked);
+    // The decoded output is whole in the header's tooltip.
+    EXPECT_NE(w.grid()->header(0)->toolTip().indexOf("Output"), -1);
+}
