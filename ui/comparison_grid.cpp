@@ -118,9 +118,12 @@ void ComparisonGrid::fillColumn(int c, const SelectedColumn& col, int rows) {
     if (r.error.empty() && r.analysis.decoded) {
         // The whole output in the tooltip; the header elides it to its width.
         const QString out = QString::fromStdString(r.analysis.targetText);
-        const QFontMetrics fm(m_headers[size_t(c)]->font());
-        const QString shown = fm.elidedText("→ " + out, Qt::ElideRight,
-                                            std::max(60, m_headers[size_t(c)]->width() - 8));
+        // <small> text, on one line when the unknown-word count needs the other.
+        QFont small = m_headers[size_t(c)]->font();
+        small.setPointSizeF(small.pointSizeF() * 0.83);
+        const int lines = r.analysis.unknownSource > 0 ? 1 : 2;
+        const QString shown = QFontMetrics(small).elidedText(
+            "→ " + out, Qt::ElideRight, lines * std::max(60, m_headers[size_t(c)]->width() - 12));
         header += "<br><small>" + shown.toHtmlEscaped() + "</small>";
         tip = "<b>Output</b>: " + out.toHtmlEscaped() + (tip.isEmpty() ? "" : "<hr>" + tip);
     }
