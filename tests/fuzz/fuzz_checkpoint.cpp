@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <cstring>
 #include <sstream>
+#include <string>
 
 #include "cli/cli.h"
 #include "core/error.h"
@@ -22,12 +23,16 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         (void)m.analyze("i want to go to the station");
     } catch (const attnviz::Error& e) {
         // Error messages quote at most a short excerpt of the input (issue 11).
-        if (std::strlen(e.what()) > attnviz::fuzz::kMaxMessageBytes) __builtin_trap();
+        if (std::strlen(e.what()) > attnviz::fuzz::kMaxMessageBytes)
+            attnviz::fuzz::fail("error message of " + std::to_string(std::strlen(e.what())) +
+                                " bytes: " + e.what());
     }
     const std::string& path = attnviz::fuzz::writeInput(data, size, ".safetensors");
     const char* const argv[] = {"attnviz-cli", "info", "--model", path.c_str()};
     std::ostringstream out, err;
     const int code = attnviz::cli::run(4, argv, out, err);
-    if (code != 0 && code != 1) __builtin_trap();  // not a usage error: the arguments are fixed
+    if (code != 0 && code != 1)
+        attnviz::fuzz::fail("info exited " + std::to_string(code) + ": " +
+                            err.str());  // not a usage error: the arguments are fixed
     return 0;
 }

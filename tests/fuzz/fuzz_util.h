@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <string>
 
 namespace attnviz::fuzz {
@@ -14,13 +15,20 @@ namespace attnviz::fuzz {
 // words, never the whole offending value.
 constexpr size_t kMaxMessageBytes = 4096;
 
+// A finding that is not a crash by itself: says what is wrong, then aborts so that libFuzzer
+// keeps the input.
+[[noreturn]] inline void fail(const std::string& why) {
+    std::fprintf(stderr, "attnviz-fuzz: %s\n", why.substr(0, 300).c_str());
+    std::abort();
+}
+
 // The readers under test take a path, as the CLI and the app do: the input is written to a
 // file of this process (one per process, so parallel fuzzer jobs do not collide).
 inline const std::string& writeInput(const uint8_t* data, size_t size, const char* suffix) {
     static const std::string path =
         "/tmp/attnviz-fuzz-" + std::to_string(::getpid()) + std::string(suffix);
     std::FILE* f = std::fopen(path.c_str(), "wb");
-    if (!f) __builtin_trap();  // no way to test anything: say so loudly
+    if (!f) fail("cannot write " + path);
     if (size) std::fwrite(data, 1, size, f);
     std::fclose(f);
     return path;
