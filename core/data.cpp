@@ -12,7 +12,7 @@
 namespace attnviz {
 
 LoadedData loadData(const std::string& path, bool seq2seq, const Tokenizer& tok, int maxTokens) {
-    std::istringstream in(readTextFile(path));
+    std::istringstream in(readTextFile(path, kMaxDataBytes, "data file"));
     LoadedData d;
     std::string line;
     int number = 0;

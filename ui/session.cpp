@@ -6,6 +6,8 @@
 #include <QJsonDocument>
 #include <QSettings>
 
+#include "core/error.h"
+#include "core/input_limits.h"
 #include "core/safetensors.h"
 
 namespace attnviz::ui {
@@ -46,15 +48,16 @@ bool Session::save(const QString& path, QString* error) const {
 }
 
 bool Session::load(const QString& path, Session* out, QString* error) {
-    QFile f(path);
-    if (!f.open(QIODevice::ReadOnly)) {
-        if (error) *error = QString("cannot open '%1': %2").arg(path, f.errorString());
-        return false;
-    }
-    QJsonParseError pe;
-    const QJsonDocument doc = QJsonDocument::fromJson(f.readAll(), &pe);
-    if (!doc.isObject()) {
-        if (error) *error = QString("'%1' is not a session: %2").arg(path, pe.errorString());
+    // The engine's reader applies the limits of docs/limits.md (size, nesting, repeated keys)
+    // before Qt sees the text.
+    QJsonDocument doc;
+    try {
+        const std::string text = readTextFile(path.toStdString(), kMaxSessionBytes, "session");
+        if (!parseJson(text, "the session", kMaxSessionBytes).is_object())
+            throw Error("not a session: the JSON is not an object");
+        doc = QJsonDocument::fromJson(QByteArray::fromStdString(text));
+    } catch (const std::exception& e) {
+        if (error) *error = path + ": " + QString::fromUtf8(e.what());
         return false;
     }
     QString e;
