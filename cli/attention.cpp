@@ -40,11 +40,13 @@ CLI::App* AttentionCommand::add(CLI::App& parent) {
     m_targetOpt = c->add_option("--target", m_target,
                                 "Target sentence; without it a seq2seq model decodes greedily");
     c->add_option("--out", m_out, "Output file (default: standard output)");
-    c->add_option("--indent", m_indent, "Indent the JSON by this many spaces (default: compact)");
+    c->add_option("--indent", m_indent, "Indent the JSON by this many spaces (default: compact)")
+        ->check(CLI::Range(0, kMaxJsonIndent));
     return c;
 }
 
 void AttentionCommand::run(const Context& ctx) {
+    if (!m_out.empty() && m_out != "-") checkOutputPath(m_out, {m_model});
     Model m = Model::load(m_model);
     const Analysis a = m_targetOpt->count() > 0 ? m.analyze(m_text, std::string_view(m_target))
                                                 : m.analyze(m_text);
