@@ -11,6 +11,7 @@
 
 #include "command.h"
 #include "core/error.h"
+#include "core/input_limits.h"
 
 namespace attnviz::cli {
 
@@ -94,8 +95,8 @@ int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err)
             known = known || s->get_name() == argv[1];
         }
         if (!known) {
-            err << "attnviz-cli: error: unknown command '" << argv[1] << "' (commands: " << names
-                << "; see --help)\n";
+            err << "attnviz-cli: error: unknown command '" << excerpt(std::string(argv[1]))
+                << "' (commands: " << names << "; see --help)\n";
             return 2;
         }
     }

@@ -20,6 +20,8 @@ constexpr uint64_t kMaxSessionBytes = 16ull << 20;  // app sessions
 constexpr uint64_t kMaxDataBytes = 256ull << 20;    // TSV / text data, vocabularies, bleu input
 // Largest model, counted in weights besides the embeddings (a float each): 1 GiB of floats.
 constexpr uint64_t kMaxModelWeights = 256ull << 20;
+// Largest model counted with its embeddings: 2 GiB of floats (a checkpoint holds at most 4).
+constexpr uint64_t kMaxModelParameters = 512ull << 20;
 // Largest memory a training or evaluation request may be estimated to need.
 constexpr uint64_t kMaxRequestBytes = 8ull << 30;
 // Bounds of counts given on the command line (or by the app).

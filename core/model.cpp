@@ -74,7 +74,17 @@ Model Model::clone() const {
 Model Model::initialize(ModelConfig config, Vocab src, Vocab tgt, Tokenizer tokenizer,
                         uint64_t seed) {
     Model m(std::move(config), std::move(src), std::move(tgt), tokenizer);
-    *m.d->params = initializeParameters(m.parameterInfo(), seed);
+    const auto info = m.parameterInfo();
+    const int64_t total = countParameters(info).total;  // shapes only: nothing allocated yet
+    if (uint64_t(total) > kMaxModelParameters) {
+        throw Error("this model has " + std::to_string(total / 1000000) +
+                    " million parameters with its vocabularies (" +
+                    std::to_string(m.srcVocab().size()) + " and " +
+                    std::to_string(m.tgtVocab().size()) + " tokens; needs " +
+                    gigabytes(4.0 * double(total)) + "); the limit is " +
+                    std::to_string(kMaxModelParameters / 1000000) + " million");
+    }
+    *m.d->params = initializeParameters(info, seed);
     m.d->bind();
     return m;
 }

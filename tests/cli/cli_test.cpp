@@ -416,6 +416,7 @@ TEST(CliIssue11, AnEmptyHeadListIsRefused) {
 TEST(CliIssue11, NonFiniteTrainingIsRefused) {
     const std::string cfg = tmp("lr.json"), out = tmp("lr.safetensors");
     writeFile(cfg, kIssueConfig);
+    ::unlink(out.c_str());
     for (const char* lr : {"inf", "nan", "1e30", "0", "-1"})
         expectError(cli({"train", "--config", cfg, "--task", "copy", "--steps", "2", "--lr", lr,
                          "--out", out}),
@@ -441,6 +442,15 @@ TEST(CliIssue11, HugeRequestsAreRefusedBeforeAllocating) {
     const std::string big = tmp("huge_dmodel.json");
     writeFile(big, R"({"d_model": 65536, "d_ff": 4})");
     expectError(cli({"init", "--config", big, "--out", out}), 1, "GB");
+    // Within the weight limit, but not with 200,000 words of vocabulary on each side.
+    const std::string embed = tmp("huge_embed.json"), words = tmp("huge_embed.vocab");
+    writeFile(embed, R"({"d_model": 4096, "heads": 4, "d_ff": 16, "enc_layers": 1,
+                         "dec_layers": 1, "max_len": 16})");
+    std::string list;
+    for (int i = 0; i < 200000; ++i) list += "w" + std::to_string(i) + "\n";
+    writeFile(words, list);
+    expectError(cli({"init", "--config", embed, "--vocab", words, "--out", out}), 1,
+                "million parameters with its vocabularies");
     const std::string wide = tmp("huge_batch.json");
     writeFile(wide, R"({"d_model": 1024, "heads": 8, "max_len": 8192, "enc_layers": 2})");
     expectError(

@@ -53,7 +53,9 @@ def main():
         for i in range(args.kills):
             before = set(glob.glob(out + ".tmp-*"))
             p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-            time.sleep(rng.uniform(0.0, full * 1.1))
+            # Half the kills land anywhere, half near the end of the run, where the write is.
+            lo = 0.0 if i % 2 == 0 else 0.7 * full
+            time.sleep(rng.uniform(lo, full * 1.05))
             p.send_signal(signal.SIGKILL)
             p.wait()
             stats["kills"] += 1
