@@ -4,6 +4,7 @@
 
 #include "command.h"
 #include "core/dump.h"
+#include "core/error.h"
 #include "core/model.h"
 #include "core/safetensors.h"
 
@@ -48,8 +49,13 @@ CLI::App* AttentionCommand::add(CLI::App& parent) {
 void AttentionCommand::run(const Context& ctx) {
     if (!m_out.empty() && m_out != "-") checkOutputPath(m_out, {m_model});
     Model m = Model::load(m_model);
-    const Analysis a = m_targetOpt->count() > 0 ? m.analyze(m_text, std::string_view(m_target))
-                                                : m.analyze(m_text);
+    Analysis a;
+    try {
+        a = m_targetOpt->count() > 0 ? m.analyze(m_text, std::string_view(m_target))
+                                     : m.analyze(m_text);
+    } catch (const Error& e) {
+        throw Error(m_model + ": " + e.what());  // which model gave non-finite attention, …
+    }
     writeOutput(m_out, attentionDump(m_model, m.config(), a).dump(m_indent), ctx.out);
 }
 
