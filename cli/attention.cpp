@@ -4,6 +4,7 @@
 
 #include "command.h"
 #include "core/dump.h"
+#include "core/error.h"
 #include "core/model.h"
 #include "core/safetensors.h"
 
@@ -40,14 +41,21 @@ CLI::App* AttentionCommand::add(CLI::App& parent) {
     m_targetOpt = c->add_option("--target", m_target,
                                 "Target sentence; without it a seq2seq model decodes greedily");
     c->add_option("--out", m_out, "Output file (default: standard output)");
-    c->add_option("--indent", m_indent, "Indent the JSON by this many spaces (default: compact)");
+    c->add_option("--indent", m_indent, "Indent the JSON by this many spaces (default: compact)")
+        ->check(CLI::Range(0, kMaxJsonIndent));
     return c;
 }
 
 void AttentionCommand::run(const Context& ctx) {
+    if (!m_out.empty() && m_out != "-") checkOutputPath(m_out, {m_model});
     Model m = Model::load(m_model);
-    const Analysis a = m_targetOpt->count() > 0 ? m.analyze(m_text, std::string_view(m_target))
-                                                : m.analyze(m_text);
+    Analysis a;
+    try {
+        a = m_targetOpt->count() > 0 ? m.analyze(m_text, std::string_view(m_target))
+                                     : m.analyze(m_text);
+    } catch (const Error& e) {
+        throw Error(m_model + ": " + e.what());  // which model gave non-finite attention, …
+    }
     writeOutput(m_out, attentionDump(m_model, m.config(), a).dump(m_indent), ctx.out);
 }
 

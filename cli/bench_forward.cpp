@@ -51,14 +51,16 @@ CLI::App* BenchForwardCommand::add(CLI::App& parent) {
     c->add_option("--repeat", m_repeat, "Timed runs per case")
         ->capture_default_str()
         ->check(CLI::Range(1, 100000));
-    c->add_option("--seed", m_seed, "Random seed")->capture_default_str();
+    c->add_option("--seed", m_seed, "Random seed")->capture_default_str()->check(nonNegative());
     return c;
 }
 
 void BenchForwardCommand::run(const Context& ctx) {
-    json base = m_config.empty() ? json{{"arch", "seq2seq"}, {"d_model", 64},   {"heads", 4},
-                                        {"d_ff", 256},       {"enc_layers", 2}, {"dec_layers", 2}}
-                                 : json::parse(readTextFile(m_config));
+    json base = m_config.empty()
+                    ? json{{"arch", "seq2seq"}, {"d_model", 64},   {"heads", 4},
+                           {"d_ff", 256},       {"enc_layers", 2}, {"dec_layers", 2}}
+                    : parseJson(readTextFile(m_config, kMaxConfigBytes, "configuration"),
+                                "'" + m_config + "'");
     const int longest = *std::max_element(m_lengths.begin(), m_lengths.end());
     json results = json::array();
     for (const auto& [label, block] : benchVariants(m_variant)) {

@@ -26,7 +26,7 @@ private:
 // decoding). Empty lines are kept, as empty sentences.
 std::vector<Tokens> readTokenizedLines(const std::string& path) {
     std::vector<Tokens> lines;
-    std::istringstream in(readTextFile(path));
+    std::istringstream in(readTextFile(path, kMaxDataBytes, "bleu input"));
     std::string line;
     while (std::getline(in, line)) {
         if (!line.empty() && line.back() == '\r') line.pop_back();

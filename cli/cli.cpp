@@ -11,6 +11,7 @@
 
 #include "command.h"
 #include "core/error.h"
+#include "core/input_limits.h"
 
 namespace attnviz::cli {
 
@@ -87,6 +88,20 @@ int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err)
     app.require_subcommand(1);
     app.set_version_flag("--version", "attnviz-cli 0.1.0");
     const Registered commands = addCommands(app);
+    // CLI11 reports an unknown word as "A subcommand is required": name it instead.
+    if (argc > 1 && argv[1][0] != '-') {
+        std::string names;
+        bool known = false;
+        for (const CLI::App* s : app.get_subcommands([](const CLI::App*) { return true; })) {
+            names += (names.empty() ? "" : ", ") + s->get_name();
+            known = known || s->get_name() == argv[1];
+        }
+        if (!known) {
+            err << "attnviz-cli: error: unknown command '" << excerpt(std::string(argv[1]))
+                << "' (commands: " << names << "; see --help)\n";
+            return 2;
+        }
+    }
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {

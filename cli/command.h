@@ -28,6 +28,18 @@ struct Context {
     bool errIsTty;      // err is a terminal: progress may redraw a line with \r
 };
 
+// For unsigned options such as --seed: refuses a negative number, which CLI11 would wrap
+// round to 2^64 - 1.
+inline CLI::Validator nonNegative() {
+    return CLI::Validator(
+        [](std::string& s) {
+            const auto first = s.find_first_not_of(" \t");
+            return first != std::string::npos && s[first] == '-' ? "must be 0 or more, got " + s
+                                                                 : std::string();
+        },
+        "NON-NEGATIVE");
+}
+
 class Command {
 public:
     virtual ~Command() = default;

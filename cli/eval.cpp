@@ -33,10 +33,15 @@ CLI::App* EvalCommand::add(CLI::App& parent) {
     auto* task = c->add_option("--task", m_task, "Built-in task");
     auto* data = c->add_option("--data", m_data, "TSV or text file")->check(CLI::ExistingFile);
     task->excludes(data);
-    c->add_option("--count", m_count, "Task: examples")->capture_default_str();
+    c->add_option("--count", m_count, "Task: examples")
+        ->capture_default_str()
+        ->check(CLI::Range(1, kMaxExampleCount));
     c->add_option("--seed", m_seed, "Task: seed of the held-out examples (as train --seed)")
-        ->capture_default_str();
-    c->add_option("--batch-size", m_batch, "Sequences per batch")->capture_default_str();
+        ->capture_default_str()
+        ->check(nonNegative());
+    c->add_option("--batch-size", m_batch, "Sequences per batch")
+        ->capture_default_str()
+        ->check(CLI::Range(1, kMaxBatchSize));
     c->add_flag("--no-decode", m_noDecode, "Skip greedy decoding (no BLEU, no exact match)");
     return c;
 }
@@ -48,6 +53,16 @@ void EvalCommand::run(const Context& ctx) {
     json j{{"model", m_model}};
     if (!m_task.empty()) {
         const auto task = makeTask(m_task);
+        if (task->seq2seq() != model.config().hasEncoder()) {
+            throw Error("task '" + m_task + "' needs a " +
+                        (task->seq2seq() ? "seq2seq" : "decoder-only") + " model, but '" + m_model +
+                        "' is " + (task->seq2seq() ? "decoder-only" : "seq2seq"));
+        }
+        const double need = model.config().trainingBytes(std::min(m_batch, m_count), 1) / 4;
+        if (need > double(kMaxRequestBytes))
+            throw Error("evaluating with --batch-size " + std::to_string(m_batch) + " needs " +
+                        gigabytes(need) + "; the limit is " + gigabytes(double(kMaxRequestBytes)) +
+                        ": lower --batch-size");
         examples = taskHeldOut(*task, m_seed, m_count);
         j["task"] = m_task;
     } else {

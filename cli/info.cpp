@@ -50,7 +50,16 @@ void printInfo(const Model& m, const std::string& path, const ParamCount& c, std
     out << "by module\n";
     for (const auto& [mod, n] : c.byModule)
         out << "  " << std::left << std::setw(34) << mod << n << "\n";
-    if (!m.training().is_null()) out << "training   " << m.training().dump() << "\n";
+    // Bounded: the reader limits its nesting, this its length (--json prints it whole).
+    if (!m.training().is_null()) {
+        std::string t = m.training().dump(-1, ' ', false, json::error_handler_t::replace);
+        if (t.size() > 400) {
+            size_t cut = 400;
+            while (cut > 0 && (static_cast<unsigned char>(t[cut]) & 0xC0) == 0x80) --cut;
+            t = t.substr(0, cut) + "… (" + std::to_string(t.size()) + " bytes; see --json)";
+        }
+        out << "training   " << t << "\n";
+    }
 }
 
 void InfoCommand::run(const Context& ctx) {

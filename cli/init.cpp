@@ -25,7 +25,7 @@ private:
 
 // The non-empty lines of a text file, without a trailing \r.
 std::vector<std::string> readLines(const std::string& path) {
-    std::istringstream in(readTextFile(path));
+    std::istringstream in(readTextFile(path, kMaxDataBytes, "vocabulary"));
     std::vector<std::string> lines;
     std::string line;
     while (std::getline(in, line)) {
@@ -43,7 +43,7 @@ CLI::App* InitCommand::add(CLI::App& parent) {
             ->check(CLI::ExistingFile);
     c->add_option("--preset", m_preset, "A preset configuration instead (see 'presets')")
         ->excludes(config);
-    c->add_option("--seed", m_seed, "Random seed")->capture_default_str();
+    c->add_option("--seed", m_seed, "Random seed")->capture_default_str()->check(nonNegative());
     c->add_option("--out", m_out, "Output checkpoint (.safetensors)")->required();
     c->add_option("--vocab", m_vocab,
                   "Vocabulary file, one token per line (default: built-in English words)")
@@ -57,6 +57,7 @@ CLI::App* InitCommand::add(CLI::App& parent) {
 
 void InitCommand::run(const Context& ctx) {
     if (m_config.empty() && m_preset.empty()) throw Error("init needs --config or --preset");
+    checkOutputPath(m_out, {m_config, m_vocab, m_tgtVocab});
     const ModelConfig cfg = m_config.empty()
                                 ? ModelConfig::fromJson(presetConfig(
                                       findPreset(loadPresets(presetDirectory()), m_preset),
@@ -64,8 +65,12 @@ void InitCommand::run(const Context& ctx) {
                                 : ModelConfig::fromFile(m_config);
     const Tokenizer tok(!m_caseSensitive);
     auto vocabFrom = [&](const std::string& path) {
-        return path.empty() ? Vocab::fromWords(builtinEnglishWords())
-                            : Vocab::fromWords(readLines(path));
+        if (path.empty()) return Vocab::fromWords(builtinEnglishWords());
+        try {
+            return Vocab::fromWords(readLines(path));
+        } catch (const Error& e) {
+            throw Error(path + ": " + e.what());
+        }
     };
     Vocab src = vocabFrom(m_vocab);
     Vocab tgt = m_tgtVocab.empty() ? src : vocabFrom(m_tgtVocab);

@@ -48,7 +48,14 @@ CLI::App* RenderCommand::add(CLI::App& app) {
         ->capture_default_str();
     m_cmd->add_option("--layer", m_layer, "Layer")->capture_default_str();
     m_cmd->add_option("--heads", m_heads, "all, mean, or a list such as 0,2")
-        ->capture_default_str();
+        ->capture_default_str()
+        ->check(
+            [](const std::string& s) {
+                return s.find_first_not_of(" ,") == std::string::npos
+                           ? std::string("names no head: give all, mean or a list such as 0,2")
+                           : std::string();
+            },
+            "HEADS");
     m_cmd
         ->add_option("--out", m_out,
                      "Output: .svg, .pdf, .png (figure) or .csv, .json, .npy (data)")
@@ -89,6 +96,7 @@ void RenderCommand::run(std::ostream& out) {
     if (!render::colormapNames().contains(QString::fromStdString(m_colormap)))
         throw Error("unknown --colormap '" + m_colormap + "' (viridis, magma, cividis, greys)");
     if (!render::isScalingName(m_scaling)) throw Error("--scaling must be linear, power or log");
+    checkOutputPath(m_out, m_models);
     std::vector<ModelColumn> columns;
     for (const auto& path : m_models) columns.push_back(loadModelColumn(path));
     const auto results = std::make_shared<const Results>(

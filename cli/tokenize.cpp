@@ -40,7 +40,8 @@ void TokenizeCommand::run(const Context& ctx) {
     if (m_text.empty() == m_file.empty()) throw Error("tokenize needs --text or --file");
     const Model m = Model::load(m_model);
     const Vocab& vocab = m_side == "source" ? m.srcVocab() : m.tgtVocab();
-    std::istringstream in(m_file.empty() ? m_text : readTextFile(m_file));
+    std::istringstream in(m_file.empty() ? m_text
+                                         : readTextFile(m_file, kMaxDataBytes, "text file"));
     std::string line;
     int number = 0;
     while (std::getline(in, line)) {

@@ -13,6 +13,7 @@
 #include "command.h"
 #include "core/error.h"
 #include "core/presets.h"
+#include "core/safetensors.h"
 #include "core/training_job.h"
 
 namespace attnviz::cli {
@@ -124,7 +125,8 @@ CLI::App* TrainCommand::add(CLI::App& parent) {
     c->add_option("--out", m_out, "Output checkpoint (.safetensors, written atomically)")
         ->required();
     c->add_option("--seed", t.seed, "Seed for initialisation, data order and dropout")
-        ->capture_default_str();
+        ->capture_default_str()
+        ->check(nonNegative());
     c->add_option("--threads", t.threads, "Threads (data-parallel)")->capture_default_str();
     c->add_option("--batch-size", t.batchSize, "Sequences per step")->capture_default_str();
     c->add_option("--lr", t.lr, "Peak learning rate")->capture_default_str();
@@ -165,6 +167,14 @@ void TrainCommand::run(const Context& ctx) {
         throw Error("train needs --config, --preset or --init");
     if (m_spec.task.empty() && m_spec.data.empty()) throw Error("train needs --task or --data");
     m_spec.train.shuffle = !m_noShuffle;
+    // Before any work: a run of hours must not fail at its last step for a bad path.
+    const std::vector<std::string> inputs{m_spec.config, m_spec.init, m_spec.data};
+    checkOutputPath(m_out, inputs);
+    if (!m_log.empty()) {
+        std::vector<std::string> all = inputs;
+        all.push_back(m_out);
+        checkOutputPath(m_log, all, "--log");
+    }
     TrainingJob job(m_spec);
     for (const auto& n : job.notes()) ctx.err << "attnviz-cli: note: " << n << "\n";
     std::ofstream log;
@@ -175,10 +185,14 @@ void TrainCommand::run(const Context& ctx) {
     ProgressPrinter printer(ctx.err, ctx.errIsTty, m_spec.train.steps);
     g_stop = false;
     auto previous = std::signal(SIGINT, onInterrupt);
-    int steps = 0;
+    int steps = 0, diverged = 0;
     try {
         steps = job.run(
             [&](const Progress& p) {
+                if (!std::isfinite(p.stats.loss) && !diverged) {
+                    diverged = p.stats.step;
+                    g_stop = true;
+                }
                 printer(p);
                 if (log) log << logLine(p).dump() << "\n" << std::flush;
             },
@@ -188,6 +202,11 @@ void TrainCommand::run(const Context& ctx) {
         throw;
     }
     std::signal(SIGINT, previous);
+    if (diverged) {
+        throw Error("training diverged: the loss is not finite at step " +
+                    std::to_string(diverged) + "; no checkpoint written to '" + m_out +
+                    "' (lower --lr or set --clip)");
+    }
     const bool stopped = steps < m_spec.train.steps;
     if (stopped) printer.interrupted(steps);
     const Evaluation ev = job.evaluateHeldOut(!stopped);

@@ -9,21 +9,12 @@
 
 #include "attention/attention.h"
 #include "error.h"
+#include "input_limits.h"
 
 namespace attnviz {
 namespace {
 
 using nlohmann::json;
-
-// A short description of a bad value for an error message: scalars as written (cut at 40
-// characters), containers by their type only, so that a deep or huge value is never
-// serialised (that recursion is what a hostile file would exploit).
-std::string excerpt(const json& v) {
-    if (v.is_array()) return "an array";
-    if (v.is_object()) return "an object";
-    std::string s = v.dump();
-    return s.size() > 40 ? s.substr(0, 40) + "…" : s;
-}
 
 int getInt(const json& j, const std::string& where, const std::string& key, int def, int minimum,
            int maximum) {
@@ -67,7 +58,8 @@ ModelConfig ModelConfig::fromJson(const json& j) {
         "dec_layers", "max_len",      "norm",         "bias",  "share_embeddings",
         "tie_output", "encoder_self", "decoder_self", "cross", "label"};
     for (auto it = j.begin(); it != j.end(); ++it)
-        if (!known.count(it.key())) throw Error("unknown configuration key '" + it.key() + "'");
+        if (!known.count(it.key()))
+            throw Error("unknown configuration key '" + excerpt(it.key()) + "'");
     ModelConfig c;
     const std::string where;
     // "label" names a preset for people (core/presets.h); it is not part of the model.
@@ -120,22 +112,25 @@ ModelConfig ModelConfig::fromJson(const json& j) {
         c.encoderSelf = BlockConfig{};
         c.cross = BlockConfig{};
     }
+    if (c.weightCount() > kMaxModelWeights) {
+        throw Error("this configuration has " + std::to_string(c.weightCount() / 1000000) +
+                    " million weights besides the embeddings (needs " +
+                    gigabytes(4.0 * double(c.weightCount())) +
+                    " to hold, about 4 times that to "
+                    "train); the limit is " +
+                    std::to_string(kMaxModelWeights / 1000000) + " million (docs/limits.md)");
+    }
     return c;
 }
 
 ModelConfig ModelConfig::fromJsonText(const std::string& text) {
-    json j;
-    try {
-        j = json::parse(text);
-    } catch (const json::exception& e) {
-        throw Error(std::string("configuration is not valid JSON: ") + e.what());
-    }
-    return fromJson(j);
+    return fromJson(parseJson(text, "configuration"));
 }
 
 ModelConfig ModelConfig::fromFile(const std::string& path) {
+    const std::string text = readTextFile(path, kMaxConfigBytes, "configuration");  // names path
     try {
-        return fromJsonText(readTextFile(path));
+        return fromJson(parseJson(text, "configuration"));
     } catch (const Error& e) {
         throw Error(path + ": " + e.what());
     }
@@ -160,6 +155,22 @@ json ModelConfig::toJson() const {
     return j;
 }
 
+uint64_t ModelConfig::weightCount() const {
+    const uint64_t d = uint64_t(dModel), attn = 4 * d * d + 4 * d;
+    const uint64_t ffn = 2 * d * uint64_t(dFf) + d + uint64_t(dFf), norms = 6 * d;
+    uint64_t crossLayers = 0;
+    for (int l = 0; l < decLayers; ++l) crossLayers += hasCross(l) ? 1 : 0;
+    return uint64_t(encLayers) * (attn + ffn + norms) + uint64_t(decLayers) * (attn + ffn + norms) +
+           crossLayers * attn + uint64_t(maxLen) * d * 2;
+}
+
+double ModelConfig::trainingBytes(int batch, int threads) const {
+    const double weights = double(weightCount()) * 4 * (3 + std::max(1, threads));
+    const double layers = encLayers + 2.0 * decLayers;
+    const double perToken = 16.0 * dModel + 2.0 * dFf + 3.0 * heads * maxLen;
+    return weights + double(batch) * maxLen * layers * perToken * 4;
+}
+
 const BlockConfig& ModelConfig::block(BlockKind kind) const {
     switch (kind) {
         case BlockKind::EncoderSelf:
@@ -179,15 +190,6 @@ BlockConfig& ModelConfig::block(BlockKind kind) {
 bool ModelConfig::hasCross(int layer) const {
     if (arch != Arch::Seq2Seq) return false;
     return !cross.topOnly || layer == decLayers - 1;
-}
-
-std::string readTextFile(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) throw Error("cannot open '" + path + "' for reading");
-    std::ostringstream ss;
-    ss << in.rdbuf();
-    if (in.bad()) throw Error("error while reading '" + path + "'");
-    return ss.str();
 }
 
 }  // namespace attnviz

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "block_config.h"
+#include "input_limits.h"  // readTextFile, parseJson
 
 namespace attnviz {
 
@@ -39,9 +40,11 @@ struct ModelConfig {
     bool hasCross(int layer) const;
     bool hasEncoder() const { return arch == Arch::Seq2Seq; }
     bool operator==(const ModelConfig& o) const;
+    // Weights besides the embeddings (attention, feed-forward, positions), an upper bound.
+    uint64_t weightCount() const;
+    // Memory one training step of `batch` sequences of max_len tokens may need: weights,
+    // gradients per thread, Adam's moments and the activations kept for the backward pass.
+    double trainingBytes(int batch, int threads) const;
 };
-
-// Reads a whole file into a string; Error naming the path when it cannot.
-std::string readTextFile(const std::string& path);
 
 }  // namespace attnviz

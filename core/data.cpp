@@ -12,7 +12,7 @@
 namespace attnviz {
 
 LoadedData loadData(const std::string& path, bool seq2seq, const Tokenizer& tok, int maxTokens) {
-    std::istringstream in(readTextFile(path));
+    std::istringstream in(readTextFile(path, kMaxDataBytes, "data file"));
     LoadedData d;
     std::string line;
     int number = 0;
@@ -62,7 +62,7 @@ LoadedData loadData(const std::string& path, bool seq2seq, const Tokenizer& tok,
 }
 
 std::vector<std::string> dataSentences(const std::string& path, bool seq2seq) {
-    std::istringstream in(readTextFile(path));
+    std::istringstream in(readTextFile(path, kMaxDataBytes, "data file"));
     std::vector<std::string> out;
     std::string line;
     while (std::getline(in, line)) {

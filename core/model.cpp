@@ -6,6 +6,7 @@
 #include <limits>
 
 #include "error.h"
+#include "input_limits.h"
 #include "layers.h"
 #include "rng.h"
 #include "safetensors.h"
@@ -67,7 +68,17 @@ Model Model::clone() const {
 Model Model::initialize(ModelConfig config, Vocab src, Vocab tgt, Tokenizer tokenizer,
                         uint64_t seed) {
     Model m(std::move(config), std::move(src), std::move(tgt), tokenizer);
-    *m.d->params = initializeParameters(m.parameterInfo(), seed);
+    const auto info = m.parameterInfo();
+    const int64_t total = countParameters(info).total;  // shapes only: nothing allocated yet
+    if (uint64_t(total) > kMaxModelParameters) {
+        throw Error("this model has " + std::to_string(total / 1000000) +
+                    " million parameters with its vocabularies (" +
+                    std::to_string(m.srcVocab().size()) + " and " +
+                    std::to_string(m.tgtVocab().size()) + " tokens; needs " +
+                    gigabytes(4.0 * double(total)) + "); the limit is " +
+                    std::to_string(kMaxModelParameters / 1000000) + " million");
+    }
+    *m.d->params = initializeParameters(info, seed);
     m.d->bind();
     return m;
 }
@@ -87,17 +98,12 @@ Model Model::fromSafeTensors(const SafeTensorsFile& f) {
     }
     ModelConfig cfg;
     try {
-        cfg = ModelConfig::fromJsonText(meta("config"));
+        cfg = ModelConfig::fromJson(parseJson(meta("config"), "the text"));
     } catch (const Error& e) {
         throw Error(std::string("checkpoint config: ") + e.what());
     }
     auto vocab = [&](const std::string& key) {
-        json j;
-        try {
-            j = json::parse(meta(key));
-        } catch (const json::exception&) {
-            throw Error("checkpoint " + key + " is not valid JSON");
-        }
+        const json j = parseJson(meta(key), "checkpoint " + key, SafeTensorsFile::kMaxHeaderBytes);
         if (!j.is_array()) throw Error("checkpoint " + key + " is not a JSON array");
         std::vector<std::string> t;
         for (const auto& x : j) {
@@ -111,19 +117,16 @@ Model Model::fromSafeTensors(const SafeTensorsFile& f) {
         }
     };
     Vocab src = vocab("src_vocab"), tgt = vocab("tgt_vocab");
-    json tok;
+    Tokenizer tokenizer;
     try {
-        tok = json::parse(meta("tokenizer"));
-    } catch (const json::exception&) {
-        throw Error("checkpoint tokenizer is not valid JSON");
+        tokenizer = Tokenizer::fromJson(parseJson(meta("tokenizer"), "tokenizer"));
+    } catch (const Error& e) {
+        throw Error(std::string("checkpoint tokenizer: ") + e.what());
     }
-    Model m(std::move(cfg), std::move(src), std::move(tgt), Tokenizer::fromJson(tok));
+    Model m(std::move(cfg), std::move(src), std::move(tgt), tokenizer);
     if (auto it = f.metadata.find("training"); it != f.metadata.end()) {
-        try {
-            m.d->training = json::parse(it->second);
-        } catch (const json::exception&) {
-            throw Error("checkpoint training metadata is not valid JSON");
-        }
+        m.d->training =
+            parseJson(it->second, "checkpoint training metadata", SafeTensorsFile::kMaxHeaderBytes);
     }
     const auto expected = m.parameterInfo();
     std::map<std::string, const ParamInfo*> byName;
@@ -355,6 +358,19 @@ Analysis Model::analyze(std::string_view source, std::optional<std::string_view>
     ForwardResult r = forward(b, true);
     a.loss = r.loss();
     a.blocks = std::move(r.blocks);
+    // Weights that overflow (a checkpoint scaled by 1e30 loads, every value finite) give NaN
+    // attention: say so rather than draw empty panels or write null.
+    for (const auto& blk : a.blocks) {
+        for (size_t h = 0; h < blk.weights.size(); ++h) {
+            if (!blk.weights[h].allFinite()) {
+                throw Error(
+                    "this model's weights give non-finite attention (NaN or infinity) "
+                    "in " +
+                    blk.name + ", head " + std::to_string(h) +
+                    ": the checkpoint's values are too large to compute with");
+            }
+        }
+    }
     // Labels for people: decoded targets are the model's own tokens, never unknown.
     a.unknownSource = label(a.sourceTokens, a.sourceIds, a.sourceLabels, a.sourceWordStart);
     const int unknownTarget = label(a.targetTokens, a.targetIds, a.targetLabels, a.targetWordStart);

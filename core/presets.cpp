@@ -35,7 +35,7 @@ std::vector<Preset> loadPresets(const std::string& dir) {
                               std::all_of(stem.begin(), stem.begin() + long(dash), ::isdigit);
         p.id = numbered ? stem.substr(dash + 1) : stem;
         try {
-            p.config = json::parse(readTextFile(p.path));
+            p.config = parseJson(readTextFile(p.path, kMaxConfigBytes, "configuration"), "preset");
             ModelConfig::fromJson(p.config);  // validates
         } catch (const std::exception& e) {
             throw Error(p.path + ": " + e.what());

@@ -81,6 +81,8 @@ std::vector<int> headList(const std::string& heads, int count, const std::string
         }
         out.push_back(h);
     }
+    if (out.empty())
+        *error = "the head list '" + heads + "' names no head (use all, mean or e.g. 0,2)";
     return out;
 }
 

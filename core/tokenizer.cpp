@@ -3,6 +3,7 @@
 
 #include "base64.h"
 #include "error.h"
+#include "input_limits.h"
 #include "utf8.h"
 
 namespace attnviz {
@@ -61,8 +62,10 @@ char32_t toLower(char32_t c) {
 
 Tokenizer Tokenizer::fromJson(const nlohmann::json& j) {
     if (!j.is_object()) throw Error("tokenizer description must be a JSON object");
-    if (!j.contains("kind") || !j["kind"].is_string())
-        throw Error("tokenizer 'kind' must be a string (\"word\" or \"sentencepiece\")");
+    if (!j.contains("kind") || !j["kind"].is_string()) {
+        throw Error("tokenizer 'kind' must be a string, got " +
+                    (j.contains("kind") ? excerpt(j["kind"]) : std::string("nothing")));
+    }
     const auto kind = j["kind"].get<std::string>();
     if (kind == "sentencepiece") {
         if (!j.contains("model") || !j["model"].is_string())
@@ -70,7 +73,7 @@ Tokenizer Tokenizer::fromJson(const nlohmann::json& j) {
         return sentencePiece(base64Decode(j["model"].get<std::string>()));
     }
     if (kind != "word") {
-        throw Error("unsupported tokenizer kind '" + kind.substr(0, 40) +
+        throw Error("unsupported tokenizer kind '" + excerpt(kind) +
                     "' (this version reads 'word' and 'sentencepiece')");
     }
     bool lower = true;
@@ -129,13 +132,18 @@ Vocab::Vocab(std::vector<std::string> tokens) : m_tokens(std::move(tokens)) {
     }
     for (size_t i = 0; i < sp.size(); ++i) {
         if (m_tokens[i] != sp[i]) {
-            throw Error("vocabulary token " + std::to_string(i) + " is '" + m_tokens[i] +
+            throw Error("vocabulary token " + std::to_string(i) + " is '" + excerpt(m_tokens[i]) +
                         "', expected '" + sp[i] + "'");
         }
     }
     m_index.reserve(m_tokens.size());
     for (size_t i = 0; i < m_tokens.size(); ++i) {
         if (m_tokens[i].empty()) throw Error("vocabulary token " + std::to_string(i) + " is empty");
+        try {
+            decodeUtf8(m_tokens[i]);
+        } catch (const Error&) {
+            throw Error("vocabulary token " + std::to_string(i) + " is not valid UTF-8");
+        }
         if (!m_index.emplace(m_tokens[i], static_cast<int>(i)).second)
             throw Error("vocabulary token '" + m_tokens[i] + "' appears twice");
     }
@@ -145,8 +153,15 @@ Vocab Vocab::fromWords(const std::vector<std::string>& words) {
     std::vector<std::string> t = specials();
     std::unordered_map<std::string, int> seen;
     for (const auto& s : specials()) seen.emplace(s, 0);
-    for (const auto& w : words)
+    for (size_t i = 0; i < words.size(); ++i) {
+        const std::string& w = words[i];
+        try {
+            decodeUtf8(w);
+        } catch (const Error&) {
+            throw Error("word " + std::to_string(i + 1) + " is not valid UTF-8");
+        }
         if (!w.empty() && seen.emplace(w, 0).second) t.push_back(w);
+    }
     return Vocab(std::move(t));
 }
 

@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "error.h"
+#include "input_limits.h"
 #include "network.h"
 #include "thread_pool.h"
 
@@ -13,9 +14,11 @@ namespace attnviz {
 void TrainOptions::validate() const {
     auto bad = [](const std::string& m) { throw Error(m); };
     if (steps < 0) bad("--steps must be at least 0");
-    if (batchSize < 1) bad("--batch-size must be at least 1");
+    if (batchSize < 1 || batchSize > kMaxBatchSize)
+        bad("--batch-size must be between 1 and " + std::to_string(kMaxBatchSize));
     if (optimizer != "sgd" && optimizer != "adam") bad("--optimizer must be sgd or adam");
-    if (!(lr > 0)) bad("--lr must be positive");
+    if (!(lr > 0) || !std::isfinite(lr) || lr > 10)
+        bad("--lr must be a positive finite number of at most 10");
     if (schedule != "constant" && schedule != "inverse-sqrt" && schedule != "linear")
         bad("--schedule must be constant, inverse-sqrt or linear");
     if (warmup < 0) bad("--warmup must be at least 0");
@@ -23,7 +26,9 @@ void TrainOptions::validate() const {
     if (!(labelSmoothing >= 0 && labelSmoothing < 1)) bad("--label-smoothing must be in [0, 1)");
     if (!(clip >= 0)) bad("--clip must be at least 0 (0 = off)");
     if (threads < 1 || threads > 256) bad("--threads must be between 1 and 256");
-    if (weightDecay < 0) bad("--weight-decay must be at least 0");
+    if (!(weightDecay >= 0 && weightDecay <= 1))
+        bad("--weight-decay must be a number between 0 and 1");
+    if (!std::isfinite(clip)) bad("--clip must be finite (0 = off)");
 }
 
 nlohmann::json TrainOptions::toJson() const {

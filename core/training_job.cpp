@@ -6,6 +6,7 @@
 
 #include "data.h"
 #include "error.h"
+#include "input_limits.h"
 
 namespace attnviz {
 
@@ -31,6 +32,18 @@ void checkArch(const Task& task, const ModelConfig& cfg) {
     }
 }
 
+// Refuses, before anything is allocated, a request whose estimated memory is over the limit.
+void checkTrainingMemory(const ModelConfig& cfg, const TrainOptions& t) {
+    const double need = cfg.trainingBytes(t.batchSize, t.threads);
+    if (need > double(kMaxRequestBytes)) {
+        throw Error("training with --batch-size " + std::to_string(t.batchSize) + " and " +
+                    std::to_string(t.threads) + " threads needs " + gigabytes(need) +
+                    " for this model (max_len " + std::to_string(cfg.maxLen) + ", d_model " +
+                    std::to_string(cfg.dModel) + "); the limit is " +
+                    gigabytes(double(kMaxRequestBytes)) + ": lower --batch-size");
+    }
+}
+
 }  // namespace
 
 void validateJobSpec(const JobSpec& spec) {
@@ -43,6 +56,9 @@ void validateJobSpec(const JobSpec& spec) {
         throw Error(
             "a sentencepiece tokenizer is trained on a data file: use it with --data, "
             "without --init");
+    if (spec.heldOutCount < 0 || spec.heldOutCount > kMaxExampleCount)
+        throw Error("--held-out must be between 0 and " + std::to_string(kMaxExampleCount));
+    if (spec.evalEvery < 0) throw Error("--eval-every must be at least 0 (0: only at the end)");
     const auto task = spec.task.empty() ? nullptr : makeTask(spec.task);
     if (spec.init.empty()) {
         const ModelConfig cfg = specConfig(spec);
@@ -71,6 +87,7 @@ struct TrainingJob::Impl {
         } else {
             cfg = specConfig(spec);
         }
+        checkTrainingMemory(cfg, spec.train);
         const Tokenizer tok = fromInit ? model->tokenizer()
                               : spec.tokenizer == "sentencepiece"
                                   ? Tokenizer::trainSentencePiece(

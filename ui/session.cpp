@@ -7,6 +7,8 @@
 #include <QSettings>
 
 #include "column_files.h"
+#include "core/error.h"
+#include "core/input_limits.h"
 #include "core/safetensors.h"
 
 namespace attnviz::ui {
@@ -47,26 +49,20 @@ bool Session::save(const QString& path, QString* error) const {
 }
 
 bool Session::load(const QString& path, Session* out, QString* error) {
-    QFile f(path);
-    if (!f.open(QIODevice::ReadOnly)) {
-        if (error) *error = QString("cannot open '%1': %2").arg(path, f.errorString());
-        return false;
-    }
-    const QByteArray bytes = f.read(kMaxBytes + 1);  // a device or FIFO has no size
-    if (bytes.size() > kMaxBytes) {
+    // The engine's reader applies the limits of docs/limits.md (size, nesting, repeated keys)
+    // before Qt sees the text.
+    QJsonDocument doc;
+    try {
+        const std::string text = readTextFile(path.toStdString(), kMaxSessionBytes, "session");
+        const nlohmann::json j = parseJson(text, "the session", kMaxSessionBytes);
+        if (!j.is_object()) {
+            throw Error(std::string("the JSON is ") +
+                        (j.is_array() ? "an array" : "a single value") + ", not an object");
+        }
+        doc = QJsonDocument::fromJson(QByteArray::fromStdString(text));
+    } catch (const std::exception& e) {
         if (error)
-            *error =
-                QString("'%1' is not a session: larger than %2 MB").arg(path).arg(kMaxBytes >> 20);
-        return false;
-    }
-    QJsonParseError pe;
-    const QJsonDocument doc = QJsonDocument::fromJson(bytes, &pe);  // Qt limits the nesting
-    if (!doc.isObject()) {
-        const QString why = pe.error != QJsonParseError::NoError
-                                ? QString("%1 at byte %2").arg(pe.errorString()).arg(pe.offset)
-                                : QString("the JSON is %1, not an object")
-                                      .arg(doc.isArray() ? "an array" : "a single value");
-        if (error) *error = QString("'%1' is not a session: %2").arg(path, why);
+            *error = QString("'%1' is not a session: %2").arg(path, QString::fromUtf8(e.what()));
         return false;
     }
     QString e;

@@ -3,10 +3,15 @@
 #include "cli/cli.h"
 
 #include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
+
+#include "core/safetensors.h"
 
 using nlohmann::json;
 
@@ -103,7 +108,7 @@ TEST(Cli, ErrorsAreMessagesAndExitCodes) {
     EXPECT_NE(r.err.find("byte offset 4"), std::string::npos) << r.err;
     r = cli({"attention", "--model", model, "--text", "hi", "--out", "/nonexistent-dir/out.json"});
     EXPECT_EQ(r.code, 1);
-    EXPECT_NE(r.err.find("cannot write"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("does not exist"), std::string::npos) << r.err;
 
     const std::string badCfg = tmp("bad.json");
     std::ofstream(badCfg) << R"({"max_len": 64, "cross": {"variant": "factorized_dense", "a": 5}})";
@@ -222,7 +227,7 @@ TEST(Cli, TrainErrorsAreClear) {
     r = cli(
         {"train", "--config", cfg, "--task", "copy", "--lr", "-1", "--out", tmp("x.safetensors")});
     EXPECT_EQ(r.code, 1);
-    EXPECT_NE(r.err.find("--lr must be positive"), std::string::npos);
+    EXPECT_NE(r.err.find("--lr must be a positive"), std::string::npos);
     r = cli({"train", "--config", cfg, "--task", "copy", "--out", "/nonexistent-dir/x.safetensors",
              "--steps", "1"});
     EXPECT_EQ(r.code, 1);
@@ -271,4 +276,253 @@ TEST(Cli, VariantsPresetsAndInitFromAPreset) {
     r = cli({"init", "--preset", "no-such", "--out", model});
     EXPECT_EQ(r.code, 1);
     EXPECT_NE(r.err.find("unknown preset 'no-such' (known: dot,"), std::string::npos) << r.err;
+}
+
+// Issue 11: every defect found by attacking the inputs, one test each. Each of these failed
+// (crash, exit 0, raw exception or lost file) with the tool before the fixes.
+namespace {
+
+const std::string kIssueConfig = R"({"d_model": 16, "heads": 2, "d_ff": 16, "enc_layers": 1,
+                                     "dec_layers": 1, "max_len": 16})";
+
+// A fresh small checkpoint and its configuration, named after the test.
+std::string freshModel(const std::string& name) {
+    const std::string cfg = tmp(name + ".json"), model = tmp(name + ".safetensors");
+    writeFile(cfg, kIssueConfig);
+    const Result r = cli({"init", "--config", cfg, "--out", model});
+    EXPECT_EQ(r.code, 0) << r.err;
+    return model;
+}
+
+// `model` with its metadata `key` replaced, or every weight multiplied by `scale`.
+std::string alteredModel(const std::string& model, const std::string& name, const std::string& key,
+                         const std::string& value, float scale = 1) {
+    attnviz::SafeTensorsFile f = attnviz::SafeTensorsFile::read(model);
+    if (!key.empty()) f.metadata[key] = value;
+    for (auto& [n, t] : f.tensors)
+        for (int64_t i = 0; i < t.numel(); ++i) t.data()[i] *= scale;
+    const std::string out = tmp(name + ".safetensors");
+    f.write(out);
+    return out;
+}
+
+void expectError(const Result& r, int code, const std::string& part) {
+    EXPECT_EQ(r.code, code) << r.err;
+    EXPECT_NE(r.err.find(part), std::string::npos) << r.err;
+    EXPECT_LT(r.err.size(), 600u) << "an error message must stay short";
+}
+
+}  // namespace
+
+// Defect 1: deep JSON crashed info, attention and init (stack overflow).
+TEST(CliIssue11, DeeplyNestedJsonIsRefusedNotSerialised) {
+    const std::string model = freshModel("deep");
+    const std::string deep = std::string(300000, '[') + std::string(300000, ']');
+    const std::string badTraining = alteredModel(model, "deep_training", "training", deep);
+    expectError(cli({"info", "--model", badTraining}), 1, "deeper than 64 levels");
+    const std::string badConfig = alteredModel(
+        model, "deep_config", "config",
+        R"({"d_model": 16, "heads": 2, "d_ff": 16, "enc_layers": 1, "dec_layers": 1, "bias": )" +
+            deep + "}");
+    expectError(cli({"info", "--model", badConfig}), 1, "deeper than 64 levels");
+    expectError(cli({"attention", "--model", badConfig, "--text", "a"}), 1, "deeper than");
+    const std::string cfg = tmp("deep_file.json");
+    writeFile(cfg, "{\"d_model\":" + std::string(50000, '['));
+    expectError(cli({"init", "--config", cfg, "--out", tmp("deep_out.safetensors")}), 1,
+                "deeper than");
+    // A wide (not deep) training value is printed bounded by info.
+    const std::string wide =
+        alteredModel(model, "wide_training", "training", "[\"" + std::string(100000, 'x') + "\"]");
+    const Result r = cli({"info", "--model", wide});
+    EXPECT_EQ(r.code, 0) << r.err;
+    EXPECT_LT(r.out.size(), 5000u);
+}
+
+// Defect 2: --indent above 1024 read past a heap buffer.
+TEST(CliIssue11, IndentIsBounded) {
+    const std::string model = freshModel("indent");
+    for (const char* n : {"17", "1025", "2000", "1000000", "-3"})
+        expectError(cli({"attention", "--model", model, "--text", "a", "--indent", n}), 2,
+                    "--indent");
+    EXPECT_EQ(cli({"attention", "--model", model, "--text", "a", "--indent", "16"}).code, 0);
+}
+
+// Defect 4: --out replaced FIFOs, symlinks and read-only files, and lost a file's mode.
+TEST(CliIssue11, OutputsAreOnlyRegularWritableFilesAndKeepTheirMode) {
+    const std::string model = freshModel("outputs"), cfg = tmp("outputs.json");
+    const std::string fifo = tmp("out_fifo"), link = tmp("out_link"), target = tmp("out_target");
+    ::unlink(fifo.c_str());
+    ::unlink(link.c_str());
+    ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+    writeFile(target, "keep");
+    ASSERT_EQ(::symlink(target.c_str(), link.c_str()), 0);
+    expectError(cli({"attention", "--model", model, "--text", "a", "--out", fifo}), 1, "FIFO");
+    expectError(cli({"init", "--config", cfg, "--out", link}), 1, "symbolic link");
+    expectError(cli({"init", "--config", cfg, "--out", ::testing::TempDir()}), 1, "directory");
+    struct stat st {};
+    ASSERT_EQ(::lstat(link.c_str(), &st), 0);
+    EXPECT_TRUE(S_ISLNK(st.st_mode));
+    EXPECT_EQ(readAll(target), "keep");
+    ::unlink(fifo.c_str());
+    ::unlink(link.c_str());
+
+    const std::string ro = tmp("out_ro.safetensors"), priv = tmp("out_600.safetensors");
+    writeFile(ro, "old");
+    ::chmod(ro.c_str(), 0444);
+    expectError(cli({"init", "--config", cfg, "--out", ro}), 1, "read-only");
+    EXPECT_EQ(readAll(ro), "old");
+    ::chmod(ro.c_str(), 0644);
+    writeFile(priv, "old");
+    ::chmod(priv.c_str(), 0600);
+    ASSERT_EQ(cli({"init", "--config", cfg, "--out", priv}).code, 0);
+    ASSERT_EQ(::stat(priv.c_str(), &st), 0);
+    EXPECT_EQ(st.st_mode & 0777, 0600u);
+}
+
+// Defect 5: an output equal to an input destroyed the input.
+TEST(CliIssue11, NoCommandOverwritesItsInput) {
+    const std::string model = freshModel("same"), cfg = tmp("same.json");
+    const std::string before = readAll(model), cfgBefore = readAll(cfg);
+    expectError(cli({"attention", "--model", model, "--text", "a", "--out", model}), 1,
+                "same file as the input");
+    expectError(cli({"train", "--init", model, "--task", "copy", "--steps", "1", "--out",
+                     tmp("same_out.safetensors"), "--log", model}),
+                1, "same file as the input");
+    expectError(cli({"train", "--init", model, "--task", "copy", "--steps", "1", "--out", model}),
+                1, "same file as the input");
+    expectError(cli({"init", "--config", cfg, "--out", cfg}), 1, "same file as the input");
+    const std::string copy = tmp("same_render.json");
+    writeFile(copy, before);
+    const Result r = cli({"render", "--model", copy, "--text", "a", "--out", copy});
+    if (r.err.find("unknown command") == std::string::npos)
+        expectError(r, 1, "same file as the input");
+    EXPECT_EQ(readAll(model), before);
+    EXPECT_EQ(readAll(cfg), cfgBefore);
+    EXPECT_EQ(readAll(copy), before);
+}
+
+// Defect 6: render --heads , crashed; --heads "" was accepted.
+TEST(CliIssue11, AnEmptyHeadListIsRefused) {
+    const std::string model = freshModel("heads");
+    for (const char* h : {",", "", " , "}) {
+        const Result r =
+            cli({"render", "--model", model, "--text", "a", "--heads", h, "--out", tmp("h.svg")});
+        if (r.err.find("unknown command") != std::string::npos) return;  // built without Qt
+        expectError(r, 2, "names no head");
+    }
+}
+
+// Defect 7: non-finite or huge learning rates and a NaN weight decay wrote a NaN model.
+TEST(CliIssue11, NonFiniteTrainingIsRefused) {
+    const std::string cfg = tmp("lr.json"), out = tmp("lr.safetensors");
+    writeFile(cfg, kIssueConfig);
+    ::unlink(out.c_str());
+    for (const char* lr : {"inf", "nan", "1e30", "0", "-1"})
+        expectError(cli({"train", "--config", cfg, "--task", "copy", "--steps", "2", "--lr", lr,
+                         "--out", out}),
+                    1, "--lr must be a positive finite number");
+    expectError(cli({"train", "--config", cfg, "--task", "copy", "--steps", "2", "--weight-decay",
+                     "nan", "--out", out}),
+                1, "--weight-decay");
+    std::ifstream f(out);
+    EXPECT_FALSE(f.good()) << "no checkpoint may be written";
+}
+
+// Defect 8: huge counts and endless files took all memory.
+TEST(CliIssue11, HugeRequestsAreRefusedBeforeAllocating) {
+    const std::string model = freshModel("huge"), cfg = tmp("huge.json"), out = tmp("huge_out");
+    expectError(cli({"train", "--config", cfg, "--task", "copy", "--batch-size", "100000000",
+                     "--out", out}),
+                1, "--batch-size must be between 1 and 65536");
+    expectError(
+        cli({"train", "--config", cfg, "--task", "copy", "--held-out", "100000000", "--out", out}),
+        1, "--held-out");
+    expectError(cli({"eval", "--model", model, "--task", "copy", "--count", "100000000"}), 2,
+                "--count");
+    const std::string big = tmp("huge_dmodel.json");
+    writeFile(big, R"({"d_model": 65536, "d_ff": 4})");
+    expectError(cli({"init", "--config", big, "--out", out}), 1, "GB");
+    // Within the weight limit, but not with 200,000 words of vocabulary on each side.
+    const std::string embed = tmp("huge_embed.json"), words = tmp("huge_embed.vocab");
+    writeFile(embed, R"({"d_model": 4096, "heads": 4, "d_ff": 16, "enc_layers": 1,
+                         "dec_layers": 1, "max_len": 16})");
+    std::string list;
+    for (int i = 0; i < 200000; ++i) list += "w" + std::to_string(i) + "\n";
+    writeFile(words, list);
+    expectError(cli({"init", "--config", embed, "--vocab", words, "--out", out}), 1,
+                "million parameters with its vocabularies");
+    const std::string wide = tmp("huge_batch.json");
+    writeFile(wide, R"({"d_model": 1024, "heads": 8, "max_len": 8192, "enc_layers": 2})");
+    expectError(
+        cli({"train", "--config", wide, "--task", "copy", "--batch-size", "60000", "--out", out}),
+        1, "needs ~");
+    expectError(cli({"init", "--config", "/dev/zero", "--out", out}), 1, "character device");
+    expectError(cli({"train", "--config", cfg, "--data", "/dev/zero", "--out", out}), 1,
+                "character device");
+    expectError(cli({"bleu", "--hyp", "/dev/zero", "--ref", "/dev/zero"}), 1, "character device");
+}
+
+// Defect 9: stale temporary files of killed writes stayed forever.
+TEST(CliIssue11, StaleTemporaryFilesAreRemoved) {
+    const std::string cfg = tmp("stale.json"), out = tmp("stale.safetensors");
+    writeFile(cfg, kIssueConfig);
+    const pid_t child = ::fork();
+    if (child == 0) ::_exit(0);
+    int status = 0;
+    ::waitpid(child, &status, 0);  // `child` no longer runs: its temporary is stale
+    const std::string stale = out + ".tmp-" + std::to_string(child) + "-12345";
+    const std::string alive = out + ".tmp-" + std::to_string(::getppid()) + "-1";
+    const std::string other = out + ".tmp-notours";
+    for (const auto& p : {stale, alive, other}) writeFile(p, "partial");
+    ASSERT_EQ(cli({"init", "--config", cfg, "--out", out}).code, 0);
+    EXPECT_FALSE(std::ifstream(stale).good());
+    EXPECT_TRUE(std::ifstream(alive).good()) << "a running process's file is left alone";
+    EXPECT_TRUE(std::ifstream(other).good()) << "not our naming: left alone";
+    ::unlink(alive.c_str());
+    ::unlink(other.c_str());
+}
+
+// Defect 11: the smaller ones.
+TEST(CliIssue11, SmallerDefects) {
+    const std::string model = freshModel("small"), cfg = tmp("small.json"), out = tmp("small_o");
+    expectError(
+        cli({"info", "--model", alteredModel(model, "small_kind", "tokenizer", R"({"kind": 5})")}),
+        1, "small_kind.safetensors: checkpoint tokenizer: tokenizer 'kind' must be a string");
+    const std::string vocab = tmp("small.vocab");
+    writeFile(vocab, "hello\n\xff\xfe\nworld\n");
+    expectError(cli({"init", "--config", cfg, "--vocab", vocab, "--out", out}), 1,
+                "not valid UTF-8");
+    expectError(cli({"info", "--model", ::testing::TempDir()}), 1, "is a directory");
+    for (const char* n : {"0", "-5"})
+        expectError(cli({"eval", "--model", model, "--task", "copy", "--count", n}), 2, "--count");
+    for (const char* n : {"0", "-1"})
+        expectError(cli({"eval", "--model", model, "--task", "copy", "--batch-size", n}), 2,
+                    "--batch-size");
+    expectError(
+        cli({"train", "--config", cfg, "--task", "copy", "--eval-every", "-1", "--out", out}), 1,
+        "--eval-every");
+    expectError(cli({"train", "--config", cfg, "--task", "copy", "--held-out", "-1", "--out", out}),
+                1, "--held-out");
+    expectError(cli({"eval", "--model", model, "--task", "lm"}), 1, "needs a decoder-only model");
+    expectError(cli({"init", "--config", cfg, "--seed", "-1", "--out", out}), 2,
+                "must be 0 or more");
+    const std::string bigKey = tmp("small_key.json");
+    writeFile(bigKey, "{\"" + std::string(2 << 20, 'k') + "\": 1}");
+    expectError(cli({"init", "--config", bigKey, "--out", out}), 1, "limit");
+    const std::string longKey = tmp("small_longkey.json");
+    writeFile(longKey, "{\"" + std::string(100000, 'k') + "\": 1}");
+    expectError(cli({"init", "--config", longKey, "--out", out}), 1, "unknown configuration key");
+    // A trained model scaled by 1e30 (a random one stays finite): NaN attention is named.
+    const std::string trained = kData + "/../../resources/models/01-dot.safetensors";
+    expectError(cli({"attention", "--model", alteredModel(trained, "small_1e30", "", "", 1e30f),
+                     "--text", "i see"}),
+                1, "non-finite attention");
+    const Result r = cli({"train", "--config", cfg, "--task", "copy", "--steps", "100000", "--out",
+                          "/nonexistent-dir/x"});
+    expectError(r, 1, "does not exist");
+    EXPECT_EQ(r.err.find("step 1/"), std::string::npos) << "refused before training";
+    expectError(cli({"bogus"}), 2, "unknown command 'bogus'");
+    const std::string dup = tmp("small_dup.json");
+    writeFile(dup, R"({"d_model": 16, "d_model": 32})");
+    expectError(cli({"init", "--config", dup, "--out", out}), 1, "repeats the key 'd_model'");
 }

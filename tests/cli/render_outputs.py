@@ -120,7 +120,8 @@ def main():
         print(f"OK csv: {len(rows)} rows; npy {arr.shape}; max |difference| from the dump {worst:.1e}")
         # Errors: an unwritable place, a full disk. No file may be left behind.
         r = run(base + ["--out", "/proc/attnviz/f.svg"])
-        if r.returncode != 1 or "cannot write '/proc/attnviz/f.svg'" not in r.stderr:
+        # Refused before any work (issue 11): the message names the path and the directory.
+        if r.returncode != 1 or "'/proc/attnviz/f.svg'" not in r.stderr or "does not exist" not in r.stderr:
             fail(f"unwritable place: {r.returncode} {r.stderr}")
         full = os.path.join(tmp, "full")
         os.mkdir(full)

@@ -48,7 +48,7 @@ inline std::vector<std::string> configNames() {
 }
 
 inline std::string readConfig(const std::string& name) {
-    return readTextFile(ATTNVIZ_TEST_DATA "/configs/" + name + ".json");
+    return readTextFile(ATTNVIZ_TEST_DATA "/configs/" + name + ".json", kMaxConfigBytes, "test");
 }
 
 }  // namespace attnviz::test

@@ -1,0 +1,150 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "input_limits.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <set>
+#include <vector>
+
+#include "error.h"
+
+namespace attnviz {
+
+using nlohmann::json;
+
+namespace {
+
+std::string bytesText(uint64_t n) {
+    if (n >= (1ull << 20) && n % (1ull << 20) == 0) return std::to_string(n >> 20) + " MiB";
+    return std::to_string(n) + " bytes";
+}
+
+// What a non-regular file is, for "'x' is a directory, not a file".
+std::string fileKind(mode_t m) {
+    if (S_ISDIR(m)) return "a directory";
+    if (S_ISFIFO(m)) return "a FIFO (named pipe)";
+    if (S_ISCHR(m)) return "a character device";
+    if (S_ISBLK(m)) return "a block device";
+    if (S_ISSOCK(m)) return "a socket";
+    return "not a regular file";
+}
+
+}  // namespace
+
+json parseJson(std::string_view text, const std::string& what, uint64_t maxBytes) {
+    if (text.size() > maxBytes) {
+        throw Error(what + " is " + std::to_string(text.size()) + " bytes of JSON; the limit is " +
+                    bytesText(maxBytes));
+    }
+    // The parser itself is iterative; the callback sees every container and key, so it can
+    // stop a too-deep document and spot a repeated key before the value is built.
+    std::vector<std::set<std::string>> keys;  // one set per open object
+    std::vector<bool> isObject;               // per open container
+    auto callback = [&](int /*depth*/, json::parse_event_t event, json& parsed) {
+        switch (event) {
+            case json::parse_event_t::object_start:
+            case json::parse_event_t::array_start:
+                if (isObject.size() >= size_t(kMaxJsonDepth)) {
+                    throw Error(what + " nests arrays and objects deeper than " +
+                                std::to_string(kMaxJsonDepth) + " levels");
+                }
+                isObject.push_back(event == json::parse_event_t::object_start);
+                if (isObject.back()) keys.emplace_back();
+                break;
+            case json::parse_event_t::object_end:
+            case json::parse_event_t::array_end:
+                if (!isObject.empty()) {
+                    if (isObject.back()) keys.pop_back();
+                    isObject.pop_back();
+                }
+                break;
+            case json::parse_event_t::key:
+                if (!keys.empty() && !keys.back().insert(parsed.get<std::string>()).second) {
+                    throw Error(what + " repeats the key '" + excerpt(parsed.get<std::string>()) +
+                                "' in one object");
+                }
+                break;
+            case json::parse_event_t::value:
+                break;
+        }
+        return true;
+    };
+    try {
+        return json::parse(text.begin(), text.end(), callback);
+    } catch (const json::exception& e) {
+        throw Error(what + " is not valid JSON: " + e.what());
+    }
+}
+
+std::string gigabytes(double bytes) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, bytes >= 1e10 ? "~%.0f GB" : "~%.1f GB", bytes / 1e9);
+    return buf;
+}
+
+std::string excerpt(std::string_view s) {
+    if (s.size() <= kMaxExcerptChars) return std::string(s);
+    size_t cut = kMaxExcerptChars;
+    while (cut > 0 && (static_cast<unsigned char>(s[cut]) & 0xC0) == 0x80) --cut;  // UTF-8
+    return std::string(s.substr(0, cut)) + "…";
+}
+
+std::string excerpt(const json& v) {
+    if (v.is_array()) return "an array of " + std::to_string(v.size()) + " elements";
+    if (v.is_object()) return "an object of " + std::to_string(v.size()) + " keys";
+    if (v.is_string()) {
+        return json(excerpt(std::string_view(v.get_ref<const std::string&>())))
+            .dump(-1, ' ', false, json::error_handler_t::replace);
+    }
+    return excerpt(std::string_view(v.dump()));
+}
+
+uint64_t checkRegularFile(const std::string& path) {
+    struct stat st {};
+    if (::stat(path.c_str(), &st) != 0)
+        throw Error("cannot open '" + path + "': " + std::strerror(errno));
+    if (!S_ISREG(st.st_mode))
+        throw Error("'" + path + "' is " + fileKind(st.st_mode) + ", not a file");
+    return static_cast<uint64_t>(st.st_size);
+}
+
+std::string readTextFile(const std::string& path, uint64_t maxBytes, const std::string& what) {
+    // O_NONBLOCK: opening a FIFO must not wait for a writer before we can refuse it.
+    const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0) throw Error("cannot open '" + path + "': " + std::strerror(errno));
+    struct stat st {};
+    if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        const std::string kind = fileKind(st.st_mode);
+        ::close(fd);
+        throw Error("'" + path + "' is " + kind + ", not a file");
+    }
+    auto tooLarge = [&](uint64_t size) {
+        ::close(fd);
+        throw Error("'" + path + "' is larger than the limit for a " + what + " (" +
+                    bytesText(size) + " read, limit " + bytesText(maxBytes) + ")");
+    };
+    if (static_cast<uint64_t>(st.st_size) > maxBytes) tooLarge(static_cast<uint64_t>(st.st_size));
+    std::string text;
+    char buf[65536];
+    for (;;) {
+        const ssize_t n = ::read(fd, buf, sizeof buf);
+        if (n < 0 && errno == EINTR) continue;
+        if (n < 0) {
+            const int err = errno;
+            ::close(fd);
+            throw Error("error while reading '" + path + "': " + std::strerror(err));
+        }
+        if (n == 0) break;
+        text.append(buf, size_t(n));
+        if (text.size() > maxBytes) tooLarge(text.size());  // grew while we read
+    }
+    ::close(fd);
+    return text;
+}
+
+}  // namespace attnviz

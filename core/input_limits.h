@@ -1,0 +1,62 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+// The one entry point for reading files and JSON that a user (or an attacker) supplies, and
+// the limits that keep a hostile input from exhausting the stack, the memory or the
+// terminal. Every limit is listed, with its value and its message, in docs/limits.md.
+#include <cstdint>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <string_view>
+
+namespace attnviz {
+
+// Deepest nesting of arrays and objects accepted in any JSON we read (configurations,
+// checkpoint metadata, sessions). Real files nest at most 4 levels.
+constexpr int kMaxJsonDepth = 64;
+// Largest text read for each kind of input.
+constexpr uint64_t kMaxConfigBytes = 1ull << 20;    // model configurations, presets
+constexpr uint64_t kMaxSessionBytes = 16ull << 20;  // app sessions
+constexpr uint64_t kMaxDataBytes = 256ull << 20;    // TSV / text data, vocabularies, bleu input
+// Largest model, counted in weights besides the embeddings (a float each): 1 GiB of floats.
+constexpr uint64_t kMaxModelWeights = 256ull << 20;
+// Largest model counted with its embeddings: 2 GiB of floats (a checkpoint holds at most 4).
+constexpr uint64_t kMaxModelParameters = 512ull << 20;
+// Largest memory a training or evaluation request may be estimated to need.
+constexpr uint64_t kMaxRequestBytes = 8ull << 30;
+// Bounds of counts given on the command line (or by the app).
+constexpr int kMaxBatchSize = 65536;
+constexpr int kMaxExampleCount = 1000000;  // --held-out, eval --count
+constexpr int kMaxJsonIndent = 16;
+
+// "~3.2 GB" for a byte count, for "needs ~N GB" messages.
+std::string gigabytes(double bytes);
+
+// Longest excerpt of a value or key quoted in an error message.
+constexpr size_t kMaxExcerptChars = 40;
+
+// Parses `text` as JSON; `what` names the input in errors ("'c.json'", "checkpoint config").
+// Error when the text is larger than `maxBytes`, is not valid JSON, nests deeper than
+// kMaxJsonDepth, or repeats a key within one object. Never recurses per nesting level.
+nlohmann::json parseJson(std::string_view text, const std::string& what,
+                         uint64_t maxBytes = kMaxConfigBytes);
+
+// A short description of a value for an error message: scalars as written, cut at
+// kMaxExcerptChars; arrays and objects by their type and size only. Never recurses.
+std::string excerpt(const nlohmann::json& v);
+// A string (a key, a token) cut at kMaxExcerptChars.
+std::string excerpt(std::string_view s);
+inline std::string excerpt(const std::string& s) {
+    return excerpt(std::string_view(s));
+}
+
+// The whole of a regular file of at most `maxBytes`; Error naming the path and the rule for
+// a missing file, a directory, a FIFO, a device or socket, or a file over the limit.
+// `what` names the kind of input in the size message ("configuration", "data file").
+std::string readTextFile(const std::string& path, uint64_t maxBytes, const std::string& what);
+
+// Error unless `path` names an existing regular file (no read): for checkpoints, read whole.
+// Returns its size.
+uint64_t checkRegularFile(const std::string& path);
+
+}  // namespace attnviz
