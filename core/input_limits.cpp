@@ -24,8 +24,11 @@ std::string bytesText(uint64_t n) {
     return std::to_string(n) + " bytes";
 }
 
-// What a non-regular file is, for "'x' is a directory, not a file".
-std::string fileKind(mode_t m) {
+}  // namespace
+
+std::string fileKind(unsigned mode) {
+    const mode_t m = mode;
+    if (S_ISLNK(m)) return "a symbolic link";
     if (S_ISDIR(m)) return "a directory";
     if (S_ISFIFO(m)) return "a FIFO (named pipe)";
     if (S_ISCHR(m)) return "a character device";
@@ -33,8 +36,6 @@ std::string fileKind(mode_t m) {
     if (S_ISSOCK(m)) return "a socket";
     return "not a regular file";
 }
-
-}  // namespace
 
 json parseJson(std::string_view text, const std::string& what, uint64_t maxBytes) {
     if (text.size() > maxBytes) {

@@ -44,6 +44,10 @@ nlohmann::json parseJson(std::string_view text, const std::string& what,
 // A short description of a value for an error message: scalars as written, cut at
 // kMaxExcerptChars; arrays and objects by their type and size only. Never recurses.
 std::string excerpt(const nlohmann::json& v);
+// What a file that is not a regular file is, from its st_mode: "a directory", "a FIFO
+// (named pipe)", "a symbolic link", … for messages such as "'x' is a directory, not a file".
+std::string fileKind(unsigned mode);
+
 // A string (a key, a token) cut at kMaxExcerptChars.
 std::string excerpt(std::string_view s);
 inline std::string excerpt(const std::string& s) {

@@ -190,16 +190,6 @@ void SafeTensorsFile::write(const std::string& path) const {
 
 namespace {
 
-std::string fileKindOf(mode_t m) {
-    if (S_ISLNK(m)) return "a symbolic link";
-    if (S_ISDIR(m)) return "a directory";
-    if (S_ISFIFO(m)) return "a FIFO (named pipe)";
-    if (S_ISCHR(m)) return "a character device";
-    if (S_ISBLK(m)) return "a block device";
-    if (S_ISSOCK(m)) return "a socket";
-    return "not a regular file";
-}
-
 // Removes `<name>.tmp-PID-RAND` beside `path` when process PID no longer runs.
 void removeStaleTemporaries(const std::filesystem::path& path) {
     namespace fs = std::filesystem;
@@ -226,7 +216,7 @@ void checkTarget(const std::string& path, const std::string& flag, struct stat* 
     *exists = ::lstat(path.c_str(), st) == 0;
     if (!*exists) return;
     if (!S_ISREG(st->st_mode)) {
-        throw Error(flag + " '" + path + "' is " + fileKindOf(st->st_mode) +
+        throw Error(flag + " '" + path + "' is " + fileKind(st->st_mode) +
                     "; refusing to replace it (give the path of a regular file)");
     }
     if ((st->st_mode & 0222) == 0 || ::access(path.c_str(), W_OK) != 0) {

@@ -89,8 +89,9 @@ TEST(Options, EveryVariantsDefaultsAreValidAndRoundTrip) {
         for (const OptionSpec& o : info.options) {
             EXPECT_FALSE(o.rule().empty()) << info.name << "." << o.name;
             EXPECT_FALSE(o.help.empty()) << info.name << "." << o.name;
-            if (!o.defaultValue.is_null())
+            if (!o.defaultValue.is_null()) {
                 EXPECT_EQ(o.check(o.defaultValue), "") << info.name << "." << o.name;
+            }
         }
         nlohmann::json block = info.example;
         block["variant"] = info.name;

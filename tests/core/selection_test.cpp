@@ -39,7 +39,7 @@ TEST(Selection, EveryHeadOfEveryModelSharesTheResultsMatrices) {
     ASSERT_EQ(b.kind, BlockKind::EncoderSelf);
     EXPECT_EQ(s.rows, b.heads);
     const SelectedTable& t = s.columns[1].tables[1];
-    EXPECT_EQ(t.weights.get(), &b.weights[1]);  // no copy
+    EXPECT_EQ(t.weights.get(), &b.weights[1]);                           // no copy
     EXPECT_EQ(t.queries.get(), &(*f.results)[1].analysis.sourceLabels);  // the labels, shared
     EXPECT_EQ(t.where, "enc self L0 · head 1");
     EXPECT_EQ(s.columns[1].title, "gauss");
