@@ -57,14 +57,7 @@ TrainingDock::TrainingDock(QWidget* parent) : QWidget(parent) {
     for (const auto& t : taskNames()) m_task->addItem(QString::fromStdString(t));
     m_task->addItem("data file…");
     m_task->setCurrentText("translate");
-    m_data = new QLineEdit;
-    m_data->setPlaceholderText("TSV (source<TAB>target) or text (language model)");
-    m_data->setEnabled(false);
-    auto* browse = new QPushButton("…");
-    browse->setEnabled(false);
-    auto* dataRow = new QHBoxLayout;
-    dataRow->addWidget(m_data, 1);
-    dataRow->addWidget(browse);
+    auto* dataRow = makeDataRow();
     m_variant = new QComboBox;
     for (const Preset& p : presets())
         m_variant->addItem(QString::fromStdString(p.label), QString::fromStdString(p.id));
@@ -77,6 +70,7 @@ TrainingDock::TrainingDock(QWidget* parent) : QWidget(parent) {
     m_steps->setValue(1000);
     form->addRow("&Task", m_task);
     form->addRow("Data", dataRow);
+    form->addRow("Tokeni&zer", m_tokenizer);
     form->addRow("&Variant", m_variant);
     form->addRow("Si&ze", m_size);
     form->addRow("&Steps", m_steps);
@@ -106,20 +100,37 @@ TrainingDock::TrainingDock(QWidget* parent) : QWidget(parent) {
     m_plot->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
     row->addWidget(m_plot, 1);
 
+    connect(m_start, &QPushButton::clicked, this, &TrainingDock::startFromControls);
+    connect(m_pause, &QPushButton::toggled, this, &TrainingDock::setPaused);
+    connect(m_stop, &QPushButton::clicked, this, &TrainingDock::stop);
+    connect(m_save, &QPushButton::clicked, this, &TrainingDock::saveLast);
+}
+
+// The data file, its browse button and the tokenizer choice, enabled with "data file…".
+QHBoxLayout* TrainingDock::makeDataRow() {
+    m_data = new QLineEdit;
+    m_data->setPlaceholderText("TSV (source<TAB>target) or text (language model)");
+    auto* browse = new QPushButton("…");
+    m_tokenizer = new QComboBox;
+    m_tokenizer->addItem("words (unknown words become <unk>)", "word");
+    m_tokenizer->addItem("subwords: SentencePiece trained on the data (never <unk>)",
+                         "sentencepiece");
+    for (QWidget* w : std::initializer_list<QWidget*>{m_data, browse, m_tokenizer})
+        w->setEnabled(false);
+    auto* dataRow = new QHBoxLayout;
+    dataRow->addWidget(m_data, 1);
+    dataRow->addWidget(browse);
     connect(m_task, &QComboBox::currentTextChanged, this, [this, browse](const QString& t) {
         const bool file = t.startsWith("data");
-        m_data->setEnabled(file);
-        browse->setEnabled(file);
+        for (QWidget* w : std::initializer_list<QWidget*>{m_data, browse, m_tokenizer})
+            w->setEnabled(file);
     });
     connect(browse, &QPushButton::clicked, this, [this] {
         const QString p = QFileDialog::getOpenFileName(this, "Training data", {},
                                                        "Text or TSV (*.txt *.tsv);;All files (*)");
         if (!p.isEmpty()) m_data->setText(p);
     });
-    connect(m_start, &QPushButton::clicked, this, &TrainingDock::startFromControls);
-    connect(m_pause, &QPushButton::toggled, this, &TrainingDock::setPaused);
-    connect(m_stop, &QPushButton::clicked, this, &TrainingDock::stop);
-    connect(m_save, &QPushButton::clicked, this, &TrainingDock::saveLast);
+    return dataRow;
 }
 
 TrainingDock::~TrainingDock() {
@@ -140,6 +151,7 @@ void TrainingDock::startFromControls() {
     }
     if (file) {
         spec.data = m_data->text().toStdString();
+        spec.tokenizer = m_tokenizer->currentData().toString().toStdString();
     } else {
         spec.task = m_task->currentText().toStdString();
     }

@@ -4,6 +4,8 @@
 #include <qcustomplot.h>
 
 #include <QWidget>
+
+class QHBoxLayout;
 #include <atomic>
 #include <memory>
 
@@ -61,6 +63,8 @@ private:
 
     QComboBox *m_task, *m_variant, *m_size;
     QLineEdit* m_data;
+    QComboBox* m_tokenizer;  // word or sentencepiece, for data files
+    QHBoxLayout* makeDataRow();
     QSpinBox* m_steps;
     QPushButton *m_start, *m_pause, *m_stop, *m_save;
     QProgressBar* m_progress;

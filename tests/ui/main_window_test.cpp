@@ -471,3 +471,40 @@ TEST(MainWindow, UnknownWordsAreMarkedAndCounted) {
     // The decoded output is whole in the header's tooltip.
     EXPECT_NE(w.grid()->header(0)->toolTip().indexOf("Output"), -1);
 }
+
+// The Training tab on a data file with a SentencePiece tokenizer: the new model knows every
+// word of any sentence (byte fallback), and its pieces merge into words (issue 12).
+TEST(MainWindow, TrainingOnDataWithSubwordsNeverShowsUnknownWords) {
+    const std::string tsv = ::testing::TempDir() + "attnviz_ui_pairs.tsv";
+    {
+        std::ofstream f(tsv);
+        const char* en[] = {"the", "station", "train", "I", "want", "to", "go", "river"};
+        const char* es[] = {"la", "estación", "tren", "yo", "quiero", "a", "ir", "río"};
+        for (int i = 0; i < 300; ++i) {
+            for (int k = 0; k < 5; ++k) f << (k ? " " : "") << en[(i + 3 * k) % 8];
+            f << '\t';
+            for (int k = 0; k < 5; ++k) f << (k ? " " : "") << es[(i + 3 * k) % 8];
+            f << '\n';
+        }
+    }
+    MainWindow w;
+    w.setColumns({bundled("01-dot.safetensors")});
+    JobSpec spec;
+    spec.configJson = TrainingDock::configFor("dot", "tiny", false);
+    spec.data = tsv;
+    spec.tokenizer = "sentencepiece";
+    spec.vocabSize = 400;
+    spec.train.steps = 5;
+    QSignalSpy done(w.training(), &TrainingDock::runFinished);
+    QString error;
+    ASSERT_TRUE(w.training()->start(spec, "dot · subwords", &error)) << error.toStdString();
+    ASSERT_TRUE(done.wait(60000));
+    ASSERT_EQ(w.columns().size(), 2u);
+    w.setSentence("I want to go to the Zürich station 我想");
+    waitForResults(w);
+    const auto& results = *w.workspace()->results();
+    ASSERT_EQ(results.size(), 2u);
+    EXPECT_GT(results[0].analysis.unknownSource, 0);  // the word-level toy model
+    EXPECT_EQ(results[1].analysis.unknownSource, 0);  // subwords: nothing unknown
+    EXPECT_GT(results[1].analysis.sourceTokens.size(), 10u);
+}
