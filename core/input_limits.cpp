@@ -78,7 +78,12 @@ json parseJson(std::string_view text, const std::string& what, uint64_t maxBytes
     try {
         return json::parse(text.begin(), text.end(), callback);
     } catch (const json::exception& e) {
-        throw Error(what + " is not valid JSON: " + e.what());
+        // nlohmann's message ends with "; last read: '…'", which repeats up to the whole
+        // text read so far: keep what went wrong and where, never the text.
+        std::string why = e.what();
+        why = why.substr(0, why.find("; last read"));
+        if (why.size() > 200) why = why.substr(0, 200) + "…";
+        throw Error(what + " is not valid JSON: " + why);
     }
 }
 

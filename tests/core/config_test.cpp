@@ -156,3 +156,11 @@ TEST(Options, ReconfigureValidatesTheNewOptions) {
     m.reconfigure(good);
     EXPECT_EQ(m.config().encoderSelf.number("sigma"), 2.0);
 }
+
+// A parse error names what went wrong and where, never the text read so far (found by
+// fuzz_config: a 4 KB message).
+TEST(Config, ParseErrorsDoNotRepeatTheText) {
+    const std::string e = configError("{\"" + std::string(5000, 'a') + "\n");
+    EXPECT_NE(e.find("not valid JSON"), std::string::npos) << e;
+    EXPECT_LT(e.size(), 400u) << e.size();
+}
