@@ -157,12 +157,27 @@ QString figureFontFamily() {
     return QFont().family();
 }
 
+// Whether a label of the selection marks a word unknown to its model ("fox⁇").
+bool marksUnknownWords(const Selection& sel) {
+    const std::string mark = "\u2047";
+    for (const auto* t : tablesOf(sel))
+        for (const auto* labels : {t->queries.get(), t->keys.get()})
+            if (labels)
+                for (const auto& l : *labels)
+                    if (l.find(mark) != std::string::npos) return true;
+    return false;
+}
+
 FigureLayout layoutFigure(const Figure& f, const QRectF& page) {
     const FigureStyle& s = f.style;
     const double fs = s.fontSize;
     FigureLayout L;
     QRectF area = page.adjusted(fs, fs, -fs, -fs);
     if (!s.title.isEmpty()) area.setTop(area.top() + fs * 2.2);
+    if (marksUnknownWords(f.selection)) {
+        L.note = QRectF(area.left(), area.bottom() - fs * 1.6, area.width(), fs * 1.6);
+        area.setBottom(area.bottom() - fs * 1.8);
+    }
     const auto& cols = f.selection.columns;
     const int M = int(cols.size()), R = f.selection.rows;
     if (M == 0 || R == 0) return L;
@@ -229,6 +244,12 @@ void paintFigure(QPainter& p, const Figure& f, const QRectF& page) {
         paintPanel(p, f, L, pl, map);
     }
     if (!L.colorbar.isEmpty()) paintColorbar(p, f, L.colorbar, map);
+    if (!L.note.isEmpty()) {
+        drawFitted(p, s, L.note,
+                   QStringLiteral("\u2047 marks a word the model does not know: it reads <unk> "
+                                  "there."),
+                   fs, false);
+    }
 }
 
 void paintProfile(QPainter& p, const ProfileFigure& f, const QRectF& page) {

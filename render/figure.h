@@ -45,6 +45,7 @@ struct FigureLayout {
     double columnTitleHeight = 0, columnWidth = 0;
     std::vector<PanelPlace> panels;
     QRectF colorbar;  // empty: none
+    QRectF note;      // the footnote on unknown words ("⁇"), empty when no label has one
 };
 FigureLayout layoutFigure(const Figure& f, const QRectF& page);
 void paintFigure(QPainter& p, const Figure& f, const QRectF& page);

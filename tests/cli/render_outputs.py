@@ -67,6 +67,20 @@ def main():
         if not any("车站" in x for x in texts):
             fail("SVG lost the CJK title")
         print(f"OK svg: {rects} cell rectangles, {len(texts)} text elements")
+        if any("does not know" in x for x in texts):
+            fail("SVG has the unknown-word note although every word is known")
+        # Words the models do not know: marked in the labels, explained in a footnote.
+        unk = os.path.join(tmp, "unk.svg")
+        r = run([a.cli, "render", "--model", models[0], "--text", "The quick brown fox", "--heads", "mean",
+                 "--out", unk, "--size", "page"])
+        if r.returncode:
+            fail(r.stderr)
+        texts = re.findall(r"<text[^>]*>([^<]*)</text>", open(unk, encoding="utf-8").read())
+        if not any(x.strip() == "quick\u2047" for x in texts):
+            fail("SVG does not mark the unknown word 'quick'")
+        if not any("does not know" in x for x in texts):
+            fail("SVG has no note explaining the unknown-word mark")
+        print("OK svg: unknown words marked and explained")
         # PDF: page size and text.
         pdf = os.path.join(tmp, "f.pdf")
         r = run(base + ["--out", pdf, "--size", "400x300"])
