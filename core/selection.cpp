@@ -114,8 +114,9 @@ SelectedColumn selectColumn(const std::shared_ptr<const Results>& res, int c, in
     base.layer = layer;
     const bool qSource = q.kind == BlockKind::EncoderSelf,
                kSource = q.kind != BlockKind::DecoderSelf;
-    const WordSpans qWords = sideWords(r.analysis, qSource),
-                    kWords = sideWords(r.analysis, kSource);
+    // Word spans only when merging: this runs for every column on every repaint.
+    const WordSpans qWords = q.mergeWords ? sideWords(r.analysis, qSource) : WordSpans{};
+    const WordSpans kWords = q.mergeWords ? sideWords(r.analysis, kSource) : WordSpans{};
     base.queries = sideLabels(res, r.analysis, qSource, q.mergeWords ? &qWords : nullptr);
     base.keys = sideLabels(res, r.analysis, kSource, q.mergeWords ? &kWords : nullptr);
     auto merged = [&](std::shared_ptr<const Mat> m) {

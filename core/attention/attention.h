@@ -146,8 +146,6 @@ struct VariantInfo {
     std::function<double(const BlockConfig&, double Tq, double Tk, double dModel)> scoreFlops;
     std::function<std::unique_ptr<AttentionVariant>(const BlockConfig&, const BlockGeometry&)>
         create;
-
-    const OptionSpec* findOption(const std::string& option) const;
 };
 
 const std::vector<VariantInfo>& allVariants();

@@ -11,12 +11,6 @@ namespace attnviz {
 
 using nlohmann::json;
 
-const OptionSpec* VariantInfo::findOption(const std::string& option) const {
-    for (const auto& o : options)
-        if (o.name == option) return &o;
-    return nullptr;
-}
-
 std::vector<OptionSpec> blockOptions(const std::string& variant, const json& options) {
     const VariantInfo& info = variantInfo(variant);
     std::vector<OptionSpec> all = info.options;
