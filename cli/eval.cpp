@@ -9,6 +9,7 @@
 #include "core/evaluate.h"
 #include "core/tasks.h"
 #include "core/training_job.h"
+#include "core/word_alignment.h"
 
 namespace attnviz::cli {
 namespace {
@@ -21,7 +22,7 @@ public:
     void run(const Context& ctx) override;
 
 private:
-    std::string m_model, m_task, m_data;
+    std::string m_model, m_task, m_data, m_align;
     int m_count = 200, m_batch = 64;
     uint64_t m_seed = 1;
     bool m_noDecode = false;
@@ -33,6 +34,12 @@ CLI::App* EvalCommand::add(CLI::App& parent) {
     auto* task = c->add_option("--task", m_task, "Built-in task");
     auto* data = c->add_option("--data", m_data, "TSV or text file")->check(CLI::ExistingFile);
     task->excludes(data);
+    c->add_option("--align", m_align,
+                  "With a TSV --data: its word alignments, line by line (\"s-t\" sure, "
+                  "\"s?t\" possible, as make-corpus writes them): AER of every cross-attention "
+                  "head over words")
+        ->check(CLI::ExistingFile)
+        ->needs(data);
     c->add_option("--count", m_count, "Task: examples")
         ->capture_default_str()
         ->check(CLI::Range(1, kMaxExampleCount));
@@ -75,6 +82,19 @@ void EvalCommand::run(const Context& ctx) {
         j["data"] = m_data;
     }
     j["metrics"] = evaluate(model, examples, EvalOptions{m_batch, !m_noDecode}).toJson();
+    if (!m_align.empty()) {
+        const WordAlignmentResult w =
+            wordAlignmentErrors(model, loadWordAlignedPairs(m_data, m_align), m_batch);
+        json heads = json::array();
+        const HeadAer* best = nullptr;
+        for (const auto& h : w.heads) {
+            heads.push_back({{"layer", h.layer}, {"head", h.head}, {"aer", h.aer}});
+            if (!best || h.aer < best->aer) best = &h;
+        }
+        json& a = j["metrics"]["word_aer"] = {{"scored", w.scored}, {"skipped", w.skipped},
+                                              {"heads", heads}};
+        if (best) a["best"] = {{"layer", best->layer}, {"head", best->head}, {"aer", best->aer}};
+    }
     ctx.out << j.dump(2) << "\n";
 }
 

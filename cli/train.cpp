@@ -12,6 +12,7 @@
 
 #include "command.h"
 #include "core/error.h"
+#include "core/input_limits.h"
 #include "core/presets.h"
 #include "core/safetensors.h"
 #include "core/training_job.h"
@@ -28,7 +29,8 @@ public:
 
 private:
     JobSpec m_spec;
-    std::string m_out, m_log, m_preset;
+    std::string m_out, m_log, m_preset, m_size;
+    bool m_languageModel = false;
     bool m_noShuffle = false;
 };
 
@@ -113,6 +115,15 @@ CLI::App* TrainCommand::add(CLI::App& parent) {
                                  "decoder self-attention as a language model");
     cfg->excludes(init);
     preset->excludes(cfg)->excludes(init);
+    c->add_option("--size", m_size,
+                  "With --preset: a JSON file whose keys (d_model, heads, d_ff, enc_layers, "
+                  "dec_layers, max_len, share_embeddings, tie_output) replace the preset's")
+        ->check(CLI::ExistingFile)
+        ->needs(preset);
+    c->add_flag("--language-model", m_languageModel,
+                "With --preset: a language model (decoder only) with the preset's decoder "
+                "self-attention, e.g. on a text --data file (implied by --task lm)")
+        ->needs(preset);
     auto* task =
         c->add_option("--task", m_spec.task, "Built-in task: copy, reverse, sort, translate, lm");
     auto* data =
@@ -121,6 +132,11 @@ CLI::App* TrainCommand::add(CLI::App& parent) {
              "TSV of source<TAB>target (seq2seq) or text, one sentence per line (decoder-only)")
             ->check(CLI::ExistingFile);
     task->excludes(data);
+    c->add_option("--dev", m_spec.dev,
+                  "Data: held-out lines from this file (the first --held-out of them) instead "
+                  "of every 20th line of --data")
+        ->check(CLI::ExistingFile)
+        ->needs(data);
     c->add_option("--steps", t.steps, "Optimisation steps")->capture_default_str();
     c->add_option("--out", m_out, "Output checkpoint (.safetensors, written atomically)")
         ->required();
@@ -143,7 +159,7 @@ CLI::App* TrainCommand::add(CLI::App& parent) {
     c->add_flag("--no-shuffle", m_noShuffle, "Data in file order, no length bucketing");
     c->add_option("--eval-every", m_spec.evalEvery, "Held-out loss and accuracy every N steps")
         ->capture_default_str();
-    c->add_option("--held-out", m_spec.heldOutCount, "Task: held-out examples")
+    c->add_option("--held-out", m_spec.heldOutCount, "Held-out examples: of the task, or the first N lines of --dev")
         ->capture_default_str();
     c->add_option("--vocab-size", m_spec.vocabSize,
                   "Data: vocabulary cap per side (specials included)")
@@ -160,15 +176,20 @@ CLI::App* TrainCommand::add(CLI::App& parent) {
 void TrainCommand::run(const Context& ctx) {
     if (!m_preset.empty()) {
         const std::vector<Preset> presets = loadPresets(presetDirectory());
-        m_spec.configJson = presetConfig(findPreset(presets, m_preset), nlohmann::json::object(),
-                                         m_spec.task == "lm");
+        const nlohmann::json size =
+            m_size.empty() ? nlohmann::json::object()
+                           : parseJson(readTextFile(m_size, kMaxConfigBytes, "'" + m_size + "'"),
+                                       "'" + m_size + "'");
+        m_spec.configJson = presetConfig(findPreset(presets, m_preset), size,
+                                         m_spec.task == "lm" || m_languageModel);
     }
     if (m_spec.config.empty() && m_spec.init.empty() && m_preset.empty())
         throw Error("train needs --config, --preset or --init");
     if (m_spec.task.empty() && m_spec.data.empty()) throw Error("train needs --task or --data");
     m_spec.train.shuffle = !m_noShuffle;
     // Before any work: a run of hours must not fail at its last step for a bad path.
-    const std::vector<std::string> inputs{m_spec.config, m_spec.init, m_spec.data};
+    const std::vector<std::string> inputs{m_spec.config, m_spec.init, m_spec.data, m_spec.dev,
+                                         m_size};
     checkOutputPath(m_out, inputs);
     if (!m_log.empty()) {
         std::vector<std::string> all = inputs;

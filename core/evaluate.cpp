@@ -20,6 +20,14 @@ Links argmaxLinks(const Mat& w, int targetTokens, int sourceTokens) {
     return l;
 }
 
+// What BLEU counts: the model's tokens, except that subword pieces are first joined into text
+// and split into words by the word tokenizer's rules with case kept, so that BLEU is over
+// words for every tokenizer (BLEU over pieces would reward getting fragments right).
+Tokens bleuTokens(const Tokenizer& tok, const Tokens& tokens) {
+    if (tok.kind() != Tokenizer::Kind::SentencePiece) return tokens;
+    return Tokenizer(false).tokenize(tok.detokenize(tokens));
+}
+
 }  // namespace
 
 std::optional<HeadAer> Evaluation::bestAer() const {
@@ -105,8 +113,8 @@ Evaluation evaluate(Model& model, const std::vector<Example>& examples, const Ev
                 Tokens h;
                 for (int id : out[i - start]) h.push_back(model.tgtVocab().token(id));
                 exact += h == examples[i].tgt ? 1 : 0;
-                hyps.push_back(std::move(h));
-                refs.push_back(examples[i].tgt);
+                hyps.push_back(bleuTokens(model.tokenizer(), h));
+                refs.push_back(bleuTokens(model.tokenizer(), examples[i].tgt));
             }
         }
     }

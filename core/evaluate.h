@@ -27,7 +27,8 @@ struct Evaluation {
     double loss = 0;                   // mean token cross-entropy (no smoothing)
     double tokenAccuracy = 0;          // teacher-forced, <eos> included
     std::optional<double> exactMatch;  // greedy decoding, seq2seq only
-    std::optional<Bleu> bleu;
+    std::optional<Bleu> bleu;          // over words: SentencePiece output is detokenized and split
+                                       // by the word tokenizer (case kept) first
     std::vector<HeadAer> aer;  // when the examples have alignments and the model cross-attends
     std::optional<HeadAer> bestAer() const;
     nlohmann::json toJson() const;

@@ -6,6 +6,7 @@
 
 #include "config.h"
 #include "error.h"
+#include "input_limits.h"
 #include "workspace.h"
 
 namespace attnviz {
@@ -55,11 +56,29 @@ const Preset& findPreset(const std::vector<Preset>& presets, const std::string& 
     throw Error("unknown preset '" + id + "' (known: " + known + ")");
 }
 
+namespace {
+
+constexpr const char* kSizeKeys[] = {"d_model",    "heads",   "d_ff",
+                                     "enc_layers", "dec_layers", "max_len",
+                                     "share_embeddings", "tie_output"};
+
+std::string sizeKeyList() {
+    std::string s;
+    for (const char* k : kSizeKeys) s += (s.empty() ? "" : ", ") + std::string(k);
+    return s;
+}
+
+}  // namespace
+
 json presetConfig(const Preset& preset, const json& size, bool decoderOnly) {
     json c = preset.config;
     c.erase("label");
-    for (const char* key : {"d_model", "heads", "d_ff", "enc_layers", "dec_layers", "max_len"})
-        if (size.contains(key)) c[key] = size[key];
+    if (!size.is_object()) throw Error("a model size must be a JSON object, got " + excerpt(size));
+    for (const auto& [key, value] : size.items()) {
+        if (std::find(std::begin(kSizeKeys), std::end(kSizeKeys), key) == std::end(kSizeKeys))
+            throw Error("a model size may set " + sizeKeyList() + ", not '" + excerpt(key) + "'");
+        c[key] = value;
+    }
     if (decoderOnly) {
         c["arch"] = "decoder";
         c["enc_layers"] = 0;

@@ -29,7 +29,8 @@ std::vector<Preset> loadPresets(const std::string& dir);
 const Preset& findPreset(const std::vector<Preset>& presets, const std::string& id);
 
 // A preset's attention on another model: the keys of `size` (d_model, heads, d_ff,
-// enc_layers, dec_layers, max_len) replace the preset's; `decoderOnly` makes it a language
+// enc_layers, dec_layers, max_len, share_embeddings, tie_output) replace the preset's (Error
+// for any other key); `decoderOnly` makes it a language
 // model (arch "decoder") that keeps only the decoder self-attention block.
 nlohmann::json presetConfig(const Preset& preset, const nlohmann::json& size, bool decoderOnly);
 

@@ -104,7 +104,15 @@ struct TrainingJob::Impl {
             LoadedData d = loadData(spec.data, cfg.hasEncoder(), tok, limit);
             if (!d.skipped.empty()) notes.push_back(spec.data + ": " + describeSkipped(d));
             train = std::move(d.examples);
-            splitHeldOut(train, heldOut, spec.heldOutFraction);
+            if (spec.dev.empty()) {
+                splitHeldOut(train, heldOut, spec.heldOutFraction);
+            } else {
+                LoadedData dv = loadData(spec.dev, cfg.hasEncoder(), tok, limit);
+                if (!dv.skipped.empty()) notes.push_back(spec.dev + ": " + describeSkipped(dv));
+                heldOut = std::move(dv.examples);
+                if (heldOut.size() > static_cast<size_t>(spec.heldOutCount))
+                    heldOut.resize(static_cast<size_t>(spec.heldOutCount));
+            }
             if (train.empty()) throw Error(spec.data + ": too few lines to train on");
         }
         if (!fromInit) {
@@ -208,9 +216,12 @@ void TrainingJob::finish(const Evaluation& heldOut, bool stoppedEarly) {
                                   std::to_string(d->heldOut.size()) + " examples never trained on";
     } else {
         t["data"] = std::filesystem::path(d->spec.data).filename().string();
-        t["held_out"]["source"] = "every " +
-                                  std::to_string(std::lround(1.0 / d->spec.heldOutFraction)) +
-                                  "th usable line of the data";
+        t["held_out"]["source"] =
+            d->spec.dev.empty()
+                ? "every " + std::to_string(std::lround(1.0 / d->spec.heldOutFraction)) +
+                      "th usable line of the data"
+                : "the first " + std::to_string(d->heldOut.size()) + " usable lines of " +
+                      std::filesystem::path(d->spec.dev).filename().string();
     }
     if (!d->spec.init.empty()) {
         t["init"] = std::filesystem::path(d->spec.init).filename().string();

@@ -26,7 +26,10 @@ struct JobSpec {
     TrainOptions train;
     int evalEvery = 0;              // held-out loss/accuracy every N steps (0: only at the end)
     int heldOutCount = 200;         // task: held-out examples
-    double heldOutFraction = 0.05;  // data: every 20th line is held out
+    double heldOutFraction = 0.05;  // data without `dev`: every 20th line is held out
+    // data: held-out examples from this file instead (its first heldOutCount usable lines);
+    // the training data is then used whole
+    std::string dev;
     int vocabSize = 8000;           // data: vocabulary cap per side, specials included
     bool caseSensitive = false;
     // data: "word", or "sentencepiece": a subword model trained on the data's sentences
