@@ -57,6 +57,33 @@ std::string bundledModelDirectory() {
     return (app / "../resources/models").lexically_normal().string();
 }
 
+const std::vector<ModelSet>& modelSets() {
+    static const std::vector<ModelSet> sets{
+        {"en-es", "English → Spanish (real text, subwords)", "en-es"},
+        {"toy", "Toy translation (152 words, exact alignments)", "."},
+        {"en-lm", "English language models (real text)", "en-lm"},
+        {"toy-lm", "Toy language models", "lm"}};
+    return sets;
+}
+
+const ModelSet* findModelSet(const std::string& id) {
+    for (const auto& s : modelSets())
+        if (s.id == id) return &s;
+    return nullptr;
+}
+
+std::string modelSetDirectory(const ModelSet& set) {
+    return set.dir == "." ? bundledModelDirectory() : bundledModelDirectory() + "/" + set.dir;
+}
+
+bool modelSetAvailable(const ModelSet& set) {
+    std::error_code ec;
+    for (fs::directory_iterator it(modelSetDirectory(set), ec), end; !ec && it != end;
+         it.increment(ec))
+        if (it->path().extension() == ".safetensors") return true;
+    return false;
+}
+
 namespace {
 
 ColumnResult analyzeColumn(const ModelColumn& c, const std::string& source,

@@ -34,6 +34,20 @@ std::vector<ModelColumn> loadModelDirectory(const std::string& dir,
 // (/proc/self/exe): ../resources/models, resources/models or ../share/attnviz/models.
 std::string bundledModelDirectory();
 
+// The bundled model sets, in the order the app offers them; the first is the default.
+struct ModelSet {
+    std::string id;     // "en-es", "toy", "en-lm", "toy-lm" (saved in workspaces)
+    std::string label;  // for people
+    std::string dir;    // relative to bundledModelDirectory() ("." for the toy set)
+};
+const std::vector<ModelSet>& modelSets();
+// The set with this id, or nullptr.
+const ModelSet* findModelSet(const std::string& id);
+// The set's folder: bundledModelDirectory() / dir.
+std::string modelSetDirectory(const ModelSet& set);
+// Whether the set's folder has a checkpoint (*.safetensors) at all.
+bool modelSetAvailable(const ModelSet& set);
+
 // One model's result for the current sentence: the analysis, or the reason it failed.
 struct ColumnResult {
     std::string name;

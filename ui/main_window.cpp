@@ -33,7 +33,8 @@ MainWindow::MainWindow(QWidget* parent)
       m_controls(new ViewControls),
       m_problems(new ProblemsPanel),
       m_source(new QLineEdit),
-      m_target(new QLineEdit) {
+      m_target(new QLineEdit),
+      m_modelSet(new QComboBox) {
     setWindowTitle("attnviz — compare attention variants");
     setCentralWidget(createCentralWidget());
     createDocks();
@@ -48,6 +49,15 @@ QWidget* MainWindow::createCentralWidget() {
     auto* form = new QFormLayout;
     m_source->setPlaceholderText("Type a sentence, e.g. I want to go to the station");
     m_target->setPlaceholderText("Target (empty: each model decodes greedily)");
+    for (const auto& set : modelSets())
+        m_modelSet->addItem(QString::fromStdString(set.label), QString::fromStdString(set.id));
+    m_modelSet->setCurrentIndex(-1);
+    m_modelSet->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    m_modelSet->setToolTip(
+        "The bundled models to compare: real English → Spanish text with subword pieces, the "
+        "toy translation task whose gold alignments are exact, or language models. Replaces "
+        "the columns.");
+    form->addRow("&Models", m_modelSet);
     form->addRow("&Source", m_source);
     form->addRow("&Target", m_target);
     v->addLayout(form);
@@ -60,6 +70,9 @@ QWidget* MainWindow::createCentralWidget() {
 }
 
 void MainWindow::connectWidgets() {
+    connect(m_modelSet, &QComboBox::activated, this, [this](int i) {
+        chooseModelSet(m_modelSet->itemData(i).toString());
+    });
     connect(m_source, &QLineEdit::textChanged, this, &MainWindow::requestAnalysis);
     connect(m_target, &QLineEdit::textChanged, this, &MainWindow::requestAnalysis);
     connect(m_source, &QLineEdit::returnPressed, this, &MainWindow::rememberSentence);
@@ -192,6 +205,7 @@ Session MainWindow::session() const {
     for (const auto& c : columns())  // models trained in the app need saving first
         if (!c.path.empty()) s.columns << QString::fromStdString(c.path);
     s.view = view();
+    s.modelSet = modelSet();
     return s;
 }
 
@@ -210,6 +224,12 @@ void MainWindow::applySession(const Session& s, QStringList* errors) {
         m_target->setText(s.target);
     }
     setColumns(std::move(cols));
+    const QSignalBlocker b(m_modelSet);
+    m_modelSet->setCurrentIndex(m_modelSet->findData(s.modelSet));
+}
+
+QString MainWindow::modelSet() const {
+    return m_modelSet->currentData().toString();
 }
 
 bool MainWindow::saveSession(const QString& path, QString* error) const {

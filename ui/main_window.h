@@ -34,6 +34,12 @@ public:
     explicit MainWindow(QWidget* parent = nullptr);
 
     void setColumns(std::vector<ModelColumn> c) { m_workspace->setColumns(std::move(c)); }
+    // Replaces the columns by a bundled set's models (core/workspace.h), after asking when
+    // models trained here and not saved would be closed (ask = false: never asks, closes
+    // them). False when the user declined or the set is unknown.
+    bool chooseModelSet(const QString& id, bool ask = true);  // workspace_files.cpp
+    QString modelSet() const;  // the set the columns came from, "" when none
+    QComboBox* modelSetBox() const { return m_modelSet; }
     void addColumn(ModelColumn column) { m_workspace->addColumn(std::move(column)); }
     void moveColumn(int column, int delta);
     void removeColumn(int column);
@@ -123,6 +129,7 @@ private:
     ViewControls* m_controls;
     ProblemsPanel* m_problems;
     QLineEdit *m_source, *m_target;
+    QComboBox* m_modelSet;  // the bundled sets (core/workspace.h)
     QComboBox* m_profileMode = nullptr;
     QMenu* m_recent = nullptr;
     QDockWidget *m_profileDock = nullptr, *m_sentenceDock = nullptr, *m_problemsDock = nullptr;

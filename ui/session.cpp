@@ -20,6 +20,7 @@ QJsonObject Session::toJson() const {
             {"sentences", QJsonArray::fromStringList(sentences)},
             {"sentence_index", sentenceIndex},
             {"columns", QJsonArray::fromStringList(columns)},
+            {"model_set", modelSet},
             {"view", view.toJson()}};
 }
 
@@ -34,6 +35,7 @@ Session Session::fromJson(const QJsonObject& o, QString* error) {
     for (const auto& v : o.value("sentences").toArray()) s.sentences << v.toString();
     s.sentenceIndex = o.value("sentence_index").toInt(-1);
     for (const auto& v : o.value("columns").toArray()) s.columns << v.toString();
+    s.modelSet = o.value("model_set").toString();
     s.view = ViewState::fromJson(o.value("view").toObject());
     return s;
 }

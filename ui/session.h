@@ -16,6 +16,7 @@ struct Session {
     QStringList sentences;
     int sentenceIndex = -1;
     QStringList columns;
+    QString modelSet;  // the bundled set the columns came from (core/workspace.h), "" if none
     ViewState view;
 
     QJsonObject toJson() const;

@@ -3,7 +3,9 @@
 // start (skipped when its last restore never finished), and the Problems panel that names
 // every file that could not be opened.
 #include <QDockWidget>
+#include <QComboBox>
 #include <QFileInfo>
+#include <QMessageBox>
 #include <QStatusBar>
 
 #include "column_files.h"
@@ -32,6 +34,50 @@ bool MainWindow::openCheckpointFile(const QString& path) {
     }
     addColumn(std::move(*column));
     message("opened " + path);
+    return true;
+}
+
+bool MainWindow::chooseModelSet(const QString& id, bool ask) {
+    const ModelSet* set = findModelSet(id.toStdString());
+    const int before = m_modelSet->findData(modelSet());
+    auto revert = [&] {
+        const QSignalBlocker b(m_modelSet);
+        m_modelSet->setCurrentIndex(before);
+        return false;
+    };
+    if (!set) return revert();
+    int unsaved = 0;
+    for (const auto& c : columns()) unsaved += c.path.empty() ? 1 : 0;
+    if (ask && unsaved > 0 &&
+        QMessageBox::question(
+            this, "Switch models",
+            QString("%1 model(s) trained here are not saved. Switching to \"%2\" closes them "
+                    "and their training is lost. Switch anyway?")
+                .arg(unsaved)
+                .arg(QString::fromStdString(set->label)),
+            QMessageBox::Yes | QMessageBox::Cancel, QMessageBox::Cancel) != QMessageBox::Yes)
+        return revert();
+    const QString dir = QString::fromStdString(modelSetDirectory(*set));
+    QStringList skipped;
+    auto cols = openColumnsIn(dir, &skipped);
+    {
+        const QSignalBlocker b(m_modelSet);
+        m_modelSet->setCurrentIndex(m_modelSet->findData(id));
+    }
+    m_currentColumn = -1;
+    setColumns(std::move(cols));
+    if (!skipped.isEmpty())
+        reportProblems(QString("%1 checkpoint(s) in %2 could not be opened and were skipped")
+                           .arg(skipped.size())
+                           .arg(dir),
+                       skipped);
+    if (columns().empty())
+        reportProblems("No models in " + dir,
+                       {"The set \"" + QString::fromStdString(set->label) +
+                        "\" has no checkpoints here (scripts/train-bundled-models " + id +
+                        " makes them)."});
+    else
+        message(QString("%1 models: %2").arg(columns().size()).arg(QString::fromStdString(set->label)));
     return true;
 }
 

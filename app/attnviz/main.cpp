@@ -26,7 +26,10 @@ int main(int argc, char** argv) {
     cli.addHelpOption();
     cli.addVersionOption();
     QCommandLineOption models(
-        "models", "Folder of checkpoints to open (default: the bundled models).", "dir");
+        "models", "Folder of checkpoints to open (default: a bundled model set).", "dir");
+    QCommandLineOption modelSet("model-set",
+                                "Bundled model set to open: en-es (default), toy, en-lm, toy-lm.",
+                                "id");
     QCommandLineOption text("text", "Source sentence.", "text", "I want to go to the station");
     QCommandLineOption target("target", "Target sentence (empty: greedy decoding).", "text");
     QCommandLineOption exportFigure("export-figure",
@@ -34,31 +37,51 @@ int main(int argc, char** argv) {
     QCommandLineOption session("session", "Open a saved workspace (.attnviz.json).", "file");
     QCommandLineOption fresh("fresh",
                              "Do not restore the last workspace; open the bundled models.");
-    cli.addOptions({models, text, target, exportFigure, session, fresh});
+    cli.addOptions({models, modelSet, text, target, exportFigure, session, fresh});
     cli.process(app);
 
     QTextStream err(stderr);
-    const QString dir = cli.isSet(models)
-                            ? cli.value(models)
-                            : QString::fromStdString(attnviz::bundledModelDirectory());
-    QStringList skipped;
-    auto columns = attnviz::ui::openColumnsIn(dir, &skipped);
-
     attnviz::ui::MainWindow window;
     window.setSentence(cli.value(text), cli.value(target));
-    window.setColumns(std::move(columns));
-    if (!skipped.isEmpty())
-        window.reportProblems(QString("%1 checkpoint(s) in %2 could not be opened and were skipped")
-                                  .arg(skipped.size())
-                                  .arg(dir),
-                              skipped);
+    QString dir;
+    if (cli.isSet(models)) {
+        dir = cli.value(models);
+        QStringList skipped;
+        window.setColumns(attnviz::ui::openColumnsIn(dir, &skipped));
+        if (!skipped.isEmpty())
+            window.reportProblems(
+                QString("%1 checkpoint(s) in %2 could not be opened and were skipped")
+                    .arg(skipped.size())
+                    .arg(dir),
+                skipped);
+    } else {
+        QString id = cli.value(modelSet);
+        if (!id.isEmpty() && !attnviz::findModelSet(id.toStdString())) {
+            err << "attnviz: unknown model set '" << id << "' (known: en-es, toy, en-lm, toy-lm)\n";
+            return 2;
+        }
+        if (id.isEmpty()) {
+            // The first set that has models here (a checkout without the real-language
+            // models falls back to the toy set).
+            for (const auto& set : attnviz::modelSets()) {
+                if (attnviz::modelSetAvailable(set)) {
+                    id = QString::fromStdString(set.id);
+                    break;
+                }
+            }
+        }
+        if (id.isEmpty()) id = QString::fromStdString(attnviz::modelSets().front().id);
+        window.chooseModelSet(id, false);
+        dir = QString::fromStdString(
+            attnviz::modelSetDirectory(*attnviz::findModelSet(id.toStdString())));
+    }
     if (window.columns().empty()) err << "attnviz: no models found in " << dir << "\n";
     // The last workspace comes back unless the command line says what to show.
     bool sessionFailed = false;
     if (cli.isSet(session)) {
         sessionFailed = !window.openSession(cli.value(session), nullptr);
-    } else if (!cli.isSet(models) && !cli.isSet(fresh) && !cli.isSet(exportFigure) &&
-               !cli.isSet(text)) {
+    } else if (!cli.isSet(models) && !cli.isSet(modelSet) && !cli.isSet(fresh) &&
+               !cli.isSet(exportFigure) && !cli.isSet(text)) {
         window.restoreLastSession();
     }
     // Everything that could not be opened, on stderr too (the only place headless).

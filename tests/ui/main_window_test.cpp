@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include <QApplication>
+#include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QLineEdit>
 #include <QSignalSpy>
@@ -507,4 +508,35 @@ TEST(MainWindow, TrainingOnDataWithSubwordsNeverShowsUnknownWords) {
     EXPECT_GT(results[0].analysis.unknownSource, 0);  // the word-level toy model
     EXPECT_EQ(results[1].analysis.unknownSource, 0);  // subwords: nothing unknown
     EXPECT_GT(results[1].analysis.sourceTokens.size(), 10u);
+}
+
+// The model-set control replaces the columns by a bundled set's models and the workspace
+// remembers the set (issue 12). The toy and toy-lm sets are always in the repository.
+TEST(MainWindow, ModelSetsSwitchInOneControlAndAreSavedInTheWorkspace) {
+    MainWindow w;
+    ASSERT_TRUE(w.chooseModelSet("toy", false));
+    EXPECT_EQ(w.modelSet(), "toy");
+    EXPECT_GE(w.columns().size(), 11u);
+    EXPECT_EQ(w.columns().front().name, "dot");
+    EXPECT_EQ(w.modelSetBox()->currentData().toString(), "toy");
+    // Through the combo box, as a person does it.
+    const int lm = w.modelSetBox()->findData("toy-lm");
+    ASSERT_GE(lm, 0);
+    w.modelSetBox()->setCurrentIndex(lm);
+    emit w.modelSetBox()->activated(lm);
+    EXPECT_EQ(w.modelSet(), "toy-lm");
+    EXPECT_EQ(w.columns().size(), 4u);
+    EXPECT_FALSE(w.columns().front().model->config().hasEncoder());
+    // Saved and reopened: the set comes back with its columns.
+    const std::string path = ::testing::TempDir() + "sets.attnviz.json";
+    QString error;
+    ASSERT_TRUE(w.saveSession(QString::fromStdString(path), &error)) << error.toStdString();
+    MainWindow w2;
+    ASSERT_TRUE(w2.openSession(QString::fromStdString(path), &error)) << error.toStdString();
+    EXPECT_EQ(w2.modelSet(), "toy-lm");
+    EXPECT_EQ(w2.columns().size(), 4u);
+    // An unknown set changes nothing.
+    EXPECT_FALSE(w2.chooseModelSet("nope", false));
+    EXPECT_EQ(w2.modelSet(), "toy-lm");
+    EXPECT_EQ(w2.columns().size(), 4u);
 }
