@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Screenshots of the real app for docs/screenshots (run under Xvfb by scripts/screenshots):
-// the default workspace; "to" clicked with its query profile; training in progress.
+// the default workspace (the real English -> Spanish set); "to" clicked with its query
+// profile; the toy set with words it does not know marked; a subword sentence with its pieces
+// merged into words; training in progress.
 //   attnviz-screenshots OUTDIR
 #include <QApplication>
 #include <QDir>
@@ -38,10 +40,9 @@ int main(int argc, char** argv) {
     QApplication::setApplicationName("attnviz-screenshots");
     const QString out = argc > 1 ? argv[1] : "docs/screenshots";
     QDir().mkpath(out);
-    std::vector<std::string> errors;
     MainWindow w;
     w.resize(1680, 1050);
-    w.setColumns(attnviz::loadModelDirectory(attnviz::bundledModelDirectory(), &errors));
+    w.chooseModelSet("en-es", false);
     w.setSentence("I want to go to the station");
     w.show();
     settle(w);
@@ -51,6 +52,30 @@ int main(int argc, char** argv) {
     w.selectQuery(8, 2);
     QTest::qWait(300);
     ok = shoot(w, out + "/query-profile.png") && ok;
+    w.selectQuery(-1, -1);
+
+    // Cross-attention of a sentence with rare words, pieces merged into words.
+    w.setSentence("The astronauts repaired the satellite yesterday");
+    ViewState v = w.view();
+    v.kind = attnviz::BlockKind::Cross;
+    v.layer = 2;
+    v.mergeWords = true;
+    w.setView(v);
+    settle(w);
+    ok = shoot(w, out + "/word-merged.png") && ok;
+
+    // The toy set on a sentence it half knows: unknown words marked and counted.
+    w.chooseModelSet("toy", false);
+    v.kind = attnviz::BlockKind::EncoderSelf;
+    v.layer = 0;
+    v.mergeWords = false;
+    w.setView(v);
+    w.setSentence("The quick brown fox jumps over the lazy dog");
+    settle(w);
+    ok = shoot(w, out + "/toy-unknown-words.png") && ok;
+    w.chooseModelSet("en-es", false);
+    w.setSentence("I want to go to the station");
+    settle(w);
 
     // Training in progress: the dock raised, a run started, captured half way.
     for (auto* d : w.findChildren<QDockWidget*>())

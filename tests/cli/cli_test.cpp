@@ -526,3 +526,68 @@ TEST(CliIssue11, SmallerDefects) {
     writeFile(dup, R"({"d_model": 16, "d_model": 32})");
     expectError(cli({"init", "--config", dup, "--out", out}), 1, "repeats the key 'd_model'");
 }
+
+// How the real-language models are made (scripts/train-bundled-models): a preset at another
+// size, held-out lines from a dev file, a language model from a preset on a text file, and
+// eval --align scoring cross-attention against word alignments (issue 12).
+TEST(Cli, PresetAtASizeWithDevDataAndWordAlignments) {
+    const std::string train = tmp("real_train.tsv"), dev = tmp("real_dev.tsv"),
+                      align = tmp("real_dev.align"), text = tmp("real_train.txt"),
+                      size = tmp("size.json"), model = tmp("real.safetensors");
+    {
+        std::ofstream t(train), x(text), d(dev), a(align);
+        const char* en[] = {"the", "king", "went", "to", "the", "city", "and", "spoke"};
+        const char* es[] = {"el", "rey", "fue", "a", "la", "ciudad", "y", "habló"};
+        for (int i = 0; i < 200; ++i) {
+            std::string s, g;
+            for (int k = 0; k < 4; ++k) {
+                s += std::string(k ? " " : "") + en[(i + k) % 8];
+                g += std::string(k ? " " : "") + es[(i + k) % 8];
+            }
+            t << s << "\t" << g << "\n";
+            x << s << "\n";
+            if (i < 5) d << s << "\t" << g << "\n", a << "0-0 1-1 2?2" << (i == 4 ? "\n" : " 3-3\n");
+        }
+    }
+    writeFile(size, R"({"d_model": 16, "heads": 2, "d_ff": 32, "enc_layers": 1, "dec_layers": 1,
+                        "max_len": 40, "share_embeddings": true})");
+    Result r = cli({"train", "--preset", "hc-sa", "--size", size, "--data", train, "--dev", dev,
+                    "--held-out", "3", "--tokenizer", "sentencepiece", "--vocab-size", "300",
+                    "--steps", "3", "--out", model});
+    ASSERT_EQ(r.code, 0) << r.err;
+    r = cli({"info", "--model", model, "--json"});
+    ASSERT_EQ(r.code, 0) << r.err;
+    const json info = json::parse(r.out);
+    EXPECT_EQ(info["config"]["d_model"], 16);
+    EXPECT_EQ(info["config"]["share_embeddings"], true);
+    EXPECT_EQ(info["config"]["encoder_self"]["variant"], "gaussian");
+    EXPECT_EQ(info["training"]["held_out"]["sentences"], 3);
+    EXPECT_NE(info["training"]["held_out"]["source"].get<std::string>().find("real_dev.tsv"),
+              std::string::npos);
+    r = cli({"eval", "--model", model, "--data", dev, "--align", align, "--no-decode"});
+    ASSERT_EQ(r.code, 0) << r.err;
+    const json w = json::parse(r.out)["metrics"]["word_aer"];
+    EXPECT_EQ(w["scored"], 5);
+    EXPECT_EQ(w["heads"].size(), 3u);  // 2 heads + the layer mean
+    EXPECT_TRUE(w.contains("best"));
+    // A language model from the preset's decoder self-attention, on a text file.
+    r = cli({"train", "--preset", "dense", "--size", size, "--language-model", "--data", text,
+             "--tokenizer", "sentencepiece", "--vocab-size", "300", "--steps", "2", "--out",
+             tmp("real_lm.safetensors")});
+    ASSERT_EQ(r.code, 0) << r.err;
+    r = cli({"info", "--model", tmp("real_lm.safetensors"), "--json"});
+    EXPECT_EQ(json::parse(r.out)["config"]["arch"], "decoder");
+    // Bad input, named.
+    writeFile(size, R"({"d_model": 16, "dropout": 0.5})");
+    r = cli({"train", "--preset", "dot", "--size", size, "--data", train, "--steps", "1", "--out",
+             tmp("x.safetensors")});
+    EXPECT_EQ(r.code, 1);
+    EXPECT_NE(r.err.find("not 'dropout'"), std::string::npos) << r.err;
+    writeFile(align, "0-0\n");
+    r = cli({"eval", "--model", model, "--data", dev, "--align", align, "--no-decode"});
+    EXPECT_EQ(r.code, 1);
+    EXPECT_NE(r.err.find("must match line by line"), std::string::npos) << r.err;
+    r = cli({"train", "--config", size, "--size", size, "--task", "copy", "--out", tmp("y.safetensors")});
+    EXPECT_NE(r.code, 0);
+    EXPECT_NE(r.err.find("--preset"), std::string::npos) << r.err;
+}
