@@ -74,6 +74,9 @@ CLI::App* RenderCommand::add(CLI::App& app) {
     m_cmd->add_flag("--merge-words", m_mergeWords,
                     "Subword pieces merged into words (sum over key pieces, mean over query "
                     "pieces; Clark et al., 2019)");
+    m_cmd->add_flag("--lines", m_lines,
+                    "Each head as lines from query tokens (left) to key tokens (right), "
+                    "opacity and width by weight, instead of a heatmap");
     m_cmd->add_option("--title", m_title, "Figure title");
     m_cmd->add_option("--font", m_font, "Font family (default: Noto Sans CJK SC when installed)");
     m_cmd->add_option("--font-size", m_fontSize, "Base font size in points")->capture_default_str();
@@ -118,6 +121,7 @@ void RenderCommand::run(std::ostream& out) {
     style.colorbar = !m_noColorbar;
     style.fontFamily = QString::fromStdString(m_font);
     style.fontSize = m_fontSize;
+    style.lines = m_lines;
     QString error;
     QSizeF size(504, 360);
     bool named = true;

@@ -26,7 +26,7 @@ private:
                                   m_font;
     int m_layer = 0, m_dpi = 150;
     double m_fontSize = 7;
-    bool m_shared = false, m_noColorbar = false, m_mergeWords = false;
+    bool m_shared = false, m_noColorbar = false, m_mergeWords = false, m_lines = false;
     CLI::Option* m_targetOpt = nullptr;
 };
 

@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "colormaps.h"
+#include "lines.h"
 
 namespace attnviz::render {
 namespace {
@@ -120,6 +121,15 @@ void paintPanel(QPainter& p, const Figure& f, const FigureLayout& L, const Panel
     const QString where = qt(t.where);
     drawFitted(p, s, QRectF(pl.box.left(), pl.box.top(), pl.box.width(), s.fontSize * 1.6),
                L.columnTitles ? where : qt(col.title) + " · " + where, s.fontSize, !L.columnTitles);
+    if (s.lines) {
+        LinesStyle ls;
+        ls.fontFamily = s.fontFamily;
+        ls.fontSize = s.fontSize;
+        ls.title = false;  // drawn above
+        const double top = s.fontSize * 1.8;
+        paintLines(p, t, ls, pl.box.adjusted(0, top, 0, 0));
+        return;
+    }
     if (pl.cell <= 0) return;
     const Mat& w = *t.weights;
     for (int i = 0; i < int(w.rows()); ++i)
@@ -181,7 +191,7 @@ FigureLayout layoutFigure(const Figure& f, const QRectF& page) {
     const auto& cols = f.selection.columns;
     const int M = int(cols.size()), R = f.selection.rows;
     if (M == 0 || R == 0) return L;
-    const bool bar = s.colorbar && s.shared;
+    const bool bar = s.colorbar && s.shared && !s.lines;  // lines carry no colour scale
     L.grid = area.adjusted(0, 0, bar ? -fs * 6 : 0, 0);
     std::vector<std::pair<int, int>> flat;  // (column, row) of every panel, model-major
     for (int c = 0; c < M; ++c)

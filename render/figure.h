@@ -22,6 +22,7 @@ struct FigureStyle {
     bool colorbar = true;  // drawn for the shared scale
     QString fontFamily;    // empty: a family with CJK glyphs when installed
     double fontSize = 7;   // points
+    bool lines = false;    // each table as the lines view (render/lines.h), not a heatmap
 };
 
 // A grid of heatmaps: the selection's columns (models, or one model's layers) of tables.

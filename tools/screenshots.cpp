@@ -39,9 +39,15 @@ int main(int argc, char** argv) {
     QApplication app(argc, argv);
     QApplication::setApplicationName("attnviz-screenshots");
     const QString out = argc > 1 ? argv[1] : "docs/screenshots";
+    // Optional window size: attnviz-screenshots OUTDIR 1366x768
+    QSize size(1680, 1050);
+    if (argc > 2) {
+        const QStringList wh = QString(argv[2]).split('x');
+        if (wh.size() == 2) size = QSize(wh[0].toInt(), wh[1].toInt());
+    }
     QDir().mkpath(out);
     MainWindow w;
-    w.resize(1680, 1050);
+    w.resize(size);
     w.chooseModelSet("en-es", false);
     w.setSentence("I want to go to the station");
     w.show();
@@ -63,6 +69,21 @@ int main(int argc, char** argv) {
     w.setView(v);
     settle(w);
     ok = shoot(w, out + "/word-merged.png") && ok;
+
+    // Cross-attention as lines between the tokens; then query 3 selected, so only its lines
+    // are drawn in every panel.
+    v.lines = true;
+    v.mergeWords = false;
+    w.setView(v);
+    w.setSentence("I want to go to the station");
+    settle(w);
+    ok = shoot(w, out + "/lines.png") && ok;
+    v.query = 3;
+    w.setView(v);
+    QTest::qWait(300);
+    ok = shoot(w, out + "/lines-query.png") && ok;
+    v.query = -1;
+    v.lines = false;
 
     // The toy set on a sentence it half knows: unknown words marked and counted.
     w.chooseModelSet("toy", false);

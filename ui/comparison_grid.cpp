@@ -18,7 +18,7 @@ void ComparisonGrid::viewChanged() {
     const ViewState& view = m_model->view();
     const bool colorsOnly = view.kind == m_view.kind && view.layer == m_view.layer &&
                             view.meanHeads == m_view.meanHeads && view.shared == m_view.shared &&
-                            view.allLayersOf == m_view.allLayersOf;
+                            view.allLayersOf == m_view.allLayersOf && view.lines == m_view.lines;
     m_view = view;
     if (!colorsOnly) {
         rebuild();
@@ -30,12 +30,20 @@ void ComparisonGrid::viewChanged() {
             p->setScaling(m_view.scaling);
             p->setHighlightedRow(m_view.query);
         }
+    for (auto& col : m_lines)
+        for (auto* p : col) p->setSelectedQuery(m_view.query);
 }
 
 HeatmapPanel* ComparisonGrid::panel(int column, int row) const {
     if (column < 0 || column >= int(m_panels.size())) return nullptr;
     if (row < 0 || row >= int(m_panels[size_t(column)].size())) return nullptr;
     return m_panels[size_t(column)][size_t(row)];
+}
+
+LinesPanel* ComparisonGrid::linesPanel(int column, int row) const {
+    if (column < 0 || column >= int(m_lines.size())) return nullptr;
+    if (row < 0 || row >= int(m_lines[size_t(column)].size())) return nullptr;
+    return m_lines[size_t(column)][size_t(row)];
 }
 
 QLabel* ComparisonGrid::header(int column) const {
@@ -80,19 +88,34 @@ HeatmapPanel* ComparisonGrid::makePanel(int c) {
     return p;
 }
 
-void ComparisonGrid::reshape(int cols, int rows) {
-    if (cols == m_columns && rows == m_rows) return;  // panels are reused
+void ComparisonGrid::reshape(int cols, int rows, bool lines) {
+    if (cols == m_columns && rows == m_rows && lines == m_linesShown) return;  // reused
     for (auto* h : m_headers) delete h;
     for (auto& col : m_panels)
         for (auto* p : col) delete p;
+    for (auto& col : m_lines)
+        for (auto* p : col) delete p;
     m_headers.clear();
-    m_panels.assign(static_cast<size_t>(cols), {});
+    m_panels.assign(lines ? 0 : static_cast<size_t>(cols), {});
+    m_lines.assign(lines ? static_cast<size_t>(cols) : 0, {});
+    m_linesShown = lines;
     for (int c = 0; c < cols; ++c) {
         m_headers.push_back(makeHeader(c));
         m_layout->addWidget(m_headers.back(), 0, c);
         for (int h = 0; h < rows; ++h) {
-            m_panels[size_t(c)].push_back(makePanel(c));
-            m_layout->addWidget(m_panels[size_t(c)].back(), h + 1, c);
+            QWidget* w;
+            if (lines) {
+                auto* p = new LinesPanel(this);
+                connect(p, &LinesPanel::rowClicked, this, [this, c](int row) {
+                    emit queryClicked(m_view.allLayersOf >= 0 ? m_view.allLayersOf : c, row);
+                });
+                m_lines[size_t(c)].push_back(p);
+                w = p;
+            } else {
+                m_panels[size_t(c)].push_back(makePanel(c));
+                w = m_panels[size_t(c)].back();
+            }
+            m_layout->addWidget(w, h + 1, c);
         }
     }
     m_columns = cols;
@@ -104,7 +127,12 @@ void ComparisonGrid::reshape(int cols, int rows) {
 void ComparisonGrid::rebuild() {
     m_view = m_model->view();
     const Selection s = m_model->selection();
-    reshape(int(s.columns.size()), std::max(1, s.rows));
+    reshape(int(s.columns.size()), std::max(1, s.rows), m_view.lines);
+    m_lineRows = 0;  // one pitch for every lines panel
+    for (const auto& col : s.columns)
+        for (const auto& t : col.tables)
+            if (t.weights)
+                m_lineRows = std::max(m_lineRows, int(std::max(t.weights->rows(), t.weights->cols())));
     for (int c = 0; c < m_columns; ++c) fillColumn(c, s.columns[size_t(c)], m_rows);
 }
 
@@ -144,6 +172,22 @@ void ComparisonGrid::fillColumn(int c, const SelectedColumn& col, int rows) {
     m_headers[size_t(c)]->setToolTip(tip);
     const QString name = QString::fromStdString(r.name);
     const QString where = QString("%1 L%2").arg(kindLabel(m_view.kind)).arg(col.layer);
+    if (m_linesShown) {
+        for (int h = 0; h < rows; ++h) {
+            LinesPanel* p = m_lines[size_t(c)][size_t(h)];
+            if (h >= int(col.tables.size())) {
+                p->setTitle(r.error.empty() ? QString("%1\n%2").arg(name, where) : name);
+                p->setMessage(h == 0 ? QString::fromStdString(col.error) : QString());
+                continue;
+            }
+            const SelectedTable& t = col.tables[size_t(h)];
+            p->setTitle(QString("%1\n%2").arg(name, QString::fromStdString(t.where)));
+            p->setRows(m_lineRows);
+            p->setTable(t);
+            p->setSelectedQuery(m_view.query);
+        }
+        return;
+    }
     for (int h = 0; h < rows; ++h) {
         HeatmapPanel* p = m_panels[size_t(c)][size_t(h)];
         if (h >= int(col.tables.size())) {

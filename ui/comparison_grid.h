@@ -6,11 +6,12 @@
 #include <QWidget>
 
 #include "heatmap_panel.h"
+#include "lines_panel.h"
 #include "workspace_model.h"
 
 namespace attnviz::ui {
 
-// Lays out one HeatmapPanel per selected table (core/selection.h): columns are models (or
+// Lays out one HeatmapPanel (or, in the lines view, one LinesPanel) per selected table (core/selection.h): columns are models (or
 // one model's layers), rows are heads (or one row with their mean). It draws the workspace
 // model's selection and keeps no results of its own. Panels are reused while the grid's
 // shape stays the same; zoom and pan are shared by all panels; a clicked query row is
@@ -23,8 +24,10 @@ public:
     // Per-column details for the header tooltips (variant formula, parameter counts).
     void setColumnInfo(const QStringList& info) { m_info = info; }
 
-    // panel(model, row); null when absent.
+    // panel(model, row); null when absent (or when the view shows lines).
     HeatmapPanel* panel(int column, int row) const;
+    // The lines view's panel(model, row); null when absent (or when the view shows heatmaps).
+    LinesPanel* linesPanel(int column, int row) const;
     QLabel* header(int column) const;
     int columnCount() const { return m_columns; }
     int rowCount() const { return m_rows; }
@@ -37,7 +40,7 @@ signals:
 private:
     void viewChanged();
     void rebuild();
-    void reshape(int columns, int rows);
+    void reshape(int columns, int rows, bool lines);
     QLabel* makeHeader(int column);
     HeatmapPanel* makePanel(int column);
     void fillColumn(int c, const SelectedColumn& column, int rows);
@@ -48,7 +51,10 @@ private:
     QStringList m_info;
     QGridLayout* m_layout;
     std::vector<QLabel*> m_headers;
-    std::vector<std::vector<HeatmapPanel*>> m_panels;  // [column][row]
+    std::vector<std::vector<HeatmapPanel*>> m_panels;  // [column][row], heatmap view
+    std::vector<std::vector<LinesPanel*>> m_lines;     // [column][row], lines view
+    bool m_linesShown = false;
+    int m_lineRows = 0;  // the most tokens of any table: every lines panel's row count
     int m_columns = 0, m_rows = 0;
 };
 

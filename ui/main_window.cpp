@@ -57,7 +57,7 @@ QWidget* MainWindow::createCentralWidget() {
         "The bundled models to compare: real English → Spanish text with subword pieces, the "
         "toy translation task whose gold alignments are exact, or language models. Replaces "
         "the columns.");
-    form->addRow("&Models", m_modelSet);
+    form->addRow("M&odels", m_modelSet);
     form->addRow("&Source", m_source);
     form->addRow("&Target", m_target);
     v->addLayout(form);

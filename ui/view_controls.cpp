@@ -19,7 +19,12 @@ ViewControls::ViewControls(QWidget* parent)
       m_layer(new QSpinBox),
       m_shared(new QCheckBox("S&hared colour scale")),
       m_mean(new QCheckBox("&Mean of heads")),
-      m_words(new QCheckBox("&Words")) {
+      m_words(new QCheckBox("&Words")),
+      m_lines(new QCheckBox("Li&nes")) {
+    m_lines->setToolTip(
+        "Draw each head as lines from the query tokens (left) to the key tokens (right), "
+        "stronger lines for larger weights; hover a token to see only its lines, click a "
+        "query to select it");
     m_words->setToolTip(
         "Merge subword pieces into words: a word's weight as a key is the sum over its pieces, "
         "as a query the mean (Clark et al., 2019)");
@@ -38,7 +43,7 @@ ViewControls::ViewControls(QWidget* parent)
     auto* row = new QHBoxLayout(this);
     row->setContentsMargins(0, 0, 0, 0);
     for (QWidget* w : std::initializer_list<QWidget*>{
-             label("&Block", m_block), m_block, label("&Layer", m_layer), m_layer, m_mean, m_words,
+             label("&Block", m_block), m_block, label("&Layer", m_layer), m_layer, m_mean, m_words, m_lines,
              label("&Colours", m_colormap), m_colormap, label("Sc&aling", m_scaling), m_scaling,
              m_shared})
         row->addWidget(w);
@@ -50,11 +55,12 @@ ViewControls::ViewControls(QWidget* parent)
     connect(m_scaling, &QComboBox::currentTextChanged, this, &ViewControls::changed);
     connect(m_shared, &QCheckBox::toggled, this, &ViewControls::changed);
     connect(m_words, &QCheckBox::toggled, this, &ViewControls::changed);
+    connect(m_lines, &QCheckBox::toggled, this, &ViewControls::changed);
 }
 
 void ViewControls::showView(const ViewState& v) {
     const QSignalBlocker b1(m_block), b2(m_layer), b3(m_mean), b4(m_colormap), b5(m_scaling),
-        b6(m_shared), b7(m_words);
+        b6(m_shared), b7(m_words), b8(m_lines);
     m_block->setCurrentIndex(m_block->findData(int(v.kind)));
     m_layer->setValue(v.layer);
     m_mean->setChecked(v.meanHeads);
@@ -62,6 +68,7 @@ void ViewControls::showView(const ViewState& v) {
     m_scaling->setCurrentText(QString::fromStdString(render::scalingName(v.scaling)));
     m_shared->setChecked(v.shared);
     m_words->setChecked(v.mergeWords);
+    m_lines->setChecked(v.lines);
 }
 
 ViewState ViewControls::applied(const ViewState& base) const {
@@ -73,6 +80,7 @@ ViewState ViewControls::applied(const ViewState& base) const {
     v.scaling = render::scalingFromName(m_scaling->currentText().toStdString());
     v.shared = m_shared->isChecked();
     v.mergeWords = m_words->isChecked();
+    v.lines = m_lines->isChecked();
     if (v.kind != base.kind || v.mergeWords != base.mergeWords)
         v.query = -1;  // rows mean other tokens now
     return v;

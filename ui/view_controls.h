@@ -28,7 +28,7 @@ signals:
 private:
     QComboBox *m_block, *m_colormap, *m_scaling;
     QSpinBox* m_layer;
-    QCheckBox *m_shared, *m_mean, *m_words;
+    QCheckBox *m_shared, *m_mean, *m_words, *m_lines;
 };
 
 }  // namespace attnviz::ui

@@ -12,7 +12,8 @@ QJsonObject ViewState::toJson() const {
             {"scaling", QString::fromStdString(render::scalingName(scaling))},
             {"query", query},
             {"all_layers_of", allLayersOf},
-            {"merge_words", mergeWords}};
+            {"merge_words", mergeWords},
+            {"lines", lines}};
 }
 
 ViewState ViewState::fromJson(const QJsonObject& o) {
@@ -26,6 +27,7 @@ ViewState ViewState::fromJson(const QJsonObject& o) {
     v.query = o.value("query").toInt(-1);
     v.allLayersOf = o.value("all_layers_of").toInt(-1);
     v.mergeWords = o.value("merge_words").toBool(false);
+    v.lines = o.value("lines").toBool(false);
     return v;
 }
 
@@ -45,6 +47,7 @@ render::FigureStyle ViewState::figureStyle() const {
     s.colormap = colormap;
     s.scaling = scaling;
     s.shared = shared;
+    s.lines = lines;
     return s;
 }
 

@@ -23,6 +23,7 @@ struct ViewState {
     int query = -1;           // selected query row, -1: none
     int allLayersOf = -1;     // >= 0: show every layer of this column's model instead of one layer
     bool mergeWords = false;  // subword pieces merged into words (core/word_merge.h)
+    bool lines = false;       // panels as lines between tokens (render/lines.h), not heatmaps
 
     QJsonObject toJson() const;
     static ViewState fromJson(const QJsonObject& o);

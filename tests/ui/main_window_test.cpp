@@ -22,6 +22,7 @@
 #include "render/figure_file.h"
 #include "ui/comparison_grid.h"
 #include "ui/export_dialog.h"
+#include "ui/lines_panel.h"
 #include "ui/profile_plot.h"
 #include "ui/sentence_list.h"
 #include "ui/training_dock.h"
@@ -539,4 +540,52 @@ TEST(MainWindow, ModelSetsSwitchInOneControlAndAreSavedInTheWorkspace) {
     EXPECT_FALSE(w2.chooseModelSet("nope", false));
     EXPECT_EQ(w2.modelSet(), "toy-lm");
     EXPECT_EQ(w2.columns().size(), 4u);
+}
+
+// The lines view (issue 13): one LinesPanel per table, rows lined up across panels;
+// hovering a query keeps only its lines, hovering a key only the lines into it; clicking a
+// query selects it in every panel, as a click on a heatmap row does; saved in the workspace.
+TEST(MainWindow, LinesViewHoverClickAndWorkspace) {
+    MainWindow w;
+    w.resize(1400, 900);
+    w.setColumns({bundled("01-dot.safetensors"), bundled("09-hc-sa.safetensors")});
+    w.setSentence("I want to go to the station");
+    ViewState v;
+    v.lines = true;
+    w.setView(v);
+    w.show();
+    waitForResults(w);
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(&w));
+    QTest::qWait(50);  // the layout gives the panels their sizes
+    ASSERT_EQ(w.grid()->panel(0, 0), nullptr);
+    LinesPanel* p = w.grid()->linesPanel(0, 0);
+    ASSERT_NE(p, nullptr);
+    ASSERT_NE(w.grid()->linesPanel(1, 3), nullptr);
+    EXPECT_EQ(p->title(), "dot\nenc self L0 · head 0");
+    const render::LinesLayout l = p->currentLayout();
+    ASSERT_EQ(l.queries.size(), 8u);  // 7 words + <eos>
+    EXPECT_GE(l.pitch, 20.0);         // readable: the grid scrolls instead
+    // Hover query 3 ("go"): only its lines.
+    QTest::mouseMove(p, l.queries[3].center().toPoint());
+    EXPECT_EQ(p->hovered().side, 0);
+    EXPECT_EQ(p->hovered().index, 3);
+    for (const auto& d : render::linesToDraw(p->table(), p->style())) EXPECT_EQ(d.query, 3);
+    // Hover key 1: only the lines into it.
+    QTest::mouseMove(p, l.keys[1].center().toPoint());
+    EXPECT_EQ(p->style().focusKey, 1);
+    for (const auto& d : render::linesToDraw(p->table(), p->style())) EXPECT_EQ(d.key, 1);
+    // Click query 2: selected everywhere, and its lines stay when the mouse leaves.
+    QTest::mouseClick(p, Qt::LeftButton, {}, l.queries[2].center().toPoint());
+    EXPECT_EQ(w.view().query, 2);
+    EXPECT_EQ(w.grid()->linesPanel(1, 2)->selectedQuery(), 2);
+    QEvent leave(QEvent::Leave);
+    QApplication::sendEvent(p, &leave);
+    EXPECT_EQ(p->style().focusQuery, 2);
+    // Saved and restored with the workspace; off again gives heatmaps.
+    EXPECT_TRUE(ViewState::fromJson(w.view().toJson()).lines);
+    v = w.view();
+    v.lines = false;
+    w.setView(v);
+    EXPECT_NE(w.grid()->panel(0, 0), nullptr);
+    EXPECT_EQ(w.grid()->linesPanel(0, 0), nullptr);
 }
