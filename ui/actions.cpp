@@ -6,6 +6,7 @@
 #include <QLineEdit>
 #include <QMenuBar>
 #include <QSettings>
+#include <QStandardPaths>
 
 #include "export_dialog.h"
 #include "main_window.h"
@@ -23,8 +24,10 @@ void MainWindow::createMenus() {
 void MainWindow::addFileMenu() {
     auto* file = menuBar()->addMenu("&File");
     file->addAction("&Open checkpoint as a new column…", QKeySequence::Open, this, [this] {
-        const QString path = QFileDialog::getOpenFileName(this, "Open checkpoint", {},
-                                                          "Checkpoints (*.safetensors)");
+        // Starts in the bundled models' folder: the other sets are its subfolders.
+        const QString path = QFileDialog::getOpenFileName(
+            this, "Open checkpoint", QString::fromStdString(bundledModelDirectory()),
+            "Checkpoints (*.safetensors)");
         if (!path.isEmpty()) openCheckpointFile(path);
     });
     file->addAction("Open &sentence list…", QKeySequence("Ctrl+Shift+O"), this,
@@ -47,7 +50,9 @@ void MainWindow::addFileMenu() {
     file->addSeparator();
     file->addAction("&Export figure…", QKeySequence("Ctrl+E"), this, [this] {
         std::unique_ptr<ExportDialog> d(createExportDialog());
-        d->exec();
+        d->setStartFolder(QStandardPaths::writableLocation(QStandardPaths::PicturesLocation));
+        if (d->exec() == QDialog::Accepted && !d->writtenPath().isEmpty())
+            message("wrote " + d->writtenPath());
     });
     file->addAction("Export &data…", QKeySequence("Ctrl+Shift+E"), this, [this] {
         const QString path = QFileDialog::getSaveFileName(

@@ -199,11 +199,14 @@ bool ExportDialog::exportTo(const QString& path, QString* error) {
 }
 
 void ExportDialog::chooseFile() {
-    const QString path = QFileDialog::getSaveFileName(this, "Export figure", "attention.svg",
-                                                      "SVG (*.svg);;PDF (*.pdf);;PNG (*.png)");
+    const QString path = QFileDialog::getSaveFileName(
+        this, "Export figure",
+        m_folder.isEmpty() ? QString("attention.svg") : m_folder + "/attention.svg",
+        "SVG (*.svg);;PDF (*.pdf);;PNG (*.png)");
     if (path.isEmpty()) return;
     QString error;
     if (exportTo(path, &error)) {
+        m_written = path;
         m_status->setText("wrote " + path);
         accept();
     } else {

@@ -33,6 +33,10 @@ public:
     void setWhat(What w);
     void setSizePreset(const QString& name);  // "slide", "column", "page", or "WxH"
     QImage preview() const;
+    // The file written by the last successful export, empty before.
+    QString writtenPath() const { return m_written; }
+    // Folder the file dialog starts in (default: the working directory).
+    void setStartFolder(const QString& dir) { m_folder = dir; }
 
 private:
     void createControls(const render::FigureStyle& base);
@@ -52,6 +56,7 @@ private:
     QLineEdit* m_title;
     QCheckBox* m_colorbar;
     QLabel *m_preview, *m_status;
+    QString m_written, m_folder;
     QImage m_image;
 };
 

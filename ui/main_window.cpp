@@ -90,6 +90,10 @@ void MainWindow::connectWidgets() {
                 rememberSentence();
             });
     connect(m_training, &TrainingDock::modelTrained, this, &MainWindow::addColumn);
+    connect(m_training, &TrainingDock::modelSaved, this,
+            [this](std::shared_ptr<Model> model, const QString& path) {
+                m_workspace->setSavedPath(model, path.toStdString());
+            });
     connect(m_training, &TrainingDock::message, this, &MainWindow::message);
     connect(m_variant, &VariantPanel::modelChanged, this, &MainWindow::requestAnalysis);
     connect(m_variant, &VariantPanel::message, this, &MainWindow::message);
@@ -248,6 +252,16 @@ void MainWindow::showEvent(QShowEvent* event) {
 }
 
 void MainWindow::closeEvent(QCloseEvent* event) {
+    // Models trained here live only in memory until saved: closing loses them, so ask.
+    if (const int unsaved = unsavedColumns();
+        unsaved > 0 &&
+        !confirm("Quit attnviz",
+                 QString("%1 model(s) trained here are not saved (Training › Save model…). "
+                         "Quitting loses them. Quit anyway?")
+                     .arg(unsaved))) {
+        event->ignore();
+        return;
+    }
     session().saveAsLast();
     Session::setRestoring(false);  // this workspace closed normally
     QSettings settings;

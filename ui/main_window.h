@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include <functional>
+
 #include <QMainWindow>
 
 #include "session.h"
@@ -40,6 +42,12 @@ public:
     bool chooseModelSet(const QString& id, bool ask = true);  // workspace_files.cpp
     QString modelSet() const;  // the set the columns came from, "" when none
     QComboBox* modelSetBox() const { return m_modelSet; }
+    // How the window asks a yes/no question before losing work (quit, switching sets); the
+    // default shows a message box. Tests replace it. Returns true for "go ahead".
+    using Confirm = std::function<bool(const QString& title, const QString& text)>;
+    void setConfirm(Confirm confirm) { m_confirm = std::move(confirm); }
+    // Columns holding models trained here and not saved yet.
+    int unsavedColumns() const;
     void addColumn(ModelColumn column) { m_workspace->addColumn(std::move(column)); }
     void moveColumn(int column, int delta);
     void removeColumn(int column);
@@ -130,6 +138,8 @@ private:
     ProblemsPanel* m_problems;
     QLineEdit *m_source, *m_target;
     QComboBox* m_modelSet;  // the bundled sets (core/workspace.h)
+    Confirm m_confirm;
+    bool confirm(const QString& title, const QString& text);
     QComboBox* m_profileMode = nullptr;
     QMenu* m_recent = nullptr;
     QDockWidget *m_profileDock = nullptr, *m_sentenceDock = nullptr, *m_problemsDock = nullptr;

@@ -295,6 +295,7 @@ void TrainingDock::saveLast() {
     if (path.isEmpty()) return;
     try {
         m_last->save(path.toStdString());
+        emit modelSaved(m_last, path);
         emit message("saved " + path);
     } catch (const std::exception& e) {
         emit message("Cannot save: " + QString::fromUtf8(e.what()));

@@ -52,6 +52,8 @@ public:
 
 signals:
     void modelTrained(attnviz::ModelColumn column);
+    // The last trained model was written to `path`.
+    void modelSaved(std::shared_ptr<attnviz::Model> model, const QString& path);
     void message(const QString& text);
     void runFinished();
 

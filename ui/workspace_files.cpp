@@ -37,6 +37,18 @@ bool MainWindow::openCheckpointFile(const QString& path) {
     return true;
 }
 
+int MainWindow::unsavedColumns() const {
+    int n = 0;
+    for (const auto& c : columns()) n += c.path.empty() ? 1 : 0;
+    return n;
+}
+
+bool MainWindow::confirm(const QString& title, const QString& text) {
+    if (m_confirm) return m_confirm(title, text);
+    return QMessageBox::question(this, title, text, QMessageBox::Yes | QMessageBox::Cancel,
+                                 QMessageBox::Cancel) == QMessageBox::Yes;
+}
+
 bool MainWindow::chooseModelSet(const QString& id, bool ask) {
     const ModelSet* set = findModelSet(id.toStdString());
     const int before = m_modelSet->findData(modelSet());
@@ -46,16 +58,13 @@ bool MainWindow::chooseModelSet(const QString& id, bool ask) {
         return false;
     };
     if (!set) return revert();
-    int unsaved = 0;
-    for (const auto& c : columns()) unsaved += c.path.empty() ? 1 : 0;
+    const int unsaved = unsavedColumns();
     if (ask && unsaved > 0 &&
-        QMessageBox::question(
-            this, "Switch models",
-            QString("%1 model(s) trained here are not saved. Switching to \"%2\" closes them "
-                    "and their training is lost. Switch anyway?")
-                .arg(unsaved)
-                .arg(QString::fromStdString(set->label)),
-            QMessageBox::Yes | QMessageBox::Cancel, QMessageBox::Cancel) != QMessageBox::Yes)
+        !confirm("Switch models",
+                 QString("%1 model(s) trained here are not saved. Switching to \"%2\" closes "
+                         "them and their training is lost. Switch anyway?")
+                     .arg(unsaved)
+                     .arg(QString::fromStdString(set->label))))
         return revert();
     const QString dir = QString::fromStdString(modelSetDirectory(*set));
     QStringList skipped;

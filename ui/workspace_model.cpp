@@ -28,6 +28,16 @@ bool WorkspaceModel::moveColumn(int c, int delta) {
     return true;
 }
 
+bool WorkspaceModel::setSavedPath(const std::shared_ptr<Model>& model, const std::string& path) {
+    for (auto& c : m_columns) {
+        if (c.model == model) {
+            c.path = path;
+            return true;
+        }
+    }
+    return false;
+}
+
 bool WorkspaceModel::removeColumn(int c) {
     if (c < 0 || c >= int(m_columns.size())) return false;
     m_columns.erase(m_columns.begin() + c);

@@ -589,3 +589,33 @@ TEST(MainWindow, LinesViewHoverClickAndWorkspace) {
     EXPECT_NE(w.grid()->panel(0, 0), nullptr);
     EXPECT_EQ(w.grid()->linesPanel(0, 0), nullptr);
 }
+
+// Nothing lost (issue 13): closing the window with a model trained here and not saved asks
+// first, and stays open on "no"; once the model is saved (its column has a path) it does not
+// ask. Switching model sets asks the same question.
+TEST(MainWindow, QuittingWithAnUnsavedTrainedModelAsks) {
+    MainWindow w;
+    ModelColumn trained = column("dot", "dot · trained here");
+    ASSERT_TRUE(trained.path.empty());
+    w.setColumns({bundled("01-dot.safetensors"), trained});
+    EXPECT_EQ(w.unsavedColumns(), 1);
+    QStringList asked;
+    bool answer = false;
+    w.setConfirm([&](const QString& title, const QString& text) {
+        asked << title + ": " + text;
+        return answer;
+    });
+    w.show();
+    EXPECT_FALSE(w.close());  // "no": still open
+    ASSERT_EQ(asked.size(), 1);
+    EXPECT_NE(asked[0].indexOf("1 model(s) trained here are not saved"), -1);
+    EXPECT_TRUE(w.isVisible());
+    EXPECT_FALSE(w.chooseModelSet("toy"));  // switching sets asks too, and "no" keeps them
+    EXPECT_EQ(asked.size(), 2);
+    EXPECT_EQ(w.columns().size(), 2u);
+    // Saved: no question.
+    ASSERT_TRUE(w.workspace()->setSavedPath(w.columns()[1].model, "/tmp/trained.safetensors"));
+    EXPECT_EQ(w.unsavedColumns(), 0);
+    EXPECT_TRUE(w.close());
+    EXPECT_EQ(asked.size(), 2);
+}
