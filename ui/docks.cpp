@@ -42,7 +42,9 @@ void MainWindow::createDocks() {
     // The grid gets the whole width; the tools share the bottom as tabs.
     tabifyDockWidget(m_profileDock, variantDock);
     tabifyDockWidget(variantDock, trainingDock);
-    m_profileDock->raise();
+    // The profile is empty until a query is clicked: the variant's description is shown
+    // first, and the profile comes forward at the first click (selectQuery).
+    variantDock->raise();
     m_sentenceDock->hide();
     // Files that could not be opened: above the grid, shown when there are any, kept until
     // cleared or closed.

@@ -157,6 +157,11 @@ void MainWindow::selectQuery(int column, int query) {
     ViewState v = view();
     v.query = query;
     setView(v);
+    if (query >= 0 && !m_profileRaised) {  // the first click brings the profile forward
+        m_profileRaised = true;
+        m_profileDock->show();
+        m_profileDock->raise();
+    }
 }
 
 int MainWindow::profileColumn() const {
@@ -248,7 +253,8 @@ void MainWindow::showEvent(QShowEvent* event) {
     QMainWindow::showEvent(event);
     if (m_shown) return;
     m_shown = true;
-    resizeDocks({m_profileDock}, {std::max(220, height() / 4)}, Qt::Vertical);  // the grid first
+    // The grid first: the bottom tools take a fifth of the height (at least 180 px).
+    resizeDocks({m_profileDock}, {std::max(180, height() / 5)}, Qt::Vertical);
 }
 
 void MainWindow::closeEvent(QCloseEvent* event) {

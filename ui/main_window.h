@@ -145,6 +145,7 @@ private:
     QDockWidget *m_profileDock = nullptr, *m_sentenceDock = nullptr, *m_problemsDock = nullptr;
     std::vector<QDockWidget*> m_docks;
     bool m_shown = false;
+    bool m_profileRaised = false;  // the query profile was brought forward by a first click
 };
 
 }  // namespace attnviz::ui

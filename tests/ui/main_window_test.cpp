@@ -9,6 +9,7 @@
 
 #include <QApplication>
 #include <QComboBox>
+#include <QDockWidget>
 #include <QDoubleSpinBox>
 #include <QLineEdit>
 #include <QSignalSpy>
@@ -558,6 +559,10 @@ TEST(MainWindow, LinesViewHoverClickAndWorkspace) {
     ASSERT_TRUE(QTest::qWaitForWindowExposed(&w));
     QTest::qWait(50);  // the layout gives the panels their sizes
     ASSERT_EQ(w.grid()->panel(0, 0), nullptr);
+    // The query profile stays behind the Variant tab until a query is clicked.
+    auto* profileDock = w.findChild<QDockWidget*>("profile");
+    ASSERT_NE(profileDock, nullptr);
+    EXPECT_TRUE(profileDock->visibleRegion().isEmpty());
     LinesPanel* p = w.grid()->linesPanel(0, 0);
     ASSERT_NE(p, nullptr);
     ASSERT_NE(w.grid()->linesPanel(1, 3), nullptr);
@@ -578,6 +583,8 @@ TEST(MainWindow, LinesViewHoverClickAndWorkspace) {
     QTest::mouseClick(p, Qt::LeftButton, {}, l.queries[2].center().toPoint());
     EXPECT_EQ(w.view().query, 2);
     EXPECT_EQ(w.grid()->linesPanel(1, 2)->selectedQuery(), 2);
+    QTest::qWait(20);
+    EXPECT_FALSE(profileDock->visibleRegion().isEmpty());  // brought forward by the click
     QEvent leave(QEvent::Leave);
     QApplication::sendEvent(p, &leave);
     EXPECT_EQ(p->style().focusQuery, 2);
