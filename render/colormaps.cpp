@@ -2,6 +2,7 @@
 #include "colormaps.h"
 
 #include <algorithm>
+#include <iterator>
 #include <cmath>
 
 namespace attnviz::render {
@@ -54,10 +55,21 @@ QColor cellColor(const ColorMap& map, double w, double max, Scaling s) {
 }
 
 QColor lineColor(int i) {
-    static const QColor c[] = {QColor(0, 114, 178),   QColor(213, 94, 0),  QColor(0, 158, 115),
-                               QColor(204, 121, 167), QColor(230, 159, 0), QColor(86, 180, 233),
-                               QColor(240, 228, 66),  QColor(0, 0, 0)};
-    return c[i % 8].darker(100 + 40 * (i / 8));
+    // 16 distinct colours: Okabe & Ito's colour-blind-safe set without its yellow (too pale
+    // on white), then Paul Tol's "muted" set with brown and grey for its cyan and rose (too
+    // close to sky blue and pink); beyond 16 they repeat darker.
+    static const QColor c[] = {
+        QColor(0, 114, 178),   QColor(213, 94, 0),    QColor(0, 158, 115),  QColor(204, 121, 167),
+        QColor(230, 159, 0),   QColor(86, 180, 233),  QColor(0, 0, 0),      QColor(51, 34, 136),
+        QColor(166, 86, 40),   QColor(68, 170, 153),  QColor(17, 119, 51),  QColor(153, 153, 51),
+        QColor(221, 204, 119), QColor(119, 119, 119), QColor(136, 34, 85),  QColor(170, 68, 153)};
+    const int n = int(std::size(c));
+    return c[((i % n) + n) % n].darker(100 + 40 * (std::max(0, i) / n));
+}
+
+Qt::PenStyle lineStyle(int i) {
+    static const Qt::PenStyle s[] = {Qt::SolidLine, Qt::DashLine, Qt::DotLine, Qt::DashDotLine};
+    return s[((i % 4) + 4) % 4];
 }
 
 }  // namespace attnviz::render

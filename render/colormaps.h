@@ -26,8 +26,11 @@ private:
 QStringList colormapNames();
 // The colour of weight w of a table whose scale tops at max.
 QColor cellColor(const ColorMap& map, double w, double max, Scaling s);
-// Colour of line i in plots with several lines: the colour-blind-friendly Okabe-Ito
-// palette, repeated darker after eight.
+// Colour of line i in plots with several lines: 16 distinct colours (Okabe-Ito without its
+// yellow, then Tol's "muted"), repeated darker after that.
 QColor lineColor(int i);
+// Dash pattern of line i (solid, dash, dot, dash-dot in turn), so that neighbouring lines
+// differ without colour too.
+Qt::PenStyle lineStyle(int i);
 
 }  // namespace attnviz::render

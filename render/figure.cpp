@@ -300,14 +300,12 @@ void paintProfile(QPainter& p, const ProfileFigure& f, const QRectF& page) {
         p.restore();
     }
     // Dash patterns differ too, so identical lines (e.g. heads with the same offset) show.
-    static const Qt::PenStyle styles[] = {Qt::SolidLine, Qt::DashLine, Qt::DotLine,
-                                          Qt::DashDotLine};
     for (size_t l = 0; l < pr.lines.size(); ++l) {
         QPainterPath path;
         const auto& y = pr.lines[l].second;
         for (size_t j = 0; j < y.size(); ++j)
             j == 0 ? path.moveTo(X(0), Y(y[0])) : path.lineTo(X(double(j)), Y(y[j]));
-        p.setPen(QPen(lineColor(int(l)), 1.2, styles[l % 4]));
+        p.setPen(QPen(lineColor(int(l)), 1.2, lineStyle(int(l))));
         p.setBrush(Qt::NoBrush);
         p.drawPath(path);
         const double ly = plot.top() + l * fs * 1.5;

@@ -6,7 +6,7 @@
 
 namespace attnviz::ui {
 ProfilePlot::ProfilePlot(QWidget* parent) : QCustomPlot(parent) {
-    setMinimumHeight(180);
+    setMinimumHeight(130);
     plotLayout()->insertRow(0);
     m_title = new QCPTextElement(this, "Click a query token to see its weights over the keys",
                                  QFont(render::figureFontFamily(), 9, QFont::DemiBold));
@@ -15,10 +15,13 @@ ProfilePlot::ProfilePlot(QWidget* parent) : QCustomPlot(parent) {
     xAxis->setTickLabelRotation(45);
     legend->setVisible(false);
     legend->setFont(QFont(render::figureFontFamily(), 8));
-    legend->setFillOrder(QCPLayoutGrid::foRowsFirst);  // 11 models fit in three rows of four
-    legend->setWrap(4);
-    legend->setBrush(QColor(255, 255, 255, 210));
-    axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
+    // The legend beside the plot, never over the data: one column of names.
+    axisRect()->insetLayout()->take(legend);
+    plotLayout()->addElement(1, 1, legend);
+    plotLayout()->setColumnStretchFactor(1, 0.001);
+    legend->setMargins(QMargins(4, 2, 4, 2));
+    legend->setBrush(Qt::NoBrush);
+    legend->setBorderPen(Qt::NoPen);
     setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
 }
 
@@ -48,8 +51,15 @@ void ProfilePlot::showProfile(const Profile& f, bool querySelected) {
     for (const auto& [name, y] : f.lines) {
         QCPGraph* g = addGraph();
         g->setName(QString::fromStdString(name));
-        g->setPen(QPen(render::lineColor(graphCount() - 1), 2));
-        g->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, 5));
+        // Colour and dash pattern differ between neighbours (readable without colour);
+        // the markers too.
+        const int i = graphCount() - 1;
+        g->setPen(QPen(render::lineColor(i), 2, render::lineStyle(i)));
+        static const QCPScatterStyle::ScatterShape shapes[] = {
+            QCPScatterStyle::ssCircle, QCPScatterStyle::ssSquare, QCPScatterStyle::ssTriangle,
+            QCPScatterStyle::ssDiamond, QCPScatterStyle::ssCross, QCPScatterStyle::ssPlus,
+            QCPScatterStyle::ssTriangleInverted, QCPScatterStyle::ssStar};
+        g->setScatterStyle(QCPScatterStyle(shapes[i % 8], 6));
         for (size_t j = 0; j < y.size(); ++j) {
             g->addData(double(j), y[j]);
             top = std::max(top, y[j]);
