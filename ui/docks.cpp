@@ -2,6 +2,7 @@
 // MainWindow's docks: the query profile (with its mode), sentences, variant and training.
 #include <QComboBox>
 #include <QDockWidget>
+#include <QScrollArea>
 #include <QVBoxLayout>
 
 #include "main_window.h"
@@ -37,8 +38,18 @@ void MainWindow::createDocks() {
     // Query profile (bottom), sentences (left), variant and training (right).
     m_profileDock = dock(this, "Query profile", "profile", profileBox, Qt::BottomDockWidgetArea);
     m_sentenceDock = dock(this, "Sentences", "sentences", m_sentences, Qt::LeftDockWidgetArea);
-    auto* variantDock = dock(this, "Variant", "variant", m_variant, Qt::BottomDockWidgetArea);
-    auto* trainingDock = dock(this, "Training", "training", m_training, Qt::BottomDockWidgetArea);
+    // The tools scroll inside their tab, so that their forms do not set the bottom's height.
+    auto scrolled = [](QWidget* content) {
+        auto* s = new QScrollArea;
+        s->setWidget(content);
+        s->setWidgetResizable(true);
+        s->setFrameShape(QFrame::NoFrame);
+        return s;
+    };
+    auto* variantDock =
+        dock(this, "Variant", "variant", scrolled(m_variant), Qt::BottomDockWidgetArea);
+    auto* trainingDock =
+        dock(this, "Training", "training", scrolled(m_training), Qt::BottomDockWidgetArea);
     // The grid gets the whole width; the tools share the bottom as tabs.
     tabifyDockWidget(m_profileDock, variantDock);
     tabifyDockWidget(variantDock, trainingDock);

@@ -35,7 +35,7 @@ const Mat kNoWeights;
 }  // namespace
 
 HeatmapPanel::HeatmapPanel(QWidget* parent) : QCustomPlot(parent) {
-    setMinimumSize(140, 170);
+    setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Expanding);
     plotLayout()->insertRow(0);
     m_title =
         new QCPTextElement(this, QString(), QFont(render::figureFontFamily(), 8, QFont::DemiBold));
@@ -50,7 +50,7 @@ HeatmapPanel::HeatmapPanel(QWidget* parent) : QCustomPlot(parent) {
         a->grid()->setVisible(false);
         a->setSubTicks(false);
         a->setTickLength(0, 3);
-        a->setTickLabelFont(QFont(render::figureFontFamily(), 7));
+        a->setTickLabelFont(QFont(render::figureFontFamily(), 8));
     }
     xAxis->setTickLabelRotation(60);
     m_highlight = new QCPItemRect(this);
@@ -90,9 +90,23 @@ void HeatmapPanel::setTable(const SelectedTable& t) {
     applyScaling();
     xAxis->setTicker(labels(m_keys));
     yAxis->setTicker(labels(m_queries));
-    if (!sameShape) resetView();
+    if (!sameShape) {
+        resetView();
+        updateGeometry();  // the minimum size follows the token count
+    }
     setHighlightedRow(m_row < nq ? m_row : -1);
     replot(QCustomPlot::rpQueuedReplot);
+}
+
+QSize HeatmapPanel::minimumSizeHint() const {
+    const QFontMetrics fm(xAxis->tickLabelFont());
+    int label = 0;
+    for (const auto& t : m_queries) label = std::max(label, fm.horizontalAdvance(t));
+    for (const auto& t : m_keys) label = std::max(label, fm.horizontalAdvance(t));
+    label = std::min(label, 120) + 12;  // labels are elided past that by the axis
+    const int title = 2 * QFontMetrics(m_title->font()).lineSpacing() + 8;
+    return QSize(label + std::max(4, cols()) * kMinCell + 16,
+                 title + label + std::max(4, rows()) * kMinCell + 8);
 }
 
 const Mat& HeatmapPanel::matrix() const {

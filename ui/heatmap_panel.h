@@ -44,6 +44,10 @@ public:
     QString cellText(int i, int j) const;
     // The query row at a widget position (on the map or on the query labels), or -1.
     int rowAt(const QPointF& pos) const;
+    // Never smaller than kMinCell pixels per token plus the labels and title: below that the
+    // labels overlap and cells blur, so the grid scrolls instead (issue 13).
+    QSize minimumSizeHint() const override;
+    static constexpr int kMinCell = 12;
 
 signals:
     void rowClicked(int row);
