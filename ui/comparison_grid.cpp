@@ -3,6 +3,7 @@
 
 #include <QContextMenuEvent>
 #include <QMenu>
+#include <QToolTip>
 
 namespace attnviz::ui {
 
@@ -125,6 +126,7 @@ void ComparisonGrid::reshape(int cols, int rows, bool lines) {
 }
 
 void ComparisonGrid::rebuild() {
+    QToolTip::hideText();  // it may describe a cell of the previous tables
     m_view = m_model->view();
     const Selection s = m_model->selection();
     reshape(int(s.columns.size()), std::max(1, s.rows), m_view.lines);
@@ -134,6 +136,10 @@ void ComparisonGrid::rebuild() {
             if (t.weights)
                 m_lineRows = std::max(m_lineRows, int(std::max(t.weights->rows(), t.weights->cols())));
     for (int c = 0; c < m_columns; ++c) fillColumn(c, s.columns[size_t(c)], m_rows);
+    // Panels' minimum sizes follow their token counts: lay out again (the scroll area
+    // follows), also when the tables arrived while the grid was hidden.
+    m_layout->invalidate();
+    updateGeometry();
 }
 
 void ComparisonGrid::fillColumn(int c, const SelectedColumn& col, int rows) {

@@ -263,10 +263,12 @@ void TrainingDock::onFinished(std::shared_ptr<Model> model, QString name, QStrin
     m_lastName = name;
     m_save->setEnabled(true);
     const auto& h = model->training()["held_out"];
-    QString summary = QString("held-out loss %1, token accuracy %2%")
+    // No-break spaces inside each metric: a wrapped status must not split "BLEU" from its
+    // value.
+    QString summary = QString("held-out loss\u00A0%1, token accuracy\u00A0%2%")
                           .arg(h.value("loss", 0.0), 0, 'f', 3)
                           .arg(100 * h.value("token_accuracy", 0.0), 0, 'f', 1);
-    if (h.contains("bleu")) summary += QString(", BLEU %1").arg(h["bleu"].get<double>(), 0, 'f', 1);
+    if (h.contains("bleu")) summary += QString(", BLEU\u00A0%1").arg(h["bleu"].get<double>(), 0, 'f', 1);
     m_progress->setFormat("done · " + summary);
     m_status->setText(summary);
     ModelColumn c;

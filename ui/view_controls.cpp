@@ -81,8 +81,14 @@ ViewState ViewControls::applied(const ViewState& base) const {
     v.shared = m_shared->isChecked();
     v.mergeWords = m_words->isChecked();
     v.lines = m_lines->isChecked();
-    if (v.kind != base.kind || v.mergeWords != base.mergeWords)
-        v.query = -1;  // rows mean other tokens now
+    if (v.mergeWords != base.mergeWords) {
+        v.query = -1;  // rows mean other tokens now, in every block
+        v.blockQueries = {-1, -1, -1};
+    } else if (v.kind != base.kind) {
+        // Each block keeps its own selected query: switching away and back restores it.
+        v.blockQueries[size_t(int(base.kind))] = base.query;
+        v.query = v.blockQueries[size_t(int(v.kind))];
+    }
     return v;
 }
 

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "view_state.h"
 
+#include <QJsonArray>
+
 namespace attnviz::ui {
 
 QJsonObject ViewState::toJson() const {
@@ -13,7 +15,8 @@ QJsonObject ViewState::toJson() const {
             {"query", query},
             {"all_layers_of", allLayersOf},
             {"merge_words", mergeWords},
-            {"lines", lines}};
+            {"lines", lines},
+            {"block_queries", QJsonArray{blockQueries[0], blockQueries[1], blockQueries[2]}}};
 }
 
 ViewState ViewState::fromJson(const QJsonObject& o) {
@@ -28,6 +31,8 @@ ViewState ViewState::fromJson(const QJsonObject& o) {
     v.allLayersOf = o.value("all_layers_of").toInt(-1);
     v.mergeWords = o.value("merge_words").toBool(false);
     v.lines = o.value("lines").toBool(false);
+    const QJsonArray bq = o.value("block_queries").toArray();
+    for (int i = 0; i < 3 && i < bq.size(); ++i) v.blockQueries[size_t(i)] = std::max(-1, bq[i].toInt(-1));
     return v;
 }
 

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include <array>
+
 #include <QJsonObject>
 #include <QString>
 
@@ -21,6 +23,9 @@ struct ViewState {
     bool shared = true;
     Scaling scaling = Scaling::Linear;
     int query = -1;           // selected query row, -1: none
+    // The query selected in each block kind (encoder self, decoder self, cross), restored
+    // when the user switches back to that block.
+    std::array<int, 3> blockQueries{-1, -1, -1};
     int allLayersOf = -1;     // >= 0: show every layer of this column's model instead of one layer
     bool mergeWords = false;  // subword pieces merged into words (core/word_merge.h)
     bool lines = false;       // panels as lines between tokens (render/lines.h), not heatmaps

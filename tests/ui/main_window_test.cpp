@@ -12,6 +12,7 @@
 #include <QDockWidget>
 #include <QDoubleSpinBox>
 #include <QLineEdit>
+#include <QSettings>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QStatusBar>
@@ -28,6 +29,7 @@
 #include "ui/sentence_list.h"
 #include "ui/training_dock.h"
 #include "ui/variant_panel.h"
+#include "ui/view_controls.h"
 
 using namespace attnviz;
 using namespace attnviz::ui;
@@ -625,4 +627,28 @@ TEST(MainWindow, QuittingWithAnUnsavedTrainedModelAsks) {
     EXPECT_EQ(w.unsavedColumns(), 0);
     EXPECT_TRUE(w.close());
     EXPECT_EQ(asked.size(), 2);
+    QSettings().clear();  // closing stored this window's layout; later tests start afresh
+}
+
+// Each block keeps its selected query (issue 13): switching to cross-attention and back with
+// the Block control brings the encoder's clicked query back; it is saved in the workspace.
+TEST(MainWindow, EachBlockKeepsItsSelectedQuery) {
+    MainWindow w;
+    w.setColumns({bundled("01-dot.safetensors")});
+    w.setSentence("I want to go to the station");
+    waitForResults(w);
+    w.selectQuery(0, 3);
+    auto* controls = w.findChild<ViewControls*>();
+    ASSERT_NE(controls, nullptr);
+    controls->setBlockIndex(2);  // cross-attention: nothing selected there yet
+    EXPECT_EQ(w.view().kind, BlockKind::Cross);
+    EXPECT_EQ(w.view().query, -1);
+    w.selectQuery(0, 1);
+    controls->setBlockIndex(0);
+    EXPECT_EQ(w.view().query, 3);
+    controls->setBlockIndex(2);
+    EXPECT_EQ(w.view().query, 1);
+    const ViewState back = ViewState::fromJson(w.view().toJson());
+    EXPECT_EQ(back.blockQueries[0], 3);
+    EXPECT_TRUE(back == w.view());
 }
