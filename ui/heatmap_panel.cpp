@@ -58,7 +58,8 @@ HeatmapPanel::HeatmapPanel(QWidget* parent) : QCustomPlot(parent) {
     m_highlight->setBrush(Qt::NoBrush);
     m_highlight->setVisible(false);
     m_message = new QCPItemText(this);
-    m_message->position->setType(QCPItemPosition::ptAxisRectRatio);
+    m_message->setClipToAxisRect(false);
+    m_message->position->setType(QCPItemPosition::ptViewportRatio);
     m_message->position->setCoords(0.5, 0.5);
     m_message->setPositionAlignment(Qt::AlignCenter);
     m_message->setTextAlignment(Qt::AlignCenter);
@@ -139,11 +140,42 @@ QString HeatmapPanel::title() const {
 
 void HeatmapPanel::setMessage(const QString& message) {
     m_weights.reset();
+    m_queries.clear();
+    m_keys.clear();
     m_map->setVisible(false);
     m_highlight->setVisible(false);
-    m_message->setText(message);
+    // No token labels of a previous table around the message.
+    xAxis->setTicker(labels({}));
+    yAxis->setTicker(labels({}));
+    m_messageText = message;
+    wrapMessage();
     m_message->setVisible(true);
+    updateGeometry();
     replot(QCustomPlot::rpQueuedReplot);
+}
+
+// The message whole, wrapped at words to the panel's width (a QCPItemText does not wrap).
+void HeatmapPanel::wrapMessage() {
+    const QFontMetrics fm(m_message->font());
+    const int width = std::max(60, this->width() - 16);
+    QStringList lines;
+    QString line;
+    for (const QString& word : m_messageText.split(' ', Qt::SkipEmptyParts)) {
+        const QString next = line.isEmpty() ? word : line + ' ' + word;
+        if (!line.isEmpty() && fm.horizontalAdvance(next) > width) {
+            lines << line;
+            line = word;
+        } else {
+            line = next;
+        }
+    }
+    if (!line.isEmpty()) lines << line;
+    m_message->setText(lines.join('\n'));
+}
+
+void HeatmapPanel::resizeEvent(QResizeEvent* event) {
+    QCustomPlot::resizeEvent(event);
+    if (m_message->visible()) wrapMessage();
 }
 
 void HeatmapPanel::setColormap(const QString& name) {

@@ -28,7 +28,9 @@ public:
     void setTitle(const QString& title);
     // The full name (model, block, layer, head) shown in tooltips; defaults to the title.
     void setToolTipTitle(const QString& title) { m_fullTitle = title; }
-    void setMessage(const QString& message);  // shown instead of the map (errors)
+    void setMessage(const QString& message);  // shown instead of the map (errors), wrapped
+    QString message() const { return m_messageText; }
+    QString shownMessage() const { return m_message->visible() ? m_message->text() : QString(); }
     void setColormap(const QString& name);
     void setScaling(Scaling s);
     // Outlines query row i (-1: none).
@@ -57,9 +59,11 @@ protected:
     void mouseMoveEvent(QMouseEvent* event) override;
     void mousePressEvent(QMouseEvent* event) override;
     void mouseDoubleClickEvent(QMouseEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override;
 
 private:
     void applyScaling();
+    void wrapMessage();
     int rows() const { return m_weights ? int(m_weights->rows()) : 0; }
     int cols() const { return m_weights ? int(m_weights->cols()) : 0; }
     QCPColorMap* m_map;
@@ -69,6 +73,7 @@ private:
     std::shared_ptr<const Mat> m_weights;
     QStringList m_queries, m_keys;
     QString m_fullTitle;
+    QString m_messageText;  // unwrapped
     QString m_colormap = "viridis";
     Scaling m_scaling = Scaling::Linear;
     double m_max = 1;

@@ -177,6 +177,10 @@ TEST(MainWindow, TooLongSentenceShowsAMessageAndOthersKeepWorking) {
     EXPECT_EQ(w.grid()->panel(1, 0)->matrix().rows(), 0);
     EXPECT_NE(w.statusBar()->currentMessage().indexOf("accepts at most 23"), -1)
         << w.statusBar()->currentMessage().toStdString();
+    // The panel shows the whole reason, wrapped to its width, without stale token labels.
+    HeatmapPanel* failed = w.grid()->panel(1, 0);
+    EXPECT_NE(failed->message().indexOf("accepts at most 23"), -1);
+    EXPECT_EQ(QString(failed->shownMessage()).replace('\n', ' '), failed->message());
 }
 
 TEST(MainWindow, CorruptCheckpointIsAClearErrorAndNothingElseChanges) {
