@@ -140,10 +140,16 @@ void paintPanel(QPainter& p, const Figure& f, const FigureLayout& L, const Panel
     paintLabels(p, pl, t, s);
 }
 
-// The colour bar: a gradient path and tick labels, as tall as the panels.
-void paintColorbar(QPainter& p, const Figure& f, const QRectF& b, const ColorMap& map) {
-    const FigureStyle& s = f.style;
-    const double fs = s.fontSize, top = f.selection.maxWeight;
+// The colour bar of a figure: the shared scale's, as tall as the panels.
+void paintColorbar(QPainter& p, const Figure& f, const QRectF& b, const ColorMap&) {
+    paintColorBar(p, b, f.style, f.selection.maxWeight);
+}
+
+}  // namespace
+
+void paintColorBar(QPainter& p, const QRectF& b, const FigureStyle& s, double top) {
+    const ColorMap map = ColorMap::named(s.colormap);
+    const double fs = s.fontSize;
     QLinearGradient lg(b.bottomLeft(), b.topLeft());
     for (int k = 0; k <= 10; ++k) lg.setColorAt(k / 10.0, QColor::fromRgb(map.rgb(k / 10.0)));
     QPainterPath path;
@@ -158,8 +164,6 @@ void paintColorbar(QPainter& p, const Figure& f, const QRectF& b, const ColorMap
                    QString::number(value, 'g', 2));
     }
 }
-
-}  // namespace
 
 QString figureFontFamily() {
     for (const char* f : {"Noto Sans CJK SC", "Noto Sans CJK JP", "Noto Sans"})

@@ -64,6 +64,11 @@ using FigurePainter = std::function<void(QPainter&, const QRectF&)>;
 FigurePainter gridPainter(const Selection& selection, const FigureStyle& style, QString* error);
 FigurePainter profilePainter(const Profile& profile, const FigureStyle& style, QString* error);
 
+// A vertical colour bar in `box` for a scale that tops at `top` (the style's colour map and
+// scaling), five tick labels to its right (about 4 font sizes wide). Figures and the app's
+// on-screen bar draw it.
+void paintColorBar(QPainter& p, const QRectF& box, const FigureStyle& style, double top);
+
 // The default family for figures: Noto Sans CJK SC when installed (CJK glyphs), else the
 // application font.
 QString figureFontFamily();

@@ -5,12 +5,14 @@
 #include <QComboBox>
 #include <QDockWidget>
 #include <QFormLayout>
+#include <QHBoxLayout>
 #include <QLineEdit>
 #include <QScreen>
 #include <QScrollArea>
 #include <QSettings>
 #include <QStatusBar>
 
+#include "color_bar.h"
 #include "comparison_grid.h"
 #include "export_sources.h"
 #include "problems_panel.h"
@@ -26,6 +28,7 @@ MainWindow::MainWindow(QWidget* parent)
     : QMainWindow(parent),
       m_workspace(new WorkspaceModel(this)),
       m_grid(new ComparisonGrid(m_workspace)),
+      m_colorBar(new ColorBar),
       m_profile(new ProfilePlot),
       m_sentences(new SentenceList),
       m_training(new TrainingDock),
@@ -65,7 +68,10 @@ QWidget* MainWindow::createCentralWidget() {
     auto* scroll = new QScrollArea;
     scroll->setWidgetResizable(true);
     scroll->setWidget(m_grid);
-    v->addWidget(scroll, 1);
+    auto* row = new QHBoxLayout;
+    row->addWidget(scroll, 1);
+    row->addWidget(m_colorBar);  // the shared scale, outside the scrolled grid
+    v->addLayout(row, 1);
     return central;
 }
 
@@ -80,6 +86,7 @@ void MainWindow::connectWidgets() {
             [this] { setView(m_controls->applied(view())); });
     connect(m_profileMode, &QComboBox::currentIndexChanged, this, &MainWindow::updateProfile);
     connect(m_workspace, &WorkspaceModel::resultsChanged, this, &MainWindow::resultsChanged);
+    connect(m_workspace, &WorkspaceModel::viewChanged, this, &MainWindow::updateColorBar);
     connect(m_workspace, &WorkspaceModel::columnsChanged, this, &MainWindow::columnsChanged);
     connect(m_grid, &ComparisonGrid::queryClicked, this, &MainWindow::selectQuery);
     connect(m_grid, &ComparisonGrid::moveColumnRequested, this, &MainWindow::moveColumn);
@@ -183,7 +190,15 @@ void MainWindow::analyzeNow() {
     m_workspace->analyzeNow(m_source->text().toStdString(), m_target->text().toStdString());
 }
 
+void MainWindow::updateColorBar() {
+    const ViewState& v = view();
+    const Selection s = m_workspace->selection();
+    m_colorBar->setScale(v.colormap, v.scaling, s.maxWeight);
+    m_colorBar->setVisible(v.shared && !v.lines && s.maxWeight > 0);
+}
+
 void MainWindow::resultsChanged() {
+    updateColorBar();
     updateProfile();
     message(m_workspace->summary());
 }

@@ -19,6 +19,7 @@ namespace attnviz::ui {
 class ComparisonGrid;
 class ExportDialog;
 class ProblemsPanel;
+class ColorBar;
 class ProfilePlot;
 class SentenceList;
 class TrainingDock;
@@ -95,6 +96,7 @@ public:
     WorkspaceModel* workspace() const { return m_workspace; }
     AnalysisRunner* runner() const { return m_workspace->runner(); }
     ComparisonGrid* grid() const { return m_grid; }
+    ColorBar* colorBar() const { return m_colorBar; }
     ProfilePlot* profile() const { return m_profile; }
     SentenceList* sentences() const { return m_sentences; }
     TrainingDock* training() const { return m_training; }
@@ -122,6 +124,7 @@ private:
     void connectWidgets();
     void requestAnalysis();
     void resultsChanged();
+    void updateColorBar();
     void updateProfile();
     void columnsChanged();
     void message(const QString& text);
@@ -130,6 +133,7 @@ private:
     WorkspaceModel* m_workspace;
     int m_currentColumn = -1;
     ComparisonGrid* m_grid;
+    ColorBar* m_colorBar;
     ProfilePlot* m_profile;
     SentenceList* m_sentences;
     TrainingDock* m_training;

@@ -22,6 +22,7 @@
 
 #include "core/model.h"
 #include "render/figure_file.h"
+#include "ui/color_bar.h"
 #include "ui/comparison_grid.h"
 #include "ui/export_dialog.h"
 #include "ui/lines_panel.h"
@@ -655,4 +656,28 @@ TEST(MainWindow, EachBlockKeepsItsSelectedQuery) {
     const ViewState back = ViewState::fromJson(w.view().toJson());
     EXPECT_EQ(back.blockQueries[0], 3);
     EXPECT_TRUE(back == w.view());
+}
+
+// The shared colour scale is on screen beside the grid (issue 13), topped at the largest
+// weight in view; hidden when each panel has its own scale or the view shows lines.
+TEST(MainWindow, ColourBarBesideTheGridFollowsTheSharedScale) {
+    MainWindow w;
+    w.setColumns({bundled("01-dot.safetensors"), bundled("09-hc-sa.safetensors")});
+    w.setSentence("I want to go to the station");
+    w.show();
+    waitForResults(w);
+    EXPECT_TRUE(w.colorBar()->isVisible());
+    EXPECT_DOUBLE_EQ(w.colorBar()->top(), w.workspace()->selection().maxWeight);
+    EXPECT_GT(w.colorBar()->top(), 0.0);
+    ViewState v = w.view();
+    v.shared = false;
+    w.setView(v);
+    EXPECT_FALSE(w.colorBar()->isVisible());
+    v.shared = true;
+    v.lines = true;
+    w.setView(v);
+    EXPECT_FALSE(w.colorBar()->isVisible());
+    v.lines = false;
+    w.setView(v);
+    EXPECT_TRUE(w.colorBar()->isVisible());
 }

@@ -1,0 +1,33 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "color_bar.h"
+
+#include <QPainter>
+
+namespace attnviz::ui {
+
+ColorBar::ColorBar(QWidget* parent) : QWidget(parent) {
+    setFixedWidth(76);
+    setToolTip("Colour scale shared by every panel: 0 to the largest weight in view");
+}
+
+void ColorBar::setScale(const QString& colormap, render::Scaling scaling, double top) {
+    m_style.colormap = colormap;
+    m_style.scaling = scaling;
+    m_top = top;
+    update();
+}
+
+void ColorBar::paintEvent(QPaintEvent*) {
+    if (!(m_top > 0)) return;
+    QPainter p(this);
+    p.setRenderHint(QPainter::Antialiasing);
+    render::FigureStyle s = m_style;
+    s.fontFamily = font().family();
+    s.fontSize = font().pointSizeF();
+    const double fs = QFontMetricsF(font()).height();
+    p.setPen(palette().color(QPalette::Text));
+    p.drawText(QRectF(0, 2, width(), fs), Qt::AlignCenter, "weight");
+    render::paintColorBar(p, QRectF(8, fs * 1.8, 14, height() - fs * 3.2), s, m_top);
+}
+
+}  // namespace attnviz::ui

@@ -1,0 +1,28 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include <QWidget>
+
+#include "render/figure.h"
+
+namespace attnviz::ui {
+
+// The shared colour scale beside the grid: the figures' colour bar (render::paintColorBar)
+// for the view's colour map and scaling, from 0 to the largest weight in view.
+class ColorBar : public QWidget {
+    Q_OBJECT
+public:
+    explicit ColorBar(QWidget* parent = nullptr);
+    void setScale(const QString& colormap, render::Scaling scaling, double top);
+    double top() const { return m_top; }
+    QSize sizeHint() const override { return QSize(76, 200); }
+
+protected:
+    void paintEvent(QPaintEvent* event) override;
+
+private:
+    render::FigureStyle m_style;
+    double m_top = 0;
+};
+
+}  // namespace attnviz::ui
