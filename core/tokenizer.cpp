@@ -42,6 +42,13 @@ bool isPunctOrSymbol(char32_t c) {
            inRange(c, 0xFF3B, 0xFF40) || inRange(c, 0xFF5B, 0xFF65) || inRange(c, 0x1F000, 0x1FAFF);
 }
 
+// What modifies or joins the emoji before it: variation selectors, skin tones, the zero-width
+// joiner, the keycap mark, tag characters (subdivision flags).
+bool isEmojiModifier(char32_t c) {
+    return inRange(c, 0xFE00, 0xFE0F) || inRange(c, 0x1F3FB, 0x1F3FF) || c == 0x200D ||
+           c == 0x20E3 || inRange(c, 0xE0020, 0xE007F);
+}
+
 char32_t toLower(char32_t c) {
     if (inRange(c, 'A', 'Z')) return c + 0x20;
     if (c < 0xC0) return c;
@@ -103,16 +110,33 @@ std::vector<std::string> Tokenizer::tokenize(std::string_view text) const {
         if (!word.empty()) out.push_back(std::move(word));
         word.clear();
     };
+    // Emoji sequences stay one token (rule 5 of docs/tokenizer.md): what modifies or joins
+    // the symbol token just emitted is appended to it.
+    bool lastIsSymbol = false, joinNext = false, lastIsFlagHalf = false;
     for (char32_t c : cps) {
+        const bool regional = inRange(c, 0x1F1E6, 0x1F1FF);
+        if (lastIsSymbol && word.empty() && !out.empty() &&
+            (isEmojiModifier(c) || joinNext || (regional && lastIsFlagHalf))) {
+            appendUtf8(out.back(), c);
+            joinNext = c == 0x200D;
+            lastIsFlagHalf = false;  // a flag is two regional indicators, no more
+            continue;
+        }
+        joinNext = false;
+        lastIsFlagHalf = false;
         if (isSpace(c) || isControl(c)) {
             flush();
+            lastIsSymbol = false;
         } else if (isCjk(c) || isPunctOrSymbol(c)) {
             flush();
             std::string t;
             appendUtf8(t, m_lowercase ? toLower(c) : c);
             out.push_back(std::move(t));
+            lastIsSymbol = !isCjk(c);
+            lastIsFlagHalf = regional;
         } else {
             appendUtf8(word, m_lowercase ? toLower(c) : c);
+            lastIsSymbol = false;
         }
     }
     flush();

@@ -26,6 +26,20 @@ TEST(Tokenizer, EveryCjkCharacterIsAToken) {
               (Tokens{"straße", "école", "москва", "αβγ"}));
 }
 
+// Emoji sequences are one token each (docs/tokenizer.md, rule 5): skin tones, variation
+// selectors, joined families, keycaps and flags; two flags in a row are two tokens.
+TEST(Tokenizer, AnEmojiSequenceIsOneToken) {
+    const Tokenizer t(true);
+    EXPECT_EQ(t.tokenize("ok 👍🏽!"), (Tokens{"ok", "👍🏽", "!"}));
+    EXPECT_EQ(t.tokenize("❤️x"), (Tokens{"❤️", "x"}));
+    EXPECT_EQ(t.tokenize("👨‍👩‍👧 home"), (Tokens{"👨‍👩‍👧", "home"}));
+    EXPECT_EQ(t.tokenize("1️⃣"), (Tokens{"1️⃣"}));
+    EXPECT_EQ(t.tokenize("🇪🇸🇬🇧"), (Tokens{"🇪🇸", "🇬🇧"}));
+    EXPECT_EQ(t.tokenize("😀😀"), (Tokens{"😀", "😀"}));
+    // A modifier with nothing to modify stays where the old rules put it.
+    EXPECT_EQ(t.tokenize("a\u200Db"), (Tokens{"a\u200Db"}));
+}
+
 TEST(Tokenizer, InvalidUtf8IsAnErrorWithTheByteOffset) {
     EXPECT_NE(test::errorOf([] { Tokenizer().tokenize("ab\xff"); }).find("byte offset 2"),
               std::string::npos);
