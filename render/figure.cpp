@@ -59,6 +59,12 @@ std::vector<Arrangement> arrangements(int M, int R, int panels) {
     return out;
 }
 
+// A colour bar beside each panel: the scales are per panel, and a figure always says what
+// its colours mean.
+bool perPanelColorBar(const FigureStyle& s) {
+    return s.colorbar && !s.shared && !s.lines;
+}
+
 // Token labels, font shrunk until they leave room for the cells.
 void placeCells(PanelPlace& pl, const SelectedTable& t, const FigureStyle& s, double titleH) {
     const int nq = int(t.weights->rows()), nk = int(t.weights->cols());
@@ -72,8 +78,11 @@ void placeCells(PanelPlace& pl, const SelectedTable& t, const FigureStyle& s, do
             pl.labelWidth = std::max(pl.labelWidth, fm.horizontalAdvance(qt(q)));
         for (const auto& k : *t.keys)
             pl.labelWidth = std::max(pl.labelWidth, fm.horizontalAdvance(qt(k)));
+        // Each panel's own colour bar (per-panel scales) takes a strip on the right.
+        const double ownBar = perPanelColorBar(s) ? s.fontSize * 5 : 0;
         inner = QRectF(box.left() + pl.labelWidth + 3, box.top() + titleH,
-                       box.width() - pl.labelWidth - 6, box.height() - titleH - pl.labelWidth - 4);
+                       box.width() - pl.labelWidth - 6 - ownBar,
+                       box.height() - titleH - pl.labelWidth - 4);
         pl.cell = std::min(inner.width() / std::max(1, nk), inner.height() / std::max(1, nq));
         pl.labelFont = lf;
         if (pl.cell >= fm.height() * 0.9 || inner.width() <= 0) break;
@@ -138,6 +147,11 @@ void paintPanel(QPainter& p, const Figure& f, const FigureLayout& L, const Panel
                 QRectF(pl.origin.x() + j * pl.cell, pl.origin.y() + i * pl.cell, pl.cell, pl.cell),
                 cellColor(map, w(i, j), t.scaleMax, s.scaling));
     paintLabels(p, pl, t, s);
+    if (perPanelColorBar(s)) {
+        const QRectF bar(pl.origin.x() + pl.cell * double(w.cols()) + s.fontSize * 0.6, pl.origin.y(),
+                         s.fontSize * 0.8, pl.cell * double(w.rows()));
+        paintColorBar(p, bar, s, t.scaleMax);
+    }
 }
 
 // The colour bar of a figure: the shared scale's, as tall as the panels.

@@ -81,6 +81,32 @@ def main():
         if not any("does not know" in x for x in texts):
             fail("SVG has no note explaining the unknown-word mark")
         print("OK svg: unknown words marked and explained")
+        # Colour bars: one for a shared scale, one per panel otherwise (a figure always says
+        # what its colours mean); none for the lines view, which draws a path per line.
+        grads = len(re.findall(r"<linearGradient\b", s))
+        if grads != 1:
+            fail(f"shared-scale SVG has {grads} colour bars, expected 1")
+        own = os.path.join(tmp, "own.svg")
+        r = run(base + ["--out", own, "--size", "page"])
+        if r.returncode:
+            fail(r.stderr)
+        grads = len(re.findall(r"<linearGradient\b", open(own, encoding="utf-8").read()))
+        if grads != M * H:
+            fail(f"per-panel SVG has {grads} colour bars, expected {M * H}")
+        lines = os.path.join(tmp, "lines.svg")
+        r = run(base + ["--out", lines, "--size", "page", "--lines", "--heads", "0"])
+        if r.returncode:
+            fail(r.stderr)
+        ls = open(lines, encoding="utf-8").read()
+        if re.findall(r"<rect\b", ls) or "<linearGradient" in ls:
+            fail("lines SVG has cells or a colour bar")
+        paths = len(re.findall(r"<path\b", ls))
+        if paths < M * N:  # at least one line per query, every line a path
+            fail(f"lines SVG has {paths} paths, expected at least {M * N}")
+        texts = re.findall(r"<text[^>]*>([^<]*)</text>", ls)
+        if not all(any(x.strip() == t.replace("<", "&lt;").replace(">", "&gt;") for x in texts) for t in set(TOKENS)):
+            fail("lines SVG lacks a token label")
+        print(f"OK svg: colour bars shared and per panel; lines view with {paths} paths")
         # PDF: page size and text.
         pdf = os.path.join(tmp, "f.pdf")
         r = run(base + ["--out", pdf, "--size", "400x300"])
