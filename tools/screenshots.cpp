@@ -85,16 +85,20 @@ int main(int argc, char** argv) {
     v.query = -1;
     v.lines = false;
 
-    // The toy set on a sentence it half knows: unknown words marked and counted.
+    // The toy set on a sentence it half knows: unknown words marked and counted; each panel
+    // with its own colour scale.
     w.chooseModelSet("toy", false);
     v.kind = attnviz::BlockKind::EncoderSelf;
     v.layer = 0;
     v.mergeWords = false;
+    v.shared = false;
     w.setView(v);
     w.setSentence("The quick brown fox jumps over the lazy dog");
     settle(w);
     ok = shoot(w, out + "/toy-unknown-words.png") && ok;
     w.chooseModelSet("en-es", false);
+    v.shared = true;
+    w.setView(v);
     w.setSentence("I want to go to the station");
     settle(w);
 

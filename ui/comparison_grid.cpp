@@ -207,6 +207,7 @@ void ComparisonGrid::fillColumn(int c, const SelectedColumn& col, int rows) {
         p->setToolTipTitle(QString("%1 · %2").arg(name, what));
         p->setColormap(m_view.colormap);
         p->setScaling(m_view.scaling);
+        p->setOwnColorBar(!m_view.shared);
         p->setTable(t);
         p->setHighlightedRow(m_view.query);
     }

@@ -6,6 +6,7 @@
 
 #include "render/colormaps.h"
 #include "render/figure.h"
+#include "render/scaling.h"
 
 namespace attnviz::ui {
 namespace {
@@ -52,7 +53,7 @@ HeatmapPanel::HeatmapPanel(QWidget* parent) : QCustomPlot(parent) {
         a->setTickLength(0, 3);
         a->setTickLabelFont(QFont(render::figureFontFamily(), 8));
     }
-    xAxis->setTickLabelRotation(60);
+    xAxis->setTickLabelRotation(90);  // one label per column, never overlapping
     m_highlight = new QCPItemRect(this);
     m_highlight->setPen(QPen(QColor("#ff3b30"), 2));
     m_highlight->setBrush(Qt::NoBrush);
@@ -106,7 +107,8 @@ QSize HeatmapPanel::minimumSizeHint() const {
     for (const auto& t : m_keys) label = std::max(label, fm.horizontalAdvance(t));
     label = std::min(label, 120) + 12;  // labels are elided past that by the axis
     const int title = 2 * QFontMetrics(m_title->font()).lineSpacing() + 8;
-    return QSize(label + std::max(4, cols()) * kMinCell + 16,
+    const int bar = hasOwnColorBar() ? 52 : 0;  // its own colour bar and tick labels
+    return QSize(label + std::max(4, cols()) * kMinCell + 16 + bar,
                  title + label + std::max(4, rows()) * kMinCell + 8);
 }
 
@@ -122,6 +124,42 @@ void HeatmapPanel::applyScaling() {
                                    render::scalePosition((*m_weights)(i, j), m_max, m_scaling));
     m_map->setDataScaleType(QCPAxis::stLinear);
     m_map->setDataRange(QCPRange(0, 1));
+    updateScaleTicks();
+}
+
+void HeatmapPanel::setOwnColorBar(bool on) {
+    if (on && !m_scale) {
+        m_scale = new QCPColorScale(this);
+        plotLayout()->addElement(1, 1, m_scale);
+        m_scale->setBarWidth(8);
+        m_scale->axis()->setTickLabelFont(QFont(render::figureFontFamily(), 7));
+        m_scale->axis()->setSubTicks(false);
+        m_scale->setGradient(gradientOf(m_colormap));  // before linking: the map takes the
+        m_scale->setDataRange(QCPRange(0, 1));         // scale's gradient and range
+        m_map->setColorScale(m_scale);
+        // The bar as tall as the map.
+        auto* group = new QCPMarginGroup(this);
+        axisRect()->setMarginGroup(QCP::msBottom | QCP::msTop, group);
+        m_scale->setMarginGroup(QCP::msBottom | QCP::msTop, group);
+        updateScaleTicks();
+    }
+    if (m_scale) {
+        if (m_scale->visible() != on) updateGeometry();
+        m_scale->setVisible(on);
+        plotLayout()->setColumnStretchFactor(1, on ? 0.01 : 0.0001);
+        if (!on) m_scale->setMinimumSize(0, 0);
+        replot(QCustomPlot::rpQueuedReplot);
+    }
+}
+
+// The bar's axis runs over colour-map positions [0, 1]; its ticks are labelled with the
+// weights they stand for under the current scaling.
+void HeatmapPanel::updateScaleTicks() {
+    if (!m_scale) return;
+    auto t = QSharedPointer<QCPAxisTickerText>::create();
+    for (int k = 0; k <= 4; ++k)
+        t->addTick(k / 4.0, QString::number(render::scaleValue(k / 4.0, m_max, m_scaling), 'g', 2));
+    m_scale->axis()->setTicker(t);
 }
 
 void HeatmapPanel::setScaling(Scaling s) {
@@ -182,6 +220,7 @@ void HeatmapPanel::setColormap(const QString& name) {
     if (name == m_colormap) return;
     m_colormap = name;
     m_map->setGradient(gradientOf(name));
+    if (m_scale) m_scale->setGradient(gradientOf(name));
     replot(QCustomPlot::rpQueuedReplot);
 }
 

@@ -32,6 +32,9 @@ public:
     QString message() const { return m_messageText; }
     QString shownMessage() const { return m_message->visible() ? m_message->text() : QString(); }
     void setColormap(const QString& name);
+    // A colour bar of its own beside the map (the view's per-panel scales), ticks in weights.
+    void setOwnColorBar(bool on);
+    bool hasOwnColorBar() const { return m_scale != nullptr && m_scale->visible(); }
     void setScaling(Scaling s);
     // Outlines query row i (-1: none).
     void setHighlightedRow(int row);
@@ -49,7 +52,7 @@ public:
     // Never smaller than kMinCell pixels per token plus the labels and title: below that the
     // labels overlap and cells blur, so the grid scrolls instead (issue 13).
     QSize minimumSizeHint() const override;
-    static constexpr int kMinCell = 12;
+    static constexpr int kMinCell = 14;  // an 8 pt label's height
 
 signals:
     void rowClicked(int row);
@@ -64,12 +67,14 @@ protected:
 private:
     void applyScaling();
     void wrapMessage();
+    void updateScaleTicks();
     int rows() const { return m_weights ? int(m_weights->rows()) : 0; }
     int cols() const { return m_weights ? int(m_weights->cols()) : 0; }
     QCPColorMap* m_map;
     QCPTextElement* m_title;
     QCPItemText* m_message;
     QCPItemRect* m_highlight;
+    QCPColorScale* m_scale = nullptr;
     std::shared_ptr<const Mat> m_weights;
     QStringList m_queries, m_keys;
     QString m_fullTitle;

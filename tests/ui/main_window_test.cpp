@@ -670,9 +670,11 @@ TEST(MainWindow, ColourBarBesideTheGridFollowsTheSharedScale) {
     EXPECT_DOUBLE_EQ(w.colorBar()->top(), w.workspace()->selection().maxWeight);
     EXPECT_GT(w.colorBar()->top(), 0.0);
     ViewState v = w.view();
+    EXPECT_FALSE(w.grid()->panel(0, 0)->hasOwnColorBar());
     v.shared = false;
     w.setView(v);
     EXPECT_FALSE(w.colorBar()->isVisible());
+    EXPECT_TRUE(w.grid()->panel(0, 0)->hasOwnColorBar());  // each panel its own scale
     v.shared = true;
     v.lines = true;
     w.setView(v);
