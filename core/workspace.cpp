@@ -23,7 +23,12 @@ ModelColumn loadModelColumn(const std::string& path) {
         if (digits > 0 && digits != std::string::npos && c.name[digits] == '-')
             c.name.erase(0, digits + 1);
     }
+    c.fileConfig = c.model->config().toJson().dump();
     return c;
+}
+
+bool isModified(const ModelColumn& c) {
+    return !c.fileConfig.empty() && c.model && c.model->config().toJson().dump() != c.fileConfig;
 }
 
 std::vector<ModelColumn> loadModelDirectory(const std::string& dir,
@@ -94,6 +99,9 @@ ColumnResult analyzeColumn(const ModelColumn& c, const std::string& source,
     r.untrained = t.is_object() && t.value("kind", std::string()) == "random-init";
     try {
         std::lock_guard<std::mutex> g(*c.lock);
+        // Edited settings are said wherever the name appears: grid, titles, figures.
+        r.modified = isModified(c);
+        if (r.modified) r.name += " (modified)";
         r.analysis = target.empty() ? c.model->analyze(source)
                                     : c.model->analyze(source, std::string_view(target));
     } catch (const std::exception& e) {

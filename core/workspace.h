@@ -21,7 +21,14 @@ struct ModelColumn {
     std::string path;  // empty for a model trained in the app and not saved yet
     std::shared_ptr<Model> model;
     std::shared_ptr<std::mutex> lock = std::make_shared<std::mutex>();
+    // The configuration as read from `path` (JSON text); empty when not from a file.
+    std::string fileConfig;
 };
+
+// Whether the column's model was reconfigured since it was read (e.g. Gaussian sigma edited
+// in the app): its configuration differs from the file's. Call with the column's lock held
+// or when no one can reconfigure it.
+bool isModified(const ModelColumn& c);
 
 // Reads a checkpoint; its name is the "training" metadata's name, else the file name
 // without extension and numeric prefix ("01-dot.safetensors" -> "dot"). Throws Error.
@@ -53,6 +60,7 @@ struct ColumnResult {
     std::string name;
     std::string error;       // empty when ok
     bool untrained = false;  // a randomly initialised checkpoint
+    bool modified = false;   // reconfigured since read from its file (name ends "(modified)")
     Analysis analysis;
 };
 using Results = std::vector<ColumnResult>;

@@ -6,6 +6,7 @@
 #include <QDockWidget>
 #include <QFormLayout>
 #include <QHBoxLayout>
+#include <QJsonDocument>
 #include <QLineEdit>
 #include <QScreen>
 #include <QScrollArea>
@@ -226,8 +227,19 @@ Session MainWindow::session() const {
     s.target = m_target->text();
     s.sentences = m_sentences->lines();
     s.sentenceIndex = m_sentences->currentIndex();
-    for (const auto& c : columns())  // models trained in the app need saving first
-        if (!c.path.empty()) s.columns << QString::fromStdString(c.path);
+    for (const auto& c : columns()) {  // models trained in the app need saving first
+        if (c.path.empty()) continue;
+        s.columns << QString::fromStdString(c.path);
+        bool modified = false;
+        std::string config;
+        {
+            std::lock_guard<std::mutex> g(*c.lock);
+            modified = isModified(c);
+            if (modified) config = c.model->config().toJson().dump();
+        }
+        s.columnConfigs.append(modified ? QJsonValue(QJsonDocument::fromJson(QByteArray::fromStdString(config)).object())
+                                        : QJsonValue());
+    }
     s.view = view();
     s.modelSet = modelSet();
     return s;

@@ -21,6 +21,7 @@ QJsonObject Session::toJson() const {
             {"sentence_index", sentenceIndex},
             {"columns", QJsonArray::fromStringList(columns)},
             {"model_set", modelSet},
+            {"column_configs", columnConfigs},
             {"view", view.toJson()}};
 }
 
@@ -36,6 +37,7 @@ Session Session::fromJson(const QJsonObject& o, QString* error) {
     s.sentenceIndex = o.value("sentence_index").toInt(-1);
     for (const auto& v : o.value("columns").toArray()) s.columns << v.toString();
     s.modelSet = o.value("model_set").toString();
+    s.columnConfigs = o.value("column_configs").toArray();
     s.view = ViewState::fromJson(o.value("view").toObject());
     return s;
 }
@@ -79,13 +81,26 @@ bool Session::load(const QString& path, Session* out, QString* error) {
 
 std::vector<ModelColumn> Session::openColumns(QStringList* errors) const {
     std::vector<ModelColumn> out;
-    for (const QString& p : columns) {
+    for (int i = 0; i < columns.size(); ++i) {
+        const QString& p = columns[i];
         QString error;
-        if (auto c = openColumn(p, &error)) {
-            out.push_back(std::move(*c));
-        } else if (errors) {
-            errors->append(error);
+        auto c = openColumn(p, &error);
+        if (!c) {
+            if (errors) errors->append(error);
+            continue;
         }
+        const QJsonValue cfg = columnConfigs.at(i);
+        if (cfg.isObject()) {  // settings edited in the app, saved with the workspace
+            try {
+                c->model->reconfigure(ModelConfig::fromJsonText(
+                    QJsonDocument(cfg.toObject()).toJson(QJsonDocument::Compact).toStdString()));
+            } catch (const std::exception& e) {
+                if (errors)
+                    errors->append(p + ": its edited settings in the workspace were not applied: " +
+                                   QString::fromUtf8(e.what()));
+            }
+        }
+        out.push_back(std::move(*c));
     }
     return out;
 }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include <QJsonArray>
 #include <QJsonObject>
 #include <QStringList>
 
@@ -16,6 +17,9 @@ struct Session {
     QStringList sentences;
     int sentenceIndex = -1;
     QStringList columns;
+    // Per column: its configuration when edited in the app (Variant tab), else null; applied
+    // when the workspace is opened.
+    QJsonArray columnConfigs;
     QString modelSet;  // the bundled set the columns came from (core/workspace.h), "" if none
     ViewState view;
 

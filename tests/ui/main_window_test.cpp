@@ -267,6 +267,23 @@ TEST(MainWindow, GaussianSettingsChangeThePanelsAtOnce) {
     w.grid()->panel(1, 1)->matrix().row(3).maxCoeff(&j);
     EXPECT_EQ(j, 5);  // head 1 now centred on i + 2
     EXPECT_NE(w.variantPanel()->text().indexOf("parameters"), -1);
+    // Edited settings are marked on screen and in figures, and kept by the workspace
+    // (issue 13): reopened, the column has them and is still marked.
+    EXPECT_NE(w.grid()->header(1)->text().indexOf("hc-sa (modified)"), -1)
+        << w.grid()->header(1)->text().toStdString();
+    EXPECT_EQ(w.grid()->header(0)->text().indexOf("modified"), -1);
+    EXPECT_NE(w.grid()->panel(1, 0)->title().indexOf("(modified)"), -1);
+    const std::string path = ::testing::TempDir() + "edited.attnviz.json";
+    QString error;
+    ASSERT_TRUE(w.saveSession(QString::fromStdString(path), &error)) << error.toStdString();
+    MainWindow w2;
+    ASSERT_TRUE(w2.openSession(QString::fromStdString(path), &error)) << error.toStdString();
+    waitForResults(w2);
+    const auto& b = w2.columns()[1].model->config().block(BlockKind::EncoderSelf);
+    EXPECT_EQ(b.options["sigma"], 2.0);
+    EXPECT_TRUE(isModified(w2.columns()[1]));
+    EXPECT_FALSE(isModified(w2.columns()[0]));
+    EXPECT_NEAR(w2.grid()->panel(1, 0)->matrix()(3, 2), w.grid()->panel(1, 0)->matrix()(3, 2), 1e-7);
 }
 
 TEST(MainWindow, ColumnsMoveAndGoAndZoomIsShared) {
