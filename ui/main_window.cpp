@@ -160,6 +160,7 @@ void MainWindow::setView(const ViewState& v) {
 void MainWindow::selectQuery(int column, int query) {
     if (column >= 0 && column < int(columns().size())) {
         m_currentColumn = column;
+        m_controls->setFocusColumn(column);
         m_variant->showColumn(&columns()[size_t(column)], view().kind);
     }
     ViewState v = view();

@@ -18,7 +18,7 @@ ViewControls::ViewControls(QWidget* parent)
       m_scaling(new QComboBox),
       m_layer(new QSpinBox),
       m_shared(new QCheckBox("S&hared colour scale")),
-      m_mean(new QCheckBox("&Mean of heads")),
+      m_layout(new QComboBox),
       m_words(new QCheckBox("&Words")),
       m_lines(new QCheckBox("Li&nes")) {
     m_lines->setToolTip(
@@ -28,6 +28,12 @@ ViewControls::ViewControls(QWidget* parent)
     m_words->setToolTip(
         "Merge subword pieces into words: a word's weight as a key is the sum over its pieces, "
         "as a query the mean (Clark et al., 2019)");
+    m_layout->addItem("Compare: models × heads", int(Compare));
+    m_layout->addItem("Mean: one panel per model", int(Mean));
+    m_layout->addItem("Focus: one model, layers × heads", int(Focus));
+    m_layout->setToolTip(
+        "Compare every model's heads; the mean of each model's heads, one large panel per "
+        "model; or every layer and head of the clicked model (Ctrl+Shift+L)");
     m_block->addItem("Encoder self-attention", int(BlockKind::EncoderSelf));
     m_block->addItem("Decoder self-attention", int(BlockKind::DecoderSelf));
     m_block->addItem("Cross-attention", int(BlockKind::Cross));
@@ -43,14 +49,15 @@ ViewControls::ViewControls(QWidget* parent)
     auto* row = new QHBoxLayout(this);
     row->setContentsMargins(0, 0, 0, 0);
     for (QWidget* w : std::initializer_list<QWidget*>{
-             label("&Block", m_block), m_block, label("&Layer", m_layer), m_layer, m_mean, m_words, m_lines,
+             label("&Block", m_block), m_block, label("&Layer", m_layer), m_layer,
+             label("La&yout", m_layout), m_layout, m_words, m_lines,
              label("&Colours", m_colormap), m_colormap, label("Sc&aling", m_scaling), m_scaling,
              m_shared})
         row->addWidget(w);
     row->addStretch(1);
     connect(m_block, &QComboBox::currentIndexChanged, this, &ViewControls::changed);
     connect(m_layer, &QSpinBox::valueChanged, this, &ViewControls::changed);
-    connect(m_mean, &QCheckBox::toggled, this, &ViewControls::changed);
+    connect(m_layout, &QComboBox::currentIndexChanged, this, &ViewControls::changed);
     connect(m_colormap, &QComboBox::currentTextChanged, this, &ViewControls::changed);
     connect(m_scaling, &QComboBox::currentTextChanged, this, &ViewControls::changed);
     connect(m_shared, &QCheckBox::toggled, this, &ViewControls::changed);
@@ -59,11 +66,11 @@ ViewControls::ViewControls(QWidget* parent)
 }
 
 void ViewControls::showView(const ViewState& v) {
-    const QSignalBlocker b1(m_block), b2(m_layer), b3(m_mean), b4(m_colormap), b5(m_scaling),
+    const QSignalBlocker b1(m_block), b2(m_layer), b3(m_layout), b4(m_colormap), b5(m_scaling),
         b6(m_shared), b7(m_words), b8(m_lines);
     m_block->setCurrentIndex(m_block->findData(int(v.kind)));
     m_layer->setValue(v.layer);
-    m_mean->setChecked(v.meanHeads);
+    m_layout->setCurrentIndex(v.allLayersOf >= 0 ? Focus : v.meanHeads ? Mean : Compare);
     m_colormap->setCurrentText(v.colormap);
     m_scaling->setCurrentText(QString::fromStdString(render::scalingName(v.scaling)));
     m_shared->setChecked(v.shared);
@@ -75,7 +82,19 @@ ViewState ViewControls::applied(const ViewState& base) const {
     ViewState v = base;
     v.kind = BlockKind(m_block->currentData().toInt());
     v.layer = m_layer->value();
-    v.meanHeads = m_mean->isChecked();
+    switch (m_layout->currentIndex()) {
+    case Mean:
+        v.meanHeads = true;
+        v.allLayersOf = -1;
+        break;
+    case Focus:
+        v.meanHeads = false;
+        v.allLayersOf = base.allLayersOf >= 0 ? base.allLayersOf : std::max(0, m_focusColumn);
+        break;
+    default:
+        v.meanHeads = false;
+        v.allLayersOf = -1;
+    }
     v.colormap = m_colormap->currentText();
     v.scaling = render::scalingFromName(m_scaling->currentText().toStdString());
     v.shared = m_shared->isChecked();
@@ -90,6 +109,10 @@ ViewState ViewControls::applied(const ViewState& base) const {
         v.query = v.blockQueries[size_t(int(v.kind))];
     }
     return v;
+}
+
+void ViewControls::setLayoutIndex(int i) {
+    m_layout->setCurrentIndex(i);
 }
 
 void ViewControls::setBlockIndex(int i) {

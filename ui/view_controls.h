@@ -11,24 +11,31 @@ class QCheckBox;
 
 namespace attnviz::ui {
 
-// The row of view controls above the grid: block kind, layer, mean of heads, colours,
-// scaling and shared colour scale. Edits emit changed(); showView() sets them silently.
+// The row of view controls above the grid: block kind, layer, layout (compare: models ×
+// heads; mean: one mean-of-heads panel per model; focus: one model's layers × heads),
+// words, lines, colours, scaling and shared colour scale. Edits emit changed(); showView()
+// sets them silently.
 class ViewControls : public QWidget {
     Q_OBJECT
 public:
     explicit ViewControls(QWidget* parent = nullptr);
     void showView(const ViewState& view);
-    // `base` with the controls' values; the query is cleared when the block kind changes.
+    // `base` with the controls' values; each block keeps its own selected query.
     ViewState applied(const ViewState& base) const;
     void setBlockIndex(int i);  // 0 encoder self, 1 decoder self, 2 cross
+    enum Layout { Compare, Mean, Focus };
+    void setLayoutIndex(int i);
+    // The model the focus layout shows when chosen (the clicked column).
+    void setFocusColumn(int column) { m_focusColumn = column; }
 
 signals:
     void changed();
 
 private:
-    QComboBox *m_block, *m_colormap, *m_scaling;
+    QComboBox *m_block, *m_colormap, *m_scaling, *m_layout;
     QSpinBox* m_layer;
-    QCheckBox *m_shared, *m_mean, *m_words, *m_lines;
+    QCheckBox *m_shared, *m_words, *m_lines;
+    int m_focusColumn = 0;
 };
 
 }  // namespace attnviz::ui

@@ -700,3 +700,36 @@ TEST(MainWindow, ColourBarBesideTheGridFollowsTheSharedScale) {
     w.setView(v);
     EXPECT_TRUE(w.colorBar()->isVisible());
 }
+
+// Layouts, one control away (issue 13): compare (models × heads), mean (one panel per
+// model), focus (the clicked model's layers × heads); the Columns menu's every-layer action
+// and the control agree.
+TEST(MainWindow, LayoutsCompareMeanAndFocus) {
+    MainWindow w;
+    w.setColumns({bundled("01-dot.safetensors"), bundled("09-hc-sa.safetensors")});
+    w.setSentence("I want to go to the station");
+    waitForResults(w);
+    auto* controls = w.findChild<ViewControls*>();
+    ASSERT_NE(controls, nullptr);
+    EXPECT_EQ(w.grid()->columnCount(), 2);
+    EXPECT_EQ(w.grid()->rowCount(), 4);
+    controls->setLayoutIndex(ViewControls::Mean);
+    EXPECT_TRUE(w.view().meanHeads);
+    EXPECT_EQ(w.grid()->columnCount(), 2);
+    EXPECT_EQ(w.grid()->rowCount(), 1);
+    w.selectQuery(1, 2);  // the hc-sa column is the current one
+    controls->setLayoutIndex(ViewControls::Focus);
+    EXPECT_EQ(w.view().allLayersOf, 1);
+    EXPECT_FALSE(w.view().meanHeads);
+    EXPECT_EQ(w.grid()->columnCount(), 2);  // its two encoder layers
+    EXPECT_EQ(w.grid()->rowCount(), 4);
+    EXPECT_NE(w.grid()->panel(0, 0)->title().indexOf("hc-sa"), -1);
+    controls->setLayoutIndex(ViewControls::Compare);
+    EXPECT_EQ(w.view().allLayersOf, -1);
+    EXPECT_EQ(w.grid()->rowCount(), 4);
+    // A saved focus view shows as Focus in the control.
+    ViewState v = w.view();
+    v.allLayersOf = 0;
+    w.setView(v);
+    EXPECT_EQ(controls->applied(w.view()).allLayersOf, 0);
+}
