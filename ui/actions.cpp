@@ -84,6 +84,10 @@ void MainWindow::addViewMenu() {
                     [this] { stepColumn(+1); });
     view->addAction("Previous column", QKeySequence("Ctrl+Alt+Left"), this,
                     [this] { stepColumn(-1); });
+    view->addSeparator();
+    view->addAction("Zoom &in", QKeySequence::ZoomIn, this, [this] { zoomBy(1.25); });
+    view->addAction("Zoom &out", QKeySequence::ZoomOut, this, [this] { zoomBy(0.8); });
+    view->addAction("&Actual size", QKeySequence("Ctrl+0"), this, [this] { zoomBy(0); });
     view->addAction("Focus the sentence", QKeySequence("Ctrl+L"), this, [this] {
         m_source->setFocus();
         m_source->selectAll();

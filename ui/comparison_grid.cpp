@@ -4,6 +4,8 @@
 #include <QContextMenuEvent>
 #include <QMenu>
 #include <QToolTip>
+#include <QWheelEvent>
+#include <cmath>
 
 namespace attnviz::ui {
 
@@ -33,6 +35,32 @@ void ComparisonGrid::viewChanged() {
         }
     for (auto& col : m_lines)
         for (auto* p : col) p->setSelectedQuery(m_view.query);
+    applySizes();
+}
+
+void ComparisonGrid::applySizes() {
+    for (auto& col : m_panels)
+        for (auto* p : col) {
+            p->setZoom(m_view.zoom);
+            p->setLabelPoints(m_view.labelPoints);
+        }
+    for (auto& col : m_lines)
+        for (auto* p : col) {
+            p->setZoom(m_view.zoom);
+            p->setLabelPoints(m_view.labelPoints);
+        }
+    m_layout->invalidate();
+    updateGeometry();
+}
+
+void ComparisonGrid::wheelEvent(QWheelEvent* event) {
+    if (event->modifiers() & Qt::ControlModifier) {
+        const int steps = event->angleDelta().y() / 120;
+        if (steps != 0) emit zoomRequested(std::pow(1.15, steps));
+        event->accept();
+        return;
+    }
+    event->ignore();  // the scroll area scrolls
 }
 
 HeatmapPanel* ComparisonGrid::panel(int column, int row) const {
@@ -136,6 +164,7 @@ void ComparisonGrid::rebuild() {
             if (t.weights)
                 m_lineRows = std::max(m_lineRows, int(std::max(t.weights->rows(), t.weights->cols())));
     for (int c = 0; c < m_columns; ++c) fillColumn(c, s.columns[size_t(c)], m_rows);
+    applySizes();
     // Panels' minimum sizes follow their token counts: lay out again (the scroll area
     // follows), also when the tables arrived while the grid was hidden.
     m_layout->invalidate();

@@ -34,11 +34,17 @@ public:
 
 signals:
     void queryClicked(int column, int query);
+    // Ctrl+wheel over the grid: zoom by this factor.
+    void zoomRequested(double factor);
     void moveColumnRequested(int column, int delta);
     void removeColumnRequested(int column);
 
+protected:
+    void wheelEvent(QWheelEvent* event) override;
+
 private:
     void viewChanged();
+    void applySizes();  // the view's zoom and label size to every panel
     void rebuild();
     void reshape(int columns, int rows, bool lines);
     QLabel* makeHeader(int column);

@@ -90,14 +90,54 @@ void HeatmapPanel::setTable(const SelectedTable& t) {
     m_map->data()->setSize(nk, nq);
     m_map->data()->setRange(QCPRange(0, std::max(0, nk - 1)), QCPRange(0, std::max(0, nq - 1)));
     applyScaling();
-    xAxis->setTicker(labels(m_keys));
-    yAxis->setTicker(labels(m_queries));
+    updateTickLabels();
     if (!sameShape) {
         resetView();
         updateGeometry();  // the minimum size follows the token count
     }
     setHighlightedRow(m_row < nq ? m_row : -1);
     replot(QCustomPlot::rpQueuedReplot);
+}
+
+void HeatmapPanel::setZoom(double zoom) {
+    if (zoom == m_zoom) return;
+    m_zoom = zoom;
+    updateGeometry();
+}
+
+void HeatmapPanel::setLabelPoints(int points) {
+    if (points == m_labelPoints) return;
+    m_labelPoints = points;
+    for (QCPAxis* a : {xAxis, yAxis}) a->setTickLabelFont(QFont(render::figureFontFamily(), points));
+    updateGeometry();
+    updateTickLabels();
+    replot(QCustomPlot::rpQueuedReplot);
+}
+
+// Labels never overlap: when a cell is smaller than a label, only every k-th token is named,
+// and the selected and hovered rows always are.
+void HeatmapPanel::updateTickLabels() {
+    const double labelH = QFontMetricsF(xAxis->tickLabelFont()).height() * 0.9;
+    auto thin = [&](const QStringList& tokens, double pixels, int keep1, int keep2) {
+        const int n = int(tokens.size());
+        const double cell = n > 0 && pixels > 0 ? pixels / n : labelH;
+        const int k = std::max(1, int(std::ceil(labelH / std::max(1.0, cell))));
+        auto t = QSharedPointer<QCPAxisTickerText>::create();
+        for (int i = 0; i < n; ++i)
+            if (k == 1 || i % k == 0 || i == keep1 || i == keep2) t->addTick(i, tokens[i]);
+        return t;
+    };
+    const QRect r = axisRect()->rect();
+    xAxis->setTicker(thin(m_keys, r.width(), -1, -1));
+    yAxis->setTicker(thin(m_queries, r.height(), m_row, m_hoverRow));
+}
+
+int HeatmapPanel::labelStep(Qt::Orientation o) const {
+    const QCPAxis* a = o == Qt::Horizontal ? xAxis : yAxis;
+    auto t = qSharedPointerDynamicCast<QCPAxisTickerText>(a->ticker());
+    const int n = o == Qt::Horizontal ? cols() : rows();
+    const int shown = t ? int(t->ticks().size()) : n;
+    return shown > 0 ? int(std::ceil(double(n) / shown)) : 1;
 }
 
 QSize HeatmapPanel::minimumSizeHint() const {
@@ -108,8 +148,9 @@ QSize HeatmapPanel::minimumSizeHint() const {
     label = std::min(label, 120) + 12;  // labels are elided past that by the axis
     const int title = 2 * QFontMetrics(m_title->font()).lineSpacing() + 8;
     const int bar = hasOwnColorBar() ? 52 : 0;  // its own colour bar and tick labels
-    return QSize(label + std::max(4, cols()) * kMinCell + 16 + bar,
-                 title + label + std::max(4, rows()) * kMinCell + 8);
+    const int cell = std::max(3, int(std::lround(kMinCell * m_zoom * m_labelPoints / 8.0)));
+    return QSize(label + std::max(4, cols()) * cell + 16 + bar,
+                 title + label + std::max(4, rows()) * cell + 8);
 }
 
 const Mat& HeatmapPanel::matrix() const {
@@ -214,6 +255,19 @@ void HeatmapPanel::wrapMessage() {
 void HeatmapPanel::resizeEvent(QResizeEvent* event) {
     QCustomPlot::resizeEvent(event);
     if (m_message->visible()) wrapMessage();
+    if (m_weights) {
+        replot(QCustomPlot::rpImmediateRefresh);  // the axis rect's new size
+        updateTickLabels();
+        replot(QCustomPlot::rpQueuedReplot);
+    }
+}
+
+void HeatmapPanel::wheelEvent(QWheelEvent* event) {
+    if (event->modifiers() & Qt::ControlModifier) {
+        event->ignore();  // Ctrl+wheel zooms the whole grid (ComparisonGrid)
+        return;
+    }
+    QCustomPlot::wheelEvent(event);
 }
 
 void HeatmapPanel::setColormap(const QString& name) {
@@ -225,7 +279,9 @@ void HeatmapPanel::setColormap(const QString& name) {
 }
 
 void HeatmapPanel::setHighlightedRow(int row) {
+    const bool relabel = row != m_row;
     m_row = row;
+    if (relabel) updateTickLabels();
     const bool on = row >= 0 && row < rows();
     m_highlight->setVisible(on);
     if (on) {
@@ -289,7 +345,14 @@ void HeatmapPanel::mouseMoveEvent(QMouseEvent* event) {
     const QPointF p = event->position();
     const int j = int(std::lround(xAxis->pixelToCoord(p.x())));
     const int i = int(std::lround(yAxis->pixelToCoord(p.y())));
-    const QString text = axisRect()->rect().contains(p.toPoint()) ? cellText(i, j) : QString();
+    const bool inside = axisRect()->rect().contains(p.toPoint());
+    const QString text = inside ? cellText(i, j) : QString();
+    const int hover = inside && i >= 0 && i < rows() ? i : -1;
+    if (hover != m_hoverRow && labelStep(Qt::Vertical) > 1) {  // name the hovered row
+        m_hoverRow = hover;
+        updateTickLabels();
+        replot(QCustomPlot::rpQueuedReplot);
+    }
     if (text.isEmpty()) {
         QToolTip::hideText();
     } else {

@@ -52,7 +52,12 @@ public:
     // Never smaller than kMinCell pixels per token plus the labels and title: below that the
     // labels overlap and cells blur, so the grid scrolls instead (issue 13).
     QSize minimumSizeHint() const override;
-    static constexpr int kMinCell = 14;  // an 8 pt label's height
+    static constexpr int kMinCell = 14;  // an 8 pt label's height, at zoom 1
+    // Panel size factor (the grid's zoom) and the token labels' point size.
+    void setZoom(double zoom);
+    void setLabelPoints(int points);
+    // How many tokens per shown label on an axis (1: every token named).
+    int labelStep(Qt::Orientation o) const;
 
 signals:
     void rowClicked(int row);
@@ -63,11 +68,13 @@ protected:
     void mousePressEvent(QMouseEvent* event) override;
     void mouseDoubleClickEvent(QMouseEvent* event) override;
     void resizeEvent(QResizeEvent* event) override;
+    void wheelEvent(QWheelEvent* event) override;
 
 private:
     void applyScaling();
     void wrapMessage();
     void updateScaleTicks();
+    void updateTickLabels();  // every k-th label when cells are smaller than a label
     int rows() const { return m_weights ? int(m_weights->rows()) : 0; }
     int cols() const { return m_weights ? int(m_weights->cols()) : 0; }
     QCPColorMap* m_map;
@@ -83,6 +90,9 @@ private:
     Scaling m_scaling = Scaling::Linear;
     double m_max = 1;
     int m_row = -1;
+    int m_hoverRow = -1;
+    double m_zoom = 1.0;
+    int m_labelPoints = 8;
     bool m_settingView = false;
 };
 

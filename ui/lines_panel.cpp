@@ -2,6 +2,8 @@
 #include "lines_panel.h"
 
 #include <QMouseEvent>
+#include <QWheelEvent>
+#include <cmath>
 #include <QPainter>
 #include <QToolTip>
 
@@ -48,10 +50,26 @@ void LinesPanel::setRows(int rows) {
     update();
 }
 
+void LinesPanel::setZoom(double zoom) {
+    m_zoom = zoom;
+    updateGeometry();
+    update();
+}
+
+void LinesPanel::setLabelPoints(int points) {
+    m_labelPoints = points;
+    updateGeometry();
+    update();
+}
+
+void LinesPanel::wheelEvent(QWheelEvent* event) {
+    event->ignore();  // Ctrl+wheel zooms the grid; a plain wheel scrolls it
+}
+
 render::LinesStyle LinesPanel::style() const {
     render::LinesStyle s;
     s.rows = m_rows;
-    s.fontSize = font().pointSizeF();
+    s.fontSize = m_labelPoints + 1;  // lines labels are the view's largest text
     s.title = false;
     s.color = palette().color(QPalette::Highlight).darker(130);
     if (m_hover.side == 0) {
@@ -77,7 +95,8 @@ QSize LinesPanel::minimumSizeHint() const {
     const int n = std::max(m_rows, m_table.weights ? int(std::max(m_table.weights->rows(),
                                                                    m_table.weights->cols()))
                                                    : 0);
-    return QSize(160, 2 * fontMetrics().lineSpacing() + 10 + std::max(3, n) * kMinPitch);
+    const int pitch = int(std::lround(kMinPitch * m_zoom * m_labelPoints / 8.0));
+    return QSize(160, 2 * fontMetrics().lineSpacing() + 10 + std::max(3, n) * std::max(6, pitch));
 }
 
 void LinesPanel::paintEvent(QPaintEvent*) {

@@ -23,6 +23,9 @@ public:
     void setSelectedQuery(int row);
     // Lays out at least this many token rows, so that panels side by side line up.
     void setRows(int rows);
+    // Panel size factor (the grid's zoom) and the labels' point size.
+    void setZoom(double zoom);
+    void setLabelPoints(int points);
     int selectedQuery() const { return m_selected; }
     // The token under the mouse: {0, i} query, {1, j} key, {-1, -1} none.
     render::LinesHit hovered() const { return m_hover; }
@@ -42,6 +45,7 @@ protected:
     void mouseMoveEvent(QMouseEvent* event) override;
     void mousePressEvent(QMouseEvent* event) override;
     void leaveEvent(QEvent* event) override;
+    void wheelEvent(QWheelEvent* event) override;
 
 private:
     QRectF linesBox() const;
@@ -49,6 +53,8 @@ private:
     QString m_title, m_message;
     int m_selected = -1;
     int m_rows = 0;
+    double m_zoom = 1.0;
+    int m_labelPoints = 9;
     render::LinesHit m_hover;
 };
 

@@ -90,6 +90,7 @@ void MainWindow::connectWidgets() {
     connect(m_workspace, &WorkspaceModel::viewChanged, this, &MainWindow::updateColorBar);
     connect(m_workspace, &WorkspaceModel::columnsChanged, this, &MainWindow::columnsChanged);
     connect(m_grid, &ComparisonGrid::queryClicked, this, &MainWindow::selectQuery);
+    connect(m_grid, &ComparisonGrid::zoomRequested, this, &MainWindow::zoomBy);
     connect(m_grid, &ComparisonGrid::moveColumnRequested, this, &MainWindow::moveColumn);
     connect(m_grid, &ComparisonGrid::removeColumnRequested, this, &MainWindow::removeColumn);
     connect(m_sentences, &SentenceList::sentenceChosen, this,
@@ -147,6 +148,14 @@ void MainWindow::setBlock(BlockKind kind, int layer) {
     v.kind = kind;
     v.layer = layer;
     setView(v);
+}
+
+void MainWindow::zoomBy(double factor) {
+    ViewState v = view();
+    v.zoom = factor == 0 ? 1.0
+                         : std::clamp(v.zoom * factor, ViewState::kZoomMin, ViewState::kZoomMax);
+    setView(v);
+    message(QString("zoom %1%").arg(std::lround(100 * v.zoom)));
 }
 
 void MainWindow::setView(const ViewState& v) {

@@ -61,6 +61,9 @@ public:
     void setSentence(const QString& source, const QString& target = {});
     void setBlock(BlockKind kind, int layer);
     void setView(const ViewState& view);
+    // Multiplies the grid's zoom (panel size) by `factor`, within the view's limits; 0: back
+    // to 1.
+    void zoomBy(double factor);
     ViewState view() const { return m_workspace->view(); }
     // Selects query row `query` (clicked in `column`, -1: none): outlined in every panel, its
     // profile plotted.

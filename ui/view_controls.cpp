@@ -17,6 +17,7 @@ ViewControls::ViewControls(QWidget* parent)
       m_colormap(new QComboBox),
       m_scaling(new QComboBox),
       m_layer(new QSpinBox),
+      m_labels(new QSpinBox),
       m_shared(new QCheckBox("S&hared colour scale")),
       m_layout(new QComboBox),
       m_words(new QCheckBox("&Words")),
@@ -38,6 +39,10 @@ ViewControls::ViewControls(QWidget* parent)
     m_block->addItem("Decoder self-attention", int(BlockKind::DecoderSelf));
     m_block->addItem("Cross-attention", int(BlockKind::Cross));
     m_layer->setRange(0, 255);
+    m_labels->setRange(ViewState::kLabelMin, ViewState::kLabelMax);
+    m_labels->setValue(8);
+    m_labels->setSuffix(" pt");
+    m_labels->setToolTip("Size of the token labels on screen (figures have their own)");
     m_colormap->addItems(render::colormapNames());
     m_scaling->addItems({"linear", "power", "log"});
     m_shared->setChecked(true);
@@ -52,12 +57,13 @@ ViewControls::ViewControls(QWidget* parent)
              label("&Block", m_block), m_block, label("&Layer", m_layer), m_layer,
              label("La&yout", m_layout), m_layout, m_words, m_lines,
              label("&Colours", m_colormap), m_colormap, label("Sc&aling", m_scaling), m_scaling,
-             m_shared})
+             m_shared, label("Label si&ze", m_labels), m_labels})
         row->addWidget(w);
     row->addStretch(1);
     connect(m_block, &QComboBox::currentIndexChanged, this, &ViewControls::changed);
     connect(m_layer, &QSpinBox::valueChanged, this, &ViewControls::changed);
     connect(m_layout, &QComboBox::currentIndexChanged, this, &ViewControls::changed);
+    connect(m_labels, &QSpinBox::valueChanged, this, &ViewControls::changed);
     connect(m_colormap, &QComboBox::currentTextChanged, this, &ViewControls::changed);
     connect(m_scaling, &QComboBox::currentTextChanged, this, &ViewControls::changed);
     connect(m_shared, &QCheckBox::toggled, this, &ViewControls::changed);
@@ -67,7 +73,7 @@ ViewControls::ViewControls(QWidget* parent)
 
 void ViewControls::showView(const ViewState& v) {
     const QSignalBlocker b1(m_block), b2(m_layer), b3(m_layout), b4(m_colormap), b5(m_scaling),
-        b6(m_shared), b7(m_words), b8(m_lines);
+        b6(m_shared), b7(m_words), b8(m_lines), b9(m_labels);
     m_block->setCurrentIndex(m_block->findData(int(v.kind)));
     m_layer->setValue(v.layer);
     m_layout->setCurrentIndex(v.allLayersOf >= 0 ? Focus : v.meanHeads ? Mean : Compare);
@@ -76,6 +82,7 @@ void ViewControls::showView(const ViewState& v) {
     m_shared->setChecked(v.shared);
     m_words->setChecked(v.mergeWords);
     m_lines->setChecked(v.lines);
+    m_labels->setValue(v.labelPoints);
 }
 
 ViewState ViewControls::applied(const ViewState& base) const {
@@ -100,6 +107,7 @@ ViewState ViewControls::applied(const ViewState& base) const {
     v.shared = m_shared->isChecked();
     v.mergeWords = m_words->isChecked();
     v.lines = m_lines->isChecked();
+    v.labelPoints = m_labels->value();
     if (v.mergeWords != base.mergeWords) {
         v.query = -1;  // rows mean other tokens now, in every block
         v.blockQueries = {-1, -1, -1};

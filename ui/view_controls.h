@@ -33,7 +33,7 @@ signals:
 
 private:
     QComboBox *m_block, *m_colormap, *m_scaling, *m_layout;
-    QSpinBox* m_layer;
+    QSpinBox *m_layer, *m_labels;
     QCheckBox *m_shared, *m_words, *m_lines;
     int m_focusColumn = 0;
 };

@@ -2,6 +2,7 @@
 #include "view_state.h"
 
 #include <QJsonArray>
+#include <algorithm>
 
 namespace attnviz::ui {
 
@@ -16,6 +17,8 @@ QJsonObject ViewState::toJson() const {
             {"all_layers_of", allLayersOf},
             {"merge_words", mergeWords},
             {"lines", lines},
+            {"zoom", zoom},
+            {"label_points", labelPoints},
             {"block_queries", QJsonArray{blockQueries[0], blockQueries[1], blockQueries[2]}}};
 }
 
@@ -31,6 +34,8 @@ ViewState ViewState::fromJson(const QJsonObject& o) {
     v.allLayersOf = o.value("all_layers_of").toInt(-1);
     v.mergeWords = o.value("merge_words").toBool(false);
     v.lines = o.value("lines").toBool(false);
+    v.zoom = std::clamp(o.value("zoom").toDouble(1.0), kZoomMin, kZoomMax);
+    v.labelPoints = std::clamp(o.value("label_points").toInt(8), kLabelMin, kLabelMax);
     const QJsonArray bq = o.value("block_queries").toArray();
     for (int i = 0; i < 3 && i < bq.size(); ++i) v.blockQueries[size_t(i)] = std::max(-1, bq[i].toInt(-1));
     return v;

@@ -29,6 +29,10 @@ struct ViewState {
     int allLayersOf = -1;     // >= 0: show every layer of this column's model instead of one layer
     bool mergeWords = false;  // subword pieces merged into words (core/word_merge.h)
     bool lines = false;       // panels as lines between tokens (render/lines.h), not heatmaps
+    double zoom = 1.0;        // panel size factor (Ctrl+wheel, Ctrl+±), kZoomMin..kZoomMax
+    int labelPoints = 8;      // token label size on screen, kLabelMin..kLabelMax
+    static constexpr double kZoomMin = 0.5, kZoomMax = 4.0;
+    static constexpr int kLabelMin = 6, kLabelMax = 16;
 
     QJsonObject toJson() const;
     static ViewState fromJson(const QJsonObject& o);

@@ -17,6 +17,7 @@
 #include <QStandardPaths>
 #include <QStatusBar>
 #include <QTest>
+#include <QWheelEvent>
 #include <fstream>
 #include <set>
 
@@ -732,4 +733,45 @@ TEST(MainWindow, LayoutsCompareMeanAndFocus) {
     v.allLayersOf = 0;
     w.setView(v);
     EXPECT_EQ(controls->applied(w.view()).allLayersOf, 0);
+}
+
+// Zoom and labels (issue 13): Ctrl+wheel and Ctrl+± scale every panel (their minimum size
+// follows), the label size control changes the token labels, and when cells are smaller than
+// a label only every k-th token is named, the selected query always.
+TEST(MainWindow, ZoomLabelSizeAndLabelThinning) {
+    MainWindow w;
+    w.resize(1200, 800);
+    w.setColumns({bundled("01-dot.safetensors")});
+    QString text;
+    for (int i = 0; i < 40; ++i) text += (i % 2 ? "the " : "station ");
+    w.setSentence(text);
+    w.show();
+    waitForResults(w);
+    HeatmapPanel* p = w.grid()->panel(0, 0);
+    const QSize base = p->minimumSizeHint();
+    // Ctrl+wheel over the grid zooms in.
+    QWheelEvent wheel(QPointF(10, 10), w.grid()->mapToGlobal(QPointF(10, 10)), QPoint(),
+                      QPoint(0, 120), Qt::NoButton, Qt::ControlModifier, Qt::NoScrollPhase, false);
+    QApplication::sendEvent(w.grid(), &wheel);
+    EXPECT_NEAR(w.view().zoom, 1.15, 1e-9);
+    EXPECT_GT(p->minimumSizeHint().height(), base.height());
+    w.zoomBy(0);
+    EXPECT_DOUBLE_EQ(w.view().zoom, 1.0);
+    for (int i = 0; i < 20; ++i) w.zoomBy(0.8);
+    EXPECT_DOUBLE_EQ(w.view().zoom, ViewState::kZoomMin);  // clamped
+    // Small cells: labels thinned, the selected query still named.
+    p->resize(300, 300);
+    QTest::qWait(20);
+    EXPECT_GT(p->labelStep(Qt::Vertical), 1);
+    w.selectQuery(0, 7);
+    auto ticker = qSharedPointerDynamicCast<QCPAxisTickerText>(p->yAxis->ticker());
+    ASSERT_TRUE(ticker);
+    EXPECT_TRUE(ticker->ticks().contains(7.0));
+    // Label size.
+    ViewState v = w.view();
+    v.labelPoints = 12;
+    w.setView(v);
+    EXPECT_EQ(p->xAxis->tickLabelFont().pointSize(), 12);
+    EXPECT_EQ(ViewState::fromJson(w.view().toJson()).labelPoints, 12);
+    EXPECT_DOUBLE_EQ(ViewState::fromJson(w.view().toJson()).zoom, ViewState::kZoomMin);
 }
