@@ -17,6 +17,7 @@
 #include <QStandardPaths>
 #include <QStatusBar>
 #include <QTest>
+#include <QScrollArea>
 #include <QWheelEvent>
 #include <fstream>
 #include <set>
@@ -774,4 +775,29 @@ TEST(MainWindow, ZoomLabelSizeAndLabelThinning) {
     EXPECT_EQ(p->xAxis->tickLabelFont().pointSize(), 12);
     EXPECT_EQ(ViewState::fromJson(w.view().toJson()).labelPoints, 12);
     EXPECT_DOUBLE_EQ(ViewState::fromJson(w.view().toJson()).zoom, ViewState::kZoomMin);
+}
+
+// The window fits a 1280×720 screen (issue 13): its minimum size is smaller, and at that
+// size every column of a 13-model workspace can be scrolled to.
+TEST(MainWindow, FitsA1280x720ScreenAndTheLastColumnIsReachable) {
+    MainWindow w;
+    std::vector<ModelColumn> cols;
+    for (int i = 0; i < 13; ++i) cols.push_back(bundled("01-dot.safetensors"));
+    w.setColumns(cols);
+    w.setSentence("I want to go to the station");
+    w.resize(1280, 720);
+    w.show();
+    waitForResults(w);
+    QTest::qWait(50);
+    EXPECT_LE(w.minimumSizeHint().width(), 1280) << w.minimumSizeHint().width();
+    EXPECT_LE(w.minimumSizeHint().height(), 720) << w.minimumSizeHint().height();
+    EXPECT_LE(w.width(), 1280);
+    auto* scroll = qobject_cast<QScrollArea*>(w.grid()->parentWidget()->parentWidget());
+    ASSERT_NE(scroll, nullptr);
+    QLabel* last = w.grid()->header(12);
+    ASSERT_NE(last, nullptr);
+    scroll->ensureWidgetVisible(last);
+    QTest::qWait(20);
+    const QPoint at = last->mapTo(scroll->viewport(), QPoint(last->width() / 2, 0));
+    EXPECT_TRUE(scroll->viewport()->rect().contains(at)) << at.x() << "," << at.y();
 }
