@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Responsiveness of the app: from a text edit to every panel repainted, for the bundled
-// models (11 models x 4 heads), at a short and a long sentence. Prints JSON.
+// models (12 models x 4 heads) at 12 and 47 tokens, and for 4 untrained models with
+// max_len 260 (dot, random, hc-sa, local; 4 x 4 panels) at 256 tokens. Prints JSON.
 //   attnviz-ui-bench [--models DIR] [--repeat N]
 // Each run edits the source field (as typing does), waits for the analysis on the worker
 // thread, then forces a synchronous repaint of every panel; the time is wall clock from
@@ -15,7 +16,9 @@
 #include <QSignalSpy>
 #include <QTextStream>
 #include <algorithm>
+#include <set>
 
+#include "core/presets.h"
 #include "ui/comparison_grid.h"
 #include "ui/main_window.h"
 
@@ -33,6 +36,25 @@ QString sentence(int n, int run) {
     QStringList out;
     for (int i = 0; i < n; ++i) out << words[(i + run) % words.size()];
     return out.join(' ');
+}
+
+// Untrained models that accept 256-token sentences: the presets at d_model 48, max_len 260.
+std::vector<attnviz::ModelColumn> longModels() {
+    using namespace attnviz;
+    const auto presets = loadPresets(presetDirectory());
+    std::set<std::string> unique;
+    for (const auto& word : sentence(24, 0).split(' ')) unique.insert(word.toStdString());
+    const Vocab v = Vocab::fromWords(std::vector<std::string>(unique.begin(), unique.end()));
+    std::vector<ModelColumn> out;
+    for (const char* id : {"dot", "random", "hc-sa", "local"}) {
+        const nlohmann::json cfg = presetConfig(findPreset(presets, id), {{"max_len", 260}}, false);
+        ModelColumn c;
+        c.name = std::string(id) + " (untrained, max_len 260)";
+        c.model = std::make_shared<Model>(
+            Model::initialize(ModelConfig::fromJson(cfg), v, v, Tokenizer(true), 1));
+        out.push_back(std::move(c));
+    }
+    return out;
 }
 
 }  // namespace
@@ -54,12 +76,18 @@ int main(int argc, char** argv) {
     w.setColumns(columns);
     w.show();
     QJsonArray results;
-    for (int n : {12, 47}) {
+    // withTarget: the target field holds a sentence too (teacher forcing, no greedy decoding:
+    // untrained models would decode 260 steps).
+    auto measure = [&](int n, int models, bool withTarget) {
         std::vector<double> ms, analysis;
         for (int run = 0; run < cli.value(repeat).toInt() + 2; ++run) {
             QSignalSpy spy(w.runner(), &AnalysisRunner::finished);
             QElapsedTimer t;
             t.start();
+            if (withTarget) {
+                const QSignalBlocker b(w.targetEdit());
+                w.targetEdit()->setText(sentence(n, run + 1));
+            }
             w.sourceEdit()->setText(sentence(n, run));
             while (spy.isEmpty() || w.runner()->busy()) spy.wait(10000);
             const double analysed = t.nsecsElapsed() / 1e6;  // results shown in the grid
@@ -67,7 +95,7 @@ int main(int argc, char** argv) {
             ComparisonGrid* g = w.grid();
             for (int c = 0; c < g->columnCount(); ++c)
                 for (int h = 0; h < g->rowCount(); ++h)
-                    g->panel(c, h)->replot(QCustomPlot::rpImmediateRefresh);
+                    if (auto* p = g->panel(c, h)) p->replot(QCustomPlot::rpImmediateRefresh);
             g->repaint();
             if (run >= 2) {  // two warm-up runs
                 ms.push_back(t.nsecsElapsed() / 1e6);
@@ -77,14 +105,18 @@ int main(int argc, char** argv) {
         std::sort(ms.begin(), ms.end());
         std::sort(analysis.begin(), analysis.end());
         results.append(QJsonObject{{"tokens", n},
-                                   {"models", int(columns.size())},
+                                   {"target", withTarget ? "given" : "decoded greedily"},
+                                   {"models", models},
                                    {"panels", w.grid()->columnCount() * w.grid()->rowCount()},
                                    {"ms_median", ms[ms.size() / 2]},
                                    {"ms_median_until_results_set", analysis[analysis.size() / 2]},
                                    {"ms_min", ms.front()},
                                    {"ms_max", ms.back()},
                                    {"runs", int(ms.size())}});
-    }
+    };
+    for (int n : {12, 47}) measure(n, int(columns.size()), false);
+    w.setColumns(longModels());
+    measure(256, 4, true);
     QTextStream(stdout) << QJsonDocument(
                                QJsonObject{
                                    {"benchmark", "text edit to every panel repainted"},

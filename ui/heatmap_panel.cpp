@@ -148,7 +148,12 @@ QSize HeatmapPanel::minimumSizeHint() const {
     label = std::min(label, 120) + 12;  // labels are elided past that by the axis
     const int title = 2 * QFontMetrics(m_title->font()).lineSpacing() + 8;
     const int bar = hasOwnColorBar() ? 52 : 0;  // its own colour bar and tick labels
-    const int cell = std::max(3, int(std::lround(kMinCell * m_zoom * m_labelPoints / 8.0)));
+    // Readable cells, but a long sentence does not make a panel taller than kMaxMinSide
+    // (times the zoom): there the labels thin out instead (updateTickLabels).
+    const int n = std::max(rows(), cols());
+    const int readable = int(std::lround(kMinCell * m_zoom * m_labelPoints / 8.0));
+    const int capped = n > 0 ? int(kMaxMinSide * m_zoom) / n : readable;
+    const int cell = std::max(3, std::min(readable, capped));
     return QSize(label + std::max(4, cols()) * cell + 16 + bar,
                  title + label + std::max(4, rows()) * cell + 8);
 }

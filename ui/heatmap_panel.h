@@ -53,6 +53,7 @@ public:
     // labels overlap and cells blur, so the grid scrolls instead (issue 13).
     QSize minimumSizeHint() const override;
     static constexpr int kMinCell = 14;  // an 8 pt label's height, at zoom 1
+    static constexpr int kMaxMinSide = 720;  // the most the minimum size asks for, at zoom 1
     // Panel size factor (the grid's zoom) and the token labels' point size.
     void setZoom(double zoom);
     void setLabelPoints(int points);

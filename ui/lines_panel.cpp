@@ -95,8 +95,10 @@ QSize LinesPanel::minimumSizeHint() const {
     const int n = std::max(m_rows, m_table.weights ? int(std::max(m_table.weights->rows(),
                                                                    m_table.weights->cols()))
                                                    : 0);
-    const int pitch = int(std::lround(kMinPitch * m_zoom * m_labelPoints / 8.0));
-    return QSize(160, 2 * fontMetrics().lineSpacing() + 10 + std::max(3, n) * std::max(6, pitch));
+    // Readable rows, but not taller than 1500 px (times the zoom) for long sentences.
+    const int readable = int(std::lround(kMinPitch * m_zoom * m_labelPoints / 8.0));
+    const int pitch = std::min(readable, int(1500 * m_zoom) / std::max(3, n));
+    return QSize(160, 2 * fontMetrics().lineSpacing() + 10 + std::max(3, n) * std::max(4, pitch));
 }
 
 void LinesPanel::paintEvent(QPaintEvent*) {
