@@ -117,7 +117,7 @@ void HeatmapPanel::setLabelPoints(int points) {
 // Labels never overlap: when a cell is smaller than a label, only every k-th token is named,
 // and the selected and hovered rows always are.
 void HeatmapPanel::updateTickLabels() {
-    const double labelH = QFontMetricsF(xAxis->tickLabelFont()).height() * 0.9;
+    const double labelH = QFontMetricsF(xAxis->tickLabelFont()).height() * 0.8;
     auto thin = [&](const QStringList& tokens, double pixels, int keep1, int keep2) {
         const int n = int(tokens.size());
         const double cell = n > 0 && pixels > 0 ? pixels / n : labelH;
@@ -145,7 +145,7 @@ QSize HeatmapPanel::minimumSizeHint() const {
     int label = 0;
     for (const auto& t : m_queries) label = std::max(label, fm.horizontalAdvance(t));
     for (const auto& t : m_keys) label = std::max(label, fm.horizontalAdvance(t));
-    label = std::min(label, 120) + 12;  // labels are elided past that by the axis
+    label = std::min(label, 120) + 28;  // elided past that; ticks and padding besides
     const int title = 2 * QFontMetrics(m_title->font()).lineSpacing() + 8;
     const int bar = hasOwnColorBar() ? 52 : 0;  // its own colour bar and tick labels
     // Readable cells, but a long sentence does not make a panel taller than kMaxMinSide
@@ -154,8 +154,11 @@ QSize HeatmapPanel::minimumSizeHint() const {
     const int readable = int(std::lround(kMinCell * m_zoom * m_labelPoints / 8.0));
     const int capped = n > 0 ? int(kMaxMinSide * m_zoom) / n : readable;
     const int cell = std::max(3, std::min(readable, capped));
-    return QSize(label + std::max(4, cols()) * cell + 16 + bar,
-                 title + label + std::max(4, rows()) * cell + 8);
+    // Around the map: measured at the last layout when there was one (title, labels, colour
+    // bar and margins as drawn), else estimated.
+    const int aroundW = m_around.isValid() ? m_around.width() : label + 16 + bar;
+    const int aroundH = m_around.isValid() ? m_around.height() : title + label + 8;
+    return QSize(aroundW + std::max(4, cols()) * cell, aroundH + std::max(4, rows()) * cell);
 }
 
 const Mat& HeatmapPanel::matrix() const {
@@ -263,7 +266,14 @@ void HeatmapPanel::resizeEvent(QResizeEvent* event) {
     if (m_weights) {
         replot(QCustomPlot::rpImmediateRefresh);  // the axis rect's new size
         updateTickLabels();
-        replot(QCustomPlot::rpQueuedReplot);
+        replot(QCustomPlot::rpImmediateRefresh);
+        // What the title, labels and margins take, for minimumSizeHint.
+        const QRect ar = axisRect()->rect();
+        const QSize around(width() - ar.width(), height() - ar.height());
+        if (ar.width() > 0 && ar.height() > 0 && around != m_around) {
+            m_around = around;
+            updateGeometry();
+        }
     }
 }
 

@@ -92,6 +92,7 @@ private:
     double m_max = 1;
     int m_row = -1;
     int m_hoverRow = -1;
+    QSize m_around;  // widget size minus the map's, at the last layout (invalid before)
     double m_zoom = 1.0;
     int m_labelPoints = 8;
     bool m_settingView = false;

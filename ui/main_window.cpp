@@ -179,6 +179,9 @@ void MainWindow::selectQuery(int column, int query) {
         m_profileRaised = true;
         m_profileDock->show();
         m_profileDock->raise();
+        // Tall enough for the plot and a legend of up to 6 names per column.
+        if (m_profileDock->height() < 260)
+            resizeDocks({m_profileDock}, {std::max(260, height() / 3)}, Qt::Vertical);
     }
 }
 

@@ -15,13 +15,16 @@ ProfilePlot::ProfilePlot(QWidget* parent) : QCustomPlot(parent) {
     xAxis->setTickLabelRotation(45);
     legend->setVisible(false);
     legend->setFont(QFont(render::figureFontFamily(), 8));
-    // The legend beside the plot, never over the data: one column of names.
+    // The legend beside the plot, never over the data.
     axisRect()->insetLayout()->take(legend);
     plotLayout()->addElement(1, 1, legend);
     plotLayout()->setColumnStretchFactor(1, 0.001);
     legend->setMargins(QMargins(4, 2, 4, 2));
     legend->setBrush(Qt::NoBrush);
     legend->setBorderPen(Qt::NoPen);
+    legend->setFillOrder(QCPLayoutGrid::foRowsFirst);  // 6 names per column, then the next
+    legend->setWrap(6);
+    legend->setRowSpacing(0);
     setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
 }
 
