@@ -68,6 +68,11 @@ TrainingDock::TrainingDock(QWidget* parent) : QWidget(parent) {
     m_steps = new QSpinBox;
     m_steps->setRange(1, 1000000);
     m_steps->setValue(1000);
+    // Long item texts must not squeeze the labels (the form is at most 460 px wide).
+    for (QComboBox* c : {m_task, m_tokenizer, m_variant, m_size}) {
+        c->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+        c->setMinimumContentsLength(12);
+    }
     form->addRow("&Task", m_task);
     form->addRow("Data", dataRow);
     form->addRow("Tokeni&zer", m_tokenizer);
