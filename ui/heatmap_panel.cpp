@@ -96,7 +96,7 @@ void HeatmapPanel::setTable(const SelectedTable& t) {
         updateGeometry();  // the minimum size follows the token count
     }
     setHighlightedRow(m_row < nq ? m_row : -1);
-    replot(QCustomPlot::rpQueuedReplot);
+    requestReplot();
 }
 
 void HeatmapPanel::setZoom(double zoom) {
@@ -111,7 +111,7 @@ void HeatmapPanel::setLabelPoints(int points) {
     for (QCPAxis* a : {xAxis, yAxis}) a->setTickLabelFont(QFont(render::figureFontFamily(), points));
     updateGeometry();
     updateTickLabels();
-    replot(QCustomPlot::rpQueuedReplot);
+    requestReplot();
 }
 
 // Labels never overlap: when a cell is smaller than a label, only every k-th token is named,
@@ -197,7 +197,7 @@ void HeatmapPanel::setOwnColorBar(bool on) {
         m_scale->setVisible(on);
         plotLayout()->setColumnStretchFactor(1, on ? 0.01 : 0.0001);
         if (!on) m_scale->setMinimumSize(0, 0);
-        replot(QCustomPlot::rpQueuedReplot);
+        requestReplot();
     }
 }
 
@@ -215,7 +215,7 @@ void HeatmapPanel::setScaling(Scaling s) {
     if (s == m_scaling) return;
     m_scaling = s;
     applyScaling();
-    replot(QCustomPlot::rpQueuedReplot);
+    requestReplot();
 }
 
 void HeatmapPanel::setTitle(const QString& title) {
@@ -238,7 +238,7 @@ void HeatmapPanel::setMessage(const QString& message) {
     wrapMessage();
     m_message->setVisible(true);
     updateGeometry();
-    replot(QCustomPlot::rpQueuedReplot);
+    requestReplot();
 }
 
 // The message whole, wrapped at words to the panel's width (a QCPItemText does not wrap).
@@ -264,9 +264,9 @@ void HeatmapPanel::resizeEvent(QResizeEvent* event) {
     QCustomPlot::resizeEvent(event);
     if (m_message->visible()) wrapMessage();
     if (m_weights) {
-        replot(QCustomPlot::rpImmediateRefresh);  // the axis rect's new size
+        updateLayout();  // the axis rect's new size (no drawing)
         updateTickLabels();
-        replot(QCustomPlot::rpImmediateRefresh);
+        updateLayout();
         // What the title, labels and margins take, for minimumSizeHint.
         const QRect ar = axisRect()->rect();
         const QSize around(width() - ar.width(), height() - ar.height());
@@ -275,6 +275,24 @@ void HeatmapPanel::resizeEvent(QResizeEvent* event) {
             updateGeometry();
         }
     }
+}
+
+// Drawn now when on screen; a panel scrolled out of view is drawn when it is next painted,
+// so an edit costs only the panels a person can see.
+void HeatmapPanel::requestReplot() {
+    if (isVisible() && !visibleRegion().isEmpty()) {
+        replot(QCustomPlot::rpQueuedReplot);
+    } else {
+        m_dirty = true;
+    }
+}
+
+void HeatmapPanel::paintEvent(QPaintEvent* event) {
+    if (m_dirty) {
+        m_dirty = false;
+        replot(QCustomPlot::rpQueuedRefresh);  // draws the layers now; the widget below
+    }
+    QCustomPlot::paintEvent(event);
 }
 
 void HeatmapPanel::wheelEvent(QWheelEvent* event) {
@@ -290,7 +308,7 @@ void HeatmapPanel::setColormap(const QString& name) {
     m_colormap = name;
     m_map->setGradient(gradientOf(name));
     if (m_scale) m_scale->setGradient(gradientOf(name));
-    replot(QCustomPlot::rpQueuedReplot);
+    requestReplot();
 }
 
 void HeatmapPanel::setHighlightedRow(int row) {
@@ -303,7 +321,7 @@ void HeatmapPanel::setHighlightedRow(int row) {
         m_highlight->topLeft->setCoords(-0.5, row - 0.5);
         m_highlight->bottomRight->setCoords(double(cols()) - 0.5, row + 0.5);
     }
-    replot(QCustomPlot::rpQueuedReplot);
+    requestReplot();
 }
 
 void HeatmapPanel::setView(const QCPRange& keys, const QCPRange& queries) {
@@ -311,7 +329,7 @@ void HeatmapPanel::setView(const QCPRange& keys, const QCPRange& queries) {
     xAxis->setRange(keys);
     yAxis->setRange(queries);
     m_settingView = false;
-    replot(QCustomPlot::rpQueuedReplot);
+    requestReplot();
 }
 
 void HeatmapPanel::resetView() {
@@ -366,7 +384,7 @@ void HeatmapPanel::mouseMoveEvent(QMouseEvent* event) {
     if (hover != m_hoverRow && labelStep(Qt::Vertical) > 1) {  // name the hovered row
         m_hoverRow = hover;
         updateTickLabels();
-        replot(QCustomPlot::rpQueuedReplot);
+        requestReplot();
     }
     if (text.isEmpty()) {
         QToolTip::hideText();

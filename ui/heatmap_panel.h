@@ -70,12 +70,14 @@ protected:
     void mouseDoubleClickEvent(QMouseEvent* event) override;
     void resizeEvent(QResizeEvent* event) override;
     void wheelEvent(QWheelEvent* event) override;
+    void paintEvent(QPaintEvent* event) override;
 
 private:
     void applyScaling();
     void wrapMessage();
     void updateScaleTicks();
     void updateTickLabels();  // every k-th label when cells are smaller than a label
+    void requestReplot();     // now if on screen, else at the next paint
     int rows() const { return m_weights ? int(m_weights->rows()) : 0; }
     int cols() const { return m_weights ? int(m_weights->cols()) : 0; }
     QCPColorMap* m_map;
@@ -92,6 +94,7 @@ private:
     double m_max = 1;
     int m_row = -1;
     int m_hoverRow = -1;
+    bool m_dirty = false;  // changed while off screen: replot before the next paint
     QSize m_around;  // widget size minus the map's, at the last layout (invalid before)
     double m_zoom = 1.0;
     int m_labelPoints = 8;

@@ -801,3 +801,26 @@ TEST(MainWindow, FitsA1280x720ScreenAndTheLastColumnIsReachable) {
     const QPoint at = last->mapTo(scroll->viewport(), QPoint(last->width() / 2, 0));
     EXPECT_TRUE(scroll->viewport()->rect().contains(at)) << at.x() << "," << at.y();
 }
+
+// Panels scrolled out of view are drawn when shown, not on every edit (issue 13's repaint
+// budget): what such a panel shows when it is painted equals a forced full redraw.
+TEST(MainWindow, PanelsOutOfViewAreDrawnWhenShownAndShowTheLatestTables) {
+    MainWindow w;
+    std::vector<ModelColumn> cols;
+    for (int i = 0; i < 13; ++i) cols.push_back(bundled(i % 2 ? "01-dot.safetensors" : "09-hc-sa.safetensors"));
+    w.setColumns(cols);
+    w.resize(1280, 720);
+    w.show();
+    w.setSentence("I want to go to the station");
+    waitForResults(w);
+    w.setSentence("she says that the train arrives");
+    waitForResults(w);
+    HeatmapPanel* last = w.grid()->panel(12, 3);
+    ASSERT_NE(last, nullptr);
+    EXPECT_TRUE(last->visibleRegion().isEmpty());  // off screen at this size
+    const QImage lazy = last->grab().toImage();
+    last->replot(QCustomPlot::rpImmediateRefresh);
+    const QImage forced = last->grab().toImage();
+    EXPECT_TRUE(lazy == forced);
+    EXPECT_EQ(last->matrix().rows(), 7);  // the second sentence: 6 words + <eos>
+}
