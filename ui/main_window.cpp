@@ -7,6 +7,7 @@
 #include <QFormLayout>
 #include <QHBoxLayout>
 #include <QJsonDocument>
+#include <QLabel>
 #include <QLineEdit>
 #include <QScreen>
 #include <QScrollArea>
@@ -30,6 +31,7 @@ MainWindow::MainWindow(QWidget* parent)
       m_workspace(new WorkspaceModel(this)),
       m_grid(new ComparisonGrid(m_workspace)),
       m_colorBar(new ColorBar),
+      m_failures(new QLabel),
       m_profile(new ProfilePlot),
       m_sentences(new SentenceList),
       m_training(new TrainingDock),
@@ -45,6 +47,8 @@ MainWindow::MainWindow(QWidget* parent)
     createMenus();
     connectWidgets();
     resize(QSize(1600, 1000).boundedTo(screen()->availableSize()));  // all of it on screen
+    statusBar()->addPermanentWidget(m_failures);
+    m_failures->hide();
 }
 
 QWidget* MainWindow::createCentralWidget() {
@@ -212,6 +216,17 @@ void MainWindow::updateColorBar() {
 }
 
 void MainWindow::resultsChanged() {
+    // Every failing model, readable at leisure: a lasting note in the status bar whose
+    // tooltip gives each model's reason (the panels show theirs whole as well).
+    const QStringList failures = m_workspace->failures();
+    m_failures->setVisible(!failures.isEmpty());
+    m_failures->setText(QString("<font color='#b00020'>%1 of %2 models could not run</font>")
+                            .arg(failures.size())
+                            .arg(m_workspace->results()->size()));
+    QString items;
+    for (const QString& f : failures) items += "<li>" + f.toHtmlEscaped() + "</li>";
+    m_failures->setToolTip("<b>Models that could not run on this sentence</b><ul>" + items +
+                           "</ul>");
     updateColorBar();
     updateProfile();
     message(m_workspace->summary());

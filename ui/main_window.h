@@ -11,6 +11,7 @@
 
 class QLineEdit;
 class QComboBox;
+class QLabel;
 class QMenu;
 class QDockWidget;
 
@@ -100,6 +101,7 @@ public:
     AnalysisRunner* runner() const { return m_workspace->runner(); }
     ComparisonGrid* grid() const { return m_grid; }
     ColorBar* colorBar() const { return m_colorBar; }
+    QLabel* failuresLabel() const { return m_failures; }
     ProfilePlot* profile() const { return m_profile; }
     SentenceList* sentences() const { return m_sentences; }
     TrainingDock* training() const { return m_training; }
@@ -137,6 +139,7 @@ private:
     int m_currentColumn = -1;
     ComparisonGrid* m_grid;
     ColorBar* m_colorBar;
+    QLabel* m_failures;  // status bar: how many models could not run, each reason in its tooltip
     ProfilePlot* m_profile;
     SentenceList* m_sentences;
     TrainingDock* m_training;

@@ -67,6 +67,13 @@ QString WorkspaceModel::summary() const {
                   : QString("%1 models").arg(n);
 }
 
+QStringList WorkspaceModel::failures() const {
+    QStringList out;
+    for (const auto& r : *m_results)
+        if (!r.error.empty()) out << QString::fromStdString(r.name + ": " + r.error);
+    return out;
+}
+
 Profile WorkspaceModel::profile(int column) const {
     return selectProfile(*m_results, m_view.kind, m_view.layer, m_view.query, column);
 }

@@ -38,6 +38,8 @@ public:
     Selection selection(const std::string& heads = {}) const;
     // "N models", or how many could not run and the first one's error.
     QString summary() const;
+    // Every model that could not run on the sentence: "name: reason", in column order.
+    QStringList failures() const;
     // The query profile of the view's query: a line per model, or per head of `column`.
     Profile profile(int column) const;
 

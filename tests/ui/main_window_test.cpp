@@ -180,6 +180,12 @@ TEST(MainWindow, TooLongSentenceShowsAMessageAndOthersKeepWorking) {
     EXPECT_EQ(w.grid()->panel(1, 0)->matrix().rows(), 0);
     EXPECT_NE(w.statusBar()->currentMessage().indexOf("accepts at most 23"), -1)
         << w.statusBar()->currentMessage().toStdString();
+    // Every failing model is listed where it can be read at leisure: a lasting status-bar
+    // note whose tooltip names each model and its reason.
+    EXPECT_FALSE(w.failuresLabel()->isHidden());
+    EXPECT_NE(w.failuresLabel()->text().indexOf("1 of 2 models could not run"), -1);
+    EXPECT_NE(w.failuresLabel()->toolTip().indexOf("dense: "), -1);
+    EXPECT_NE(w.failuresLabel()->toolTip().indexOf("accepts at most 23"), -1);
     // The panel shows the whole reason, wrapped to its width, without stale token labels.
     HeatmapPanel* failed = w.grid()->panel(1, 0);
     EXPECT_NE(failed->message().indexOf("accepts at most 23"), -1);
