@@ -91,8 +91,8 @@ void EvalCommand::run(const Context& ctx) {
             heads.push_back({{"layer", h.layer}, {"head", h.head}, {"aer", h.aer}});
             if (!best || h.aer < best->aer) best = &h;
         }
-        json& a = j["metrics"]["word_aer"] = {{"scored", w.scored}, {"skipped", w.skipped},
-                                              {"heads", heads}};
+        json& a = j["metrics"]["word_aer"] = {
+            {"scored", w.scored}, {"skipped", w.skipped}, {"heads", heads}};
         if (best) a["best"] = {{"layer", best->layer}, {"head", best->head}, {"aer", best->aer}};
     }
     ctx.out << j.dump(2) << "\n";

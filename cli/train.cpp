@@ -159,7 +159,8 @@ CLI::App* TrainCommand::add(CLI::App& parent) {
     c->add_flag("--no-shuffle", m_noShuffle, "Data in file order, no length bucketing");
     c->add_option("--eval-every", m_spec.evalEvery, "Held-out loss and accuracy every N steps")
         ->capture_default_str();
-    c->add_option("--held-out", m_spec.heldOutCount, "Held-out examples: of the task, or the first N lines of --dev")
+    c->add_option("--held-out", m_spec.heldOutCount,
+                  "Held-out examples: of the task, or the first N lines of --dev")
         ->capture_default_str();
     c->add_option("--vocab-size", m_spec.vocabSize,
                   "Data: vocabulary cap per side (specials included)")
@@ -189,7 +190,7 @@ void TrainCommand::run(const Context& ctx) {
     m_spec.train.shuffle = !m_noShuffle;
     // Before any work: a run of hours must not fail at its last step for a bad path.
     const std::vector<std::string> inputs{m_spec.config, m_spec.init, m_spec.data, m_spec.dev,
-                                         m_size};
+                                          m_size};
     checkOutputPath(m_out, inputs);
     if (!m_log.empty()) {
         std::vector<std::string> all = inputs;

@@ -58,8 +58,8 @@ const Preset& findPreset(const std::vector<Preset>& presets, const std::string& 
 
 namespace {
 
-constexpr const char* kSizeKeys[] = {"d_model",    "heads",   "d_ff",
-                                     "enc_layers", "dec_layers", "max_len",
+constexpr const char* kSizeKeys[] = {"d_model",          "heads",      "d_ff",
+                                     "enc_layers",       "dec_layers", "max_len",
                                      "share_embeddings", "tie_output"};
 
 std::string sizeKeyList() {

@@ -30,7 +30,7 @@ struct JobSpec {
     // data: held-out examples from this file instead (its first heldOutCount usable lines);
     // the training data is then used whole
     std::string dev;
-    int vocabSize = 8000;           // data: vocabulary cap per side, specials included
+    int vocabSize = 8000;  // data: vocabulary cap per side, specials included
     bool caseSensitive = false;
     // data: "word", or "sentencepiece": a subword model trained on the data's sentences
     // (both sides, one vocabulary of vocabSize pieces shared by source and target)

@@ -73,7 +73,8 @@ ReferenceAlignment parseAlignmentLine(const std::string& line) {
     return r;
 }
 
-std::vector<WordAlignedPair> loadWordAlignedPairs(const std::string& tsv, const std::string& align) {
+std::vector<WordAlignedPair> loadWordAlignedPairs(const std::string& tsv,
+                                                  const std::string& align) {
     const auto pairs = splitLines(readTextFile(tsv, kMaxDataBytes, "'" + tsv + "'"));
     const auto links = splitLines(readTextFile(align, kMaxDataBytes, "'" + align + "'"));
     if (pairs.size() != links.size()) {
@@ -152,8 +153,7 @@ double alignmentErrorRate(const std::vector<Links>& predicted, const std::vector
             aP += P.count(l) ? 1 : 0;
         }
     }
-    return a + s == 0 ? 0.0
-                      : 1.0 - static_cast<double>(aS + aP) / static_cast<double>(a + s);
+    return a + s == 0 ? 0.0 : 1.0 - static_cast<double>(aS + aP) / static_cast<double>(a + s);
 }
 
 WordAlignmentResult wordAlignmentErrors(Model& model, const std::vector<WordAlignedPair>& pairs,
@@ -163,10 +163,10 @@ WordAlignmentResult wordAlignmentErrors(Model& model, const std::vector<WordAlig
     const Tokenizer& tok = model.tokenizer();
     const Tokenizer words(false);
     struct Item {
-        std::vector<int> src, tgt;              // ids, no specials
-        std::vector<int> srcWord, tgtWord;      // word of each piece
+        std::vector<int> src, tgt;          // ids, no specials
+        std::vector<int> srcWord, tgtWord;  // word of each piece
         int srcWords = 0, tgtWords = 0;
-        std::set<int> scoredTargets;            // target words with a reference link
+        std::set<int> scoredTargets;  // target words with a reference link
         const ReferenceAlignment* ref = nullptr;
     };
     WordAlignmentResult result;
@@ -179,8 +179,10 @@ WordAlignmentResult wordAlignmentErrors(Model& model, const std::vector<WordAlig
         Item it;
         const auto sp = tok.tokenize(p.source), tp = tok.tokenize(p.target);
         const auto sw = words.tokenize(p.source), tw = words.tokenize(p.target);
-        it.srcWord = tok.kind() == Tokenizer::Kind::Word ? std::vector<int>() : pieceWords(p.source, sp, sw);
-        it.tgtWord = tok.kind() == Tokenizer::Kind::Word ? std::vector<int>() : pieceWords(p.target, tp, tw);
+        it.srcWord =
+            tok.kind() == Tokenizer::Kind::Word ? std::vector<int>() : pieceWords(p.source, sp, sw);
+        it.tgtWord =
+            tok.kind() == Tokenizer::Kind::Word ? std::vector<int>() : pieceWords(p.target, tp, tw);
         if (tok.kind() == Tokenizer::Kind::Word) {
             for (int i = 0; i < static_cast<int>(sp.size()); ++i) it.srcWord.push_back(i);
             for (int i = 0; i < static_cast<int>(tp.size()); ++i) it.tgtWord.push_back(i);
@@ -206,7 +208,8 @@ WordAlignmentResult wordAlignmentErrors(Model& model, const std::vector<WordAlig
     for (size_t start = 0; start < items.size(); start += bs) {
         const size_t end = std::min(items.size(), start + bs);
         std::vector<std::vector<int>> src, tgt;
-        for (size_t i = start; i < end; ++i) src.push_back(items[i].src), tgt.push_back(items[i].tgt);
+        for (size_t i = start; i < end; ++i)
+            src.push_back(items[i].src), tgt.push_back(items[i].tgt);
         const Batch b = Batch::make(src, tgt);
         const ForwardResult r = model.forward(b, true);
         for (size_t i = start; i < end; ++i) {
@@ -217,7 +220,8 @@ WordAlignmentResult wordAlignmentErrors(Model& model, const std::vector<WordAlig
             if (blk.kind != BlockKind::Cross) continue;
             for (int bi = 0; bi < b.B; ++bi) {
                 const Item& it = items[start + size_t(bi)];
-                const int nt = static_cast<int>(it.tgt.size()), ns = static_cast<int>(it.src.size());
+                const int nt = static_cast<int>(it.tgt.size()),
+                          ns = static_cast<int>(it.src.size());
                 std::vector<int> rowsOfWord(size_t(it.tgtWords), 0);
                 for (int t = 0; t < nt; ++t) ++rowsOfWord[size_t(it.tgtWord[size_t(t)])];
                 // [target words, source words]: sum over key pieces, mean over query rows

@@ -2,8 +2,8 @@
 #include "colormaps.h"
 
 #include <algorithm>
-#include <iterator>
 #include <cmath>
+#include <iterator>
 
 namespace attnviz::render {
 namespace {
@@ -59,10 +59,10 @@ QColor lineColor(int i) {
     // on white), then Paul Tol's "muted" set with brown and grey for its cyan and rose (too
     // close to sky blue and pink); beyond 16 they repeat darker.
     static const QColor c[] = {
-        QColor(0, 114, 178),   QColor(213, 94, 0),    QColor(0, 158, 115),  QColor(204, 121, 167),
-        QColor(230, 159, 0),   QColor(86, 180, 233),  QColor(0, 0, 0),      QColor(51, 34, 136),
-        QColor(166, 86, 40),   QColor(68, 170, 153),  QColor(17, 119, 51),  QColor(153, 153, 51),
-        QColor(221, 204, 119), QColor(119, 119, 119), QColor(136, 34, 85),  QColor(170, 68, 153)};
+        QColor(0, 114, 178),   QColor(213, 94, 0),    QColor(0, 158, 115), QColor(204, 121, 167),
+        QColor(230, 159, 0),   QColor(86, 180, 233),  QColor(0, 0, 0),     QColor(51, 34, 136),
+        QColor(166, 86, 40),   QColor(68, 170, 153),  QColor(17, 119, 51), QColor(153, 153, 51),
+        QColor(221, 204, 119), QColor(119, 119, 119), QColor(136, 34, 85), QColor(170, 68, 153)};
     const int n = int(std::size(c));
     return c[((i % n) + n) % n].darker(100 + 40 * (std::max(0, i) / n));
 }

@@ -11,11 +11,8 @@
 namespace attnviz::render {
 namespace {
 
-QFont figureFont(const FigureStyle& s, double size, bool bold = false) {
-    QFont f(s.fontFamily.isEmpty() ? figureFontFamily() : s.fontFamily);
-    f.setPointSizeF(std::max(1.0, size));
-    f.setBold(bold);
-    return f;
+QFont styleFont(const FigureStyle& s, double size, bool bold = false) {
+    return figureFont(s.fontFamily, size, bold);
 }
 
 QString qt(const std::string& s) {
@@ -31,7 +28,7 @@ void fillBackground(QPainter& p, const QRectF& page) {
 // Text shrunk until it fits its box.
 void drawFitted(QPainter& p, const FigureStyle& s, const QRectF& box, const QString& text,
                 double size, bool bold) {
-    QFont font = figureFont(s, size, bold);
+    QFont font = styleFont(s, size, bold);
     while (font.pointSizeF() > 3 && QFontMetricsF(font).horizontalAdvance(text) > box.width())
         font.setPointSizeF(font.pointSizeF() * 0.9);
     p.setFont(font);
@@ -72,7 +69,7 @@ void placeCells(PanelPlace& pl, const SelectedTable& t, const FigureStyle& s, do
     double lf = s.fontSize;
     QRectF inner;
     for (int tries = 0; tries < 8; ++tries, lf *= 0.85) {
-        const QFontMetricsF fm(figureFont(s, lf));
+        const QFontMetricsF fm(styleFont(s, lf));
         pl.labelWidth = 0;
         for (const auto& q : *t.queries)
             pl.labelWidth = std::max(pl.labelWidth, fm.horizontalAdvance(qt(q)));
@@ -94,7 +91,7 @@ void placeCells(PanelPlace& pl, const SelectedTable& t, const FigureStyle& s, do
 void paintLabels(QPainter& p, const PanelPlace& pl, const SelectedTable& t, const FigureStyle& s) {
     const int nq = int(t.weights->rows()), nk = int(t.weights->cols());
     const double x0 = pl.origin.x(), y0 = pl.origin.y(), cell = pl.cell;
-    p.setFont(figureFont(s, pl.labelFont));
+    p.setFont(styleFont(s, pl.labelFont));
     p.setPen(Qt::black);
     for (int i = 0; i < nq; ++i)
         p.drawText(QRectF(pl.box.left(), y0 + i * cell, x0 - pl.box.left() - 2, cell),
@@ -148,8 +145,8 @@ void paintPanel(QPainter& p, const Figure& f, const FigureLayout& L, const Panel
                 cellColor(map, w(i, j), t.scaleMax, s.scaling));
     paintLabels(p, pl, t, s);
     if (perPanelColorBar(s)) {
-        const QRectF bar(pl.origin.x() + pl.cell * double(w.cols()) + s.fontSize * 0.6, pl.origin.y(),
-                         s.fontSize * 0.8, pl.cell * double(w.rows()));
+        const QRectF bar(pl.origin.x() + pl.cell * double(w.cols()) + s.fontSize * 0.6,
+                         pl.origin.y(), s.fontSize * 0.8, pl.cell * double(w.rows()));
         paintColorBar(p, bar, s, t.scaleMax);
     }
 }
@@ -169,7 +166,7 @@ void paintColorBar(QPainter& p, const QRectF& b, const FigureStyle& s, double to
     QPainterPath path;
     path.addRect(b);
     p.fillPath(path, lg);
-    p.setFont(figureFont(s, fs * 0.9));
+    p.setFont(styleFont(s, fs * 0.9));
     p.setPen(Qt::black);
     for (int k = 0; k <= 4; ++k) {
         const double frac = k / 4.0, value = scaleValue(frac, top, s.scaling);
@@ -177,6 +174,13 @@ void paintColorBar(QPainter& p, const QRectF& b, const FigureStyle& s, double to
         p.drawText(QRectF(b.right() + 2, y - fs, fs * 4, 2 * fs), Qt::AlignLeft | Qt::AlignVCenter,
                    QString::number(value, 'g', 2));
     }
+}
+
+QFont figureFont(const QString& family, double points, bool bold) {
+    QFont f(family.isEmpty() ? figureFontFamily() : family);
+    f.setPointSizeF(std::max(1.0, points));
+    f.setBold(bold);
+    return f;
 }
 
 QString figureFontFamily() {
@@ -255,7 +259,7 @@ void paintFigure(QPainter& p, const Figure& f, const QRectF& page) {
     fillBackground(p, page);
     p.setRenderHint(QPainter::Antialiasing, false);
     if (!s.title.isEmpty()) {
-        p.setFont(figureFont(s, fs * 1.4, true));
+        p.setFont(styleFont(s, fs * 1.4, true));
         p.setPen(Qt::black);
         p.drawText(QRectF(page.left() + fs, page.top() + fs, page.width() - 2 * fs, fs * 2.2),
                    Qt::AlignCenter, s.title);
@@ -287,7 +291,7 @@ void paintProfile(QPainter& p, const ProfileFigure& f, const QRectF& page) {
     p.setRenderHint(QPainter::Antialiasing, true);
     drawFitted(p, f.style, QRectF(page.left(), page.top() + fs * 0.5, page.width(), fs * 2),
                f.style.title.isEmpty() ? qt(pr.title) : f.style.title, fs * 1.3, true);
-    const QFontMetricsF fm(figureFont(f.style, fs));
+    const QFontMetricsF fm(styleFont(f.style, fs));
     double labelH = 0;
     for (const auto& k : pr.keys) labelH = std::max(labelH, fm.horizontalAdvance(qt(k)));
     double legendW = fs * 4;
@@ -302,7 +306,7 @@ void paintProfile(QPainter& p, const ProfileFigure& f, const QRectF& page) {
     const int nk = std::max(1, int(pr.keys.size()));
     auto X = [&](double j) { return plot.left() + (j + 0.5) * plot.width() / nk; };
     auto Y = [&](double w) { return plot.bottom() - w / top * plot.height(); };
-    p.setFont(figureFont(f.style, fs));
+    p.setFont(styleFont(f.style, fs));
     p.setPen(QPen(Qt::black, 0.6));
     p.drawLine(plot.bottomLeft(), plot.bottomRight());
     p.drawLine(plot.bottomLeft(), plot.topLeft());

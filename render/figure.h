@@ -69,6 +69,9 @@ FigurePainter profilePainter(const Profile& profile, const FigureStyle& style, Q
 // on-screen bar draw it.
 void paintColorBar(QPainter& p, const QRectF& box, const FigureStyle& style, double top);
 
+// A font of `family` (empty: figureFontFamily()) at `points`, for figures and the lines view.
+QFont figureFont(const QString& family, double points, bool bold = false);
+
 // The default family for figures: Noto Sans CJK SC when installed (CJK glyphs), else the
 // application font.
 QString figureFontFamily();

@@ -12,10 +12,7 @@ namespace attnviz::render {
 namespace {
 
 QFont linesFont(const LinesStyle& s, double size, bool bold = false) {
-    QFont f(s.fontFamily.isEmpty() ? figureFontFamily() : s.fontFamily);
-    f.setPointSizeF(std::max(1.0, size));
-    f.setBold(bold);
-    return f;
+    return figureFont(s.fontFamily, size, bold);
 }
 
 QString qt(const std::string& s) {
@@ -38,8 +35,9 @@ std::vector<DrawnLine> linesToDraw(const SelectedTable& t, const LinesStyle& s) 
             if (f >= s.minFraction) out.push_back({int(i), int(j), f});
         }
     }
-    std::stable_sort(out.begin(), out.end(),
-                     [](const DrawnLine& a, const DrawnLine& b) { return a.strength < b.strength; });
+    std::stable_sort(out.begin(), out.end(), [](const DrawnLine& a, const DrawnLine& b) {
+        return a.strength < b.strength;
+    });
     return out;
 }
 
@@ -90,8 +88,9 @@ void paintLines(QPainter& p, const SelectedTable& t, const LinesStyle& s, const 
     if (s.title) {
         p.setPen(Qt::black);
         p.setFont(linesFont(s, s.fontSize, true));
-        p.drawText(l.title, Qt::AlignCenter,
-                   QFontMetricsF(p.font()).elidedText(qt(t.where), Qt::ElideRight, l.title.width()));
+        p.drawText(
+            l.title, Qt::AlignCenter,
+            QFontMetricsF(p.font()).elidedText(qt(t.where), Qt::ElideRight, l.title.width()));
     }
     // Lines, lightest first so that strong ones are on top.
     for (const DrawnLine& d : linesToDraw(t, s)) {
@@ -124,8 +123,7 @@ void paintLines(QPainter& p, const SelectedTable& t, const LinesStyle& s, const 
     for (size_t i = 0; i < l.queries.size(); ++i)
         label(l.queries[i], qt((*t.queries)[i]), int(i) == s.focusQuery, Qt::AlignRight);
     for (size_t j = 0; j < l.keys.size(); ++j)
-        label(l.keys[j], qt((*t.keys)[j]), s.focusQuery < 0 && int(j) == s.focusKey,
-              Qt::AlignLeft);
+        label(l.keys[j], qt((*t.keys)[j]), s.focusQuery < 0 && int(j) == s.focusKey, Qt::AlignLeft);
     p.restore();
 }
 

@@ -17,8 +17,8 @@
 namespace attnviz::render {
 
 struct LinesStyle {
-    QString fontFamily;        // empty: figureFontFamily()
-    double fontSize = 10;      // the labels' largest size (shrunk to the row pitch)
+    QString fontFamily;         // empty: figureFontFamily()
+    double fontSize = 10;       // the labels' largest size (shrunk to the row pitch)
     QColor color{31, 78, 156};  // lines and the focused token's background
     double minFraction = 0.04;  // lines below this fraction of scaleMax are not drawn
     int focusQuery = -1;        // >= 0: only this query's lines
@@ -30,10 +30,10 @@ struct LinesStyle {
 
 // Where everything goes in `box` (units of the painter: pixels on screen, points in figures).
 struct LinesLayout {
-    QRectF title;                      // empty without a title
-    std::vector<QRectF> queries, keys;  // label boxes, top to bottom
-    double fontSize = 0;                // the labels' size after fitting
-    double pitch = 0;                   // row height
+    QRectF title;                        // empty without a title
+    std::vector<QRectF> queries, keys;   // label boxes, top to bottom
+    double fontSize = 0;                 // the labels' size after fitting
+    double pitch = 0;                    // row height
     double lineLeft = 0, lineRight = 0;  // x where lines start and end
 };
 LinesLayout layoutLines(const SelectedTable& t, const LinesStyle& s, const QRectF& box);

@@ -27,9 +27,8 @@ int main(int argc, char** argv) {
     cli.addVersionOption();
     QCommandLineOption models(
         "models", "Folder of checkpoints to open (default: a bundled model set).", "dir");
-    QCommandLineOption modelSet("model-set",
-                                "Bundled model set to open: en-es (default), toy, en-lm, toy-lm.",
-                                "id");
+    QCommandLineOption modelSet(
+        "model-set", "Bundled model set to open: en-es (default), toy, en-lm, toy-lm.", "id");
     QCommandLineOption text("text", "Source sentence.", "text", "I want to go to the station");
     QCommandLineOption target("target", "Target sentence (empty: greedy decoding).", "text");
     QCommandLineOption exportFigure("export-figure",
