@@ -100,7 +100,7 @@ int main(int argc, char** argv) {
                     for (int h = 0; h < g->rowCount(); ++h)
                         if (auto* p = g->panel(c, h)) p->replot(QCustomPlot::rpImmediateRefresh);
             }
-            w.repaint();  // synchronously, what is on screen
+            w.repaint();     // synchronously, what is on screen
             if (run >= 2) {  // two warm-up runs
                 ms.push_back(t.nsecsElapsed() / 1e6);
                 analysis.push_back(analysed);

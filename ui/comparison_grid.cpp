@@ -39,16 +39,15 @@ void ComparisonGrid::viewChanged() {
 }
 
 void ComparisonGrid::applySizes() {
-    for (auto& col : m_panels)
-        for (auto* p : col) {
-            p->setZoom(m_view.zoom);
-            p->setLabelPoints(m_view.labelPoints);
-        }
-    for (auto& col : m_lines)
-        for (auto* p : col) {
-            p->setZoom(m_view.zoom);
-            p->setLabelPoints(m_view.labelPoints);
-        }
+    auto apply = [this](auto& grid) {
+        for (auto& col : grid)
+            for (auto* p : col) {
+                p->setZoom(m_view.zoom);
+                p->setLabelPoints(m_view.labelPoints);
+            }
+    };
+    apply(m_panels);
+    apply(m_lines);
     m_layout->invalidate();
     updateGeometry();
 }
@@ -162,7 +161,8 @@ void ComparisonGrid::rebuild() {
     for (const auto& col : s.columns)
         for (const auto& t : col.tables)
             if (t.weights)
-                m_lineRows = std::max(m_lineRows, int(std::max(t.weights->rows(), t.weights->cols())));
+                m_lineRows =
+                    std::max(m_lineRows, int(std::max(t.weights->rows(), t.weights->cols())));
     for (int c = 0; c < m_columns; ++c) fillColumn(c, s.columns[size_t(c)], m_rows);
     applySizes();
     // Panels' minimum sizes follow their token counts: lay out again (the scroll area
@@ -207,30 +207,30 @@ void ComparisonGrid::fillColumn(int c, const SelectedColumn& col, int rows) {
     m_headers[size_t(c)]->setToolTip(tip);
     const QString name = QString::fromStdString(r.name);
     const QString where = QString("%1 L%2").arg(kindLabel(m_view.kind)).arg(col.layer);
+    // A panel past the column's tables (or of a failed model) shows why, else the table.
+    auto tableFor = [&](auto* p, int h) -> const SelectedTable* {
+        if (h < int(col.tables.size())) return &col.tables[size_t(h)];
+        p->setTitle(r.error.empty() ? QString("%1\n%2").arg(name, where) : name);
+        p->setMessage(h == 0 ? QString::fromStdString(col.error) : QString());
+        return nullptr;
+    };
     if (m_linesShown) {
         for (int h = 0; h < rows; ++h) {
             LinesPanel* p = m_lines[size_t(c)][size_t(h)];
-            if (h >= int(col.tables.size())) {
-                p->setTitle(r.error.empty() ? QString("%1\n%2").arg(name, where) : name);
-                p->setMessage(h == 0 ? QString::fromStdString(col.error) : QString());
-                continue;
-            }
-            const SelectedTable& t = col.tables[size_t(h)];
-            p->setTitle(QString("%1\n%2").arg(name, QString::fromStdString(t.where)));
+            const SelectedTable* t = tableFor(p, h);
+            if (!t) continue;
+            p->setTitle(QString("%1\n%2").arg(name, QString::fromStdString(t->where)));
             p->setRows(m_lineRows);
-            p->setTable(t);
+            p->setTable(*t);
             p->setSelectedQuery(m_view.query);
         }
         return;
     }
     for (int h = 0; h < rows; ++h) {
         HeatmapPanel* p = m_panels[size_t(c)][size_t(h)];
-        if (h >= int(col.tables.size())) {
-            p->setTitle(r.error.empty() ? QString("%1\n%2").arg(name, where) : name);
-            p->setMessage(h == 0 ? QString::fromStdString(col.error) : QString());
-            continue;
-        }
-        const SelectedTable& t = col.tables[size_t(h)];
+        const SelectedTable* tp = tableFor(p, h);
+        if (!tp) continue;
+        const SelectedTable& t = *tp;
         const QString what = QString::fromStdString(t.where);
         p->setTitle(QString("%1\n%2").arg(name, what));
         p->setToolTipTitle(QString("%1 · %2").arg(name, what));

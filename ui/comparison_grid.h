@@ -11,11 +11,12 @@
 
 namespace attnviz::ui {
 
-// Lays out one HeatmapPanel (or, in the lines view, one LinesPanel) per selected table (core/selection.h): columns are models (or
-// one model's layers), rows are heads (or one row with their mean). It draws the workspace
-// model's selection and keeps no results of its own. Panels are reused while the grid's
-// shape stays the same; zoom and pan are shared by all panels; a clicked query row is
-// outlined everywhere. Column headers have a context menu to move or remove the column.
+// Lays out one HeatmapPanel (or, in the lines view, one LinesPanel) per selected table
+// (core/selection.h): columns are models (or one model's layers), rows are heads (or one row with
+// their mean). It draws the workspace model's selection and keeps no results of its own. Panels are
+// reused while the grid's shape stays the same; zoom and pan are shared by all panels; a clicked
+// query row is outlined everywhere. Column headers have a context menu to move or remove the
+// column.
 class ComparisonGrid : public QWidget {
     Q_OBJECT
 public:

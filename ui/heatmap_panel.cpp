@@ -108,7 +108,8 @@ void HeatmapPanel::setZoom(double zoom) {
 void HeatmapPanel::setLabelPoints(int points) {
     if (points == m_labelPoints) return;
     m_labelPoints = points;
-    for (QCPAxis* a : {xAxis, yAxis}) a->setTickLabelFont(QFont(render::figureFontFamily(), points));
+    for (QCPAxis* a : {xAxis, yAxis})
+        a->setTickLabelFont(QFont(render::figureFontFamily(), points));
     updateGeometry();
     updateTickLabels();
     requestReplot();

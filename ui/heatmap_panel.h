@@ -52,7 +52,7 @@ public:
     // Never smaller than kMinCell pixels per token plus the labels and title: below that the
     // labels overlap and cells blur, so the grid scrolls instead (issue 13).
     QSize minimumSizeHint() const override;
-    static constexpr int kMinCell = 14;  // an 8 pt label's height, at zoom 1
+    static constexpr int kMinCell = 14;      // an 8 pt label's height, at zoom 1
     static constexpr int kMaxMinSide = 720;  // the most the minimum size asks for, at zoom 1
     // Panel size factor (the grid's zoom) and the token labels' point size.
     void setZoom(double zoom);
@@ -95,7 +95,7 @@ private:
     int m_row = -1;
     int m_hoverRow = -1;
     bool m_dirty = false;  // changed while off screen: replot before the next paint
-    QSize m_around;  // widget size minus the map's, at the last layout (invalid before)
+    QSize m_around;        // widget size minus the map's, at the last layout (invalid before)
     double m_zoom = 1.0;
     int m_labelPoints = 8;
     bool m_settingView = false;

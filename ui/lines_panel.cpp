@@ -2,10 +2,10 @@
 #include "lines_panel.h"
 
 #include <QMouseEvent>
-#include <QWheelEvent>
-#include <cmath>
 #include <QPainter>
 #include <QToolTip>
+#include <QWheelEvent>
+#include <cmath>
 
 namespace attnviz::ui {
 
@@ -92,9 +92,9 @@ render::LinesLayout LinesPanel::currentLayout() const {
 }
 
 QSize LinesPanel::minimumSizeHint() const {
-    const int n = std::max(m_rows, m_table.weights ? int(std::max(m_table.weights->rows(),
-                                                                   m_table.weights->cols()))
-                                                   : 0);
+    const int n = std::max(
+        m_rows,
+        m_table.weights ? int(std::max(m_table.weights->rows(), m_table.weights->cols())) : 0);
     // Readable rows, but not taller than 1500 px (times the zoom) for long sentences.
     const int readable = int(std::lround(kMinPitch * m_zoom * m_labelPoints / 8.0));
     const int pitch = std::min(readable, int(1500 * m_zoom) / std::max(3, n));

@@ -18,7 +18,7 @@ class LinesPanel : public QWidget {
 public:
     explicit LinesPanel(QWidget* parent = nullptr);
     void setTable(const SelectedTable& table);
-    void setTitle(const QString& title);  // model and block, two lines
+    void setTitle(const QString& title);      // model and block, two lines
     void setMessage(const QString& message);  // shown instead of the lines (errors)
     void setSelectedQuery(int row);
     // Lays out at least this many token rows, so that panels side by side line up.

@@ -546,7 +546,8 @@ TEST(Cli, PresetAtASizeWithDevDataAndWordAlignments) {
             }
             t << s << "\t" << g << "\n";
             x << s << "\n";
-            if (i < 5) d << s << "\t" << g << "\n", a << "0-0 1-1 2?2" << (i == 4 ? "\n" : " 3-3\n");
+            if (i < 5)
+                d << s << "\t" << g << "\n", a << "0-0 1-1 2?2" << (i == 4 ? "\n" : " 3-3\n");
         }
     }
     writeFile(size, R"({"d_model": 16, "heads": 2, "d_ff": 32, "enc_layers": 1, "dec_layers": 1,
@@ -587,7 +588,8 @@ TEST(Cli, PresetAtASizeWithDevDataAndWordAlignments) {
     r = cli({"eval", "--model", model, "--data", dev, "--align", align, "--no-decode"});
     EXPECT_EQ(r.code, 1);
     EXPECT_NE(r.err.find("must match line by line"), std::string::npos) << r.err;
-    r = cli({"train", "--config", size, "--size", size, "--task", "copy", "--out", tmp("y.safetensors")});
+    r = cli({"train", "--config", size, "--size", size, "--task", "copy", "--out",
+             tmp("y.safetensors")});
     EXPECT_NE(r.code, 0);
     EXPECT_NE(r.err.find("--preset"), std::string::npos) << r.err;
 }

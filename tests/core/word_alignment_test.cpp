@@ -74,7 +74,8 @@ TEST(WordAlignment, AWordModelAlignsItsTokensAndEveryLinkIsScored) {
     // is skipped.
     Model m = test::makeModel(test::readConfig("dot"), 3);
     std::vector<WordAlignedPair> pairs(2);
-    pairs[0] = {"the dog sees the cat", "de hundo vidas la kato", parseAlignmentLine("1-1 4-4 2?2")};
+    pairs[0] = {"the dog sees the cat", "de hundo vidas la kato",
+                parseAlignmentLine("1-1 4-4 2?2")};
     pairs[1] = {"the dog", "la hundo", parseAlignmentLine("")};
     const WordAlignmentResult r = wordAlignmentErrors(m, pairs);
     EXPECT_EQ(r.scored, 1);

@@ -2,13 +2,14 @@
 // The lines view (render/lines.h): which lines are drawn and how strong, by hand; the
 // layout's columns and hit testing; a vector drawing with one path per line.
 #include "render/lines.h"
-#include "render/runtime.h"
 
 #include <gtest/gtest.h>
 
 #include <QBuffer>
 #include <QGuiApplication>
 #include <QSvgGenerator>
+
+#include "render/runtime.h"
 
 using namespace attnviz;
 using namespace attnviz::render;
@@ -60,7 +61,8 @@ TEST(Lines, StrengthIsWeightOverTheScaleTopAndFaintLinesAreLeftOut) {
     ASSERT_EQ(k.size(), 2u);
     for (const auto& x : k) EXPECT_EQ(x.key, 1);
     // No weights, or nothing above zero: nothing.
-    EXPECT_TRUE(linesToDraw(table(Mat::Zero(2, 2), {"a", "b"}, {"a", "b"}, 0), LinesStyle{}).empty());
+    EXPECT_TRUE(
+        linesToDraw(table(Mat::Zero(2, 2), {"a", "b"}, {"a", "b"}, 0), LinesStyle{}).empty());
 }
 
 TEST(Lines, QueriesLeftKeysRightOneRowPitchAndHits) {
@@ -82,7 +84,8 @@ TEST(Lines, QueriesLeftKeysRightOneRowPitchAndHits) {
     EXPECT_EQ(hitLines(l, QPointF((l.lineLeft + l.lineRight) / 2, 100)).side, -1);
     // Many tokens in the same box: smaller labels, never below 3 points.
     std::vector<std::string> many(60, "word");
-    const LinesLayout dense = layoutLines(table(Mat::Constant(60, 60, 1.f / 60), many, many, 0), s, box);
+    const LinesLayout dense =
+        layoutLines(table(Mat::Constant(60, 60, 1.f / 60), many, many, 0), s, box);
     EXPECT_LT(dense.fontSize, l.fontSize);
     EXPECT_GE(dense.fontSize, 3.0);
 }

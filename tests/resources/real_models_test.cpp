@@ -69,7 +69,8 @@ TEST_P(RealModel, PresetAttentionAtTheSetsSizeWithSentencePiece) {
     const auto presets = loadPresets((kModels / "configs").string());
     const auto size = parseJson(
         readTextFile((path.parent_path() / "size.json").string(), kMaxConfigBytes, "size"), "size");
-    EXPECT_TRUE(m.config() == ModelConfig::fromJson(presetConfig(findPreset(presets, id), size, lm)))
+    EXPECT_TRUE(m.config() ==
+                ModelConfig::fromJson(presetConfig(findPreset(presets, id), size, lm)))
         << path;
     EXPECT_GE(m.config().maxLen, 128);
 }

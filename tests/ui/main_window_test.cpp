@@ -12,12 +12,12 @@
 #include <QDockWidget>
 #include <QDoubleSpinBox>
 #include <QLineEdit>
+#include <QScrollArea>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QStatusBar>
 #include <QTest>
-#include <QScrollArea>
 #include <QWheelEvent>
 #include <fstream>
 #include <set>
@@ -291,7 +291,8 @@ TEST(MainWindow, GaussianSettingsChangeThePanelsAtOnce) {
     EXPECT_EQ(b.options["sigma"], 2.0);
     EXPECT_TRUE(isModified(w2.columns()[1]));
     EXPECT_FALSE(isModified(w2.columns()[0]));
-    EXPECT_NEAR(w2.grid()->panel(1, 0)->matrix()(3, 2), w.grid()->panel(1, 0)->matrix()(3, 2), 1e-7);
+    EXPECT_NEAR(w2.grid()->panel(1, 0)->matrix()(3, 2), w.grid()->panel(1, 0)->matrix()(3, 2),
+                1e-7);
 }
 
 TEST(MainWindow, ColumnsMoveAndGoAndZoomIsShared) {
@@ -813,7 +814,8 @@ TEST(MainWindow, FitsA1280x720ScreenAndTheLastColumnIsReachable) {
 TEST(MainWindow, PanelsOutOfViewAreDrawnWhenShownAndShowTheLatestTables) {
     MainWindow w;
     std::vector<ModelColumn> cols;
-    for (int i = 0; i < 13; ++i) cols.push_back(bundled(i % 2 ? "01-dot.safetensors" : "09-hc-sa.safetensors"));
+    for (int i = 0; i < 13; ++i)
+        cols.push_back(bundled(i % 2 ? "01-dot.safetensors" : "09-hc-sa.safetensors"));
     w.setColumns(cols);
     w.resize(1280, 720);
     w.show();
