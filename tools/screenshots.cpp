@@ -3,12 +3,17 @@
 // the default workspace (the real English -> Spanish set); "to" clicked with its query
 // profile; the toy set with words it does not know marked; a subword sentence with its pieces
 // merged into words; training in progress.
-//   attnviz-screenshots OUTDIR
+//   attnviz-screenshots OUTDIR [WxH]
+// With --layouts, every layout (compare, mean, focus) and the lines view for a 12-token and a
+// 40-token sentence, at the window size given (default: the screen's available area), named
+// LAYOUT-TOKENS.png, so that readability can be judged at 1366x768 and 1920x1080:
+//   attnviz-screenshots --layouts OUTDIR [WxH]
 #include <QApplication>
 #include <QDir>
 #include <QDockWidget>
 #include <QLineEdit>
 #include <QProgressBar>
+#include <QScreen>
 #include <QSignalSpy>
 #include <QTest>
 #include <QTextStream>
@@ -33,21 +38,71 @@ bool shoot(QWidget& w, const QString& path) {
     return ok;
 }
 
+// Every layout and the lines view, for a 12-token and a 40-token sentence (pieces of the
+// en-es set's vocabulary).
+int shootLayouts(MainWindow& w, const QString& out) {
+    const std::pair<const char*, const char*> sentences[] = {
+        {"12", "The children want to go to the house of their father."},
+        {"40",
+         "When the children came to the city in the morning, the teacher told them that the road "
+         "to the sea was closed because of the great storm, so they walked back home together."}};
+    bool ok = true;
+    for (const auto& [tokens, sentence] : sentences) {
+        w.setSentence(sentence);
+        ViewState v = w.view();
+        v.kind = attnviz::BlockKind::EncoderSelf;
+        v.layer = 0;
+        v.lines = false;
+        v.meanHeads = false;
+        v.allLayersOf = -1;
+        w.setView(v);
+        settle(w);
+        ok = shoot(w, out + "/compare-" + tokens + ".png") && ok;
+        v.meanHeads = true;
+        w.setView(v);
+        settle(w);
+        ok = shoot(w, out + "/mean-" + tokens + ".png") && ok;
+        v.meanHeads = false;
+        v.allLayersOf = 0;  // the dot-product model's heads, every layer
+        w.setView(v);
+        settle(w);
+        ok = shoot(w, out + "/focus-" + tokens + ".png") && ok;
+        // Cross-attention of the last layer as lines, one mean panel per model.
+        v.allLayersOf = -1;
+        v.meanHeads = true;
+        v.kind = attnviz::BlockKind::Cross;
+        v.layer = 2;
+        v.lines = true;
+        w.setView(v);
+        settle(w);
+        ok = shoot(w, out + "/lines-" + tokens + ".png") && ok;
+    }
+    return ok ? 0 : 1;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
     QApplication app(argc, argv);
     QApplication::setApplicationName("attnviz-screenshots");
-    const QString out = argc > 1 ? argv[1] : "docs/screenshots";
+    QStringList args = QApplication::arguments().mid(1);
+    const bool layouts = args.removeAll("--layouts") > 0;
+    const QString out = !args.isEmpty() ? args[0] : "docs/screenshots";
     // Optional window size: attnviz-screenshots OUTDIR 1366x768
-    QSize size(1680, 1050);
-    if (argc > 2) {
-        const QStringList wh = QString(argv[2]).split('x');
+    QSize size =
+        layouts ? QApplication::primaryScreen()->availableGeometry().size() : QSize(1680, 1050);
+    if (args.size() > 1) {
+        const QStringList wh = args[1].split('x');
         if (wh.size() == 2) size = QSize(wh[0].toInt(), wh[1].toInt());
     }
     QDir().mkpath(out);
     MainWindow w;
     w.resize(size);
+    if (layouts) {
+        w.chooseModelSet("en-es", false);
+        w.show();
+        return shootLayouts(w, out);
+    }
     w.chooseModelSet("en-es", false);
     w.setSentence("I want to go to the station");
     w.show();

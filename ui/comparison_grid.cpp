@@ -3,6 +3,7 @@
 
 #include <QContextMenuEvent>
 #include <QMenu>
+#include <QScrollBar>
 #include <QToolTip>
 #include <QWheelEvent>
 #include <cmath>
@@ -48,8 +49,37 @@ void ComparisonGrid::applySizes() {
     };
     apply(m_panels);
     apply(m_lines);
+    // One row of heatmaps (the mean layout, or one-head models): as tall as the view.
+    const int header = m_headers.empty() ? 0 : m_headers.front()->minimumHeight();  // fixed
+    const QMargins mg = m_layout->contentsMargins();
+    const int fill =
+        m_rows == 1 && m_fillHeight > 0
+            ? m_fillHeight - header - m_layout->verticalSpacing() - mg.top() - mg.bottom()
+            : 0;
+    for (auto& col : m_panels)
+        for (auto* p : col) p->setFillHeight(fill);
     m_layout->invalidate();
     updateGeometry();
+}
+
+void ComparisonGrid::watchViewport(QAbstractScrollArea* area) {
+    m_area = area;
+    area->viewport()->installEventFilter(this);
+}
+
+// The height a single row may fill: the viewport's, as if the horizontal scroll bar were
+// shown (so that the bar appearing or not does not change it and start a loop).
+bool ComparisonGrid::eventFilter(QObject* watched, QEvent* event) {
+    if (m_area && watched == m_area->viewport() && event->type() == QEvent::Resize) {
+        const QScrollBar* bar = m_area->horizontalScrollBar();
+        const int h = m_area->viewport()->height() + (bar->isVisible() ? bar->height() : 0) -
+                      bar->sizeHint().height();
+        if (h != m_fillHeight) {
+            m_fillHeight = h;
+            applySizes();
+        }
+    }
+    return QWidget::eventFilter(watched, event);
 }
 
 void ComparisonGrid::wheelEvent(QWheelEvent* event) {
@@ -148,8 +178,13 @@ void ComparisonGrid::reshape(int cols, int rows, bool lines) {
     }
     m_columns = cols;
     m_rows = rows;
-    m_layout->setRowStretch(0, 0);
-    for (int h = 1; h <= rows; ++h) m_layout->setRowStretch(h, 1);
+    // Spare height to the panel rows, none to the headers nor to rows of an earlier shape
+    // (a layout keeps its row count after the widgets are gone); spare width shared equally,
+    // so that columns of one kind of panel are one width.
+    for (int r = 0; r < m_layout->rowCount(); ++r)
+        m_layout->setRowStretch(r, r >= 1 && r <= rows ? 1 : 0);
+    for (int c = 0; c < m_layout->columnCount(); ++c)
+        m_layout->setColumnStretch(c, c < cols ? 1 : 0);
 }
 
 void ComparisonGrid::rebuild() {

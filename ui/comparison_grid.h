@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include <QAbstractScrollArea>
 #include <QGridLayout>
 #include <QLabel>
 #include <QWidget>
@@ -32,6 +33,8 @@ public:
     QLabel* header(int column) const;
     int columnCount() const { return m_columns; }
     int rowCount() const { return m_rows; }
+    // The scroll area showing the grid: a single row of heatmaps fills its height.
+    void watchViewport(QAbstractScrollArea* area);
 
 signals:
     void queryClicked(int column, int query);
@@ -42,6 +45,7 @@ signals:
 
 protected:
     void wheelEvent(QWheelEvent* event) override;
+    bool eventFilter(QObject* watched, QEvent* event) override;
 
 private:
     void viewChanged();
@@ -63,6 +67,8 @@ private:
     bool m_linesShown = false;
     int m_lineRows = 0;  // the most tokens of any table: every lines panel's row count
     int m_columns = 0, m_rows = 0;
+    QAbstractScrollArea* m_area = nullptr;
+    int m_fillHeight = 0;  // what a single row of panels may fill (0: not known yet)
 };
 
 }  // namespace attnviz::ui

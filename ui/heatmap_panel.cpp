@@ -92,6 +92,7 @@ void HeatmapPanel::setTable(const SelectedTable& t) {
     applyScaling();
     updateTickLabels();
     if (!sameShape) {
+        fitLayout();
         resetView();
         updateGeometry();  // the minimum size follows the token count
     }
@@ -105,13 +106,19 @@ void HeatmapPanel::setZoom(double zoom) {
     updateGeometry();
 }
 
+void HeatmapPanel::setFillHeight(int pixels) {
+    if (pixels == m_fillHeight) return;
+    m_fillHeight = pixels;
+    updateGeometry();
+}
+
 void HeatmapPanel::setLabelPoints(int points) {
     if (points == m_labelPoints) return;
     m_labelPoints = points;
     for (QCPAxis* a : {xAxis, yAxis})
         a->setTickLabelFont(QFont(render::figureFontFamily(), points));
     updateGeometry();
-    updateTickLabels();
+    fitLayout();
     requestReplot();
 }
 
@@ -154,11 +161,15 @@ QSize HeatmapPanel::minimumSizeHint() const {
     const int n = std::max(rows(), cols());
     const int readable = int(std::lround(kMinCell * m_zoom * m_labelPoints / 8.0));
     const int capped = n > 0 ? int(kMaxMinSide * m_zoom) / n : readable;
-    const int cell = std::max(3, std::min(readable, capped));
+    int cell = std::max(3, std::min(readable, capped));
     // Around the map: measured at the last layout when there was one (title, labels, colour
     // bar and margins as drawn), else estimated.
     const int aroundW = m_around.isValid() ? m_around.width() : label + 16 + bar;
     const int aroundH = m_around.isValid() ? m_around.height() : title + label + 8;
+    if (m_fillHeight > 0 && rows() > 0) {  // as tall as the view, cells square
+        const int fill = int((m_fillHeight - aroundH) * m_zoom) / rows();
+        cell = std::max(cell, std::min(fill, int(kMaxFillCell * m_zoom)));
+    }
     return QSize(aroundW + std::max(4, cols()) * cell, aroundH + std::max(4, rows()) * cell);
 }
 
@@ -198,6 +209,7 @@ void HeatmapPanel::setOwnColorBar(bool on) {
         m_scale->setVisible(on);
         plotLayout()->setColumnStretchFactor(1, on ? 0.01 : 0.0001);
         if (!on) m_scale->setMinimumSize(0, 0);
+        fitLayout();
         requestReplot();
     }
 }
@@ -238,6 +250,7 @@ void HeatmapPanel::setMessage(const QString& message) {
     m_messageText = message;
     wrapMessage();
     m_message->setVisible(true);
+    fitLayout();
     updateGeometry();
     requestReplot();
 }
@@ -264,18 +277,33 @@ void HeatmapPanel::wrapMessage() {
 void HeatmapPanel::resizeEvent(QResizeEvent* event) {
     QCustomPlot::resizeEvent(event);
     if (m_message->visible()) wrapMessage();
-    if (m_weights) {
-        updateLayout();  // the axis rect's new size (no drawing)
-        updateTickLabels();
-        updateLayout();
-        // What the title, labels and margins take, for minimumSizeHint.
-        const QRect ar = axisRect()->rect();
-        const QSize around(width() - ar.width(), height() - ar.height());
-        if (ar.width() > 0 && ar.height() > 0 && around != m_around) {
-            m_around = around;
-            updateGeometry();
-        }
+    fitLayout();
+}
+
+// Lays out the map for the panel's size: labels thinned to the cells, what surrounds the map
+// measured for minimumSizeHint, and square cells, the spare width or height left around the
+// map (centred across, below it down) rather than stretching the cells.
+void HeatmapPanel::fitLayout() {
+    plotLayout()->setMargins(QMargins());
+    if (!m_weights || m_message->visible()) return;
+    updateLayout();  // the axis rect's new size (no drawing)
+    updateTickLabels();
+    updateLayout();
+    const QRect ar = axisRect()->rect();
+    const QSize around(width() - ar.width(), height() - ar.height());
+    if (ar.width() > 0 && ar.height() > 0 && around != m_around) {
+        m_around = around;
+        updateGeometry();
     }
+    if (rows() == 0 || cols() == 0 || ar.width() <= 0 || ar.height() <= 0) return;
+    const double cell = std::min(double(ar.width()) / cols(), double(ar.height()) / rows());
+    const int spareW = ar.width() - int(std::floor(cell * cols()));
+    const int spareH = ar.height() - int(std::floor(cell * rows()));
+    if (spareW < 2 && spareH < 2) return;
+    plotLayout()->setMargins(QMargins(spareW / 2, 0, spareW - spareW / 2, spareH));
+    updateLayout();
+    updateTickLabels();
+    updateLayout();
 }
 
 // Drawn now when on screen; a panel scrolled out of view is drawn when it is next painted,

@@ -57,6 +57,11 @@ public:
     // Panel size factor (the grid's zoom) and the token labels' point size.
     void setZoom(double zoom);
     void setLabelPoints(int points);
+    // A single row of panels (the mean layout) is as tall as the view: square cells sized so
+    // that the panel fills this many pixels of height (times the zoom, at most kMaxFillCell
+    // per token); 0: the readable minimum only.
+    void setFillHeight(int pixels);
+    static constexpr int kMaxFillCell = 64;
     // How many tokens per shown label on an axis (1: every token named).
     int labelStep(Qt::Orientation o) const;
 
@@ -75,6 +80,7 @@ protected:
 private:
     void applyScaling();
     void wrapMessage();
+    void fitLayout();  // square cells, thinned labels, m_around (heatmap_panel.cpp)
     void updateScaleTicks();
     void updateTickLabels();  // every k-th label when cells are smaller than a label
     void requestReplot();     // now if on screen, else at the next paint
@@ -97,6 +103,7 @@ private:
     bool m_dirty = false;  // changed while off screen: replot before the next paint
     QSize m_around;        // widget size minus the map's, at the last layout (invalid before)
     double m_zoom = 1.0;
+    int m_fillHeight = 0;
     int m_labelPoints = 8;
     bool m_settingView = false;
 };

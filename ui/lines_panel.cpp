@@ -105,8 +105,11 @@ void LinesPanel::paintEvent(QPaintEvent*) {
     QPainter p(this);
     p.fillRect(rect(), palette().color(QPalette::Base));
     p.setPen(palette().color(QPalette::Text));
+    // Each title line elided to the panel (the block and layer are also in the controls).
+    QStringList title = m_title.split('\n');
+    for (auto& line : title) line = fontMetrics().elidedText(line, Qt::ElideRight, width() - 6);
     p.drawText(QRect(0, 2, width(), 2 * fontMetrics().lineSpacing() + 2),
-               Qt::AlignHCenter | Qt::AlignTop, m_title);
+               Qt::AlignHCenter | Qt::AlignTop, title.join('\n'));
     if (!m_message.isEmpty() || !m_table.weights) {
         p.drawText(rect().adjusted(8, 2 * fontMetrics().lineSpacing(), -8, -8),
                    Qt::AlignCenter | Qt::TextWordWrap, m_message);

@@ -13,6 +13,7 @@
 #include <QScrollArea>
 #include <QSettings>
 #include <QStatusBar>
+#include <algorithm>
 
 #include "color_bar.h"
 #include "comparison_grid.h"
@@ -73,6 +74,7 @@ QWidget* MainWindow::createCentralWidget() {
     auto* scroll = new QScrollArea;
     scroll->setWidgetResizable(true);
     scroll->setWidget(m_grid);
+    m_grid->watchViewport(scroll);
     auto* row = new QHBoxLayout;
     row->addWidget(scroll, 1);
     row->addWidget(m_colorBar);  // the shared scale, outside the scrolled grid
@@ -81,9 +83,8 @@ QWidget* MainWindow::createCentralWidget() {
 }
 
 void MainWindow::connectWidgets() {
-    connect(m_modelSet, &QComboBox::activated, this, [this](int i) {
-        chooseModelSet(m_modelSet->itemData(i).toString());
-    });
+    connect(m_modelSet, &QComboBox::activated, this,
+            [this](int i) { chooseModelSet(m_modelSet->itemData(i).toString()); });
     connect(m_source, &QLineEdit::textChanged, this, &MainWindow::requestAnalysis);
     connect(m_target, &QLineEdit::textChanged, this, &MainWindow::requestAnalysis);
     connect(m_source, &QLineEdit::returnPressed, this, &MainWindow::rememberSentence);
@@ -156,8 +157,8 @@ void MainWindow::setBlock(BlockKind kind, int layer) {
 
 void MainWindow::zoomBy(double factor) {
     ViewState v = view();
-    v.zoom = factor == 0 ? 1.0
-                         : std::clamp(v.zoom * factor, ViewState::kZoomMin, ViewState::kZoomMax);
+    v.zoom =
+        factor == 0 ? 1.0 : std::clamp(v.zoom * factor, ViewState::kZoomMin, ViewState::kZoomMax);
     setView(v);
     message(QString("zoom %1%").arg(std::lround(100 * v.zoom)));
 }
@@ -265,8 +266,10 @@ Session MainWindow::session() const {
             modified = isModified(c);
             if (modified) config = c.model->config().toJson().dump();
         }
-        s.columnConfigs.append(modified ? QJsonValue(QJsonDocument::fromJson(QByteArray::fromStdString(config)).object())
-                                        : QJsonValue());
+        s.columnConfigs.append(
+            modified
+                ? QJsonValue(QJsonDocument::fromJson(QByteArray::fromStdString(config)).object())
+                : QJsonValue());
     }
     s.view = view();
     s.modelSet = modelSet();
@@ -308,8 +311,9 @@ void MainWindow::showEvent(QShowEvent* event) {
     QMainWindow::showEvent(event);
     if (m_shown) return;
     m_shown = true;
-    // The grid first: the bottom tools take a fifth of the height (at least 180 px).
-    resizeDocks({m_profileDock}, {std::max(180, height() / 5)}, Qt::Vertical);
+    // The grid first: the bottom tools take a sixth of the height (110 to 220 px), so that
+    // a laptop screen of 768 px keeps two thirds of its height for the panels.
+    resizeDocks({m_profileDock}, {std::clamp(height() / 6, 110, 220)}, Qt::Vertical);
 }
 
 void MainWindow::closeEvent(QCloseEvent* event) {

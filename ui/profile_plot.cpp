@@ -6,7 +6,7 @@
 
 namespace attnviz::ui {
 ProfilePlot::ProfilePlot(QWidget* parent) : QCustomPlot(parent) {
-    setMinimumHeight(130);
+    setMinimumHeight(80);  // a short bottom dock on a laptop; raised taller at the first click
     plotLayout()->insertRow(0);
     m_title = new QCPTextElement(this, "Click a query token to see its weights over the keys",
                                  QFont(render::figureFontFamily(), 9, QFont::DemiBold));
@@ -58,10 +58,14 @@ void ProfilePlot::showProfile(const Profile& f, bool querySelected) {
         // the markers too.
         const int i = graphCount() - 1;
         g->setPen(QPen(render::lineColor(i), 2, render::lineStyle(i)));
-        static const QCPScatterStyle::ScatterShape shapes[] = {
-            QCPScatterStyle::ssCircle, QCPScatterStyle::ssSquare, QCPScatterStyle::ssTriangle,
-            QCPScatterStyle::ssDiamond, QCPScatterStyle::ssCross, QCPScatterStyle::ssPlus,
-            QCPScatterStyle::ssTriangleInverted, QCPScatterStyle::ssStar};
+        static const QCPScatterStyle::ScatterShape shapes[] = {QCPScatterStyle::ssCircle,
+                                                               QCPScatterStyle::ssSquare,
+                                                               QCPScatterStyle::ssTriangle,
+                                                               QCPScatterStyle::ssDiamond,
+                                                               QCPScatterStyle::ssCross,
+                                                               QCPScatterStyle::ssPlus,
+                                                               QCPScatterStyle::ssTriangleInverted,
+                                                               QCPScatterStyle::ssStar};
         g->setScatterStyle(QCPScatterStyle(shapes[i % 8], 6));
         for (size_t j = 0; j < y.size(); ++j) {
             g->addData(double(j), y[j]);

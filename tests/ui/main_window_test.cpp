@@ -775,6 +775,23 @@ TEST(MainWindow, ZoomLabelSizeAndLabelThinning) {
     auto ticker = qSharedPointerDynamicCast<QCPAxisTickerText>(p->yAxis->ticker());
     ASSERT_TRUE(ticker);
     EXPECT_TRUE(ticker->ticks().contains(7.0));
+    // A thinned-out row is named while the pointer is over it, and only then.
+    const int step = p->labelStep(Qt::Vertical);
+    ASSERT_GT(step, 1);
+    const int hidden = 1;  // not a multiple of the step, not the selected row
+    ticker = qSharedPointerDynamicCast<QCPAxisTickerText>(p->yAxis->ticker());
+    ASSERT_FALSE(ticker->ticks().contains(double(hidden)));
+    const QPoint over(int(p->xAxis->coordToPixel(0)), int(p->yAxis->coordToPixel(hidden)));
+    QTest::mouseMove(p, over);
+    QTest::qWait(20);
+    ticker = qSharedPointerDynamicCast<QCPAxisTickerText>(p->yAxis->ticker());
+    EXPECT_EQ(ticker->ticks().value(double(hidden)), "the");  // station the station …
+    QTest::mouseMove(
+        p,
+        over + QPoint(0, int(step * 3 * (p->yAxis->coordToPixel(1) - p->yAxis->coordToPixel(0)))));
+    QTest::qWait(20);
+    ticker = qSharedPointerDynamicCast<QCPAxisTickerText>(p->yAxis->ticker());
+    EXPECT_FALSE(ticker->ticks().contains(double(hidden)));
     // Label size.
     ViewState v = w.view();
     v.labelPoints = 12;
@@ -782,6 +799,41 @@ TEST(MainWindow, ZoomLabelSizeAndLabelThinning) {
     EXPECT_EQ(p->xAxis->tickLabelFont().pointSize(), 12);
     EXPECT_EQ(ViewState::fromJson(w.view().toJson()).labelPoints, 12);
     EXPECT_DOUBLE_EQ(ViewState::fromJson(w.view().toJson()).zoom, ViewState::kZoomMin);
+}
+
+// Cells stay square whatever the panel's shape (spare room is left around the map), and the
+// mean layout's single row of panels is as tall as the view (issue 13).
+TEST(MainWindow, SquareCellsAndTheMeanLayoutFillsTheView) {
+    MainWindow w;
+    w.resize(1400, 900);
+    w.setColumns({bundled("01-dot.safetensors"), bundled("09-hc-sa.safetensors")});
+    w.setSentence("I want to go to the station");  // 7 tokens with <eos>
+    w.show();
+    waitForResults(w);
+    QTest::qWait(50);
+    auto cellSize = [](HeatmapPanel* p) {
+        const QRect r = p->axisRect()->rect();
+        return QSizeF(double(r.width()) / p->matrix().cols(),
+                      double(r.height()) / p->matrix().rows());
+    };
+    HeatmapPanel* p = w.grid()->panel(0, 0);
+    ASSERT_NE(p, nullptr);
+    const QSizeF wide = cellSize(p);  // two columns across 1400 px: wider than tall panels
+    EXPECT_NEAR(wide.width(), wide.height(), 1.0) << wide.width() << "x" << wide.height();
+    EXPECT_GE(wide.height(), HeatmapPanel::kMinCell);
+    // Mean layout: one panel per model, as tall as the view, still square.
+    w.findChild<ViewControls*>()->setLayoutIndex(ViewControls::Mean);
+    QTest::qWait(50);
+    p = w.grid()->panel(0, 0);
+    auto* scroll = qobject_cast<QScrollArea*>(w.grid()->parentWidget()->parentWidget());
+    ASSERT_NE(scroll, nullptr);
+    const int view = scroll->viewport()->height();
+    const QRect inView(p->mapTo(scroll->viewport(), QPoint(0, 0)), p->size());
+    EXPECT_LE(inView.bottom(), view) << "the row is taller than the view: it scrolls";
+    EXPECT_GT(p->height(), view * 3 / 4) << p->height() << " of " << view;
+    const QSizeF big = cellSize(p);
+    EXPECT_NEAR(big.width(), big.height(), 1.0);
+    EXPECT_GT(big.height(), 2 * wide.height()) << "the mean panel is bigger than a head's";
 }
 
 // The window fits a 1280×720 screen (issue 13): its minimum size is smaller, and at that
