@@ -77,6 +77,12 @@ CLI::App* RenderCommand::add(CLI::App& app) {
     m_cmd->add_flag("--lines", m_lines,
                     "Each head as lines from query tokens (left) to key tokens (right), "
                     "opacity and width by weight, instead of a heatmap");
+    m_cmd
+        ->add_option("--arrange", m_arrange,
+                     "columns: a column per model, heads down, as in the app; rows: a row per "
+                     "model; auto: whichever gives the largest panels on the page")
+        ->capture_default_str()
+        ->check(CLI::IsMember({"columns", "rows", "auto"}));
     m_cmd->add_option("--title", m_title, "Figure title");
     m_cmd->add_option("--font", m_font, "Font family (default: Noto Sans CJK SC when installed)");
     m_cmd->add_option("--font-size", m_fontSize, "Base font size in points")->capture_default_str();
@@ -122,6 +128,9 @@ void RenderCommand::run(std::ostream& out) {
     style.fontFamily = QString::fromStdString(m_font);
     style.fontSize = m_fontSize;
     style.lines = m_lines;
+    style.arrange = m_arrange == "rows"   ? render::FigureStyle::Arrange::Rows
+                    : m_arrange == "auto" ? render::FigureStyle::Arrange::Auto
+                                          : render::FigureStyle::Arrange::Columns;
     QString error;
     QSizeF size(504, 360);
     bool named = true;

@@ -27,6 +27,7 @@ private:
     int m_layer = 0, m_dpi = 150;
     double m_fontSize = 7;
     bool m_shared = false, m_noColorbar = false, m_mergeWords = false, m_lines = false;
+    std::string m_arrange = "columns";  // render::FigureStyle::Arrange
     CLI::Option* m_targetOpt = nullptr;
 };
 

@@ -41,15 +41,25 @@ struct Arrangement {
     int nc, nr;
     bool columnTitles;
     std::function<QPoint(int c, int r, int i)> at;
+    int span = 1;  // grid columns under one column title
 };
 
-// Models as columns and heads as rows; the transpose; or, with a single row or column of
-// panels, the panels wrapped into rows.
-std::vector<Arrangement> arrangements(int M, int R, int panels) {
-    std::vector<Arrangement> out{{M, R, true, [](int c, int r, int) { return QPoint(c, r); }},
-                                 {R, M, false, [](int c, int r, int) { return QPoint(r, c); }}};
+// Models as columns and heads down, each model's heads possibly in a block of `a` columns (so
+// that a wide page holds larger panels, models still side by side under their titles); the
+// transpose; or, with a single row or column of panels, the panels wrapped into rows.
+std::vector<Arrangement> arrangements(int M, int R, int panels, FigureStyle::Arrange how) {
+    const Arrangement rows{R, M, false, [](int c, int r, int) { return QPoint(r, c); }};
+    if (how == FigureStyle::Arrange::Rows) return {rows};
+    std::vector<Arrangement> out;
+    for (int a = 1; a <= R; ++a) {
+        const int nr = (R + a - 1) / a;
+        if (a > 1 && (R + nr - 1) / nr != a) continue;  // the same rows with fewer columns
+        out.push_back(
+            {M * a, nr, true, [a](int c, int r, int) { return QPoint(c * a + r % a, r / a); }, a});
+    }
+    if (how == FigureStyle::Arrange::Auto) out.push_back(rows);
     if (M == 1 || R == 1)
-        for (int k = 2; k < panels; ++k) {
+        for (int k = 2; k <= panels; ++k) {
             const int nc = (panels + k - 1) / k;
             out.push_back({nc, k, false, [nc](int, int, int i) { return QPoint(i % nc, i / nc); }});
         }
@@ -219,7 +229,7 @@ FigureLayout layoutFigure(const Figure& f, const QRectF& page) {
     for (int c = 0; c < M; ++c)
         for (int r = 0; r < int(cols[size_t(c)].tables.size()); ++r) flat.emplace_back(c, r);
     const double colTitleH = fs * 2;
-    const auto options = arrangements(M, R, int(flat.size()));
+    const auto options = arrangements(M, R, int(flat.size()), s.arrange);
     auto sideOf = [&](const Arrangement& a) {
         return std::min(L.grid.width() / a.nc,
                         (L.grid.height() - (a.columnTitles ? colTitleH : 0)) / a.nr);
@@ -230,6 +240,7 @@ FigureLayout layoutFigure(const Figure& f, const QRectF& page) {
     const Arrangement& A = options[best];
     const double side = sideOf(A);
     L.columnTitles = A.columnTitles;
+    L.columnSpan = A.span;
     L.columnTitleHeight = A.columnTitles ? colTitleH : 0;
     L.grid.setTop(L.grid.top() + L.columnTitleHeight);
     L.columnWidth = L.grid.width() / A.nc;
@@ -268,11 +279,11 @@ void paintFigure(QPainter& p, const Figure& f, const QRectF& page) {
     const ColorMap map = ColorMap::named(s.colormap);
     for (const PanelPlace& pl : L.panels) {
         if (L.columnTitles && pl.row == 0)
-            drawFitted(
-                p, s,
-                QRectF(L.grid.left() + pl.column * L.columnWidth,
-                       L.grid.top() - L.columnTitleHeight, L.columnWidth, L.columnTitleHeight),
-                qt(f.selection.columns[size_t(pl.column)].title), fs * 1.15, true);
+            drawFitted(p, s,
+                       QRectF(L.grid.left() + pl.column * L.columnSpan * L.columnWidth,
+                              L.grid.top() - L.columnTitleHeight, L.columnSpan * L.columnWidth,
+                              L.columnTitleHeight),
+                       qt(f.selection.columns[size_t(pl.column)].title), fs * 1.15, true);
         paintPanel(p, f, L, pl, map);
     }
     if (!L.colorbar.isEmpty()) paintColorbar(p, f, L.colorbar, map);

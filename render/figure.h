@@ -23,6 +23,11 @@ struct FigureStyle {
     QString fontFamily;    // empty: a family with CJK glyphs when installed
     double fontSize = 7;   // points
     bool lines = false;    // each table as the lines view (render/lines.h), not a heatmap
+    // Where the models go: as on screen (a column per model, heads down, or a model's heads
+    // in a block under its title when that gives larger panels on a wide page; a single row
+    // or column of panels may wrap), as rows (the transpose), or whichever gives the largest
+    // panels on the page.
+    enum class Arrange { Columns, Rows, Auto } arrange = Arrange::Columns;
 };
 
 // A grid of heatmaps: the selection's columns (models, or one model's layers) of tables.
@@ -44,6 +49,7 @@ struct FigureLayout {
     QRectF grid;                // the panels' area
     bool columnTitles = false;  // a title above each column (else in each panel's title)
     double columnTitleHeight = 0, columnWidth = 0;
+    int columnSpan = 1;  // grid columns per model (its heads side by side under its title)
     std::vector<PanelPlace> panels;
     QRectF colorbar;  // empty: none
     QRectF note;      // the footnote on unknown words ("⁇"), empty when no label has one

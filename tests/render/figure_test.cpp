@@ -1,0 +1,81 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Figure layout (render/figure.h): models go in columns, heads down, as in the app's grid,
+// unless the figure asks for rows or for the largest panels.
+#include "render/figure.h"
+
+#include <gtest/gtest.h>
+
+using namespace attnviz;
+using namespace attnviz::render;
+
+namespace {
+
+// M models of R heads, each a 5x5 table.
+Selection selection(int models, int heads) {
+    Selection s;
+    const auto tokens = std::make_shared<const std::vector<std::string>>(
+        std::vector<std::string>{"I", "want", "to", "go", "<eos>"});
+    for (int c = 0; c < models; ++c) {
+        SelectedColumn col;
+        col.result = c;
+        col.title = "model " + std::to_string(c);
+        for (int h = 0; h < heads; ++h) {
+            SelectedTable t;
+            t.where = "enc self L0 · head " + std::to_string(h);
+            t.weights = std::make_shared<const Mat>(Mat::Constant(5, 5, 0.2f));
+            t.queries = tokens;
+            t.keys = tokens;
+            t.scaleMax = 0.2;
+            col.tables.push_back(t);
+        }
+        s.columns.push_back(col);
+    }
+    s.rows = heads;
+    s.maxWeight = 0.2;
+    return s;
+}
+
+const PanelPlace& at(const FigureLayout& L, int column, int row) {
+    for (const auto& p : L.panels)
+        if (p.column == column && p.row == row) return p;
+    throw std::runtime_error("no panel");
+}
+
+}  // namespace
+
+TEST(FigureLayout, ModelsSideBySideAsOnScreenUnlessAskedOtherwise) {
+    Figure f{selection(2, 4), FigureStyle{}};
+    // A portrait page: one column per model, heads down, titles above.
+    FigureLayout L = layoutFigure(f, QRectF(0, 0, 360, 720));
+    ASSERT_EQ(L.panels.size(), 8u);
+    EXPECT_TRUE(L.columnTitles);
+    EXPECT_EQ(L.columnSpan, 1);
+    EXPECT_GT(at(L, 1, 0).box.left(), at(L, 0, 0).box.right() - 1);
+    EXPECT_DOUBLE_EQ(at(L, 1, 0).box.top(), at(L, 0, 0).box.top());
+    for (int r = 1; r < 4; ++r) {
+        EXPECT_GT(at(L, 0, r).box.top(), at(L, 0, r - 1).box.bottom() - 1);
+        EXPECT_DOUBLE_EQ(at(L, 0, r).box.left(), at(L, 0, 0).box.left());
+    }
+    // A 16:9 slide: each model's heads in a 2x2 block under its title, models still side by
+    // side (every panel of model 1 right of every panel of model 0), larger panels.
+    const QRectF slide(0, 0, 960, 540);
+    L = layoutFigure(f, slide);
+    EXPECT_TRUE(L.columnTitles);
+    EXPECT_EQ(L.columnSpan, 2);
+    for (int r = 0; r < 4; ++r)
+        for (int r2 = 0; r2 < 4; ++r2)
+            EXPECT_GT(at(L, 1, r).box.left(), at(L, 0, r2).box.right() - 1);
+    EXPECT_GT(at(L, 0, 1).box.left(), at(L, 0, 0).box.right() - 1);  // head 1 beside head 0
+    EXPECT_GT(at(L, 0, 2).box.top(), at(L, 0, 0).box.bottom() - 1);  // head 2 below
+    const double blocks = at(L, 0, 0).cell;
+    f.style.arrange = FigureStyle::Arrange::Rows;  // the transpose: a row per model
+    L = layoutFigure(f, slide);
+    EXPECT_FALSE(L.columnTitles);
+    EXPECT_GT(at(L, 1, 0).box.top(), at(L, 0, 0).box.bottom() - 1);
+    EXPECT_GT(at(L, 0, 1).box.left(), at(L, 0, 0).box.right() - 1);
+    EXPECT_LT(at(L, 0, 0).cell, blocks * 1.15);  // no better here
+    // A single row of panels (three models' mean) wraps to fit a tall strip.
+    f = Figure{selection(3, 1), FigureStyle{}};
+    L = layoutFigure(f, QRectF(0, 0, 200, 700));
+    EXPECT_GT(at(L, 1, 0).box.top(), at(L, 0, 0).box.bottom() - 1);  // models down a tall page
+}
