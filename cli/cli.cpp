@@ -21,6 +21,7 @@ std::unique_ptr<Command> makeAttentionCommand();
 std::unique_ptr<Command> makeInfoCommand();
 std::unique_ptr<Command> makeBenchForwardCommand();
 std::unique_ptr<Command> makeBenchTrainCommand();
+std::unique_ptr<Command> makeBenchDecodeCommand();
 std::unique_ptr<Command> makeTrainCommand();
 std::unique_ptr<Command> makeEvalCommand();
 std::unique_ptr<Command> makeBleuCommand();
@@ -50,6 +51,7 @@ Registered addCommands(CLI::App& app) {
     bench.require_subcommand(1);
     add(bench, makeBenchForwardCommand());
     add(bench, makeBenchTrainCommand());
+    add(bench, makeBenchDecodeCommand());
     add(app, makeTrainCommand());
     add(app, makeEvalCommand());
     add(app, makeBleuCommand());

@@ -254,12 +254,19 @@ std::vector<int> Model::greedyDecode(const std::vector<int>& sourceIds, int maxT
 
 std::vector<std::vector<int>> Model::greedyDecode(const std::vector<std::vector<int>>& sources,
                                                   int maxTokens) {
+    DecodeOptions o;
+    o.maxTokens = maxTokens;
+    return greedyDecode(sources, o);
+}
+
+std::vector<std::vector<int>> Model::greedyDecode(const std::vector<std::vector<int>>& sources,
+                                                  const DecodeOptions& opt) {
     if (!d->cfg.hasEncoder()) throw Error("greedy decoding needs a seq2seq model");
     const size_t n = sources.size();
     std::vector<int> limit(n);
     int longest = 0;
     for (size_t i = 0; i < n; ++i) {
-        int m = maxTokens >= 0 ? maxTokens : 2 * static_cast<int>(sources[i].size()) + 10;
+        int m = opt.maxTokens >= 0 ? opt.maxTokens : 2 * static_cast<int>(sources[i].size()) + 10;
         limit[i] = std::min(m, maxTargetTokens());
         longest = std::max(longest, limit[i]);
     }
@@ -268,34 +275,52 @@ std::vector<std::vector<int>> Model::greedyDecode(const std::vector<std::vector<
     Batch b = Batch::make(sources, out);
     d->checkBatch(b);
     d->net->encode(b, Dropout{});
+    if (opt.incremental) d->net->beginDecoding(longest + 1);
+    std::vector<int> tokens(n, Vocab::kBos);  // incremental: each sequence's token at step t
     Mat logits;
-    // Step t: every unfinished sequence has t tokens; the decoder reads all of them and row t
-    // of each sequence predicts the next. Finished sequences stay in the batch (their rows
-    // are ignored) so the memory of encode() still matches.
+    // Step t: every unfinished sequence has t tokens and row t predicts the next. Finished
+    // sequences stay in the batch (their rows are ignored) so the memory of encode() still
+    // matches. Incremental: only position t goes through the decoder (keys and values of
+    // earlier positions are cached); else the whole prefix does, and row t is read.
     for (int t = 0; t < longest; ++t) {
         std::vector<std::vector<int>> prefixes(n);
         bool any = false;
         for (size_t i = 0; i < n; ++i) {
             if (!done[i] && static_cast<int>(out[i].size()) >= limit[i]) done[i] = true;
             any = any || !done[i];
-            prefixes[i] = out[i];
-            prefixes[i].resize(size_t(t), Vocab::kPad);
         }
         if (!any) break;
-        const Batch step = Batch::make(sources, prefixes);
-        d->net->decode(step, Dropout{}, logits);
+        Eigen::Index rowOf0 = t, stride = 0;
+        if (opt.incremental) {
+            d->net->decodeStep(tokens, t, logits);
+            rowOf0 = 0, stride = 1;
+        } else {
+            for (size_t i = 0; i < n; ++i) {
+                prefixes[i] = out[i];
+                prefixes[i].resize(size_t(t), Vocab::kPad);
+            }
+            const Batch step = Batch::make(sources, prefixes);
+            d->net->decode(step, Dropout{}, logits);
+            stride = step.Tt;
+        }
         for (size_t i = 0; i < n; ++i) {
-            if (done[i]) continue;
-            auto row = logits.row(static_cast<Eigen::Index>(i) * step.Tt + t);
+            if (done[i]) {
+                tokens[i] = Vocab::kPad;
+                continue;
+            }
+            auto row = logits.row(static_cast<Eigen::Index>(i) * stride + rowOf0);
             int best = -1;
             for (int v = 0; v < row.size(); ++v) {
                 if (v == Vocab::kPad || v == Vocab::kBos) continue;
+                if (v == Vocab::kEos && !opt.stopAtEos) continue;
                 if (best < 0 || row(v) > row(best)) best = v;
             }
             if (best == Vocab::kEos) {
                 done[i] = true;
+                tokens[i] = Vocab::kPad;
             } else {
                 out[i].push_back(best);
+                tokens[i] = best;
             }
         }
     }

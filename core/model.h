@@ -100,6 +100,15 @@ public:
     // The same for many sources at once (one batch, same results as one by one).
     std::vector<std::vector<int>> greedyDecode(const std::vector<std::vector<int>>& sources,
                                                int maxTokens = -1);
+    struct DecodeOptions {
+        int maxTokens = -1;  // as above
+        // One new position per step with cached keys and values (Network::decodeStep);
+        // false: the whole prefix through the decoder at every step (the reference).
+        bool incremental = true;
+        bool stopAtEos = true;  // false: <eos> never chosen (benchmarks: full length)
+    };
+    std::vector<std::vector<int>> greedyDecode(const std::vector<std::vector<int>>& sources,
+                                               const DecodeOptions& options);
 
     // Tokenizes, checks lengths, decodes when no target is given (seq2seq), runs the model
     // and captures every block. For a decoder-only model `source` is the decoder input.

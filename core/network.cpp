@@ -186,7 +186,9 @@ struct Network::Impl {
     Mat srcMask, tgtMask;   // embedding dropout
     Mat dx, dmem, dy, dyn;  // their gradients
     Dropout drop;
-    int B = 0, Ts = 0, Tt = 0;  // of the last forward
+    int B = 0, Ts = 0, Tt = 0;   // of the last forward
+    std::vector<int> srcLen;     // of the last encode
+    Mat yStep, inStep, outStep;  // incremental decoding: one position [B, d]
 
     const Mat& positions(int T) {
         if (pe.rows() < T) pe = positionalEncoding(std::max(T, 64), cfg.dModel);
@@ -318,6 +320,48 @@ struct Network::Impl {
             yn = y;
         }
         linear(yn, genW, genB, logits);
+    }
+
+    // One residual sub-layer at one position (no dropout): x [B, d] in place.
+    template <class F>
+    void residualStep(Sublayer& s, Mat& x, F&& f) {
+        if (pre) {
+            s.ln.forward(x, inStep);
+            f(inStep, outStep);
+            x += outStep;
+        } else {
+            f(x, outStep);
+            outStep += x;
+            s.ln.forward(outStep, x);
+        }
+    }
+
+    void beginDecoding(int capacity) {
+        for (auto& l : dec) {
+            l.self->beginSteps(B, capacity, nullptr, 0);
+            if (l.cross) l.cross->beginSteps(B, capacity, &mem, Ts);
+        }
+    }
+
+    void decodeStep(const std::vector<int>& tokens, int t, Mat& logits) {
+        const Mat peRow = positions(t + 1).row(t);
+        embed(*tgtEmbed.value, tokens, 1, peRow, yStep);  // [B, d]
+        const AttentionMask crossMask{srcLen, false};
+        for (auto& l : dec) {
+            residualStep(l.selfSub, yStep,
+                         [&](const Mat& in, Mat& out) { l.self->step(in, t, crossMask, out); });
+            if (l.cross)
+                residualStep(l.crossSub, yStep, [&](const Mat& in, Mat& out) {
+                    l.cross->step(in, t, crossMask, out);
+                });
+            residualStep(l.ff, yStep, [&](const Mat& in, Mat& out) { l.ffn.forward(in, out); });
+        }
+        if (pre) {
+            decNorm.forward(yStep, inStep);
+            linear(inStep, genW, genB, logits);
+        } else {
+            linear(yStep, genW, genB, logits);
+        }
     }
 
     void backward(const Batch& batch, const Mat& dlogits) {
@@ -489,6 +533,7 @@ void Network::encode(const Batch& batch, const Dropout& drop) {
     d->drop = drop;
     d->B = batch.B;
     d->Ts = batch.Ts;
+    d->srcLen = batch.srcLen;
     d->encode(batch);
 }
 
@@ -499,6 +544,17 @@ void Network::decode(const Batch& batch, const Dropout& drop, Mat& logits) {
     d->B = batch.B;
     d->Tt = batch.Tt;
     d->decode(batch, logits);
+}
+
+void Network::beginDecoding(int capacity) {
+    if (!d->cfg.hasEncoder()) throw Error("incremental decoding needs a seq2seq model");
+    d->beginDecoding(capacity);
+}
+
+void Network::decodeStep(const std::vector<int>& tokens, int t, Mat& logits) {
+    if (tokens.size() != size_t(d->B))
+        throw Error("decodeStep needs one token per sequence of the encoded batch");
+    d->decodeStep(tokens, t, logits);
 }
 
 void Network::backward(const Batch& batch, const Mat& dlogits) {

@@ -64,6 +64,13 @@ public:
     void encode(const Batch& batch, const Dropout& drop);
     // Decoder only, against the memory of the last encode(): logits [B*Tt, Vt].
     void decode(const Batch& batch, const Dropout& drop, Mat& logits);
+    // Incremental greedy decoding against the memory of the last encode(): beginDecoding
+    // reserves room for `capacity` target positions, then decodeStep feeds one token per
+    // sequence at positions t = 0, 1, … (tokens [B], <bos> first) and gives the next-token
+    // logits [B, Vt], equal (to rounding) to row t of decode() on the whole prefix. Each
+    // step costs one position per layer, not the whole prefix again.
+    void beginDecoding(int capacity);
+    void decodeStep(const std::vector<int>& tokens, int t, Mat& logits);
     // Backward of the last forward(): dlogits [B*Tt, Vt] -> gradients added into the bound
     // accumulators.
     void backward(const Batch& batch, const Mat& dlogits);

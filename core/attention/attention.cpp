@@ -24,6 +24,40 @@ void AttentionVariant::logitsBackward(const std::vector<Mat>&, Mat&, Mat&) {
     throw Error("variant '" + m_cfg.variant + "' has no logits");
 }
 
+namespace {
+
+// The rows of positions 0..n-1 of every sequence, stacked: [B*n, d].
+Mat gatherPrefix(const Mat& x, int B, int stride, int n) {
+    Mat out(static_cast<Eigen::Index>(B) * n, x.cols());
+    for (int b = 0; b < B; ++b) out.middleRows(b * n, n) = x.middleRows(b * stride, n);
+    return out;
+}
+
+}  // namespace
+
+void AttentionVariant::logitsStep(const DecodeStep& s, std::vector<Mat>& S) {
+    const Mat xq = gatherPrefix(*s.xq, s.B, s.qStride, s.q + 1);
+    const Mat xk = gatherPrefix(*s.xk, s.B, s.kStride, s.Tk);
+    std::vector<Mat> full;
+    logits(xq, xk, s.B, s.q + 1, s.Tk, full);
+    S.resize(full.size());
+    for (size_t i = 0; i < full.size(); ++i) S[i] = full[i].row(s.q);
+}
+
+void AttentionVariant::rowOnlyLogitsStep(const DecodeStep& s, std::vector<Mat>& S) {
+    Mat xq(s.B, s.xq->cols());
+    for (int b = 0; b < s.B; ++b) xq.row(b) = s.xq->row(b * s.qStride + s.q);
+    logits(xq, xq, s.B, 1, s.Tk, S);
+}
+
+void AttentionVariant::weightsStep(const DecodeStep& s, const AttentionMask& mask,
+                                   std::vector<Mat>& A) {
+    std::vector<Mat> full;
+    weights(s.B, s.q + 1, s.Tk, mask, full);
+    A.resize(full.size());
+    for (size_t i = 0; i < full.size(); ++i) A[i] = full[i].row(s.q);
+}
+
 Param Bindings::find(const std::string& name) const {
     auto it = values->find(name);
     if (it == values->end()) throw Error("missing tensor '" + name + "'");

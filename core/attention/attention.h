@@ -83,6 +83,19 @@ struct AttentionMask {
     }
 };
 
+// One step of incremental decoding (docs/engine.md): query position q of every sequence
+// against keys 0..Tk-1, the inputs of earlier positions kept by the block. Sequence b's
+// query inputs are rows xq[b*qStride + p], p <= q (row q is the new one); its key inputs
+// are rows xk[b*kStride + j], j < Tk. In self-attention xk is xq and Tk = q + 1: one key
+// is added per step. In cross-attention xk is the encoder memory, the same at every step.
+struct DecodeStep {
+    const Mat* xq = nullptr;
+    int qStride = 0, q = 0;
+    const Mat* xk = nullptr;
+    int kStride = 0, Tk = 0;
+    int B = 0;
+};
+
 // One attention variant of one block: everything that turns queries and keys into the
 // per-head weights A_h. Values and the output projection are shared by all variants and
 // live in AttentionBlock. One file per variant in core/attention/, one registry entry.
@@ -114,6 +127,16 @@ public:
     // Weight variants (no softmax, e.g. gaussian): A [B*h] of [Tq, Tk], masks applied.
     virtual void weights(int B, int Tq, int Tk, const AttentionMask& mask, std::vector<Mat>& A);
 
+    // Incremental decoding. beginSteps() starts a decoding (forgets what a variant cached
+    // about the keys). logitsStep / weightsStep give row q alone, S or A [B*h] of [1, Tk],
+    // equal to row q of logits() / weights() on positions 0..q (mask: as for the whole
+    // matrix, causal in self-attention). The defaults compute exactly that matrix and keep
+    // its row q, so every variant decodes correctly; variants whose rows are cheap to get
+    // alone (dot: cached key projections; gaussian: one row of densities) override them.
+    virtual void beginSteps() {}
+    virtual void logitsStep(const DecodeStep& s, std::vector<Mat>& S);
+    virtual void weightsStep(const DecodeStep& s, const AttentionMask& mask, std::vector<Mat>& A);
+
     // Whether Tq and Tk must not exceed max_len (dense, random, factorized_*).
     virtual bool usesMaxLen() const { return false; }
 
@@ -121,6 +144,10 @@ public:
     const BlockGeometry& geometry() const { return m_geo; }
 
 protected:
+    // logitsStep for variants whose row i depends on query input x_i alone, not on i (dense,
+    // factorized dense): logits() of the step's query rows, one per sequence.
+    void rowOnlyLogitsStep(const DecodeStep& s, std::vector<Mat>& S);
+
     BlockConfig m_cfg;
     BlockGeometry m_geo;
 };

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "block.h"
 
+#include "error.h"
 #include "layers.h"
 
 namespace attnviz {
@@ -80,6 +81,61 @@ void AttentionBlock::backward(const Mat& dout, Mat& dxq, Mat& dxk) {
     }
     linearBackward(*m_xk, m_dv, m_wv, m_bv, &dxk, true);
     if (logits) m_variant->logitsBackward(m_ds, dxq, dxk);
+}
+
+void AttentionBlock::beginSteps(int B, int capacity, const Mat* memory, int Ts) {
+    m_stepB = B;
+    m_cap = capacity;
+    m_memory = memory;
+    m_Ts = Ts;
+    m_xc.resize(static_cast<Eigen::Index>(B) * capacity, m_geo.dModel);
+    if (memory) {
+        linear(*memory, m_wv, m_bv, m_vc);  // the memory's values, once: [B*Ts, d]
+    } else {
+        m_vc.resize(static_cast<Eigen::Index>(B) * capacity, m_geo.dModel);
+    }
+    m_variant->beginSteps();
+}
+
+void AttentionBlock::step(const Mat& x, int t, const AttentionMask& crossMask, Mat& out) {
+    const int h = m_geo.heads, dk = m_geo.dk(), B = m_stepB;
+    if (t >= m_cap) throw Error("decoding step beyond the room reserved by beginSteps");
+    for (int b = 0; b < B; ++b) m_xc.row(b * m_cap + t) = x.row(b);
+    const bool self = m_memory == nullptr;
+    if (self) {  // this position's value joins the cache
+        linear(x, m_wv, m_bv, m_vRow);
+        for (int b = 0; b < B; ++b) m_vc.row(b * m_cap + t) = m_vRow.row(b);
+    }
+    DecodeStep s;
+    s.xq = &m_xc;
+    s.qStride = m_cap;
+    s.q = t;
+    s.xk = self ? &m_xc : m_memory;
+    s.kStride = self ? m_cap : m_Ts;
+    s.Tk = self ? t + 1 : m_Ts;
+    s.B = B;
+    const int vStride = self ? m_cap : m_Ts;
+    // Row t of the whole matrix: self-attention is causal over positions 0..t.
+    AttentionMask rowMask = crossMask, fullMask = crossMask;
+    if (self) {
+        rowMask = AttentionMask{std::vector<int>(size_t(B), t + 1), false};
+        fullMask = AttentionMask{std::vector<int>(size_t(B), t + 1), true};
+    }
+    if (m_logitBased) {
+        m_variant->logitsStep(s, m_sRow);
+        m_aRow.resize(m_sRow.size());
+        for (int b = 0; b < B; ++b)
+            for (int hd = 0; hd < h; ++hd)
+                maskedSoftmax(m_sRow[size_t(b * h + hd)], b, rowMask, m_aRow[size_t(b * h + hd)]);
+    } else {
+        m_variant->weightsStep(s, fullMask, m_aRow);
+    }
+    m_ctxRow.resize(B, m_geo.dModel);
+    for (int b = 0; b < B; ++b)
+        for (int hd = 0; hd < h; ++hd)
+            m_ctxRow.block(b, hd * dk, 1, dk).noalias() =
+                m_aRow[size_t(b * h + hd)] * m_vc.block(b * vStride, hd * dk, s.Tk, dk);
+    linear(m_ctxRow, m_wo, m_bo, out);
 }
 
 CapturedBlock AttentionBlock::capture(int B, const std::vector<int>& qLen,

@@ -55,6 +55,14 @@ public:
     // (sized by the caller; the same matrix for self-attention) and parameter gradients.
     void backward(const Mat& dout, Mat& dxq, Mat& dxk);
 
+    // Incremental decoding (Network::decodeStep): beginSteps before the first position, then
+    // step() with positions t = 0, 1, … in order. Self-attention keeps its inputs and their
+    // values (room for `capacity` positions); cross-attention reads `memory` [B*Ts, d], whose
+    // values are computed once. x [B, d]: the block's input at position t -> out [B, d].
+    // crossMask: the memory's valid keys (cross-attention only).
+    void beginSteps(int B, int capacity, const Mat* memory, int Ts);
+    void step(const Mat& x, int t, const AttentionMask& crossMask, Mat& out);
+
     // Weights of the last forward, trimmed to each sequence's real query and key lengths.
     CapturedBlock capture(int B, const std::vector<int>& qLen, const std::vector<int>& kLen) const;
 
@@ -75,6 +83,12 @@ private:
     std::vector<Mat> m_s, m_a, m_ds;  // [B*h] of [Tq, Tk]: logits, weights, dLoss/dlogits
     Mat m_v, m_ctx;                   // V [B*Tk, d], concat_h(A_h V_h) [B*Tq, d]
     Mat m_dctx, m_dv, m_da;           // their gradients; dA of one head [Tq, Tk]
+    // Incremental decoding: inputs so far [B*cap, d] (row b*cap + t), their values (self) or
+    // the memory's values [B*Ts, d] (cross), and one step's rows [B*h] of [1, Tk].
+    int m_stepB = 0, m_cap = 0, m_Ts = 0;
+    const Mat* m_memory = nullptr;
+    Mat m_xc, m_vc, m_ctxRow, m_vRow;
+    std::vector<Mat> m_sRow, m_aRow;
 };
 
 }  // namespace attnviz

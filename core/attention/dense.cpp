@@ -30,6 +30,9 @@ public:
 
     // xq [B*Tq, d] -> H = ReLU(xq W1ᵀ + b1) [B*Tq, h*dk] (head hd: columns hd*dk...)
     // S[b*h+hd] = H_b,hd [Tq, dk] · W2_hd[0:Tk]ᵀ [dk, Tk] + b2_hd[0:Tk]
+    // Row i depends on x_i alone: a decoding step computes that one row.
+    void logitsStep(const DecodeStep& s, std::vector<Mat>& S) override { rowOnlyLogitsStep(s, S); }
+
     void logits(const Mat& xq, const Mat&, int B, int Tq, int Tk, std::vector<Mat>& S) override {
         checkMaxLen(m_geo, "dense", Tq, Tk);
         const int h = m_geo.heads, dk = m_geo.dk(), L = m_geo.maxLen;

@@ -69,7 +69,40 @@ public:
         linearBackward(*m_xk, m_dk, m_wk, m_bk, &dxk, true);
     }
 
+    void beginSteps() override { m_kDone = 0; }
+
+    // Row q alone: this position's query against the keys' projections, each key projected
+    // once per decoding (self-attention adds one per step; the memory's come at step 0).
+    void logitsStep(const DecodeStep& s, std::vector<Mat>& S) override {
+        const int h = m_geo.heads, dk = m_geo.dk(), d = m_geo.dModel;
+        if (m_kDone == 0) m_kc.resize(static_cast<Eigen::Index>(s.B) * s.kStride, d);
+        if (s.Tk > m_kDone) {
+            const int n = s.Tk - m_kDone;
+            Mat rows(static_cast<Eigen::Index>(s.B) * n, d), proj;
+            for (int b = 0; b < s.B; ++b)
+                rows.middleRows(b * n, n) = s.xk->middleRows(b * s.kStride + m_kDone, n);
+            linear(rows, m_wk, m_bk, proj);
+            for (int b = 0; b < s.B; ++b)
+                m_kc.middleRows(b * s.kStride + m_kDone, n) = proj.middleRows(b * n, n);
+            m_kDone = s.Tk;
+        }
+        Mat xq(s.B, d), q;
+        for (int b = 0; b < s.B; ++b) xq.row(b) = s.xq->row(b * s.qStride + s.q);
+        linear(xq, m_wq, m_bq, q);  // [B, d]
+        const Scalar scale = Scalar(1) / std::sqrt(static_cast<Scalar>(dk));
+        S.resize(static_cast<size_t>(s.B * h));
+        for (int b = 0; b < s.B; ++b)
+            for (int hd = 0; hd < h; ++hd) {
+                Mat& out = S[static_cast<size_t>(b * h + hd)];
+                out.noalias() = q.block(b, hd * dk, 1, dk) *
+                                m_kc.block(b * s.kStride, hd * dk, s.Tk, dk).transpose();
+                out *= scale;
+            }
+    }
+
 private:
+    int m_kDone = 0;  // key positions projected in this decoding
+    Mat m_kc;         // their projections [B*kStride, d]
     Param m_wq, m_wk, m_bq, m_bk;
     const Mat *m_xq = nullptr, *m_xk = nullptr;
     int m_B = 0, m_Tq = 0, m_Tk = 0;

@@ -39,6 +39,9 @@ public:
 
     // H = ReLU(xq W1ᵀ + b1) [B*Tq, h*dk]; per head: A = H_hd Wa_hdᵀ + ba [Tq, a],
     // Bm = H_hd Wb_hdᵀ + bb [Tq, b]; S[i, p*b+q] = A[i,p] * Bm[i,q] for p*b+q < Tk.
+    // Row i depends on x_i alone: a decoding step computes that one row.
+    void logitsStep(const DecodeStep& s, std::vector<Mat>& S) override { rowOnlyLogitsStep(s, S); }
+
     void logits(const Mat& xq, const Mat&, int B, int Tq, int Tk, std::vector<Mat>& S) override {
         checkMaxLen(m_geo, "factorized_dense", Tq, Tk);
         const int h = m_geo.heads, dk = m_geo.dk(), a = m_la, bl = m_lb;

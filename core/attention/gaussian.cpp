@@ -28,32 +28,49 @@ public:
     // A[b*h+hd] [Tq, Tk], masks applied, rows renormalised when `normalize`.
     void weights(int B, int Tq, int Tk, const AttentionMask& mask, std::vector<Mat>& A) override {
         const int h = m_geo.heads;
-        const double sigma = m_sigma;
-        const double r = m_geo.kind == BlockKind::Cross ? m_ratio : 1.0;
-        const double norm = 1.0 / (sigma * std::sqrt(2.0 * M_PI));
         A.resize(static_cast<size_t>(B * h));
-        // Distances j - mu_i as an array over keys, evaluated in double then rounded.
-        const Eigen::ArrayXd keys = Eigen::ArrayXd::LinSpaced(Tk, 0, Tk - 1);
         for (int b = 0; b < B; ++b) {
             for (int hd = 0; hd < h; ++hd) {
                 Mat& a = A[static_cast<size_t>(b * h + hd)];
                 a.setZero(Tq, Tk);
-                for (int i = 0; i < Tq; ++i) {
-                    const int n = mask.limit(b, i, Tk);  // masked keys stay exactly 0
-                    if (n <= 0) continue;
-                    const double mu = r * i + offset(hd);
-                    const Eigen::ArrayXd z = (keys.head(n) - mu) / sigma;
-                    const Eigen::ArrayXd w = norm * (-0.5 * z.square()).exp();
-                    a.row(i).head(n) = w.cast<Scalar>().matrix().transpose();
-                    const double sum = w.sum();
-                    if (m_normalize && sum > 0)
-                        a.row(i).head(n) = (w / sum).cast<Scalar>().matrix().transpose();
-                }
+                for (int i = 0; i < Tq; ++i) fillRow(a.row(i), hd, i, mask.limit(b, i, Tk));
+            }
+        }
+    }
+
+    // Row q alone: the same densities, no matrix (incremental decoding).
+    void weightsStep(const DecodeStep& s, const AttentionMask& mask, std::vector<Mat>& A) override {
+        const int h = m_geo.heads;
+        A.resize(static_cast<size_t>(s.B * h));
+        for (int b = 0; b < s.B; ++b) {
+            for (int hd = 0; hd < h; ++hd) {
+                Mat& a = A[static_cast<size_t>(b * h + hd)];
+                a.setZero(1, s.Tk);
+                fillRow(a.row(0), hd, s.q, mask.limit(b, s.q, s.Tk));
             }
         }
     }
 
 private:
+    // Query i of head hd over its first n keys (the rest stay 0): densities evaluated in
+    // double, then rounded.
+    template <class Row>
+    void fillRow(Row row, int hd, int i, int n) const {
+        if (n <= 0) return;  // masked keys stay exactly 0
+        const double sigma = m_sigma;
+        const double r = m_geo.kind == BlockKind::Cross ? m_ratio : 1.0;
+        const double norm = 1.0 / (sigma * std::sqrt(2.0 * M_PI));
+        const double mu = r * i + offset(hd);
+        const Eigen::ArrayXd z = (Eigen::ArrayXd::LinSpaced(n, 0, n - 1) - mu) / sigma;
+        const Eigen::ArrayXd w = norm * (-0.5 * z.square()).exp();
+        const double sum = w.sum();
+        if (m_normalize && sum > 0) {
+            row.head(n) = (w / sum).cast<Scalar>().matrix().transpose();
+        } else {
+            row.head(n) = w.cast<Scalar>().matrix().transpose();
+        }
+    }
+
     std::vector<double> m_offsets;
     double m_sigma, m_ratio;
     bool m_normalize;

@@ -67,6 +67,21 @@ public:
         }
     }
 
+    // A decoding step: each component's row, mixed as in logits().
+    void beginSteps() override {
+        for (auto& p : m_parts) p->beginSteps();
+    }
+    void logitsStep(const DecodeStep& s, std::vector<Mat>& S) override {
+        const auto w = mixWeights();
+        m_partS.resize(m_parts.size());
+        for (size_t m = 0; m < m_parts.size(); ++m) m_parts[m]->logitsStep(s, m_partS[m]);
+        S.resize(m_partS[0].size());
+        for (size_t i = 0; i < S.size(); ++i) {
+            S[i] = w[0] * m_partS[0][i];
+            for (size_t m = 1; m < m_parts.size(); ++m) S[i] += w[m] * m_partS[m][i];
+        }
+    }
+
     // dS^(m) = w_m dS; dw_m = Σ dS ⊙ S^(m); dalpha = w ⊙ (dw − Σ_k w_k dw_k).
     void logitsBackward(const std::vector<Mat>& dS, Mat& dxq, Mat& dxk) override {
         const size_t M = m_parts.size();

@@ -11,6 +11,7 @@
 #include <QComboBox>
 #include <QDockWidget>
 #include <QDoubleSpinBox>
+#include <QElapsedTimer>
 #include <QLineEdit>
 #include <QScrollArea>
 #include <QSettings>
@@ -60,6 +61,19 @@ void waitForResults(MainWindow& w) {
     QSignalSpy spy(w.runner(), &AnalysisRunner::finished);
     ASSERT_TRUE(spy.wait(20000));
     while (w.runner()->busy()) ASSERT_TRUE(spy.wait(20000));
+}
+
+// Waits (processing events) until pred() holds, at most `ms`: layouts and dock changes
+// arrive by queued events, late on a loaded machine.
+template <class P>
+bool waitUntil(P pred, int ms = 5000) {
+    QElapsedTimer t;
+    t.start();
+    while (!pred()) {
+        if (t.elapsed() > ms) return false;
+        QTest::qWait(10);
+    }
+    return true;
 }
 
 // Clicks the label of query row `row` on panel p (left of the map).
@@ -590,7 +604,10 @@ TEST(MainWindow, LinesViewHoverClickAndWorkspace) {
     w.show();
     waitForResults(w);
     ASSERT_TRUE(QTest::qWaitForWindowExposed(&w));
-    QTest::qWait(50);  // the layout gives the panels their sizes
+    ASSERT_TRUE(waitUntil([&] {  // the layout gives the panels their sizes
+        LinesPanel* p = w.grid()->linesPanel(0, 0);
+        return p && p->currentLayout().queries.size() == 8 && p->currentLayout().pitch >= 20.0;
+    }));
     ASSERT_EQ(w.grid()->panel(0, 0), nullptr);
     // The query profile stays behind the Variant tab until a query is clicked.
     auto* profileDock = w.findChild<QDockWidget*>("profile");
@@ -616,8 +633,8 @@ TEST(MainWindow, LinesViewHoverClickAndWorkspace) {
     QTest::mouseClick(p, Qt::LeftButton, {}, l.queries[2].center().toPoint());
     EXPECT_EQ(w.view().query, 2);
     EXPECT_EQ(w.grid()->linesPanel(1, 2)->selectedQuery(), 2);
-    QTest::qWait(20);
-    EXPECT_FALSE(profileDock->visibleRegion().isEmpty());  // brought forward by the click
+    EXPECT_TRUE(waitUntil([&] { return !profileDock->visibleRegion().isEmpty(); }))
+        << "the profile is brought forward by the click";
     QEvent leave(QEvent::Leave);
     QApplication::sendEvent(p, &leave);
     EXPECT_EQ(p->style().focusQuery, 2);
