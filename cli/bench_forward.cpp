@@ -25,6 +25,7 @@ private:
     std::vector<int> m_lengths{16, 64, 256};
     int m_repeat = 20;
     uint64_t m_seed = 1;
+    bool m_noCapture = false;
 };
 
 // Variants benchmarked by "--variant all" (every registered one with its example
@@ -41,7 +42,7 @@ std::vector<std::pair<std::string, json>> benchVariants(const std::string& which
 }
 
 CLI::App* BenchForwardCommand::add(CLI::App& parent) {
-    auto* c = parent.add_subcommand("forward", "Time a forward pass with capture");
+    auto* c = parent.add_subcommand("forward", "Time a forward pass (with capture unless told)");
     c->add_option("--config", m_config,
                   "Base configuration (default: d_model 64, 4 heads, 2+2 layers)")
         ->check(CLI::ExistingFile);
@@ -52,6 +53,8 @@ CLI::App* BenchForwardCommand::add(CLI::App& parent) {
         ->capture_default_str()
         ->check(CLI::Range(1, 100000));
     c->add_option("--seed", m_seed, "Random seed")->capture_default_str()->check(nonNegative());
+    c->add_flag("--no-capture", m_noCapture,
+                "Without capturing the weights (Gaussian blocks then run banded)");
     return c;
 }
 
@@ -79,13 +82,15 @@ void BenchForwardCommand::run(const Context& ctx) {
             for (auto& x : s) x = 4 + static_cast<int>(rng.below(uint64_t(vocab.size() - 4)));
             for (auto& x : t) x = 4 + static_cast<int>(rng.below(uint64_t(vocab.size() - 4)));
             const Batch b = cfg.hasEncoder() ? Batch::make({s}, {t}) : Batch::make({}, {t});
-            m.forward(b, true);  // warm-up
+            const bool capture = !m_noCapture;
+            m.setBanded(m_noCapture);
+            m.forward(b, capture);  // warm-up
             std::vector<double> ms;
             for (int r = 0; r < m_repeat; ++r) {
                 const auto t0 = std::chrono::steady_clock::now();
-                const ForwardResult res = m.forward(b, true);
+                const ForwardResult res = m.forward(b, capture);
                 const auto t1 = std::chrono::steady_clock::now();
-                if (res.blocks.empty()) throw Error("no attention captured");
+                if (capture && res.blocks.empty()) throw Error("no attention captured");
                 ms.push_back(std::chrono::duration<double, std::milli>(t1 - t0).count());
             }
             std::sort(ms.begin(), ms.end());
@@ -93,13 +98,17 @@ void BenchForwardCommand::run(const Context& ctx) {
                                {"tokens", n},
                                {"ms_median", ms[ms.size() / 2]},
                                {"ms_min", ms.front()},
+                               {"attention_kib", double(m.attentionBytes()) / 1024.0},
                                {"runs", m_repeat}});
         }
     }
     json j{{"benchmark", "forward"},
-           {"what",
-            "one forward pass with capture of every block's weights, batch 1, source and "
-            "target both of the given number of positions"},
+           {"what", std::string("one forward pass ") +
+                        (m_noCapture ? "without capture (Gaussian blocks banded)"
+                                     : "with capture of every block's weights") +
+                        ", batch 1, source and target both of the given number of positions; "
+                        "attention_kib: weights and logits the blocks hold afterwards"},
+           {"capture", !m_noCapture},
            {"base_config", base},
            {"results", results}};
     ctx.out << j.dump(2) << '\n';

@@ -25,6 +25,7 @@ struct Model::Impl {
     json training;
     std::unique_ptr<ParamStore> params = std::make_unique<ParamStore>();
     std::unique_ptr<Network> net;
+    bool banded = false;  // setBanded
 
     std::vector<ParamInfo> parameterInfo() const {
         return net->parameterInfo(src.size(), tgt.size());
@@ -236,9 +237,18 @@ int Model::maxTargetTokens() const {
     return (bound ? std::min(d->cfg.maxLen, kMaxTokens) : kMaxTokens) - 1;
 }
 
+void Model::setBanded(bool banded) {
+    d->banded = banded;
+}
+
+size_t Model::attentionBytes() const {
+    return d->net->attentionBytes();
+}
+
 ForwardResult Model::forward(const Batch& batch, bool capture) {
     d->checkBatch(batch);
     ForwardResult r;
+    d->net->setKeepWeights(capture || !d->banded);
     d->net->forward(batch, Dropout{}, r.logits);
     const CrossEntropy ce = crossEntropy(r.logits, batch.tgtOut, 0.0f, 1.0f, nullptr);
     r.lossSum = ce.nll;

@@ -94,6 +94,13 @@ public:
 
     // Full forward pass on a batch; captures every block's weights when asked.
     ForwardResult forward(const Batch& batch, bool capture);
+    // Forward passes without capture may run Gaussian blocks banded (no Tq×Tk matrix,
+    // O(Tq·w·d)); off by default: the banded sums round differently, and evaluation and
+    // training stay on the full-matrix path until the bundled models are retrained with it
+    // (their files record held-out losses; scripts/train-bundled-models --check).
+    void setBanded(bool banded);
+    // Bytes of attention weights and logits the blocks hold after the last forward.
+    size_t attentionBytes() const;
     // Greedy decoding of one source (ids without <eos>); returns target ids without <bos>/<eos>.
     // maxTokens < 0: 2·|source| + 10, capped by maxTargetTokens().
     std::vector<int> greedyDecode(const std::vector<int>& sourceIds, int maxTokens = -1);

@@ -546,6 +546,22 @@ void Network::decode(const Batch& batch, const Dropout& drop, Mat& logits) {
     d->decode(batch, logits);
 }
 
+void Network::setKeepWeights(bool keep) {
+    for (auto& l : d->enc) l.self->setKeepWeights(keep);
+    for (auto& l : d->dec) {
+        l.self->setKeepWeights(keep);
+        if (l.cross) l.cross->setKeepWeights(keep);
+    }
+}
+
+size_t Network::attentionBytes() const {
+    size_t n = 0;
+    for (const auto& l : d->enc) n += l.self->weightBytes();
+    for (const auto& l : d->dec)
+        n += l.self->weightBytes() + (l.cross ? l.cross->weightBytes() : 0);
+    return n;
+}
+
 void Network::beginDecoding(int capacity) {
     if (!d->cfg.hasEncoder()) throw Error("incremental decoding needs a seq2seq model");
     d->beginDecoding(capacity);

@@ -58,6 +58,12 @@ public:
     void bind(const Bindings& b);
     bool usesMaxLen(BlockKind kind) const;
 
+    // Whether forward passes keep every block's full weights for capture() (default) or may
+    // run banded where a variant allows (training, evaluation without capture).
+    void setKeepWeights(bool keep);
+    // Bytes of attention weights (and logits) the blocks hold after the last forward.
+    size_t attentionBytes() const;
+
     // Encoder then decoder: logits [B*Tt, Vt].
     void forward(const Batch& batch, const Dropout& drop, Mat& logits);
     // Encoder only: keeps the memory [B*Ts, d] for decode().

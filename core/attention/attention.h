@@ -96,6 +96,14 @@ struct DecodeStep {
     int B = 0;
 };
 
+// Weights that are exactly zero outside a band of keys in each query row (Gaussian windows):
+// row i holds keys lo[i] .. lo[i] + len[i] - 1, their weights at values[start[i] ...].
+// O(Tq·w) memory instead of O(Tq·Tk).
+struct BandedWeights {
+    std::vector<int> lo, len, start;  // [Tq]
+    std::vector<Scalar> values;
+};
+
 // One attention variant of one block: everything that turns queries and keys into the
 // per-head weights A_h. Values and the output projection are shared by all variants and
 // live in AttentionBlock. One file per variant in core/attention/, one registry entry.
@@ -126,6 +134,14 @@ public:
 
     // Weight variants (no softmax, e.g. gaussian): A [B*h] of [Tq, Tk], masks applied.
     virtual void weights(int B, int Tq, int Tk, const AttentionMask& mask, std::vector<Mat>& A);
+
+    // Weight variants whose rows vanish outside a band (gaussian): the same weights as
+    // weights(), banded, A [B*h]; false when the variant has none (the block then uses the
+    // full matrices). Used when the weights need not be kept for capture.
+    virtual bool bandedWeights(int /*B*/, int /*Tq*/, int /*Tk*/, const AttentionMask& /*mask*/,
+                               std::vector<BandedWeights>& /*A*/) {
+        return false;
+    }
 
     // Incremental decoding. beginSteps() starts a decoding (forgets what a variant cached
     // about the keys). logitsStep / weightsStep give row q alone, S or A [B*h] of [1, Tk],

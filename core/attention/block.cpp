@@ -40,6 +40,30 @@ void AttentionBlock::forward(const Mat& xq, const Mat& xk, int B, int Tq, int Tk
     const int h = m_geo.heads, dk = m_geo.dk();
     m_xk = &xk;
     m_B = B, m_Tq = Tq, m_Tk = Tk;
+    m_banded = !m_logitBased && !m_keepWeights && m_variant->bandedWeights(B, Tq, Tk, mask, m_band);
+    if (m_banded) {
+        // ctx row i of head hd = Σ over the band of w_ij V_j: [1, len] · [len, dk].
+        linear(xk, m_wv, m_bv, m_v);
+        m_ctx.resize(static_cast<Eigen::Index>(B) * Tq, m_geo.dModel);
+        for (int b = 0; b < B; ++b)
+            for (int hd = 0; hd < h; ++hd) {
+                const BandedWeights& a = m_band[size_t(b * h + hd)];
+                for (int i = 0; i < Tq; ++i) {
+                    const int len = a.len[size_t(i)];
+                    auto c = m_ctx.block(b * Tq + i, hd * dk, 1, dk);
+                    if (len == 0) {
+                        c.setZero();
+                        continue;
+                    }
+                    c.noalias() =
+                        Eigen::Map<const Vec>(&a.values[size_t(a.start[size_t(i)])], len) *
+                        m_v.block(b * Tk + a.lo[size_t(i)], hd * dk, len, dk);
+                }
+            }
+        linear(m_ctx, m_wo, m_bo, out);
+        m_a.clear();
+        return;
+    }
     if (m_logitBased) {
         m_variant->logits(xq, xk, B, Tq, Tk, m_s);
         m_a.resize(m_s.size());
@@ -61,9 +85,35 @@ void AttentionBlock::forward(const Mat& xq, const Mat& xk, int B, int Tq, int Tk
     linear(m_ctx, m_wo, m_bo, out);
 }
 
+size_t AttentionBlock::weightBytes() const {
+    size_t n = 0;
+    for (const Mat& a : m_a) n += size_t(a.size());
+    for (const Mat& a : m_s) n += size_t(a.size());
+    if (m_banded)
+        for (const auto& b : m_band) n += b.values.size() + 3 * b.lo.size();
+    return n * sizeof(Scalar);
+}
+
 void AttentionBlock::backward(const Mat& dout, Mat& dxq, Mat& dxk) {
     const int h = m_geo.heads, dk = m_geo.dk(), B = m_B, Tq = m_Tq, Tk = m_Tk;
     linearBackward(m_ctx, dout, m_wo, m_bo, &m_dctx);  // dctx [B*Tq, d]
+    if (m_banded) {  // dV_j += Σ over the rows whose band holds j of w_ij dctx_i
+        m_dv.setZero(m_v.rows(), m_v.cols());
+        for (int b = 0; b < B; ++b)
+            for (int hd = 0; hd < h; ++hd) {
+                const BandedWeights& a = m_band[size_t(b * h + hd)];
+                for (int i = 0; i < Tq; ++i) {
+                    const int len = a.len[size_t(i)];
+                    if (len == 0) continue;
+                    m_dv.block(b * Tk + a.lo[size_t(i)], hd * dk, len, dk).noalias() +=
+                        Eigen::Map<const Vec>(&a.values[size_t(a.start[size_t(i)])], len)
+                            .transpose() *
+                        m_dctx.block(b * Tq + i, hd * dk, 1, dk);
+                }
+            }
+        linearBackward(*m_xk, m_dv, m_wv, m_bv, &dxk, true);
+        return;
+    }
     m_dv.resize(m_v.rows(), m_v.cols());
     const bool logits = m_logitBased;
     m_ds.resize(logits ? m_a.size() : 0);
@@ -140,6 +190,7 @@ void AttentionBlock::step(const Mat& x, int t, const AttentionMask& crossMask, M
 
 CapturedBlock AttentionBlock::capture(int B, const std::vector<int>& qLen,
                                       const std::vector<int>& kLen) const {
+    if (m_banded) throw Error("capture() after a forward that did not keep the weights");
     CapturedBlock c;
     c.name = name();
     c.kind = m_kind;

@@ -51,6 +51,11 @@ public:
 
     void forward(const Mat& xq, const Mat& xk, int B, int Tq, int Tk, const AttentionMask& mask,
                  Mat& out);
+    // Whether forward() keeps the full weight matrices for capture() (default). Without,
+    // a variant with banded weights (gaussian) runs banded: O(Tq·w·d), no Tq×Tk matrix.
+    void setKeepWeights(bool keep) { m_keepWeights = keep; }
+    // Bytes of attention weights the last forward holds (full matrices or bands).
+    size_t weightBytes() const;
     // dout [B*Tq, d] -> adds dLoss/dxq into dxq [B*Tq, d] and dLoss/dxk into dxk [B*Tk, d]
     // (sized by the caller; the same matrix for self-attention) and parameter gradients.
     void backward(const Mat& dout, Mat& dxq, Mat& dxk);
@@ -77,6 +82,9 @@ private:
     BlockGeometry m_geo;
     std::unique_ptr<AttentionVariant> m_variant;
     bool m_logitBased;  // the variant's VariantInfo::logitBased
+    bool m_keepWeights = true;
+    bool m_banded = false;              // the last forward ran banded (m_band, not m_a)
+    std::vector<BandedWeights> m_band;  // [B*h]
     Param m_wv, m_bv, m_wo, m_bo;
     const Mat* m_xk = nullptr;
     int m_B = 0, m_Tq = 0, m_Tk = 0;

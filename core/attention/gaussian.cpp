@@ -4,6 +4,7 @@
 // mu_i = r·i + o_h (r = ratio in cross-attention, 1 in self-attention). Masked entries are
 // 0; rows are not renormalised unless `normalize` is set.
 #include <cmath>
+#include <unordered_map>
 
 #include "variants.h"
 
@@ -33,12 +34,40 @@ public:
             for (int hd = 0; hd < h; ++hd) {
                 Mat& a = A[static_cast<size_t>(b * h + hd)];
                 a.setZero(Tq, Tk);
-                for (int i = 0; i < Tq; ++i) fillRow(a.row(i), hd, i, mask.limit(b, i, Tk));
+                for (int i = 0; i < Tq; ++i) {
+                    const Row& r = row(hd, i, mask.limit(b, i, Tk));
+                    a.row(i).segment(r.lo, Eigen::Index(r.values.size())) =
+                        Eigen::Map<const Vec>(r.values.data(), Eigen::Index(r.values.size()));
+                }
             }
         }
     }
 
-    // Row q alone: the same densities, no matrix (incremental decoding).
+    // The same weights, banded: no Tq×Tk matrix, O(Tq·w) values.
+    bool bandedWeights(int B, int Tq, int Tk, const AttentionMask& mask,
+                       std::vector<BandedWeights>& A) override {
+        const int h = m_geo.heads;
+        A.resize(static_cast<size_t>(B * h));
+        for (int b = 0; b < B; ++b) {
+            for (int hd = 0; hd < h; ++hd) {
+                BandedWeights& a = A[static_cast<size_t>(b * h + hd)];
+                a.lo.resize(size_t(Tq));
+                a.len.resize(size_t(Tq));
+                a.start.resize(size_t(Tq));
+                a.values.clear();
+                for (int i = 0; i < Tq; ++i) {
+                    const Row& r = row(hd, i, mask.limit(b, i, Tk));
+                    a.lo[size_t(i)] = r.lo;
+                    a.len[size_t(i)] = int(r.values.size());
+                    a.start[size_t(i)] = int(a.values.size());
+                    a.values.insert(a.values.end(), r.values.begin(), r.values.end());
+                }
+            }
+        }
+        return true;
+    }
+
+    // Row q alone (incremental decoding).
     void weightsStep(const DecodeStep& s, const AttentionMask& mask, std::vector<Mat>& A) override {
         const int h = m_geo.heads;
         A.resize(static_cast<size_t>(s.B * h));
@@ -46,31 +75,52 @@ public:
             for (int hd = 0; hd < h; ++hd) {
                 Mat& a = A[static_cast<size_t>(b * h + hd)];
                 a.setZero(1, s.Tk);
-                fillRow(a.row(0), hd, s.q, mask.limit(b, s.q, s.Tk));
+                const Row& r = row(hd, s.q, mask.limit(b, s.q, s.Tk));
+                a.row(0).segment(r.lo, Eigen::Index(r.values.size())) =
+                    Eigen::Map<const Vec>(r.values.data(), Eigen::Index(r.values.size()));
             }
         }
     }
 
 private:
-    // Query i of head hd over its first n keys (the rest stay 0): densities evaluated in
-    // double, then rounded.
-    template <class Row>
-    void fillRow(Row row, int hd, int i, int n) const {
-        if (n <= 0) return;  // masked keys stay exactly 0
-        const double sigma = m_sigma;
-        const double r = m_geo.kind == BlockKind::Cross ? m_ratio : 1.0;
-        const double norm = 1.0 / (sigma * std::sqrt(2.0 * M_PI));
-        const double mu = r * i + offset(hd);
-        const Eigen::ArrayXd z = (Eigen::ArrayXd::LinSpaced(n, 0, n - 1) - mu) / sigma;
-        const Eigen::ArrayXd w = norm * (-0.5 * z.square()).exp();
-        const double sum = w.sum();
-        if (m_normalize && sum > 0) {
-            row.head(n) = (w / sum).cast<Scalar>().matrix().transpose();
-        } else {
-            row.head(n) = w.cast<Scalar>().matrix().transpose();
+    // Query i of head hd over its first n allowed keys, as float: the keys lo .. lo+size-1;
+    // every other key's weight is exactly 0 in float (below half the smallest subnormal).
+    struct Row {
+        int lo = 0;
+        std::vector<Scalar> values;
+    };
+
+    // Rows depend only on (head, query, allowed keys) and the settings, which are fixed for
+    // this object (the Variant tab's edits build a new network): computed once, the first
+    // time, exactly as the whole row was (densities in double over keys 0..n-1, then
+    // rounded), and kept. Bounded: cleared past kMaxRows rows.
+    const Row& row(int hd, int i, int n) {
+        const uint64_t key = (uint64_t(hd) << 44) | (uint64_t(i) << 22) | uint64_t(std::max(0, n));
+        auto it = m_rows.find(key);
+        if (it != m_rows.end()) return it->second;
+        if (m_rows.size() >= kMaxRows) m_rows.clear();
+        Row r;
+        if (n > 0) {
+            const double sigma = m_sigma;
+            const double ratio = m_geo.kind == BlockKind::Cross ? m_ratio : 1.0;
+            const double norm = 1.0 / (sigma * std::sqrt(2.0 * M_PI));
+            const double mu = ratio * i + offset(hd);
+            const Eigen::ArrayXd z = (Eigen::ArrayXd::LinSpaced(n, 0, n - 1) - mu) / sigma;
+            Eigen::ArrayXd w = norm * (-0.5 * z.square()).exp();
+            const double sum = w.sum();
+            if (m_normalize && sum > 0) w /= sum;
+            const Eigen::Array<Scalar, Eigen::Dynamic, 1> f = w.cast<Scalar>();
+            int lo = 0, hi = n;
+            while (lo < hi && f(lo) == 0) ++lo;
+            while (hi > lo && f(hi - 1) == 0) --hi;
+            r.lo = lo;
+            r.values.assign(f.data() + lo, f.data() + hi);
         }
+        return m_rows.emplace(key, std::move(r)).first->second;
     }
 
+    static constexpr size_t kMaxRows = size_t(1) << 20;
+    std::unordered_map<uint64_t, Row> m_rows;
     std::vector<double> m_offsets;
     double m_sigma, m_ratio;
     bool m_normalize;

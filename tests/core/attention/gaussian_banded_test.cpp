@@ -1,0 +1,107 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Banded Gaussian attention (issue 14): without capture, Gaussian blocks keep only the band
+// of keys whose weight is not exactly zero in float, and multiply over it alone. The banded
+// weights are the full matrix's entries bit for bit, the forward and the gradients equal the
+// full-matrix path, and the band is narrow.
+#include <gtest/gtest.h>
+
+#include "../test_util.h"
+#include "core/attention/block.h"
+#include "core/network.h"
+
+using namespace attnviz;
+
+namespace {
+
+// Every block Gaussian: self σ 0.8, decoder self normalised, cross with ratio 1.5.
+const char* kConfig = R"({"d_model":32,"heads":4,"d_ff":64,"max_len":64,
+  "encoder_self":{"variant":"gaussian","sigma":0.8},
+  "decoder_self":{"variant":"gaussian","normalize":true},
+  "cross":{"variant":"gaussian","ratio":1.5,"offsets":[-1,0,1,2]}})";
+
+Batch paddedBatch() {
+    std::vector<std::vector<int>> src, tgt;
+    for (int n : {40, 7, 25}) {
+        std::vector<int> s, t;
+        for (int k = 0; k < n; ++k) s.push_back(4 + (k * 7 + n) % 100);
+        for (int k = 0; k < n - 3; ++k) t.push_back(4 + (k * 5 + n) % 100);
+        src.push_back(s);
+        tgt.push_back(t);
+    }
+    return Batch::make(src, tgt);
+}
+
+}  // namespace
+
+TEST(GaussianBanded, BandHoldsTheFullMatrixEntriesBitForBitAndNothingElse) {
+    BlockConfig cfg =
+        parseBlockConfig(nlohmann::json::parse(R"({"variant":"gaussian","sigma":1.3,"ratio":1.5})"),
+                         BlockKind::Cross, 32, 4, 512);
+    auto v = createVariant(cfg, BlockGeometry{32, 4, 512, BlockKind::Cross});
+    const AttentionMask mask{{300, 17}, false};
+    std::vector<Mat> full;
+    std::vector<BandedWeights> band;
+    v->weights(2, 200, 300, mask, full);
+    ASSERT_TRUE(v->bandedWeights(2, 200, 300, mask, band));
+    int widest = 0;
+    for (size_t k = 0; k < full.size(); ++k)
+        for (int i = 0; i < 200; ++i) {
+            const BandedWeights& a = band[k];
+            const int lo = a.lo[size_t(i)], len = a.len[size_t(i)];
+            widest = std::max(widest, len);
+            for (int j = 0; j < 300; ++j) {
+                const Scalar want = full[k](i, j);
+                const bool inBand = j >= lo && j < lo + len;
+                const Scalar got = inBand ? a.values[size_t(a.start[size_t(i)] + j - lo)] : 0;
+                ASSERT_EQ(got, want) << "block " << k << " row " << i << " key " << j;
+            }
+        }
+    // exp(-z²/2)/(σ√2π) < 2^-150 past |z| ≈ 14.3: about 2·14.3·1.3 + 1 keys.
+    EXPECT_LE(widest, 40);
+    EXPECT_GE(widest, 30);
+}
+
+TEST(GaussianBanded, ForwardAndGradientsEqualTheFullMatrixPath) {
+    Model m = test::makeModel(kConfig, 4);
+    const Batch b = paddedBatch();
+    const ModelConfig& cfg = m.config();
+    auto run = [&](bool keep, Mat* logits) {
+        Network net(cfg);
+        ParamStore grads =
+            gradientStore(net.parameterInfo(m.srcVocab().size(), m.tgtVocab().size()));
+        net.bind(Bindings(m.params(), &grads));
+        net.setKeepWeights(keep);
+        net.forward(b, Dropout{}, *logits);
+        Mat dlogits;
+        crossEntropy(*logits, b.tgtOut, 0.0f, 1.0f, &dlogits);
+        net.backward(b, dlogits);
+        return grads;
+    };
+    Mat full, banded;
+    const ParamStore gFull = run(true, &full), gBand = run(false, &banded);
+    EXPECT_LT((full - banded).cwiseAbs().maxCoeff(), 1e-5f);
+    ASSERT_EQ(gFull.size(), gBand.size());
+    for (const auto& [name, t] : gFull) {
+        const Mat& a = t.m;
+        const Mat& g = gBand.at(name).m;
+        const float scale = std::max(1.0f, a.cwiseAbs().maxCoeff());
+        EXPECT_LT((a - g).cwiseAbs().maxCoeff(), 1e-5f * scale) << name;
+    }
+}
+
+TEST(GaussianBanded, ForwardWithoutCaptureMatchesWithCaptureAndCaptureStillWorks) {
+    Model m = test::makeModel(kConfig, 6);
+    const Batch b = paddedBatch();
+    const ForwardResult dense = m.forward(b, false);
+    const size_t full = m.attentionBytes();
+    EXPECT_GT(full, size_t(4 * 41 * 41 * sizeof(Scalar)));  // full matrices
+    m.setBanded(true);
+    const ForwardResult fast = m.forward(b, false);
+    EXPECT_LT(m.attentionBytes(), full / 2);  // bands only (the longest sequence: 41 keys)
+    EXPECT_EQ(dense.loss(), m.forward(b, true).loss());  // capture: the full path again
+    const ForwardResult kept = m.forward(b, true);
+    EXPECT_NEAR(fast.loss(), kept.loss(), 1e-6);
+    EXPECT_LT((fast.logits - kept.logits).cwiseAbs().maxCoeff(), 1e-5f);
+    ASSERT_FALSE(kept.blocks.empty());
+    EXPECT_EQ(kept.blocks[0].weights[0].rows(), 41);  // 40 tokens + <eos>
+}
