@@ -69,6 +69,26 @@ std::vector<std::string> exampleKey(const Example& e) {
     return k;
 }
 
+bool isHeldOutExample(const Example& e) {
+    uint64_t h = 0xcbf29ce484222325ULL;  // FNV-1a, 64 bits: stable across machines
+    auto add = [&h](unsigned char c) {
+        h ^= c;
+        h *= 0x100000001b3ULL;
+    };
+    for (const auto& token : exampleKey(e)) {
+        for (unsigned char c : token) add(c);
+        add(0x1f);  // a separator no token contains
+    }
+    // FNV-1a's low bits are weak (the parity is the XOR of the bytes' low bits, fixed for
+    // a copy task's src == tgt): murmur3's finaliser mixes every bit in first.
+    h ^= h >> 33;
+    h *= 0xff51afd7ed558ccdULL;
+    h ^= h >> 33;
+    h *= 0xc4ceb9fe1a85ec53ULL;
+    h ^= h >> 33;
+    return h % kHeldOutShare == 0;
+}
+
 namespace {
 
 class TaskSource : public ExampleSource {
@@ -78,6 +98,7 @@ public:
     Example next() override {
         for (;;) {
             Example e = m_task->sample(m_rng);
+            if (isHeldOutExample(e)) continue;
             if (m_exclude.empty() || !m_exclude.count(exampleKey(e))) return e;
         }
     }

@@ -45,8 +45,8 @@ public:
     virtual ~ExampleSource() = default;
     virtual Example next() = 0;
 };
-// A task's stream from `seed`, skipping any example whose source and target are in `exclude`
-// (the held-out set), so held-out sentences are never trained on.
+// A task's stream from `seed`, skipping every held-out example (isHeldOutExample) and any
+// whose source and target are in `exclude`, so held-out sentences are never trained on.
 std::unique_ptr<ExampleSource> taskSource(std::shared_ptr<const Task> task, uint64_t seed,
                                           std::set<std::vector<std::string>> exclude = {});
 // A dataset in epochs, reshuffled every epoch from `seed` when `shuffle`, else in order.
@@ -55,6 +55,13 @@ std::unique_ptr<ExampleSource> datasetSource(std::vector<Example> data, uint64_t
 
 // The key under which an example is excluded: source tokens, a tab, target tokens.
 std::vector<std::string> exampleKey(const Example& e);
+
+// Whether an example of a built-in task is reserved for held-out sets: decided by a hash of
+// its tokens (FNV-1a of the key, mixed), not by a seed, so that no training stream of any seed
+// contains an example that a held-out set of any seed (train's or eval's --seed) can draw.
+// About one example in kHeldOutShare.
+bool isHeldOutExample(const Example& e);
+constexpr int kHeldOutShare = 10;
 
 // Groups examples into batches. With bucketing, a pool of 16 batches' worth is sorted by
 // length and cut, and the batches come out in a seeded random order (less padding);

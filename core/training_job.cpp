@@ -7,13 +7,22 @@
 #include "data.h"
 #include "error.h"
 #include "input_limits.h"
+#include "trainer.h"
 
 namespace attnviz {
 
 std::vector<Example> taskHeldOut(const Task& task, uint64_t seed, int count) {
     Rng rng(seed ^ 0x5DEECE66DULL);
     std::vector<Example> out;
-    for (int i = 0; i < count; ++i) out.push_back(task.sample(rng));
+    // Only examples reserved for held-out sets (about 1 in kHeldOutShare is), so that no
+    // training stream, of this seed or any other, contains them.
+    for (int64_t tries = 0; int(out.size()) < count; ++tries) {
+        if (tries > int64_t(count) * kHeldOutShare * 1000)
+            throw Error("task '" + task.name() + "' has too few distinct examples for " +
+                        std::to_string(count) + " held-out ones");
+        Example e = task.sample(rng);
+        if (isHeldOutExample(e)) out.push_back(std::move(e));
+    }
     return out;
 }
 

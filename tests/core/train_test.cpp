@@ -290,3 +290,38 @@ TEST(Training, ClearErrors) {
     s.train.optimizer = "lion";
     EXPECT_NE(test::errorOf([&] { TrainingJob j(s); }).find("--optimizer"), std::string::npos);
 }
+
+// Held-out examples are decided by a hash of the example, not by the seed (issue 14): the
+// held-out set of any seed (train's, or eval's --seed) shares nothing with the training
+// stream of any seed, for every built-in task.
+TEST(HeldOut, DisjointFromTheTrainingStreamOfEverySeed) {
+    for (const std::string& name : taskNames()) {
+        std::shared_ptr<const Task> task = makeTask(name);
+        std::set<std::vector<std::string>> held;
+        for (uint64_t seed = 1; seed <= 5; ++seed)
+            for (const Example& e : taskHeldOut(*task, seed, 200)) {
+                EXPECT_TRUE(isHeldOutExample(e));
+                held.insert(exampleKey(e));
+            }
+        EXPECT_GT(held.size(), 200u) << name << ": the seeds draw different held-out examples";
+        for (uint64_t seed = 1; seed <= 5; ++seed) {
+            auto stream = taskSource(task, seed);
+            int overlap = 0;
+            for (int i = 0; i < 20000; ++i) overlap += int(held.count(exampleKey(stream->next())));
+            EXPECT_EQ(overlap, 0) << name << " seed " << seed;
+        }
+    }
+}
+
+TEST(HeldOut, AboutOneExampleInTenIsReserved) {
+    std::shared_ptr<const Task> task = makeTask("translate");
+    Rng rng(7);
+    std::set<std::vector<std::string>> distinct;
+    int reserved = 0;
+    for (int i = 0; i < 20000; ++i) {
+        const Example e = task->sample(rng);
+        if (distinct.insert(exampleKey(e)).second) reserved += isHeldOutExample(e);
+    }
+    ASSERT_GT(distinct.size(), 2000u);
+    EXPECT_NEAR(double(reserved) / double(distinct.size()), 1.0 / kHeldOutShare, 0.02);
+}
