@@ -58,6 +58,7 @@ void ComparisonGrid::applySizes() {
             : 0;
     for (auto& col : m_panels)
         for (auto* p : col) p->setFillHeight(fill);
+    fitViewport();
     m_layout->invalidate();
     updateGeometry();
 }
@@ -204,6 +205,16 @@ void ComparisonGrid::rebuild() {
     // follows), also when the tables arrived while the grid was hidden.
     m_layout->invalidate();
     updateGeometry();
+    fitViewport();
+}
+
+// As tall and wide as the view, or as the panels need when more: the scroll area only
+// grows its widget by itself, so a grid that needed more room before (a longer sentence,
+// more rows) would keep panels stretched far past their size, rows pushed out of view.
+void ComparisonGrid::fitViewport() {
+    if (!m_area) return;
+    const QSize want = m_area->viewport()->size().expandedTo(minimumSizeHint());
+    if (size() != want) resize(want);
 }
 
 void ComparisonGrid::fillColumn(int c, const SelectedColumn& col, int rows) {

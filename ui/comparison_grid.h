@@ -49,7 +49,8 @@ protected:
 
 private:
     void viewChanged();
-    void applySizes();  // the view's zoom and label size to every panel
+    void applySizes();   // the view's zoom and label size to every panel
+    void fitViewport();  // the grid's size: the view's, or the panels' minimum when larger
     void rebuild();
     void reshape(int columns, int rows, bool lines);
     QLabel* makeHeader(int column);

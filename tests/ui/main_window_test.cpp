@@ -853,6 +853,49 @@ TEST(MainWindow, SquareCellsAndTheMeanLayoutFillsTheView) {
     EXPECT_GT(big.height(), 2 * wide.height()) << "the mean panel is bigger than a head's";
 }
 
+// After the lines view (tall panels: a readable row per token) or a long sentence, heatmaps
+// of a short sentence get their size back: the grid shrinks to the view (the scroll area
+// alone only grows it, and rows were pushed out of view).
+TEST(MainWindow, TheGridShrinksBackAfterTheLinesViewOrALongSentence) {
+    MainWindow w;
+    w.resize(1400, 900);
+    std::vector<ModelColumn> cols;  // more than fit across: a horizontal scroll bar
+    for (int i = 0; i < 12; ++i)
+        cols.push_back(bundled(i % 2 ? "01-dot.safetensors" : "09-hc-sa.safetensors"));
+    w.setColumns(cols);
+    w.setSentence("I want to go to the station");
+    ViewState v = w.view();
+    v.lines = true;
+    w.setView(v);
+    w.show();
+    waitForResults(w);
+    auto* scroll = qobject_cast<QScrollArea*>(w.grid()->parentWidget()->parentWidget());
+    ASSERT_NE(scroll, nullptr);
+    ASSERT_TRUE(waitUntil([&] { return w.grid()->height() > scroll->viewport()->height(); }));
+    w.selectQuery(0, 2);  // the query profile comes forward: the view gets shorter
+    w.selectQuery(-1, -1);
+    v = w.view();
+    v.shared = false;  // each panel its own colour bar
+    w.setView(v);
+    const auto fits = [&] {
+        const int need =
+            std::max(scroll->viewport()->height(), w.grid()->minimumSizeHint().height());
+        return w.grid()->height() <= need + 1;
+    };
+    v.lines = false;
+    w.setView(v);
+    EXPECT_TRUE(waitUntil(fits)) << w.grid()->height() << " tall, needs "
+                                 << w.grid()->minimumSizeHint().height() << ", view "
+                                 << scroll->viewport()->height();
+    QString text;
+    for (int i = 0; i < 40; ++i) text += (i % 2 ? "the " : "station ");
+    w.setSentence(text);
+    waitForResults(w);
+    w.setSentence("I want to go");
+    waitForResults(w);
+    EXPECT_TRUE(waitUntil(fits)) << w.grid()->height();
+}
+
 // The window fits a 1280×720 screen (issue 13): its minimum size is smaller, and at that
 // size every column of a 13-model workspace can be scrolled to.
 TEST(MainWindow, FitsA1280x720ScreenAndTheLastColumnIsReachable) {
