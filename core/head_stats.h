@@ -1,0 +1,59 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+// What a head does, in numbers (issue 15; definitions and references in docs/analysis.md).
+// Every statistic is computed on row-normalised weights p_ij = w_ij / Σ_j w_ij over the
+// allowed keys of query i (keys j < Nk, and j <= i in decoder self-attention), with i and j
+// the positions of the captured matrix. Rows without weight are left out.
+#include <vector>
+
+#include "tensor.h"
+
+namespace attnviz {
+
+// One head's weights for one sentence: [Nq, Nk], as captured (core/attention/block.h).
+struct HeadTable {
+    const Mat* weights = nullptr;
+    bool causal = false;  // decoder self-attention: key j allowed only up to query i
+};
+
+struct GaussianFit {
+    double offset = 0;  // μ: the window's centre relative to the query, j - i
+    double sigma = 1;   // σ > 0, in positions
+    double r2 = 0;      // 1 - SSE / Σ (p_ij - p̄)²; 1: the head is that Gaussian
+    double sse = 0;     // Σ_i Σ_j (p_ij - g_ij)² at the fit
+};
+
+struct HeadStats {
+    double entropy = 0;     // mean over rows of -Σ_j p_ij ln p_ij (nats)
+    double confidence = 0;  // mean over rows of max_j p_ij (Voita et al. 2019)
+    double distance = 0;    // mean over rows of Σ_j p_ij |i - j|
+    int rows = 0;           // rows that carry weight
+    GaussianFit fit;
+};
+
+// Statistics over a set of tables of one head (one per sentence): entropy, confidence and
+// distance are means over all rows of all tables; the Gaussian fit is one (μ, σ) for all.
+HeadStats headStats(const std::vector<HeadTable>& tables);
+
+// The Gaussian g_ij ∝ exp(-(j - i - μ)² / 2σ²), normalised over the allowed keys of row i,
+// closest to p in squared error over every row of every table: a coarse grid over μ and σ,
+// then Nelder–Mead from the best grid points.
+GaussianFit fitGaussian(const std::vector<HeadTable>& tables);
+// Squared error Σ (p_ij - g_ij)² of a given (μ, σ) over the tables (what fitGaussian minimises).
+double gaussianSse(const std::vector<HeadTable>& tables, double offset, double sigma);
+
+// Mean weight at each relative offset k = j - i, for k = -maxOffset .. maxOffset, over every
+// row of every table (rows normalised as above; offsets a row cannot reach do not count).
+std::vector<double> offsetProfile(const std::vector<HeadTable>& tables, int maxOffset);
+
+// How much a head's rows depend on the input (our definition; docs/analysis.md): rows are
+// grouped by what fixes them when the input does not matter — the table's shape and the
+// query position i — and the input dependence is the mean, over every pair of sentences in
+// a group, of the total-variation distance ½ Σ_j |p_ij - p'_ij| between their rows i. In
+// [0, 1]; exactly 0 for heads whose weights depend on positions only (random synthesizers,
+// Gaussian windows); > 0 for dot-product. `compared` receives the number of rows in groups
+// of at least two sentences (0: no two sentences share a shape, nothing to compare).
+double inputDependence(const std::vector<HeadTable>& tables, int* compared = nullptr);
+
+}  // namespace attnviz

@@ -1,0 +1,126 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Head statistics (core/head_stats.h, issue 15): hand-computed values, the Gaussian fit
+// recovering hard-coded windows, and input dependence exactly 0 for position-only heads
+// and above 0 for dot-product, on the real engine.
+#include "core/head_stats.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "test_util.h"
+
+using namespace attnviz;
+
+namespace {
+
+Mat rows(std::initializer_list<std::initializer_list<float>> r) {
+    Mat m(Eigen::Index(r.size()), Eigen::Index(r.begin()->size()));
+    int i = 0;
+    for (const auto& row : r) {
+        int j = 0;
+        for (float x : row) m(i, j++) = x;
+        ++i;
+    }
+    return m;
+}
+
+// w_ij = exp(-(j - i - mu)² / 2σ²) over the allowed keys (unnormalised: the statistics
+// normalise rows themselves).
+Mat gaussianHead(int n, double mu, double sigma, bool causal) {
+    Mat m = Mat::Zero(n, n);
+    for (int i = 0; i < n; ++i)
+        for (int j = 0; j < (causal ? i + 1 : n); ++j)
+            m(i, j) = float(std::exp(-0.5 * std::pow((j - i - mu) / sigma, 2)));
+    return m;
+}
+
+}  // namespace
+
+TEST(HeadStats, HandComputedEntropyConfidenceDistance) {
+    // Row 0: 0.5 0.5 0 (given unnormalised, ×2); row 1: 0.2 0.3 0.5.
+    const Mat w = rows({{1.0f, 1.0f, 0.0f}, {0.2f, 0.3f, 0.5f}});
+    const HeadStats s = headStats({{&w, false}});
+    const double h1 = -(0.2 * std::log(0.2) + 0.3 * std::log(0.3) + 0.5 * std::log(0.5));
+    EXPECT_NEAR(s.entropy, (std::log(2.0) + h1) / 2, 1e-7);
+    EXPECT_NEAR(s.confidence, (0.5 + 0.5) / 2, 1e-7);
+    EXPECT_NEAR(s.distance, (0.5 * 1 + (0.2 * 1 + 0.5 * 1)) / 2, 1e-7);
+    EXPECT_EQ(s.rows, 2);
+    // Causal: row 0 sees key 0 only (its weight on key 1 is not allowed, and ignored).
+    const Mat c = rows({{2.0f, 9.0f}, {0.25f, 0.75f}});
+    const HeadStats sc = headStats({{&c, true}});
+    const double h = -(0.25 * std::log(0.25) + 0.75 * std::log(0.75));
+    EXPECT_NEAR(sc.entropy, (0 + h) / 2, 1e-7);
+    EXPECT_NEAR(sc.confidence, (1 + 0.75) / 2, 1e-7);
+    EXPECT_NEAR(sc.distance, (0 + 0.25) / 2, 1e-7);
+    // A row without weight is left out.
+    const Mat z = rows({{0.0f, 0.0f}, {1.0f, 0.0f}});
+    EXPECT_EQ(headStats({{&z, false}}).rows, 1);
+}
+
+TEST(HeadStats, AHardCodedGaussianComesBackAsItself) {
+    for (const auto& [mu, sigma, causal] :
+         {std::tuple{1.0, 1.3, false}, std::tuple{-1.0, 1.0, true}, std::tuple{0.0, 0.6, false},
+          std::tuple{2.5, 3.0, false}}) {
+        const Mat a = gaussianHead(20, mu, sigma, causal), b = gaussianHead(13, mu, sigma, causal);
+        const GaussianFit f = fitGaussian({{&a, causal}, {&b, causal}});
+        EXPECT_NEAR(f.offset, mu, 1e-4) << mu << " " << sigma;
+        EXPECT_NEAR(f.sigma, sigma, 1e-4) << mu << " " << sigma;
+        EXPECT_GT(f.r2, 1 - 1e-9) << mu << " " << sigma;
+        EXPECT_NEAR(f.sse, gaussianSse({{&a, causal}, {&b, causal}}, f.offset, f.sigma), 1e-15);
+    }
+    // Two peaks, on the first and the last key: no single window fits.
+    Mat ends = Mat::Zero(12, 12);
+    ends.col(0).setOnes();
+    ends.col(11).setOnes();
+    EXPECT_LT(fitGaussian({{&ends, false}}).r2, 0.6);
+    // All weight on the first key *is* a normalised Gaussian far to the left (its mass goes
+    // to the nearest allowed key): by this definition a "first token" head fits well.
+    Mat first = Mat::Zero(12, 12);
+    first.col(0).setOnes();
+    EXPECT_GT(fitGaussian({{&first, false}}).r2, 0.99);
+}
+
+TEST(HeadStats, OffsetProfileOfTheDiagonal) {
+    const Mat eye = Mat::Identity(6, 6);
+    const auto p = offsetProfile({{&eye, false}}, 2);
+    ASSERT_EQ(p.size(), 5u);
+    EXPECT_DOUBLE_EQ(p[2], 1.0);
+    EXPECT_DOUBLE_EQ(p[0] + p[1] + p[3] + p[4], 0.0);
+}
+
+TEST(HeadStats, InputDependenceByHand) {
+    const Mat a = rows({{1, 0}, {0.5f, 0.5f}}), b = rows({{0, 1}, {0.5f, 0.5f}});
+    int n = 0;
+    EXPECT_DOUBLE_EQ(inputDependence({{&a, false}, {&b, false}}, &n), (1.0 + 0.0) / 2);
+    EXPECT_EQ(n, 4);
+    const Mat c = rows({{1, 0, 0}});  // another shape: nothing to compare it with
+    EXPECT_DOUBLE_EQ(inputDependence({{&a, false}, {&c, false}}, &n), 0.0);
+    EXPECT_EQ(n, 0);
+}
+
+// On the engine: position-only heads (random synthesizer, Gaussian windows) give exactly the
+// same rows for any three sentences of one length; dot-product does not.
+TEST(HeadStats, InputDependenceIsZeroForPositionOnlyHeadsAndNotForDot) {
+    const std::vector<std::string> sentences{"I want to go to the station",
+                                             "the dog and the cat go home",
+                                             "we see the dog near the house"};
+    auto dependence = [&](const std::string& config) {
+        Model m = test::makeModel(test::readConfig(config), 2);
+        std::vector<Analysis> runs;
+        for (const auto& s : sentences) runs.push_back(m.analyze(s, std::string_view("a b c")));
+        std::vector<Mat> heads;
+        std::vector<HeadTable> tables;
+        for (const auto& a : runs) heads.push_back(a.blocks[0].weights[0]);  // enc L0 head 0
+        for (const auto& h : heads) tables.push_back({&h, false});
+        int n = 0;
+        const double d = inputDependence(tables, &n);
+        EXPECT_EQ(n, 3 * 8) << config;  // 7 words + <eos>, 8 rows each
+        return d;
+    };
+    EXPECT_EQ(dependence("random"), 0.0);
+    EXPECT_EQ(dependence("fixed_random"), 0.0);
+    EXPECT_EQ(dependence("gaussian"), 0.0);
+    EXPECT_GT(dependence("dot"), 1e-3);
+    EXPECT_GT(dependence("dense"), 1e-3);
+}
