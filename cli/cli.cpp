@@ -19,6 +19,7 @@ namespace attnviz::cli {
 std::unique_ptr<Command> makeInitCommand();
 std::unique_ptr<Command> makeAttentionCommand();
 std::unique_ptr<Command> makeInfoCommand();
+std::unique_ptr<Command> makeAnalyzeCommand();
 std::unique_ptr<Command> makeBenchForwardCommand();
 std::unique_ptr<Command> makeBenchTrainCommand();
 std::unique_ptr<Command> makeBenchDecodeCommand();
@@ -47,6 +48,7 @@ Registered addCommands(CLI::App& app) {
     add(app, makeInitCommand());
     add(app, makeAttentionCommand());
     add(app, makeInfoCommand());
+    add(app, makeAnalyzeCommand());
     CLI::App& bench = *app.add_subcommand("bench", "Benchmarks (JSON on standard output)");
     bench.require_subcommand(1);
     add(bench, makeBenchForwardCommand());

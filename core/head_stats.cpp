@@ -71,7 +71,8 @@ GaussianFit fitGaussian(const std::vector<HeadTable>& tables) {
     GaussianFit best;
     if (count == 0) return best;
     const double sst = sumSq - sum * sum / double(count);
-    // σ is searched on a log scale (s = ln σ), bounded to [0.05, 4·maxKeys].
+    // The box (docs/analysis.md): |μ| <= N and 0.05 <= σ <= 4N, N the most keys of any table;
+    // σ is searched on a log scale (s = ln σ).
     const double sMin = std::log(0.05), sMax = std::log(4.0 * maxKeys);
     const double muMax = maxKeys;
     auto f = [&](double mu, double s) {
@@ -79,12 +80,12 @@ GaussianFit fitGaussian(const std::vector<HeadTable>& tables) {
         mu = std::clamp(mu, -muMax, muMax);
         return gaussianSse(tables, mu, std::exp(s));
     };
-    // Grid: μ every ½ position over ±min(maxKeys, 8), σ at 16 log-spaced values.
+    // Grid over the whole box: μ every max(½, N/16) positions, σ at 16 log-spaced values.
     std::vector<std::tuple<double, double, double>> grid;  // (sse, μ, s)
-    const double span = std::min(double(maxKeys), 8.0);
-    for (double mu = -span; mu <= span + 1e-9; mu += 0.5)
+    const double step = std::max(0.5, muMax / 16);
+    for (double mu = -muMax; mu <= muMax + 1e-9; mu += step)
         for (int k = 0; k < 16; ++k) {
-            const double s = sMin + (std::log(std::min(20.0, 4.0 * maxKeys)) - sMin) * k / 15.0;
+            const double s = sMin + (sMax - sMin) * k / 15.0;
             grid.emplace_back(f(mu, s), mu, s);
         }
     std::sort(grid.begin(), grid.end());

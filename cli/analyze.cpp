@@ -1,0 +1,163 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// attnviz-cli analyze: what every head does, in numbers (core/head_stats.h, docs/analysis.md):
+// entropy, confidence, distance, the best Gaussian window with its R², the relative-offset
+// profile, and with several sentences the input dependence. JSON.
+#include <map>
+#include <ostream>
+#include <sstream>
+
+#include "command.h"
+#include "core/error.h"
+#include "core/head_stats.h"
+#include "core/model.h"
+#include "core/safetensors.h"
+#include "core/tasks.h"
+#include "core/training_job.h"
+
+namespace attnviz::cli {
+namespace {
+
+using nlohmann::json;
+
+class AnalyzeCommand : public Command {
+public:
+    CLI::App* add(CLI::App& parent) override;
+    void run(const Context& ctx) override;
+
+private:
+    std::string m_model, m_text, m_target, m_data, m_task, m_out;
+    int m_count = 200, m_maxOffset = 8;
+    uint64_t m_seed = 1;
+    CLI::Option* m_targetOpt = nullptr;
+};
+
+CLI::App* AnalyzeCommand::add(CLI::App& parent) {
+    auto* c = parent.add_subcommand(
+        "analyze",
+        "Per-head statistics: entropy, confidence, distance, Gaussian fit, input dependence");
+    c->add_option("--model", m_model, "Checkpoint (.safetensors)")->required();
+    auto* text = c->add_option("--text", m_text, "One sentence (decoder-only models: the text)");
+    m_targetOpt = c->add_option("--target", m_target,
+                                "Its target; without it a seq2seq model decodes greedily")
+                      ->needs(text);
+    auto* data =
+        c->add_option("--data", m_data, "Sentences, one per line (source, or source TAB target)")
+            ->check(CLI::ExistingFile);
+    auto* task = c->add_option("--task", m_task, "Held-out examples of a built-in task");
+    text->excludes(data)->excludes(task);
+    data->excludes(task);
+    c->add_option("--count", m_count, "At most this many sentences of --data or --task")
+        ->capture_default_str()
+        ->check(CLI::Range(1, 100000));
+    c->add_option("--seed", m_seed, "--task: seed of the held-out examples")
+        ->capture_default_str()
+        ->check(nonNegative());
+    c->add_option("--max-offset", m_maxOffset, "Relative-offset profile over -N..N")
+        ->capture_default_str()
+        ->check(CLI::Range(0, 1024));
+    c->add_option("--out", m_out, "Output file (default: standard output)");
+    return c;
+}
+
+std::string joined(const std::vector<std::string>& words) {
+    std::string s;
+    for (const auto& w : words) s += (s.empty() ? "" : " ") + w;
+    return s;
+}
+
+void AnalyzeCommand::run(const Context& ctx) {
+    if (m_text.empty() + m_data.empty() + m_task.empty() != 2)
+        throw Error("analyze needs one of --text, --data or --task");
+    if (!m_out.empty() && m_out != "-") checkOutputPath(m_out, {m_model});
+    Model m = Model::load(m_model);
+    const bool seq2seq = m.config().hasEncoder();
+    // (source, target or none) pairs.
+    std::vector<std::pair<std::string, std::optional<std::string>>> inputs;
+    if (!m_text.empty()) {
+        inputs.emplace_back(m_text, m_targetOpt->count() ? std::optional(m_target) : std::nullopt);
+    } else if (!m_data.empty()) {
+        std::istringstream in(readTextFile(m_data, kMaxDataBytes, "data"));
+        std::string line;
+        while (int(inputs.size()) < m_count && std::getline(in, line)) {
+            if (!line.empty() && line.back() == '\r') line.pop_back();
+            if (line.find_first_not_of(" \t") == std::string::npos) continue;
+            const size_t tab = line.find('\t');
+            if (tab == std::string::npos || !seq2seq)
+                inputs.emplace_back(line, std::nullopt);
+            else
+                inputs.emplace_back(line.substr(0, tab), line.substr(tab + 1));
+        }
+    } else {
+        const auto t = makeTask(m_task);
+        if (t->seq2seq() != seq2seq)
+            throw Error("task '" + m_task + "' does not fit '" + m_model + "' (seq2seq or not)");
+        for (const Example& e : taskHeldOut(*t, m_seed, m_count))
+            inputs.emplace_back(seq2seq ? joined(e.src) : joined(e.tgt),
+                                seq2seq ? std::optional(joined(e.tgt)) : std::nullopt);
+    }
+    // Every sentence's captured blocks; per (block, head) its tables.
+    std::vector<Analysis> runs;
+    int skipped = 0;
+    std::string firstProblem;
+    for (const auto& [src, tgt] : inputs) {
+        try {
+            runs.push_back(tgt ? m.analyze(src, std::string_view(*tgt)) : m.analyze(src));
+        } catch (const Error& e) {  // too long, empty: say so, analyse the rest
+            if (inputs.size() == 1) throw Error(m_model + ": " + e.what());
+            if (firstProblem.empty()) firstProblem = e.what();
+            ++skipped;
+        }
+    }
+    if (runs.empty()) throw Error("no sentence could be analysed: " + firstProblem);
+    if (skipped > 0)
+        ctx.err << "attnviz-cli: note: " << skipped << " of " << inputs.size()
+                << " sentences skipped (first: " << firstProblem << ")\n";
+    json heads = json::array();
+    const auto& blocks = runs.front().blocks;
+    for (size_t k = 0; k < blocks.size(); ++k) {
+        for (int h = 0; h < blocks[k].heads; ++h) {
+            std::vector<HeadTable> tables;
+            for (const auto& r : runs)
+                tables.push_back(
+                    {&r.blocks[k].weights[size_t(h)], blocks[k].kind == BlockKind::DecoderSelf});
+            const HeadStats s = headStats(tables);
+            json j{{"block", blockKindName(blocks[k].kind)},
+                   {"layer", blocks[k].layer},
+                   {"head", h},
+                   {"variant", blocks[k].variant},
+                   {"entropy", s.entropy},
+                   {"confidence", s.confidence},
+                   {"distance", s.distance},
+                   {"rows", s.rows},
+                   {"gaussian_fit",
+                    {{"offset", s.fit.offset}, {"sigma", s.fit.sigma}, {"r2", s.fit.r2}}},
+                   {"offset_profile", offsetProfile(tables, m_maxOffset)}};
+            if (runs.size() > 1) {
+                int compared = 0;
+                j["input_dependence"] = inputDependence(tables, &compared);
+                j["input_dependence_rows"] = compared;
+            }
+            heads.push_back(j);
+        }
+    }
+    json out{{"model", m_model},
+             {"sentences", runs.size()},
+             {"max_offset", m_maxOffset},
+             {"definitions", "docs/analysis.md"},
+             {"heads", heads}};
+    const std::string text = out.dump(2) + "\n";
+    if (m_out.empty() || m_out == "-") {
+        ctx.out << text;
+    } else {
+        writeFileAtomically(m_out, text);
+        ctx.out << "wrote " << m_out << "\n";
+    }
+}
+
+}  // namespace
+
+std::unique_ptr<Command> makeAnalyzeCommand() {
+    return std::make_unique<AnalyzeCommand>();
+}
+
+}  // namespace attnviz::cli
