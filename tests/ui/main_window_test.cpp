@@ -827,30 +827,36 @@ TEST(MainWindow, SquareCellsAndTheMeanLayoutFillsTheView) {
     w.setSentence("I want to go to the station");  // 7 tokens with <eos>
     w.show();
     waitForResults(w);
-    QTest::qWait(50);
     auto cellSize = [](HeatmapPanel* p) {
         const QRect r = p->axisRect()->rect();
         return QSizeF(double(r.width()) / p->matrix().cols(),
                       double(r.height()) / p->matrix().rows());
     };
+    // Square, and never below the readable minimum (the layout may still be settling).
+    auto square = [&](HeatmapPanel* p) {
+        const QSizeF c = cellSize(p);
+        return p->matrix().rows() > 0 && std::abs(c.width() - c.height()) <= 1.0 &&
+               c.height() >= HeatmapPanel::kMinCell;
+    };
     HeatmapPanel* p = w.grid()->panel(0, 0);
     ASSERT_NE(p, nullptr);
-    const QSizeF wide = cellSize(p);  // two columns across 1400 px: wider than tall panels
-    EXPECT_NEAR(wide.width(), wide.height(), 1.0) << wide.width() << "x" << wide.height();
+    // Two columns across 1400 px: wider than tall panels, the cells still square.
+    EXPECT_TRUE(waitUntil([&] { return square(p); }))
+        << cellSize(p).width() << "x" << cellSize(p).height();
+    const QSizeF wide = cellSize(p);
     EXPECT_GE(wide.height(), HeatmapPanel::kMinCell);
     // Mean layout: one panel per model, as tall as the view, still square.
     w.findChild<ViewControls*>()->setLayoutIndex(ViewControls::Mean);
-    QTest::qWait(50);
-    p = w.grid()->panel(0, 0);
     auto* scroll = qobject_cast<QScrollArea*>(w.grid()->parentWidget()->parentWidget());
     ASSERT_NE(scroll, nullptr);
-    const int view = scroll->viewport()->height();
-    const QRect inView(p->mapTo(scroll->viewport(), QPoint(0, 0)), p->size());
-    EXPECT_LE(inView.bottom(), view) << "the row is taller than the view: it scrolls";
-    EXPECT_GT(p->height(), view * 3 / 4) << p->height() << " of " << view;
-    const QSizeF big = cellSize(p);
-    EXPECT_NEAR(big.width(), big.height(), 1.0);
-    EXPECT_GT(big.height(), 2 * wide.height()) << "the mean panel is bigger than a head's";
+    const auto tall = [&] {
+        p = w.grid()->panel(0, 0);
+        const int view = scroll->viewport()->height();
+        const QRect inView(p->mapTo(scroll->viewport(), QPoint(0, 0)), p->size());
+        return inView.bottom() <= view && p->height() > view * 3 / 4 && square(p);
+    };
+    EXPECT_TRUE(waitUntil(tall)) << p->height() << " of " << scroll->viewport()->height();
+    EXPECT_GT(cellSize(p).height(), 2 * wide.height()) << "the mean panel is bigger than a head's";
 }
 
 // After the lines view (tall panels: a readable row per token) or a long sentence, heatmaps
@@ -915,10 +921,15 @@ TEST(MainWindow, FitsA1280x720ScreenAndTheLastColumnIsReachable) {
     ASSERT_NE(scroll, nullptr);
     QLabel* last = w.grid()->header(12);
     ASSERT_NE(last, nullptr);
-    scroll->ensureWidgetVisible(last);
-    QTest::qWait(20);
-    const QPoint at = last->mapTo(scroll->viewport(), QPoint(last->width() / 2, 0));
-    EXPECT_TRUE(scroll->viewport()->rect().contains(at)) << at.x() << "," << at.y();
+    // Scrolled to, it is in view (the layout may still settle: retried until it does).
+    QPoint at;
+    EXPECT_TRUE(waitUntil([&] {
+        scroll->ensureWidgetVisible(last);
+        QTest::qWait(20);
+        at = last->mapTo(scroll->viewport(), QPoint(last->width() / 2, 0));
+        return scroll->viewport()->rect().contains(at);
+    })) << at.x()
+        << "," << at.y();
 }
 
 // Panels scrolled out of view are drawn when shown, not on every edit (issue 13's repaint
@@ -937,6 +948,12 @@ TEST(MainWindow, PanelsOutOfViewAreDrawnWhenShownAndShowTheLatestTables) {
     waitForResults(w);
     HeatmapPanel* last = w.grid()->panel(12, 3);
     ASSERT_NE(last, nullptr);
+    // The layout settled (queued resizes done): the same size twice in a row.
+    ASSERT_TRUE(waitUntil([&] {
+        const QSize before = last->size();
+        QTest::qWait(30);
+        return last->size() == before && before.height() >= last->minimumSizeHint().height();
+    }));
     EXPECT_TRUE(last->visibleRegion().isEmpty());  // off screen at this size
     const QImage lazy = last->grab().toImage();
     last->replot(QCustomPlot::rpImmediateRefresh);
