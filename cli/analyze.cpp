@@ -27,6 +27,7 @@ public:
 private:
     std::string m_model, m_text, m_target, m_data, m_task, m_out;
     int m_count = 200, m_maxOffset = 8;
+    bool m_rollout = false;
     uint64_t m_seed = 1;
     CLI::Option* m_targetOpt = nullptr;
 };
@@ -55,6 +56,9 @@ CLI::App* AnalyzeCommand::add(CLI::App& parent) {
     c->add_option("--max-offset", m_maxOffset, "Relative-offset profile over -N..N")
         ->capture_default_str()
         ->check(CLI::Range(0, 1024));
+    c->add_flag("--rollout", m_rollout,
+                "With --text: attention rollout (Abnar & Zuidema 2020) of the encoder and of the "
+                "decoder self-attention");
     c->add_option("--out", m_out, "Output file (default: standard output)");
     return c;
 }
@@ -140,11 +144,31 @@ void AnalyzeCommand::run(const Context& ctx) {
             heads.push_back(j);
         }
     }
+    json rollout = json::object();
+    if (m_rollout) {
+        if (runs.size() != 1) throw Error("--rollout needs one sentence (--text)");
+        for (BlockKind kind : {BlockKind::EncoderSelf, BlockKind::DecoderSelf}) {
+            std::vector<Mat> means;
+            for (const auto& b : runs.front().blocks) {
+                if (b.kind != kind) continue;
+                Mat mean = Mat::Zero(b.weights.front().rows(), b.weights.front().cols());
+                for (const Mat& w : b.weights) mean += w;
+                means.push_back(mean / Scalar(b.weights.size()));
+            }
+            if (means.empty()) continue;
+            const Mat r = attentionRollout(means);
+            json m = json::array();
+            for (Eigen::Index i = 0; i < r.rows(); ++i)
+                m.push_back(std::vector<double>(r.row(i).data(), r.row(i).data() + r.cols()));
+            rollout[blockKindName(kind)] = m;
+        }
+    }
     json out{{"model", m_model},
              {"sentences", runs.size()},
              {"max_offset", m_maxOffset},
              {"definitions", "docs/analysis.md"},
              {"heads", heads}};
+    if (m_rollout) out["rollout"] = rollout;
     const std::string text = out.dump(2) + "\n";
     if (m_out.empty() || m_out == "-") {
         ctx.out << text;

@@ -5,6 +5,7 @@
 #include <array>
 #include <cmath>
 #include <map>
+#include <stdexcept>
 #include <tuple>
 
 namespace attnviz {
@@ -220,6 +221,23 @@ double inputDependence(const std::vector<HeadTable>& tables, int* compared) {
     }
     if (compared) *compared = rows;
     return pairs > 0 ? total / double(pairs) : 0.0;
+}
+
+Mat attentionRollout(const std::vector<Mat>& headMeans) {
+    if (headMeans.empty()) return Mat();
+    const Eigen::Index n = headMeans.front().rows();
+    Eigen::MatrixXd r = Eigen::MatrixXd::Identity(n, n);
+    for (const Mat& w : headMeans) {
+        if (w.rows() != n || w.cols() != n)
+            throw std::invalid_argument("attention rollout needs square layers of one size");
+        Eigen::MatrixXd a = 0.5 * w.cast<double>() + 0.5 * Eigen::MatrixXd::Identity(n, n);
+        for (Eigen::Index i = 0; i < n; ++i) {
+            const double sum = a.row(i).sum();
+            if (sum > 0) a.row(i) /= sum;
+        }
+        r = a * r;  // the newest layer on the left
+    }
+    return r.cast<Scalar>();
 }
 
 }  // namespace attnviz

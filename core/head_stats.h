@@ -57,4 +57,10 @@ std::vector<double> offsetProfile(const std::vector<HeadTable>& tables, int maxO
 // of at least two sentences (0: no two sentences share a shape, nothing to compare).
 double inputDependence(const std::vector<HeadTable>& tables, int* compared = nullptr);
 
+// Attention rollout (Abnar & Zuidema 2020) through a stack of self-attention layers: each
+// layer's mean of heads W̄ (rows as captured) becomes Ã = ½ W̄ + ½ I with rows renormalised,
+// and the rollout is Ã_L · … · Ã_1 [N, N]: how much each output position draws on each input
+// position through the residual stream. `layers` in order, every one [N, N].
+Mat attentionRollout(const std::vector<Mat>& headMeans);
+
 }  // namespace attnviz

@@ -124,3 +124,24 @@ TEST(HeadStats, InputDependenceIsZeroForPositionOnlyHeadsAndNotForDot) {
     EXPECT_GT(dependence("dot"), 1e-3);
     EXPECT_GT(dependence("dense"), 1e-3);
 }
+
+TEST(HeadStats, AttentionRolloutByHand) {
+    // One layer: Ã = ½ W + ½ I, rows renormalised (W's rows sum to 1: no change).
+    const Mat w = rows({{0.5f, 0.5f}, {0.0f, 1.0f}});
+    const Mat one = attentionRollout({w});
+    EXPECT_NEAR(one(0, 0), 0.75, 1e-6);
+    EXPECT_NEAR(one(0, 1), 0.25, 1e-6);
+    EXPECT_NEAR(one(1, 0), 0.0, 1e-6);
+    EXPECT_NEAR(one(1, 1), 1.0, 1e-6);
+    // Two layers: Ã2 · Ã1, the newest on the left.
+    const Mat v = rows({{0.0f, 1.0f}, {1.0f, 0.0f}});  // swap: Ã = [[.5 .5] [.5 .5]]
+    const Mat two = attentionRollout({w, v});
+    // [[.5 .5] [.5 .5]] · [[.75 .25] [0 1]] = [[.375 .625] [.375 .625]]
+    EXPECT_NEAR(two(0, 0), 0.375, 1e-6);
+    EXPECT_NEAR(two(1, 1), 0.625, 1e-6);
+    for (int i = 0; i < 2; ++i) EXPECT_NEAR(two.row(i).sum(), 1.0, 1e-6);
+    // A row that sums to less (a padded or causal row) is renormalised after adding ½ I.
+    const Mat half = rows({{0.25f, 0.25f}, {0.0f, 0.5f}});
+    EXPECT_NEAR(attentionRollout({half})(0, 0), (0.125 + 0.5) / 0.75, 1e-6);
+    EXPECT_TRUE(attentionRollout({}).size() == 0);
+}

@@ -93,6 +93,22 @@ def main():
         with open(data, "w") as f:
             f.writelines(f"{a}\t{b}\n" for a, b in SENTENCES)
         many = json.loads(run([cli, "analyze", "--model", model, "--data", data]))
+    # Rollout of the first sentence: ½ W̄ + ½ I per layer, rows renormalised, multiplied.
+    roll = json.loads(run([cli, "analyze", "--model", model, "--text", s, "--target", t, "--rollout"]))
+    for kind in ("encoder_self", "decoder_self"):
+        means = [np.mean(np.array(b["weights"]), axis=0) for b in dumps[0]["blocks"] if b["kind"] == kind]
+        if not means:
+            continue
+        r = np.eye(means[0].shape[0])
+        for w in means:
+            a = 0.5 * w + 0.5 * np.eye(w.shape[0])
+            a = a / a.sum(axis=1, keepdims=True)
+            r = a @ r
+        err = float(np.abs(np.array(roll["rollout"][kind]) - r).max())
+        if err > 1e-5:
+            print(f"FAIL rollout {kind}: max |diff| {err}")
+            failures += 1
+        print(f"rollout {kind}: {len(means)} layers, max |diff| {err:.1e}")
     for result, ds in ((one, dumps[:1]), (many, dumps)):
         k = 0
         for b, block in enumerate(ds[0]["blocks"]):
