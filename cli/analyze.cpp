@@ -29,7 +29,7 @@ private:
     int m_count = 200, m_maxOffset = 8;
     bool m_rollout = false;
     uint64_t m_seed = 1;
-    CLI::Option* m_targetOpt = nullptr;
+    CLI::Option *m_targetOpt = nullptr, *m_textOpt = nullptr;
 };
 
 CLI::App* AnalyzeCommand::add(CLI::App& parent) {
@@ -37,7 +37,8 @@ CLI::App* AnalyzeCommand::add(CLI::App& parent) {
         "analyze",
         "Per-head statistics: entropy, confidence, distance, Gaussian fit, input dependence");
     c->add_option("--model", m_model, "Checkpoint (.safetensors)")->required();
-    auto* text = c->add_option("--text", m_text, "One sentence (decoder-only models: the text)");
+    auto* text = m_textOpt =
+        c->add_option("--text", m_text, "One sentence (decoder-only models: the text)");
     m_targetOpt = c->add_option("--target", m_target,
                                 "Its target; without it a seq2seq model decodes greedily")
                       ->needs(text);
@@ -70,14 +71,15 @@ std::string joined(const std::vector<std::string>& words) {
 }
 
 void AnalyzeCommand::run(const Context& ctx) {
-    if (m_text.empty() + m_data.empty() + m_task.empty() != 2)
+    const bool haveText = m_textOpt->count() > 0;
+    if (!haveText + m_data.empty() + m_task.empty() != 2)
         throw Error("analyze needs one of --text, --data or --task");
     if (!m_out.empty() && m_out != "-") checkOutputPath(m_out, {m_model});
     Model m = Model::load(m_model);
     const bool seq2seq = m.config().hasEncoder();
     // (source, target or none) pairs.
     std::vector<std::pair<std::string, std::optional<std::string>>> inputs;
-    if (!m_text.empty()) {
+    if (haveText) {
         inputs.emplace_back(m_text, m_targetOpt->count() ? std::optional(m_target) : std::nullopt);
     } else if (!m_data.empty()) {
         std::istringstream in(readTextFile(m_data, kMaxDataBytes, "data"));

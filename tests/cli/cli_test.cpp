@@ -593,3 +593,59 @@ TEST(Cli, PresetAtASizeWithDevDataAndWordAlignments) {
     EXPECT_NE(r.code, 0);
     EXPECT_NE(r.err.find("--preset"), std::string::npos) << r.err;
 }
+
+// attnviz-cli analyze (issue 15): per-head JSON for a sentence, a data file or a task; one
+// input source only; bad inputs are messages naming what was wrong, and a data file's bad
+// lines are skipped with a note.
+TEST(Cli, AnalyzeHeadsOfASentenceAFileAndATask) {
+    const std::string model = tmp("analyze_gauss.safetensors");
+    ASSERT_EQ(cli({"init", "--config", kData + "/configs/hc_sa_top1.json", "--out", model}).code,
+              0);
+    Result r = cli({"analyze", "--model", model, "--text", "I want to go", "--target", "mi volas",
+                    "--rollout"});
+    ASSERT_EQ(r.code, 0) << r.err;
+    json j = json::parse(r.out);
+    ASSERT_FALSE(j["heads"].empty());
+    const json& h = j["heads"][0];
+    EXPECT_EQ(h["block"], "encoder_self");
+    EXPECT_EQ(h["variant"], "gaussian");
+    EXPECT_NEAR(h["gaussian_fit"]["r2"].get<double>(), 1.0, 1e-6);  // a hard-coded window
+    EXPECT_FALSE(h.contains("input_dependence"));                   // one sentence: none
+    EXPECT_EQ(j["rollout"]["encoder_self"].size(), 5u);             // 4 words + <eos>
+    // A file: one bad line (not UTF-8) is skipped with a note; input dependence appears.
+    const std::string data = tmp("analyze.tsv");
+    writeFile(data, "I want to go\tmi volas\n\nbad \xff byte\tla\nwe see the dog\tni vidas\n");
+    r = cli({"analyze", "--model", model, "--data", data});
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_NE(r.err.find("1 of 3 sentences skipped"), std::string::npos) << r.err;
+    j = json::parse(r.out);
+    EXPECT_EQ(j["sentences"], 2);
+    EXPECT_EQ(j["heads"][0]["input_dependence"].get<double>(), 0.0);  // Gaussian: position only
+    // Errors.
+    r = cli({"analyze", "--model", model});
+    EXPECT_EQ(r.code, 1);
+    EXPECT_NE(r.err.find("one of --text, --data or --task"), std::string::npos) << r.err;
+    r = cli({"analyze", "--model", model, "--text", "hi", "--data", data});
+    EXPECT_EQ(r.code, 2);  // excluded by the parser
+    r = cli({"analyze", "--model", model, "--data", data, "--rollout"});
+    EXPECT_EQ(r.code, 1);
+    EXPECT_NE(r.err.find("--rollout needs one sentence"), std::string::npos) << r.err;
+    r = cli({"analyze", "--model", model, "--task", "lm"});
+    EXPECT_EQ(r.code, 1);
+    EXPECT_NE(r.err.find("does not fit"), std::string::npos) << r.err;
+    r = cli({"analyze", "--model", model, "--text", ""});
+    EXPECT_EQ(r.code, 1);
+    EXPECT_NE(r.err.find("empty"), std::string::npos) << r.err;
+    r = cli({"analyze", "--model", model, "--task", "copy", "--count", "20", "--out", model});
+    EXPECT_EQ(r.code, 1);  // never overwrites its input
+}
+
+TEST(Cli, BenchDecodeComparesBothDecoders) {
+    const Result r = cli(
+        {"bench", "decode", "--variant", "dot", "--len", "12", "--repeat", "1", "--source", "6"});
+    ASSERT_EQ(r.code, 0) << r.err;
+    const json j = json::parse(r.out);
+    ASSERT_EQ(j["results"].size(), 1u);
+    EXPECT_TRUE(j["results"][0]["same_output"].get<bool>());
+    EXPECT_GT(j["results"][0]["ms_median_whole_prefix"].get<double>(), 0.0);
+}
