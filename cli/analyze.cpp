@@ -8,8 +8,11 @@
 
 #include "command.h"
 #include "core/error.h"
+#include "core/evaluate.h"
+#include "core/head_importance.h"
 #include "core/head_stats.h"
 #include "core/model.h"
+#include "core/rng.h"
 #include "core/safetensors.h"
 #include "core/tasks.h"
 #include "core/training_job.h"
@@ -27,7 +30,7 @@ public:
 private:
     std::string m_model, m_text, m_target, m_data, m_task, m_out;
     int m_count = 200, m_maxOffset = 8;
-    bool m_rollout = false;
+    bool m_rollout = false, m_importance = false, m_prune = false;
     uint64_t m_seed = 1;
     CLI::Option *m_targetOpt = nullptr, *m_textOpt = nullptr;
 };
@@ -60,6 +63,12 @@ CLI::App* AnalyzeCommand::add(CLI::App& parent) {
     c->add_flag("--rollout", m_rollout,
                 "With --text: attention rollout (Abnar & Zuidema 2020) of the encoder and of the "
                 "decoder self-attention");
+    c->add_flag("--importance", m_importance,
+                "With --data (source TAB target lines) or --task: head importance (Michel et al. "
+                "2019), E|dL/d gate| over the sentences");
+    c->add_flag("--prune", m_prune,
+                "With --importance: the pruning curves, loss and BLEU after removing heads one "
+                "by one, least important first and in a random order");
     c->add_option("--out", m_out, "Output file (default: standard output)");
     return c;
 }
@@ -165,12 +174,79 @@ void AnalyzeCommand::run(const Context& ctx) {
             rollout[blockKindName(kind)] = m;
         }
     }
+    json prune = json::object();
+    if (m_prune && !m_importance) throw Error("--prune needs --importance");
+    if (m_importance) {
+        if (haveText) throw Error("--importance needs a set of sentences: --data or --task");
+        std::vector<Example> ex;
+        for (const auto& [src, tgt] : inputs) {
+            if (seq2seq && !tgt) continue;  // importance needs the reference target
+            Example e;
+            if (seq2seq) e.src = m.tokenizer().tokenize(src);
+            e.tgt = m.tokenizer().tokenize(seq2seq ? *tgt : src);
+            const int limit = std::min(m.maxSourceTokens(), m.maxTargetTokens());
+            if (e.tgt.empty() || int(e.tgt.size()) > limit || int(e.src.size()) > limit) continue;
+            ex.push_back(std::move(e));
+        }
+        if (ex.empty())
+            throw Error("--importance found no usable sentence" +
+                        std::string(seq2seq ? " (it needs source TAB target lines)" : ""));
+        const auto imp = headImportance(m, ex);
+        size_t k = 0;
+        for (auto& h : heads) {  // the same capture order
+            h["importance"] = imp[k].importance;
+            h["importance_normalised"] = imp[k].normalised;
+            ++k;
+        }
+        if (m_prune) {
+            // Heads removed one by one (global order by normalised importance, least first;
+            // and a seeded random order), loss and BLEU on the same sentences after each.
+            std::vector<size_t> order(imp.size());
+            for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+            std::vector<size_t> byImportance = order, random = order;
+            std::stable_sort(byImportance.begin(), byImportance.end(), [&](size_t a, size_t b) {
+                return imp[a].normalised < imp[b].normalised;
+            });
+            Rng rng(m_seed);
+            for (size_t i = random.size() - 1; i > 0; --i)
+                std::swap(random[i], random[rng.below(i + 1)]);
+            const size_t blocksCount = size_t(imp.back().block) + 1;
+            auto curve = [&](const std::vector<size_t>& seq) {
+                std::vector<std::vector<Scalar>> gates(blocksCount);
+                for (const auto& h : imp)
+                    gates[size_t(h.block)].assign(size_t(blocks[size_t(h.block)].heads), 1.0f);
+                json points = json::array();
+                for (size_t removed = 0; removed <= seq.size(); ++removed) {
+                    if (removed > 0) {
+                        const auto& h = imp[seq[removed - 1]];
+                        gates[size_t(h.block)][size_t(h.head)] = 0.0f;
+                    }
+                    m.setHeadGates(gates);
+                    const Evaluation ev = evaluate(m, ex, EvalOptions{64, seq2seq});
+                    json p{{"removed", removed}, {"loss", ev.loss}};
+                    if (ev.bleu) p["bleu"] = 100 * ev.bleu->score;
+                    if (removed > 0) {
+                        const auto& h = imp[seq[removed - 1]];
+                        p["head"] = {
+                            {"block", blockKindName(h.kind)}, {"layer", h.layer}, {"head", h.head}};
+                    }
+                    points.push_back(p);
+                }
+                m.setHeadGates({});
+                return points;
+            };
+            prune = {{"by_importance", curve(byImportance)},
+                     {"random", curve(random)},
+                     {"sentences", ex.size()}};
+        }
+    }
     json out{{"model", m_model},
              {"sentences", runs.size()},
              {"max_offset", m_maxOffset},
              {"definitions", "docs/analysis.md"},
              {"heads", heads}};
     if (m_rollout) out["rollout"] = rollout;
+    if (m_prune) out["prune"] = prune;
     const std::string text = out.dump(2) + "\n";
     if (m_out.empty() || m_out == "-") {
         ctx.out << text;

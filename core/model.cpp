@@ -237,6 +237,15 @@ int Model::maxTargetTokens() const {
     return (bound ? std::min(d->cfg.maxLen, kMaxTokens) : kMaxTokens) - 1;
 }
 
+void Model::setHeadGates(const std::vector<std::vector<Scalar>>& gates) {
+    const auto blocks = d->net->blocks();
+    if (!gates.empty() && gates.size() != blocks.size())
+        throw Error("head gates for " + std::to_string(gates.size()) +
+                    " blocks, but the model has " + std::to_string(blocks.size()));
+    for (size_t k = 0; k < blocks.size(); ++k)
+        blocks[k]->setHeadGates(gates.empty() ? std::vector<Scalar>{} : gates[k]);
+}
+
 void Model::setBanded(bool banded) {
     d->banded = banded;
 }

@@ -99,6 +99,11 @@ public:
     // training stay on the full-matrix path until the bundled models are retrained with it
     // (their files record held-out losses; scripts/train-bundled-models --check).
     void setBanded(bool banded);
+    // Head gates ξ (Michel et al. 2019), one vector per attention block in capture order
+    // (encoder layers, then per decoder layer self- and cross-attention; an empty vector:
+    // that block ungated). ξ_h = 0 prunes head h; forward, analysis and decoding follow.
+    // An empty list ungates every block. Error when a vector's size is not the block's heads.
+    void setHeadGates(const std::vector<std::vector<Scalar>>& gates);
     // Bytes of attention weights and logits the blocks hold after the last forward.
     size_t attentionBytes() const;
     // Greedy decoding of one source (ids without <eos>); returns target ids without <bos>/<eos>.

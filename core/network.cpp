@@ -554,6 +554,16 @@ void Network::setKeepWeights(bool keep) {
     }
 }
 
+std::vector<AttentionBlock*> Network::blocks() {
+    std::vector<AttentionBlock*> out;
+    for (auto& l : d->enc) out.push_back(l.self.get());
+    for (auto& l : d->dec) {
+        out.push_back(l.self.get());
+        if (l.cross) out.push_back(l.cross.get());
+    }
+    return out;
+}
+
 size_t Network::attentionBytes() const {
     size_t n = 0;
     for (const auto& l : d->enc) n += l.self->weightBytes();

@@ -61,6 +61,10 @@ public:
     // Whether forward passes keep every block's full weights for capture() (default) or may
     // run banded where a variant allows (training, evaluation without capture).
     void setKeepWeights(bool keep);
+    // Every attention block, in capture order (encoder layers; per decoder layer its self-
+    // then cross-attention): for head gates and their gradients (core/head_importance.h).
+    std::vector<AttentionBlock*> blocks();
+
     // Bytes of attention weights (and logits) the blocks hold after the last forward.
     size_t attentionBytes() const;
 

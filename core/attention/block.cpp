@@ -60,6 +60,7 @@ void AttentionBlock::forward(const Mat& xq, const Mat& xk, int B, int Tq, int Tk
                         m_v.block(b * Tk + a.lo[size_t(i)], hd * dk, len, dk);
                 }
             }
+        applyGates();
         linear(m_ctx, m_wo, m_bo, out);
         m_a.clear();
         return;
@@ -82,7 +83,38 @@ void AttentionBlock::forward(const Mat& xq, const Mat& xk, int B, int Tq, int Tk
                 m_a[size_t(b * h + hd)] * m_v.block(b * Tk, hd * dk, Tk, dk);
         }
     }
+    applyGates();
     linear(m_ctx, m_wo, m_bo, out);
+}
+
+// Head gates ξ_h (Michel et al. 2019): head h's context columns scaled by ξ_h before the
+// output projection. All 1 (no gates set): nothing is done, so ungated passes are unchanged
+// to the bit.
+void AttentionBlock::applyGates() {
+    if (m_gates.empty()) return;
+    const int h = m_geo.heads, dk = m_geo.dk();
+    m_ctxRaw = m_ctx;
+    for (int hd = 0; hd < h; ++hd) m_ctx.middleCols(hd * dk, dk) *= m_gates[size_t(hd)];
+}
+
+void AttentionBlock::setHeadGates(std::vector<Scalar> gates) {
+    if (!gates.empty() && int(gates.size()) != m_geo.heads)
+        throw Error(name() + " has " + std::to_string(m_geo.heads) + " heads, not " +
+                    std::to_string(gates.size()) + " gates");
+    m_gates = std::move(gates);
+}
+
+// dL/dξ_h for sequence b = Σ over its rows and head h's columns of dctx_gated ⊙ ctx_raw.
+void AttentionBlock::gateGradients(const Mat& dctx) {
+    const int h = m_geo.heads, dk = m_geo.dk();
+    const Mat& raw = m_gates.empty() ? m_ctx : m_ctxRaw;
+    m_gateGrads.assign(size_t(m_B * h), 0.0);
+    for (int b = 0; b < m_B; ++b)
+        for (int hd = 0; hd < h; ++hd)
+            m_gateGrads[size_t(b * h + hd)] =
+                double(dctx.block(b * m_Tq, hd * dk, m_Tq, dk)
+                           .cwiseProduct(raw.block(b * m_Tq, hd * dk, m_Tq, dk))
+                           .sum());
 }
 
 size_t AttentionBlock::weightBytes() const {
@@ -97,6 +129,9 @@ size_t AttentionBlock::weightBytes() const {
 void AttentionBlock::backward(const Mat& dout, Mat& dxq, Mat& dxk) {
     const int h = m_geo.heads, dk = m_geo.dk(), B = m_B, Tq = m_Tq, Tk = m_Tk;
     linearBackward(m_ctx, dout, m_wo, m_bo, &m_dctx);  // dctx [B*Tq, d]
+    if (m_wantGateGrads) gateGradients(m_dctx);
+    if (!m_gates.empty())  // back through the gates: dctx_raw = ξ_h dctx_gated
+        for (int hd = 0; hd < h; ++hd) m_dctx.middleCols(hd * dk, dk) *= m_gates[size_t(hd)];
     if (m_banded) {  // dV_j += Σ over the rows whose band holds j of w_ij dctx_i
         m_dv.setZero(m_v.rows(), m_v.cols());
         for (int b = 0; b < B; ++b)
@@ -185,6 +220,8 @@ void AttentionBlock::step(const Mat& x, int t, const AttentionMask& crossMask, M
         for (int hd = 0; hd < h; ++hd)
             m_ctxRow.block(b, hd * dk, 1, dk).noalias() =
                 m_aRow[size_t(b * h + hd)] * m_vc.block(b * vStride, hd * dk, s.Tk, dk);
+    if (!m_gates.empty())  // pruned or gated heads decode as they run (setHeadGates)
+        for (int hd = 0; hd < h; ++hd) m_ctxRow.middleCols(hd * dk, dk) *= m_gates[size_t(hd)];
     linear(m_ctxRow, m_wo, m_bo, out);
 }
 

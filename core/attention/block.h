@@ -54,6 +54,15 @@ public:
     // Whether forward() keeps the full weight matrices for capture() (default). Without,
     // a variant with banded weights (gaussian) runs banded: O(Tq·w·d), no Tq×Tk matrix.
     void setKeepWeights(bool keep) { m_keepWeights = keep; }
+    // Head gates ξ [heads] (Michel et al. 2019): head h's output scaled by ξ_h; empty: none
+    // (every ξ_h = 1, nothing computed). ξ_h = 0 prunes head h.
+    void setHeadGates(std::vector<Scalar> gates);
+    // With wantGateGradients, backward() records dL/dξ_h per sequence: [B*heads].
+    void setWantGateGradients(bool want) { m_wantGateGrads = want; }
+    const std::vector<double>& gateGradients() const { return m_gateGrads; }
+    int heads() const { return m_geo.heads; }
+    BlockKind kind() const { return m_kind; }
+    int layer() const { return m_layer; }
     // Bytes of attention weights the last forward holds (full matrices or bands).
     size_t weightBytes() const;
     // dout [B*Tq, d] -> adds dLoss/dxq into dxq [B*Tq, d] and dLoss/dxk into dxk [B*Tk, d]
@@ -83,6 +92,12 @@ private:
     std::unique_ptr<AttentionVariant> m_variant;
     bool m_logitBased;  // the variant's VariantInfo::logitBased
     bool m_keepWeights = true;
+    std::vector<Scalar> m_gates;  // [heads], empty: ungated
+    Mat m_ctxRaw;                 // the context before the gates (gated passes only)
+    bool m_wantGateGrads = false;
+    std::vector<double> m_gateGrads;  // [B*heads]
+    void applyGates();
+    void gateGradients(const Mat& dctx);
     bool m_banded = false;              // the last forward ran banded (m_band, not m_a)
     std::vector<BandedWeights> m_band;  // [B*h]
     Param m_wv, m_bv, m_wo, m_bo;

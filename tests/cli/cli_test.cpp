@@ -638,6 +638,22 @@ TEST(Cli, AnalyzeHeadsOfASentenceAFileAndATask) {
     EXPECT_NE(r.err.find("empty"), std::string::npos) << r.err;
     r = cli({"analyze", "--model", model, "--task", "copy", "--count", "20", "--out", model});
     EXPECT_EQ(r.code, 1);  // never overwrites its input
+    // Importance and pruning curves over a task's held-out examples.
+    r = cli(
+        {"analyze", "--model", model, "--task", "copy", "--count", "8", "--importance", "--prune"});
+    ASSERT_EQ(r.code, 0) << r.err;
+    j = json::parse(r.out);
+    EXPECT_TRUE(j["heads"][0].contains("importance"));
+    const size_t heads = j["heads"].size();
+    EXPECT_EQ(j["prune"]["by_importance"].size(), heads + 1);  // 0 … all removed
+    EXPECT_EQ(j["prune"]["random"].size(), heads + 1);
+    EXPECT_TRUE(j["prune"]["by_importance"][1].contains("head"));
+    r = cli({"analyze", "--model", model, "--text", "I want", "--importance"});
+    EXPECT_EQ(r.code, 1);
+    EXPECT_NE(r.err.find("needs a set of sentences"), std::string::npos) << r.err;
+    r = cli({"analyze", "--model", model, "--task", "copy", "--prune"});
+    EXPECT_EQ(r.code, 1);
+    EXPECT_NE(r.err.find("--prune needs --importance"), std::string::npos) << r.err;
 }
 
 TEST(Cli, BenchDecodeComparesBothDecoders) {
