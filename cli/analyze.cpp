@@ -33,6 +33,13 @@ private:
     bool m_rollout = false, m_importance = false, m_prune = false;
     uint64_t m_seed = 1;
     CLI::Option *m_targetOpt = nullptr, *m_textOpt = nullptr;
+
+    using Inputs = std::vector<std::pair<std::string, std::optional<std::string>>>;
+    Inputs readInputs(const Model& m, bool haveText) const;
+    nlohmann::json rolloutJson(const std::vector<Analysis>& runs) const;
+    nlohmann::json importanceAndPrune(Model& m, const Inputs& inputs,
+                                      const std::vector<CapturedBlock>& blocks, bool haveText,
+                                      nlohmann::json& heads) const;
 };
 
 CLI::App* AnalyzeCommand::add(CLI::App& parent) {
@@ -79,15 +86,10 @@ std::string joined(const std::vector<std::string>& words) {
     return s;
 }
 
-void AnalyzeCommand::run(const Context& ctx) {
-    const bool haveText = m_textOpt->count() > 0;
-    if (!haveText + m_data.empty() + m_task.empty() != 2)
-        throw Error("analyze needs one of --text, --data or --task");
-    if (!m_out.empty() && m_out != "-") checkOutputPath(m_out, {m_model});
-    Model m = Model::load(m_model);
+// The sentences to analyse: (source, target or none) pairs from --text, --data or --task.
+AnalyzeCommand::Inputs AnalyzeCommand::readInputs(const Model& m, bool haveText) const {
     const bool seq2seq = m.config().hasEncoder();
-    // (source, target or none) pairs.
-    std::vector<std::pair<std::string, std::optional<std::string>>> inputs;
+    Inputs inputs;
     if (haveText) {
         inputs.emplace_back(m_text, m_targetOpt->count() ? std::optional(m_target) : std::nullopt);
     } else if (!m_data.empty()) {
@@ -110,53 +112,13 @@ void AnalyzeCommand::run(const Context& ctx) {
             inputs.emplace_back(seq2seq ? joined(e.src) : joined(e.tgt),
                                 seq2seq ? std::optional(joined(e.tgt)) : std::nullopt);
     }
-    // Every sentence's captured blocks; per (block, head) its tables.
-    std::vector<Analysis> runs;
-    int skipped = 0;
-    std::string firstProblem;
-    for (const auto& [src, tgt] : inputs) {
-        try {
-            runs.push_back(tgt ? m.analyze(src, std::string_view(*tgt)) : m.analyze(src));
-        } catch (const Error& e) {  // too long, empty: say so, analyse the rest
-            if (inputs.size() == 1) throw Error(m_model + ": " + e.what());
-            if (firstProblem.empty()) firstProblem = e.what();
-            ++skipped;
-        }
-    }
-    if (runs.empty()) throw Error("no sentence could be analysed: " + firstProblem);
-    if (skipped > 0)
-        ctx.err << "attnviz-cli: note: " << skipped << " of " << inputs.size()
-                << " sentences skipped (first: " << firstProblem << ")\n";
-    json heads = json::array();
-    const auto& blocks = runs.front().blocks;
-    for (size_t k = 0; k < blocks.size(); ++k) {
-        for (int h = 0; h < blocks[k].heads; ++h) {
-            std::vector<HeadTable> tables;
-            for (const auto& r : runs)
-                tables.push_back(
-                    {&r.blocks[k].weights[size_t(h)], blocks[k].kind == BlockKind::DecoderSelf});
-            const HeadStats s = headStats(tables);
-            json j{{"block", blockKindName(blocks[k].kind)},
-                   {"layer", blocks[k].layer},
-                   {"head", h},
-                   {"variant", blocks[k].variant},
-                   {"entropy", s.entropy},
-                   {"confidence", s.confidence},
-                   {"distance", s.distance},
-                   {"rows", s.rows},
-                   {"gaussian_fit",
-                    {{"offset", s.fit.offset}, {"sigma", s.fit.sigma}, {"r2", s.fit.r2}}},
-                   {"offset_profile", offsetProfile(tables, m_maxOffset)}};
-            if (runs.size() > 1) {
-                int compared = 0;
-                j["input_dependence"] = inputDependence(tables, &compared);
-                j["input_dependence_rows"] = compared;
-            }
-            heads.push_back(j);
-        }
-    }
+    return inputs;
+}
+
+// Attention rollout of the one sentence, per self-attention kind.
+json AnalyzeCommand::rolloutJson(const std::vector<Analysis>& runs) const {
     json rollout = json::object();
-    if (m_rollout) {
+    {
         if (runs.size() != 1) throw Error("--rollout needs one sentence (--text)");
         for (BlockKind kind : {BlockKind::EncoderSelf, BlockKind::DecoderSelf}) {
             std::vector<Mat> means;
@@ -174,6 +136,14 @@ void AnalyzeCommand::run(const Context& ctx) {
             rollout[blockKindName(kind)] = m;
         }
     }
+    return rollout;
+}
+
+// With --importance: each head's importance added to `heads`; with --prune, the curves.
+json AnalyzeCommand::importanceAndPrune(Model& m, const Inputs& inputs,
+                                        const std::vector<CapturedBlock>& blocks, bool haveText,
+                                        json& heads) const {
+    const bool seq2seq = m.config().hasEncoder();
     json prune = json::object();
     if (m_prune && !m_importance) throw Error("--prune needs --importance");
     if (m_importance) {
@@ -240,6 +210,63 @@ void AnalyzeCommand::run(const Context& ctx) {
                      {"sentences", ex.size()}};
         }
     }
+    return prune;
+}
+
+void AnalyzeCommand::run(const Context& ctx) {
+    const bool haveText = m_textOpt->count() > 0;
+    if (!haveText + m_data.empty() + m_task.empty() != 2)
+        throw Error("analyze needs one of --text, --data or --task");
+    if (!m_out.empty() && m_out != "-") checkOutputPath(m_out, {m_model});
+    Model m = Model::load(m_model);
+    const Inputs inputs = readInputs(m, haveText);
+    // Every sentence's captured blocks; per (block, head) its tables.
+    std::vector<Analysis> runs;
+    int skipped = 0;
+    std::string firstProblem;
+    for (const auto& [src, tgt] : inputs) {
+        try {
+            runs.push_back(tgt ? m.analyze(src, std::string_view(*tgt)) : m.analyze(src));
+        } catch (const Error& e) {  // too long, empty: say so, analyse the rest
+            if (inputs.size() == 1) throw Error(m_model + ": " + e.what());
+            if (firstProblem.empty()) firstProblem = e.what();
+            ++skipped;
+        }
+    }
+    if (runs.empty()) throw Error("no sentence could be analysed: " + firstProblem);
+    if (skipped > 0)
+        ctx.err << "attnviz-cli: note: " << skipped << " of " << inputs.size()
+                << " sentences skipped (first: " << firstProblem << ")\n";
+    json heads = json::array();
+    const auto& blocks = runs.front().blocks;
+    for (size_t k = 0; k < blocks.size(); ++k) {
+        for (int h = 0; h < blocks[k].heads; ++h) {
+            std::vector<HeadTable> tables;
+            for (const auto& r : runs)
+                tables.push_back(
+                    {&r.blocks[k].weights[size_t(h)], blocks[k].kind == BlockKind::DecoderSelf});
+            const HeadStats s = headStats(tables);
+            json j{{"block", blockKindName(blocks[k].kind)},
+                   {"layer", blocks[k].layer},
+                   {"head", h},
+                   {"variant", blocks[k].variant},
+                   {"entropy", s.entropy},
+                   {"confidence", s.confidence},
+                   {"distance", s.distance},
+                   {"rows", s.rows},
+                   {"gaussian_fit",
+                    {{"offset", s.fit.offset}, {"sigma", s.fit.sigma}, {"r2", s.fit.r2}}},
+                   {"offset_profile", offsetProfile(tables, m_maxOffset)}};
+            if (runs.size() > 1) {
+                int compared = 0;
+                j["input_dependence"] = inputDependence(tables, &compared);
+                j["input_dependence_rows"] = compared;
+            }
+            heads.push_back(j);
+        }
+    }
+    const json rollout = m_rollout ? rolloutJson(runs) : json::object();
+    const json prune = importanceAndPrune(m, inputs, runs.front().blocks, haveText, heads);
     json out{{"model", m_model},
              {"sentences", runs.size()},
              {"max_offset", m_maxOffset},

@@ -67,6 +67,16 @@ nlohmann::json Evaluation::toJson() const {
     return j;
 }
 
+Batch exampleBatch(const Model& model, const std::vector<Example>& examples, size_t start,
+                   size_t end) {
+    std::vector<std::vector<int>> src, tgt;
+    for (size_t i = start; i < end; ++i) {
+        if (model.config().hasEncoder()) src.push_back(model.srcVocab().ids(examples[i].src));
+        tgt.push_back(model.tgtVocab().ids(examples[i].tgt));
+    }
+    return Batch::make(src, tgt);
+}
+
 Evaluation evaluate(Model& model, const std::vector<Example>& examples, const EvalOptions& opt) {
     Evaluation ev;
     const bool s2s = model.config().hasEncoder();
@@ -81,12 +91,7 @@ Evaluation evaluate(Model& model, const std::vector<Example>& examples, const Ev
     const size_t bs = static_cast<size_t>(std::max(1, opt.batchSize));
     for (size_t start = 0; start < examples.size(); start += bs) {
         const size_t end = std::min(examples.size(), start + bs);
-        std::vector<std::vector<int>> src, tgt;
-        for (size_t i = start; i < end; ++i) {
-            if (s2s) src.push_back(model.srcVocab().ids(examples[i].src));
-            tgt.push_back(model.tgtVocab().ids(examples[i].tgt));
-        }
-        const Batch b = Batch::make(src, tgt);
+        const Batch b = exampleBatch(model, examples, start, end);
         const ForwardResult r = model.forward(b, aligned);
         lossSum += r.lossSum;
         ev.tokens += r.tokens;
@@ -108,6 +113,9 @@ Evaluation evaluate(Model& model, const std::vector<Example>& examples, const Ev
             }
         }
         if (s2s && opt.decode) {
+            std::vector<std::vector<int>> src;
+            for (size_t i = start; i < end; ++i)
+                src.push_back(model.srcVocab().ids(examples[i].src));
             const auto out = model.greedyDecode(src);
             for (size_t i = start; i < end; ++i) {
                 Tokens h;

@@ -39,6 +39,11 @@ struct EvalOptions {
     bool decode = true;  // greedy decoding for exact match and BLEU (seq2seq)
 };
 
+// Examples [start, end) as a padded batch of ids through the model's vocabularies
+// (unknown -> <unk>); sources only for a seq2seq model.
+Batch exampleBatch(const Model& model, const std::vector<Example>& examples, size_t start,
+                   size_t end);
+
 // Examples are tokens; they are mapped through the model's vocabularies (unknown -> <unk>).
 Evaluation evaluate(Model& model, const std::vector<Example>& examples,
                     const EvalOptions& opt = {});

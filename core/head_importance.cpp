@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "error.h"
+#include "evaluate.h"
 #include "network.h"
 
 namespace attnviz {
@@ -23,17 +24,11 @@ std::vector<HeadImportance> headImportance(const Model& model, const std::vector
         blocks[k]->setWantGateGradients(true);
         sums[k].assign(size_t(blocks[k]->heads()), 0.0);
     }
-    const bool s2s = model.config().hasEncoder();
     const size_t bs = size_t(std::max(1, batchSize));
     Mat logits, dlogits;
     for (size_t start = 0; start < examples.size(); start += bs) {
         const size_t end = std::min(examples.size(), start + bs);
-        std::vector<std::vector<int>> src, tgt;
-        for (size_t i = start; i < end; ++i) {
-            if (s2s) src.push_back(model.srcVocab().ids(examples[i].src));
-            tgt.push_back(model.tgtVocab().ids(examples[i].tgt));
-        }
-        const Batch b = Batch::make(src, tgt);
+        const Batch b = exampleBatch(model, examples, start, end);
         net.forward(b, Dropout{}, logits);
         // Summed (not averaged) token losses: row b's gradient is that of L(x_b) alone.
         crossEntropy(logits, b.tgtOut, 0.0f, 1.0f, &dlogits);

@@ -1,9 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-#include <functional>
-
 #include <QMainWindow>
+#include <functional>
 
 #include "session.h"
 #include "view_state.h"

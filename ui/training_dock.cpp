@@ -273,7 +273,8 @@ void TrainingDock::onFinished(std::shared_ptr<Model> model, QString name, QStrin
     QString summary = QString("held-out loss\u00A0%1, token accuracy\u00A0%2%")
                           .arg(h.value("loss", 0.0), 0, 'f', 3)
                           .arg(100 * h.value("token_accuracy", 0.0), 0, 'f', 1);
-    if (h.contains("bleu")) summary += QString(", BLEU\u00A0%1").arg(h["bleu"].get<double>(), 0, 'f', 1);
+    if (h.contains("bleu"))
+        summary += QString(", BLEU\u00A0%1").arg(h["bleu"].get<double>(), 0, 'f', 1);
     m_progress->setFormat("done · " + summary);
     m_status->setText(summary);
     ModelColumn c;
