@@ -92,9 +92,15 @@ void AttentionBlock::forward(const Mat& xq, const Mat& xk, int B, int Tq, int Tk
 // to the bit.
 void AttentionBlock::applyGates() {
     if (m_gates.empty()) return;
-    const int h = m_geo.heads, dk = m_geo.dk();
     m_ctxRaw = m_ctx;
-    for (int hd = 0; hd < h; ++hd) m_ctx.middleCols(hd * dk, dk) *= m_gates[size_t(hd)];
+    scaleByGates(m_ctx);
+}
+
+// Head h's columns of m [N, d] times ξ_h (forward, decoding step and backward alike).
+void AttentionBlock::scaleByGates(Mat& m) const {
+    const int dk = m_geo.dk();
+    for (int hd = 0; hd < int(m_gates.size()); ++hd)
+        m.middleCols(hd * dk, dk) *= m_gates[size_t(hd)];
 }
 
 void AttentionBlock::setHeadGates(std::vector<Scalar> gates) {
@@ -130,9 +136,8 @@ void AttentionBlock::backward(const Mat& dout, Mat& dxq, Mat& dxk) {
     const int h = m_geo.heads, dk = m_geo.dk(), B = m_B, Tq = m_Tq, Tk = m_Tk;
     linearBackward(m_ctx, dout, m_wo, m_bo, &m_dctx);  // dctx [B*Tq, d]
     if (m_wantGateGrads) gateGradients(m_dctx);
-    if (!m_gates.empty())  // back through the gates: dctx_raw = ξ_h dctx_gated
-        for (int hd = 0; hd < h; ++hd) m_dctx.middleCols(hd * dk, dk) *= m_gates[size_t(hd)];
-    if (m_banded) {  // dV_j += Σ over the rows whose band holds j of w_ij dctx_i
+    scaleByGates(m_dctx);  // back through the gates: dctx_raw = ξ_h dctx_gated
+    if (m_banded) {        // dV_j += Σ over the rows whose band holds j of w_ij dctx_i
         m_dv.setZero(m_v.rows(), m_v.cols());
         for (int b = 0; b < B; ++b)
             for (int hd = 0; hd < h; ++hd) {
@@ -220,8 +225,7 @@ void AttentionBlock::step(const Mat& x, int t, const AttentionMask& crossMask, M
         for (int hd = 0; hd < h; ++hd)
             m_ctxRow.block(b, hd * dk, 1, dk).noalias() =
                 m_aRow[size_t(b * h + hd)] * m_vc.block(b * vStride, hd * dk, s.Tk, dk);
-    if (!m_gates.empty())  // pruned or gated heads decode as they run (setHeadGates)
-        for (int hd = 0; hd < h; ++hd) m_ctxRow.middleCols(hd * dk, dk) *= m_gates[size_t(hd)];
+    scaleByGates(m_ctxRow);  // pruned or gated heads decode as they run (setHeadGates)
     linear(m_ctxRow, m_wo, m_bo, out);
 }
 

@@ -97,6 +97,7 @@ private:
     bool m_wantGateGrads = false;
     std::vector<double> m_gateGrads;  // [B*heads]
     void applyGates();
+    void scaleByGates(Mat& m) const;  // no gates: nothing
     void gateGradients(const Mat& dctx);
     bool m_banded = false;              // the last forward ran banded (m_band, not m_a)
     std::vector<BandedWeights> m_band;  // [B*h]
