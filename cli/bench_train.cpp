@@ -9,6 +9,7 @@
 #include "core/attention/attention.h"
 #include "core/config.h"
 #include "core/error.h"
+#include "core/gemm.h"
 #include "core/thread_pool.h"
 #include "core/trainer.h"
 
@@ -146,6 +147,7 @@ void BenchTrainCommand::run(const Context& ctx) {
            {"tokens_per_s", tokens / (median / 1000.0)},
            {"gflop_per_step", flops / 1e9},
            {"gflops", gflops},
+           {"gemm_library", gemmBackend()},
            {"eigen_gemm_gflops", gemm},
            {"fraction_of_gemm", gflops / gemm},
            {"what",

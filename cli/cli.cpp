@@ -23,6 +23,7 @@ std::unique_ptr<Command> makeAnalyzeCommand();
 std::unique_ptr<Command> makeBenchForwardCommand();
 std::unique_ptr<Command> makeBenchTrainCommand();
 std::unique_ptr<Command> makeBenchDecodeCommand();
+std::unique_ptr<Command> makeBenchGemmCommand();
 std::unique_ptr<Command> makeTrainCommand();
 std::unique_ptr<Command> makeEvalCommand();
 std::unique_ptr<Command> makeBleuCommand();
@@ -54,6 +55,7 @@ Registered addCommands(CLI::App& app) {
     add(bench, makeBenchForwardCommand());
     add(bench, makeBenchTrainCommand());
     add(bench, makeBenchDecodeCommand());
+    add(bench, makeBenchGemmCommand());
     add(app, makeTrainCommand());
     add(app, makeEvalCommand());
     add(app, makeBleuCommand());

@@ -6,25 +6,12 @@
 #include <mutex>
 
 #include "error.h"
+#include "gemm.h"
 #include "rng.h"
 #include "tokenizer.h"
 
-#ifdef ATTNVIZ_OPENBLAS
-extern "C" void openblas_set_num_threads(int);
-#endif
-
 namespace attnviz {
 namespace {
-
-// OpenBLAS (when Eigen uses it) computes each product on the calling thread: parallelism
-// comes from the trainer's own threads, and a product's result must not depend on how many
-// threads OpenBLAS happened to use.
-void singleThreadedBlas() {
-#ifdef ATTNVIZ_OPENBLAS
-    static std::once_flag once;
-    std::call_once(once, [] { openblas_set_num_threads(1); });
-#endif
-}
 
 // x [N, d] -> y [N, d] = linear2(ReLU(linear1(x))); keeps the hidden layer [N, d_ff].
 struct Ffn {
@@ -410,7 +397,7 @@ struct Network::Impl {
 };
 
 Network::Network(const ModelConfig& cfg) : d(std::make_unique<Impl>()) {
-    singleThreadedBlas();
+    singleThreadedGemm();
     d->cfg = cfg;
     d->build();
 }

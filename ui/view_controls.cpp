@@ -16,10 +16,10 @@ ViewControls::ViewControls(QWidget* parent)
       m_block(new QComboBox),
       m_colormap(new QComboBox),
       m_scaling(new QComboBox),
+      m_layout(new QComboBox),
       m_layer(new QSpinBox),
       m_labels(new QSpinBox),
       m_shared(new QCheckBox("S&hared colour scale")),
-      m_layout(new QComboBox),
       m_words(new QCheckBox("&Words")),
       m_lines(new QCheckBox("Li&nes")) {
     m_lines->setToolTip(
@@ -55,9 +55,9 @@ ViewControls::ViewControls(QWidget* parent)
     row->setContentsMargins(0, 0, 0, 0);
     for (QWidget* w : std::initializer_list<QWidget*>{
              label("&Block", m_block), m_block, label("&Layer", m_layer), m_layer,
-             label("La&yout", m_layout), m_layout, m_words, m_lines,
-             label("&Colours", m_colormap), m_colormap, label("Sc&aling", m_scaling), m_scaling,
-             m_shared, label("Label si&ze", m_labels), m_labels})
+             label("La&yout", m_layout), m_layout, m_words, m_lines, label("&Colours", m_colormap),
+             m_colormap, label("Sc&aling", m_scaling), m_scaling, m_shared,
+             label("Label si&ze", m_labels), m_labels})
         row->addWidget(w);
     row->addStretch(1);
     connect(m_block, &QComboBox::currentIndexChanged, this, &ViewControls::changed);
@@ -90,17 +90,17 @@ ViewState ViewControls::applied(const ViewState& base) const {
     v.kind = BlockKind(m_block->currentData().toInt());
     v.layer = m_layer->value();
     switch (m_layout->currentIndex()) {
-    case Mean:
-        v.meanHeads = true;
-        v.allLayersOf = -1;
-        break;
-    case Focus:
-        v.meanHeads = false;
-        v.allLayersOf = base.allLayersOf >= 0 ? base.allLayersOf : std::max(0, m_focusColumn);
-        break;
-    default:
-        v.meanHeads = false;
-        v.allLayersOf = -1;
+        case Mean:
+            v.meanHeads = true;
+            v.allLayersOf = -1;
+            break;
+        case Focus:
+            v.meanHeads = false;
+            v.allLayersOf = base.allLayersOf >= 0 ? base.allLayersOf : std::max(0, m_focusColumn);
+            break;
+        default:
+            v.meanHeads = false;
+            v.allLayersOf = -1;
     }
     v.colormap = m_colormap->currentText();
     v.scaling = render::scalingFromName(m_scaling->currentText().toStdString());

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Mixture of synthesizers (Tay et al., 2021, e.g. random + dot): a convex combination of
 // logit-based variants, S_h = Σ_m w_m S_h^(m) with w = softmax(alpha) over the components;
-// one alpha [M] per block, shared by its heads, initialised to 0 (equal weights).
+// one alpha [M] per block, shared by its heads, initialised to 0 (equal weights). Our
+// reading of the paper's learned mixing weights; with "unweighted" the logits are summed
+// as the Long Range Arena code does (w_m = 1, no alpha).
 #include <cmath>
 #include <set>
 
@@ -14,7 +16,7 @@ namespace {
 class MixtureAttention : public AttentionVariant {
 public:
     MixtureAttention(const BlockConfig& cfg, const BlockGeometry& geo)
-        : AttentionVariant(cfg, geo) {
+        : AttentionVariant(cfg, geo), m_unweighted(cfg.flag("unweighted")) {
         for (const auto& name : cfg.names("components")) {
             BlockConfig c = cfg;
             c.variant = name;
@@ -24,15 +26,16 @@ public:
     }
 
     std::vector<ParamSpec> parameters() const override {
-        std::vector<ParamSpec> p{
-            {"mix.alpha", {static_cast<int64_t>(m_parts.size())}, Init::zeros()}};
+        std::vector<ParamSpec> p;
+        if (!m_unweighted)
+            p.push_back({"mix.alpha", {static_cast<int64_t>(m_parts.size())}, Init::zeros()});
         for (const auto& part : m_parts)
             for (auto& s : part->parameters()) p.push_back(s);
         return p;
     }
 
     void bind(const Bindings& b, const std::string& prefix) override {
-        m_alpha = b.find(prefix + "mix.alpha");
+        m_alpha = m_unweighted ? Param{} : b.find(prefix + "mix.alpha");
         for (auto& part : m_parts) part->bind(b, prefix);
     }
 
@@ -42,8 +45,9 @@ public:
         return false;
     }
 
-    // Mixing weights w = softmax(alpha) [M].
+    // Mixing weights w = softmax(alpha) [M] (all 1 when unweighted).
     std::vector<Scalar> mixWeights() const {
+        if (m_unweighted) return std::vector<Scalar>(m_parts.size(), Scalar(1));
         const auto& a = m_alpha.m();
         const Scalar mx = a.maxCoeff();
         std::vector<Scalar> w(static_cast<size_t>(a.size()));
@@ -93,7 +97,7 @@ public:
             for (size_t i = 0; i < dS.size(); ++i) m_scaled[i] = m_w[m] * dS[i];
             m_parts[m]->logitsBackward(m_scaled, dxq, dxk);
         }
-        if (!m_alpha.grad) return;
+        if (m_unweighted || !m_alpha.grad) return;
         double mean = 0;
         for (size_t m = 0; m < M; ++m) mean += m_w[m] * dw[m];
         for (size_t m = 0; m < M; ++m)
@@ -105,7 +109,8 @@ private:
     std::vector<std::vector<Mat>> m_partS;  // [M][B*h] of [Tq, Tk]
     std::vector<Mat> m_scaled;
     std::vector<Scalar> m_w;  // softmax(alpha) of the last forward
-    Param m_alpha;
+    Param m_alpha;  // absent when unweighted
+    bool m_unweighted;
 };
 
 }  // namespace
@@ -116,10 +121,13 @@ VariantInfo mixtureVariant() {
     v.summary =
         "Mixture of synthesizers (Tay et al., 2021), e.g. random + dot: a learned "
         "convex combination of the components' logits.";
-    v.formula = "S_h = sum_m softmax(alpha)_m S_h^(m)";
+    v.formula = "S_h = sum_m softmax(alpha)_m S_h^(m)  (unweighted: sum_m S_h^(m))";
     v.options = {OptionSpec::variants("components")
                      .about("the logit-based variants mixed, e.g. [\"random\", \"dot\"]; their "
-                            "options apply too")};
+                            "options apply too"),
+                 OptionSpec::flag("unweighted", false)
+                     .about("sum the components' logits with weight 1, as the Long Range Arena "
+                            "code does, instead of learned softmax(alpha) weights (no alpha)")};
     v.example = {{"components", {"random", "dot"}}};
     v.resolve = [](BlockConfig& c, const BlockGeometry& g) {
         if (!c.has("components"))

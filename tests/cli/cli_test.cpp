@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "core/gemm.h"
 #include "core/safetensors.h"
 
 using nlohmann::json;
@@ -244,6 +245,24 @@ TEST(Cli, BenchTrainReportsRatesAsJson) {
     for (const char* k :
          {"ms_per_step", "tokens_per_s", "gflops", "eigen_gemm_gflops", "fraction_of_gemm"})
         EXPECT_GT(j[k].get<double>(), 0.0) << k;
+}
+
+// bench gemm: every product of a step, its rate, and the library the program was built with.
+TEST(Cli, BenchGemmReportsEachProductOfAStep) {
+    const std::string cfg = tmp("tiny6.json");
+    writeFile(cfg, kTinyConfig);
+    Result r = cli({"bench", "gemm", "--config", cfg, "--batch-size", "4", "--seq-len", "8",
+                    "--threads", "2", "--vocab", "50"});
+    ASSERT_EQ(r.code, 0) << r.err;
+    const json j = json::parse(r.out);
+    EXPECT_EQ(j["library"], attnviz::gemmBackend());
+    ASSERT_EQ(j["shapes"].size(), 15u);
+    EXPECT_EQ(j["shapes"][0]["m"], 4 / 2 * 8);  // a thread's shard: 2 sequences of 8
+    for (const auto& s : j["shapes"]) EXPECT_GT(s["gflops"].get<double>(), 0.0) << s.dump();
+    EXPECT_GT(j["step_gflops"].get<double>(), 0.0);
+    r = cli({"bench", "gemm", "--config", cfg, "--batch-size", "1", "--threads", "2"});
+    EXPECT_EQ(r.code, 1);
+    EXPECT_NE(r.err.find("--batch-size >= --threads"), std::string::npos) << r.err;
 }
 
 // The registry and the presets as the CLI lists them, and a preset by name.

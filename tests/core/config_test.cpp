@@ -138,7 +138,7 @@ TEST(Options, ExactJsonOfAResolvedGaussianBlock) {
               R"("variant":"gaussian"})");
     EXPECT_EQ(c.toJson()["cross"].dump(),
               R"({"components":["factorized_random","dot"],"heads":4,"k":3,"layers":"all",)"
-              R"("trainable":true,"variant":"mixture"})");
+              R"("trainable":true,"unweighted":false,"variant":"mixture"})");
 }
 
 // The live Gaussian editor's path validates like a configuration file.

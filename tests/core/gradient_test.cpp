@@ -191,6 +191,9 @@ INSTANTIATE_TEST_SUITE_P(
         std::make_pair("fixed_random", R"({"variant": "random", "trainable": false})"),
         std::make_pair("dense_dot", R"({"variant": "mixture", "components": ["dense", "dot"]})"),
         std::make_pair(
+            "dense_dot_unweighted",
+            R"({"variant": "mixture", "components": ["dense", "dot"], "unweighted": true})"),
+        std::make_pair(
             "mix3",
             R"({"variant": "mixture", "components": ["factorized_dense", "factorized_random", "dot"]})")),
     [](const auto& info) { return info.param.first; });

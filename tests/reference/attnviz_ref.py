@@ -106,7 +106,10 @@ def block_weights(cfg, kind, P, xq, xk, mask, L):
         return torch.stack(out)
     if v == "mixture":
         comps = cfg["components"]
-        w = torch.softmax(P["mix.alpha"], 0)
+        if cfg.get("unweighted", False):  # the Long Range Arena code's plain sum
+            w = torch.ones(len(comps), dtype=xq.dtype)
+        else:
+            w = torch.softmax(P["mix.alpha"], 0)
         S = sum(w[m] * variant_logits(c, cfg, P, xq, xk, L, heads) for m, c in enumerate(comps))
     else:
         S = variant_logits(v, cfg, P, xq, xk, L, heads)
