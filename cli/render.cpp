@@ -57,6 +57,19 @@ CLI::App* RenderCommand::add(CLI::App& app) {
             },
             "HEADS");
     m_cmd
+        ->add_option("--show", m_show,
+                     "weights; rollout (attention rollout through the self-attention layers, "
+                     "Abnar & Zuidema 2020); difference (each model minus the --base model, "
+                     "same block, layer and head); fit-residual (each head minus its "
+                     "best-fitting Gaussian window); docs/analysis.md")
+        ->capture_default_str()
+        ->check(CLI::IsMember({"weights", "rollout", "difference", "fit-residual"}));
+    m_cmd
+        ->add_option("--base", m_base,
+                     "With --show difference: the model subtracted (1: the first --model)")
+        ->capture_default_str()
+        ->check(CLI::PositiveNumber);
+    m_cmd
         ->add_option("--out", m_out,
                      "Output: .svg, .pdf, .png (figure) or .csv, .json, .npy (data)")
         ->required();
@@ -102,6 +115,14 @@ void RenderCommand::run(std::ostream& out) {
     request.heads = m_heads;
     request.sharedScale = m_shared;
     request.mergeWords = m_mergeWords;
+    tableKindFromName(m_show, &request.show);  // checked by the option
+    request.differenceBase = m_base - 1;
+    if (request.show == TableKind::Difference &&
+        (m_models.size() < 2 || m_base > int(m_models.size())))
+        throw Error("--show difference needs at least two --model and --base between 1 and the "
+                    "number of models (got " +
+                    std::to_string(m_models.size()) + " models, --base " +
+                    std::to_string(m_base) + ")");
     if (!render::colormapNames().contains(QString::fromStdString(m_colormap)))
         throw Error("unknown --colormap '" + m_colormap + "' (viridis, magma, cividis, greys)");
     if (!render::isScalingName(m_scaling)) throw Error("--scaling must be linear, power or log");

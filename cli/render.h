@@ -28,6 +28,8 @@ private:
     double m_fontSize = 7;
     bool m_shared = false, m_noColorbar = false, m_mergeWords = false, m_lines = false;
     std::string m_arrange = "columns";  // render::FigureStyle::Arrange
+    std::string m_show = "weights";     // attnviz::TableKind by name
+    int m_base = 1;                     // --show difference: 1-based model subtracted
     CLI::Option* m_targetOpt = nullptr;
 };
 

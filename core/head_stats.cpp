@@ -223,6 +223,20 @@ double inputDependence(const std::vector<HeadTable>& tables, int* compared) {
     return pairs > 0 ? total / double(pairs) : 0.0;
 }
 
+Mat gaussianResidual(const HeadTable& table, GaussianFit* fit) {
+    const GaussianFit f = fitGaussian({table});
+    if (fit) *fit = f;
+    Mat r = Mat::Zero(table.weights->rows(), table.weights->cols());
+    std::vector<double> g;
+    for (int i = 0; i < int(r.rows()); ++i) {
+        const auto p = normalisedRow(table, i);
+        if (p.empty()) continue;
+        gaussianRow(i, int(p.size()), f.offset, f.sigma, g);
+        for (size_t j = 0; j < p.size(); ++j) r(i, Eigen::Index(j)) = Scalar(p[j] - g[j]);
+    }
+    return r;
+}
+
 Mat attentionRollout(const std::vector<Mat>& headMeans) {
     if (headMeans.empty()) return Mat();
     const Eigen::Index n = headMeans.front().rows();

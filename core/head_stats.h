@@ -44,6 +44,11 @@ GaussianFit fitGaussian(const std::vector<HeadTable>& tables);
 // Squared error Σ (p_ij - g_ij)² of a given (μ, σ) over the tables (what fitGaussian minimises).
 double gaussianSse(const std::vector<HeadTable>& tables, double offset, double sigma);
 
+// One head's table minus its Gaussian fit: r_ij = p_ij - g_ij over the allowed keys of each
+// row (0 elsewhere, and for rows without weight) [Nq, Nk], with the fit in *fit when given.
+// Where a head departs from "a fixed window would do" (the difference maps of issue 15).
+Mat gaussianResidual(const HeadTable& table, GaussianFit* fit = nullptr);
+
 // Mean weight at each relative offset k = j - i, for k = -maxOffset .. maxOffset, over every
 // row of every table (rows normalised as above; offsets a row cannot reach do not count).
 std::vector<double> offsetProfile(const std::vector<HeadTable>& tables, int maxOffset);

@@ -2,10 +2,12 @@
 #include "selection.h"
 
 #include <algorithm>
+#include <cstdio>
 
 #include "dump.h"
 #include "error.h"
 #include "export.h"
+#include "head_stats.h"
 #include "word_merge.h"
 
 namespace attnviz {
@@ -119,13 +121,24 @@ SelectedColumn selectColumn(const std::shared_ptr<const Results>& res, int c, in
     const WordSpans kWords = q.mergeWords ? sideWords(r.analysis, kSource) : WordSpans{};
     base.queries = sideLabels(res, r.analysis, qSource, q.mergeWords ? &qWords : nullptr);
     base.keys = sideLabels(res, r.analysis, kSource, q.mergeWords ? &kWords : nullptr);
-    auto merged = [&](std::shared_ptr<const Mat> m) {
+    // The table as asked: the weights, or their residual from a Gaussian fit; then merged
+    // into words. `where` gains the fit.
+    auto finish = [&](std::shared_ptr<const Mat> m, std::string& where) {
+        if (q.show == TableKind::FitResidual) {
+            GaussianFit f;
+            m = std::make_shared<const Mat>(
+                gaussianResidual({m.get(), q.kind == BlockKind::DecoderSelf}, &f));
+            char fit[96];
+            std::snprintf(fit, sizeof fit, " − Gaussian (μ %.2g, σ %.2g, R² %.2f)", f.offset,
+                          f.sigma, f.r2);
+            where += fit;
+        }
         return q.mergeWords ? std::make_shared<const Mat>(mergeWords(*m, qWords, kWords)) : m;
     };
     if (q.heads == "mean") {
         base.head = "mean";
         base.where = where + " · mean of " + std::to_string(b->heads) + " heads";
-        base.weights = merged(std::make_shared<const Mat>(headMean(*b)));
+        base.weights = finish(std::make_shared<const Mat>(headMean(*b)), base.where);
         col.tables.push_back(base);
         return col;
     }
@@ -135,10 +148,104 @@ SelectedColumn selectColumn(const std::shared_ptr<const Results>& res, int c, in
         SelectedTable t = base;
         t.head = std::to_string(h);
         t.where = where + " · head " + t.head;
-        t.weights = merged(std::shared_ptr<const Mat>(res, &b->weights[size_t(h)]));
+        t.weights = finish(std::shared_ptr<const Mat>(res, &b->weights[size_t(h)]), t.where);
         col.tables.push_back(std::move(t));
     }
     return col;
+}
+
+// Rollout columns: per model (or per layer of one model), the rollout through its
+// self-attention layers of the request's kind up to the column's layer (every layer when
+// showing every model).
+Selection selectRollout(const std::shared_ptr<const Results>& res, const SelectionRequest& q) {
+    Selection s;
+    if (q.kind == BlockKind::Cross) {
+        s.error = "attention rollout follows self-attention: choose enc self or dec self";
+        return s;
+    }
+    for (auto [c, layer] : columnPlan(*res, q)) {
+        const ColumnResult& r = (*res)[size_t(c)];
+        SelectedColumn col;
+        col.result = c;
+        col.layer = layer;
+        col.title = q.allLayersOf >= 0 ? r.name + " · layer " + std::to_string(layer) : r.name;
+        std::vector<Mat> means;
+        int last = -1;
+        if (r.error.empty())
+            for (const auto& b : r.analysis.blocks)
+                if (b.kind == q.kind && (q.allLayersOf < 0 || b.layer <= layer)) {
+                    means.push_back(headMean(b));
+                    last = b.layer;
+                    col.variant = b.variant;
+                }
+        if (means.empty()) {
+            col.error = r.error.empty() ? "no " + blockLabel(q.kind) + " block" : r.error;
+            if (s.error.empty()) s.error = r.name + ": " + col.error;
+            s.columns.push_back(std::move(col));
+            continue;
+        }
+        SelectedTable t;
+        t.model = r.name;
+        t.kind = q.kind;
+        t.layer = last;
+        t.head = "rollout";
+        t.where = blockLabel(q.kind) + " · rollout through L0–L" + std::to_string(last);
+        const bool source = q.kind == BlockKind::EncoderSelf;
+        Mat m = attentionRollout(means);
+        if (q.mergeWords) {
+            const WordSpans w = sideWords(r.analysis, source);
+            m = mergeWords(m, w, w);
+            t.where += " · words";
+            t.queries = sideLabels(res, r.analysis, source, &w);
+        } else {
+            t.queries = sideLabels(res, r.analysis, source, nullptr);
+        }
+        t.keys = t.queries;
+        t.weights = std::make_shared<const Mat>(std::move(m));
+        col.tables.push_back(std::move(t));
+        s.columns.push_back(std::move(col));
+    }
+    return s;
+}
+
+// Difference columns: every column but the base's, each table minus the base's table in
+// the same row (same head, or both means) when their tokens agree.
+void subtractBase(Selection& s, const SelectionRequest& q) {
+    auto base = std::find_if(s.columns.begin(), s.columns.end(),
+                             [&](const SelectedColumn& c) { return c.result == q.differenceBase; });
+    if (base == s.columns.end() || s.columns.size() < 2) {
+        s.error = "a difference needs two model columns (the base is column " +
+                  std::to_string(q.differenceBase + 1) + ")";
+        s.columns.clear();
+        return;
+    }
+    const SelectedColumn b = *base;
+    s.columns.erase(base);
+    const std::string baseName = b.title;
+    for (auto& col : s.columns) {
+        col.title += " − " + baseName;
+        if (!col.error.empty()) continue;
+        if (!b.error.empty()) {
+            col.error = baseName + ": " + b.error;
+            col.tables.clear();
+            continue;
+        }
+        for (size_t r = 0; r < col.tables.size(); ++r) {
+            SelectedTable& t = col.tables[r];
+            const SelectedTable* o = r < b.tables.size() ? &b.tables[r] : nullptr;
+            if (!o || o->weights->rows() != t.weights->rows() ||
+                o->weights->cols() != t.weights->cols() || *o->queries != *t.queries ||
+                *o->keys != *t.keys) {
+                col.error = "its tokens differ from " + baseName +
+                            "'s (a difference needs the same tokens)";
+                col.tables.clear();
+                break;
+            }
+            t.weights = std::make_shared<const Mat>(*t.weights - *o->weights);
+            t.where += " − " + baseName;
+        }
+        if (!col.error.empty() && s.error.empty()) s.error = col.title + ": " + col.error;
+    }
 }
 
 }  // namespace
@@ -156,26 +263,60 @@ std::string blockLabel(BlockKind k) {
 }
 
 Selection selectTables(std::shared_ptr<const Results> results, const SelectionRequest& q) {
-    Selection s;
-    s.results = results;
     if (!results) results = std::make_shared<const Results>();
-    for (auto [c, layer] : columnPlan(*results, q)) {
-        std::string error;
-        s.columns.push_back(selectColumn(results, c, layer, q, &error));
-        if (s.error.empty()) s.error = error;
+    Selection s;
+    if (q.show == TableKind::Rollout) {
+        s = selectRollout(results, q);
+    } else {
+        for (auto [c, layer] : columnPlan(*results, q)) {
+            std::string error;
+            s.columns.push_back(selectColumn(results, c, layer, q, &error));
+            if (s.error.empty()) s.error = error;
+        }
+        if (q.show == TableKind::Difference) subtractBase(s, q);
     }
+    s.results = results;
+    s.diverging = q.show == TableKind::Difference || q.show == TableKind::FitResidual;
+    // The top of a table's scale: its largest weight, or largest |value| when signed.
+    auto top = [&](const Mat& m) {
+        if (!m.size()) return 0.0;
+        return double(s.diverging ? m.cwiseAbs().maxCoeff() : m.maxCoeff());
+    };
     for (const auto& col : s.columns) {
         s.rows = std::max(s.rows, int(col.tables.size()));
-        for (const auto& t : col.tables)
-            if (t.weights->size())
-                s.maxWeight = std::max(s.maxWeight, double(t.weights->maxCoeff()));
+        for (const auto& t : col.tables) s.maxWeight = std::max(s.maxWeight, top(*t.weights));
     }
     for (auto& col : s.columns)
-        for (auto& t : col.tables)
-            t.scaleMax =
-                q.sharedScale || !t.weights->size() ? s.maxWeight : double(t.weights->maxCoeff());
+        for (auto& t : col.tables) {
+            t.scaleMax = q.sharedScale || !t.weights->size() ? s.maxWeight : top(*t.weights);
+            t.diverging = s.diverging;
+        }
     if (s.columns.empty() && s.error.empty()) s.error = "no model to show";
     return s;
+}
+
+std::string tableKindName(TableKind k) {
+    switch (k) {
+        case TableKind::Weights:
+            return "weights";
+        case TableKind::Rollout:
+            return "rollout";
+        case TableKind::Difference:
+            return "difference";
+        case TableKind::FitResidual:
+            return "fit-residual";
+    }
+    return {};
+}
+
+bool tableKindFromName(const std::string& name, TableKind* kind) {
+    for (TableKind k : {TableKind::Weights, TableKind::Rollout, TableKind::Difference,
+                        TableKind::FitResidual})
+        if (tableKindName(k) == name) {
+            *kind = k;
+            return true;
+        }
+    return false;
 }
 
 Selection Selection::single(int column, int row) const {
@@ -195,6 +336,7 @@ Selection Selection::single(int column, int row) const {
     one.tables = {c.tables[size_t(row)]};
     s.columns = {one};
     s.maxWeight = maxWeight;
+    s.diverging = diverging;
     return s;
 }
 

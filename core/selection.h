@@ -16,6 +16,17 @@ namespace attnviz {
 
 std::string blockLabel(BlockKind kind);  // "enc self", "dec self", "cross"
 
+// What the tables hold (docs/analysis.md defines each).
+enum class TableKind {
+    Weights,      // the captured weights
+    Rollout,      // attention rollout through the self-attention layers up to the layer
+    Difference,   // each column minus the column `differenceBase` (same block, layer, head)
+    FitResidual,  // each head's row-normalised weights minus its best-fitting Gaussian
+};
+std::string tableKindName(TableKind k);  // "weights", "rollout", "difference", "fit-residual"
+// The kind of a name; false when it names none.
+bool tableKindFromName(const std::string& name, TableKind* kind);
+
 // What to draw: the block kind and layer of every model, or every layer of one model.
 struct SelectionRequest {
     BlockKind kind = BlockKind::EncoderSelf;
@@ -26,6 +37,8 @@ struct SelectionRequest {
     // Subword pieces merged into words (core/word_merge.h): sum over key pieces, mean over
     // query pieces; labels are the words.
     bool mergeWords = false;
+    TableKind show = TableKind::Weights;
+    int differenceBase = 0;  // Difference: the result whose tables are subtracted
 };
 
 // One matrix to draw: weights [queries, keys] (row = query, column = key).
@@ -38,6 +51,9 @@ struct SelectedTable {
     std::shared_ptr<const Mat> weights;
     std::shared_ptr<const std::vector<std::string>> queries, keys;
     double scaleMax = 0;  // the top of its colour scale (shared or its own maximum)
+    // Signed values (differences, residuals) on a diverging scale from -scaleMax to
+    // scaleMax, where scaleMax is the largest |value|.
+    bool diverging = false;
 };
 
 // One grid column: a model at a layer, and its tables top to bottom (heads).
@@ -53,7 +69,8 @@ struct SelectedColumn {
 struct Selection {
     std::vector<SelectedColumn> columns;
     int rows = 0;          // the most tables of any column
-    double maxWeight = 0;  // over every table
+    double maxWeight = 0;  // over every table (of |value| when diverging)
+    bool diverging = false;  // signed tables (TableKind Difference, FitResidual)
     std::string error;     // the first problem (a failed model, a missing block or head)
     std::shared_ptr<const Results> results;
 

@@ -15,6 +15,9 @@ const char* const kMagma[] = {"#000004", "#1c1044", "#4f127b", "#812581", "#b536
                               "#e55064", "#fb8761", "#fec287", "#fcfdbf"};
 const char* const kCividis[] = {"#00224e", "#123570", "#3b496c", "#575d6d", "#707173",
                                 "#8a8678", "#a59c74", "#c3b369", "#fee838"};
+// ColorBrewer's 9-class RdBu, reversed: blue (negative) to red (positive), white centre.
+const char* const kRdBu[] = {"#2166ac", "#4393c3", "#92c5de", "#d1e5f0", "#f7f7f7",
+                             "#fddbc7", "#f4a582", "#d6604d", "#b2182b"};
 const char* const kGreys[] = {"#ffffff", "#f0f0f0", "#d9d9d9", "#bdbdbd", "#969696",
                               "#737373", "#525252", "#252525", "#000000"};
 
@@ -25,6 +28,7 @@ ColorMap ColorMap::named(const QString& name) {
     if (name == "magma") stops = kMagma;
     if (name == "cividis") stops = kCividis;
     if (name == "greys") stops = kGreys;
+    if (name == "rdbu") stops = kRdBu;
     ColorMap m;
     const int last = int(m.m_levels.size()) - 1;
     for (int i = 0; i <= last; ++i) {
@@ -50,8 +54,13 @@ QStringList colormapNames() {
     return {"viridis", "magma", "cividis", "greys"};
 }
 
-QColor cellColor(const ColorMap& map, double w, double max, Scaling s) {
-    return QColor::fromRgb(map.rgb(scalePosition(w, max, s)));
+QColor cellColor(const ColorMap& map, double w, double max, Scaling s, bool diverging) {
+    return QColor::fromRgb(
+        map.rgb(diverging ? signedScalePosition(w, max, s) : scalePosition(w, max, s)));
+}
+
+ColorMap tableColorMap(const QString& chosen, bool diverging) {
+    return ColorMap::named(diverging ? QStringLiteral("rdbu") : chosen);
 }
 
 QColor lineColor(int i) {

@@ -152,24 +152,25 @@ void paintPanel(QPainter& p, const Figure& f, const FigureLayout& L, const Panel
         for (int j = 0; j < int(w.cols()); ++j)
             p.fillRect(
                 QRectF(pl.origin.x() + j * pl.cell, pl.origin.y() + i * pl.cell, pl.cell, pl.cell),
-                cellColor(map, w(i, j), t.scaleMax, s.scaling));
+                cellColor(map, w(i, j), t.scaleMax, s.scaling, t.diverging));
     paintLabels(p, pl, t, s);
     if (perPanelColorBar(s)) {
         const QRectF bar(pl.origin.x() + pl.cell * double(w.cols()) + s.fontSize * 0.6,
                          pl.origin.y(), s.fontSize * 0.8, pl.cell * double(w.rows()));
-        paintColorBar(p, bar, s, t.scaleMax);
+        paintColorBar(p, bar, s, t.scaleMax, t.diverging);
     }
 }
 
 // The colour bar of a figure: the shared scale's, as tall as the panels.
 void paintColorbar(QPainter& p, const Figure& f, const QRectF& b, const ColorMap&) {
-    paintColorBar(p, b, f.style, f.selection.maxWeight);
+    paintColorBar(p, b, f.style, f.selection.maxWeight, f.selection.diverging);
 }
 
 }  // namespace
 
-void paintColorBar(QPainter& p, const QRectF& b, const FigureStyle& s, double top) {
-    const ColorMap map = ColorMap::named(s.colormap);
+void paintColorBar(QPainter& p, const QRectF& b, const FigureStyle& s, double top,
+                   bool diverging) {
+    const ColorMap map = tableColorMap(s.colormap, diverging);
     const double fs = s.fontSize;
     QLinearGradient lg(b.bottomLeft(), b.topLeft());
     for (int k = 0; k <= 10; ++k) lg.setColorAt(k / 10.0, QColor::fromRgb(map.rgb(k / 10.0)));
@@ -179,7 +180,8 @@ void paintColorBar(QPainter& p, const QRectF& b, const FigureStyle& s, double to
     p.setFont(styleFont(s, fs * 0.9));
     p.setPen(Qt::black);
     for (int k = 0; k <= 4; ++k) {
-        const double frac = k / 4.0, value = scaleValue(frac, top, s.scaling);
+        const double frac = k / 4.0, value = diverging ? signedScaleValue(frac, top, s.scaling)
+                                                       : scaleValue(frac, top, s.scaling);
         const double y = b.bottom() - frac * b.height();
         p.drawText(QRectF(b.right() + 2, y - fs, fs * 4, 2 * fs), Qt::AlignLeft | Qt::AlignVCenter,
                    QString::number(value, 'g', 2));
@@ -276,7 +278,7 @@ void paintFigure(QPainter& p, const Figure& f, const QRectF& page) {
                    Qt::AlignCenter, s.title);
     }
     const FigureLayout L = layoutFigure(f, page);
-    const ColorMap map = ColorMap::named(s.colormap);
+    const ColorMap map = tableColorMap(s.colormap, f.selection.diverging);
     for (const PanelPlace& pl : L.panels) {
         if (L.columnTitles && pl.row == 0)
             drawFitted(p, s,
@@ -357,6 +359,8 @@ FigurePainter gridPainter(const Selection& selection, const FigureStyle& style, 
         return {};
     }
     auto fig = std::make_shared<Figure>(Figure{selection, style});
+    // Lines draw weights as strokes; signed tables (differences) are drawn as heatmaps.
+    if (selection.diverging) fig->style.lines = false;
     return [fig](QPainter& p, const QRectF& r) { paintFigure(p, *fig, r); };
 }
 

@@ -73,7 +73,9 @@ FigurePainter profilePainter(const Profile& profile, const FigureStyle& style, Q
 // A vertical colour bar in `box` for a scale that tops at `top` (the style's colour map and
 // scaling), five tick labels to its right (about 4 font sizes wide). Figures and the app's
 // on-screen bar draw it.
-void paintColorBar(QPainter& p, const QRectF& box, const FigureStyle& style, double top);
+// With `diverging`, a signed scale from -top to top on the diverging map.
+void paintColorBar(QPainter& p, const QRectF& box, const FigureStyle& style, double top,
+                   bool diverging = false);
 
 // A font of `family` (empty: figureFontFamily()) at `points`, for figures and the lines view.
 QFont figureFont(const QString& family, double points, bool bold = false);

@@ -36,6 +36,16 @@ double scalePosition(double w, double max, Scaling s) {
     return std::clamp(t, 0.0, 1.0);
 }
 
+double signedScalePosition(double w, double max, Scaling s) {
+    const double side = scalePosition(std::abs(w), max, s);
+    return 0.5 + (w < 0 ? -0.5 : 0.5) * side;
+}
+
+double signedScaleValue(double t, double max, Scaling s) {
+    const double v = scaleValue(std::abs(2 * t - 1), max, s);
+    return t < 0.5 ? -v : v;
+}
+
 double scaleValue(double t, double max, Scaling s) {
     if (s == Scaling::Power) return max * t * t;
     if (s == Scaling::Log) return max * std::pow(10.0, kLogDecades * (t - 1));

@@ -21,4 +21,9 @@ double scalePosition(double w, double max, Scaling s);
 // The weight at colour-map position t (the inverse, for colour bar ticks).
 double scaleValue(double t, double max, Scaling s);
 
+// Signed values (differences, residuals) on a diverging map: 0 at the centre (0.5), ±max at
+// the ends, |w| scaled as above on each side.
+double signedScalePosition(double w, double max, Scaling s);
+double signedScaleValue(double t, double max, Scaling s);
+
 }  // namespace attnviz::render

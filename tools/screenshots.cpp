@@ -15,10 +15,12 @@
 #include <QProgressBar>
 #include <QScreen>
 #include <QSignalSpy>
+#include <QTableView>
 #include <QTest>
 #include <QTextStream>
 
 #include "ui/comparison_grid.h"
+#include "ui/heads_dock.h"
 #include "ui/main_window.h"
 #include "ui/training_dock.h"
 
@@ -155,6 +157,27 @@ int main(int argc, char** argv) {
     v.shared = true;
     w.setView(v);
     w.setSentence("I want to go to the station");
+    settle(w);
+
+    // Issue 15's views: every head's statistics in the Heads dock (sorted by how Gaussian
+    // each head is), then each model minus the first column (dot), rollout through the
+    // encoder's layers, and each head minus its best-fitting Gaussian.
+    for (auto* d : w.findChildren<QDockWidget*>())
+        if (d->objectName() == "heads") d->raise();
+    while (w.heads()->busy() || w.heads()->headCount() == 0) QTest::qWait(50);
+    w.heads()->table()->sortByColumn(HeadsDock::R2, Qt::DescendingOrder);
+    QTest::qWait(200);
+    ok = shoot(w, out + "/heads.png") && ok;
+    for (auto [kind, name] : {std::pair{attnviz::TableKind::Difference, "difference"},
+                              std::pair{attnviz::TableKind::Rollout, "rollout"},
+                              std::pair{attnviz::TableKind::FitResidual, "fit-residual"}}) {
+        v.show = kind;
+        w.setView(v);
+        settle(w);
+        ok = shoot(w, out + "/" + name + ".png") && ok;
+    }
+    v.show = attnviz::TableKind::Weights;
+    w.setView(v);
     settle(w);
 
     // Training in progress: the dock raised, a run started, captured half way.

@@ -10,7 +10,9 @@ ColorBar::ColorBar(QWidget* parent) : QWidget(parent) {
     setToolTip("Colour scale shared by every panel: 0 to the largest weight in view");
 }
 
-void ColorBar::setScale(const QString& colormap, render::Scaling scaling, double top) {
+void ColorBar::setScale(const QString& colormap, render::Scaling scaling, double top,
+                        bool diverging) {
+    m_diverging = diverging;
     m_style.colormap = colormap;
     m_style.scaling = scaling;
     m_top = top;
@@ -26,8 +28,9 @@ void ColorBar::paintEvent(QPaintEvent*) {
     s.fontSize = font().pointSizeF();
     const double fs = QFontMetricsF(font()).height();
     p.setPen(palette().color(QPalette::Text));
-    p.drawText(QRectF(0, 2, width(), fs), Qt::AlignCenter, "weight");
-    render::paintColorBar(p, QRectF(8, fs * 1.8, 14, height() - fs * 3.2), s, m_top);
+    p.drawText(QRectF(0, 2, width(), fs), Qt::AlignCenter,
+               m_diverging ? QStringLiteral("difference") : QStringLiteral("weight"));
+    render::paintColorBar(p, QRectF(8, fs * 1.8, 14, height() - fs * 3.2), s, m_top, m_diverging);
 }
 
 }  // namespace attnviz::ui

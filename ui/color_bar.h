@@ -13,7 +13,9 @@ class ColorBar : public QWidget {
     Q_OBJECT
 public:
     explicit ColorBar(QWidget* parent = nullptr);
-    void setScale(const QString& colormap, render::Scaling scaling, double top);
+    // With `diverging`, a signed scale from -top to top (differences, residuals).
+    void setScale(const QString& colormap, render::Scaling scaling, double top,
+                  bool diverging = false);
     double top() const { return m_top; }
     QSize sizeHint() const override { return QSize(76, 200); }
 
@@ -23,6 +25,7 @@ protected:
 private:
     render::FigureStyle m_style;
     double m_top = 0;
+    bool m_diverging = false;
 };
 
 }  // namespace attnviz::ui

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "comparison_grid.h"
 
+#include <QScrollArea>
+
 #include <QContextMenuEvent>
 #include <QMenu>
 #include <QScrollBar>
@@ -22,7 +24,8 @@ void ComparisonGrid::viewChanged() {
     const ViewState& view = m_model->view();
     const bool colorsOnly = view.kind == m_view.kind && view.layer == m_view.layer &&
                             view.meanHeads == m_view.meanHeads && view.shared == m_view.shared &&
-                            view.allLayersOf == m_view.allLayersOf && view.lines == m_view.lines;
+                            view.allLayersOf == m_view.allLayersOf && view.lines == m_view.lines &&
+                            view.show == m_view.show && view.mergeWords == m_view.mergeWords;
     m_view = view;
     if (!colorsOnly) {
         rebuild();
@@ -97,6 +100,12 @@ HeatmapPanel* ComparisonGrid::panel(int column, int row) const {
     if (column < 0 || column >= int(m_panels.size())) return nullptr;
     if (row < 0 || row >= int(m_panels[size_t(column)].size())) return nullptr;
     return m_panels[size_t(column)][size_t(row)];
+}
+
+void ComparisonGrid::revealPanel(int column, int row) {
+    QWidget* p = panel(column, row);
+    if (!p) p = linesPanel(column, row);
+    if (auto* s = qobject_cast<QScrollArea*>(m_area); s && p) s->ensureWidgetVisible(p);
 }
 
 LinesPanel* ComparisonGrid::linesPanel(int column, int row) const {
@@ -192,6 +201,7 @@ void ComparisonGrid::rebuild() {
     QToolTip::hideText();  // it may describe a cell of the previous tables
     m_view = m_model->view();
     const Selection s = m_model->selection();
+    if (s.diverging) m_view.lines = false;  // signed tables are drawn as heatmaps
     reshape(int(s.columns.size()), std::max(1, s.rows), m_view.lines);
     m_lineRows = 0;  // one pitch for every lines panel
     for (const auto& col : s.columns)

@@ -30,6 +30,8 @@ public:
     HeatmapPanel* panel(int column, int row) const;
     // The lines view's panel(model, row); null when absent (or when the view shows heatmaps).
     LinesPanel* linesPanel(int column, int row) const;
+    // Scrolls the view so that panel (column, row) is in sight.
+    void revealPanel(int column, int row);
     QLabel* header(int column) const;
     int columnCount() const { return m_columns; }
     int rowCount() const { return m_rows; }

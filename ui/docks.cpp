@@ -9,7 +9,10 @@
 #include "problems_panel.h"
 #include "profile_plot.h"
 #include "sentence_list.h"
+#include "comparison_grid.h"
+#include "heads_dock.h"
 #include "training_dock.h"
+#include "view_controls.h"
 #include "variant_panel.h"
 
 namespace attnviz::ui {
@@ -50,9 +53,14 @@ void MainWindow::createDocks() {
         dock(this, "Variant", "variant", scrolled(m_variant), Qt::BottomDockWidgetArea);
     auto* trainingDock =
         dock(this, "Training", "training", scrolled(m_training), Qt::BottomDockWidgetArea);
+    // Every head's statistics for the sentence (issue 15), computed off the UI thread.
+    m_heads = new HeadsDock;
+    auto* headsDock = dock(this, "Heads", "heads", m_heads, Qt::BottomDockWidgetArea);
+    connect(m_heads, &HeadsDock::headActivated, this, &MainWindow::showHead);
     // The grid gets the whole width; the tools share the bottom as tabs.
     tabifyDockWidget(m_profileDock, variantDock);
     tabifyDockWidget(variantDock, trainingDock);
+    tabifyDockWidget(trainingDock, headsDock);
     // The profile is empty until a query is clicked: the variant's description is shown
     // first, and the profile comes forward at the first click (selectQuery).
     variantDock->raise();
@@ -61,7 +69,25 @@ void MainWindow::createDocks() {
     // cleared or closed.
     m_problemsDock = dock(this, "Problems", "problems", m_problems, Qt::TopDockWidgetArea);
     m_problemsDock->hide();
-    m_docks = {m_profileDock, m_sentenceDock, variantDock, trainingDock, m_problemsDock};
+    m_docks = {m_profileDock, m_sentenceDock, variantDock, trainingDock, headsDock, m_problemsDock};
+}
+
+void MainWindow::showHead(int column, BlockKind kind, int layer, int head) {
+    const auto results = m_workspace->results();
+    if (!results || column < 0 || column >= int(results->size())) return;
+    m_currentColumn = column;
+    m_controls->setFocusColumn(column);
+    ViewState v = view();
+    v.kind = kind;
+    v.layer = layer;
+    v.meanHeads = false;
+    v.allLayersOf = column;
+    setView(v);
+    // In Focus the grid's columns are the model's blocks of this kind, in layer order.
+    int gridColumn = 0;
+    for (const auto& b : (*results)[size_t(column)].analysis.blocks)
+        if (b.kind == kind && b.layer < layer) ++gridColumn;
+    m_grid->revealPanel(gridColumn, head);
 }
 
 }  // namespace attnviz::ui

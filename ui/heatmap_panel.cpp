@@ -84,6 +84,12 @@ void HeatmapPanel::setTable(const SelectedTable& t) {
     for (const auto& q : *t.queries) m_queries << QString::fromStdString(q);
     for (const auto& k : *t.keys) m_keys << QString::fromStdString(k);
     m_max = t.scaleMax;
+    if (t.diverging != m_diverging) {
+        m_diverging = t.diverging;
+        const QString map = m_diverging ? QStringLiteral("rdbu") : m_colormap;
+        m_map->setGradient(gradientOf(map));
+        if (m_scale) m_scale->setGradient(gradientOf(map));
+    }
     m_message->setVisible(false);
     m_map->setVisible(true);
     const int nq = rows(), nk = cols();
@@ -182,7 +188,10 @@ void HeatmapPanel::applyScaling() {
     for (int i = 0; i < rows(); ++i)
         for (int j = 0; j < cols(); ++j)
             m_map->data()->setCell(j, i,
-                                   render::scalePosition((*m_weights)(i, j), m_max, m_scaling));
+                                   m_diverging ? render::signedScalePosition((*m_weights)(i, j),
+                                                                             m_max, m_scaling)
+                                               : render::scalePosition((*m_weights)(i, j), m_max,
+                                                                       m_scaling));
     m_map->setDataScaleType(QCPAxis::stLinear);
     m_map->setDataRange(QCPRange(0, 1));
     updateScaleTicks();
@@ -195,7 +204,7 @@ void HeatmapPanel::setOwnColorBar(bool on) {
         m_scale->setBarWidth(8);
         m_scale->axis()->setTickLabelFont(QFont(render::figureFontFamily(), 7));
         m_scale->axis()->setSubTicks(false);
-        m_scale->setGradient(gradientOf(m_colormap));  // before linking: the map takes the
+        m_scale->setGradient(gradientOf(m_diverging ? QStringLiteral("rdbu") : m_colormap));  // before linking: the map takes the
         m_scale->setDataRange(QCPRange(0, 1));         // scale's gradient and range
         m_map->setColorScale(m_scale);
         // The bar as tall as the map.
@@ -220,7 +229,10 @@ void HeatmapPanel::updateScaleTicks() {
     if (!m_scale) return;
     auto t = QSharedPointer<QCPAxisTickerText>::create();
     for (int k = 0; k <= 4; ++k)
-        t->addTick(k / 4.0, QString::number(render::scaleValue(k / 4.0, m_max, m_scaling), 'g', 2));
+        t->addTick(k / 4.0,
+                   QString::number(m_diverging ? render::signedScaleValue(k / 4.0, m_max, m_scaling)
+                                               : render::scaleValue(k / 4.0, m_max, m_scaling),
+                                   'g', 2));
     m_scale->axis()->setTicker(t);
 }
 
@@ -335,6 +347,7 @@ void HeatmapPanel::wheelEvent(QWheelEvent* event) {
 void HeatmapPanel::setColormap(const QString& name) {
     if (name == m_colormap) return;
     m_colormap = name;
+    if (m_diverging) return;  // differences keep the diverging map
     m_map->setGradient(gradientOf(name));
     if (m_scale) m_scale->setGradient(gradientOf(name));
     requestReplot();

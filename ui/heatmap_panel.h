@@ -98,6 +98,7 @@ private:
     QString m_colormap = "viridis";
     Scaling m_scaling = Scaling::Linear;
     double m_max = 1;
+    bool m_diverging = false;  // signed values (differences): the diverging map, from -m_max
     int m_row = -1;
     int m_hoverRow = -1;
     bool m_dirty = false;  // changed while off screen: replot before the next paint

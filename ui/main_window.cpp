@@ -18,6 +18,7 @@
 #include "color_bar.h"
 #include "comparison_grid.h"
 #include "export_sources.h"
+#include "heads_dock.h"
 #include "problems_panel.h"
 #include "profile_plot.h"
 #include "sentence_list.h"
@@ -212,11 +213,12 @@ void MainWindow::analyzeNow() {
 void MainWindow::updateColorBar() {
     const ViewState& v = view();
     const Selection s = m_workspace->selection();
-    m_colorBar->setScale(v.colormap, v.scaling, s.maxWeight);
-    m_colorBar->setVisible(v.shared && !v.lines && s.maxWeight > 0);
+    m_colorBar->setScale(v.colormap, v.scaling, s.maxWeight, s.diverging);
+    m_colorBar->setVisible(v.shared && (!v.lines || s.diverging) && s.maxWeight > 0);
 }
 
 void MainWindow::resultsChanged() {
+    m_heads->setResults(m_workspace->results());
     // Every failing model, readable at leisure: a lasting note in the status bar whose
     // tooltip gives each model's reason (the panels show theirs whole as well).
     const QStringList failures = m_workspace->failures();

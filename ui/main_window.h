@@ -24,6 +24,7 @@ class ProfilePlot;
 class SentenceList;
 class TrainingDock;
 class VariantPanel;
+class HeadsDock;
 class ViewControls;
 
 // The main window: sentence fields, view controls, the comparison grid and docks (query
@@ -99,6 +100,10 @@ public:
     WorkspaceModel* workspace() const { return m_workspace; }
     AnalysisRunner* runner() const { return m_workspace->runner(); }
     ComparisonGrid* grid() const { return m_grid; }
+    HeadsDock* heads() const { return m_heads; }
+    // Shows one head of a column large: the Focus layout of that model (every layer of the
+    // block kind, a panel per head), scrolled to the head. The Heads dock asks for this.
+    void showHead(int column, BlockKind kind, int layer, int head);  // docks.cpp
     ColorBar* colorBar() const { return m_colorBar; }
     QLabel* failuresLabel() const { return m_failures; }
     ProfilePlot* profile() const { return m_profile; }
@@ -142,6 +147,7 @@ private:
     ProfilePlot* m_profile;
     SentenceList* m_sentences;
     TrainingDock* m_training;
+    HeadsDock* m_heads = nullptr;
     VariantPanel* m_variant;
     ViewControls* m_controls;
     ProblemsPanel* m_problems;

@@ -17,6 +17,7 @@ ViewControls::ViewControls(QWidget* parent)
       m_colormap(new QComboBox),
       m_scaling(new QComboBox),
       m_layout(new QComboBox),
+      m_show(new QComboBox),
       m_layer(new QSpinBox),
       m_labels(new QSpinBox),
       m_shared(new QCheckBox("S&hared colour scale")),
@@ -35,6 +36,22 @@ ViewControls::ViewControls(QWidget* parent)
     m_layout->setToolTip(
         "Compare every model's heads; the mean of each model's heads, one large panel per "
         "model; or every layer and head of the clicked model (Ctrl+Shift+L)");
+    m_show->addItem("Weights", int(TableKind::Weights));
+    m_show->addItem("Rollout", int(TableKind::Rollout));
+    m_show->addItem("− column 1", int(TableKind::Difference));
+    m_show->addItem("− Gaussian fit", int(TableKind::FitResidual));
+    m_show->setToolTip(
+        "What the panels hold: the attention weights; attention rollout through the "
+        "self-attention layers (Abnar & Zuidema 2020); each model minus the first column "
+        "(same block, layer and head; move a column first to compare against it); or each "
+        "head minus its best-fitting Gaussian window. Differences use a blue–white–red scale "
+        "centred at 0 (docs/analysis.md)");
+    // The long choices are cut to ten characters in the bar (the list shows them whole),
+    // so that the row fits a 1280-pixel screen.
+    for (QComboBox* box : {m_block, m_layout, m_show}) {
+        box->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+        box->setMinimumContentsLength(10);
+    }
     m_block->addItem("Encoder self-attention", int(BlockKind::EncoderSelf));
     m_block->addItem("Decoder self-attention", int(BlockKind::DecoderSelf));
     m_block->addItem("Cross-attention", int(BlockKind::Cross));
@@ -55,7 +72,7 @@ ViewControls::ViewControls(QWidget* parent)
     row->setContentsMargins(0, 0, 0, 0);
     for (QWidget* w : std::initializer_list<QWidget*>{
              label("&Block", m_block), m_block, label("&Layer", m_layer), m_layer,
-             label("La&yout", m_layout), m_layout, m_words, m_lines, label("&Colours", m_colormap),
+             label("La&yout", m_layout), m_layout, m_show, m_words, m_lines, label("&Colours", m_colormap),
              m_colormap, label("Sc&aling", m_scaling), m_scaling, m_shared,
              label("Label si&ze", m_labels), m_labels})
         row->addWidget(w);
@@ -63,6 +80,7 @@ ViewControls::ViewControls(QWidget* parent)
     connect(m_block, &QComboBox::currentIndexChanged, this, &ViewControls::changed);
     connect(m_layer, &QSpinBox::valueChanged, this, &ViewControls::changed);
     connect(m_layout, &QComboBox::currentIndexChanged, this, &ViewControls::changed);
+    connect(m_show, &QComboBox::currentIndexChanged, this, &ViewControls::changed);
     connect(m_labels, &QSpinBox::valueChanged, this, &ViewControls::changed);
     connect(m_colormap, &QComboBox::currentTextChanged, this, &ViewControls::changed);
     connect(m_scaling, &QComboBox::currentTextChanged, this, &ViewControls::changed);
@@ -73,7 +91,8 @@ ViewControls::ViewControls(QWidget* parent)
 
 void ViewControls::showView(const ViewState& v) {
     const QSignalBlocker b1(m_block), b2(m_layer), b3(m_layout), b4(m_colormap), b5(m_scaling),
-        b6(m_shared), b7(m_words), b8(m_lines), b9(m_labels);
+        b6(m_shared), b7(m_words), b8(m_lines), b9(m_labels), b10(m_show);
+    m_show->setCurrentIndex(m_show->findData(int(v.show)));
     m_block->setCurrentIndex(m_block->findData(int(v.kind)));
     m_layer->setValue(v.layer);
     m_layout->setCurrentIndex(v.allLayersOf >= 0 ? Focus : v.meanHeads ? Mean : Compare);
@@ -107,6 +126,7 @@ ViewState ViewControls::applied(const ViewState& base) const {
     v.shared = m_shared->isChecked();
     v.mergeWords = m_words->isChecked();
     v.lines = m_lines->isChecked();
+    v.show = TableKind(m_show->currentData().toInt());
     v.labelPoints = m_labels->value();
     if (v.mergeWords != base.mergeWords) {
         v.query = -1;  // rows mean other tokens now, in every block

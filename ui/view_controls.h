@@ -32,7 +32,7 @@ signals:
     void changed();
 
 private:
-    QComboBox *m_block, *m_colormap, *m_scaling, *m_layout;
+    QComboBox *m_block, *m_colormap, *m_scaling, *m_layout, *m_show;
     QSpinBox *m_layer, *m_labels;
     QCheckBox *m_shared, *m_words, *m_lines;
     int m_focusColumn = 0;

@@ -17,6 +17,7 @@ QJsonObject ViewState::toJson() const {
             {"all_layers_of", allLayersOf},
             {"merge_words", mergeWords},
             {"lines", lines},
+            {"show", QString::fromStdString(tableKindName(show))},
             {"zoom", zoom},
             {"label_points", labelPoints},
             {"block_queries", QJsonArray{blockQueries[0], blockQueries[1], blockQueries[2]}}};
@@ -34,6 +35,8 @@ ViewState ViewState::fromJson(const QJsonObject& o) {
     v.allLayersOf = o.value("all_layers_of").toInt(-1);
     v.mergeWords = o.value("merge_words").toBool(false);
     v.lines = o.value("lines").toBool(false);
+    if (!tableKindFromName(o.value("show").toString("weights").toStdString(), &v.show))
+        v.show = TableKind::Weights;
     v.zoom = std::clamp(o.value("zoom").toDouble(1.0), kZoomMin, kZoomMax);
     v.labelPoints = std::clamp(o.value("label_points").toInt(8), kLabelMin, kLabelMax);
     const QJsonArray bq = o.value("block_queries").toArray();
@@ -49,6 +52,8 @@ SelectionRequest ViewState::request() const {
     r.allLayersOf = allLayersOf;
     r.sharedScale = shared;
     r.mergeWords = mergeWords;
+    r.show = show;
+    r.differenceBase = 0;  // the first column: reorder columns to choose another base
     return r;
 }
 

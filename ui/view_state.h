@@ -29,6 +29,9 @@ struct ViewState {
     int allLayersOf = -1;     // >= 0: show every layer of this column's model instead of one layer
     bool mergeWords = false;  // subword pieces merged into words (core/word_merge.h)
     bool lines = false;       // panels as lines between tokens (render/lines.h), not heatmaps
+    // What the panels hold: weights, rollout, the difference from the first column, or each
+    // head's residual from its Gaussian fit (core/selection.h).
+    TableKind show = TableKind::Weights;
     double zoom = 1.0;        // panel size factor (Ctrl+wheel, Ctrl+±), kZoomMin..kZoomMax
     int labelPoints = 8;      // token label size on screen, kLabelMin..kLabelMax
     static constexpr double kZoomMin = 0.5, kZoomMax = 4.0;

@@ -8,6 +8,7 @@
 
 #include <fstream>
 
+#include "core/head_stats.h"
 #include "test_util.h"
 
 using namespace attnviz;
@@ -110,4 +111,104 @@ TEST(Workspace, LoadsADirectoryByFileNameAndSkipsBrokenFiles) {
     EXPECT_EQ(cols[1].name, "plain-dot");
     ASSERT_EQ(errors.size(), 1u);
     EXPECT_NE(errors[0].find("03-broken.safetensors"), std::string::npos) << errors[0];
+}
+
+// Difference maps: every column but the base's, each table exactly its own minus the base's
+// (same block, layer and head), on a diverging scale topped by the largest |value|.
+TEST(Selection, DifferenceIsEachTableMinusTheBaseColumns) {
+    Fixture f;
+    SelectionRequest q;
+    q.show = TableKind::Difference;
+    q.differenceBase = 1;  // minus "gauss"
+    const Selection s = selectTables(f.results, q);
+    ASSERT_TRUE(s.error.empty()) << s.error;
+    ASSERT_EQ(s.columns.size(), 1u);
+    EXPECT_EQ(s.columns[0].title, "dot − gauss");
+    EXPECT_TRUE(s.diverging);
+    const auto& a = (*f.results)[0].analysis.blocks.front().weights;
+    const auto& b = (*f.results)[1].analysis.blocks.front().weights;
+    ASSERT_EQ(s.columns[0].tables.size(), a.size());
+    double top = 0;
+    for (size_t h = 0; h < a.size(); ++h) {
+        const SelectedTable& t = s.columns[0].tables[h];
+        EXPECT_TRUE(t.diverging);
+        EXPECT_EQ(t.where, "enc self L0 · head " + std::to_string(h) + " − gauss");
+        const Mat want = a[h] - b[h];
+        EXPECT_EQ(*t.weights, want);
+        top = std::max(top, double(want.cwiseAbs().maxCoeff()));
+    }
+    EXPECT_DOUBLE_EQ(s.maxWeight, top);
+    EXPECT_GT(top, 0.05);  // a learned-free dot head is not a Gaussian window
+
+    // One column: nothing to subtract from.
+    const auto one = std::make_shared<const Results>(Results{(*f.results)[0]});
+    q.differenceBase = 0;
+    EXPECT_NE(selectTables(one, q).error.find("two model columns"), std::string::npos);
+}
+
+TEST(Selection, DifferenceNeedsTheSameTokens) {
+    std::vector<ModelColumn> columns{column("dot", "a"), column("dot", "b")};
+    Results r = analyzeAll(columns, "I want to go", "");
+    r[1] = analyzeAll({columns[1]}, "I want", "")[0];  // other tokens
+    SelectionRequest q;
+    q.show = TableKind::Difference;
+    const Selection s = selectTables(std::make_shared<const Results>(r), q);
+    EXPECT_NE(s.error.find("tokens differ from a"), std::string::npos) << s.error;
+    EXPECT_TRUE(s.columns[0].tables.empty());
+}
+
+// Rollout: the product of ½W̄ + ½I (rows renormalised) through the self-attention layers;
+// row-stochastic; not defined for cross-attention.
+TEST(Selection, RolloutThroughTheLayers) {
+    Fixture f;
+    SelectionRequest q;
+    q.show = TableKind::Rollout;
+    const Selection s = selectTables(f.results, q);
+    ASSERT_TRUE(s.error.empty()) << s.error;
+    ASSERT_EQ(s.columns.size(), 2u);
+    const Analysis& a = (*f.results)[0].analysis;
+    std::vector<Mat> means;
+    for (const auto& b : a.blocks)
+        if (b.kind == BlockKind::EncoderSelf) {
+            Mat m = b.weights[0];
+            for (size_t h = 1; h < b.weights.size(); ++h) m += b.weights[h];
+            means.push_back(m / Scalar(b.weights.size()));
+        }
+    ASSERT_GE(means.size(), 2u);
+    const SelectedTable& t = s.columns[0].tables.at(0);
+    EXPECT_TRUE(t.weights->isApprox(attentionRollout(means), 1e-6f));
+    EXPECT_EQ(t.where, "enc self · rollout through L0–L" + std::to_string(means.size() - 1));
+    for (Eigen::Index i = 0; i < t.weights->rows(); ++i)
+        EXPECT_NEAR(t.weights->row(i).sum(), 1.0, 1e-5);
+    EXPECT_FALSE(s.diverging);
+    // Every layer of one model: layer L's column rolls out through L0..L only.
+    q.allLayersOf = 0;
+    const Selection layers = selectTables(f.results, q);
+    ASSERT_EQ(layers.columns.size(), means.size());
+    EXPECT_TRUE(layers.columns[0].tables[0].weights->isApprox(attentionRollout({means[0]}), 1e-6f));
+    q.allLayersOf = -1;
+    q.kind = BlockKind::Cross;
+    EXPECT_NE(selectTables(f.results, q).error.find("self-attention"), std::string::npos);
+}
+
+// A hard-coded Gaussian head minus its own fit is zero; any head's residual rows sum to 0
+// (both the row and the fit are normalised over the allowed keys).
+TEST(Selection, FitResidualOfAGaussianHeadIsZero) {
+    Fixture f;
+    SelectionRequest q;
+    q.show = TableKind::FitResidual;
+    const Selection s = selectTables(f.results, q);
+    ASSERT_TRUE(s.error.empty()) << s.error;
+    EXPECT_TRUE(s.diverging);
+    for (const auto& t : s.columns[1].tables) {  // gauss
+        EXPECT_LT(t.weights->cwiseAbs().maxCoeff(), 1e-3) << t.where;
+        EXPECT_NE(t.where.find("R² 1.00"), std::string::npos) << t.where;
+    }
+    double largest = 0;
+    for (const auto& t : s.columns[0].tables) {  // dot
+        for (Eigen::Index i = 0; i < t.weights->rows(); ++i)
+            EXPECT_NEAR(t.weights->row(i).sum(), 0.0, 1e-5);
+        largest = std::max(largest, double(t.weights->cwiseAbs().maxCoeff()));
+    }
+    EXPECT_GT(largest, 0.01);
 }

@@ -28,6 +28,7 @@
 #include "ui/color_bar.h"
 #include "ui/comparison_grid.h"
 #include "ui/export_dialog.h"
+#include "ui/heads_dock.h"
 #include "ui/lines_panel.h"
 #include "ui/profile_plot.h"
 #include "ui/sentence_list.h"
@@ -960,4 +961,64 @@ TEST(MainWindow, PanelsOutOfViewAreDrawnWhenShownAndShowTheLatestTables) {
     const QImage forced = last->grab().toImage();
     EXPECT_TRUE(lazy == forced);
     EXPECT_EQ(last->matrix().rows(), 7);  // the second sentence: 6 words + <eos>
+}
+
+// The Show modes (issue 15): differences from the first column on a signed scale, rollout
+// as one panel per model, residuals from the Gaussian fit; lines give way to heatmaps for
+// signed tables; the figure export draws what is shown.
+TEST(MainWindow, ShowsDifferencesRolloutAndFitResiduals) {
+    MainWindow w;
+    w.setColumns({column("dot", "dot"), column("gaussian", "gauss"), column("dense", "dense")});
+    w.show();
+    w.setSentence("I want to go to the station");
+    waitForResults(w);
+    ViewState v = w.view();
+    v.show = TableKind::Difference;
+    v.lines = true;
+    w.setView(v);
+    ASSERT_EQ(w.grid()->columnCount(), 2);  // gauss − dot, dense − dot
+    ASSERT_NE(w.grid()->panel(0, 0), nullptr);  // a heatmap despite the lines view
+    const Selection weights = selectTables(w.workspace()->results(), ViewState{}.request());
+    const Mat want = *weights.columns[1].tables[2].weights - *weights.columns[0].tables[2].weights;
+    EXPECT_EQ(w.grid()->panel(0, 2)->matrix(), want);
+    EXPECT_TRUE(w.colorBar()->isVisibleTo(&w));
+    const QString svg = QDir::temp().filePath("attnviz-difference.svg");
+    QString error;
+    ASSERT_TRUE(w.exportFigure(svg, &error)) << error.toStdString();
+    QFile f(svg);
+    ASSERT_TRUE(f.open(QIODevice::ReadOnly));
+    EXPECT_TRUE(f.readAll().contains("gauss − dot"));
+
+    v.show = TableKind::Rollout;
+    v.lines = false;
+    w.setView(v);
+    ASSERT_EQ(w.grid()->columnCount(), 3);
+    ASSERT_EQ(w.grid()->rowCount(), 1);
+    const Mat& r = w.grid()->panel(0, 0)->matrix();
+    for (Eigen::Index i = 0; i < r.rows(); ++i) EXPECT_NEAR(r.row(i).sum(), 1.0, 1e-5);
+
+    v.show = TableKind::FitResidual;
+    w.setView(v);
+    EXPECT_LT(w.grid()->panel(1, 0)->matrix().cwiseAbs().maxCoeff(), 1e-3);  // a Gaussian head
+}
+
+// The Heads dock follows the window's results, and activating a head shows its model in
+// the Focus layout at that block.
+TEST(MainWindow, HeadsDockFollowsTheSentenceAndShowsTheClickedHead) {
+    MainWindow w;
+    w.setColumns({column("dot", "dot"), column("gaussian", "gauss")});
+    w.show();
+    w.setSentence("I want to go to the station");
+    waitForResults(w);
+    ASSERT_TRUE(waitUntil([&] { return !w.heads()->busy() && w.heads()->headCount() > 0; }));
+    int heads = 0;
+    for (const auto& r : *w.workspace()->results())
+        for (const auto& b : r.analysis.blocks) heads += b.heads;
+    EXPECT_EQ(w.heads()->headCount(), heads);
+    emit w.heads()->headActivated(1, BlockKind::DecoderSelf, 1, 2);
+    const ViewState v = w.view();
+    EXPECT_EQ(v.allLayersOf, 1);
+    EXPECT_EQ(v.kind, BlockKind::DecoderSelf);
+    EXPECT_EQ(v.layer, 1);
+    ASSERT_NE(w.grid()->panel(1, 2), nullptr);  // layer 1, head 2 of gauss
 }

@@ -1,0 +1,297 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The Heads dock with real analyses of two bundled models, offscreen: one row per head, the
+// numbers those of core/head_stats.h computed here directly, the hard-coded Gaussian heads
+// found as Gaussian windows at their configured offsets, numeric sorting, a click or Enter
+// naming the head, and a newer (or null) request superseding a running one.
+#include "ui/heads_dock.h"
+
+#include <gtest/gtest.h>
+
+#include <QCoreApplication>
+#include <QElapsedTimer>
+#include <QLabel>
+#include <QLineEdit>
+#include <QSignalSpy>
+#include <QTableView>
+#include <QTest>
+#include <QThreadPool>
+#include <algorithm>
+
+#include "core/head_stats.h"
+#include "core/selection.h"
+
+using namespace attnviz;
+using namespace attnviz::ui;
+
+namespace {
+
+const std::string kModels = ATTNVIZ_MODELS_DIR;
+
+template <class P>
+bool waitUntil(P pred, int ms = 20000) {
+    QElapsedTimer t;
+    t.start();
+    while (!pred()) {
+        if (t.elapsed() > ms) return false;
+        QTest::qWait(10);
+    }
+    return true;
+}
+
+std::shared_ptr<const Results> analyse(const std::vector<std::string>& files) {
+    std::vector<ModelColumn> columns;
+    for (const auto& f : files) columns.push_back(loadModelColumn(kModels + "/" + f));
+    return std::make_shared<const Results>(analyzeAll(columns, "the cat sees the dog", ""));
+}
+
+int totalHeads(const Results& results) {
+    int n = 0;
+    for (const auto& r : results)
+        if (r.error.empty())
+            for (const auto& b : r.analysis.blocks) n += b.heads;
+    return n;
+}
+
+// Waits until the dock shows its newest request, then until every worker (superseded ones
+// too) has finished and its result has been delivered to the UI thread.
+void settle(HeadsDock& dock) {
+    ASSERT_TRUE(waitUntil([&] { return !dock.busy(); }));
+    QThreadPool::globalInstance()->waitForDone();
+    QCoreApplication::processEvents();
+    QCoreApplication::processEvents();
+}
+
+QVariant cell(const HeadsDock& dock, int row, int column, int role = Qt::DisplayRole) {
+    const auto* m = dock.table()->model();
+    return m->data(m->index(row, column), role);
+}
+
+// The identity of a table row, read from its cells.
+struct HeadId {
+    int column = -1;
+    BlockKind kind = BlockKind::EncoderSelf;
+    int layer = -1, head = -1;
+};
+
+HeadId rowHead(const HeadsDock& dock, const Results& results, int row) {
+    HeadId id;
+    const std::string model = cell(dock, row, HeadsDock::Model).toString().toStdString();
+    for (size_t c = 0; c < results.size(); ++c)
+        if (results[c].name == model) id.column = int(c);
+    const std::string block = cell(dock, row, HeadsDock::Block).toString().toStdString();
+    for (BlockKind k : {BlockKind::EncoderSelf, BlockKind::DecoderSelf, BlockKind::Cross})
+        if (blockLabel(k) == block) id.kind = k;
+    id.layer = cell(dock, row, HeadsDock::Layer).toInt();
+    id.head = cell(dock, row, HeadsDock::Head).toInt();
+    return id;
+}
+
+// The row showing (column, kind, layer, head), -1 when none.
+int findRow(const HeadsDock& dock, const Results& results, const HeadId& want) {
+    for (int r = 0; r < dock.table()->model()->rowCount(); ++r) {
+        const HeadId id = rowHead(dock, results, r);
+        if (id.column == want.column && id.kind == want.kind && id.layer == want.layer &&
+            id.head == want.head)
+            return r;
+    }
+    return -1;
+}
+
+const CapturedBlock* block(const Analysis& a, BlockKind kind, int layer) {
+    for (const auto& b : a.blocks)
+        if (b.kind == kind && b.layer == layer) return &b;
+    return nullptr;
+}
+
+// Column values down the table, as displayed (parsed back to numbers).
+std::vector<double> shown(const HeadsDock& dock, int column) {
+    std::vector<double> out;
+    for (int r = 0; r < dock.table()->model()->rowCount(); ++r) {
+        bool ok = false;
+        out.push_back(cell(dock, r, column).toString().toDouble(&ok));
+        EXPECT_TRUE(ok) << cell(dock, r, column).toString().toStdString();
+    }
+    return out;
+}
+
+}  // namespace
+
+TEST(HeadsDock, EveryHeadWithItsStatistics) {
+    const auto results = analyse({"01-dot.safetensors", "09-hc-sa.safetensors"});
+    ASSERT_EQ(results->size(), 2u);
+    for (const auto& r : *results) ASSERT_EQ(r.error, "") << r.name;
+    HeadsDock dock;
+    QSignalSpy computed(&dock, &HeadsDock::computed);
+    dock.setResults(results);
+    EXPECT_TRUE(dock.busy());
+    EXPECT_EQ(dock.status()->text(), "Computing…");
+    settle(dock);
+    EXPECT_EQ(computed.count(), 1);
+    const int heads = totalHeads(*results);
+    ASSERT_GT(heads, 0);
+    EXPECT_EQ(dock.headCount(), heads);
+    EXPECT_EQ(dock.table()->model()->rowCount(), heads);
+    EXPECT_TRUE(dock.status()->text().startsWith(QString("%1 heads of 2 models").arg(heads)))
+        << dock.status()->text().toStdString();
+    EXPECT_FALSE(dock.table()
+                     ->model()
+                     ->headerData(HeadsDock::R2, Qt::Horizontal, Qt::ToolTipRole)
+                     .toString()
+                     .isEmpty());
+
+    // Every head of both models' blocks, each equal to headStats computed here.
+    for (size_t c = 0; c < results->size(); ++c)
+        for (const auto& b : (*results)[c].analysis.blocks)
+            for (int h = 0; h < b.heads; ++h) {
+                const int row = findRow(dock, *results, {int(c), b.kind, b.layer, h});
+                ASSERT_GE(row, 0) << b.name << " head " << h;
+                EXPECT_EQ(cell(dock, row, HeadsDock::Variant).toString().toStdString(), b.variant);
+                const HeadStats s =
+                    headStats({{&b.weights[size_t(h)], b.kind == BlockKind::DecoderSelf}});
+                const std::pair<int, double> expected[] = {
+                    {HeadsDock::Entropy, s.entropy},   {HeadsDock::Confidence, s.confidence},
+                    {HeadsDock::Distance, s.distance}, {HeadsDock::Mu, s.fit.offset},
+                    {HeadsDock::Sigma, s.fit.sigma},   {HeadsDock::R2, s.fit.r2}};
+                for (const auto& [col, x] : expected) {
+                    EXPECT_DOUBLE_EQ(cell(dock, row, col, HeadsDock::ValueRole).toDouble(), x)
+                        << b.name << " head " << h << " column " << col;
+                    EXPECT_NEAR(cell(dock, row, col).toString().toDouble(), x, 0.0051);
+                }
+            }
+
+    // The hard-coded Gaussian heads of HC-SA's encoder: windows at their configured offsets.
+    const ColumnResult& hc = (*results)[1];
+    const CapturedBlock* enc = block(hc.analysis, BlockKind::EncoderSelf, 0);
+    ASSERT_NE(enc, nullptr);
+    ASSERT_EQ(enc->variant, "gaussian");
+    const std::vector<double> offsets = loadModelColumn(kModels + "/09-hc-sa.safetensors")
+                                            .model->config()
+                                            .block(BlockKind::EncoderSelf)
+                                            .numbers("offsets");
+    ASSERT_FALSE(offsets.empty());
+    for (int h = 0; h < enc->heads; ++h) {
+        const int row = findRow(dock, *results, {1, BlockKind::EncoderSelf, 0, h});
+        ASSERT_GE(row, 0);
+        EXPECT_GT(cell(dock, row, HeadsDock::R2, HeadsDock::ValueRole).toDouble(), 0.99);
+        EXPECT_NEAR(cell(dock, row, HeadsDock::Mu, HeadsDock::ValueRole).toDouble(),
+                    offsets[size_t(h) % offsets.size()], 0.05)
+            << "head " << h;
+    }
+}
+
+TEST(HeadsDock, SortsNumericallyAndNamesTheClickedHead) {
+    const auto results = analyse({"01-dot.safetensors", "09-hc-sa.safetensors"});
+    HeadsDock dock;
+    dock.resize(900, 500);
+    dock.show();
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(&dock));
+    dock.setResults(results);
+    settle(dock);
+    ASSERT_EQ(dock.headCount(), totalHeads(*results));
+
+    // As displayed, compared as numbers (μ has negative values of several sizes: a sort of
+    // text would put "-1.00" above "-5.00" in ascending order).
+    for (int col : {int(HeadsDock::R2), int(HeadsDock::Mu), int(HeadsDock::Sigma),
+                    int(HeadsDock::Distance)}) {
+        dock.table()->sortByColumn(col, Qt::DescendingOrder);
+        const auto v = shown(dock, col);
+        EXPECT_TRUE(std::is_sorted(v.rbegin(), v.rend())) << "column " << col;
+    }
+    dock.table()->sortByColumn(HeadsDock::Entropy, Qt::AscendingOrder);
+    const auto entropy = shown(dock, HeadsDock::Entropy);
+    EXPECT_TRUE(std::is_sorted(entropy.begin(), entropy.end()));
+    // R² descending: the best-fitting Gaussian window first.
+    dock.table()->sortByColumn(HeadsDock::R2, Qt::DescendingOrder);
+    double best = -1;
+    for (int r = 0; r < dock.headCount(); ++r)
+        best = std::max(best, cell(dock, r, HeadsDock::R2, HeadsDock::ValueRole).toDouble());
+    EXPECT_EQ(cell(dock, 0, HeadsDock::R2, HeadsDock::ValueRole).toDouble(), best);
+
+    QSignalSpy activated(&dock, &HeadsDock::headActivated);
+    auto check = [&](int row) {
+        ASSERT_EQ(activated.count(), 1);
+        const QList<QVariant> args = activated.takeFirst();
+        const HeadId id = rowHead(dock, *results, row);
+        ASSERT_GE(id.column, 0);
+        EXPECT_EQ(args.at(0).toInt(), id.column);
+        EXPECT_EQ(args.at(1).value<BlockKind>(), id.kind);
+        EXPECT_EQ(args.at(2).toInt(), id.layer);
+        EXPECT_EQ(args.at(3).toInt(), id.head);
+    };
+    // A click on a row of the sorted table names that row's head, not the unsorted row's.
+    const int clicked = dock.headCount() - 3;
+    const QModelIndex index = dock.table()->model()->index(clicked, HeadsDock::Entropy);
+    dock.table()->scrollTo(index);
+    QTest::mouseClick(dock.table()->viewport(), Qt::LeftButton, {},
+                      dock.table()->visualRect(index).center());
+    check(clicked);
+    // Enter on the current row.
+    dock.table()->setCurrentIndex(dock.table()->model()->index(2, HeadsDock::Model));
+    QTest::keyClick(dock.table(), Qt::Key_Return);
+    check(2);
+
+    // The filter keeps the rows of matching models.
+    const QString name = QString::fromStdString((*results)[1].name);
+    dock.filter()->setText(name.toUpper());
+    int expected = 0;
+    for (const auto& r : *results)
+        if (QString::fromStdString(r.name).contains(name, Qt::CaseInsensitive))
+            for (const auto& b : r.analysis.blocks) expected += b.heads;
+    EXPECT_EQ(dock.table()->model()->rowCount(), expected);
+    for (int r = 0; r < dock.table()->model()->rowCount(); ++r)
+        EXPECT_TRUE(cell(dock, r, HeadsDock::Model).toString().contains(name));
+    EXPECT_TRUE(dock.status()->text().contains(QString("%1 shown").arg(expected)));
+}
+
+TEST(HeadsDock, ANewerRequestSupersedesARunningOne) {
+    const auto both = analyse({"01-dot.safetensors", "09-hc-sa.safetensors"});
+    const auto one = analyse({"09-hc-sa.safetensors"});
+    ASSERT_NE(totalHeads(*both), totalHeads(*one));
+    HeadsDock dock;
+    QSignalSpy computed(&dock, &HeadsDock::computed);
+    dock.setResults(both);
+    dock.setResults(one);
+    EXPECT_TRUE(dock.busy());
+    settle(dock);
+    EXPECT_EQ(computed.count(), 1);  // the first result was dropped, not shown then replaced
+    EXPECT_EQ(dock.headCount(), totalHeads(*one));
+    EXPECT_TRUE(dock.status()->text().contains("of 1 model ·"))
+        << dock.status()->text().toStdString();
+    for (int r = 0; r < dock.headCount(); ++r)
+        EXPECT_EQ(cell(dock, r, HeadsDock::Model).toString().toStdString(), (*one)[0].name);
+}
+
+TEST(HeadsDock, NullClearsTheTableAndDropsARunningComputation) {
+    const auto results = analyse({"01-dot.safetensors"});
+    HeadsDock dock;
+    dock.setResults(results);
+    settle(dock);
+    ASSERT_EQ(dock.headCount(), totalHeads(*results));
+    dock.setResults(nullptr);
+    EXPECT_FALSE(dock.busy());
+    EXPECT_EQ(dock.headCount(), 0);
+    EXPECT_EQ(dock.table()->model()->rowCount(), 0);
+    // Null while a computation runs: its result never reaches the table.
+    QSignalSpy computed(&dock, &HeadsDock::computed);
+    dock.setResults(results);
+    dock.setResults(nullptr);
+    settle(dock);
+    EXPECT_EQ(computed.count(), 1);  // the null's
+    EXPECT_EQ(dock.headCount(), 0);
+}
+
+TEST(HeadsDock, FailedColumnsAreSkippedAndNamed) {
+    auto results = std::make_shared<Results>(*analyse({"01-dot.safetensors"}));
+    ColumnResult failed;
+    failed.name = "broken";
+    failed.error = "the sentence is too long";
+    results->push_back(failed);
+    HeadsDock dock;
+    dock.setResults(results);
+    settle(dock);
+    EXPECT_EQ(dock.headCount(), totalHeads(*results));
+    const QString status = dock.status()->text();
+    EXPECT_TRUE(status.contains("of 1 model ·")) << status.toStdString();
+    EXPECT_TRUE(status.contains("1 column failed: broken: the sentence is too long"))
+        << status.toStdString();
+}
