@@ -5,6 +5,7 @@
 #include <ostream>
 
 #include "core/error.h"
+#include "core/probe.h"
 #include "core/safetensors.h"
 #include "core/selection.h"
 #include "render/colormaps.h"
@@ -38,10 +39,17 @@ int queryIndex(const Analysis& a, BlockKind kind, const std::string& query) {
 CLI::App* RenderCommand::add(CLI::App& app) {
     m_cmd = app.add_subcommand(
         "render", "Figures (SVG, PDF, PNG) or data (CSV, JSON, NPY) of attention, headless");
-    m_cmd->add_option("--model", m_models, "Checkpoint; repeat for several models side by side")
-        ->required();
-    m_cmd->add_option("--text", m_text, "Source sentence (decoder-only models: the text)")
-        ->required();
+    m_cmd->add_option("--model", m_models, "Checkpoint; repeat for several models side by side");
+    m_cmd->add_option("--text", m_text, "Source sentence (decoder-only models: the text)");
+    m_cmd
+        ->add_option("--probe", m_probe,
+                     "Instead of --model and --text: a probe file of attention over training "
+                     "(train --probe); its snapshots side by side, a filmstrip")
+        ->check(CLI::ExistingFile);
+    m_cmd
+        ->add_option("--steps", m_steps,
+                     "With --probe: the snapshots to show, e.g. 0,100,500 (default: every one)")
+        ->delimiter(',');
     m_targetOpt = m_cmd->add_option("--target", m_target,
                                     "Target sentence (default: each model decodes greedily)");
     m_cmd->add_option("--block", m_block, "encoder_self, decoder_self or cross")
@@ -117,24 +125,46 @@ void RenderCommand::run(std::ostream& out) {
     request.mergeWords = m_mergeWords;
     tableKindFromName(m_show, &request.show);  // checked by the option
     request.differenceBase = m_base - 1;
-    if (request.show == TableKind::Difference &&
-        (m_models.size() < 2 || m_base > int(m_models.size())))
-        throw Error("--show difference needs at least two --model and --base between 1 and the "
-                    "number of models (got " +
-                    std::to_string(m_models.size()) + " models, --base " +
-                    std::to_string(m_base) + ")");
+    if (m_probe.empty() && (m_models.empty() || m_text.empty()))
+        throw Error("render needs --model and --text, or --probe (a probe file)");
+    if (!m_probe.empty() && !m_models.empty())
+        throw Error("render takes --model or --probe, not both");
+    if (!m_probe.empty() && !m_steps.empty() && request.show == TableKind::Difference)
+        throw Error(
+            "--show difference with --probe subtracts step snapshots: give --steps with "
+            "the base first or leave --steps out");
+    const size_t count = m_probe.empty() ? m_models.size() : 2;
+    if (request.show == TableKind::Difference && (count < 2 || m_base > int(count)))
+        throw Error(
+            "--show difference needs at least two --model and --base between 1 and the "
+            "number of models (got " +
+            std::to_string(m_models.size()) + " models, --base " + std::to_string(m_base) + ")");
     if (!render::colormapNames().contains(QString::fromStdString(m_colormap)))
         throw Error("unknown --colormap '" + m_colormap + "' (viridis, magma, cividis, greys)");
     if (!render::isScalingName(m_scaling)) throw Error("--scaling must be linear, power or log");
-    checkOutputPath(m_out, m_models);
-    std::vector<ModelColumn> columns;
-    for (const auto& path : m_models) columns.push_back(loadModelColumn(path));
-    const auto results = std::make_shared<const Results>(
-        analyzeAll(columns, m_text, m_targetOpt->count() ? m_target : std::string()));
-    for (const auto& r : *results)
-        if (!r.error.empty()) throw Error(r.name + ": " + r.error);
+    checkOutputPath(m_out, m_probe.empty() ? m_models : std::vector<std::string>{m_probe});
     const QString path = QString::fromStdString(m_out);
     const std::string ext = QFileInfo(path).suffix().toLower().toStdString();
+    std::vector<ModelColumn> columns;
+    std::shared_ptr<const Results> results;
+    if (!m_probe.empty()) {
+        // A filmstrip: a column per snapshot ("step 100"), the probe as the title.
+        if (ext == "csv" || ext == "npy" || ext == "json")
+            throw Error(
+                "with --probe the output is a figure (.svg, .pdf or .png); the probe "
+                "file itself holds the data");
+        const ProbeRecord record = readProbeFile(m_probe);
+        results = std::make_shared<const Results>(probeResults(record, m_steps));
+        if (results->empty()) throw Error(m_probe + " holds no snapshot yet");
+        if (m_title.empty())
+            m_title = record.model + " during training · \"" + record.source + "\"";
+    } else {
+        for (const auto& p : m_models) columns.push_back(loadModelColumn(p));
+        results = std::make_shared<const Results>(
+            analyzeAll(columns, m_text, m_targetOpt->count() ? m_target : std::string()));
+    }
+    for (const auto& r : *results)
+        if (!r.error.empty()) throw Error(r.name + ": " + r.error);
     if (ext == "csv" || ext == "npy" || ext == "json") {
         writeFileAtomically(m_out, exportDataBytes(results, columns, request, ext));
         out << "wrote " << m_out << "\n";

@@ -30,6 +30,8 @@ private:
     std::string m_arrange = "columns";  // render::FigureStyle::Arrange
     std::string m_show = "weights";     // attnviz::TableKind by name
     int m_base = 1;                     // --show difference: 1-based model subtracted
+    std::string m_probe;                // a probe file: the filmstrip of attention over training
+    std::vector<int> m_steps;           // its snapshots to show (empty: every one)
     CLI::Option* m_targetOpt = nullptr;
 };
 

@@ -5,6 +5,7 @@
 #include <atomic>
 #include <cmath>
 #include <csignal>
+#include <filesystem>
 #include <fstream>
 #include <iomanip>
 #include <ostream>
@@ -31,6 +32,8 @@ private:
     JobSpec m_spec;
     std::string m_out, m_log, m_preset, m_size;
     bool m_languageModel = false;
+    CLI::Option* m_probeTarget = nullptr;
+    std::string m_probeTargetText;
     bool m_noShuffle = false;
 };
 
@@ -171,6 +174,16 @@ CLI::App* TrainCommand::add(CLI::App& parent) {
                   "the data, --vocab-size pieces shared by both sides)")
         ->capture_default_str();
     c->add_option("--log", m_log, "Write one JSON line per step (and evaluation) to this file");
+    c->add_option("--probe", m_spec.probeSource,
+                  "Attention over training: record this sentence's attention every "
+                  "--probe-every steps into OUT with .probe.json for .safetensors "
+                  "(docs/analysis.md)");
+    m_probeTarget =
+        c->add_option("--probe-target", m_probeTargetText,
+                      "The probe's target (seq2seq; default: decoded at each snapshot)");
+    c->add_option("--probe-every", m_spec.probeEvery,
+                  "Steps between probe snapshots (default with --probe: 100)")
+        ->check(CLI::NonNegativeNumber);
     return c;
 }
 
@@ -188,6 +201,13 @@ void TrainCommand::run(const Context& ctx) {
         throw Error("train needs --config, --preset or --init");
     if (m_spec.task.empty() && m_spec.data.empty()) throw Error("train needs --task or --data");
     m_spec.train.shuffle = !m_noShuffle;
+    if (!m_spec.probeSource.empty() && m_spec.probeEvery == 0) m_spec.probeEvery = 100;
+    if (m_probeTarget->count()) {
+        if (m_spec.probeSource.empty()) throw Error("--probe-target needs --probe");
+        m_spec.probeTarget = m_probeTargetText;
+    }
+    m_spec.name = std::filesystem::path(m_out).filename().string();
+    const std::string probePath = probePathFor(m_out);
     // Before any work: a run of hours must not fail at its last step for a bad path.
     const std::vector<std::string> inputs{m_spec.config, m_spec.init, m_spec.data, m_spec.dev,
                                           m_size};
@@ -197,7 +217,19 @@ void TrainCommand::run(const Context& ctx) {
         all.push_back(m_out);
         checkOutputPath(m_log, all, "--log");
     }
+    if (m_spec.probeEvery > 0) {
+        std::vector<std::string> all = inputs;
+        all.push_back(m_out);
+        all.push_back(m_log);
+        checkOutputPath(probePath, all, "the probe file");
+    }
     TrainingJob job(m_spec);
+    // The probe file, rewritten atomically at every snapshot: readable while training runs.
+    auto writeProbe = [&] {
+        if (job.probe())
+            writeFileAtomically(probePath, probeJson(job.probe()->record(), job.model().config()));
+    };
+    writeProbe();
     for (const auto& n : job.notes()) ctx.err << "attnviz-cli: note: " << n << "\n";
     std::ofstream log;
     if (!m_log.empty()) {
@@ -217,6 +249,7 @@ void TrainCommand::run(const Context& ctx) {
                 }
                 printer(p);
                 if (log) log << logLine(p).dump() << "\n" << std::flush;
+                if (p.probe) writeProbe();
             },
             &g_stop);
     } catch (...) {
@@ -236,6 +269,9 @@ void TrainCommand::run(const Context& ctx) {
     job.model().save(m_out);
     ctx.out << "wrote " << m_out << " after " << steps << " steps; held-out " << ev.toJson().dump()
             << "\n";
+    if (job.probe())
+        ctx.out << "wrote " << probePath << " (" << job.probe()->record().snapshots.size()
+                << " snapshots of the probe's attention)\n";
 }
 
 }  // namespace

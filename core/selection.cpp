@@ -310,8 +310,8 @@ std::string tableKindName(TableKind k) {
 }
 
 bool tableKindFromName(const std::string& name, TableKind* kind) {
-    for (TableKind k : {TableKind::Weights, TableKind::Rollout, TableKind::Difference,
-                        TableKind::FitResidual})
+    for (TableKind k :
+         {TableKind::Weights, TableKind::Rollout, TableKind::Difference, TableKind::FitResidual})
         if (tableKindName(k) == name) {
             *kind = k;
             return true;

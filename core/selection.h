@@ -68,10 +68,10 @@ struct SelectedColumn {
 
 struct Selection {
     std::vector<SelectedColumn> columns;
-    int rows = 0;          // the most tables of any column
-    double maxWeight = 0;  // over every table (of |value| when diverging)
+    int rows = 0;            // the most tables of any column
+    double maxWeight = 0;    // over every table (of |value| when diverging)
     bool diverging = false;  // signed tables (TableKind Difference, FitResidual)
-    std::string error;     // the first problem (a failed model, a missing block or head)
+    std::string error;       // the first problem (a failed model, a missing block or head)
     std::shared_ptr<const Results> results;
 
     // The same selection reduced to one table (column c, row r); error when absent.

@@ -68,6 +68,9 @@ void validateJobSpec(const JobSpec& spec) {
     if (spec.heldOutCount < 0 || spec.heldOutCount > kMaxExampleCount)
         throw Error("--held-out must be between 0 and " + std::to_string(kMaxExampleCount));
     if (spec.evalEvery < 0) throw Error("--eval-every must be at least 0 (0: only at the end)");
+    if (spec.probeEvery < 0) throw Error("--probe-every must be at least 1 (or 0: no probe)");
+    if (spec.probeEvery > 0 && spec.probeSource.find_first_not_of(" \t\r\n") == std::string::npos)
+        throw Error("recording attention over training needs a probe sentence (--probe)");
     const auto task = spec.task.empty() ? nullptr : makeTask(spec.task);
     if (spec.init.empty()) {
         const ModelConfig cfg = specConfig(spec);
@@ -84,6 +87,7 @@ struct TrainingJob::Impl {
     std::unique_ptr<ExampleSource> source;
     std::unique_ptr<Batcher> batcher;
     std::unique_ptr<Trainer> trainer;
+    std::optional<ProbeRecorder> probe;
     int steps = 0;
 
     void prepare() {
@@ -165,6 +169,10 @@ struct TrainingJob::Impl {
         batcher = std::make_unique<Batcher>(*source, spec.train.batchSize, spec.train.shuffle,
                                             spec.train.seed + 1);
         trainer = std::make_unique<Trainer>(*model, spec.train);
+        if (spec.probeEvery > 0) {
+            probe.emplace(*model, spec.name, spec.probeSource, spec.probeTarget, spec.probeEvery);
+            probe->record(*model, 0);
+        }
     }
 };
 
@@ -204,9 +212,15 @@ int TrainingJob::run(const std::function<void(const Progress&)>& onProgress,
         p.etaSeconds = p.elapsedSeconds / d->steps * (total - d->steps);
         if (d->spec.evalEvery > 0 && d->steps % d->spec.evalEvery == 0 && !d->heldOut.empty())
             p.eval = evaluate(*d->model, d->heldOut, EvalOptions{64, false});
+        if (d->probe && d->probe->due(d->steps, total))
+            p.probe = &d->probe->record(*d->model, d->steps);
         if (onProgress) onProgress(p);
     }
     return d->steps;
+}
+
+const ProbeRecorder* TrainingJob::probe() const {
+    return d->probe ? &*d->probe : nullptr;
 }
 
 Evaluation TrainingJob::evaluateHeldOut(bool decode) {

@@ -13,6 +13,7 @@
 #include <string>
 
 #include "evaluate.h"
+#include "probe.h"
 #include "trainer.h"
 
 namespace attnviz {
@@ -35,6 +36,12 @@ struct JobSpec {
     // data: "word", or "sentencepiece": a subword model trained on the data's sentences
     // (both sides, one vocabulary of vocabSize pieces shared by source and target)
     std::string tokenizer = "word";
+    // Attention over training (core/probe.h): the probe sentence's attention every
+    // probeEvery steps (0: none), from step 0 (before training) to the last.
+    int probeEvery = 0;
+    std::string probeSource;
+    std::optional<std::string> probeTarget;  // seq2seq; none: decoded at each snapshot
+    std::string name = "model";              // the run's name in the probe file
 };
 
 struct Progress {
@@ -42,7 +49,8 @@ struct Progress {
     double elapsedSeconds = 0;
     double tokensPerSecond = 0;  // source + target tokens of the steps so far, per second
     double etaSeconds = 0;
-    std::optional<Evaluation> eval;  // at --eval-every steps
+    std::optional<Evaluation> eval;        // at --eval-every steps
+    const ProbeSnapshot* probe = nullptr;  // recorded after this step (valid in the callback)
 };
 
 class TrainingJob {
@@ -64,6 +72,9 @@ public:
     // Held-out evaluation, and the metadata stored in the checkpoint (deterministic: no
     // timings, so identical runs give identical files).
     Evaluation evaluateHeldOut(bool decode = true);
+    // The probe's snapshots so far (step 0 is recorded when the job is prepared); null
+    // without a probe.
+    const ProbeRecorder* probe() const;
     void finish(const Evaluation& heldOut, bool stoppedEarly);
 
 private:

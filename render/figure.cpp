@@ -168,8 +168,7 @@ void paintColorbar(QPainter& p, const Figure& f, const QRectF& b, const ColorMap
 
 }  // namespace
 
-void paintColorBar(QPainter& p, const QRectF& b, const FigureStyle& s, double top,
-                   bool diverging) {
+void paintColorBar(QPainter& p, const QRectF& b, const FigureStyle& s, double top, bool diverging) {
     const ColorMap map = tableColorMap(s.colormap, diverging);
     const double fs = s.fontSize;
     QLinearGradient lg(b.bottomLeft(), b.topLeft());

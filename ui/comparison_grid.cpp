@@ -1,10 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "comparison_grid.h"
 
-#include <QScrollArea>
-
 #include <QContextMenuEvent>
 #include <QMenu>
+#include <QScrollArea>
 #include <QScrollBar>
 #include <QToolTip>
 #include <QWheelEvent>

@@ -5,15 +5,15 @@
 #include <QScrollArea>
 #include <QVBoxLayout>
 
+#include "comparison_grid.h"
+#include "heads_dock.h"
 #include "main_window.h"
 #include "problems_panel.h"
 #include "profile_plot.h"
 #include "sentence_list.h"
-#include "comparison_grid.h"
-#include "heads_dock.h"
 #include "training_dock.h"
-#include "view_controls.h"
 #include "variant_panel.h"
+#include "view_controls.h"
 
 namespace attnviz::ui {
 namespace {

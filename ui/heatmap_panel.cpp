@@ -187,11 +187,10 @@ const Mat& HeatmapPanel::matrix() const {
 void HeatmapPanel::applyScaling() {
     for (int i = 0; i < rows(); ++i)
         for (int j = 0; j < cols(); ++j)
-            m_map->data()->setCell(j, i,
-                                   m_diverging ? render::signedScalePosition((*m_weights)(i, j),
-                                                                             m_max, m_scaling)
-                                               : render::scalePosition((*m_weights)(i, j), m_max,
-                                                                       m_scaling));
+            m_map->data()->setCell(
+                j, i,
+                m_diverging ? render::signedScalePosition((*m_weights)(i, j), m_max, m_scaling)
+                            : render::scalePosition((*m_weights)(i, j), m_max, m_scaling));
     m_map->setDataScaleType(QCPAxis::stLinear);
     m_map->setDataRange(QCPRange(0, 1));
     updateScaleTicks();
@@ -204,8 +203,10 @@ void HeatmapPanel::setOwnColorBar(bool on) {
         m_scale->setBarWidth(8);
         m_scale->axis()->setTickLabelFont(QFont(render::figureFontFamily(), 7));
         m_scale->axis()->setSubTicks(false);
-        m_scale->setGradient(gradientOf(m_diverging ? QStringLiteral("rdbu") : m_colormap));  // before linking: the map takes the
-        m_scale->setDataRange(QCPRange(0, 1));         // scale's gradient and range
+        m_scale->setGradient(gradientOf(m_diverging
+                                            ? QStringLiteral("rdbu")
+                                            : m_colormap));  // before linking: the map takes the
+        m_scale->setDataRange(QCPRange(0, 1));               // scale's gradient and range
         m_map->setColorScale(m_scale);
         // The bar as tall as the map.
         auto* group = new QCPMarginGroup(this);

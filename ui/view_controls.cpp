@@ -72,9 +72,9 @@ ViewControls::ViewControls(QWidget* parent)
     row->setContentsMargins(0, 0, 0, 0);
     for (QWidget* w : std::initializer_list<QWidget*>{
              label("&Block", m_block), m_block, label("&Layer", m_layer), m_layer,
-             label("La&yout", m_layout), m_layout, m_show, m_words, m_lines, label("&Colours", m_colormap),
-             m_colormap, label("Sc&aling", m_scaling), m_scaling, m_shared,
-             label("Label si&ze", m_labels), m_labels})
+             label("La&yout", m_layout), m_layout, m_show, m_words, m_lines,
+             label("&Colours", m_colormap), m_colormap, label("Sc&aling", m_scaling), m_scaling,
+             m_shared, label("Label si&ze", m_labels), m_labels})
         row->addWidget(w);
     row->addStretch(1);
     connect(m_block, &QComboBox::currentIndexChanged, this, &ViewControls::changed);

@@ -12,6 +12,7 @@
 #include <sstream>
 
 #include "core/gemm.h"
+#include "core/probe.h"
 #include "core/safetensors.h"
 
 using nlohmann::json;
@@ -683,4 +684,35 @@ TEST(Cli, BenchDecodeComparesBothDecoders) {
     ASSERT_EQ(j["results"].size(), 1u);
     EXPECT_TRUE(j["results"][0]["same_output"].get<bool>());
     EXPECT_GT(j["results"][0]["ms_median_whole_prefix"].get<double>(), 0.0);
+}
+
+// Attention over training from the command line: train --probe writes the probe file next
+// to the checkpoint (step 0, every K, the last); render --probe draws its filmstrip.
+TEST(Cli, TrainRecordsAProbeAndRenderDrawsItsFilmstrip) {
+    const std::string cfg = tmp("tiny-probe.json");
+    writeFile(cfg, kTinyConfig);
+    const std::string out = tmp("probed.safetensors"), probe = tmp("probed.probe.json");
+    std::filesystem::remove(probe);
+    Result r = cli({"train", "--config", cfg, "--task", "copy", "--steps", "12", "--probe",
+                    "a b c d", "--probe-every", "5", "--out", out, "--held-out", "5"});
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_NE(r.out.find("4 snapshots"), std::string::npos) << r.out;
+    const attnviz::ProbeRecord rec = attnviz::readProbeFile(probe);
+    std::vector<int> steps;
+    for (const auto& s : rec.snapshots) steps.push_back(s.step);
+    EXPECT_EQ(steps, (std::vector<int>{0, 5, 10, 12}));
+    const std::string svg = tmp("film.svg");
+    r = cli({"render", "--probe", probe, "--steps", "0,12", "--heads", "mean", "--out", svg});
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_NE(readAll(svg).find("step 12"), std::string::npos);
+    // What is wrong, said.
+    r = cli({"render", "--probe", probe, "--steps", "3", "--out", svg});
+    EXPECT_EQ(r.code, 1);
+    EXPECT_NE(r.err.find("no snapshot at step 3 (recorded: 0, 5, 10, 12)"), std::string::npos)
+        << r.err;
+    r = cli({"render", "--out", svg});
+    EXPECT_NE(r.err.find("--model and --text, or --probe"), std::string::npos) << r.err;
+    r = cli({"train", "--config", cfg, "--task", "copy", "--steps", "2", "--probe-target", "x",
+             "--out", out});
+    EXPECT_NE(r.err.find("--probe-target needs --probe"), std::string::npos) << r.err;
 }

@@ -325,3 +325,91 @@ TEST(HeldOut, AboutOneExampleInTenIsReserved) {
     ASSERT_GT(distinct.size(), 2000u);
     EXPECT_NEAR(double(reserved) / double(distinct.size()), 1.0 / kHeldOutShare, 0.02);
 }
+
+// Attention over training (core/probe.h): snapshots at step 0, every K steps and the last;
+// each equal to analysing the model as it was then; recording them changes nothing about
+// the training (the same checkpoint, byte for byte); the file reads back to the same weights.
+TEST(Probe, SnapshotsAtZeroEveryKAndTheLastWithoutChangingTraining) {
+    auto spec = [](bool probe) {
+        JobSpec s = tinyJob("translate", R"(, "max_len": 48)", 25, 3);
+        s.train.threads = 2;
+        s.train.dropout = 0.1f;
+        s.heldOutCount = 10;
+        if (probe) {
+            s.probeEvery = 10;
+            s.probeSource = "the cat sees the dog";
+            s.name = "tiny";
+        }
+        return s;
+    };
+    TrainingJob plain(spec(false)), probed(spec(true));
+    ASSERT_EQ(plain.probe(), nullptr);
+    ASSERT_NE(probed.probe(), nullptr);
+    ASSERT_EQ(probed.probe()->record().snapshots.size(), 1u);  // step 0, before training
+    const Analysis before = probed.model().analyze("the cat sees the dog");
+    std::vector<int> delivered;
+    plain.run(nullptr);
+    probed.run([&](const Progress& p) {
+        if (!p.probe) return;
+        delivered.push_back(p.probe->step);
+        EXPECT_EQ(p.probe->step, p.stats.step);
+    });
+    EXPECT_EQ(delivered, (std::vector<int>{10, 20, 25}));
+    const ProbeRecord& r = probed.probe()->record();
+    ASSERT_EQ(r.snapshots.size(), 4u);
+    EXPECT_EQ(r.snapshots[0].analysis.blocks[0].weights[1], before.blocks[0].weights[1]);
+    const Analysis after = probed.model().analyze("the cat sees the dog");
+    EXPECT_EQ(r.snapshots[3].analysis.blocks.back().weights[0], after.blocks.back().weights[0]);
+    EXPECT_NE(r.snapshots[3].analysis.blocks[0].weights[0], before.blocks[0].weights[0]);
+    for (TrainingJob* j : {&plain, &probed}) j->finish(j->evaluateHeldOut(false), false);
+    EXPECT_TRUE(plain.model().toSafeTensors().serialize() ==
+                probed.model().toSafeTensors().serialize());
+
+    // The file: the same tokens, labels and weights (float32 printed with 9 digits: exact).
+    const ProbeRecord back = parseProbeJson(probeJson(r, probed.model().config()), "test");
+    EXPECT_EQ(back.model, "tiny");
+    EXPECT_EQ(back.every, 10);
+    EXPECT_EQ(back.source, "the cat sees the dog");
+    EXPECT_FALSE(back.target.has_value());
+    ASSERT_EQ(back.snapshots.size(), 4u);
+    for (size_t s = 0; s < 4; ++s) {
+        const Analysis &a = r.snapshots[s].analysis, &b = back.snapshots[s].analysis;
+        EXPECT_EQ(back.snapshots[s].step, r.snapshots[s].step);
+        EXPECT_EQ(a.sourceTokens, b.sourceTokens);
+        EXPECT_EQ(a.targetTokens, b.targetTokens);
+        EXPECT_EQ(a.sourceLabels, b.sourceLabels);
+        ASSERT_EQ(a.blocks.size(), b.blocks.size());
+        for (size_t k = 0; k < a.blocks.size(); ++k) {
+            EXPECT_EQ(a.blocks[k].kind, b.blocks[k].kind);
+            EXPECT_EQ(a.blocks[k].weights, b.blocks[k].weights) << s << " " << k;
+        }
+    }
+    // As results: a column per snapshot, by step.
+    const Results res = probeResults(back, {0, 25});
+    ASSERT_EQ(res.size(), 2u);
+    EXPECT_EQ(res[1].name, "step 25");
+    EXPECT_NE(test::errorOf([&] { probeResults(back, {5}); }).find("recorded: 0, 10, 20, 25"),
+              std::string::npos);
+}
+
+TEST(Probe, BadFilesAndSpecsSayWhatIsWrong) {
+    using test::errorOf;
+    EXPECT_NE(errorOf([] { parseProbeJson("{", "p.json"); }).find("p.json is not a valid probe"),
+              std::string::npos);
+    EXPECT_NE(errorOf([] { parseProbeJson(R"({"a": 1})", "p.json"); }).find("not an attnviz probe"),
+              std::string::npos);
+    EXPECT_NE(errorOf([] {
+                  parseProbeJson(R"({"format": "attnviz-probe", "version": 7})", "p.json");
+              }).find("version 7"),
+              std::string::npos);
+    EXPECT_NE(errorOf([] { readProbeFile("/nonexistent/p.json"); }).find("cannot read"),
+              std::string::npos);
+    JobSpec s = tinyJob("copy", "", 5);
+    s.probeEvery = 3;
+    EXPECT_NE(errorOf([&] { TrainingJob j(s); }).find("--probe"), std::string::npos);
+    s.probeEvery = -1;
+    s.probeSource = "a b";
+    EXPECT_NE(errorOf([&] { TrainingJob j(s); }).find("--probe-every"), std::string::npos);
+    EXPECT_EQ(probePathFor("runs/m.safetensors"), "runs/m.probe.json");
+    EXPECT_EQ(probePathFor("m.bin"), "m.bin.probe.json");
+}

@@ -976,7 +976,7 @@ TEST(MainWindow, ShowsDifferencesRolloutAndFitResiduals) {
     v.show = TableKind::Difference;
     v.lines = true;
     w.setView(v);
-    ASSERT_EQ(w.grid()->columnCount(), 2);  // gauss − dot, dense − dot
+    ASSERT_EQ(w.grid()->columnCount(), 2);      // gauss − dot, dense − dot
     ASSERT_NE(w.grid()->panel(0, 0), nullptr);  // a heatmap despite the lines view
     const Selection weights = selectTables(w.workspace()->results(), ViewState{}.request());
     const Mat want = *weights.columns[1].tables[2].weights - *weights.columns[0].tables[2].weights;

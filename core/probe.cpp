@@ -1,0 +1,199 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "probe.h"
+
+#include <algorithm>
+#include <fstream>
+#include <sstream>
+
+#include "dump.h"
+#include "error.h"
+#include "safetensors.h"
+
+namespace attnviz {
+namespace {
+
+using nlohmann::json;
+
+// The Analysis of a dump (the parts figures and statistics use): tokens, ids, texts, loss
+// and every block's weights; labels from the snapshot when present.
+Analysis analysisFromDump(const json& d, const json& snap, const std::string& what) {
+    Analysis a;
+    auto side = [&](const char* key, std::string& text, std::vector<std::string>& tokens,
+                    std::vector<int>& ids) {
+        if (!d.contains(key)) return false;
+        const json& s = d.at(key);
+        text = s.at("text").get<std::string>();
+        tokens = s.at("tokens").get<std::vector<std::string>>();
+        ids = s.at("ids").get<std::vector<int>>();
+        if (ids.size() != tokens.size())
+            throw Error(what + ": " + key + " has " + std::to_string(tokens.size()) +
+                        " tokens but " + std::to_string(ids.size()) + " ids");
+        return true;
+    };
+    side("source", a.sourceText, a.sourceTokens, a.sourceIds);
+    a.hasTarget = side("target", a.targetText, a.targetTokens, a.targetIds);
+    if (a.hasTarget) a.decoded = d.at("target").value("decoded", false);
+    if (d.contains("loss")) a.loss = d.at("loss").get<double>();
+    auto labels = [&](const char* key, const std::vector<std::string>& tokens) {
+        const auto l = snap.value(key, std::vector<std::string>{});
+        return l.size() == tokens.size() ? l : tokens;
+    };
+    a.sourceLabels = labels("source_labels", a.sourceTokens);
+    a.targetLabels = labels("target_labels", a.targetTokens);
+    for (const json& b : d.at("blocks")) {
+        CapturedBlock c;
+        c.name = b.at("name").get<std::string>();
+        if (!blockKindFromName(b.at("kind").get<std::string>(), &c.kind))
+            throw Error(what + ": unknown block kind '" + b.at("kind").get<std::string>() + "'");
+        c.layer = b.at("layer").get<int>();
+        c.variant = b.at("variant").get<std::string>();
+        c.heads = b.at("heads").get<int>();
+        const json& w = b.at("weights");
+        if (int(w.size()) != c.heads)
+            throw Error(what + ": block " + c.name + " has " + std::to_string(w.size()) +
+                        " weight tables for " + std::to_string(c.heads) + " heads");
+        for (const json& rows : w) {
+            const Eigen::Index nq = Eigen::Index(rows.size()),
+                               nk = nq ? Eigen::Index(rows.at(0).size()) : 0;
+            Mat m(nq, nk);
+            for (Eigen::Index i = 0; i < nq; ++i) {
+                const json& row = rows.at(size_t(i));
+                if (Eigen::Index(row.size()) != nk)
+                    throw Error(what + ": block " + c.name + " has rows of unequal length");
+                for (Eigen::Index j = 0; j < nk; ++j) m(i, j) = row.at(size_t(j)).get<Scalar>();
+            }
+            c.weights.push_back(std::move(m));
+        }
+        a.blocks.push_back(std::move(c));
+    }
+    return a;
+}
+
+}  // namespace
+
+std::string probePathFor(const std::string& checkpoint) {
+    const std::string ext = ".safetensors";
+    if (checkpoint.size() > ext.size() &&
+        checkpoint.compare(checkpoint.size() - ext.size(), ext.size(), ext) == 0)
+        return checkpoint.substr(0, checkpoint.size() - ext.size()) + ".probe.json";
+    return checkpoint + ".probe.json";
+}
+
+ProbeRecorder::ProbeRecorder(const Model& model, std::string name, std::string source,
+                             std::optional<std::string> target, int every) {
+    if (every < 1)
+        throw Error("the probe interval must be at least 1 step (got " + std::to_string(every) +
+                    ")");
+    if (source.find_first_not_of(" \t\r\n") == std::string::npos)
+        throw Error("the probe sentence is empty");
+    if (target && !model.config().hasEncoder())
+        throw Error("a decoder-only model takes no probe target: its probe is the text itself");
+    m_record.model = std::move(name);
+    m_record.source = std::move(source);
+    m_record.target = std::move(target);
+    m_record.every = every;
+}
+
+bool ProbeRecorder::due(int step, int last) const {
+    return step == 0 || step % m_record.every == 0 || step == last;
+}
+
+const ProbeSnapshot& ProbeRecorder::record(Model& model, int step) {
+    ProbeSnapshot s;
+    s.step = step;
+    try {
+        s.analysis = m_record.target ? model.analyze(m_record.source, *m_record.target)
+                                     : model.analyze(m_record.source);
+    } catch (const Error& e) {
+        throw Error(std::string("the probe sentence: ") + e.what());
+    }
+    m_record.snapshots.push_back(std::move(s));
+    return m_record.snapshots.back();
+}
+
+std::string probeJson(const ProbeRecord& r, const ModelConfig& config) {
+    FloatJson snaps = FloatJson::array();
+    for (const auto& s : r.snapshots)
+        snaps.push_back({{"step", s.step},
+                         {"dump", attentionDump(r.model, config, s.analysis)},
+                         {"source_labels", s.analysis.sourceLabels},
+                         {"target_labels", s.analysis.targetLabels}});
+    FloatJson j{
+        {"format", "attnviz-probe"},
+        {"version", 1},
+        {"model", r.model},
+        {"every", r.every},
+        {"probe",
+         {{"source", r.source}, {"target", r.target ? FloatJson(*r.target) : FloatJson(nullptr)}}},
+        {"snapshots", std::move(snaps)}};
+    return j.dump() + "\n";
+}
+
+ProbeRecord parseProbeJson(const std::string& text, const std::string& what) {
+    ProbeRecord r;
+    try {
+        const json j = json::parse(text);
+        if (j.value("format", "") != "attnviz-probe")
+            throw Error(what + " is not an attnviz probe file (no \"format\": \"attnviz-probe\")");
+        if (j.value("version", 0) != 1)
+            throw Error(what + ": probe file version " + j.value("version", json()).dump() +
+                        " is not supported (this attnviz reads version 1)");
+        r.model = j.at("model").get<std::string>();
+        r.every = j.at("every").get<int>();
+        r.source = j.at("probe").at("source").get<std::string>();
+        if (!j.at("probe").at("target").is_null())
+            r.target = j.at("probe").at("target").get<std::string>();
+        int last = -1;
+        for (const json& s : j.at("snapshots")) {
+            ProbeSnapshot snap;
+            snap.step = s.at("step").get<int>();
+            if (snap.step <= last)
+                throw Error(what + ": snapshot steps must increase (step " +
+                            std::to_string(snap.step) + " after " + std::to_string(last) + ")");
+            last = snap.step;
+            snap.analysis =
+                analysisFromDump(s.at("dump"), s, what + ", step " + std::to_string(snap.step));
+            r.snapshots.push_back(std::move(snap));
+        }
+    } catch (const json::exception& e) {
+        throw Error(what + " is not a valid probe file: " + e.what());
+    }
+    return r;
+}
+
+ProbeRecord readProbeFile(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) throw Error("cannot read " + path);
+    std::ostringstream ss;
+    ss << in.rdbuf();
+    return parseProbeJson(ss.str(), path);
+}
+
+Results probeResults(const ProbeRecord& r, const std::vector<int>& steps) {
+    Results out;
+    auto add = [&](const ProbeSnapshot& s) {
+        ColumnResult c;
+        c.name = "step " + std::to_string(s.step);
+        c.analysis = s.analysis;
+        out.push_back(std::move(c));
+    };
+    if (steps.empty()) {
+        for (const auto& s : r.snapshots) add(s);
+        return out;
+    }
+    for (int step : steps) {
+        auto it = std::find_if(r.snapshots.begin(), r.snapshots.end(),
+                               [&](const ProbeSnapshot& s) { return s.step == step; });
+        if (it == r.snapshots.end()) {
+            std::string have;
+            for (const auto& s : r.snapshots)
+                have += (have.empty() ? "" : ", ") + std::to_string(s.step);
+            throw Error("no snapshot at step " + std::to_string(step) + " (recorded: " + have +
+                        ")");
+        }
+        add(*it);
+    }
+    return out;
+}
+
+}  // namespace attnviz
