@@ -2,12 +2,17 @@
 #include "render.h"
 
 #include <QFileInfo>
+#include <optional>
 #include <ostream>
+#include <sstream>
 
 #include "core/error.h"
+#include "core/head_stats.h"
+#include "core/input_limits.h"
 #include "core/probe.h"
 #include "core/safetensors.h"
 #include "core/selection.h"
+#include "render/charts.h"
 #include "render/colormaps.h"
 #include "render/figure_file.h"
 #include "render/runtime.h"
@@ -69,9 +74,12 @@ CLI::App* RenderCommand::add(CLI::App& app) {
                      "weights; rollout (attention rollout through the self-attention layers, "
                      "Abnar & Zuidema 2020); difference (each model minus the --base model, "
                      "same block, layer and head); fit-residual (each head minus its "
-                     "best-fitting Gaussian window); docs/analysis.md")
+                     "best-fitting Gaussian window); offset-profile (each head's mean weight at "
+                     "each offset j - i beside its Gaussian fit, over --text or --sentences); "
+                     "docs/analysis.md")
         ->capture_default_str()
-        ->check(CLI::IsMember({"weights", "rollout", "difference", "fit-residual"}));
+        ->check(
+            CLI::IsMember({"weights", "rollout", "difference", "fit-residual", "offset-profile"}));
     m_cmd
         ->add_option("--base", m_base,
                      "With --show difference: the model subtracted (1: the first --model)")
@@ -107,15 +115,62 @@ CLI::App* RenderCommand::add(CLI::App& app) {
     m_cmd->add_option("--title", m_title, "Figure title");
     m_cmd->add_option("--font", m_font, "Font family (default: Noto Sans CJK SC when installed)");
     m_cmd->add_option("--font-size", m_fontSize, "Base font size in points")->capture_default_str();
+    m_cmd
+        ->add_option("--sentences", m_sentences,
+                     "With --show offset-profile: average over these sentences (a text file, "
+                     "one per line, 'source TAB target' for a fixed target) instead of --text")
+        ->check(CLI::ExistingFile);
+    m_cmd->add_option("--max-offset", m_maxOffset, "Offset profiles: offsets -K .. K")
+        ->capture_default_str()
+        ->check(CLI::Range(1, 256));
+    m_cmd
+        ->add_option("--prune", m_pruneFile,
+                     "Instead of attention: the pruning curves of this file (attnviz-cli analyze "
+                     "--importance --prune --out F.json): loss and BLEU as heads are removed")
+        ->check(CLI::ExistingFile);
     m_cmd->add_option(
         "--query-token", m_query,
         "Plot this query's weights over the keys instead (a token, first occurrence, or #index)");
     return m_cmd;
 }
 
+render::FigureStyle RenderCommand::style() const {
+    render::FigureStyle style;
+    style.colormap = QString::fromStdString(m_colormap);
+    style.scaling = render::scalingFromName(m_scaling);
+    style.shared = m_shared;
+    style.title = QString::fromStdString(m_title);
+    style.colorbar = !m_noColorbar;
+    style.fontFamily = QString::fromStdString(m_font);
+    style.fontSize = m_fontSize;
+    style.lines = m_lines;
+    style.arrange = m_arrange == "rows"   ? render::FigureStyle::Arrange::Rows
+                    : m_arrange == "auto" ? render::FigureStyle::Arrange::Auto
+                                          : render::FigureStyle::Arrange::Columns;
+    return style;
+}
+
+void RenderCommand::write(const render::FigurePainter& paint, const QString& why,
+                          std::ostream& out) const {
+    QString error = why;
+    QSizeF size(504, 360);
+    bool named = true;
+    if (!m_size.empty() &&
+        !render::parseFigureSize(QString::fromStdString(m_size), &size, &named, &error))
+        throw Error(error.toStdString());
+    if (!paint ||
+        !render::writeFigure(QString::fromStdString(m_out), size, named, m_dpi, paint, &error))
+        throw Error(error.toStdString());
+    out << "wrote " << m_out << "\n";
+}
+
 void RenderCommand::run(std::ostream& out) {
     if (!*m_cmd) return;
     render::ensureGuiApplication();
+    if (!m_pruneFile.empty() || m_show == "offset-profile") {
+        runCharts(out);
+        return;
+    }
     SelectionRequest request;
     if (!blockKindFromName(m_block, &request.kind))
         throw Error("--block must be encoder_self, decoder_self or cross");
@@ -170,24 +225,8 @@ void RenderCommand::run(std::ostream& out) {
         out << "wrote " << m_out << "\n";
         return;
     }
-    render::FigureStyle style;
-    style.colormap = QString::fromStdString(m_colormap);
-    style.scaling = render::scalingFromName(m_scaling);
-    style.shared = m_shared;
-    style.title = QString::fromStdString(m_title);
-    style.colorbar = !m_noColorbar;
-    style.fontFamily = QString::fromStdString(m_font);
-    style.fontSize = m_fontSize;
-    style.lines = m_lines;
-    style.arrange = m_arrange == "rows"   ? render::FigureStyle::Arrange::Rows
-                    : m_arrange == "auto" ? render::FigureStyle::Arrange::Auto
-                                          : render::FigureStyle::Arrange::Columns;
+    const render::FigureStyle style = this->style();
     QString error;
-    QSizeF size(504, 360);
-    bool named = true;
-    if (!m_size.empty() &&
-        !render::parseFigureSize(QString::fromStdString(m_size), &size, &named, &error))
-        throw Error(error.toStdString());
     render::FigurePainter paint;
     if (!m_query.empty()) {
         const int q = queryIndex(results->front().analysis, request.kind, m_query);
@@ -198,9 +237,120 @@ void RenderCommand::run(std::ostream& out) {
     } else {
         paint = render::gridPainter(selectTables(results, request), style, &error);
     }
-    if (!paint || !render::writeFigure(path, size, named, m_dpi, paint, &error))
-        throw Error(error.toStdString());
-    out << "wrote " << m_out << "\n";
+    write(paint, error, out);
+}
+
+// Offset profiles (each head of the chosen block and layer of every model, beside its
+// Gaussian fit, over one or many sentences) or pruning curves, as small multiples.
+void RenderCommand::runCharts(std::ostream& out) {
+    const QString ext = QFileInfo(QString::fromStdString(m_out)).suffix().toLower();
+    if (ext != "svg" && ext != "pdf" && ext != "png")
+        throw Error("these charts are figures: --out must end in .svg, .pdf or .png");
+    render::ChartGrid g;
+    if (!m_pruneFile.empty()) {
+        checkOutputPath(m_out, {m_pruneFile});
+        const nlohmann::json j = parseJson(
+            readTextFile(m_pruneFile, 64 << 20, "'" + m_pruneFile + "'"), "'" + m_pruneFile + "'");
+        if (!j.contains("prune") || !j["prune"].contains("by_importance"))
+            throw Error(m_pruneFile +
+                        " has no pruning curves (make it with attnviz-cli analyze "
+                        "--importance --prune --out F.json)");
+        g.title = "Pruning the heads of " + j.value("model", std::string("a model")) + " (" +
+                  std::to_string(j["prune"].value("sentences", 0)) + " sentences)";
+        g.xLabel = "heads removed";
+        g.sharedY = false;
+        for (const char* metric : {"bleu", "loss"}) {
+            render::Chart c;
+            c.title = metric == std::string("bleu") ? "BLEU" : "loss (cross-entropy, nats)";
+            int look = 0;
+            for (const char* order : {"by_importance", "random"}) {
+                render::ChartSeries se;
+                se.name = order == std::string("random") ? "random order" : "least important first";
+                se.look = look++;
+                se.markers = true;
+                for (const auto& pt : j["prune"][order])
+                    if (pt.contains(metric)) {
+                        se.x.push_back(pt.value("removed", 0));
+                        se.y.push_back(pt[metric].get<double>());
+                    }
+                if (!se.x.empty()) c.series.push_back(std::move(se));
+            }
+            if (!c.series.empty()) g.charts.push_back(std::move(c));
+        }
+    } else {
+        if (m_models.empty() || (m_text.empty() && m_sentences.empty()))
+            throw Error("--show offset-profile needs --model and --text or --sentences");
+        std::vector<std::pair<std::string, std::optional<std::string>>> sentences;
+        if (!m_sentences.empty()) {
+            std::istringstream in(readTextFile(m_sentences, 64 << 20, "'" + m_sentences + "'"));
+            for (std::string line; std::getline(in, line);) {
+                if (!line.empty() && line.back() == '\r') line.pop_back();
+                if (line.find_first_not_of(" \t") == std::string::npos) continue;
+                const size_t tab = line.find('\t');
+                if (tab == std::string::npos)
+                    sentences.push_back({line, std::nullopt});
+                else
+                    sentences.push_back({line.substr(0, tab), line.substr(tab + 1)});
+            }
+            if (sentences.empty()) throw Error(m_sentences + " holds no sentence");
+        } else {
+            sentences.push_back(
+                {m_text, m_targetOpt->count() ? std::optional(m_target) : std::nullopt});
+        }
+        std::vector<std::string> inputs = m_models;
+        if (!m_sentences.empty()) inputs.push_back(m_sentences);
+        checkOutputPath(m_out, inputs);
+        BlockKind kind;
+        if (!blockKindFromName(m_block, &kind))
+            throw Error("--block must be encoder_self, decoder_self or cross");
+        g.xLabel = "offset j − i (key position minus query position)";
+        g.markZero = true;
+        g.title = "Mean weight at each offset, " + blockLabel(kind) + " L" +
+                  std::to_string(m_layer) + ", " + std::to_string(sentences.size()) +
+                  (sentences.size() == 1 ? " sentence" : " sentences");
+        for (const auto& path : m_models) {
+            Model m = Model::load(path);
+            const std::string name = loadModelColumn(path).name;
+            std::vector<Analysis> runs;
+            for (const auto& [src, tgt] : sentences) {
+                try {
+                    runs.push_back(tgt ? m.analyze(src, std::string_view(*tgt)) : m.analyze(src));
+                } catch (const Error& e) {
+                    if (sentences.size() == 1) throw Error(path + ": " + e.what());
+                }
+            }
+            int blockIndex = -1;
+            if (!runs.empty())
+                for (size_t k = 0; k < runs[0].blocks.size(); ++k)
+                    if (runs[0].blocks[k].kind == kind && runs[0].blocks[k].layer == m_layer)
+                        blockIndex = int(k);
+            if (blockIndex < 0)
+                throw Error(name + " has no " + blockLabel(kind) + " block in layer " +
+                            std::to_string(m_layer));
+            const CapturedBlock& b0 = runs[0].blocks[size_t(blockIndex)];
+            for (int h = 0; h < b0.heads; ++h) {
+                std::vector<HeadTable> tables;
+                for (const auto& r : runs)
+                    tables.push_back({&r.blocks[size_t(blockIndex)].weights[size_t(h)],
+                                      kind == BlockKind::DecoderSelf});
+                const GaussianFit fit = fitGaussian(tables);
+                std::vector<double> x;
+                for (int k = -m_maxOffset; k <= m_maxOffset; ++k) x.push_back(k);
+                char title[160];
+                std::snprintf(title, sizeof title, "%s · head %d (μ %.2g, σ %.2g, R² %.2f)",
+                              name.c_str(), h, fit.offset, fit.sigma, fit.r2);
+                render::Chart c;
+                c.title = title;
+                c.series.push_back(
+                    {"the head's mean weight", x, offsetProfile(tables, m_maxOffset), 0, true});
+                c.series.push_back({"its Gaussian fit", x,
+                                    gaussianOffsetProfile(tables, fit, m_maxOffset), 1, false});
+                g.charts.push_back(std::move(c));
+            }
+        }
+    }
+    QString error;
+    write(render::chartPainter(g, style(), &error), error, out);
 }
 
 std::unique_ptr<Command> makeRenderCommand() {

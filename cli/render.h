@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "command.h"
+#include "render/figure.h"
 
 namespace attnviz::cli {
 
@@ -19,6 +20,10 @@ public:
     void run(std::ostream& out);
 
 private:
+    render::FigureStyle style() const;
+    // Writes the figure of `paint` to --out (its size, format and resolution).
+    void write(const render::FigurePainter& paint, const QString& error, std::ostream& out) const;
+    void runCharts(std::ostream& out);  // --show offset-profile, --prune
     CLI::App* m_cmd = nullptr;
     std::vector<std::string> m_models;
     std::string m_text, m_target, m_block = "encoder_self", m_heads = "all", m_out, m_size,
@@ -32,6 +37,9 @@ private:
     int m_base = 1;                     // --show difference: 1-based model subtracted
     std::string m_probe;                // a probe file: the filmstrip of attention over training
     std::vector<int> m_steps;           // its snapshots to show (empty: every one)
+    std::string m_sentences;            // offset profiles over these sentences (one per line)
+    int m_maxOffset = 8;                // offset profiles: -K .. K
+    std::string m_pruneFile;            // analyze --prune's JSON: its pruning curves
     CLI::Option* m_targetOpt = nullptr;
 };
 

@@ -192,6 +192,27 @@ std::vector<double> offsetProfile(const std::vector<HeadTable>& tables, int maxO
     return sum;
 }
 
+std::vector<double> gaussianOffsetProfile(const std::vector<HeadTable>& tables,
+                                          const GaussianFit& fit, int maxOffset) {
+    // The fitted Gaussian's rows where the head has weight, as tables of their own.
+    std::vector<Mat> gs;
+    gs.reserve(tables.size());
+    std::vector<double> g;
+    for (const auto& t : tables) {
+        Mat m = Mat::Zero(t.weights->rows(), t.weights->cols());
+        for (int i = 0; i < int(m.rows()); ++i) {
+            const auto p = normalisedRow(t, i);
+            if (p.empty()) continue;
+            gaussianRow(i, int(p.size()), fit.offset, fit.sigma, g);
+            for (size_t j = 0; j < g.size(); ++j) m(i, Eigen::Index(j)) = Scalar(g[j]);
+        }
+        gs.push_back(std::move(m));
+    }
+    std::vector<HeadTable> gt;
+    for (size_t k = 0; k < gs.size(); ++k) gt.push_back({&gs[k], tables[k].causal});
+    return offsetProfile(gt, maxOffset);
+}
+
 double inputDependence(const std::vector<HeadTable>& tables, int* compared) {
     // Group key: (Nq, Nk, causal, i) -> the rows of that position in each sentence.
     std::map<std::tuple<long, long, bool, int>, std::vector<std::vector<double>>> groups;

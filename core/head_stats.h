@@ -53,6 +53,11 @@ Mat gaussianResidual(const HeadTable& table, GaussianFit* fit = nullptr);
 // row of every table (rows normalised as above; offsets a row cannot reach do not count).
 std::vector<double> offsetProfile(const std::vector<HeadTable>& tables, int maxOffset);
 
+// The offset profile a Gaussian (μ, σ) would have over the same tables: offsetProfile of
+// g_ij in place of p_ij, row by row over the same allowed keys (drawn beside the head's own).
+std::vector<double> gaussianOffsetProfile(const std::vector<HeadTable>& tables,
+                                          const GaussianFit& fit, int maxOffset);
+
 // How much a head's rows depend on the input (our definition; docs/analysis.md): rows are
 // grouped by what fixes them when the input does not matter — the table's shape and the
 // query position i — and the input dependence is the mean, over every pair of sentences in

@@ -69,7 +69,8 @@ void validateJobSpec(const JobSpec& spec) {
         throw Error("--held-out must be between 0 and " + std::to_string(kMaxExampleCount));
     if (spec.evalEvery < 0) throw Error("--eval-every must be at least 0 (0: only at the end)");
     if (spec.probeEvery < 0) throw Error("--probe-every must be at least 1 (or 0: no probe)");
-    if (spec.probeEvery > 0 && spec.probeSource.find_first_not_of(" \t\r\n") == std::string::npos)
+    if (spec.probeEvery > 0 && spec.probeRequired &&
+        spec.probeSource.find_first_not_of(" \t\r\n") == std::string::npos)
         throw Error("recording attention over training needs a probe sentence (--probe)");
     const auto task = spec.task.empty() ? nullptr : makeTask(spec.task);
     if (spec.init.empty()) {
@@ -170,8 +171,16 @@ struct TrainingJob::Impl {
                                             spec.train.seed + 1);
         trainer = std::make_unique<Trainer>(*model, spec.train);
         if (spec.probeEvery > 0) {
-            probe.emplace(*model, spec.name, spec.probeSource, spec.probeTarget, spec.probeEvery);
-            probe->record(*model, 0);
+            try {
+                probe.emplace(*model, spec.name, spec.probeSource, spec.probeTarget,
+                              spec.probeEvery);
+                probe->record(*model, 0);
+            } catch (const Error& e) {
+                if (spec.probeRequired) throw;
+                probe.reset();
+                notes.push_back(std::string("attention over training is not recorded: ") +
+                                e.what());
+            }
         }
     }
 };

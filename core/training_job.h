@@ -42,6 +42,9 @@ struct JobSpec {
     std::string probeSource;
     std::optional<std::string> probeTarget;  // seq2seq; none: decoded at each snapshot
     std::string name = "model";              // the run's name in the probe file
+    // false (the app, whose probe is simply the current sentence): a probe the model cannot
+    // analyse (too long, empty) is dropped with a note instead of failing the run.
+    bool probeRequired = true;
 };
 
 struct Progress {

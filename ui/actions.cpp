@@ -9,6 +9,7 @@
 #include <QStandardPaths>
 
 #include "export_dialog.h"
+#include "film_dock.h"
 #include "main_window.h"
 #include "sentence_list.h"
 #include "view_controls.h"
@@ -32,6 +33,19 @@ void MainWindow::addFileMenu() {
     });
     file->addAction("Open &sentence list…", QKeySequence("Ctrl+Shift+O"), this,
                     &MainWindow::openSentenceList);
+    file->addAction("Open training &probe…", this, [this] {
+        const QString path = QFileDialog::getOpenFileName(
+            this, "Open training probe", {}, "Probe files (*.probe.json);;All files (*)");
+        if (path.isEmpty()) return;
+        QString error;
+        if (!m_film->openFile(path, &error)) {
+            reportProblems("A training probe could not be opened", {error});
+            return;
+        }
+        m_filmDock->show();
+        m_filmDock->raise();
+        message("opened " + path);
+    });
     m_recent = file->addMenu("&Recent sentences");
     connect(m_recent, &QMenu::aboutToShow, this, &MainWindow::rebuildRecentMenu);
     file->addSeparator();

@@ -6,6 +6,7 @@
 #include <QVBoxLayout>
 
 #include "comparison_grid.h"
+#include "film_dock.h"
 #include "heads_dock.h"
 #include "main_window.h"
 #include "problems_panel.h"
@@ -57,10 +58,19 @@ void MainWindow::createDocks() {
     m_heads = new HeadsDock;
     auto* headsDock = dock(this, "Heads", "heads", m_heads, Qt::BottomDockWidgetArea);
     connect(m_heads, &HeadsDock::headActivated, this, &MainWindow::showHead);
+    // Attention over training (issue 15): a probe's snapshots, live from the Training tab or
+    // from a probe file, drawn with the window's block, layer, heads and colours.
+    m_film = new FilmDock;
+    m_filmDock = dock(this, "Over training", "film", m_film, Qt::BottomDockWidgetArea);
+    m_film->setView(view());
+    connect(m_training, &TrainingDock::probeSnapshot, m_film, &FilmDock::addSnapshot);
+    connect(m_film, &FilmDock::message, this, &MainWindow::message);
+    connect(m_workspace, &WorkspaceModel::viewChanged, m_film, [this] { m_film->setView(view()); });
     // The grid gets the whole width; the tools share the bottom as tabs.
     tabifyDockWidget(m_profileDock, variantDock);
     tabifyDockWidget(variantDock, trainingDock);
     tabifyDockWidget(trainingDock, headsDock);
+    tabifyDockWidget(headsDock, m_filmDock);
     // The profile is empty until a query is clicked: the variant's description is shown
     // first, and the profile comes forward at the first click (selectQuery).
     variantDock->raise();
@@ -69,7 +79,8 @@ void MainWindow::createDocks() {
     // cleared or closed.
     m_problemsDock = dock(this, "Problems", "problems", m_problems, Qt::TopDockWidgetArea);
     m_problemsDock->hide();
-    m_docks = {m_profileDock, m_sentenceDock, variantDock, trainingDock, headsDock, m_problemsDock};
+    m_docks = {m_profileDock, m_sentenceDock, variantDock,   trainingDock,
+               headsDock,     m_filmDock,     m_problemsDock};
 }
 
 void MainWindow::showHead(int column, BlockKind kind, int layer, int head) {

@@ -203,6 +203,7 @@ void MainWindow::updateProfile() {
 
 void MainWindow::requestAnalysis() {
     if (!columns().empty()) message("analysing…");
+    m_training->setProbeSentence(m_source->text().toStdString(), m_target->text().toStdString());
     m_workspace->analyze(m_source->text().toStdString(), m_target->text().toStdString());
 }
 

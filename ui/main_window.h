@@ -25,6 +25,7 @@ class SentenceList;
 class TrainingDock;
 class VariantPanel;
 class HeadsDock;
+class FilmDock;
 class ViewControls;
 
 // The main window: sentence fields, view controls, the comparison grid and docks (query
@@ -101,6 +102,7 @@ public:
     AnalysisRunner* runner() const { return m_workspace->runner(); }
     ComparisonGrid* grid() const { return m_grid; }
     HeadsDock* heads() const { return m_heads; }
+    FilmDock* film() const { return m_film; }  // the Over-training dock
     // Shows one head of a column large: the Focus layout of that model (every layer of the
     // block kind, a panel per head), scrolled to the head. The Heads dock asks for this.
     void showHead(int column, BlockKind kind, int layer, int head);  // docks.cpp
@@ -148,6 +150,8 @@ private:
     SentenceList* m_sentences;
     TrainingDock* m_training;
     HeadsDock* m_heads = nullptr;
+    FilmDock* m_film = nullptr;
+    QDockWidget* m_filmDock = nullptr;
     VariantPanel* m_variant;
     ViewControls* m_controls;
     ProblemsPanel* m_problems;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "training_dock.h"
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QFileDialog>
 #include <QFormLayout>
@@ -11,6 +12,7 @@
 #include <QSpinBox>
 #include <QtConcurrent/QtConcurrentRun>
 #include <chrono>
+#include <cmath>
 #include <thread>
 
 #include "render/colormaps.h"
@@ -68,6 +70,7 @@ TrainingDock::TrainingDock(QWidget* parent) : QWidget(parent) {
     m_steps = new QSpinBox;
     m_steps->setRange(1, 1000000);
     m_steps->setValue(1000);
+    auto* probeRow = makeProbeRow();
     // Long item texts must not squeeze the labels (the form is at most 460 px wide).
     for (QComboBox* c : {m_task, m_tokenizer, m_variant, m_size}) {
         c->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
@@ -79,6 +82,7 @@ TrainingDock::TrainingDock(QWidget* parent) : QWidget(parent) {
     form->addRow("&Variant", m_variant);
     form->addRow("Si&ze", m_size);
     form->addRow("&Steps", m_steps);
+    form->addRow(probeRow);
     auto* buttons = new QHBoxLayout;
     m_start = new QPushButton("&Train");
     m_pause = new QPushButton("&Pause");
@@ -138,6 +142,41 @@ QHBoxLayout* TrainingDock::makeDataRow() {
     return dataRow;
 }
 
+// "Record attention over training" and its interval, which follows the steps (a twentieth)
+// until the user sets it.
+QHBoxLayout* TrainingDock::makeProbeRow() {
+    m_probe = new QCheckBox("&Record attention over training");
+    m_probe->setChecked(true);
+    m_probeEvery = new QSpinBox;
+    m_probeEvery->setRange(1, 1000000);
+    m_probeEvery->setPrefix("every ");
+    m_probeEvery->setSuffix(" steps");
+    auto follow = [this](int steps) {
+        if (m_probeEverySet) return;
+        const QSignalBlocker block(m_probeEvery);
+        m_probeEvery->setValue(std::max(1, int(std::lround(steps / 20.0))));
+    };
+    follow(m_steps->value());
+    connect(m_steps, qOverload<int>(&QSpinBox::valueChanged), this, follow);
+    connect(m_probeEvery, qOverload<int>(&QSpinBox::valueChanged), this,
+            [this] { m_probeEverySet = true; });
+    connect(m_probe, &QCheckBox::toggled, m_probeEvery, &QWidget::setEnabled);
+    const QString tip =
+        "The current sentence's attention is recorded every N steps and shown in the Over "
+        "training dock";
+    m_probe->setToolTip(tip);
+    m_probeEvery->setToolTip(tip);
+    auto* r = new QHBoxLayout;
+    r->addWidget(m_probe, 1);
+    r->addWidget(m_probeEvery);
+    return r;
+}
+
+void TrainingDock::setProbeSentence(const std::string& source, const std::string& target) {
+    m_probeSource = source;
+    m_probeTarget = target;
+}
+
 TrainingDock::~TrainingDock() {
     m_stopFlag = true;
     m_pauseFlag = false;
@@ -168,6 +207,15 @@ void TrainingDock::startFromControls() {
     const QString name =
         QString("%1 · %2").arg(m_variant->currentData().toString(),
                                file ? QFileInfo(m_data->text()).fileName() : m_task->currentText());
+    if (m_probe->isChecked() && m_probeSource.find_first_not_of(" \t\r\n") != std::string::npos) {
+        spec.probeEvery = m_probeEvery->value();
+        spec.probeSource = m_probeSource;
+        // A language model's probe is the text itself: it takes no target.
+        if (!lm && m_probeTarget.find_first_not_of(" \t\r\n") != std::string::npos)
+            spec.probeTarget = m_probeTarget;
+        spec.name = name.toStdString();
+        spec.probeRequired = false;  // a sentence the model cannot take: trained without
+    }
     QString error;
     if (!start(spec, name, &error)) emit message("Cannot train: " + error);
 }
@@ -205,12 +253,27 @@ bool TrainingDock::start(const JobSpec& spec, const QString& name, QString* erro
         try {
             auto job =
                 std::make_shared<TrainingJob>(spec);  // reads a data file: not on the UI thread
-            const QString note =
-                QString::fromStdString(job->notes().empty() ? std::string() : job->notes().front());
+            QStringList notes;  // skipped data lines, a probe that could not be recorded
+            for (const auto& n : job->notes()) notes << QString::fromStdString(n);
+            const QString note = notes.join("; ");
             QMetaObject::invokeMethod(
                 this, [this, note] { m_status->setText(note); }, Qt::QueuedConnection);
+            // Probe snapshots, copied: the recorder's are the worker's.
+            auto deliver = [this, name, source = spec.probeSource,
+                            every = spec.probeEvery](const ProbeSnapshot& s) {
+                QMetaObject::invokeMethod(
+                    this,
+                    [this, name, source, every, s] {
+                        emit probeSnapshot(name, source, every, s, s.step == 0);
+                    },
+                    Qt::QueuedConnection);
+            };
+            if (const ProbeRecorder* probe = job->probe();
+                probe && !probe->record().snapshots.empty())
+                deliver(probe->record().snapshots.front());  // step 0, recorded when prepared
             job->run(
                 [&](const Progress& p) {
+                    if (p.probe) deliver(*p.probe);
                     if (p.stats.step % 5 == 0 || p.stats.step == total)
                         QMetaObject::invokeMethod(
                             this,

@@ -13,6 +13,7 @@ class QHBoxLayout;
 #include "core/training_job.h"
 #include "core/workspace.h"
 
+class QCheckBox;
 class QComboBox;
 class QSpinBox;
 class QPushButton;
@@ -40,7 +41,12 @@ public:
     static nlohmann::json configFor(const QString& presetId, const QString& size,
                                     bool languageModel);
 
-    // Starts a run (false with a message when the set-up fails, e.g. a bad data file).
+    // The window's sentence, recorded over training when "Record attention over training"
+    // is checked (an empty target: none; a seq2seq model then decodes at each snapshot).
+    void setProbeSentence(const std::string& source, const std::string& target);
+
+    // Starts a run (false with a message when the set-up fails, e.g. a bad data file). With
+    // spec.probeEvery > 0 the probe's snapshots are delivered by probeSnapshot.
     bool start(const JobSpec& spec, const QString& name, QString* error);
     bool running() const { return m_running; }
     void setPaused(bool paused);
@@ -56,6 +62,10 @@ signals:
     void modelSaved(std::shared_ptr<attnviz::Model> model, const QString& path);
     void message(const QString& text);
     void runFinished();
+    // A snapshot of the probe sentence's attention during the run `runName` (core/probe.h),
+    // on the UI thread; `first` for step 0, the model before training.
+    void probeSnapshot(QString runName, std::string source, int every,
+                       attnviz::ProbeSnapshot snapshot, bool first);
 
 private:
     void startFromControls();
@@ -67,7 +77,12 @@ private:
     QLineEdit* m_data;
     QComboBox* m_tokenizer;  // word or sentencepiece, for data files
     QHBoxLayout* makeDataRow();
+    QHBoxLayout* makeProbeRow();
     QSpinBox* m_steps;
+    QCheckBox* m_probe;      // record attention over training
+    QSpinBox* m_probeEvery;  // every N steps (steps / 20 until the user sets it)
+    bool m_probeEverySet = false;
+    std::string m_probeSource, m_probeTarget;
     QPushButton *m_start, *m_pause, *m_stop, *m_save;
     QProgressBar* m_progress;
     QLabel* m_status;

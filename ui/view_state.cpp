@@ -40,7 +40,8 @@ ViewState ViewState::fromJson(const QJsonObject& o) {
     v.zoom = std::clamp(o.value("zoom").toDouble(1.0), kZoomMin, kZoomMax);
     v.labelPoints = std::clamp(o.value("label_points").toInt(8), kLabelMin, kLabelMax);
     const QJsonArray bq = o.value("block_queries").toArray();
-    for (int i = 0; i < 3 && i < bq.size(); ++i) v.blockQueries[size_t(i)] = std::max(-1, bq[i].toInt(-1));
+    for (int i = 0; i < 3 && i < bq.size(); ++i)
+        v.blockQueries[size_t(i)] = std::max(-1, bq[i].toInt(-1));
     return v;
 }
 

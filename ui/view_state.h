@@ -1,10 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-#include <array>
-
 #include <QJsonObject>
 #include <QString>
+#include <array>
 
 #include "core/selection.h"
 #include "render/figure.h"
@@ -22,7 +21,7 @@ struct ViewState {
     QString colormap = "viridis";
     bool shared = true;
     Scaling scaling = Scaling::Linear;
-    int query = -1;           // selected query row, -1: none
+    int query = -1;  // selected query row, -1: none
     // The query selected in each block kind (encoder self, decoder self, cross), restored
     // when the user switches back to that block.
     std::array<int, 3> blockQueries{-1, -1, -1};
@@ -32,8 +31,8 @@ struct ViewState {
     // What the panels hold: weights, rollout, the difference from the first column, or each
     // head's residual from its Gaussian fit (core/selection.h).
     TableKind show = TableKind::Weights;
-    double zoom = 1.0;        // panel size factor (Ctrl+wheel, Ctrl+±), kZoomMin..kZoomMax
-    int labelPoints = 8;      // token label size on screen, kLabelMin..kLabelMax
+    double zoom = 1.0;    // panel size factor (Ctrl+wheel, Ctrl+±), kZoomMin..kZoomMax
+    int labelPoints = 8;  // token label size on screen, kLabelMin..kLabelMax
     static constexpr double kZoomMin = 0.5, kZoomMax = 4.0;
     static constexpr int kLabelMin = 6, kLabelMax = 16;
 

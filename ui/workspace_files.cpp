@@ -2,8 +2,8 @@
 // MainWindow's files: opening checkpoints and workspaces, restoring the last workspace at
 // start (skipped when its last restore never finished), and the Problems panel that names
 // every file that could not be opened.
-#include <QDockWidget>
 #include <QComboBox>
+#include <QDockWidget>
 #include <QFileInfo>
 #include <QMessageBox>
 #include <QStatusBar>
@@ -81,12 +81,13 @@ bool MainWindow::chooseModelSet(const QString& id, bool ask) {
                            .arg(dir),
                        skipped);
     if (columns().empty())
-        reportProblems("No models in " + dir,
-                       {"The set \"" + QString::fromStdString(set->label) +
-                        "\" has no checkpoints here (scripts/train-bundled-models " + id +
-                        " makes them)."});
+        reportProblems(
+            "No models in " + dir,
+            {"The set \"" + QString::fromStdString(set->label) +
+             "\" has no checkpoints here (scripts/train-bundled-models " + id + " makes them)."});
     else
-        message(QString("%1 models: %2").arg(columns().size()).arg(QString::fromStdString(set->label)));
+        message(
+            QString("%1 models: %2").arg(columns().size()).arg(QString::fromStdString(set->label)));
     return true;
 }
 

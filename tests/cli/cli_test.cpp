@@ -716,3 +716,32 @@ TEST(Cli, TrainRecordsAProbeAndRenderDrawsItsFilmstrip) {
              "--out", out});
     EXPECT_NE(r.err.find("--probe-target needs --probe"), std::string::npos) << r.err;
 }
+
+// The analyses as figures: offset profiles beside their Gaussian fits (a hard-coded head
+// fits with R² 1), and the pruning curves of analyze --prune.
+TEST(Cli, RenderDrawsOffsetProfilesAndPruningCurves) {
+    const std::string models = ATTNVIZ_MODELS_DIR;
+    const std::string svg = tmp("offsets.svg"), sentences = tmp("sentences.txt");
+    writeFile(sentences, "the cat sees the dog\nwe go to the river\n");
+    Result r =
+        cli({"render", "--show", "offset-profile", "--model", models + "/09-hc-sa.safetensors",
+             "--sentences", sentences, "--max-offset", "4", "--out", svg});
+    ASSERT_EQ(r.code, 0) << r.err;
+    const std::string text = readAll(svg);
+    EXPECT_NE(text.find("its Gaussian fit"), std::string::npos);
+    EXPECT_NE(text.find("R² 1.00"), std::string::npos);
+    EXPECT_NE(text.find("2 sentences"), std::string::npos);
+    const std::string prune = tmp("prune.json"), curves = tmp("prune.svg");
+    r = cli({"analyze", "--model", models + "/01-dot.safetensors", "--task", "translate", "--count",
+             "12", "--importance", "--prune", "--out", prune});
+    ASSERT_EQ(r.code, 0) << r.err;
+    r = cli({"render", "--prune", prune, "--out", curves});
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_NE(readAll(curves).find("least important first"), std::string::npos);
+    r = cli({"render", "--prune", sentences, "--out", curves});
+    EXPECT_EQ(r.code, 1);
+    EXPECT_NE(r.err.find("sentences.txt"), std::string::npos) << r.err;
+    r = cli({"render", "--show", "offset-profile", "--model", models + "/09-hc-sa.safetensors",
+             "--text", "a b", "--out", tmp("offsets.csv")});
+    EXPECT_NE(r.err.find(".svg, .pdf or .png"), std::string::npos) << r.err;
+}

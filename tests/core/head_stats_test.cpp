@@ -145,3 +145,31 @@ TEST(HeadStats, AttentionRolloutByHand) {
     EXPECT_NEAR(attentionRollout({half})(0, 0), (0.125 + 0.5) / 0.75, 1e-6);
     EXPECT_TRUE(attentionRollout({}).size() == 0);
 }
+
+// The Gaussian's own profile over the same rows: a hard-coded head's profile and its fit's
+// coincide; the fit's residual is zero; by hand, a 2x2 table's residual.
+TEST(HeadStats, GaussianProfileAndResidualOfAFittedHead) {
+    for (bool causal : {false, true}) {
+        const Mat a = gaussianHead(15, -1, 1.0, causal), b = gaussianHead(9, -1, 1.0, causal);
+        const std::vector<HeadTable> tables{{&a, causal}, {&b, causal}};
+        const GaussianFit f = fitGaussian(tables);
+        const auto own = offsetProfile(tables, 5), fitted = gaussianOffsetProfile(tables, f, 5);
+        ASSERT_EQ(own.size(), 11u);
+        for (size_t k = 0; k < own.size(); ++k) EXPECT_NEAR(own[k], fitted[k], 1e-6) << k;
+        GaussianFit g;
+        EXPECT_LT(gaussianResidual({&a, causal}, &g).cwiseAbs().maxCoeff(), 1e-6);
+        EXPECT_NEAR(g.r2, 1.0, 1e-9);
+    }
+    // [[1, 0], [1, 1]] causal: row 0 has one key (residual 0), row 1 is (0.5, 0.5) against
+    // the fit's row; the residual row sums to 0 and is p - g wherever the fit puts weight.
+    Mat m(2, 2);
+    m << 1, 0, 1, 1;
+    GaussianFit f;
+    const Mat r = gaussianResidual({&m, true}, &f);
+    EXPECT_FLOAT_EQ(r(0, 0), 0.0f);
+    EXPECT_FLOAT_EQ(r(0, 1), 0.0f);  // not an allowed key
+    EXPECT_NEAR(r(1, 0) + r(1, 1), 0.0, 1e-6);
+    const double z0 = std::exp(-0.5 * std::pow((0 - 1 - f.offset) / f.sigma, 2)),
+                 z1 = std::exp(-0.5 * std::pow((1 - 1 - f.offset) / f.sigma, 2));
+    EXPECT_NEAR(r(1, 0), 0.5 - z0 / (z0 + z1), 1e-6);
+}

@@ -413,3 +413,22 @@ TEST(Probe, BadFilesAndSpecsSayWhatIsWrong) {
     EXPECT_EQ(probePathFor("runs/m.safetensors"), "runs/m.probe.json");
     EXPECT_EQ(probePathFor("m.bin"), "m.bin.probe.json");
 }
+
+// The app's probe is the current sentence: one the model cannot take is dropped with a note
+// (the run goes on); the command line's explicit --probe fails the run instead.
+TEST(Probe, AnOptionalProbeTheModelCannotTakeIsDroppedWithANote) {
+    JobSpec s = tinyJob("copy", "", 3);
+    s.probeEvery = 1;
+    s.probeSource = " ";  // nothing to analyse
+    EXPECT_NE(test::errorOf([&] { TrainingJob j(s); }).find("needs a probe sentence"),
+              std::string::npos);
+    s.probeRequired = false;
+    TrainingJob job(s);
+    EXPECT_EQ(job.probe(), nullptr);
+    ASSERT_FALSE(job.notes().empty());
+    EXPECT_NE(job.notes().back().find("attention over training is not recorded: the probe "
+                                      "sentence is empty"),
+              std::string::npos)
+        << job.notes().back();
+    EXPECT_EQ(job.run(nullptr), 3);
+}

@@ -1,0 +1,185 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "charts.h"
+
+#include <QPainterPath>
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "colormaps.h"
+
+namespace attnviz::render {
+namespace {
+
+QString qt(const std::string& s) {
+    return QString::fromStdString(s);
+}
+
+struct Range {
+    double lo = std::numeric_limits<double>::infinity(), hi = -lo;
+    void add(double v) {
+        if (std::isfinite(v)) lo = std::min(lo, v), hi = std::max(hi, v);
+    }
+    bool empty() const { return !(hi >= lo); }
+};
+
+Range xRange(const Chart& c) {
+    Range r;
+    for (const auto& s : c.series)
+        for (double x : s.x) r.add(x);
+    return r;
+}
+
+Range yRange(const Chart& c, double yMin) {
+    Range r;
+    r.add(yMin);
+    for (const auto& s : c.series)
+        for (double y : s.y) r.add(y);
+    if (!r.empty()) r.hi = r.hi > r.lo ? r.lo + (r.hi - r.lo) * 1.1 : r.lo + 1;
+    return r;
+}
+
+// Tick labels: up to 5 "nice" values over [lo, hi].
+std::vector<double> ticks(double lo, double hi) {
+    const double span = hi - lo;
+    if (!(span > 0)) return {lo};
+    const double raw = span / 4, mag = std::pow(10.0, std::floor(std::log10(raw)));
+    double step = mag;
+    for (double m : {1.0, 2.0, 2.5, 5.0, 10.0})
+        if (m * mag >= raw) {
+            step = m * mag;
+            break;
+        }
+    std::vector<double> t;
+    for (double v = std::ceil(lo / step) * step; v <= hi + step * 1e-9; v += step)
+        t.push_back(std::abs(v) < step * 1e-9 ? 0 : v);
+    return t;
+}
+
+void paintChart(QPainter& p, const Chart& c, const QRectF& box, Range xr, Range yr,
+                const ChartGrid& g, const FigureStyle& s) {
+    const double fs = s.fontSize;
+    p.setPen(Qt::black);
+    p.setFont(figureFont(s.fontFamily, fs, true));
+    p.drawText(QRectF(box.left(), box.top(), box.width(), fs * 1.6), Qt::AlignCenter,
+               QFontMetricsF(p.font()).elidedText(qt(c.title), Qt::ElideRight, box.width()));
+    const QRectF plot(box.left() + fs * 4, box.top() + fs * 2, box.width() - fs * 4.6,
+                      box.height() - fs * 4.4);
+    if (plot.width() < 4 || plot.height() < 4 || xr.empty() || yr.empty()) return;
+    if (!(xr.hi > xr.lo)) xr.hi = xr.lo + 1;
+    auto X = [&](double x) { return plot.left() + (x - xr.lo) / (xr.hi - xr.lo) * plot.width(); };
+    auto Y = [&](double y) {
+        return plot.bottom() - (y - yr.lo) / (yr.hi - yr.lo) * plot.height();
+    };
+    p.setFont(figureFont(s.fontFamily, fs * 0.85));
+    p.setPen(QPen(QColor(225, 225, 225), 0.5));
+    for (double t : ticks(yr.lo, yr.hi))
+        p.drawLine(QPointF(plot.left(), Y(t)), QPointF(plot.right(), Y(t)));
+    if (g.markZero && xr.lo <= 0 && xr.hi >= 0) {
+        p.setPen(QPen(QColor(160, 160, 160), 0.6, Qt::DotLine));
+        p.drawLine(QPointF(X(0), plot.top()), QPointF(X(0), plot.bottom()));
+    }
+    p.setPen(QPen(Qt::black, 0.6));
+    p.drawLine(plot.bottomLeft(), plot.bottomRight());
+    p.drawLine(plot.bottomLeft(), plot.topLeft());
+    for (double t : ticks(yr.lo, yr.hi))
+        p.drawText(QRectF(box.left(), Y(t) - fs, fs * 3.7, 2 * fs),
+                   Qt::AlignRight | Qt::AlignVCenter, QString::number(t, 'g', 3));
+    for (double t : ticks(xr.lo, xr.hi))
+        p.drawText(QRectF(X(t) - fs * 2, plot.bottom() + 1, fs * 4, fs * 1.4), Qt::AlignCenter,
+                   QString::number(t, 'g', 3));
+    p.setRenderHint(QPainter::Antialiasing, true);
+    for (const auto& se : c.series) {
+        QPainterPath path;
+        bool started = false;
+        for (size_t i = 0; i < se.x.size() && i < se.y.size(); ++i) {
+            if (!std::isfinite(se.y[i])) continue;
+            const QPointF pt(X(se.x[i]), Y(std::clamp(se.y[i], yr.lo, yr.hi)));
+            started ? path.lineTo(pt) : path.moveTo(pt);
+            started = true;
+        }
+        p.setBrush(Qt::NoBrush);
+        p.setPen(QPen(lineColor(se.look), 1.1, lineStyle(se.look)));
+        p.drawPath(path);
+        if (se.markers) {
+            p.setBrush(lineColor(se.look));
+            p.setPen(Qt::NoPen);
+            for (size_t i = 0; i < se.x.size() && i < se.y.size(); ++i)
+                if (std::isfinite(se.y[i]))
+                    p.drawEllipse(QPointF(X(se.x[i]), Y(std::clamp(se.y[i], yr.lo, yr.hi))),
+                                  fs * 0.18, fs * 0.18);
+        }
+    }
+    p.setRenderHint(QPainter::Antialiasing, false);
+}
+
+}  // namespace
+
+void paintCharts(QPainter& p, const ChartGrid& g, const FigureStyle& s, const QRectF& page) {
+    const double fs = s.fontSize;
+    QPainterPath bg;
+    bg.addRect(page);
+    p.fillPath(bg, Qt::white);
+    double top = page.top() + fs * 0.5;
+    p.setPen(Qt::black);
+    const QString title = s.title.isEmpty() ? qt(g.title) : s.title;
+    if (!title.isEmpty()) {
+        p.setFont(figureFont(s.fontFamily, fs * 1.3, true));
+        p.drawText(QRectF(page.left(), top, page.width(), fs * 2), Qt::AlignCenter,
+                   QFontMetricsF(p.font()).elidedText(title, Qt::ElideRight, page.width()));
+        top += fs * 2.4;
+    }
+    // The legend: every series name once, in order of first appearance.
+    std::vector<std::pair<std::string, int>> legend;
+    for (const auto& c : g.charts)
+        for (const auto& se : c.series)
+            if (std::none_of(legend.begin(), legend.end(),
+                             [&](const auto& l) { return l.first == se.name; }))
+                legend.emplace_back(se.name, se.look);
+    p.setFont(figureFont(s.fontFamily, fs));
+    double lx = page.left() + fs * 4;
+    for (const auto& [name, look] : legend) {
+        const double w = QFontMetricsF(p.font()).horizontalAdvance(qt(name));
+        p.setPen(QPen(lineColor(look), 1.4, lineStyle(look)));
+        p.drawLine(QPointF(lx, top + fs * 0.7), QPointF(lx + fs * 2, top + fs * 0.7));
+        p.setPen(Qt::black);
+        p.drawText(QRectF(lx + fs * 2.4, top, w + fs, fs * 1.4), Qt::AlignLeft | Qt::AlignVCenter,
+                   qt(name));
+        lx += w + fs * 4.5;
+    }
+    top += fs * 2;
+    const QRectF area(page.left(), top, page.width(), page.bottom() - top - fs * 1.8);
+    const int n = int(g.charts.size());
+    int cols =
+        g.columns > 0 ? g.columns : int(std::ceil(std::sqrt(n * area.width() / area.height())));
+    cols = std::clamp(cols, 1, std::max(1, n));
+    const int rows = (n + cols - 1) / cols;
+    const double cw = area.width() / cols, ch = area.height() / std::max(1, rows);
+    Range xr, yr;
+    for (const auto& c : g.charts) {
+        const Range a = xRange(c), b = yRange(c, g.yMin);
+        if (!a.empty()) xr.add(a.lo), xr.add(a.hi);
+        if (!b.empty()) yr.add(b.lo), yr.add(b.hi);
+    }
+    for (int k = 0; k < n; ++k) {
+        const QRectF box(area.left() + (k % cols) * cw, area.top() + (k / cols) * ch, cw, ch);
+        paintChart(p, g.charts[size_t(k)], box, xr,
+                   g.sharedY ? yr : yRange(g.charts[size_t(k)], g.yMin), g, s);
+    }
+    p.setPen(Qt::black);
+    p.setFont(figureFont(s.fontFamily, fs));
+    p.drawText(QRectF(page.left(), page.bottom() - fs * 1.7, page.width(), fs * 1.5),
+               Qt::AlignCenter,
+               qt(g.xLabel) + (g.yLabel.empty() ? "" : "   ·   y: " + qt(g.yLabel)));
+}
+
+FigurePainter chartPainter(const ChartGrid& g, const FigureStyle& style, QString* error) {
+    if (g.charts.empty()) {
+        if (error) *error = "nothing to draw";
+        return {};
+    }
+    auto grid = std::make_shared<ChartGrid>(g);
+    return [grid, style](QPainter& p, const QRectF& r) { paintCharts(p, *grid, style, r); };
+}
+
+}  // namespace attnviz::render

@@ -1,0 +1,41 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+// Small multiples of line charts over a numeric axis, for the analyses of issue 15: each
+// head's relative-offset profile beside its Gaussian fit, and pruning curves. Same fonts,
+// colours and files as the heatmap figures (figure.h, figure_file.h).
+#include <string>
+#include <vector>
+
+#include "figure.h"
+
+namespace attnviz::render {
+
+struct ChartSeries {
+    std::string name;  // in the legend
+    std::vector<double> x, y;
+    int look = 0;          // colour and dash pattern: lineColor(look), lineStyle(look)
+    bool markers = false;  // a dot at every point
+};
+
+struct Chart {
+    std::string title;
+    std::vector<ChartSeries> series;
+};
+
+struct ChartGrid {
+    std::string title;
+    std::string xLabel, yLabel;
+    std::vector<Chart> charts;
+    int columns = 0;      // charts per row; 0: as square a grid as the page allows
+    bool sharedY = true;  // one y range for every chart (else each its own)
+    double yMin = 0;      // the bottom of the y axis (the top: the largest value, +10 %)
+    // A vertical line at x = 0 (offset profiles: the query's own position).
+    bool markZero = false;
+};
+
+void paintCharts(QPainter& p, const ChartGrid& g, const FigureStyle& style, const QRectF& page);
+// A painter of the grid; empty, with *error, when there is nothing to draw.
+FigurePainter chartPainter(const ChartGrid& g, const FigureStyle& style, QString* error);
+
+}  // namespace attnviz::render

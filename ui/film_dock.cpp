@@ -1,0 +1,290 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "film_dock.h"
+
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QPushButton>
+#include <QScrollArea>
+#include <QSlider>
+#include <QVBoxLayout>
+#include <algorithm>
+#include <cmath>
+
+#include "core/selection.h"
+#include "heatmap_panel.h"
+#include "render/figure_file.h"
+
+namespace attnviz::ui {
+namespace {
+
+bool fail(QString* error, const QString& why) {
+    if (error) *error = why;
+    return false;
+}
+
+}  // namespace
+
+FilmDock::FilmDock(QWidget* parent)
+    : QWidget(parent),
+      m_open(new QPushButton("&Open probe file…")),
+      m_export(new QPushButton("E&xport filmstrip…")),
+      m_caption(new QLabel),
+      m_slider(new QSlider(Qt::Horizontal)),
+      m_empty(new QLabel(
+          "Train with a probe sentence (Training tab: 'Record attention over training') or open "
+          "a probe file written by attnviz-cli train --probe")),
+      m_scroll(new QScrollArea) {
+    m_open->setToolTip(
+        "A probe file (M.probe.json) written by attnviz-cli train --probe S "
+        "--probe-every K --out M.safetensors");
+    m_export->setToolTip(
+        "The chosen block, layer and heads at five evenly spaced steps (every step when there "
+        "are six or fewer), a column per step, as SVG, PDF or PNG");
+    m_caption->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_slider->setTickPosition(QSlider::TicksBelow);
+    m_slider->setTickInterval(1);
+    m_slider->setPageStep(1);
+    m_slider->setAccessibleName("Training step");
+    m_empty->setWordWrap(true);
+    m_empty->setAlignment(Qt::AlignCenter);
+    auto* strip = new QWidget;
+    m_row = new QHBoxLayout(strip);
+    m_row->setContentsMargins(2, 2, 2, 2);
+    m_row->setSpacing(2);
+    m_row->addStretch(1);  // panels keep their size, left-aligned
+    m_scroll->setWidget(strip);
+    m_scroll->setWidgetResizable(true);
+    m_scroll->setFrameShape(QFrame::NoFrame);
+
+    auto* top = new QHBoxLayout;
+    top->addWidget(m_open);
+    top->addWidget(m_caption, 1);
+    top->addWidget(m_export);
+    auto* v = new QVBoxLayout(this);
+    v->setContentsMargins(2, 2, 2, 2);
+    v->addLayout(top);
+    v->addWidget(m_slider);
+    v->addWidget(m_empty, 1);
+    v->addWidget(m_scroll, 1);
+
+    connect(m_open, &QPushButton::clicked, this, &FilmDock::openFromDialog);
+    connect(m_export, &QPushButton::clicked, this, &FilmDock::exportFromDialog);
+    connect(m_slider, &QSlider::valueChanged, this, [this](int value) {
+        if (m_settingSlider) return;
+        m_index = value;
+        m_follow = value == m_slider->maximum();  // back at the end: follow again
+        showCurrent();
+    });
+    updateSlider();
+    showCurrent();
+}
+
+void FilmDock::setRecord(ProbeRecord record) {
+    m_record = std::move(record);
+    m_live = false;
+    m_follow = true;
+    m_index = int(m_record.snapshots.size()) - 1;
+    updateSlider();
+    showCurrent();
+}
+
+void FilmDock::addSnapshot(const QString& runName, const std::string& source, int every,
+                           ProbeSnapshot snapshot, bool first) {
+    if (first) {
+        ProbeRecord r;
+        r.model = runName.toStdString();
+        r.source = source;
+        r.every = every;
+        r.snapshots.push_back(std::move(snapshot));
+        setRecord(std::move(r));
+        m_live = true;
+        return;
+    }
+    if (!m_live || m_record.model != runName.toStdString()) return;  // not the run shown
+    if (!m_record.snapshots.empty() && snapshot.step <= m_record.snapshots.back().step) return;
+    m_record.snapshots.push_back(std::move(snapshot));
+    if (m_follow) m_index = int(m_record.snapshots.size()) - 1;
+    updateSlider();
+    showCurrent();  // the newest snapshot, or the caption's count
+}
+
+bool FilmDock::openFile(const QString& path, QString* error) {
+    ProbeRecord r;
+    try {
+        r = readProbeFile(path.toStdString());  // its messages name the file
+    } catch (const std::exception& e) {
+        return fail(error, QString::fromUtf8(e.what()));
+    }
+    if (r.snapshots.empty()) return fail(error, path + " holds no snapshots");
+    setRecord(std::move(r));
+    return true;
+}
+
+void FilmDock::setView(const ViewState& view) {
+    m_view = view;
+    showCurrent();
+}
+
+int FilmDock::currentStep() const {
+    if (m_index < 0 || m_index >= int(m_record.snapshots.size())) return -1;
+    return m_record.snapshots[size_t(m_index)].step;
+}
+
+HeatmapPanel* FilmDock::panel(int row) const {
+    if (currentStep() < 0 || row < 0 || row >= m_shown) return nullptr;
+    return m_panels[size_t(row)];
+}
+
+SelectionRequest FilmDock::request() const {
+    SelectionRequest r = m_view.request();
+    r.allLayersOf = -1;  // the window's focus column is not a snapshot
+    if (r.show == TableKind::Difference) r.show = TableKind::Weights;  // one snapshot: no base
+    return r;
+}
+
+render::FigureStyle FilmDock::style() const {
+    render::FigureStyle s = m_view.figureStyle();
+    s.lines = false;  // heatmaps, as in the dock
+    s.title =
+        QString("%1 · \u201C%2\u201D")
+            .arg(QString::fromStdString(m_record.model), QString::fromStdString(m_record.source));
+    return s;
+}
+
+void FilmDock::updateSlider() {
+    const int n = int(m_record.snapshots.size());
+    m_settingSlider = true;
+    m_slider->setRange(0, std::max(0, n - 1));
+    m_slider->setValue(std::max(0, m_index));
+    m_settingSlider = false;
+    m_slider->setVisible(n > 0);
+    m_slider->setEnabled(n > 1);
+    m_export->setEnabled(n > 0);
+}
+
+void FilmDock::showCurrent() {
+    const int step = currentStep();
+    m_empty->setVisible(step < 0);
+    m_scroll->setVisible(step >= 0);
+    if (step < 0) {
+        m_caption->setText(m_record.snapshots.empty() && !m_record.model.empty()
+                               ? QString::fromStdString(m_record.model) + " · no snapshots"
+                               : QString());
+        for (auto* p : m_panels) p->hide();
+        m_shown = 0;
+        return;
+    }
+    const int n = int(m_record.snapshots.size());
+    QString sentence = QString::fromStdString(m_record.source);
+    if (m_record.target) sentence += " → " + QString::fromStdString(*m_record.target);
+    m_caption->setText(QString("%1 · \u201C%2\u201D · step %3 (%4/%5)")
+                           .arg(QString::fromStdString(m_record.model), sentence)
+                           .arg(step)
+                           .arg(m_index + 1)
+                           .arg(n));
+    m_slider->setToolTip(QString("step %1 of %2 (a snapshot every %3 steps)")
+                             .arg(step)
+                             .arg(m_record.snapshots.back().step)
+                             .arg(m_record.every));
+
+    Selection s;
+    try {
+        s = selectTables(std::make_shared<const Results>(probeResults(m_record, {step})),
+                         request());
+    } catch (const std::exception& e) {
+        s.error = e.what();
+    }
+    const SelectedColumn* col = s.columns.empty() ? nullptr : &s.columns.front();
+    const int rows = col ? std::max(1, int(col->tables.size())) : 1;
+    m_shown = rows;
+    while (int(m_panels.size()) < rows) {
+        auto* p = new HeatmapPanel;
+        m_row->insertWidget(int(m_panels.size()), p);  // before the stretch
+        m_panels.push_back(p);
+    }
+    const QString run = QString::fromStdString(m_record.model);
+    for (int h = 0; h < int(m_panels.size()); ++h) {
+        HeatmapPanel* p = m_panels[size_t(h)];
+        p->setVisible(h < rows);
+        if (h >= rows) continue;
+        p->setColormap(m_view.colormap);
+        p->setScaling(m_view.scaling);
+        p->setOwnColorBar(!m_view.shared);
+        p->setZoom(m_view.zoom);
+        p->setLabelPoints(m_view.labelPoints);
+        if (!col || h >= int(col->tables.size())) {
+            p->setTitle(QString("step %1").arg(step));
+            p->setMessage(
+                QString::fromStdString(col && !col->error.empty() ? col->error : s.error));
+            continue;
+        }
+        const SelectedTable& t = col->tables[size_t(h)];
+        const QString where = QString::fromStdString(t.where);
+        p->setTitle(where);
+        p->setToolTipTitle(QString("%1 · step %2 · %3").arg(run).arg(step).arg(where));
+        p->setTable(t);
+    }
+}
+
+std::vector<int> FilmDock::filmSteps(int n) const {
+    const int m = int(m_record.snapshots.size());
+    std::vector<int> out;
+    if (m == 0 || n < 1) return out;
+    if (n == 1) return {m_record.snapshots.back().step};
+    const int frames = std::min(n, m);
+    for (int i = 0; i < frames; ++i) {
+        const int k = int(std::lround(double(i) * (m - 1) / (frames - 1)));
+        const int step = m_record.snapshots[size_t(k)].step;
+        if (out.empty() || step > out.back()) out.push_back(step);
+    }
+    return out;
+}
+
+bool FilmDock::exportFilmstrip(const QString& path, const std::vector<int>& steps, QString* error) {
+    if (m_record.snapshots.empty())
+        return fail(error, "no snapshots yet: train with a probe sentence or open a probe file");
+    if (steps.empty()) return fail(error, "no steps chosen for the filmstrip");
+    Selection s;
+    try {
+        s = selectTables(std::make_shared<const Results>(probeResults(m_record, steps)), request());
+    } catch (const std::exception& e) {
+        return fail(error, QString::fromUtf8(e.what()));
+    }
+    const auto paint = render::gridPainter(s, style(), error);
+    return paint && render::writeFigure(path, QSizeF(960, 540), true, 144, paint, error);
+}
+
+void FilmDock::openFromDialog() {
+    const QString path = QFileDialog::getOpenFileName(this, "Open training probe", {},
+                                                      "Probe files (*.probe.json);;All files (*)");
+    if (path.isEmpty()) return;
+    QString error;
+    if (!openFile(path, &error)) {
+        emit message("Cannot open the probe file: " + error);
+        return;
+    }
+    emit message(QString("opened %1: %2 snapshots of %3")
+                     .arg(path)
+                     .arg(m_record.snapshots.size())
+                     .arg(QString::fromStdString(m_record.model)));
+}
+
+void FilmDock::exportFromDialog() {
+    if (m_record.snapshots.empty()) return;
+    const QString base = QString::fromStdString(m_record.model).section(' ', 0, 0);
+    const QString path = QFileDialog::getSaveFileName(
+        this, "Export filmstrip", (base.isEmpty() ? "probe" : base) + "-filmstrip.svg",
+        "SVG (*.svg);;PDF (*.pdf);;PNG (*.png)");
+    if (path.isEmpty()) return;
+    const std::vector<int> steps = filmSteps(m_record.snapshots.size() <= 6 ? 6 : 5);
+    QString error;
+    if (!exportFilmstrip(path, steps, &error)) {
+        emit message("Cannot export the filmstrip: " + error);
+        return;
+    }
+    emit message("wrote " + path);
+}
+
+}  // namespace attnviz::ui
