@@ -11,6 +11,7 @@
 #include "core/evaluate.h"
 #include "core/head_importance.h"
 #include "core/head_stats.h"
+#include "core/head_table.h"
 #include "core/model.h"
 #include "core/rng.h"
 #include "core/safetensors.h"
@@ -148,16 +149,9 @@ json AnalyzeCommand::importanceAndPrune(Model& m, const Inputs& inputs,
     if (m_prune && !m_importance) throw Error("--prune needs --importance");
     if (m_importance) {
         if (haveText) throw Error("--importance needs a set of sentences: --data or --task");
-        std::vector<Example> ex;
-        for (const auto& [src, tgt] : inputs) {
-            if (seq2seq && !tgt) continue;  // importance needs the reference target
-            Example e;
-            if (seq2seq) e.src = m.tokenizer().tokenize(src);
-            e.tgt = m.tokenizer().tokenize(seq2seq ? *tgt : src);
-            const int limit = std::min(m.maxSourceTokens(), m.maxTargetTokens());
-            if (e.tgt.empty() || int(e.tgt.size()) > limit || int(e.src.size()) > limit) continue;
-            ex.push_back(std::move(e));
-        }
+        std::vector<SetSentence> set;
+        for (const auto& [src, tgt] : inputs) set.push_back({src, tgt});
+        const std::vector<Example> ex = importanceExamples(m, set).examples;
         if (ex.empty())
             throw Error("--importance found no usable sentence" +
                         std::string(seq2seq ? " (it needs source TAB target lines)" : ""));
@@ -241,11 +235,8 @@ void AnalyzeCommand::run(const Context& ctx) {
     const auto& blocks = runs.front().blocks;
     for (size_t k = 0; k < blocks.size(); ++k) {
         for (int h = 0; h < blocks[k].heads; ++h) {
-            std::vector<HeadTable> tables;
-            for (const auto& r : runs)
-                tables.push_back(
-                    {&r.blocks[k].weights[size_t(h)], blocks[k].kind == BlockKind::DecoderSelf});
-            const HeadStats s = headStats(tables);
+            const HeadSetStats set = headSetStats(runs, k, h);
+            const HeadStats& s = set.stats;
             json j{{"block", blockKindName(blocks[k].kind)},
                    {"layer", blocks[k].layer},
                    {"head", h},
@@ -256,11 +247,10 @@ void AnalyzeCommand::run(const Context& ctx) {
                    {"rows", s.rows},
                    {"gaussian_fit",
                     {{"offset", s.fit.offset}, {"sigma", s.fit.sigma}, {"r2", s.fit.r2}}},
-                   {"offset_profile", offsetProfile(tables, m_maxOffset)}};
+                   {"offset_profile", offsetProfile(headTables(runs, k, h), m_maxOffset)}};
             if (runs.size() > 1) {
-                int compared = 0;
-                j["input_dependence"] = inputDependence(tables, &compared);
-                j["input_dependence_rows"] = compared;
+                j["input_dependence"] = set.inputDependence;
+                j["input_dependence_rows"] = set.compared;
             }
             heads.push_back(j);
         }

@@ -30,6 +30,7 @@ std::unique_ptr<Command> makeBleuCommand();
 std::unique_ptr<Command> makeVariantsCommand();
 std::unique_ptr<Command> makePresetsCommand();
 std::unique_ptr<Command> makeTokenizeCommand();
+std::unique_ptr<Command> makeExamplesCommand();
 #ifdef ATTNVIZ_RENDER
 std::unique_ptr<Command> makeRenderCommand();
 #endif
@@ -62,6 +63,7 @@ Registered addCommands(CLI::App& app) {
     add(app, makeVariantsCommand());
     add(app, makePresetsCommand());
     add(app, makeTokenizeCommand());
+    add(app, makeExamplesCommand());
 #ifdef ATTNVIZ_RENDER
     add(app, makeRenderCommand());  // needs Qt: only when the UI is built
 #endif

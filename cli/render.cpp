@@ -8,6 +8,7 @@
 
 #include "core/error.h"
 #include "core/head_stats.h"
+#include "core/head_table.h"
 #include "core/input_limits.h"
 #include "core/probe.h"
 #include "core/safetensors.h"
@@ -329,10 +330,7 @@ void RenderCommand::runCharts(std::ostream& out) {
                             std::to_string(m_layer));
             const CapturedBlock& b0 = runs[0].blocks[size_t(blockIndex)];
             for (int h = 0; h < b0.heads; ++h) {
-                std::vector<HeadTable> tables;
-                for (const auto& r : runs)
-                    tables.push_back({&r.blocks[size_t(blockIndex)].weights[size_t(h)],
-                                      kind == BlockKind::DecoderSelf});
+                const std::vector<HeadTable> tables = headTables(runs, size_t(blockIndex), h);
                 const GaussianFit fit = fitGaussian(tables);
                 std::vector<double> x;
                 for (int k = -m_maxOffset; k <= m_maxOffset; ++k) x.push_back(k);

@@ -14,12 +14,14 @@
 #include <QLineEdit>
 #include <QProgressBar>
 #include <QScreen>
+#include <QSlider>
 #include <QSignalSpy>
 #include <QTableView>
 #include <QTest>
 #include <QTextStream>
 
 #include "ui/comparison_grid.h"
+#include "ui/film_dock.h"
 #include "ui/heads_dock.h"
 #include "ui/main_window.h"
 #include "ui/training_dock.h"
@@ -190,6 +192,10 @@ int main(int argc, char** argv) {
     spec.train.lr = 3e-3;
     spec.train.warmup = 60;
     spec.heldOutCount = 50;
+    // Attention over training: the probe recorded every 50 steps, played in its dock.
+    spec.probeEvery = 50;
+    spec.probeSource = "the small cat sees the big dog";
+    spec.name = "dot · translate";
     QString error;
     if (!w.training()->start(spec, "dot · translate", &error)) {
         QTextStream(stdout) << "FAILED " << error << "\n";
@@ -197,8 +203,17 @@ int main(int argc, char** argv) {
     }
     while (w.training()->progressBar()->value() < 300) QTest::qWait(50);
     ok = shoot(w, out + "/training.png") && ok;
-    w.training()->stop();
     QSignalSpy done(w.training(), &TrainingDock::runFinished);
-    done.wait(60000);
+    done.wait(120000);
+    // The run's cross-attention in the Over-training dock, scrubbed back to step 250.
+    for (auto* d : w.findChildren<QDockWidget*>())
+        if (d->objectName() == "film") d->raise();
+    v = w.view();
+    v.kind = attnviz::BlockKind::Cross;
+    v.layer = 1;
+    w.setView(v);
+    w.film()->slider()->setValue(5);
+    QTest::qWait(300);
+    ok = shoot(w, out + "/over-training.png") && ok;
     return ok ? 0 : 1;
 }

@@ -58,6 +58,8 @@ void MainWindow::createDocks() {
     m_heads = new HeadsDock;
     auto* headsDock = dock(this, "Heads", "heads", m_heads, Qt::BottomDockWidgetArea);
     connect(m_heads, &HeadsDock::headActivated, this, &MainWindow::showHead);
+    connect(m_sentences, &SentenceList::linesChanged, this,
+            [this] { m_heads->setSentenceSet(columns(), m_sentences->lines()); });
     // Attention over training (issue 15): a probe's snapshots, live from the Training tab or
     // from a probe file, drawn with the window's block, layer, heads and colours.
     m_film = new FilmDock;

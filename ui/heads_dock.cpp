@@ -8,14 +8,20 @@
 #include <QKeyEvent>
 #include <QLabel>
 #include <QLineEdit>
+#include <QProgressBar>
+#include <QPushButton>
 #include <QSortFilterProxyModel>
 #include <QTableView>
+#include <QTimer>
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrentRun>
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
+#include "core/head_importance.h"
 #include "core/head_stats.h"
+#include "core/head_table.h"
 #include "view_state.h"
 
 namespace attnviz::ui {
@@ -33,14 +39,22 @@ public:
         QString variant;
         HeadStats stats;
         bool fitAtBound = false;  // |μ| at its bound N: a sink at the row's start or end
+        // Over the sentence list only (NaN: not computed).
+        double inputDependence = std::numeric_limits<double>::quiet_NaN();
+        int compared = 0;  // rows that input dependence compared
+        double importance = std::numeric_limits<double>::quiet_NaN();     // normalised per block
+        double rawImportance = std::numeric_limits<double>::quiet_NaN();  // E|∂L/∂ξ_h|
     };
 
     using QAbstractTableModel::QAbstractTableModel;
 
-    void setRows(std::vector<Row> rows) {
+    // The rows, over the current sentence or (overSet) over the sentence list.
+    void setRows(std::vector<Row> rows, bool overSet) {
         beginResetModel();
         m_rows = std::move(rows);
+        m_overSet = overSet;
         endResetModel();
+        emit headerDataChanged(Qt::Horizontal, 0, HeadsDock::ColumnCount - 1);
     }
     const Row& row(int r) const { return m_rows[size_t(r)]; }
 
@@ -48,21 +62,37 @@ public:
         return parent.isValid() ? 0 : int(m_rows.size());
     }
     int columnCount(const QModelIndex& parent = {}) const override {
-        return parent.isValid() ? 0 : HeadsDock::R2 + 1;
+        return parent.isValid() ? 0 : HeadsDock::ColumnCount;
     }
     QVariant data(const QModelIndex& index, int role) const override;
     QVariant headerData(int section, Qt::Orientation orientation, int role) const override;
 
 private:
     std::vector<Row> m_rows;
+    bool m_overSet = false;
+};
+
+// What the table shows: its rows and the status line that goes with them.
+struct HeadsContent {
+    std::vector<HeadsTableModel::Row> rows;
+    int models = 0;     // columns with rows
+    QString summary;    // "48 heads of 2 models · current sentence"
+    QStringList notes;  // a line each: failed columns, skipped sentences
+};
+
+// A running set computation, shared with its worker (which may outlive the dock).
+struct SetJob {
+    std::atomic<bool> cancelled{false};
+    std::atomic<int> done{0};  // per model: a step per sentence, and one when it is finished
 };
 
 namespace {
 
 using Row = HeadsTableModel::Row;
 
-// The statistic in column `c` (Entropy … R2).
-double statistic(const HeadStats& s, int c) {
+// The statistic in column `c` (Entropy … Importance).
+double statistic(const Row& r, int c) {
+    const HeadStats& s = r.stats;
     switch (c) {
         case HeadsDock::Entropy:
             return s.entropy;
@@ -74,12 +104,17 @@ double statistic(const HeadStats& s, int c) {
             return s.fit.offset;
         case HeadsDock::Sigma:
             return s.fit.sigma;
+        case HeadsDock::InputDependence:
+            return r.inputDependence;
+        case HeadsDock::Importance:
+            return r.importance;
         default:
             return s.fit.r2;
     }
 }
 
 QString formatted(double x, int c) {
+    if (std::isnan(x) && c >= HeadsDock::InputDependence) return QStringLiteral("—");
     if (!std::isfinite(x)) return QStringLiteral("–");
     const bool positions = c == HeadsDock::Distance || c == HeadsDock::Mu || c == HeadsDock::Sigma;
     return QString::number(x, 'f', positions ? 2 : 3);
@@ -139,6 +174,129 @@ HeadsComputation computeHeads(const Results& results, int request, const std::at
     return out;
 }
 
+// Every head of every column over the set's sentences, as `attnviz-cli analyze --data
+// --importance` computes them (core/head_table.h): per column, on a clone taken under its
+// lock, each sentence analysed (seq2seq without a target: decoded greedily), each head's
+// statistics over all of them, and its importance when the model has examples. Stops between
+// sentences, models and heads once the job is cancelled (nothing reads the result then).
+// Advances job.done by sentences + 1 per column.
+HeadsContent computeSet(const std::vector<ModelColumn>& columns,
+                        const std::vector<std::string>& lines, SetJob& job) {
+    HeadsContent out;
+    QStringList failures;
+    int withoutTarget = 0;  // lines without a target, for the seq2seq models
+    const int sentenceCount = int(sentenceSet(lines, false).size());  // as for any model
+    const auto cancelled = [&] { return job.cancelled.load(std::memory_order_relaxed); };
+    for (size_t c = 0; c < columns.size(); ++c) {
+        const ModelColumn& column = columns[c];
+        const QString name = QString::fromStdString(column.name);
+        const int before = job.done.load();
+        try {
+            Model m = [&] {
+                std::lock_guard<std::mutex> lock(*column.lock);
+                return column.model->clone();
+            }();
+            const bool seq2seq = m.config().hasEncoder();
+            const std::vector<SetSentence> sentences = sentenceSet(lines, seq2seq);
+            std::vector<Analysis> runs;
+            int skipped = 0;
+            std::string firstProblem;
+            for (const SetSentence& s : sentences) {
+                if (cancelled()) return out;
+                try {
+                    runs.push_back(s.target ? m.analyze(s.source, std::string_view(*s.target))
+                                            : m.analyze(s.source));
+                } catch (const std::exception& e) {  // too long, empty: analyse the rest
+                    if (firstProblem.empty()) firstProblem = e.what();
+                    ++skipped;
+                }
+                ++job.done;
+            }
+            if (runs.empty()) {
+                failures << QString("%1: no sentence could be analysed (%2)")
+                                .arg(name, QString::fromStdString(firstProblem));
+                job.done = before + sentenceCount + 1;
+                continue;
+            }
+            if (skipped > 0) {
+                out.notes << QString("%1: %2 of %3 skipped (first: %4)")
+                                 .arg(name, plural(skipped, "sentence"))
+                                 .arg(sentenceCount)
+                                 .arg(QString::fromStdString(firstProblem));
+            }
+
+            // Importance, in capture order: one call per model.
+            std::vector<HeadImportance> importance;
+            const ImportanceExamples ex = importanceExamples(m, sentences);
+            if (seq2seq) withoutTarget = ex.withoutTarget;
+            if (cancelled()) return out;
+            if (!ex.examples.empty()) {
+                try {
+                    importance = headImportance(m, ex.examples);
+                } catch (const std::exception& e) {
+                    out.notes << QString("%1: no importance: %2").arg(name, e.what());
+                }
+                if (ex.unusable > 0) {
+                    out.notes << QString("%1: importance over %2 of %3 (%4 empty or too long)")
+                                     .arg(name, plural(qsizetype(ex.examples.size()), "sentence"))
+                                     .arg(sentenceCount)
+                                     .arg(ex.unusable);
+                }
+            } else if (ex.unusable > 0) {
+                out.notes
+                    << QString("%1: no importance: every sentence is empty or too long").arg(name);
+            }
+
+            const std::vector<CapturedBlock>& blocks = runs.front().blocks;
+            for (size_t k = 0; k < blocks.size(); ++k) {
+                const CapturedBlock& b = blocks[k];
+                Eigen::Index keys = 0;  // the most keys of any sentence: the fit's bound
+                for (const Analysis& r : runs) keys = std::max(keys, r.blocks[k].weights[0].cols());
+                for (int h = 0; h < b.heads && h < int(b.weights.size()); ++h) {
+                    if (cancelled()) return out;
+                    const HeadSetStats s = headSetStats(runs, k, h);
+                    Row row{int(c),  name, b.kind, b.layer, h, QString::fromStdString(b.variant),
+                            s.stats, false};
+                    row.fitAtBound =
+                        s.stats.rows > 0 && std::abs(s.stats.fit.offset) >= double(keys) - 1e-9;
+                    if (s.compared > 0) row.inputDependence = s.inputDependence;
+                    row.compared = s.compared;
+                    for (const HeadImportance& i : importance) {
+                        if (i.block == int(k) && i.kind == b.kind && i.layer == b.layer &&
+                            i.head == h) {
+                            row.importance = i.normalised;
+                            row.rawImportance = i.importance;
+                        }
+                    }
+                    out.rows.push_back(std::move(row));
+                }
+            }
+            ++out.models;
+        } catch (const std::exception& e) {
+            failures << QString("%1: %2").arg(name, e.what());
+        }
+        job.done = before + sentenceCount + 1;
+    }
+    out.summary = QString("%1 of %2 · %3")
+                      .arg(plural(qsizetype(out.rows.size()), "head"), plural(out.models, "model"),
+                           plural(sentenceCount, "sentence"));
+    if (withoutTarget > 0 && withoutTarget == sentenceCount) {
+        out.notes.prepend(QString("%1 without a target: no importance for seq2seq models (it "
+                                  "needs \"source TAB target\" lines)")
+                              .arg(plural(withoutTarget, "line")));
+    } else if (withoutTarget > 0) {
+        out.notes.prepend(
+            QString("%1 without a target: importance of seq2seq models over the other %2")
+                .arg(plural(withoutTarget, "line"))
+                .arg(sentenceCount - withoutTarget));
+    }
+    if (!failures.isEmpty()) {
+        out.notes
+            << QString("%1 failed: %2").arg(plural(failures.size(), "column"), failures.join("; "));
+    }
+    return out;
+}
+
 }  // namespace
 
 QVariant HeadsTableModel::data(const QModelIndex& index, int role) const {
@@ -153,6 +311,15 @@ QVariant HeadsTableModel::data(const QModelIndex& index, int role) const {
         return QString(
             "μ is at its bound (± the number of keys): the head puts its weight on "
             "the first (or last) key, a sink rather than a local window.");
+    if (role == Qt::ToolTipRole && c == HeadsDock::InputDependence && m_overSet) {
+        return r.compared > 0
+                   ? QString("Over %1 query rows of sentences of the same length").arg(r.compared)
+                   : QString(
+                         "No two sentences of the list have the same length here: "
+                         "nothing to compare");
+    }
+    if (role == Qt::ToolTipRole && c == HeadsDock::Importance && std::isfinite(r.rawImportance))
+        return QString("E|∂L/∂ξ| = %1 before normalising").arg(r.rawImportance, 0, 'g', 4);
     if (role != Qt::DisplayRole && role != HeadsDock::ValueRole) return {};
     const bool value = role == HeadsDock::ValueRole;
     switch (c) {
@@ -169,17 +336,18 @@ QVariant HeadsTableModel::data(const QModelIndex& index, int role) const {
         default:
             break;
     }
-    const double x = statistic(r.stats, c);
+    const double x = statistic(r, c);
     if (!value) return formatted(x, c);
     // Sorting needs an order: a statistic that is not a number goes last (descending).
     return std::isfinite(x) ? x : -std::numeric_limits<double>::infinity();
 }
 
 QVariant HeadsTableModel::headerData(int section, Qt::Orientation orientation, int role) const {
-    if (orientation != Qt::Horizontal || section < 0 || section > HeadsDock::R2) return {};
-    static const char* const titles[] = {"Model",   "Block",   "Layer",      "Head",
-                                         "Variant", "Entropy", "Confidence", "Distance",
-                                         "μ",       "σ",       "R²"};
+    if (orientation != Qt::Horizontal || section < 0 || section >= HeadsDock::ColumnCount)
+        return {};
+    static const char* const titles[] = {"Model",   "Block",      "Layer",     "Head", "Variant",
+                                         "Entropy", "Confidence", "Distance",  "μ",    "σ",
+                                         "R²",      "Input dep.", "Importance"};
     static const char* const tips[] = {
         "The model column (sorting by it gives back the workspace's order)",
         "Encoder self-attention, decoder self-attention or cross-attention",
@@ -195,14 +363,29 @@ QVariant HeadsTableModel::headerData(int section, Qt::Orientation orientation, i
         "token). At ± the number of keys (the bound), a sink at the start or end of the row",
         "σ: the width of that best-fitting Gaussian window, in positions",
         "R² = 1 − SSE / Σ (p_ij − p̄)² of that Gaussian window: 1 when the head is exactly such "
-        "a window"};
+        "a window",
+        "Input dependence (our definition): the rows of all sentences grouped by the table's "
+        "shape and the query position i; the mean, over every pair of sentences in a group, of "
+        "the total-variation distance ½ Σ_j |p_ij − p′_ij| between their rows. From 0 to 1: "
+        "exactly 0 for heads whose weights depend on positions only (Gaussian windows, random "
+        "synthesizers), above 0 for dot-product. Only sentences of the same length are "
+        "compared. Over the sentence list only (— otherwise, and when no two sentences have "
+        "the same length)",
+        "Head importance (Michel, Levy & Neubig 2019): I_h = E_x |∂L(x)/∂ξ_h| at ξ = 1, with "
+        "ξ_h a gate on the head's output and L(x) the summed token cross-entropy of sentence x "
+        "under teacher forcing, divided by the ℓ2 norm of its block's scores as in the paper. "
+        "It needs reference targets: \"source TAB target\" lines for translation models; a "
+        "language model's line is its own target. Over the sentence list only (— otherwise)"};
     if (role == Qt::DisplayRole) return QString(titles[section]);
     if (role == Qt::ToolTipRole) {
         QString tip = tips[section];
+        if (section >= HeadsDock::Entropy && section <= HeadsDock::R2) {
+            tip += m_overSet ? ". Over every sentence of the sentence list (all their rows; one "
+                               "Gaussian fit for all)"
+                             : ". Over the current sentence";
+        }
         if (section >= HeadsDock::Entropy)
-            tip +=
-                ". Over the current sentence, each row normalised over its allowed keys "
-                "(docs/analysis.md).";
+            tip += ", each row normalised over its allowed keys (docs/analysis.md).";
         return tip;
     }
     return {};
@@ -214,7 +397,13 @@ HeadsDock::HeadsDock(QWidget* parent)
       m_proxy(new QSortFilterProxyModel(this)),
       m_view(new QTableView),
       m_status(new QLabel),
-      m_filter(new QLineEdit) {
+      m_filter(new QLineEdit),
+      m_overSet(new QPushButton("Over the sentence list")),
+      m_progress(new QProgressBar),
+      m_cancel(new QPushButton("Cancel")),
+      m_poll(new QTimer(this)),
+      m_current(std::make_unique<HeadsContent>()),
+      m_set(std::make_unique<HeadsContent>()) {
     m_proxy->setSourceModel(m_model);
     m_proxy->setSortRole(ValueRole);
     m_proxy->setFilterKeyColumn(Model);
@@ -236,9 +425,23 @@ HeadsDock::HeadsDock(QWidget* parent)
     m_filter->setPlaceholderText("Filter by model");
     m_filter->setClearButtonEnabled(true);
     m_filter->setMaximumWidth(200);
+    m_overSet->setToolTip(
+        "Statistics over every sentence of the Sentences dock: entropy, confidence, distance "
+        "and Gaussian fit averaged over the set; input dependence; importance (Michel et al. "
+        "2019) when the lines have targets (\"source TAB target\"), or for language models. "
+        "Shown until another sentence is chosen.");
+    m_progress->setToolTip("Sentences analysed and models finished");
+    m_progress->setMaximumWidth(160);
+    m_progress->hide();
+    m_cancel->setToolTip("Stop the computation over the sentence list (the table stays as it is)");
+    m_cancel->hide();
+    m_poll->setInterval(50);
 
     auto* top = new QHBoxLayout;
     top->addWidget(m_status, 1);
+    top->addWidget(m_overSet);
+    top->addWidget(m_progress);
+    top->addWidget(m_cancel);
     top->addWidget(m_filter);
     auto* v = new QVBoxLayout(this);
     v->setContentsMargins(2, 2, 2, 2);
@@ -250,12 +453,18 @@ HeadsDock::HeadsDock(QWidget* parent)
         m_proxy->setFilterFixedString(text);
         updateStatus();
     });
-    m_summary = "No models";
+    connect(m_overSet, &QPushButton::clicked, this, [this] { computeOverSet(); });
+    connect(m_cancel, &QPushButton::clicked, this, &HeadsDock::cancel);
+    connect(m_poll, &QTimer::timeout, this, [this] {
+        if (m_setJob) m_progress->setValue(m_setJob->done.load());
+    });
+    m_current->summary = "No models";
     updateStatus();
 }
 
 HeadsDock::~HeadsDock() {
     ++*m_latest;  // running workers stop early; their watchers go with the dock
+    if (m_setJob) m_setJob->cancelled = true;
 }
 
 bool HeadsDock::busy() const {
@@ -268,15 +477,18 @@ int HeadsDock::headCount() const {
 
 void HeadsDock::setResults(std::shared_ptr<const attnviz::Results> results) {
     const int request = ++*m_latest;
+    // A new current sentence: its statistics replace the set's (the rule the status says).
+    const bool wasSet = m_showSet;
+    m_showSet = false;
+    m_setNote.clear();
     if (!results) {
-        m_model->setRows({});
         m_shown = request;
-        m_summary = "No models";
-        m_failed.clear();
-        updateStatus();
+        *m_current = HeadsContent{{}, 0, "No models", {}};
+        showContent(*m_current, false);
         emit computed();
         return;
     }
+    if (wasSet) showContent(*m_current, false);  // until the new sentence's statistics come
     auto* watcher = new QFutureWatcher<HeadsComputation>(this);
     connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher] {
         watcher->deleteLater();
@@ -284,17 +496,24 @@ void HeadsDock::setResults(std::shared_ptr<const attnviz::Results> results) {
         if (c.request != m_latest->load()) return;  // superseded: a newer request runs
         m_shown = c.request;
         const int rows = int(c.rows.size());
-        m_model->setRows(std::move(c.rows));
-        m_summary = !c.error.isEmpty() ? c.error
-                    : c.models == 0    ? QString("No models")
-                                       : QString("%1 of %2 · current sentence")
-                                          .arg(plural(rows, "head"), plural(c.models, "model"));
-        m_failed = c.failures.isEmpty()
-                       ? QString()
-                       : QString("%1 failed: %2")
-                             .arg(plural(c.failures.size(), "column"), c.failures.join("; "));
-        m_view->resizeColumnsToContents();
-        updateStatus();
+        m_current->rows = std::move(c.rows);
+        m_current->models = c.models;
+        m_current->summary = !c.error.isEmpty() ? c.error
+                             : c.models == 0
+                                 ? QString("No models")
+                                 : QString("%1 of %2 · current sentence")
+                                       .arg(plural(rows, "head"), plural(c.models, "model"));
+        m_current->notes.clear();
+        if (!c.failures.isEmpty()) {
+            m_current->notes << QString("%1 failed: %2")
+                                    .arg(plural(c.failures.size(), "column"),
+                                         c.failures.join("; "));
+        }
+        if (m_showSet) {  // a set result arrived meanwhile: it stays until the next sentence
+            updateStatus();
+            return;
+        }
+        showContent(*m_current, false);
         emit computed();
     });
     watcher->setFuture(QtConcurrent::run([results, request, latest = m_latest] {
@@ -303,17 +522,115 @@ void HeadsDock::setResults(std::shared_ptr<const attnviz::Results> results) {
     updateStatus();
 }
 
-void HeadsDock::updateStatus() {
-    if (busy()) {
-        m_status->setText("Computing…");
+void HeadsDock::setSentenceSet(std::vector<attnviz::ModelColumn> columns, QStringList lines) {
+    const bool sameModels =
+        std::equal(columns.begin(), columns.end(), m_columns.begin(), m_columns.end(),
+                   [](const ModelColumn& a, const ModelColumn& b) { return a.model == b.model; });
+    const bool changed = !sameModels || lines != m_lines;
+    m_columns = std::move(columns);
+    m_lines = std::move(lines);
+    if (changed && setBusy()) {
+        cancel();
+        m_setNote = "Over the sentence list: cancelled, the models or the sentences changed";
+        updateStatus();
+    }
+}
+
+bool HeadsDock::computeOverSet(QString* why) {
+    cancel();
+    std::vector<std::string> lines;
+    for (const QString& l : m_lines) lines.push_back(l.toStdString());
+    const int sentences = int(sentenceSet(lines, false).size());
+    QString reason;
+    if (m_columns.empty()) {
+        reason = "no models";
+    } else if (sentences < 2) {
+        reason = QString(
+                     "the sentence list has %1; statistics over a set need 2 or more (File › "
+                     "Open sentence list…)")
+                     .arg(plural(sentences, "sentence"));
+    }
+    if (!reason.isEmpty()) {
+        if (why) *why = reason;
+        m_setNote = "Over the sentence list: " + reason;
+        updateStatus();
+        return false;
+    }
+    auto job = std::make_shared<SetJob>();
+    m_setJob = job;
+    m_setNote.clear();
+    m_progress->setRange(0, int(m_columns.size()) * (sentences + 1));
+    m_progress->setValue(0);
+    m_progress->show();
+    m_cancel->show();
+    m_overSet->setEnabled(false);
+    m_poll->start();
+    auto* watcher = new QFutureWatcher<HeadsContent>(this);
+    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, job] {
+        watcher->deleteLater();
+        if (job != m_setJob || job->cancelled) return;  // cancelled: nobody waits for it
+        setFinished(*job, watcher->result());
+    });
+    watcher->setFuture(QtConcurrent::run([columns = m_columns, lines = std::move(lines), job] {
+        return computeSet(columns, lines, *job);
+    }));
+    updateStatus();
+    return true;
+}
+
+void HeadsDock::cancel() {
+    if (!m_setJob) return;
+    m_setJob->cancelled = true;
+    endSetRun();
+    m_setNote = "Over the sentence list: cancelled";
+    updateStatus();
+}
+
+void HeadsDock::endSetRun() {
+    m_setJob.reset();
+    m_poll->stop();
+    m_progress->hide();
+    m_cancel->hide();
+    m_overSet->setEnabled(true);
+}
+
+void HeadsDock::setFinished(const SetJob& job, HeadsContent result) {
+    m_progress->setValue(job.done.load());
+    endSetRun();
+    if (result.models == 0) {  // every model failed: the table stays as it was
+        m_setNote = "Over the sentence list: " + result.notes.join("\n");
+        updateStatus();
         return;
     }
-    QString text = m_summary;
-    if (!m_filter->text().isEmpty() && m_model->rowCount() > 0)
-        text += QString(" · %1 shown").arg(m_proxy->rowCount());
-    if (!m_failed.isEmpty()) text += "\n" + m_failed;
+    result.summary += " · shown until another sentence is chosen";
+    *m_set = std::move(result);
+    m_showSet = true;
+    showContent(*m_set, true);
+    emit computed();
+}
+
+void HeadsDock::showContent(const HeadsContent& content, bool overSet) {
+    m_model->setRows(content.rows, overSet);
+    m_view->resizeColumnsToContents();
+    updateStatus();
+}
+
+void HeadsDock::updateStatus() {
+    QString text;
+    QStringList notes;
+    if (!m_showSet && busy()) {
+        text = "Computing…";
+    } else {
+        const HeadsContent& c = m_showSet ? *m_set : *m_current;
+        text = c.summary;
+        if (!m_filter->text().isEmpty() && m_model->rowCount() > 0)
+            text += QString(" · %1 shown").arg(m_proxy->rowCount());
+        notes = c.notes;
+    }
+    if (!m_setNote.isEmpty()) notes << m_setNote;
+    if (!notes.isEmpty()) text += "\n" + notes.join("\n");
     m_status->setText(text);
-    m_status->setToolTip(m_failed);
+    m_status->setToolTip(notes.join("\n"));
 }
 
 void HeadsDock::activate(const QModelIndex& proxyIndex) {

@@ -139,6 +139,7 @@ void MainWindow::columnsChanged() {
     QStringList info;
     for (const auto& c : columns()) info << VariantPanel::describe(*c.model);
     m_grid->setColumnInfo(info);
+    m_heads->setSentenceSet(columns(), m_sentences->lines());
     requestAnalysis();
 }
 

@@ -58,6 +58,7 @@ void SentenceList::setLines(const QStringList& lines) {
         item->setData(Qt::UserRole, line);
         m_list->addItem(item);
     }
+    emit linesChanged();
 }
 
 QStringList SentenceList::lines() const {

@@ -22,6 +22,7 @@ public:
     void setCurrentIndex(int i) { m_list->setCurrentRow(i); }
 
 signals:
+    void linesChanged();  // setLines (a file loaded, a session restored)
     void sentenceChosen(const QString& source, const QString& target);
 
 private:

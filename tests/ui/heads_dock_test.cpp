@@ -2,7 +2,10 @@
 // The Heads dock with real analyses of two bundled models, offscreen: one row per head, the
 // numbers those of core/head_stats.h computed here directly, the hard-coded Gaussian heads
 // found as Gaussian windows at their configured offsets, numeric sorting, a click or Enter
-// naming the head, and a newer (or null) request superseding a running one.
+// naming the head, and a newer (or null) request superseding a running one. Over the
+// sentence list: input dependence exactly 0 for Gaussian heads and equal to inputDependence
+// of the models' own analyses, importance equal to headImportance on a clone, progress to
+// the end, cancel leaving the table as it was, and the reasons when there is nothing to do.
 #include "ui/heads_dock.h"
 
 #include <gtest/gtest.h>
@@ -11,14 +14,22 @@
 #include <QElapsedTimer>
 #include <QLabel>
 #include <QLineEdit>
+#include <QProgressBar>
+#include <QPushButton>
 #include <QSignalSpy>
 #include <QTableView>
 #include <QTest>
 #include <QThreadPool>
 #include <algorithm>
+#include <cmath>
+#include <map>
+#include <tuple>
 
+#include "core/head_importance.h"
 #include "core/head_stats.h"
 #include "core/selection.h"
+#include "core/tasks.h"
+#include "core/training_job.h"
 
 using namespace attnviz;
 using namespace attnviz::ui;
@@ -294,4 +305,249 @@ TEST(HeadsDock, FailedColumnsAreSkippedAndNamed) {
     EXPECT_TRUE(status.contains("of 1 model ·")) << status.toStdString();
     EXPECT_TRUE(status.contains("1 column failed: broken: the sentence is too long"))
         << status.toStdString();
+}
+
+namespace {
+
+std::vector<ModelColumn> loadColumns(const std::vector<std::string>& files) {
+    std::vector<ModelColumn> columns;
+    for (const auto& f : files) columns.push_back(loadModelColumn(kModels + "/" + f));
+    return columns;
+}
+
+// Sentences of the toy translation vocabulary, without targets; several of each length.
+const QStringList kToyLines = {
+    "the cat sees the dog",   "the dog sees the cat",           "we go to the river",
+    "the man sees the house", "the small cat sees the big dog", "we go to the city"};
+
+// Held-out examples of the toy translate task as "source TAB target" lines.
+QStringList translateLines(int count, std::vector<Example>* examples = nullptr) {
+    const auto ex = taskHeldOut(*makeTask("translate"), 1, count);
+    QStringList lines;
+    auto join = [](const std::vector<std::string>& words) {
+        QStringList w;
+        for (const auto& x : words) w << QString::fromStdString(x);
+        return w.join(' ');
+    };
+    for (const Example& e : ex) lines << join(e.src) + "\t" + join(e.tgt);
+    if (examples) *examples = ex;
+    return lines;
+}
+
+// The row of (model name, kind, layer, head), -1 when none.
+int findNamedRow(const HeadsDock& dock, const std::string& model, BlockKind kind, int layer,
+                 int head) {
+    for (int r = 0; r < dock.table()->model()->rowCount(); ++r)
+        if (cell(dock, r, HeadsDock::Model).toString().toStdString() == model &&
+            cell(dock, r, HeadsDock::Block).toString().toStdString() == blockLabel(kind) &&
+            cell(dock, r, HeadsDock::Layer).toInt() == layer &&
+            cell(dock, r, HeadsDock::Head).toInt() == head)
+            return r;
+    return -1;
+}
+
+// Runs the set computation and waits for it (and every worker) to end.
+void computeSet(HeadsDock& dock) {
+    QString why;
+    ASSERT_TRUE(dock.computeOverSet(&why)) << why.toStdString();
+    EXPECT_TRUE(dock.setBusy());
+    EXPECT_FALSE(dock.progress()->isHidden());
+    ASSERT_TRUE(waitUntil([&] { return !dock.setBusy(); }, 300000));
+    QThreadPool::globalInstance()->waitForDone();
+    QCoreApplication::processEvents();
+}
+
+}  // namespace
+
+TEST(HeadsDock, OverTheSentenceListInputDependence) {
+    const auto columns = loadColumns({"01-dot.safetensors", "09-hc-sa.safetensors"});
+    const auto results = analyse({"01-dot.safetensors", "09-hc-sa.safetensors"});
+    HeadsDock dock;
+    dock.setResults(results);
+    settle(dock);
+    dock.setSentenceSet(columns, kToyLines);
+    QSignalSpy values(dock.progress(), &QProgressBar::valueChanged);
+    computeSet(dock);
+
+    // Progress: a step per sentence and one per model, never backwards, to the end.
+    EXPECT_EQ(dock.progress()->maximum(), 2 * (int(kToyLines.size()) + 1));
+    EXPECT_EQ(dock.progress()->value(), dock.progress()->maximum());
+    for (int i = 1; i < values.count(); ++i)
+        EXPECT_LE(values.at(i - 1).at(0).toInt(), values.at(i).at(0).toInt());
+    EXPECT_TRUE(dock.progress()->isHidden());
+    EXPECT_TRUE(dock.showsSet());
+
+    const int heads = totalHeads(*results);
+    EXPECT_EQ(dock.headCount(), heads);
+    const QString status = dock.status()->text();
+    EXPECT_TRUE(status.startsWith(QString("%1 heads of 2 models · 6 sentences").arg(heads)))
+        << status.toStdString();
+    EXPECT_TRUE(status.contains("6 lines without a target: no importance for seq2seq models"))
+        << status.toStdString();
+    for (int col : {int(HeadsDock::InputDependence), int(HeadsDock::Importance)})
+        EXPECT_FALSE(dock.table()
+                         ->model()
+                         ->headerData(col, Qt::Horizontal, Qt::ToolTipRole)
+                         .toString()
+                         .isEmpty());
+
+    // Every Gaussian self-attention head of HC-SA: exactly 0; some dot-product head: > 0.
+    const std::string dot = columns[0].name, hc = columns[1].name;
+    int gaussian = 0;
+    double mostDependent = 0;
+    for (int r = 0; r < dock.headCount(); ++r) {
+        EXPECT_EQ(cell(dock, r, HeadsDock::Importance).toString(), "—");
+        const double x = cell(dock, r, HeadsDock::InputDependence, HeadsDock::ValueRole).toDouble();
+        const std::string model = cell(dock, r, HeadsDock::Model).toString().toStdString();
+        if (model == hc && cell(dock, r, HeadsDock::Variant).toString() == "gaussian") {
+            const std::string block = cell(dock, r, HeadsDock::Block).toString().toStdString();
+            EXPECT_TRUE(block == blockLabel(BlockKind::EncoderSelf) ||
+                        block == blockLabel(BlockKind::DecoderSelf));
+            EXPECT_EQ(x, 0.0) << "row " << r;
+            EXPECT_EQ(cell(dock, r, HeadsDock::InputDependence).toString(), "0.000");
+            ++gaussian;
+        }
+        if (model == dot && cell(dock, r, HeadsDock::Variant).toString() == "dot")
+            mostDependent = std::max(mostDependent, x);
+    }
+    int gaussianHeads = 0;  // in HC-SA's analysis of the current sentence
+    for (const auto& b : (*results)[1].analysis.blocks)
+        if (b.variant == "gaussian") gaussianHeads += b.heads;
+    EXPECT_GT(gaussianHeads, 0);
+    EXPECT_EQ(gaussian, gaussianHeads);
+    EXPECT_GT(mostDependent, 0.0);
+
+    // One dot-product head recomputed here: every line through the model (on a clone), the
+    // head's tables, inputDependence and headStats.
+    Model m = columns[0].model->clone();
+    std::vector<Analysis> runs;
+    for (const QString& line : kToyLines) runs.push_back(m.analyze(line.toStdString()));
+    for (BlockKind kind : {BlockKind::EncoderSelf, BlockKind::Cross}) {
+        const int layer = 1, head = 2;
+        std::vector<HeadTable> tables;
+        for (const Analysis& a : runs)
+            tables.push_back({&block(a, kind, layer)->weights[size_t(head)], false});
+        int compared = 0;
+        const double expected = inputDependence(tables, &compared);
+        ASSERT_GT(compared, 0);
+        const int row = findNamedRow(dock, dot, kind, layer, head);
+        ASSERT_GE(row, 0);
+        EXPECT_DOUBLE_EQ(
+            cell(dock, row, HeadsDock::InputDependence, HeadsDock::ValueRole).toDouble(), expected);
+        EXPECT_GT(expected, 0.0);
+        const HeadStats s = headStats(tables);
+        EXPECT_DOUBLE_EQ(cell(dock, row, HeadsDock::Entropy, HeadsDock::ValueRole).toDouble(),
+                         s.entropy);
+        EXPECT_DOUBLE_EQ(cell(dock, row, HeadsDock::R2, HeadsDock::ValueRole).toDouble(), s.fit.r2);
+    }
+
+    // A new current sentence shows its own statistics again; the set's columns read "—".
+    dock.setResults(results);
+    EXPECT_FALSE(dock.showsSet());
+    settle(dock);
+    EXPECT_EQ(dock.headCount(), heads);
+    EXPECT_TRUE(dock.status()->text().contains("current sentence"))
+        << dock.status()->text().toStdString();
+    for (int r = 0; r < dock.headCount(); ++r) {
+        EXPECT_EQ(cell(dock, r, HeadsDock::InputDependence).toString(), "—");
+        EXPECT_EQ(cell(dock, r, HeadsDock::Importance).toString(), "—");
+    }
+}
+
+TEST(HeadsDock, OverTheSentenceListImportanceWithTargets) {
+    const auto columns = loadColumns({"01-dot.safetensors", "09-hc-sa.safetensors"});
+    std::vector<Example> examples;
+    const QStringList lines = translateLines(8, &examples);
+    HeadsDock dock;
+    dock.setSentenceSet(columns, lines);
+    computeSet(dock);
+    ASSERT_TRUE(dock.showsSet());
+    EXPECT_TRUE(dock.status()->text().startsWith(
+        QString("%1 heads of 2 models · 8 sentences").arg(dock.headCount())))
+        << dock.status()->text().toStdString();
+    EXPECT_FALSE(dock.status()->text().contains("without a target"));
+
+    // Every head has its importance; per block, the normalised scores have ℓ2 norm 1.
+    std::map<std::tuple<std::string, int, int>, double> squares;
+    for (int r = 0; r < dock.headCount(); ++r) {
+        const double x = cell(dock, r, HeadsDock::Importance, HeadsDock::ValueRole).toDouble();
+        ASSERT_TRUE(std::isfinite(x)) << "row " << r;
+        squares[{cell(dock, r, HeadsDock::Model).toString().toStdString(),
+                 cell(dock, r, HeadsDock::Block, HeadsDock::ValueRole).toInt(),
+                 cell(dock, r, HeadsDock::Layer).toInt()}] += x * x;
+    }
+    for (const auto& [key, sum] : squares) EXPECT_NEAR(sum, 1.0, 1e-9);
+
+    // Recomputed here on a clone, from the task's own examples, for every head of each model.
+    for (const ModelColumn& column : columns) {
+        const auto expected = headImportance(column.model->clone(), examples);
+        ASSERT_FALSE(expected.empty());
+        for (const HeadImportance& h : expected) {
+            const int row = findNamedRow(dock, column.name, h.kind, h.layer, h.head);
+            ASSERT_GE(row, 0);
+            EXPECT_NEAR(cell(dock, row, HeadsDock::Importance, HeadsDock::ValueRole).toDouble(),
+                        h.normalised, 1e-9)
+                << column.name << " " << blockLabel(h.kind) << " " << h.layer << " " << h.head;
+        }
+    }
+}
+
+TEST(HeadsDock, CancelLeavesTheTableAsItWas) {
+    const auto columns = loadColumns({"01-dot.safetensors", "09-hc-sa.safetensors"});
+    const auto results = analyse({"01-dot.safetensors", "09-hc-sa.safetensors"});
+    HeadsDock dock;
+    dock.setResults(results);
+    settle(dock);
+    const QString before = dock.status()->text();
+    const int heads = dock.headCount();
+    QSignalSpy computed(&dock, &HeadsDock::computed);
+    dock.setSentenceSet(columns, translateLines(200));
+    ASSERT_TRUE(dock.computeOverSet());
+    EXPECT_FALSE(dock.cancelButton()->isHidden());
+    dock.cancel();
+    EXPECT_FALSE(dock.setBusy());
+    EXPECT_TRUE(dock.progress()->isHidden());
+    EXPECT_TRUE(dock.cancelButton()->isHidden());
+    QThreadPool::globalInstance()->waitForDone();  // the worker stops at its next check
+    QCoreApplication::processEvents();
+    EXPECT_EQ(computed.count(), 0);
+    EXPECT_FALSE(dock.showsSet());
+    EXPECT_EQ(dock.headCount(), heads);
+    EXPECT_TRUE(dock.status()->text().startsWith(before)) << dock.status()->text().toStdString();
+    for (int r = 0; r < dock.headCount(); ++r)
+        EXPECT_EQ(cell(dock, r, HeadsDock::InputDependence).toString(), "—");
+
+    // Other lines while a computation runs cancel it: it was over the old ones.
+    ASSERT_TRUE(dock.computeOverSet());
+    dock.setSentenceSet(columns, kToyLines);
+    EXPECT_FALSE(dock.setBusy());
+    QThreadPool::globalInstance()->waitForDone();
+    QCoreApplication::processEvents();
+    EXPECT_FALSE(dock.showsSet());
+}
+
+TEST(HeadsDock, OverTheSentenceListNeedsModelsAndTwoSentences) {
+    HeadsDock dock;
+    QString why;
+    dock.setSentenceSet({}, kToyLines);
+    EXPECT_FALSE(dock.computeOverSet(&why));
+    EXPECT_EQ(why, "no models");
+    const auto columns = loadColumns({"01-dot.safetensors"});
+    dock.setSentenceSet(columns, {"the cat sees the dog", "   ", ""});
+    EXPECT_FALSE(dock.computeOverSet(&why));
+    EXPECT_TRUE(why.contains("1 sentence") && why.contains("2 or more")) << why.toStdString();
+    EXPECT_FALSE(dock.setBusy());
+    EXPECT_TRUE(dock.status()->text().contains(why));
+
+    // A model that fails on every sentence: said in the status line, the table untouched.
+    QString tooLong;
+    for (int i = 0; i < Model::kMaxTokens + 10; ++i) tooLong += "cat ";
+    dock.setSentenceSet(columns, {tooLong, tooLong + "dog"});
+    computeSet(dock);
+    EXPECT_FALSE(dock.showsSet());
+    EXPECT_EQ(dock.headCount(), 0);
+    EXPECT_TRUE(
+        dock.status()->text().contains(QString("1 column failed: %1: no sentence could be analysed")
+                                           .arg(QString::fromStdString(columns[0].name))))
+        << dock.status()->text().toStdString();
 }

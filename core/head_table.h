@@ -1,0 +1,54 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+// Every head of one model over a set of sentences, as `attnviz-cli analyze --data` computes
+// it (docs/analysis.md): the sentences read from "source" or "source TAB target" lines, each
+// head's statistics over the analyses of all of them, and the examples head importance
+// (core/head_importance.h) needs. The app's Heads dock runs these, sentence by sentence, on a
+// worker thread ("Over the sentence list").
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "head_stats.h"
+#include "model.h"
+#include "tasks.h"
+
+namespace attnviz {
+
+// One sentence of a set, and its reference target when the line gives one.
+struct SetSentence {
+    std::string source;
+    std::optional<std::string> target;
+};
+
+// Lines as `analyze --data` reads them: a trailing '\r' dropped, blank lines skipped;
+// "source TAB target" split for a seq2seq model (a decoder-only model's line is its text,
+// whole). Without a target, Model::analyze decodes greedily.
+std::vector<SetSentence> sentenceSet(const std::vector<std::string>& lines, bool seq2seq);
+
+// Head `head` of captured block `block` over the analyses of one model, one per sentence
+// (the same blocks in each): its tables [Nq, Nk] over every run, causal in decoder
+// self-attention, through headStats; with two runs or more, inputDependence too.
+struct HeadSetStats {
+    HeadStats stats;
+    double inputDependence = 0;  // meaningful when compared > 0
+    int compared = 0;            // rows in groups of two sentences or more (0: none)
+};
+HeadSetStats headSetStats(const std::vector<Analysis>& runs, size_t block, int head);
+// The tables headSetStats reads (they point into `runs`).
+std::vector<HeadTable> headTables(const std::vector<Analysis>& runs, size_t block, int head);
+
+// The examples of head importance for `model`: tokenized with its tokenizer; a seq2seq model
+// needs the reference target (sentences without one are counted, not used), a decoder-only
+// model's text is its target. Sentences with an empty target or longer than the model takes
+// are counted and left out.
+struct ImportanceExamples {
+    std::vector<Example> examples;
+    int withoutTarget = 0;  // seq2seq sentences without a reference target
+    int unusable = 0;       // empty, or too long for the model
+};
+ImportanceExamples importanceExamples(const Model& model,
+                                      const std::vector<SetSentence>& sentences);
+
+}  // namespace attnviz

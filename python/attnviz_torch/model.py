@@ -1,0 +1,273 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""The model of docs/model-spec.md in PyTorch, batched: sequences padded with <pad> (id 0),
+masks for padding, causality and each variant; parameters named exactly as the checkpoint's
+tensors, so that a checkpoint loads here and a model trained here loads in attnviz.
+
+Shapes: B sequences, Ts source positions (tokens + <eos>), Tt target positions (<bos> +
+tokens), d = d_model, h heads of a block, dk = d / h, L = max_len."""
+import json
+import math
+
+import torch
+import torch.nn.functional as F
+
+from .checkpoint import read_checkpoint, write_checkpoint
+from .tokenizer import make_tokenizer
+
+PAD, UNK, BOS, EOS = 0, 1, 2, 3
+
+
+def sinusoid(n, d, dtype):
+    """The positional table [n, d], computed in double and rounded to float32 (the spec's)."""
+    t = torch.arange(n, dtype=torch.float64)[:, None]
+    c = torch.arange(d, dtype=torch.float64)[None, :]
+    ang = t / torch.pow(10000.0, (c - c % 2) / d)
+    pe = torch.where(c % 2 == 0, torch.sin(ang), torch.cos(ang))
+    return pe.to(torch.float32).to(dtype)
+
+
+def _frozen(cfg):
+    """Tensor suffixes a block does not train (fixed random tables)."""
+    out = set()
+    if cfg.get("trainable", True) is False:
+        out |= {"random.r", "frandom.r1", "frandom.r2"}
+    return out
+
+
+class AttnvizModel(torch.nn.Module):
+    def __init__(self, tensors, meta):
+        super().__init__()
+        self.meta = dict(meta)
+        self.cfg = json.loads(meta["config"])
+        self.src_vocab = json.loads(meta["src_vocab"])
+        self.tgt_vocab = json.loads(meta["tgt_vocab"])
+        self.tokenizer = make_tokenizer(meta["tokenizer"])
+        self._src_index = {t: i for i, t in enumerate(self.src_vocab)}
+        self._tgt_index = {t: i for i, t in enumerate(self.tgt_vocab)}
+        self.names = sorted(tensors)
+        self.params = torch.nn.ParameterDict()
+        frozen = set()
+        for blk, prefix in self._blocks():
+            for suffix in _frozen(self.cfg[blk]):
+                frozen.add(prefix + suffix)
+        for name in self.names:
+            self.params[name.replace(".", "/")] = torch.nn.Parameter(
+                tensors[name].clone(), requires_grad=name not in frozen)
+
+    # -- checkpoints ------------------------------------------------------------------------
+    @classmethod
+    def from_checkpoint(cls, path):
+        return cls(*read_checkpoint(path))
+
+    def state_tensors(self):
+        return {n: self.params[n.replace(".", "/")].detach() for n in self.names}
+
+    def save(self, path, training=None):
+        """Writes the model as an attnviz checkpoint (atomically); `training` replaces the
+        "training" metadata when given."""
+        meta = dict(self.meta)
+        if training is not None:
+            meta["training"] = json.dumps(training, separators=(",", ":"))
+        write_checkpoint(path, self.state_tensors(), meta)
+
+    def P(self, name):
+        return self.params[name.replace(".", "/")]
+
+    def _blocks(self):
+        """(config key, tensor prefix) of every attention block."""
+        c = self.cfg
+        seq2seq = c["arch"] == "seq2seq"
+        out = []
+        if seq2seq:
+            out += [("encoder_self", f"encoder.layers.{i}.self_attn.") for i in range(c["enc_layers"])]
+        for i in range(c["dec_layers"]):
+            out.append(("decoder_self", f"decoder.layers.{i}.self_attn."))
+            if seq2seq and self.has_cross(i):
+                out.append(("cross", f"decoder.layers.{i}.cross_attn."))
+        return out
+
+    def has_cross(self, i):
+        c = self.cfg
+        return c["arch"] == "seq2seq" and (c["cross"].get("layers", "all") == "all" or i == c["dec_layers"] - 1)
+
+    # -- tokens ------------------------------------------------------------------------------
+    def source_ids(self, text):
+        return [self._src_index.get(t, UNK) for t in self.tokenizer.tokenize(text)]
+
+    def target_ids(self, text):
+        return [self._tgt_index.get(t, UNK) for t in self.tokenizer.tokenize(text)]
+
+    # -- attention ----------------------------------------------------------------------------
+    def _logits(self, variant, bc, pre, xq, xk, h):
+        """xq [B, Nq, d], xk [B, Nk, d] -> S [B, h, Nq, Nk] (or [1, h, Nq, Nk])."""
+        B, nq, d = xq.shape
+        nk = xk.shape[1]
+        dk = d // h
+        P = lambda n: self.P(pre + n)  # noqa: E731
+        bias = self.cfg.get("bias", True)
+        if variant == "dot":
+            q = xq @ P("q_proj.weight").T + (P("q_proj.bias") if bias else 0)
+            k = xk @ P("k_proj.weight").T + (P("k_proj.bias") if bias else 0)
+            q = q.view(B, nq, h, dk).transpose(1, 2)
+            k = k.view(B, nk, h, dk).transpose(1, 2)
+            return q @ k.transpose(2, 3) / math.sqrt(dk)
+        if variant in ("dense", "factorized_dense"):
+            key = "dense" if variant == "dense" else "fdense"
+            hid = torch.relu(torch.einsum("bnd,hed->bhne", xq, P(f"{key}.w1.weight"))
+                             + P(f"{key}.w1.bias")[None, :, None, :])
+            if variant == "dense":
+                row = torch.einsum("bhne,hle->bhnl", hid, P("dense.w2.weight")) + P("dense.w2.bias")[None, :, None, :]
+                return row[..., :nk]
+            A = torch.einsum("bhne,hae->bhna", hid, P("fdense.wa.weight")) + P("fdense.wa.bias")[None, :, None, :]
+            Bm = torch.einsum("bhne,hce->bhnc", hid, P("fdense.wb.weight")) + P("fdense.wb.bias")[None, :, None, :]
+            full = (A[..., :, None] * Bm[..., None, :]).reshape(B, h, nq, A.shape[-1] * Bm.shape[-1])
+            return full[..., :nk]
+        if variant == "random":
+            return P("random.r")[None, :, :nq, :nk]
+        if variant == "factorized_random":
+            return (P("frandom.r1")[:, :nq] @ P("frandom.r2")[:, :nk].transpose(1, 2))[None]
+        if variant == "local":
+            w = bc["window"]
+            off = torch.arange(nk)[None, :] - torch.arange(nq)[:, None]
+            S = P("local.logits")[:, off.clamp(-w, w) + w]
+            return S.masked_fill((off.abs() > w)[None], float("-inf"))[None]
+        raise ValueError(f"unknown attention variant {variant!r}")
+
+    def _weights(self, kind, bc, pre, xq, xk, allowed):
+        """A [B, h, Nq, Nk]; allowed [B, Nq, Nk] bool."""
+        h = bc["heads"]
+        v = bc["variant"]
+        B, nq, nk = allowed.shape
+        if v == "gaussian":
+            sigma, offs = bc.get("sigma", 1.0), bc["offsets"]
+            r = bc.get("ratio", 1.0) if kind == "cross" else 1.0
+            i = torch.arange(nq, dtype=torch.float64)[:, None]
+            j = torch.arange(nk, dtype=torch.float64)[None, :]
+            mus = torch.tensor([offs[k % len(offs)] for k in range(h)], dtype=torch.float64)[:, None, None]
+            w = torch.exp(-0.5 * ((j - (r * i + mus)) / sigma) ** 2) / (sigma * math.sqrt(2 * math.pi))
+            w = w.to(torch.float32).to(xq.dtype)[None] * allowed[:, None]
+            if bc.get("normalize", False):
+                s = w.sum(-1, keepdim=True)
+                w = torch.where(s > 0, w / torch.where(s > 0, s, torch.ones_like(s)), w)
+            return w
+        if v == "mixture":
+            comps = bc["components"]
+            if bc.get("unweighted", False):
+                mix = torch.ones(len(comps), dtype=xq.dtype)
+            else:
+                mix = torch.softmax(self.P(pre + "mix.alpha"), 0)
+            S = sum(mix[m] * self._logits(c, bc, pre, xq, xk, h) for m, c in enumerate(comps))
+        else:
+            S = self._logits(v, bc, pre, xq, xk, h)
+        S = S.expand(B, h, nq, nk).masked_fill(~allowed[:, None], float("-inf"))
+        empty = torch.isinf(S).all(-1, keepdim=True)  # no allowed key: a row of zeros
+        return torch.softmax(S.masked_fill(empty, 0.0), -1).masked_fill(empty, 0.0)
+
+    def _attention(self, kind, pre, xq, xk, allowed, record):
+        bc = self.cfg[kind]
+        h, d = bc["heads"], xq.shape[-1]
+        B, nq, nk = allowed.shape
+        A = self._weights(kind, bc, pre, xq, xk, allowed)
+        if record is not None:
+            record.append(A)
+        bias = self.cfg.get("bias", True)
+        V = xk @ self.P(pre + "v_proj.weight").T + (self.P(pre + "v_proj.bias") if bias else 0)
+        ctx = (A @ V.view(B, nk, h, d // h).transpose(1, 2)).transpose(1, 2).reshape(B, nq, d)
+        return ctx @ self.P(pre + "out_proj.weight").T + (self.P(pre + "out_proj.bias") if bias else 0)
+
+    def _norm(self, x, name):
+        return F.layer_norm(x, (x.shape[-1],), self.P(name + ".weight"), self.P(name + ".bias"), 1e-5)
+
+    def _ffn(self, x, p):
+        hid = torch.relu(x @ self.P(p + ".linear1.weight").T + self.P(p + ".linear1.bias"))
+        return hid @ self.P(p + ".linear2.weight").T + self.P(p + ".linear2.bias")
+
+    def _embed(self, table, ids):
+        d = self.cfg["d_model"]
+        return self.P(table)[ids] * math.sqrt(d) + sinusoid(ids.shape[1], d, self.P(table).dtype)[None]
+
+    # -- the model ----------------------------------------------------------------------------
+    def forward(self, src, tgt_in, dropout=0.0, record=None):
+        """src [B, Ts] (token ids + <eos>, <pad>-padded; None for decoder-only), tgt_in [B, Tt]
+        (<bos> + ids, padded) -> logits [B, Tt, V]. `record`: a list receiving every block's
+        weights [B, h, Nq, Nk] in dump order (encoder layers, then per decoder layer self and
+        cross)."""
+        c = self.cfg
+        pre = c.get("norm", "pre") == "pre"
+        drop = (lambda x: F.dropout(x, dropout, True)) if dropout > 0 else (lambda x: x)  # noqa: E731
+        seq2seq = c["arch"] == "seq2seq"
+        Tt = tgt_in.shape[1]
+        tvalid = tgt_in != PAD
+        tvalid[:, 0] = True  # <bos>
+        mem = None
+        if seq2seq:
+            svalid = src != PAD
+            Ts = src.shape[1]
+            x = drop(self._embed("src_embed.weight", src))
+            allowed = svalid[:, None, :].expand(-1, Ts, Ts)
+            for i in range(c["enc_layers"]):
+                p = f"encoder.layers.{i}"
+                a = p + ".self_attn."
+                if pre:
+                    hx = self._norm(x, p + ".norm1")
+                    x = x + drop(self._attention("encoder_self", a, hx, hx, allowed, record))
+                    x = x + drop(self._ffn(self._norm(x, p + ".norm2"), p + ".ffn"))
+                else:
+                    x = self._norm(x + drop(self._attention("encoder_self", a, x, x, allowed, record)), p + ".norm1")
+                    x = self._norm(x + drop(self._ffn(x, p + ".ffn")), p + ".norm2")
+            mem = self._norm(x, "encoder.norm") if pre else x
+        temb = "src_embed.weight" if (seq2seq and c.get("share_embeddings", False)) else "tgt_embed.weight"
+        y = drop(self._embed(temb, tgt_in))
+        causal = torch.tril(torch.ones(Tt, Tt, dtype=torch.bool))[None] & tvalid[:, None, :]
+        for i in range(c["dec_layers"]):
+            p = f"decoder.layers.{i}"
+            a = p + ".self_attn."
+            if pre:
+                hy = self._norm(y, p + ".norm1")
+                y = y + drop(self._attention("decoder_self", a, hy, hy, causal, record))
+            else:
+                y = self._norm(y + drop(self._attention("decoder_self", a, y, y, causal, record)), p + ".norm1")
+            if seq2seq and self.has_cross(i):
+                cm = svalid[:, None, :].expand(-1, Tt, -1)
+                ca = p + ".cross_attn."
+                if pre:
+                    y = y + drop(self._attention("cross", ca, self._norm(y, p + ".norm2"), mem, cm, record))
+                else:
+                    y = self._norm(y + drop(self._attention("cross", ca, y, mem, cm, record)), p + ".norm2")
+            if pre:
+                y = y + drop(self._ffn(self._norm(y, p + ".norm3"), p + ".ffn"))
+            else:
+                y = self._norm(y + drop(self._ffn(y, p + ".ffn")), p + ".norm3")
+        if pre:
+            y = self._norm(y, "decoder.norm")
+        G = self.P(temb) if c.get("tie_output", True) else self.P("generator.weight")
+        return y @ G.T + self.P("generator.bias")
+
+    # -- batches ------------------------------------------------------------------------------
+    def batch(self, pairs):
+        """[(source ids or None, target ids)] -> (src [B, Ts] or None, tgt_in [B, Tt],
+        tgt_out [B, Tt] with -100 at padding)."""
+        seq2seq = self.cfg["arch"] == "seq2seq"
+        B = len(pairs)
+        Tt = max(len(t) for _, t in pairs) + 1
+        tin = torch.full((B, Tt), PAD, dtype=torch.long)
+        tout = torch.full((B, Tt), -100, dtype=torch.long)
+        src = None
+        if seq2seq:
+            Ts = max(len(s) for s, _ in pairs) + 1
+            src = torch.full((B, Ts), PAD, dtype=torch.long)
+        for b, (s, t) in enumerate(pairs):
+            tin[b, :len(t) + 1] = torch.tensor([BOS] + t)
+            tout[b, :len(t) + 1] = torch.tensor(t + [EOS])
+            if seq2seq:
+                src[b, :len(s) + 1] = torch.tensor(s + [EOS])
+        return src, tin, tout
+
+    def loss_sum(self, pairs, dropout=0.0, label_smoothing=0.0):
+        """The summed cross-entropy over the target tokens of `pairs` (as the C++ trainer,
+        before dividing by the batch's token count) and that count."""
+        src, tin, tout = self.batch(pairs)
+        logits = self.forward(src, tin, dropout)
+        loss = F.cross_entropy(logits.reshape(-1, logits.shape[-1]), tout.reshape(-1),
+                               ignore_index=-100, label_smoothing=label_smoothing, reduction="sum")
+        return loss, int((tout != -100).sum())

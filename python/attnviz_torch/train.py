@@ -1,0 +1,318 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""Train an attnviz model with PyTorch, on one process or many (torch.distributed).
+
+    python3 -m torch.distributed.run --standalone --nproc-per-node N -m attnviz_torch.train \\
+        --config C.json (--task NAME | --data F.tsv) --steps S --out M.safetensors [options]
+
+The options are attnviz-cli train's (--batch-size, --lr, --optimizer, --schedule, --warmup,
+--weight-decay, --dropout, --label-smoothing, --clip, --seed, --held-out, --tokenizer,
+--vocab-size), plus --save-every K (a checkpoint every K steps, written atomically so the app
+can open it while training runs), --resume (continue from --out and its training state) and
+--backend (gloo on CPU, nccl on GPUs; default: nccl when CUDA is available).
+
+The model starts exactly as `attnviz-cli train` would start it: the C++ CLI (ATTNVIZ_CLI,
+else attnviz-cli on PATH, else build/release/app/attnviz-cli of this repository) writes the
+initial checkpoint (configuration resolved, vocabularies built from the task or data, the
+SentencePiece model trained when asked, parameters initialised from --seed), and built-in
+tasks come from `attnviz-cli examples`, the stream `attnviz-cli train --task` trains on.
+With --init M0 the run continues from a checkpoint instead and needs no CLI for --data.
+
+Data parallelism: the global batch (--batch-size sequences) is cut into one contiguous shard
+per process; each process's loss is its shard's summed cross-entropy divided by the global
+batch's token count (times the world size, which DistributedDataParallel's averaging undoes),
+so the gradient equals the one-process gradient of the same global batch. The batch of step s
+is a function of s alone (and dropout masks of (seed, step, rank)), so a resumed run repeats
+the uninterrupted one.
+"""
+import argparse
+import json
+import math
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+import torch
+import torch.distributed as dist
+
+from .model import AttnvizModel
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
+def find_cli():
+    for c in (os.environ.get("ATTNVIZ_CLI"), shutil.which("attnviz-cli"),
+              os.path.join(ROOT, "build/release/app/attnviz-cli")):
+        if c and os.path.exists(c):
+            return c
+    raise SystemExit("attnviz_torch.train: the attnviz-cli program is needed to start from --config or "
+                     "--task (set ATTNVIZ_CLI, put it on PATH, or build this repository); with --init and "
+                     "--data it is not")
+
+
+def learning_rate(o, step):
+    """core/trainer.cpp learningRate: linear warm-up, then constant, inverse-sqrt or linear."""
+    s, w = max(1, step), o.warmup
+    if w > 0 and s < w:
+        return o.lr * s / w
+    if o.schedule == "inverse-sqrt":
+        return o.lr * math.sqrt(max(w, 1.0) / s)
+    if o.schedule == "linear":
+        span = max(1.0, o.steps - w + 1)
+        return o.lr * max(0.0, (o.steps - s + 1) / span)
+    return o.lr
+
+
+def parse(argv):
+    ap = argparse.ArgumentParser(prog="python3 -m attnviz_torch.train", description=__doc__.splitlines()[0])
+    src = ap.add_mutually_exclusive_group(required=True)
+    src.add_argument("--task", help="built-in task: copy, reverse, sort, translate, lm")
+    src.add_argument("--data", help="TSV (source TAB target) or text file (language models)")
+    ap.add_argument("--config", help="model configuration (JSON), as attnviz-cli train --config")
+    ap.add_argument("--init", help="start from this checkpoint instead of --config")
+    ap.add_argument("--out", required=True)
+    ap.add_argument("--steps", type=int, required=True)
+    ap.add_argument("--batch-size", type=int, default=32)
+    ap.add_argument("--lr", type=float, default=1e-3)
+    ap.add_argument("--optimizer", choices=["adam", "sgd"], default="adam")
+    ap.add_argument("--schedule", choices=["constant", "inverse-sqrt", "linear"], default="inverse-sqrt")
+    ap.add_argument("--warmup", type=int, default=200)
+    ap.add_argument("--weight-decay", type=float, default=0.0)
+    ap.add_argument("--dropout", type=float, default=0.1)
+    ap.add_argument("--label-smoothing", type=float, default=0.1)
+    ap.add_argument("--clip", type=float, default=1.0)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--held-out", type=int, default=200)
+    ap.add_argument("--tokenizer", choices=["word", "sentencepiece"], default="word")
+    ap.add_argument("--vocab-size", type=int, default=8000)
+    ap.add_argument("--save-every", type=int, default=0, help="a checkpoint every K steps (0: at the end only)")
+    ap.add_argument("--resume", action="store_true", help="continue from --out and --out's .trainstate.pt")
+    ap.add_argument("--stop-after", type=int, default=0,
+                    help="stop (with a checkpoint and training state) after this many steps of this "
+                         "session, as an interrupted run would; --resume continues it")
+    ap.add_argument("--backend", choices=["gloo", "nccl"], help="default: nccl with CUDA, else gloo")
+    ap.add_argument("--log-every", type=int, default=50)
+    ap.add_argument("--precision", choices=["float32", "float64"], default="float32",
+                    help="arithmetic of training (the checkpoint is F32 either way); float64 shows "
+                         "that N processes compute the 1-process run's steps, free of float32 rounding")
+    a = ap.parse_args(argv)
+    if a.steps < 0 or a.batch_size < 1:
+        ap.error("--steps must be at least 0 and --batch-size at least 1")
+    if not a.resume and not a.init and not a.config:
+        ap.error("needs --config, --init or --resume")
+    return a
+
+
+def state_path(out):
+    return out + ".trainstate.pt"
+
+
+def rank0_initial_checkpoint(a, path):
+    """The C++ CLI writes the model as attnviz-cli train would start it."""
+    cli = find_cli()
+    cmd = [cli, "train", "--steps", "0", "--seed", str(a.seed), "--out", path, "--held-out", "1"]
+    cmd += ["--config", a.config] if a.config else ["--init", a.init]
+    if a.task:
+        cmd += ["--task", a.task]
+    else:
+        cmd += ["--data", a.data, "--tokenizer", a.tokenizer, "--vocab-size", str(a.vocab_size)]
+    r = subprocess.run(cmd, capture_output=True, text=True)
+    if r.returncode != 0:
+        raise SystemExit(f"attnviz_torch.train: the initial model could not be made: {r.stderr.strip()}")
+
+
+def read_lines(a, count):
+    """The examples as (source, target) text pairs (source None for language models):
+    the task's training stream (attnviz-cli examples), or the data file minus its held-out
+    lines (every 20th, as attnviz-cli train without --dev)."""
+    if a.task:
+        r = subprocess.run([find_cli(), "examples", "--task", a.task, "--count", str(count), "--seed", str(a.seed)],
+                           capture_output=True, text=True)
+        if r.returncode != 0:
+            raise SystemExit(f"attnviz_torch.train: {r.stderr.strip()}")
+        lines = r.stdout.splitlines()
+        held = subprocess.run([find_cli(), "examples", "--task", a.task, "--count", str(max(1, a.held_out)),
+                               "--seed", str(a.seed), "--held-out"], capture_output=True, text=True).stdout.splitlines()
+    else:
+        with open(a.data, encoding="utf-8") as f:
+            usable = [ln.rstrip("\r\n") for ln in f if ln.strip()]
+        lines = [ln for i, ln in enumerate(usable) if i % 20 != 19]
+        held = [ln for i, ln in enumerate(usable) if i % 20 == 19][:a.held_out]
+
+    def pair(ln):
+        if "\t" in ln:
+            s, t = ln.split("\t", 1)
+            return s, t
+        return None, ln
+    return [pair(ln) for ln in lines], [pair(ln) for ln in held]
+
+
+def encode(model, pairs):
+    """Text pairs -> id pairs, skipping empty and too long ones."""
+    seq2seq = model.cfg["arch"] == "seq2seq"
+    limit = model.cfg["max_len"] - 1
+    out = []
+    for s, t in pairs:
+        if seq2seq and s is None:
+            continue
+        sid = model.source_ids(s) if seq2seq else None
+        tid = model.target_ids(t)
+        if not tid or len(tid) > limit or (seq2seq and (not sid or len(sid) > limit)):
+            continue
+        out.append((sid, tid))
+    return out
+
+
+_perms = {}
+
+
+def batch_at(data, step, B, seed):
+    """The global batch of step `step` (0-based): the examples in epochs, each epoch a
+    permutation seeded by (seed, epoch), so a batch depends on nothing but its step."""
+    n, out = len(data), []
+    for k in range(step * B, step * B + B):
+        epoch, i = divmod(k, n)
+        if epoch not in _perms:
+            _perms.clear()
+            _perms[epoch] = torch.randperm(n, generator=torch.Generator().manual_seed(seed * 1000003 + epoch))
+        out.append(data[int(_perms[epoch][i])])
+    return out
+
+
+def evaluate(model, pairs):
+    """Held-out loss (no smoothing) and token accuracy, teacher-forced."""
+    if not pairs:
+        return {}
+    tot, toks, correct = 0.0, 0, 0
+    with torch.no_grad():
+        for i in range(0, len(pairs), 64):
+            chunk = pairs[i:i + 64]
+            src, tin, tout = model.batch(chunk)
+            logits = model.forward(src, tin)
+            tot += float(torch.nn.functional.cross_entropy(logits.reshape(-1, logits.shape[-1]), tout.reshape(-1),
+                                                           ignore_index=-100, reduction="sum"))
+            mask = tout != -100
+            toks += int(mask.sum())
+            correct += int(((logits.argmax(-1) == tout) & mask).sum())
+    return {"loss": tot / toks, "token_accuracy": correct / toks, "tokens": toks, "sentences": len(pairs)}
+
+
+def main(argv=None):
+    a = parse(argv)
+    distributed = "WORLD_SIZE" in os.environ and int(os.environ["WORLD_SIZE"]) > 1
+    if distributed:
+        backend = a.backend or ("nccl" if torch.cuda.is_available() else "gloo")
+        dist.init_process_group(backend)
+        rank, world = dist.get_rank(), dist.get_world_size()
+    else:
+        rank, world = 0, 1
+    if a.batch_size % world:
+        raise SystemExit(f"attnviz_torch.train: --batch-size {a.batch_size} must be a multiple of the "
+                         f"{world} processes")
+    torch.set_num_threads(max(1, int(os.environ.get("OMP_NUM_THREADS", "1"))))
+    out_dir = os.path.dirname(os.path.abspath(a.out))
+    start = 0
+    state = None
+    if a.resume:
+        if not os.path.exists(a.out) or not os.path.exists(state_path(a.out)):
+            raise SystemExit(f"attnviz_torch.train: --resume needs {a.out} and {state_path(a.out)}")
+        model = AttnvizModel.from_checkpoint(a.out)
+        state = torch.load(state_path(a.out), weights_only=False)
+        start = state["step"]
+    else:
+        # Rank 0 makes the initial checkpoint; the others wait and read it.
+        init = os.path.join(out_dir, os.path.basename(a.out) + ".init.safetensors")
+        if rank == 0:
+            rank0_initial_checkpoint(a, init)
+        if distributed:
+            dist.barrier()
+        model = AttnvizModel.from_checkpoint(init)
+        if distributed:
+            dist.barrier()
+        if rank == 0:
+            os.unlink(init)
+    # Data: rank 0 reads (or asks the CLI for) the examples; every process gets the same.
+    payload = [None]
+    if rank == 0:
+        payload = [read_lines(a, max(1, a.steps) * a.batch_size if a.task else 0)]
+    if distributed:
+        dist.broadcast_object_list(payload, src=0)
+    train_pairs, held_pairs = payload[0]
+    data, held = encode(model, train_pairs), encode(model, held_pairs)
+    if a.precision == "float64":
+        model.double()
+    if not data:
+        raise SystemExit("attnviz_torch.train: no usable training example")
+    net = model
+    if distributed:
+        # Some tensors can take no part in the loss (a pre-norm Gaussian cross-attention never
+        # reads its queries, so norm2 gets no gradient): DDP must not wait for them.
+        net = torch.nn.parallel.DistributedDataParallel(model, find_unused_parameters=True)
+    params = [p for p in model.parameters() if p.requires_grad]
+    if a.optimizer == "adam":
+        opt = torch.optim.AdamW(params, lr=a.lr, betas=(0.9, 0.98), eps=1e-9, weight_decay=a.weight_decay)
+    else:
+        opt = torch.optim.SGD(params, lr=a.lr)
+    if state:
+        opt.load_state_dict(state["optimizer"])
+    options = {"steps": a.steps, "batch_size": a.batch_size, "optimizer": a.optimizer, "lr": a.lr,
+               "schedule": a.schedule, "warmup": a.warmup, "weight_decay": a.weight_decay, "betas": [0.9, 0.98],
+               "adam_eps": 1e-9, "dropout": a.dropout, "label_smoothing": a.label_smoothing, "clip": a.clip,
+               "seed": a.seed, "processes": world, "trainer": "attnviz_torch (PyTorch " + torch.__version__ + ")"}
+
+    def save(step, final):
+        if rank != 0:
+            return
+        training = {"kind": "trained", "steps": step, "stopped_early": step < a.steps,
+                    "options": options, "trainer": "attnviz_torch"}
+        if a.task:
+            training["task"] = a.task
+        else:
+            training["data"] = os.path.basename(a.data)
+        if final:
+            training["held_out"] = dict(evaluate(model, held), source="held-out examples never trained on")
+        model.save(a.out, training)
+        tmp = state_path(a.out) + ".tmp"
+        torch.save({"step": step, "optimizer": opt.state_dict(), "options": options}, tmp)
+        os.replace(tmp, state_path(a.out))
+
+    lo, hi = rank * a.batch_size // world, (rank + 1) * a.batch_size // world
+    end = min(a.steps, start + a.stop_after) if a.stop_after > 0 else a.steps
+    for step in range(start, end):
+        batch = batch_at(data, step, a.batch_size, a.seed)
+        tokens = sum(len(t) + 1 for _, t in batch)
+        torch.manual_seed(a.seed * 7919 + step * 131 + rank)  # dropout masks: (seed, step, rank)
+        net.train()
+        src, tin, tout = model.batch(batch[lo:hi])
+        logits = net(src, tin, a.dropout)
+        loss = torch.nn.functional.cross_entropy(logits.reshape(-1, logits.shape[-1]), tout.reshape(-1),
+                                                 ignore_index=-100, label_smoothing=a.label_smoothing,
+                                                 reduction="sum") / tokens
+        opt.zero_grad(set_to_none=False)
+        (loss * world).backward()
+        # Global gradient norm, clipped as core/trainer.cpp does (scale clip / norm above clip).
+        norm = math.sqrt(sum(float((p.grad.double() ** 2).sum()) for p in params if p.grad is not None))
+        scale = a.clip / norm if a.clip > 0 and norm > a.clip else 1.0
+        if scale != 1.0:
+            for p in params:
+                if p.grad is not None:
+                    p.grad.mul_(scale)
+        for g in opt.param_groups:
+            g["lr"] = learning_rate(a, step + 1)
+        opt.step()
+        if rank == 0 and a.log_every and (step + 1) % a.log_every == 0:
+            print(f"step {step + 1}/{a.steps}  loss {float(loss) * world:.3f} (shard 0)  grad-norm {norm:.3f}",
+                  file=sys.stderr, flush=True)
+        if a.save_every and (step + 1) % a.save_every == 0 and step + 1 < a.steps:
+            save(step + 1, False)
+    save(end, True)
+    if rank == 0:
+        print(f"wrote {a.out} after {end} of {a.steps} steps on {world} process(es)")
+    if distributed:
+        dist.destroy_process_group()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
