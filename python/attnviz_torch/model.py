@@ -163,7 +163,7 @@ class AttnvizModel(torch.nn.Module):
         empty = torch.isinf(S).all(-1, keepdim=True)  # no allowed key: a row of zeros
         return torch.softmax(S.masked_fill(empty, 0.0), -1).masked_fill(empty, 0.0)
 
-    def _attention(self, kind, pre, xq, xk, allowed, record):
+    def _attention(self, kind, pre, xq, xk, allowed, record, gates=None):
         bc = self.cfg[kind]
         h, d = bc["heads"], xq.shape[-1]
         B, nq, nk = allowed.shape
@@ -172,7 +172,10 @@ class AttnvizModel(torch.nn.Module):
             record.append(A)
         bias = self.cfg.get("bias", True)
         V = xk @ self.P(pre + "v_proj.weight").T + (self.P(pre + "v_proj.bias") if bias else 0)
-        ctx = (A @ V.view(B, nk, h, d // h).transpose(1, 2)).transpose(1, 2).reshape(B, nq, d)
+        heads = A @ V.view(B, nk, h, d // h).transpose(1, 2)  # [B, h, Nq, dk]
+        if gates is not None:  # head importance (Michel et al.): a gate on each head's output
+            heads = heads * gates.pop(0)[:, :, None, None]
+        ctx = heads.transpose(1, 2).reshape(B, nq, d)
         return ctx @ self.P(pre + "out_proj.weight").T + (self.P(pre + "out_proj.bias") if bias else 0)
 
     def _norm(self, x, name):
@@ -187,11 +190,13 @@ class AttnvizModel(torch.nn.Module):
         return self.P(table)[ids] * math.sqrt(d) + sinusoid(ids.shape[1], d, self.P(table).dtype)[None]
 
     # -- the model ----------------------------------------------------------------------------
-    def forward(self, src, tgt_in, dropout=0.0, record=None):
+    def forward(self, src, tgt_in, dropout=0.0, record=None, gates=None):
         """src [B, Ts] (token ids + <eos>, <pad>-padded; None for decoder-only), tgt_in [B, Tt]
         (<bos> + ids, padded) -> logits [B, Tt, V]. `record`: a list receiving every block's
         weights [B, h, Nq, Nk] in dump order (encoder layers, then per decoder layer self and
-        cross)."""
+        cross). `gates`: a list of [B, h] tensors, one per block in that order, multiplying each
+        head's output (consumed as the blocks run)."""
+        gates = list(gates) if gates is not None else None
         c = self.cfg
         pre = c.get("norm", "pre") == "pre"
         drop = (lambda x: F.dropout(x, dropout, True)) if dropout > 0 else (lambda x: x)  # noqa: E731
@@ -210,10 +215,10 @@ class AttnvizModel(torch.nn.Module):
                 a = p + ".self_attn."
                 if pre:
                     hx = self._norm(x, p + ".norm1")
-                    x = x + drop(self._attention("encoder_self", a, hx, hx, allowed, record))
+                    x = x + drop(self._attention("encoder_self", a, hx, hx, allowed, record, gates))
                     x = x + drop(self._ffn(self._norm(x, p + ".norm2"), p + ".ffn"))
                 else:
-                    x = self._norm(x + drop(self._attention("encoder_self", a, x, x, allowed, record)), p + ".norm1")
+                    x = self._norm(x + drop(self._attention("encoder_self", a, x, x, allowed, record, gates)), p + ".norm1")
                     x = self._norm(x + drop(self._ffn(x, p + ".ffn")), p + ".norm2")
             mem = self._norm(x, "encoder.norm") if pre else x
         temb = "src_embed.weight" if (seq2seq and c.get("share_embeddings", False)) else "tgt_embed.weight"
@@ -224,16 +229,16 @@ class AttnvizModel(torch.nn.Module):
             a = p + ".self_attn."
             if pre:
                 hy = self._norm(y, p + ".norm1")
-                y = y + drop(self._attention("decoder_self", a, hy, hy, causal, record))
+                y = y + drop(self._attention("decoder_self", a, hy, hy, causal, record, gates))
             else:
-                y = self._norm(y + drop(self._attention("decoder_self", a, y, y, causal, record)), p + ".norm1")
+                y = self._norm(y + drop(self._attention("decoder_self", a, y, y, causal, record, gates)), p + ".norm1")
             if seq2seq and self.has_cross(i):
                 cm = svalid[:, None, :].expand(-1, Tt, -1)
                 ca = p + ".cross_attn."
                 if pre:
-                    y = y + drop(self._attention("cross", ca, self._norm(y, p + ".norm2"), mem, cm, record))
+                    y = y + drop(self._attention("cross", ca, self._norm(y, p + ".norm2"), mem, cm, record, gates))
                 else:
-                    y = self._norm(y + drop(self._attention("cross", ca, y, mem, cm, record)), p + ".norm2")
+                    y = self._norm(y + drop(self._attention("cross", ca, y, mem, cm, record, gates)), p + ".norm2")
             if pre:
                 y = y + drop(self._ffn(self._norm(y, p + ".norm3"), p + ".ffn"))
             else:
