@@ -304,48 +304,23 @@ void RenderCommand::runCharts(std::ostream& out) {
         BlockKind kind;
         if (!blockKindFromName(m_block, &kind))
             throw Error("--block must be encoder_self, decoder_self or cross");
-        g.xLabel = "offset j − i (key position minus query position)";
-        g.markZero = true;
-        g.title = "Mean weight at each offset, " + blockLabel(kind) + " L" +
-                  std::to_string(m_layer) + ", " + std::to_string(sentences.size()) +
-                  (sentences.size() == 1 ? " sentence" : " sentences");
+        std::vector<render::ModelRuns> models;
         for (const auto& path : m_models) {
             Model m = Model::load(path);
-            const std::string name = loadModelColumn(path).name;
-            std::vector<Analysis> runs;
+            render::ModelRuns mr{loadModelColumn(path).name, {}};
             for (const auto& [src, tgt] : sentences) {
                 try {
-                    runs.push_back(tgt ? m.analyze(src, std::string_view(*tgt)) : m.analyze(src));
+                    mr.runs.push_back(tgt ? m.analyze(src, std::string_view(*tgt))
+                                          : m.analyze(src));
                 } catch (const Error& e) {
                     if (sentences.size() == 1) throw Error(path + ": " + e.what());
                 }
             }
-            int blockIndex = -1;
-            if (!runs.empty())
-                for (size_t k = 0; k < runs[0].blocks.size(); ++k)
-                    if (runs[0].blocks[k].kind == kind && runs[0].blocks[k].layer == m_layer)
-                        blockIndex = int(k);
-            if (blockIndex < 0)
-                throw Error(name + " has no " + blockLabel(kind) + " block in layer " +
-                            std::to_string(m_layer));
-            const CapturedBlock& b0 = runs[0].blocks[size_t(blockIndex)];
-            for (int h = 0; h < b0.heads; ++h) {
-                const std::vector<HeadTable> tables = headTables(runs, size_t(blockIndex), h);
-                const GaussianFit fit = fitGaussian(tables);
-                std::vector<double> x;
-                for (int k = -m_maxOffset; k <= m_maxOffset; ++k) x.push_back(k);
-                char title[160];
-                std::snprintf(title, sizeof title, "%s · head %d (μ %.2g, σ %.2g, R² %.2f)",
-                              name.c_str(), h, fit.offset, fit.sigma, fit.r2);
-                render::Chart c;
-                c.title = title;
-                c.series.push_back(
-                    {"the head's mean weight", x, offsetProfile(tables, m_maxOffset), 0, true});
-                c.series.push_back({"its Gaussian fit", x,
-                                    gaussianOffsetProfile(tables, fit, m_maxOffset), 1, false});
-                g.charts.push_back(std::move(c));
-            }
+            models.push_back(std::move(mr));
         }
+        std::string problem;
+        g = render::offsetProfileCharts(models, kind, m_layer, m_maxOffset, &problem);
+        if (!problem.empty()) throw Error(problem);
     }
     QString error;
     write(render::chartPainter(g, style(), &error), error, out);

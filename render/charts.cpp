@@ -4,9 +4,12 @@
 #include <QPainterPath>
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <limits>
 
 #include "colormaps.h"
+#include "core/head_table.h"
+#include "core/selection.h"
 
 namespace attnviz::render {
 namespace {
@@ -171,6 +174,51 @@ void paintCharts(QPainter& p, const ChartGrid& g, const FigureStyle& s, const QR
     p.drawText(QRectF(page.left(), page.bottom() - fs * 1.7, page.width(), fs * 1.5),
                Qt::AlignCenter,
                qt(g.xLabel) + (g.yLabel.empty() ? "" : "   ·   y: " + qt(g.yLabel)));
+}
+
+ChartGrid offsetProfileCharts(const std::vector<ModelRuns>& models, BlockKind kind, int layer,
+                              int maxOffset, std::string* error) {
+    ChartGrid g;
+    g.xLabel = "offset j − i (key position minus query position)";
+    g.markZero = true;
+    size_t sentences = 0;
+    for (const auto& m : models) sentences = std::max(sentences, m.runs.size());
+    g.title = "Mean weight at each offset, " + blockLabel(kind) + " L" + std::to_string(layer) +
+              ", " + std::to_string(sentences) + (sentences == 1 ? " sentence" : " sentences");
+    std::vector<double> x;
+    for (int k = -maxOffset; k <= maxOffset; ++k) x.push_back(k);
+    int columns = 1;
+    for (const auto& m : models) {
+        int index = -1;
+        if (!m.runs.empty())
+            for (size_t k = 0; k < m.runs[0].blocks.size(); ++k)
+                if (m.runs[0].blocks[k].kind == kind && m.runs[0].blocks[k].layer == layer)
+                    index = int(k);
+        if (index < 0) {
+            if (error && error->empty())
+                *error = m.name + " has no " + blockLabel(kind) + " block in layer " +
+                         std::to_string(layer);
+            continue;
+        }
+        const int heads = m.runs[0].blocks[size_t(index)].heads;
+        columns = std::max(columns, heads);
+        for (int h = 0; h < heads; ++h) {
+            const std::vector<HeadTable> tables = headTables(m.runs, size_t(index), h);
+            const GaussianFit fit = fitGaussian(tables);
+            char title[200];
+            std::snprintf(title, sizeof title, "%s · head %d (μ %.2g, σ %.2g, R² %.2f)",
+                          m.name.c_str(), h, fit.offset, fit.sigma, fit.r2);
+            Chart c;
+            c.title = title;
+            c.series.push_back(
+                {"the head's mean weight", x, offsetProfile(tables, maxOffset), 0, true});
+            c.series.push_back(
+                {"its Gaussian fit", x, gaussianOffsetProfile(tables, fit, maxOffset), 1, false});
+            g.charts.push_back(std::move(c));
+        }
+    }
+    g.columns = columns;
+    return g;
 }
 
 FigurePainter chartPainter(const ChartGrid& g, const FigureStyle& style, QString* error) {

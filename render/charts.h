@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "core/model.h"
 #include "figure.h"
 
 namespace attnviz::render {
@@ -35,6 +36,18 @@ struct ChartGrid {
 };
 
 void paintCharts(QPainter& p, const ChartGrid& g, const FigureStyle& style, const QRectF& page);
+
+// One model's analyses, one per sentence (the same blocks in each).
+struct ModelRuns {
+    std::string name;
+    std::vector<Analysis> runs;
+};
+// Relative-offset profiles (docs/analysis.md): a chart per head of block `kind`, layer `layer`
+// of every model, the head's mean weight at each offset -maxOffset..maxOffset over its
+// sentences (solid, dots) beside its Gaussian fit's profile (dashed), the fit in the title.
+// A row per model. Error (in *error, no charts) when a model lacks that block.
+ChartGrid offsetProfileCharts(const std::vector<ModelRuns>& models, BlockKind kind, int layer,
+                              int maxOffset, std::string* error);
 // A painter of the grid; empty, with *error, when there is nothing to draw.
 FigurePainter chartPainter(const ChartGrid& g, const FigureStyle& style, QString* error);
 

@@ -14,8 +14,8 @@
 #include <QLineEdit>
 #include <QProgressBar>
 #include <QScreen>
-#include <QSlider>
 #include <QSignalSpy>
+#include <QSlider>
 #include <QTableView>
 #include <QTest>
 #include <QTextStream>
@@ -24,6 +24,7 @@
 #include "ui/film_dock.h"
 #include "ui/heads_dock.h"
 #include "ui/main_window.h"
+#include "ui/offset_profiles.h"
 #include "ui/training_dock.h"
 
 using namespace attnviz::ui;
@@ -170,6 +171,12 @@ int main(int argc, char** argv) {
     w.heads()->table()->sortByColumn(HeadsDock::R2, Qt::DescendingOrder);
     QTest::qWait(200);
     ok = shoot(w, out + "/heads.png") && ok;
+    for (auto* d : w.findChildren<QDockWidget*>())
+        if (d->objectName() == "offsets") d->raise();
+    while (w.offsetProfiles()->busy() || w.offsetProfiles()->charts().charts.empty())
+        QTest::qWait(50);
+    QTest::qWait(200);
+    ok = shoot(w, out + "/offset-profiles.png") && ok;
     for (auto [kind, name] : {std::pair{attnviz::TableKind::Difference, "difference"},
                               std::pair{attnviz::TableKind::Rollout, "rollout"},
                               std::pair{attnviz::TableKind::FitResidual, "fit-residual"}}) {

@@ -46,6 +46,13 @@ void MainWindow::addFileMenu() {
         m_filmDock->raise();
         message("opened " + path);
     });
+    file->addAction("&Watch folder…", this, [this] {
+        // Checkpoints synced from a trainer: a column each, refreshed when replaced.
+        const QString dir =
+            QFileDialog::getExistingDirectory(this, "Watch folder of checkpoints", watchedFolder());
+        QString error;
+        if (!dir.isEmpty()) watchFolder(dir, &error);  // a failure is listed in Problems
+    });
     m_recent = file->addMenu("&Recent sentences");
     connect(m_recent, &QMenu::aboutToShow, this, &MainWindow::rebuildRecentMenu);
     file->addSeparator();

@@ -9,6 +9,7 @@
 #include "film_dock.h"
 #include "heads_dock.h"
 #include "main_window.h"
+#include "offset_profiles.h"
 #include "problems_panel.h"
 #include "profile_plot.h"
 #include "sentence_list.h"
@@ -60,6 +61,12 @@ void MainWindow::createDocks() {
     connect(m_heads, &HeadsDock::headActivated, this, &MainWindow::showHead);
     connect(m_sentences, &SentenceList::linesChanged, this,
             [this] { m_heads->setSentenceSet(columns(), m_sentences->lines()); });
+    // Every head's offset profile beside its Gaussian fit, for the view's block and layer.
+    m_offsets = new OffsetProfileView;
+    auto* offsetsDock =
+        dock(this, "Offset profiles", "offsets", scrolled(m_offsets), Qt::BottomDockWidgetArea);
+    connect(m_workspace, &WorkspaceModel::viewChanged, m_offsets,
+            [this] { m_offsets->setBlock(view().kind, view().layer); });
     // Attention over training (issue 15): a probe's snapshots, live from the Training tab or
     // from a probe file, drawn with the window's block, layer, heads and colours.
     m_film = new FilmDock;
@@ -72,7 +79,8 @@ void MainWindow::createDocks() {
     tabifyDockWidget(m_profileDock, variantDock);
     tabifyDockWidget(variantDock, trainingDock);
     tabifyDockWidget(trainingDock, headsDock);
-    tabifyDockWidget(headsDock, m_filmDock);
+    tabifyDockWidget(headsDock, offsetsDock);
+    tabifyDockWidget(offsetsDock, m_filmDock);
     // The profile is empty until a query is clicked: the variant's description is shown
     // first, and the profile comes forward at the first click (selectQuery).
     variantDock->raise();
@@ -81,8 +89,8 @@ void MainWindow::createDocks() {
     // cleared or closed.
     m_problemsDock = dock(this, "Problems", "problems", m_problems, Qt::TopDockWidgetArea);
     m_problemsDock->hide();
-    m_docks = {m_profileDock, m_sentenceDock, variantDock,   trainingDock,
-               headsDock,     m_filmDock,     m_problemsDock};
+    m_docks = {m_profileDock, m_sentenceDock, variantDock, trainingDock,
+               headsDock,     offsetsDock,    m_filmDock,  m_problemsDock};
 }
 
 void MainWindow::showHead(int column, BlockKind kind, int layer, int head) {

@@ -4,6 +4,7 @@
 #include <QCloseEvent>
 #include <QComboBox>
 #include <QDockWidget>
+#include <QFileInfo>
 #include <QFormLayout>
 #include <QHBoxLayout>
 #include <QJsonDocument>
@@ -14,11 +15,15 @@
 #include <QSettings>
 #include <QStatusBar>
 #include <algorithm>
+#include <utility>
 
 #include "color_bar.h"
+#include "column_files.h"
 #include "comparison_grid.h"
 #include "export_sources.h"
+#include "folder_watch.h"
 #include "heads_dock.h"
+#include "offset_profiles.h"
 #include "problems_panel.h"
 #include "profile_plot.h"
 #include "sentence_list.h"
@@ -221,6 +226,7 @@ void MainWindow::updateColorBar() {
 
 void MainWindow::resultsChanged() {
     m_heads->setResults(m_workspace->results());
+    m_offsets->setResults(m_workspace->results());
     // Every failing model, readable at leisure: a lasting note in the status bar whose
     // tooltip gives each model's reason (the panels show theirs whole as well).
     const QStringList failures = m_workspace->failures();
@@ -338,6 +344,82 @@ void MainWindow::closeEvent(QCloseEvent* event) {
     settings.setValue("geometry", saveGeometry());
     m_training->stop();
     QMainWindow::closeEvent(event);
+}
+
+bool MainWindow::watchFolder(const QString& dir, QString* error) {
+    if (!m_folderWatch) {
+        m_folderWatch = new FolderWatch(this);
+        connect(m_folderWatch, &FolderWatch::checkpointAdded, this, &MainWindow::followCheckpoint);
+        connect(m_folderWatch, &FolderWatch::checkpointChanged, this,
+                &MainWindow::followCheckpoint);
+        connect(m_folderWatch, &FolderWatch::checkpointRemoved, this, [this](const QString& path) {
+            message("watching " + watchedFolder() + ": " + QFileInfo(path).fileName() +
+                    " was removed (its column stays)");
+        });
+        // The analysis that an event starts ends with a summary; the event is said with it.
+        connect(m_workspace, &WorkspaceModel::resultsChanged, this, [this] {
+            if (!m_watchNote.isEmpty())
+                message(m_workspace->summary() + " · " + std::exchange(m_watchNote, {}));
+        });
+    }
+    m_watchNote.clear();
+    const auto problems = m_problems->lines().size();
+    QString e;
+    if (!m_folderWatch->watch(dir, &e)) {  // the folder watched before, if any, stays
+        reportProblems("A folder could not be watched", {e});
+        if (error) *error = e;
+        return false;
+    }
+    if (m_watchNote.isEmpty() && m_problems->lines().size() == problems)
+        message("watching " + watchedFolder() + ": no checkpoints yet");
+    return true;
+}
+
+QString MainWindow::watchedFolder() const {
+    return m_folderWatch ? m_folderWatch->folder() : QString();
+}
+
+void MainWindow::followCheckpoint(const QString& path) {
+    QString error;
+    auto column = openColumn(path, &error);
+    if (!column) {  // e.g. partly synced: the watch reports it again when it changes
+        reportProblems(
+            "A checkpoint in the watched folder could not be opened (tried again "
+            "when the file changes)",
+            {error});
+        return;
+    }
+    const QString file = QFileInfo(path).canonicalFilePath();
+    auto samePath = [&](const std::string& p) {
+        return !p.empty() && QFileInfo(QString::fromStdString(p)).canonicalFilePath() == file;
+    };
+    std::vector<ModelColumn> cols = columns();
+    int replaced = 0;
+    for (auto& c : cols) {
+        if (!samePath(c.path)) continue;
+        if (replaced++ == 0) {
+            c = *column;
+        } else if (auto again = openColumn(path, &error)) {  // its own model, as if opened twice
+            c = std::move(*again);
+        }
+    }
+    const QString name = QFileInfo(path).fileName();
+    QString note = "watching " + watchedFolder() + ": ";
+    if (replaced) {
+        const nlohmann::json& t = column->model->training();
+        note += "updated " + name;
+        if (t.is_object() && t.contains("steps") && t["steps"].is_number_integer())
+            note += QString(" (step %1)").arg(t["steps"].get<long long>());
+        setColumns(std::move(cols));  // same places: the view stays, the analysis reruns
+    } else {
+        note += "added " + name;
+        addColumn(std::move(*column));
+    }
+    // The columns moved in memory: the Variant tab must not keep the old one.
+    if (m_currentColumn >= 0 && m_currentColumn < int(columns().size()))
+        m_variant->showColumn(&columns()[size_t(m_currentColumn)], view().kind);
+    m_watchNote = note;
+    message(note);
 }
 
 }  // namespace attnviz::ui

@@ -25,7 +25,9 @@ class SentenceList;
 class TrainingDock;
 class VariantPanel;
 class HeadsDock;
+class OffsetProfileView;
 class FilmDock;
+class FolderWatch;
 class ViewControls;
 
 // The main window: sentence fields, view controls, the comparison grid and docks (query
@@ -97,11 +99,19 @@ public:
     // Lists files that could not be opened in the Problems panel (shown and kept until
     // cleared) and says so in the status bar.
     void reportProblems(const QString& heading, const QStringList& details);
+    // Follows a folder of checkpoints (File › Watch folder…): a column per checkpoint in it,
+    // now and as they appear; a column reloaded in place (the view kept, the analysis rerun)
+    // when its file is replaced. Files that cannot be opened go to the Problems panel and are
+    // tried again when they change. Replaces the folder watched before. False, with the
+    // reason in *error and the Problems panel, when the folder cannot be watched.
+    bool watchFolder(const QString& dir, QString* error);
+    QString watchedFolder() const;  // "" when none
 
     WorkspaceModel* workspace() const { return m_workspace; }
     AnalysisRunner* runner() const { return m_workspace->runner(); }
     ComparisonGrid* grid() const { return m_grid; }
     HeadsDock* heads() const { return m_heads; }
+    OffsetProfileView* offsetProfiles() const { return m_offsets; }
     FilmDock* film() const { return m_film; }  // the Over-training dock
     // Shows one head of a column large: the Focus layout of that model (every layer of the
     // block kind, a panel per head), scrolled to the head. The Heads dock asks for this.
@@ -139,6 +149,7 @@ private:
     void updateProfile();
     void columnsChanged();
     void message(const QString& text);
+    void followCheckpoint(const QString& path);  // a watched checkpoint appeared or changed
     int profileColumn() const;  // the column whose heads the profile shows, -1: every model
 
     WorkspaceModel* m_workspace;
@@ -150,6 +161,7 @@ private:
     SentenceList* m_sentences;
     TrainingDock* m_training;
     HeadsDock* m_heads = nullptr;
+    OffsetProfileView* m_offsets = nullptr;
     FilmDock* m_film = nullptr;
     QDockWidget* m_filmDock = nullptr;
     VariantPanel* m_variant;
@@ -165,6 +177,8 @@ private:
     std::vector<QDockWidget*> m_docks;
     bool m_shown = false;
     bool m_profileRaised = false;  // the query profile was brought forward by a first click
+    FolderWatch* m_folderWatch = nullptr;
+    QString m_watchNote;  // the last folder event, said again with the analysis it caused
 };
 
 }  // namespace attnviz::ui

@@ -118,7 +118,7 @@ void VariantPanel::buildEditors(const BlockConfig& b) {
 }
 
 void VariantPanel::showColumn(const ModelColumn* column, BlockKind kind) {
-    m_column = column;
+    m_column = column ? std::optional<ModelColumn>(*column) : std::nullopt;
     m_kind = kind;
     if (!column) {
         m_info->setText("Click a panel to see its variant.");

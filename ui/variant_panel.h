@@ -3,6 +3,7 @@
 
 #include <QWidget>
 #include <map>
+#include <optional>
 #include <string>
 
 #include "core/attention/attention.h"
@@ -41,7 +42,9 @@ private:
     void buildEditors(const BlockConfig& block);
     // The edited value of one option as JSON; false (and a message) when it is not valid.
     bool editedValue(const OptionSpec& spec, QWidget* editor, nlohmann::json* value);
-    const ModelColumn* m_column = nullptr;
+    // A copy, not a pointer into the window's column list (which reallocates as columns are
+    // added): the model and its lock are shared, so editing still reconfigures that model.
+    std::optional<ModelColumn> m_column;
     BlockKind m_kind = BlockKind::EncoderSelf;
     QLabel* m_info;
     QWidget* m_options;  // the editors' box

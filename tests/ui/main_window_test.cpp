@@ -30,6 +30,7 @@
 #include "ui/export_dialog.h"
 #include "ui/heads_dock.h"
 #include "ui/lines_panel.h"
+#include "ui/offset_profiles.h"
 #include "ui/profile_plot.h"
 #include "ui/sentence_list.h"
 #include "ui/training_dock.h"
@@ -1021,4 +1022,41 @@ TEST(MainWindow, HeadsDockFollowsTheSentenceAndShowsTheClickedHead) {
     EXPECT_EQ(v.kind, BlockKind::DecoderSelf);
     EXPECT_EQ(v.layer, 1);
     ASSERT_NE(w.grid()->panel(1, 2), nullptr);  // layer 1, head 2 of gauss
+}
+
+// The offset-profile dock follows the sentence and the view's block: a chart per head, a
+// hard-coded head's fit R² 1 in its title.
+TEST(MainWindow, OffsetProfilesFollowTheSentenceAndTheBlock) {
+    MainWindow w;
+    w.setColumns({column("dot", "dot"), column("gaussian", "gauss")});
+    w.show();
+    w.setSentence("I want to go to the station");
+    waitForResults(w);
+    OffsetProfileView* v = w.offsetProfiles();
+    ASSERT_TRUE(waitUntil([&] { return !v->busy() && !v->charts().charts.empty(); }));
+    ASSERT_EQ(v->charts().charts.size(), 8u);  // 4 heads of 2 models, encoder layer 0
+    EXPECT_NE(v->charts().charts[4].title.find("gauss · head 0"), std::string::npos);
+    EXPECT_NE(v->charts().charts[4].title.find("R² 1.00"), std::string::npos);
+    w.setBlock(BlockKind::Cross, 1);
+    ASSERT_TRUE(waitUntil(
+        [&] { return !v->busy() && v->charts().title.find("cross L1") != std::string::npos; }));
+}
+
+// The Variant panel keeps its column while columns are added (the list reallocates): editing
+// afterwards reconfigures that model (under ASan this once read freed memory).
+TEST(MainWindow, VariantEditsSurviveColumnsBeingAdded) {
+    MainWindow w;
+    w.setColumns({bundled("01-dot.safetensors"), bundled("09-hc-sa.safetensors")});
+    w.resize(1400, 900);
+    w.show();
+    w.setSentence("I want to go to the station");
+    waitForResults(w);
+    clickQueryLabel(w.grid()->panel(1, 0), 3);
+    for (int i = 0; i < 6; ++i) w.addColumn(bundled("01-dot.safetensors"));
+    waitForResults(w);
+    auto* sigma = qobject_cast<QDoubleSpinBox*>(w.variantPanel()->editor("sigma"));
+    ASSERT_NE(sigma, nullptr);
+    sigma->setValue(2.0);
+    waitForResults(w);
+    EXPECT_DOUBLE_EQ(w.columns()[1].model->config().encoderSelf.number("sigma"), 2.0);
 }
