@@ -973,6 +973,13 @@ TEST(MainWindow, ShowsDifferencesRolloutAndFitResiduals) {
     w.show();
     w.setSentence("I want to go to the station");
     waitForResults(w);
+    // The sentence's results, not an earlier request's (a loaded machine can deliver those
+    // late): the comparisons below read them twice.
+    ASSERT_TRUE(waitUntil([&] {
+        const auto r = w.workspace()->results();
+        return !w.runner()->busy() && r && r->size() == 3 &&
+               (*r)[0].analysis.sourceText == "I want to go to the station";
+    }));
     ViewState v = w.view();
     v.show = TableKind::Difference;
     v.lines = true;
