@@ -26,6 +26,7 @@ def sinusoid(n, d, dtype):
     return pe.to(torch.float32).to(dtype)
 
 
+
 def _frozen(cfg):
     """Tensor suffixes a block does not train (fixed random tables)."""
     out = set()
@@ -128,7 +129,7 @@ class AttnvizModel(torch.nn.Module):
             return (P("frandom.r1")[:, :nq] @ P("frandom.r2")[:, :nk].transpose(1, 2))[None]
         if variant == "local":
             w = bc["window"]
-            off = torch.arange(nk)[None, :] - torch.arange(nq)[:, None]
+            off = torch.arange(nk, device=xq.device)[None, :] - torch.arange(nq, device=xq.device)[:, None]
             S = P("local.logits")[:, off.clamp(-w, w) + w]
             return S.masked_fill((off.abs() > w)[None], float("-inf"))[None]
         raise ValueError(f"unknown attention variant {variant!r}")
@@ -141,9 +142,10 @@ class AttnvizModel(torch.nn.Module):
         if v == "gaussian":
             sigma, offs = bc.get("sigma", 1.0), bc["offsets"]
             r = bc.get("ratio", 1.0) if kind == "cross" else 1.0
-            i = torch.arange(nq, dtype=torch.float64)[:, None]
-            j = torch.arange(nk, dtype=torch.float64)[None, :]
-            mus = torch.tensor([offs[k % len(offs)] for k in range(h)], dtype=torch.float64)[:, None, None]
+            dev = xq.device
+            i = torch.arange(nq, dtype=torch.float64, device=dev)[:, None]
+            j = torch.arange(nk, dtype=torch.float64, device=dev)[None, :]
+            mus = torch.tensor([offs[k % len(offs)] for k in range(h)], dtype=torch.float64, device=dev)[:, None, None]
             w = torch.exp(-0.5 * ((j - (r * i + mus)) / sigma) ** 2) / (sigma * math.sqrt(2 * math.pi))
             w = w.to(torch.float32).to(xq.dtype)[None] * allowed[:, None]
             if bc.get("normalize", False):
@@ -153,7 +155,7 @@ class AttnvizModel(torch.nn.Module):
         if v == "mixture":
             comps = bc["components"]
             if bc.get("unweighted", False):
-                mix = torch.ones(len(comps), dtype=xq.dtype)
+                mix = torch.ones(len(comps), dtype=xq.dtype, device=xq.device)
             else:
                 mix = torch.softmax(self.P(pre + "mix.alpha"), 0)
             S = sum(mix[m] * self._logits(c, bc, pre, xq, xk, h) for m, c in enumerate(comps))
@@ -187,7 +189,8 @@ class AttnvizModel(torch.nn.Module):
 
     def _embed(self, table, ids):
         d = self.cfg["d_model"]
-        return self.P(table)[ids] * math.sqrt(d) + sinusoid(ids.shape[1], d, self.P(table).dtype)[None]
+        E = self.P(table)
+        return E[ids] * math.sqrt(d) + sinusoid(ids.shape[1], d, E.dtype).to(E.device)[None]
 
     # -- the model ----------------------------------------------------------------------------
     def forward(self, src, tgt_in, dropout=0.0, record=None, gates=None):
@@ -223,7 +226,7 @@ class AttnvizModel(torch.nn.Module):
             mem = self._norm(x, "encoder.norm") if pre else x
         temb = "src_embed.weight" if (seq2seq and c.get("share_embeddings", False)) else "tgt_embed.weight"
         y = drop(self._embed(temb, tgt_in))
-        causal = torch.tril(torch.ones(Tt, Tt, dtype=torch.bool))[None] & tvalid[:, None, :]
+        causal = torch.tril(torch.ones(Tt, Tt, dtype=torch.bool, device=tgt_in.device))[None] & tvalid[:, None, :]
         for i in range(c["dec_layers"]):
             p = f"decoder.layers.{i}"
             a = p + ".self_attn."
@@ -249,9 +252,13 @@ class AttnvizModel(torch.nn.Module):
         return y @ G.T + self.P("generator.bias")
 
     # -- batches ------------------------------------------------------------------------------
+    @property
+    def device(self):
+        return next(iter(self.params.values())).device
+
     def batch(self, pairs):
         """[(source ids or None, target ids)] -> (src [B, Ts] or None, tgt_in [B, Tt],
-        tgt_out [B, Tt] with -100 at padding)."""
+        tgt_out [B, Tt] with -100 at padding), on the model's device."""
         seq2seq = self.cfg["arch"] == "seq2seq"
         B = len(pairs)
         Tt = max(len(t) for _, t in pairs) + 1
@@ -266,7 +273,8 @@ class AttnvizModel(torch.nn.Module):
             tout[b, :len(t) + 1] = torch.tensor(t + [EOS])
             if seq2seq:
                 src[b, :len(s) + 1] = torch.tensor(s + [EOS])
-        return src, tin, tout
+        dev = self.device
+        return (src.to(dev) if src is not None else None), tin.to(dev), tout.to(dev)
 
     def loss_sum(self, pairs, dropout=0.0, label_smoothing=0.0):
         """The summed cross-entropy over the target tokens of `pairs` (as the C++ trainer,

@@ -93,6 +93,8 @@ def parse(argv):
                          "session, as an interrupted run would; --resume continues it")
     ap.add_argument("--backend", choices=["gloo", "nccl"], help="default: nccl with CUDA, else gloo")
     ap.add_argument("--log-every", type=int, default=50)
+    ap.add_argument("--device", choices=["auto", "cpu"], default="auto",
+                    help="auto: one GPU per process when CUDA is available, else the CPU")
     ap.add_argument("--precision", choices=["float32", "float64"], default="float32",
                     help="arithmetic of training (the checkpoint is F32 either way); float64 shows "
                          "that N processes compute the 1-process run's steps, free of float32 rounding")
@@ -242,13 +244,22 @@ def main(argv=None):
     data, held = encode(model, train_pairs), encode(model, held_pairs)
     if a.precision == "float64":
         model.double()
+    # One GPU per process (LOCAL_RANK) when CUDA is there; the checkpoint is written from CPU
+    # copies either way.
+    device = torch.device("cpu")
+    if torch.cuda.is_available() and a.device != "cpu":
+        device = torch.device("cuda", int(os.environ.get("LOCAL_RANK", "0")))
+        torch.cuda.set_device(device)
+        model.to(device)
     if not data:
         raise SystemExit("attnviz_torch.train: no usable training example")
     net = model
     if distributed:
         # Some tensors can take no part in the loss (a pre-norm Gaussian cross-attention never
         # reads its queries, so norm2 gets no gradient): DDP must not wait for them.
-        net = torch.nn.parallel.DistributedDataParallel(model, find_unused_parameters=True)
+        net = torch.nn.parallel.DistributedDataParallel(
+            model, device_ids=[device.index] if device.type == "cuda" else None,
+            find_unused_parameters=True)
     params = [p for p in model.parameters() if p.requires_grad]
     if a.optimizer == "adam":
         opt = torch.optim.AdamW(params, lr=a.lr, betas=(0.9, 0.98), eps=1e-9, weight_decay=a.weight_decay)
