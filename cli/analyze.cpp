@@ -13,7 +13,6 @@
 #include "core/head_stats.h"
 #include "core/head_table.h"
 #include "core/model.h"
-#include "core/rng.h"
 #include "core/safetensors.h"
 #include "core/tasks.h"
 #include "core/training_job.h"
@@ -38,8 +37,7 @@ private:
     using Inputs = std::vector<std::pair<std::string, std::optional<std::string>>>;
     Inputs readInputs(const Model& m, bool haveText) const;
     nlohmann::json rolloutJson(const std::vector<Analysis>& runs) const;
-    nlohmann::json importanceAndPrune(Model& m, const Inputs& inputs,
-                                      const std::vector<CapturedBlock>& blocks, bool haveText,
+    nlohmann::json importanceAndPrune(Model& m, const Inputs& inputs, bool haveText,
                                       nlohmann::json& heads) const;
 };
 
@@ -141,8 +139,7 @@ json AnalyzeCommand::rolloutJson(const std::vector<Analysis>& runs) const {
 }
 
 // With --importance: each head's importance added to `heads`; with --prune, the curves.
-json AnalyzeCommand::importanceAndPrune(Model& m, const Inputs& inputs,
-                                        const std::vector<CapturedBlock>& blocks, bool haveText,
+json AnalyzeCommand::importanceAndPrune(Model& m, const Inputs& inputs, bool haveText,
                                         json& heads) const {
     const bool seq2seq = m.config().hasEncoder();
     json prune = json::object();
@@ -163,44 +160,23 @@ json AnalyzeCommand::importanceAndPrune(Model& m, const Inputs& inputs,
             ++k;
         }
         if (m_prune) {
-            // Heads removed one by one (global order by normalised importance, least first;
-            // and a seeded random order), loss and BLEU on the same sentences after each.
-            std::vector<size_t> order(imp.size());
-            for (size_t i = 0; i < order.size(); ++i) order[i] = i;
-            std::vector<size_t> byImportance = order, random = order;
-            std::stable_sort(byImportance.begin(), byImportance.end(), [&](size_t a, size_t b) {
-                return imp[a].normalised < imp[b].normalised;
-            });
-            Rng rng(m_seed);
-            for (size_t i = random.size() - 1; i > 0; --i)
-                std::swap(random[i], random[rng.below(i + 1)]);
-            const size_t blocksCount = size_t(imp.back().block) + 1;
-            auto curve = [&](const std::vector<size_t>& seq) {
-                std::vector<std::vector<Scalar>> gates(blocksCount);
-                for (const auto& h : imp)
-                    gates[size_t(h.block)].assign(size_t(blocks[size_t(h.block)].heads), 1.0f);
-                json points = json::array();
-                for (size_t removed = 0; removed <= seq.size(); ++removed) {
-                    if (removed > 0) {
-                        const auto& h = imp[seq[removed - 1]];
-                        gates[size_t(h.block)][size_t(h.head)] = 0.0f;
-                    }
-                    m.setHeadGates(gates);
-                    const Evaluation ev = evaluate(m, ex, EvalOptions{64, seq2seq});
-                    json p{{"removed", removed}, {"loss", ev.loss}};
-                    if (ev.bleu) p["bleu"] = 100 * ev.bleu->score;
-                    if (removed > 0) {
-                        const auto& h = imp[seq[removed - 1]];
-                        p["head"] = {
-                            {"block", blockKindName(h.kind)}, {"layer", h.layer}, {"head", h.head}};
-                    }
-                    points.push_back(p);
+            // Heads removed one by one (core/head_importance.h), loss and BLEU after each.
+            const PruneCurves curves = pruneHeads(m, ex, imp, m_seed);
+            auto points = [](const std::vector<PrunePoint>& curve) {
+                json out = json::array();
+                for (const PrunePoint& pt : curve) {
+                    json p{{"removed", pt.removed}, {"loss", pt.loss}};
+                    if (pt.bleu) p["bleu"] = *pt.bleu;
+                    if (pt.head)
+                        p["head"] = {{"block", blockKindName(pt.head->kind)},
+                                     {"layer", pt.head->layer},
+                                     {"head", pt.head->head}};
+                    out.push_back(p);
                 }
-                m.setHeadGates({});
-                return points;
+                return out;
             };
-            prune = {{"by_importance", curve(byImportance)},
-                     {"random", curve(random)},
+            prune = {{"by_importance", points(curves.byImportance)},
+                     {"random", points(curves.random)},
                      {"sentences", ex.size()}};
         }
     }
@@ -256,7 +232,7 @@ void AnalyzeCommand::run(const Context& ctx) {
         }
     }
     const json rollout = m_rollout ? rolloutJson(runs) : json::object();
-    const json prune = importanceAndPrune(m, inputs, runs.front().blocks, haveText, heads);
+    const json prune = importanceAndPrune(m, inputs, haveText, heads);
     json out{{"model", m_model},
              {"sentences", runs.size()},
              {"max_offset", m_maxOffset},

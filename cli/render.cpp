@@ -2,11 +2,13 @@
 #include "render.h"
 
 #include <QFileInfo>
+#include <limits>
 #include <optional>
 #include <ostream>
 #include <sstream>
 
 #include "core/error.h"
+#include "core/head_importance.h"
 #include "core/head_stats.h"
 #include "core/head_table.h"
 #include "core/input_limits.h"
@@ -256,28 +258,21 @@ void RenderCommand::runCharts(std::ostream& out) {
             throw Error(m_pruneFile +
                         " has no pruning curves (make it with attnviz-cli analyze "
                         "--importance --prune --out F.json)");
-        g.title = "Pruning the heads of " + j.value("model", std::string("a model")) + " (" +
-                  std::to_string(j["prune"].value("sentences", 0)) + " sentences)";
-        g.xLabel = "heads removed";
-        g.sharedY = false;
-        for (const char* metric : {"bleu", "loss"}) {
-            render::Chart c;
-            c.title = metric == std::string("bleu") ? "BLEU" : "loss (cross-entropy, nats)";
-            int look = 0;
-            for (const char* order : {"by_importance", "random"}) {
-                render::ChartSeries se;
-                se.name = order == std::string("random") ? "random order" : "least important first";
-                se.look = look++;
-                se.markers = true;
-                for (const auto& pt : j["prune"][order])
-                    if (pt.contains(metric)) {
-                        se.x.push_back(pt.value("removed", 0));
-                        se.y.push_back(pt[metric].get<double>());
-                    }
-                if (!se.x.empty()) c.series.push_back(std::move(se));
+        PruneCurves curves;
+        curves.sentences = j["prune"].value("sentences", 0);
+        for (const char* order : {"by_importance", "random"}) {
+            if (!j["prune"].contains(order)) continue;
+            auto& curve = order == std::string("random") ? curves.random : curves.byImportance;
+            for (const auto& pt : j["prune"][order]) {
+                PrunePoint p;
+                p.removed = pt.value("removed", 0);
+                p.loss = pt.contains("loss") ? pt["loss"].get<double>()
+                                             : std::numeric_limits<double>::quiet_NaN();
+                if (pt.contains("bleu")) p.bleu = pt["bleu"].get<double>();
+                curve.push_back(p);
             }
-            if (!c.series.empty()) g.charts.push_back(std::move(c));
         }
+        g = render::pruningCharts(curves, j.value("model", std::string("a model")));
     } else {
         if (m_models.empty() || (m_text.empty() && m_sentences.empty()))
             throw Error("--show offset-profile needs --model and --text or --sentences");

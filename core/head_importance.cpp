@@ -1,11 +1,14 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "head_importance.h"
 
+#include <algorithm>
 #include <cmath>
+#include <numeric>
 
 #include "error.h"
 #include "evaluate.h"
 #include "network.h"
+#include "rng.h"
 
 namespace attnviz {
 
@@ -58,6 +61,72 @@ std::vector<HeadImportance> headImportance(const Model& model, const std::vector
             out.push_back(r);
         }
     }
+    return out;
+}
+
+PruneCurves pruneHeads(Model& model, const std::vector<Example>& examples,
+                       const std::vector<HeadImportance>& importance, uint64_t seed,
+                       const std::function<void(int, int)>& progress,
+                       const std::atomic<bool>* cancel) {
+    if (examples.empty()) throw Error("pruning needs at least one example");
+    if (importance.empty()) throw Error("pruning needs the heads' importance");
+    // The gates' shape: a vector per block up to the last one named, a gate per head.
+    std::vector<std::vector<Scalar>> ones;
+    for (const HeadImportance& h : importance) {
+        if (h.block < 0 || h.head < 0) throw Error("pruning: a head with a negative index");
+        if (size_t(h.block) >= ones.size()) ones.resize(size_t(h.block) + 1);
+        auto& g = ones[size_t(h.block)];
+        if (size_t(h.head) >= g.size()) g.resize(size_t(h.head) + 1, 1.0f);
+    }
+    // Leaves the model ungated however this returns.
+    struct Ungate {
+        Model& m;
+        ~Ungate() {
+            try {
+                m.setHeadGates({});
+            } catch (...) {  // an empty list is always accepted
+            }
+        }
+    } ungate{model};
+
+    std::vector<size_t> byImportance(importance.size());
+    std::iota(byImportance.begin(), byImportance.end(), size_t(0));
+    std::vector<size_t> random = byImportance;
+    std::stable_sort(byImportance.begin(), byImportance.end(), [&](size_t a, size_t b) {
+        return importance[a].normalised < importance[b].normalised;
+    });
+    Rng rng(seed);
+    for (size_t i = random.size() - 1; i > 0; --i) std::swap(random[i], random[rng.below(i + 1)]);
+
+    const bool seq2seq = model.config().hasEncoder();
+    const int total = 2 * (int(importance.size()) + 1);
+    int done = 0;
+    const auto cancelled = [&] { return cancel && cancel->load(std::memory_order_relaxed); };
+    PruneCurves out;
+    out.sentences = int(examples.size());
+    // Heads removed in the order of `seq`, an evaluation before the first and after each.
+    const auto curve = [&](const std::vector<size_t>& seq, std::vector<PrunePoint>& points) {
+        std::vector<std::vector<Scalar>> gates = ones;
+        for (size_t removed = 0; removed <= seq.size(); ++removed) {
+            if (cancelled()) return false;
+            PrunePoint p;
+            p.removed = int(removed);
+            if (removed > 0) {
+                const HeadImportance& h = importance[seq[removed - 1]];
+                gates[size_t(h.block)][size_t(h.head)] = 0.0f;
+                p.head = h;
+            }
+            model.setHeadGates(gates);
+            const Evaluation ev = evaluate(model, examples, EvalOptions{64, seq2seq});
+            p.loss = ev.loss;
+            if (ev.bleu) p.bleu = 100 * ev.bleu->score;
+            points.push_back(std::move(p));
+            ++done;
+            if (progress) progress(done, total);
+        }
+        return true;
+    };
+    if (curve(byImportance, out.byImportance)) curve(random, out.random);
     return out;
 }
 

@@ -44,19 +44,30 @@ void gaussianRow(int i, int n, double mu, double sigma, std::vector<double>& g) 
     }
 }
 
+// Every row with weight of the tables, normalised once: (query position i, p_i·).
+struct Rows {
+    std::vector<std::pair<int, std::vector<double>>> rows;
+    explicit Rows(const std::vector<HeadTable>& tables) {
+        for (const auto& t : tables)
+            for (int i = 0; i < int(t.weights->rows()); ++i)
+                if (auto p = normalisedRow(t, i); !p.empty()) rows.emplace_back(i, std::move(p));
+    }
+    // Σ_i Σ_j (p_ij - g_ij)² for (μ, σ), in the order gaussianSse has always summed.
+    double sse(double mu, double sigma) const {
+        double sse = 0;
+        std::vector<double> g;
+        for (const auto& [i, p] : rows) {
+            gaussianRow(i, int(p.size()), mu, sigma, g);
+            for (size_t j = 0; j < p.size(); ++j) sse += (p[j] - g[j]) * (p[j] - g[j]);
+        }
+        return sse;
+    }
+};
+
 }  // namespace
 
 double gaussianSse(const std::vector<HeadTable>& tables, double offset, double sigma) {
-    double sse = 0;
-    std::vector<double> g;
-    for (const auto& t : tables)
-        for (int i = 0; i < int(t.weights->rows()); ++i) {
-            const auto p = normalisedRow(t, i);
-            if (p.empty()) continue;
-            gaussianRow(i, int(p.size()), offset, sigma, g);
-            for (size_t j = 0; j < p.size(); ++j) sse += (p[j] - g[j]) * (p[j] - g[j]);
-        }
-    return sse;
+    return Rows(tables).sse(offset, sigma);
 }
 
 GaussianFit fitGaussian(const std::vector<HeadTable>& tables) {
@@ -76,10 +87,11 @@ GaussianFit fitGaussian(const std::vector<HeadTable>& tables) {
     // σ is searched on a log scale (s = ln σ).
     const double sMin = std::log(0.05), sMax = std::log(4.0 * maxKeys);
     const double muMax = maxKeys;
+    const Rows rows(tables);  // normalised once: the search evaluates thousands of (μ, σ)
     auto f = [&](double mu, double s) {
         s = std::clamp(s, sMin, sMax);
         mu = std::clamp(mu, -muMax, muMax);
-        return gaussianSse(tables, mu, std::exp(s));
+        return rows.sse(mu, std::exp(s));
     };
     // Grid over the whole box: μ every max(½, N/16) positions, σ at 16 log-spaced values.
     std::vector<std::tuple<double, double, double>> grid;  // (sse, μ, s)

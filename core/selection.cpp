@@ -3,6 +3,9 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <deque>
+#include <map>
+#include <mutex>
 
 #include "dump.h"
 #include "error.h"
@@ -37,6 +40,45 @@ WordSpans sideWords(const Analysis& a, bool source) {
     const auto& tokens = source ? a.sourceTokens : a.targetTokens;
     return wordSpans(starts.size() == tokens.size() ? starts
                                                     : std::vector<bool>(tokens.size(), true));
+}
+
+// A table's residual from its Gaussian fit, remembered: the fit searches thousands of (μ, σ),
+// and the app selects the same tables again on every repaint and view change. Keyed by the
+// table's contents (a hash of its values and shape), so a new analysis with other weights
+// never hits a stale entry; at most kEntries, the oldest dropped first.
+std::shared_ptr<const Mat> cachedResidual(const std::shared_ptr<const Mat>& w, bool causal,
+                                          GaussianFit* fit) {
+    constexpr size_t kEntries = 1024;
+    struct Entry {
+        std::shared_ptr<const Mat> residual;
+        GaussianFit fit;
+    };
+    static std::mutex mutex;
+    static std::map<uint64_t, Entry> cache;
+    static std::deque<uint64_t> order;
+    uint64_t h = 1469598103934665603ULL ^ uint64_t(causal);  // FNV-1a over shape and values
+    auto mix = [&](const void* p, size_t n) {
+        for (size_t k = 0; k < n; ++k)
+            h = (h ^ static_cast<const unsigned char*>(p)[k]) * 1099511628211ULL;
+    };
+    const Eigen::Index shape[2] = {w->rows(), w->cols()};
+    mix(shape, sizeof shape);
+    mix(w->data(), size_t(w->size()) * sizeof(Scalar));
+    {
+        std::lock_guard<std::mutex> lock(mutex);
+        if (auto it = cache.find(h); it != cache.end()) {
+            *fit = it->second.fit;
+            return it->second.residual;
+        }
+    }
+    auto r = std::make_shared<const Mat>(gaussianResidual({w.get(), causal}, fit));
+    std::lock_guard<std::mutex> lock(mutex);
+    if (cache.emplace(h, Entry{r, *fit}).second) order.push_back(h);
+    while (order.size() > kEntries) {
+        cache.erase(order.front());
+        order.pop_front();
+    }
+    return r;
 }
 
 Mat headMean(const CapturedBlock& b) {
@@ -126,10 +168,9 @@ SelectedColumn selectColumn(const std::shared_ptr<const Results>& res, int c, in
     auto finish = [&](std::shared_ptr<const Mat> m, std::string& where) {
         if (q.show == TableKind::FitResidual) {
             GaussianFit f;
-            m = std::make_shared<const Mat>(
-                gaussianResidual({m.get(), q.kind == BlockKind::DecoderSelf}, &f));
+            m = cachedResidual(m, q.kind == BlockKind::DecoderSelf, &f);
             char fit[96];
-            std::snprintf(fit, sizeof fit, " − Gaussian (μ %.2g, σ %.2g, R² %.2f)", f.offset,
+            std::snprintf(fit, sizeof fit, " − Gaussian (μ %.2f, σ %.2f, R² %.2f)", f.offset,
                           f.sigma, f.r2);
             where += fit;
         }
@@ -160,7 +201,9 @@ SelectedColumn selectColumn(const std::shared_ptr<const Results>& res, int c, in
 Selection selectRollout(const std::shared_ptr<const Results>& res, const SelectionRequest& q) {
     Selection s;
     if (q.kind == BlockKind::Cross) {
-        s.error = "attention rollout follows self-attention: choose enc self or dec self";
+        s.error =
+            "Attention rollout follows the self-attention layers: choose the encoder or "
+            "decoder self-attention block.";
         return s;
     }
     for (auto [c, layer] : columnPlan(*res, q)) {
@@ -214,8 +257,9 @@ void subtractBase(Selection& s, const SelectionRequest& q) {
     auto base = std::find_if(s.columns.begin(), s.columns.end(),
                              [&](const SelectedColumn& c) { return c.result == q.differenceBase; });
     if (base == s.columns.end() || s.columns.size() < 2) {
-        s.error = "a difference needs two model columns (the base is column " +
-                  std::to_string(q.differenceBase + 1) + ")";
+        s.error = "A difference needs two model columns (each minus column " +
+                  std::to_string(q.differenceBase + 1) + ")" +
+                  (q.allLayersOf >= 0 ? "; the Focus layout shows one model: use Compare." : ".");
         s.columns.clear();
         return;
     }

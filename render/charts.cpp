@@ -221,6 +221,34 @@ ChartGrid offsetProfileCharts(const std::vector<ModelRuns>& models, BlockKind ki
     return g;
 }
 
+ChartGrid pruningCharts(const PruneCurves& curves, const std::string& modelName) {
+    ChartGrid g;
+    g.title = "Pruning the heads of " + modelName + " (" + std::to_string(curves.sentences) +
+              " sentences)";
+    g.xLabel = "heads removed";
+    g.sharedY = false;
+    for (const bool bleu : {true, false}) {
+        Chart c;
+        c.title = bleu ? "BLEU" : "loss (cross-entropy, nats)";
+        int look = 0;
+        for (const auto* curve : {&curves.byImportance, &curves.random}) {
+            ChartSeries se;
+            se.name = curve == &curves.random ? "random order" : "least important first";
+            se.look = look++;
+            se.markers = true;
+            for (const PrunePoint& pt : *curve) {
+                const std::optional<double> y = bleu ? pt.bleu : std::optional(pt.loss);
+                if (!y || !std::isfinite(*y)) continue;
+                se.x.push_back(pt.removed);
+                se.y.push_back(*y);
+            }
+            if (!se.x.empty()) c.series.push_back(std::move(se));
+        }
+        if (!c.series.empty()) g.charts.push_back(std::move(c));
+    }
+    return g;
+}
+
 FigurePainter chartPainter(const ChartGrid& g, const FigureStyle& style, QString* error) {
     if (g.charts.empty()) {
         if (error) *error = "nothing to draw";

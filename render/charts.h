@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "core/head_importance.h"
 #include "core/model.h"
 #include "figure.h"
 
@@ -48,6 +49,11 @@ struct ModelRuns {
 // A row per model. Error (in *error, no charts) when a model lacks that block.
 ChartGrid offsetProfileCharts(const std::vector<ModelRuns>& models, BlockKind kind, int layer,
                               int maxOffset, std::string* error);
+// Pruning curves (core/head_importance.h pruneHeads) of model `modelName`: a chart of BLEU
+// (seq2seq only) and one of loss, against heads removed, each with the curve removing the
+// least important heads first and the random-order one. What `render --prune` and the Heads
+// dock draw.
+ChartGrid pruningCharts(const PruneCurves& curves, const std::string& modelName);
 // A painter of the grid; empty, with *error, when there is nothing to draw.
 FigurePainter chartPainter(const ChartGrid& g, const FigureStyle& style, QString* error);
 

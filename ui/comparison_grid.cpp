@@ -201,6 +201,19 @@ void ComparisonGrid::rebuild() {
     m_view = m_model->view();
     const Selection s = m_model->selection();
     if (s.diverging) m_view.lines = false;  // signed tables are drawn as heatmaps
+    // Nothing to draw (rollout of cross-attention, a difference with one column, no model):
+    // say why, where the panels would be.
+    if (!m_empty) {
+        m_empty = new QLabel(this);
+        m_empty->setAlignment(Qt::AlignCenter);
+        m_empty->setWordWrap(true);
+        m_empty->setObjectName("emptyGridMessage");
+    }
+    const bool nothing =
+        s.columns.empty() && !s.error.empty() && m_model->results() && !m_model->results()->empty();
+    m_empty->setText(QString::fromStdString(s.error));
+    m_empty->setVisible(nothing);
+    if (nothing) m_layout->addWidget(m_empty, 1, 0);
     reshape(int(s.columns.size()), std::max(1, s.rows), m_view.lines);
     m_lineRows = 0;  // one pitch for every lines panel
     for (const auto& col : s.columns)

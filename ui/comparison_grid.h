@@ -65,6 +65,7 @@ private:
     QStringList m_info;
     QGridLayout* m_layout;
     std::vector<QLabel*> m_headers;
+    QLabel* m_empty = nullptr;  // why there is nothing to show (the selection's error)
     std::vector<std::vector<HeatmapPanel*>> m_panels;  // [column][row], heatmap view
     std::vector<std::vector<LinesPanel*>> m_lines;     // [column][row], lines view
     bool m_linesShown = false;

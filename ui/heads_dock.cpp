@@ -2,6 +2,8 @@
 #include "heads_dock.h"
 
 #include <QAbstractTableModel>
+#include <QComboBox>
+#include <QFileDialog>
 #include <QFutureWatcher>
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -19,9 +21,12 @@
 #include <cmath>
 #include <limits>
 
+#include "chart_view.h"
 #include "core/head_importance.h"
 #include "core/head_stats.h"
 #include "core/head_table.h"
+#include "render/charts.h"
+#include "render/figure_file.h"
 #include "view_state.h"
 
 namespace attnviz::ui {
@@ -80,10 +85,26 @@ struct HeadsContent {
     QStringList notes;  // a line each: failed columns, skipped sentences
 };
 
-// A running set computation, shared with its worker (which may outlive the dock).
+// A running computation (over the set, or pruning), shared with its worker (which may
+// outlive the dock).
 struct SetJob {
     std::atomic<bool> cancelled{false};
-    std::atomic<int> done{0};  // per model: a step per sentence, and one when it is finished
+    // Over the set, per model: a step per sentence, and one when it is finished. Pruning: the
+    // evaluations done.
+    std::atomic<int> done{0};
+};
+
+// What pruning a model needs from the set computation that gave its importance.
+struct PruneInput {
+    ModelColumn column;
+    std::vector<Example> examples;           // the sentences the importance was computed over
+    std::vector<HeadImportance> importance;  // every head, in capture order
+};
+
+// What a set computation hands back: the table's content, and the models it can prune.
+struct SetResult {
+    HeadsContent content;
+    std::vector<PruneInput> prunable;
 };
 
 namespace {
@@ -179,10 +200,11 @@ HeadsComputation computeHeads(const Results& results, int request, const std::at
 // lock, each sentence analysed (seq2seq without a target: decoded greedily), each head's
 // statistics over all of them, and its importance when the model has examples. Stops between
 // sentences, models and heads once the job is cancelled (nothing reads the result then).
-// Advances job.done by sentences + 1 per column.
-HeadsContent computeSet(const std::vector<ModelColumn>& columns,
-                        const std::vector<std::string>& lines, SetJob& job) {
-    HeadsContent out;
+// Advances job.done by sentences + 1 per column. The models with importance are prunable.
+SetResult computeSet(const std::vector<ModelColumn>& columns, const std::vector<std::string>& lines,
+                     SetJob& job) {
+    SetResult result;
+    HeadsContent& out = result.content;
     QStringList failures;
     int withoutTarget = 0;  // lines without a target, for the seq2seq models
     const int sentenceCount = int(sentenceSet(lines, false).size());  // as for any model
@@ -202,7 +224,7 @@ HeadsContent computeSet(const std::vector<ModelColumn>& columns,
             int skipped = 0;
             std::string firstProblem;
             for (const SetSentence& s : sentences) {
-                if (cancelled()) return out;
+                if (cancelled()) return result;
                 try {
                     runs.push_back(s.target ? m.analyze(s.source, std::string_view(*s.target))
                                             : m.analyze(s.source));
@@ -229,10 +251,11 @@ HeadsContent computeSet(const std::vector<ModelColumn>& columns,
             std::vector<HeadImportance> importance;
             const ImportanceExamples ex = importanceExamples(m, sentences);
             if (seq2seq) withoutTarget = ex.withoutTarget;
-            if (cancelled()) return out;
+            if (cancelled()) return result;
             if (!ex.examples.empty()) {
                 try {
                     importance = headImportance(m, ex.examples);
+                    result.prunable.push_back({column, ex.examples, importance});
                 } catch (const std::exception& e) {
                     out.notes << QString("%1: no importance: %2").arg(name, e.what());
                 }
@@ -253,7 +276,7 @@ HeadsContent computeSet(const std::vector<ModelColumn>& columns,
                 Eigen::Index keys = 0;  // the most keys of any sentence: the fit's bound
                 for (const Analysis& r : runs) keys = std::max(keys, r.blocks[k].weights[0].cols());
                 for (int h = 0; h < b.heads && h < int(b.weights.size()); ++h) {
-                    if (cancelled()) return out;
+                    if (cancelled()) return result;
                     const HeadSetStats s = headSetStats(runs, k, h);
                     Row row{int(c),  name, b.kind, b.layer, h, QString::fromStdString(b.variant),
                             s.stats, false};
@@ -293,6 +316,29 @@ HeadsContent computeSet(const std::vector<ModelColumn>& columns,
     if (!failures.isEmpty()) {
         out.notes
             << QString("%1 failed: %2").arg(plural(failures.size(), "column"), failures.join("; "));
+    }
+    return result;
+}
+
+// The pruning curves of one model (core/head_importance.h) on a clone taken under its lock;
+// job.done counts the evaluations. Returns early once the job is cancelled (nothing reads the
+// result then).
+struct PruneOutcome {
+    PruneCurves curves;
+    QString error;
+};
+PruneOutcome computePrune(const PruneInput& in, SetJob& job) {
+    PruneOutcome out;
+    try {
+        Model m = [&] {
+            std::lock_guard<std::mutex> lock(*in.column.lock);
+            return in.column.model->clone();
+        }();
+        out.curves = pruneHeads(
+            m, in.examples, in.importance, HeadsDock::kPruneSeed,
+            [&](int done, int) { job.done = done; }, &job.cancelled);
+    } catch (const std::exception& e) {
+        out.error = e.what();
     }
     return out;
 }
@@ -401,6 +447,8 @@ HeadsDock::HeadsDock(QWidget* parent)
       m_overSet(new QPushButton("Over the sentence list")),
       m_progress(new QProgressBar),
       m_cancel(new QPushButton("Cancel")),
+      m_prune(new QPushButton("Pruning curves")),
+      m_pruneModels(new QComboBox),
       m_poll(new QTimer(this)),
       m_current(std::make_unique<HeadsContent>()),
       m_set(std::make_unique<HeadsContent>()) {
@@ -433,8 +481,20 @@ HeadsDock::HeadsDock(QWidget* parent)
     m_progress->setToolTip("Sentences analysed and models finished");
     m_progress->setMaximumWidth(160);
     m_progress->hide();
-    m_cancel->setToolTip("Stop the computation over the sentence list (the table stays as it is)");
+    m_cancel->setToolTip(
+        "Stop the computation over the sentence list or the pruning (the table and the curves "
+        "stay as they are)");
     m_cancel->hide();
+    m_prune->setToolTip(
+        QString(
+            "Pruning curves (Michel et al. 2019) of the model beside: its heads removed one by "
+            "one, least important first and in a random order (seed %1), loss and BLEU over the "
+            "same sentences after each removal, in a window of their own. Needs the importance "
+            "of a computation over the sentence list (\"source TAB target\" lines, or a "
+            "language model)")
+            .arg(kPruneSeed));
+    m_pruneModels->setToolTip("The model to prune: those with importance over the sentence list");
+    m_pruneModels->setSizeAdjustPolicy(QComboBox::AdjustToContents);
     m_poll->setInterval(50);
 
     auto* top = new QHBoxLayout;
@@ -442,6 +502,8 @@ HeadsDock::HeadsDock(QWidget* parent)
     top->addWidget(m_overSet);
     top->addWidget(m_progress);
     top->addWidget(m_cancel);
+    top->addWidget(m_prune);
+    top->addWidget(m_pruneModels);
     top->addWidget(m_filter);
     auto* v = new QVBoxLayout(this);
     v->setContentsMargins(2, 2, 2, 2);
@@ -455,16 +517,20 @@ HeadsDock::HeadsDock(QWidget* parent)
     });
     connect(m_overSet, &QPushButton::clicked, this, [this] { computeOverSet(); });
     connect(m_cancel, &QPushButton::clicked, this, &HeadsDock::cancel);
+    connect(m_prune, &QPushButton::clicked, this, [this] { computePruning(); });
     connect(m_poll, &QTimer::timeout, this, [this] {
-        if (m_setJob) m_progress->setValue(m_setJob->done.load());
+        if (const SetJob* job = m_setJob ? m_setJob.get() : m_pruneJob.get())
+            m_progress->setValue(job->done.load());
     });
     m_current->summary = "No models";
+    setPrunable({});
     updateStatus();
 }
 
 HeadsDock::~HeadsDock() {
     ++*m_latest;  // running workers stop early; their watchers go with the dock
     if (m_setJob) m_setJob->cancelled = true;
+    if (m_pruneJob) m_pruneJob->cancelled = true;
 }
 
 bool HeadsDock::busy() const {
@@ -481,6 +547,7 @@ void HeadsDock::setResults(std::shared_ptr<const attnviz::Results> results) {
     const bool wasSet = m_showSet;
     m_showSet = false;
     m_setNote.clear();
+    m_pruneNote.clear();
     if (!results) {
         m_shown = request;
         *m_current = HeadsContent{{}, 0, "No models", {}};
@@ -529,11 +596,19 @@ void HeadsDock::setSentenceSet(std::vector<attnviz::ModelColumn> columns, QStrin
     const bool changed = !sameModels || lines != m_lines;
     m_columns = std::move(columns);
     m_lines = std::move(lines);
-    if (changed && setBusy()) {
+    if (changed && (setBusy() || pruneBusy())) {
+        const bool set = setBusy();
         cancel();
-        m_setNote = "Over the sentence list: cancelled, the models or the sentences changed";
-        updateStatus();
+        if (set)
+            m_setNote = "Over the sentence list: cancelled, the models or the sentences changed";
     }
+    if (changed && !m_prunable.empty()) {  // its importance was over other models or lines
+        m_pruneNote =
+            "Pruning curves: the models or the sentences changed; compute over the sentence "
+            "list again";
+        setPrunable({});
+    }
+    if (changed) updateStatus();
 }
 
 bool HeadsDock::computeOverSet(QString* why) {
@@ -559,13 +634,8 @@ bool HeadsDock::computeOverSet(QString* why) {
     auto job = std::make_shared<SetJob>();
     m_setJob = job;
     m_setNote.clear();
-    m_progress->setRange(0, int(m_columns.size()) * (sentences + 1));
-    m_progress->setValue(0);
-    m_progress->show();
-    m_cancel->show();
-    m_overSet->setEnabled(false);
-    m_poll->start();
-    auto* watcher = new QFutureWatcher<HeadsContent>(this);
+    startRun(int(m_columns.size()) * (sentences + 1), "Sentences analysed and models finished");
+    auto* watcher = new QFutureWatcher<SetResult>(this);
     connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, job] {
         watcher->deleteLater();
         if (job != m_setJob || job->cancelled) return;  // cancelled: nobody waits for it
@@ -579,34 +649,185 @@ bool HeadsDock::computeOverSet(QString* why) {
 }
 
 void HeadsDock::cancel() {
-    if (!m_setJob) return;
-    m_setJob->cancelled = true;
-    endSetRun();
-    m_setNote = "Over the sentence list: cancelled";
+    if (!m_setJob && !m_pruneJob) return;
+    if (m_setJob) {
+        m_setJob->cancelled = true;
+        m_setNote = "Over the sentence list: cancelled";
+    }
+    if (m_pruneJob) {
+        m_pruneJob->cancelled = true;
+        m_pruneNote = "Pruning curves: cancelled";
+    }
+    endRun();
     updateStatus();
 }
 
-void HeadsDock::endSetRun() {
+// The progress bar over `steps`, Cancel, and the buttons off while a computation runs.
+void HeadsDock::startRun(int steps, const QString& what) {
+    m_progress->setRange(0, steps);
+    m_progress->setValue(0);
+    m_progress->setToolTip(what);
+    m_progress->show();
+    m_cancel->show();
+    m_overSet->setEnabled(false);
+    m_prune->setEnabled(false);
+    m_poll->start();
+}
+
+void HeadsDock::endRun() {
     m_setJob.reset();
+    m_pruneJob.reset();
     m_poll->stop();
     m_progress->hide();
     m_cancel->hide();
     m_overSet->setEnabled(true);
+    m_prune->setEnabled(!m_prunable.empty());
 }
 
-void HeadsDock::setFinished(const SetJob& job, HeadsContent result) {
+void HeadsDock::setFinished(const SetJob& job, SetResult result) {
     m_progress->setValue(job.done.load());
-    endSetRun();
-    if (result.models == 0) {  // every model failed: the table stays as it was
-        m_setNote = "Over the sentence list: " + result.notes.join("\n");
+    HeadsContent& content = result.content;
+    if (content.models == 0) {  // every model failed: the table stays as it was
+        endRun();
+        m_setNote = "Over the sentence list: " + content.notes.join("\n");
         updateStatus();
         return;
     }
-    result.summary += " · shown until another sentence is chosen";
-    *m_set = std::move(result);
+    m_pruneNote.clear();
+    setPrunable(std::move(result.prunable));
+    endRun();
+    content.summary += " · shown until another sentence is chosen";
+    *m_set = std::move(content);
     m_showSet = true;
     showContent(*m_set, true);
     emit computed();
+}
+
+// The models that "Pruning curves" offers; the chosen one stays chosen when still there.
+void HeadsDock::setPrunable(std::vector<PruneInput> prunable) {
+    const QString chosen = m_pruneModels->currentText();
+    m_prunable = std::move(prunable);
+    m_pruneModels->clear();
+    for (const PruneInput& in : m_prunable)
+        m_pruneModels->addItem(QString::fromStdString(in.column.name));
+    const int again = m_pruneModels->findText(chosen);
+    if (again >= 0) m_pruneModels->setCurrentIndex(again);
+    m_pruneModels->setEnabled(!m_prunable.empty());
+    m_prune->setEnabled(!m_prunable.empty() && !m_setJob && !m_pruneJob);
+}
+
+bool HeadsDock::computePruning(QString* why) {
+    const int index = m_pruneModels->currentIndex();
+    QString reason;
+    if (m_prunable.empty()) {
+        reason =
+            "no model has importance yet: compute over the sentence list first, with \"source "
+            "TAB target\" lines (or a language model)";
+    } else if (index < 0 || index >= int(m_prunable.size())) {
+        reason = "choose a model";
+    } else if (m_setJob || m_pruneJob) {
+        reason = "a computation is running";
+    }
+    if (!reason.isEmpty()) {
+        if (why) *why = reason;
+        m_pruneNote = "Pruning curves: " + reason;
+        updateStatus();
+        return false;
+    }
+    const PruneInput& in = m_prunable[size_t(index)];
+    const QString name = QString::fromStdString(in.column.name);
+    auto job = std::make_shared<SetJob>();
+    m_pruneJob = job;
+    m_pruneNote = QString("Pruning curves of %1: computing over %2…")
+                      .arg(name, plural(qsizetype(in.examples.size()), "sentence"));
+    startRun(2 * (int(in.importance.size()) + 1),
+             "Evaluations: heads removed least important first, then in a random order");
+    auto* watcher = new QFutureWatcher<PruneOutcome>(this);
+    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, job, name] {
+        watcher->deleteLater();
+        if (job != m_pruneJob || job->cancelled) return;  // cancelled: nobody waits for it
+        PruneOutcome out = watcher->result();
+        if (!out.error.isEmpty()) {
+            endRun();
+            m_pruneNote = QString("Pruning curves of %1 failed: %2").arg(name, out.error);
+            updateStatus();
+            return;
+        }
+        pruneFinished(*job, std::move(out.curves), name);
+    });
+    watcher->setFuture(QtConcurrent::run([in, job] { return computePrune(in, *job); }));
+    updateStatus();
+    return true;
+}
+
+void HeadsDock::pruneFinished(const SetJob& job, PruneCurves curves, const QString& name) {
+    m_progress->setValue(job.done.load());
+    endRun();
+    m_curves = std::move(curves);
+    m_curvesModel = name;
+    m_pruneNote = QString("Pruning curves of %1 (%2): in their window")
+                      .arg(name, plural(m_curves->sentences, "sentence"));
+    showCurves();
+    updateStatus();
+    emit pruned();
+}
+
+// The curves' window: made with the first curves, non-modal, shown and raised.
+void HeadsDock::showCurves() {
+    if (!m_pruneWindow) {
+        m_pruneWindow = new QWidget(this, Qt::Window);
+        m_pruneChart = new ChartView;
+        m_pruneInfo = new QLabel;
+        m_pruneInfo->setWordWrap(true);
+        m_pruneInfo->setTextInteractionFlags(Qt::TextSelectableByMouse);
+        auto* exportButton = new QPushButton("E&xport…");
+        exportButton->setToolTip(
+            "Write the curves as SVG, PDF or PNG, as attnviz-cli render --prune");
+        auto* close = new QPushButton("Close");
+        auto* bottom = new QHBoxLayout;
+        bottom->addWidget(m_pruneInfo, 1);
+        bottom->addWidget(exportButton);
+        bottom->addWidget(close);
+        auto* v = new QVBoxLayout(m_pruneWindow);
+        v->addWidget(m_pruneChart, 1);
+        v->addLayout(bottom);
+        connect(exportButton, &QPushButton::clicked, this, &HeadsDock::exportFromDialog);
+        connect(close, &QPushButton::clicked, m_pruneWindow, &QWidget::close);
+        m_pruneWindow->resize(720, 460);
+    }
+    m_pruneWindow->setWindowTitle("Pruning curves · " + m_curvesModel);
+    m_pruneChart->setCharts(render::pruningCharts(*m_curves, m_curvesModel.toStdString()));
+    m_pruneInfo->setText(
+        QString("%1 heads removed one by one, least important first (normalised importance) "
+                "and in a random order (seed %2); loss and BLEU over the %3 the importance was "
+                "computed over.")
+            .arg(m_curves->byImportance.empty() ? 0 : int(m_curves->byImportance.size()) - 1)
+            .arg(kPruneSeed)
+            .arg(plural(m_curves->sentences, "sentence")));
+    m_pruneWindow->show();
+    m_pruneWindow->raise();
+}
+
+bool HeadsDock::exportPruning(const QString& path, QString* error) const {
+    if (!m_curves) {
+        if (error) *error = "no pruning curves yet";
+        return false;
+    }
+    const auto paint =
+        render::chartPainter(render::pruningCharts(*m_curves, m_curvesModel.toStdString()),
+                             render::FigureStyle{}, error);
+    return paint && render::writeFigure(path, QSizeF(504, 360), true, 150, paint, error);
+}
+
+void HeadsDock::exportFromDialog() {
+    if (!m_curves) return;
+    const QString path = QFileDialog::getSaveFileName(m_pruneWindow, "Export pruning curves",
+                                                      m_curvesModel + "-pruning.svg",
+                                                      "SVG (*.svg);;PDF (*.pdf);;PNG (*.png)");
+    if (path.isEmpty()) return;
+    QString error;
+    m_pruneInfo->setText(exportPruning(path, &error) ? "Wrote " + path
+                                                     : "Cannot export the curves: " + error);
 }
 
 void HeadsDock::showContent(const HeadsContent& content, bool overSet) {
@@ -628,6 +849,7 @@ void HeadsDock::updateStatus() {
         notes = c.notes;
     }
     if (!m_setNote.isEmpty()) notes << m_setNote;
+    if (!m_pruneNote.isEmpty()) notes << m_pruneNote;
     if (!notes.isEmpty()) text += "\n" + notes.join("\n");
     m_status->setText(text);
     m_status->setToolTip(notes.join("\n"));

@@ -5,10 +5,13 @@
 #include <QWidget>
 #include <atomic>
 #include <memory>
+#include <optional>
 #include <vector>
 
+#include "core/head_importance.h"
 #include "core/workspace.h"
 
+class QComboBox;
 class QLabel;
 class QLineEdit;
 class QProgressBar;
@@ -19,9 +22,12 @@ class QTimer;
 
 namespace attnviz::ui {
 
+class ChartView;
 class HeadsTableModel;
 struct HeadsContent;
+struct PruneInput;
 struct SetJob;
+struct SetResult;
 
 // The Heads dock (issue 15): every head of every model column with its statistics for the
 // current sentence (core/head_stats.h; definitions in docs/analysis.md), in a sortable,
@@ -29,6 +35,12 @@ struct SetJob;
 // Sentences dock instead, with each head's input dependence and importance (Michel et al.
 // 2019), with progress and cancel. Everything is computed on worker threads; clicking a row
 // (or Enter) asks the window to show that head.
+//
+// "Pruning curves" (Michel et al. 2019, core/head_importance.h pruneHeads), once a set
+// computation gave a model's importance: that model's heads removed one by one on a clone,
+// least important first and in a random order, loss and BLEU over the same sentences after
+// each removal, with the same progress and cancel; the curves then show in a window of their
+// own (render::pruningCharts, the figure of `attnviz-cli render --prune`) that exports them.
 //
 // What the table shows: the set's statistics from the moment they arrive until the next
 // setResults (a new current sentence), which shows the current sentence's again (the set
@@ -75,8 +87,25 @@ public:
     // when there are targets (or for language models). False with *why when there is nothing
     // to do (no models, fewer than 2 usable sentences). Cancels a running one first.
     bool computeOverSet(QString* why = nullptr);
-    void cancel();  // stops a running set computation (its result is dropped)
+    void cancel();  // stops a running set computation or pruning (its result is dropped)
     bool setBusy() const { return m_setJob != nullptr; }
+
+    // Starts the pruning curves of the model chosen beside the button (what the button does),
+    // over the sentences and with the importance of the last set computation, on a clone in a
+    // worker thread; the random order's seed is kPruneSeed. False with *why when no model has
+    // importance or a computation runs. When done the curves replace the last ones and their
+    // window shows them; cancelled or failed, the last ones stay and the status line says so.
+    // Models or sentences that change (setSentenceSet) drop the importance it needs.
+    bool computePruning(QString* why = nullptr);
+    bool pruneBusy() const { return m_pruneJob != nullptr; }
+    static constexpr uint64_t kPruneSeed = 1;  // as `attnviz-cli analyze --prune` by default
+    // The last finished curves and their model's name; null when none.
+    const attnviz::PruneCurves* pruneCurves() const { return m_curves ? &*m_curves : nullptr; }
+    QString pruneModelName() const { return m_curvesModel; }
+    // The curves as a figure file (.svg, .pdf or .png by extension; the page and style of
+    // `attnviz-cli render --prune`): what the window's Export… button writes. False with
+    // *error when there are no curves or the file cannot be written.
+    bool exportPruning(const QString& path, QString* error) const;
 
     QTableView* table() const { return m_view; }  // for tests
     QLabel* status() const { return m_status; }
@@ -84,6 +113,10 @@ public:
     QProgressBar* progress() const { return m_progress; }  // for tests
     QPushButton* overSetButton() const { return m_overSet; }
     QPushButton* cancelButton() const { return m_cancel; }
+    QPushButton* pruneButton() const { return m_prune; }
+    QComboBox* pruneModels() const { return m_pruneModels; }  // the models with importance
+    QWidget* pruneWindow() const { return m_pruneWindow; }    // null before the first curves
+    ChartView* pruneChart() const { return m_pruneChart; }    // in that window
     bool busy() const;      // a computation is running whose result will be shown
     int headCount() const;  // rows of the table
     bool showsSet() const { return m_showSet; }  // the table shows the set's statistics
@@ -94,6 +127,8 @@ signals:
     // A computation finished and the table was updated (also after a null setResults, and
     // when a set computation finished).
     void computed();
+    // Pruning curves arrived and their window shows them.
+    void pruned();
 
 protected:
     bool eventFilter(QObject* watched, QEvent* event) override;
@@ -101,8 +136,13 @@ protected:
 private:
     void activate(const QModelIndex& proxyIndex);
     void showContent(const HeadsContent& content, bool overSet);
-    void setFinished(const SetJob& job, HeadsContent result);
-    void endSetRun();
+    void setFinished(const SetJob& job, SetResult result);
+    void pruneFinished(const SetJob& job, attnviz::PruneCurves curves, const QString& name);
+    void showCurves();
+    void exportFromDialog();
+    void startRun(int steps, const QString& what);
+    void endRun();
+    void setPrunable(std::vector<PruneInput> prunable);
     void updateStatus();
 
     HeadsTableModel* m_model;
@@ -113,7 +153,9 @@ private:
     QPushButton* m_overSet;
     QProgressBar* m_progress;
     QPushButton* m_cancel;
-    QTimer* m_poll;  // reads the running set computation's progress
+    QPushButton* m_prune;
+    QComboBox* m_pruneModels;
+    QTimer* m_poll;  // reads the running computation's progress
     // The newest request; a worker whose request is older stops early, and its result is
     // dropped. Shared with the workers, which may outlive the dock.
     std::shared_ptr<std::atomic<int>> m_latest = std::make_shared<std::atomic<int>>(0);
@@ -126,6 +168,15 @@ private:
     QStringList m_lines;
     std::shared_ptr<SetJob> m_setJob;  // the running set computation, null when none
     QString m_setNote;  // why the button did nothing, or that a run was cancelled or failed
+    // For "Pruning curves": per model with importance, what the last set computation used.
+    std::vector<PruneInput> m_prunable;
+    std::shared_ptr<SetJob> m_pruneJob;            // the running pruning, null when none
+    std::optional<attnviz::PruneCurves> m_curves;  // the last finished
+    QString m_curvesModel;                         // their model's name
+    QString m_pruneNote;                           // the same as m_setNote, for pruning
+    QWidget* m_pruneWindow = nullptr;              // non-modal; made with the first curves
+    ChartView* m_pruneChart = nullptr;
+    QLabel* m_pruneInfo = nullptr;  // under the charts: what they show, the last export
 };
 
 }  // namespace attnviz::ui

@@ -93,8 +93,13 @@ void HeatmapPanel::setTable(const SelectedTable& t) {
     m_message->setVisible(false);
     m_map->setVisible(true);
     const int nq = rows(), nk = cols();
-    m_map->data()->setSize(nk, nq);
-    m_map->data()->setRange(QCPRange(0, std::max(0, nk - 1)), QCPRange(0, std::max(0, nq - 1)));
+    // A map of one row or column has no extent in QCPColorMap (its cells are as wide as the
+    // range between the first and last centre): such a side gets two half cells at ±¼, the
+    // same value, so the one cell spans -½..½ like every other cell.
+    const int dk = nk == 1 ? 2 : nk, dq = nq == 1 ? 2 : nq;
+    m_map->data()->setSize(dk, dq);
+    m_map->data()->setRange(nk == 1 ? QCPRange(-0.25, 0.25) : QCPRange(0, std::max(0, nk - 1)),
+                            nq == 1 ? QCPRange(-0.25, 0.25) : QCPRange(0, std::max(0, nq - 1)));
     applyScaling();
     updateTickLabels();
     if (!sameShape) {
@@ -185,12 +190,16 @@ const Mat& HeatmapPanel::matrix() const {
 
 // Cells hold colour-map positions in [0, 1], the figures' scaling (render/scaling.h).
 void HeatmapPanel::applyScaling() {
-    for (int i = 0; i < rows(); ++i)
-        for (int j = 0; j < cols(); ++j)
-            m_map->data()->setCell(
-                j, i,
-                m_diverging ? render::signedScalePosition((*m_weights)(i, j), m_max, m_scaling)
-                            : render::scalePosition((*m_weights)(i, j), m_max, m_scaling));
+    // Data cells: a side of one holds its cell twice (setTable). No table yet: nothing.
+    const int dq = rows() > 0 && cols() > 0 ? m_map->data()->valueSize() : 0;
+    const int dk = dq > 0 ? m_map->data()->keySize() : 0;
+    for (int i = 0; i < dq; ++i)
+        for (int j = 0; j < dk; ++j) {
+            const double w = (*m_weights)(std::min(i, rows() - 1), std::min(j, cols() - 1));
+            m_map->data()->setCell(j, i,
+                                   m_diverging ? render::signedScalePosition(w, m_max, m_scaling)
+                                               : render::scalePosition(w, m_max, m_scaling));
+        }
     m_map->setDataScaleType(QCPAxis::stLinear);
     m_map->setDataRange(QCPRange(0, 1));
     updateScaleTicks();

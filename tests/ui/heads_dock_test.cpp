@@ -6,12 +6,17 @@
 // sentence list: input dependence exactly 0 for Gaussian heads and equal to inputDependence
 // of the models' own analyses, importance equal to headImportance on a clone, progress to
 // the end, cancel leaving the table as it was, and the reasons when there is nothing to do.
+// Pruning curves of a model with importance: as many points as heads plus one, from the
+// unpruned evaluation, in a non-modal window of two charts that exports the figure; cancel
+// leaving no curves and the dock usable.
 #include "ui/heads_dock.h"
 
 #include <gtest/gtest.h>
 
+#include <QComboBox>
 #include <QCoreApplication>
 #include <QElapsedTimer>
+#include <QFile>
 #include <QLabel>
 #include <QLineEdit>
 #include <QProgressBar>
@@ -25,11 +30,13 @@
 #include <map>
 #include <tuple>
 
+#include "core/evaluate.h"
 #include "core/head_importance.h"
 #include "core/head_stats.h"
 #include "core/selection.h"
 #include "core/tasks.h"
 #include "core/training_job.h"
+#include "ui/chart_view.h"
 
 using namespace attnviz;
 using namespace attnviz::ui;
@@ -550,4 +557,110 @@ TEST(HeadsDock, OverTheSentenceListNeedsModelsAndTwoSentences) {
         dock.status()->text().contains(QString("1 column failed: %1: no sentence could be analysed")
                                            .arg(QString::fromStdString(columns[0].name))))
         << dock.status()->text().toStdString();
+}
+
+TEST(HeadsDock, PruningCurvesOfAModelWithImportance) {
+    const auto columns = loadColumns({"01-dot.safetensors", "09-hc-sa.safetensors"});
+    std::vector<Example> examples;
+    const QStringList lines = translateLines(8, &examples);
+    HeadsDock dock;
+    QString why;
+    // Nothing to prune before a set computation gave importance.
+    EXPECT_FALSE(dock.pruneButton()->isEnabled());
+    EXPECT_FALSE(dock.computePruning(&why));
+    EXPECT_TRUE(why.contains("compute over the sentence list")) << why.toStdString();
+    EXPECT_FALSE(
+        dock.exportPruning(QString::fromStdString(::testing::TempDir() + "none.svg"), &why));
+    dock.setSentenceSet(columns, lines);
+    computeSet(dock);
+    ASSERT_TRUE(dock.showsSet());
+    EXPECT_TRUE(dock.pruneButton()->isEnabled());
+    ASSERT_EQ(dock.pruneModels()->count(), 2);
+    const int dot = dock.pruneModels()->findText(QString::fromStdString(columns[0].name));
+    ASSERT_GE(dot, 0);
+    dock.pruneModels()->setCurrentIndex(dot);
+
+    // Cancelled: no curves, no window, the buttons back.
+    ASSERT_TRUE(dock.computePruning(&why)) << why.toStdString();
+    EXPECT_TRUE(dock.pruneBusy());
+    EXPECT_FALSE(dock.progress()->isHidden());
+    EXPECT_FALSE(dock.cancelButton()->isHidden());
+    EXPECT_FALSE(dock.pruneButton()->isEnabled());
+    EXPECT_FALSE(dock.overSetButton()->isEnabled());
+    QSignalSpy pruned(&dock, &HeadsDock::pruned);
+    dock.cancel();
+    EXPECT_FALSE(dock.pruneBusy());
+    QThreadPool::globalInstance()->waitForDone();
+    QCoreApplication::processEvents();
+    EXPECT_EQ(pruned.count(), 0);
+    EXPECT_EQ(dock.pruneCurves(), nullptr);
+    EXPECT_EQ(dock.pruneWindow(), nullptr);
+    EXPECT_TRUE(dock.progress()->isHidden());
+    EXPECT_TRUE(dock.cancelButton()->isHidden());
+    EXPECT_TRUE(dock.pruneButton()->isEnabled());
+    EXPECT_TRUE(dock.overSetButton()->isEnabled());
+    EXPECT_TRUE(dock.showsSet());
+    EXPECT_TRUE(dock.status()->text().contains("Pruning curves: cancelled"))
+        << dock.status()->text().toStdString();
+
+    // Again, to the end.
+    ASSERT_TRUE(dock.computePruning(&why)) << why.toStdString();
+    ASSERT_TRUE(waitUntil([&] { return !dock.pruneBusy(); }, 300000));
+    QThreadPool::globalInstance()->waitForDone();
+    QCoreApplication::processEvents();
+    EXPECT_EQ(pruned.count(), 1);
+    const PruneCurves* curves = dock.pruneCurves();
+    ASSERT_NE(curves, nullptr);
+    EXPECT_EQ(dock.pruneModelName().toStdString(), columns[0].name);
+    Model m = columns[0].model->clone();
+    const size_t heads = headImportance(m, examples).size();
+    ASSERT_GT(heads, 0u);
+    EXPECT_EQ(curves->sentences, 8);
+    EXPECT_EQ(curves->byImportance.size(), heads + 1);
+    EXPECT_EQ(curves->random.size(), heads + 1);
+    EXPECT_EQ(dock.progress()->maximum(), int(2 * (heads + 1)));
+    EXPECT_TRUE(dock.progress()->isHidden());
+    // The first point: the model unpruned, evaluated here on the same examples.
+    const Evaluation unpruned = evaluate(m, examples, {64, true});
+    ASSERT_TRUE(unpruned.bleu.has_value());
+    for (const auto* curve : {&curves->byImportance, &curves->random}) {
+        EXPECT_DOUBLE_EQ(curve->front().loss, unpruned.loss);
+        ASSERT_TRUE(curve->front().bleu.has_value());
+        EXPECT_DOUBLE_EQ(*curve->front().bleu, 100 * unpruned.bleu->score);
+    }
+    EXPECT_TRUE(dock.status()->text().contains("Pruning curves of"))
+        << dock.status()->text().toStdString();
+
+    // Their window: non-modal, two charts (BLEU, loss) of two series, heads + 1 points each.
+    ASSERT_NE(dock.pruneWindow(), nullptr);
+    EXPECT_TRUE(dock.pruneWindow()->isVisible());
+    EXPECT_FALSE(dock.pruneWindow()->isModal());
+    ASSERT_NE(dock.pruneChart(), nullptr);
+    const render::ChartGrid& grid = dock.pruneChart()->charts();
+    ASSERT_EQ(grid.charts.size(), 2u);
+    EXPECT_EQ(grid.charts[0].title, "BLEU");
+    for (const auto& chart : grid.charts) {
+        ASSERT_EQ(chart.series.size(), 2u) << chart.title;
+        for (const auto& se : chart.series) EXPECT_EQ(se.y.size(), heads + 1) << se.name;
+    }
+    EXPECT_DOUBLE_EQ(grid.charts[1].series[0].y[0], unpruned.loss);
+    dock.pruneChart()->grab();  // paints
+
+    // Export: the figure of `attnviz-cli render --prune`.
+    const QString svg = QString::fromStdString(::testing::TempDir() + "heads_pruning.svg");
+    QFile::remove(svg);
+    QString error;
+    ASSERT_TRUE(dock.exportPruning(svg, &error)) << error.toStdString();
+    QFile f(svg);
+    ASSERT_TRUE(f.open(QIODevice::ReadOnly));
+    EXPECT_TRUE(f.readAll().contains("least important first"));
+    EXPECT_FALSE(dock.exportPruning(svg + ".txt", &error));
+    EXPECT_FALSE(error.isEmpty());
+
+    // Other sentences: the importance is no longer theirs; the curves stay.
+    dock.setSentenceSet(columns, kToyLines);
+    EXPECT_FALSE(dock.pruneButton()->isEnabled());
+    EXPECT_EQ(dock.pruneModels()->count(), 0);
+    EXPECT_FALSE(dock.computePruning(&why));
+    EXPECT_NE(dock.pruneCurves(), nullptr);
 }

@@ -1008,6 +1008,18 @@ TEST(MainWindow, ShowsDifferencesRolloutAndFitResiduals) {
     v.show = TableKind::FitResidual;
     w.setView(v);
     EXPECT_LT(w.grid()->panel(1, 0)->matrix().cwiseAbs().maxCoeff(), 1e-3);  // a Gaussian head
+
+    // Nothing to draw is said where the panels would be, not left blank.
+    v.show = TableKind::Rollout;
+    v.kind = BlockKind::Cross;
+    w.setView(v);
+    auto* empty = w.grid()->findChild<QLabel*>("emptyGridMessage");
+    ASSERT_NE(empty, nullptr);
+    EXPECT_TRUE(empty->isVisibleTo(&w));
+    EXPECT_NE(empty->text().indexOf("self-attention"), -1) << empty->text().toStdString();
+    v.kind = BlockKind::EncoderSelf;
+    w.setView(v);
+    EXPECT_FALSE(empty->isVisibleTo(&w));
 }
 
 // The Heads dock follows the window's results, and activating a head shows its model in
@@ -1066,4 +1078,31 @@ TEST(MainWindow, VariantEditsSurviveColumnsBeingAdded) {
     sigma->setValue(2.0);
     waitForResults(w);
     EXPECT_DOUBLE_EQ(w.columns()[1].model->config().encoderSelf.number("sigma"), 2.0);
+}
+
+// A table of one row (an early probe snapshot decodes only <bos>) draws its cells: QCPColorMap
+// gives a one-cell side no extent unless the panel widens it.
+TEST(HeatmapPanel, OneRowTablesDrawTheirCells) {
+    SelectedTable t;
+    Mat m(1, 3);
+    m << 0.0f, 1.0f, 0.0f;
+    t.weights = std::make_shared<const Mat>(m);
+    t.queries = std::make_shared<const std::vector<std::string>>(std::vector<std::string>{"<bos>"});
+    t.keys =
+        std::make_shared<const std::vector<std::string>>(std::vector<std::string>{"a", "b", "c"});
+    t.scaleMax = 1;
+    HeatmapPanel p;
+    p.resize(400, 300);
+    p.setTable(t);
+    p.show();
+    p.replot();
+    const QImage img = p.grab().toImage();
+    const QRect r = p.axisRect()->rect();
+    // The middle cell (weight 1) is the colour map's top (viridis: yellow), the others its
+    // bottom (dark purple): sample across the row's centre line.
+    const int y = r.center().y();
+    const QColor mid = img.pixelColor(r.left() + r.width() / 2, y);
+    const QColor left = img.pixelColor(r.left() + r.width() / 6, y);
+    EXPECT_GT(mid.red() + mid.green(), 300) << mid.name().toStdString();
+    EXPECT_LT(left.green(), 80) << left.name().toStdString();
 }
