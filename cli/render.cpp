@@ -179,7 +179,9 @@ void RenderCommand::run(std::ostream& out) {
         throw Error("--block must be encoder_self, decoder_self or cross");
     request.layer = m_layer;
     request.heads = m_heads;
-    request.sharedScale = m_shared;
+    // Signed tables always share one scale: per-panel maxima would paint a residual of 1e-8
+    // as strongly as one of 0.5.
+    request.sharedScale = m_shared || m_show == "difference" || m_show == "fit-residual";
     request.mergeWords = m_mergeWords;
     tableKindFromName(m_show, &request.show);  // checked by the option
     request.differenceBase = m_base - 1;
@@ -272,7 +274,11 @@ void RenderCommand::runCharts(std::ostream& out) {
                 curve.push_back(p);
             }
         }
-        g = render::pruningCharts(curves, j.value("model", std::string("a model")));
+        // The model by its file name, not its path: a title for slides.
+        g = render::pruningCharts(
+            curves, QFileInfo(QString::fromStdString(j.value("model", std::string("a model"))))
+                        .completeBaseName()
+                        .toStdString());
     } else {
         if (m_models.empty() || (m_text.empty() && m_sentences.empty()))
             throw Error("--show offset-profile needs --model and --text or --sentences");

@@ -149,6 +149,10 @@ SelectedColumn selectColumn(const std::shared_ptr<const Results>& res, int c, in
         col.error = "no " + blockLabel(q.kind) + " block\nin layer " + std::to_string(layer);
         *error =
             r.name + " has no " + blockLabel(q.kind) + " block in layer " + std::to_string(layer);
+        if (q.kind != BlockKind::DecoderSelf && !r.analysis.blocks.empty() &&
+            std::all_of(r.analysis.blocks.begin(), r.analysis.blocks.end(),
+                        [](const CapturedBlock& c) { return c.kind == BlockKind::DecoderSelf; }))
+            *error += " (a language model: its attention is decoder self-attention)";
         return col;
     }
     col.variant = b->variant;
@@ -430,6 +434,9 @@ std::string exportDataBytes(const std::shared_ptr<const Results>& res,
                             const std::string& ext) {
     if (!res || res->empty() || res->size() != columns.size())
         throw Error("nothing to export yet (the analysis is still running)");
+    if (ext == "json" && q.show != TableKind::Weights)
+        throw Error("the JSON export is the attention dump (the weights); export " +
+                    tableKindName(q.show) + " tables as .csv or .npy");
     if (ext == "json") {
         FloatJson j = FloatJson::array();
         for (size_t c = 0; c < res->size(); ++c) {

@@ -421,7 +421,9 @@ QVariant HeadsTableModel::headerData(int section, Qt::Orientation orientation, i
         "ξ_h a gate on the head's output and L(x) the summed token cross-entropy of sentence x "
         "under teacher forcing, divided by the ℓ2 norm of its block's scores as in the paper. "
         "It needs reference targets: \"source TAB target\" lines for translation models; a "
-        "language model's line is its own target. Over the sentence list only (— otherwise)"};
+        "language model's line is its own target. Normalised within each block, so compare "
+        "heads of one block: a block with one head scores 1 by construction. Over the sentence "
+        "list only (— otherwise)"};
     if (role == Qt::DisplayRole) return QString(titles[section]);
     if (role == Qt::ToolTipRole) {
         QString tip = tips[section];
