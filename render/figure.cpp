@@ -146,7 +146,17 @@ void paintPanel(QPainter& p, const Figure& f, const FigureLayout& L, const Panel
         paintLines(p, t, ls, pl.box.adjusted(0, top, 0, 0));
         return;
     }
-    if (pl.cell <= 0) return;
+    if (pl.cell <= 0) {
+        // No room for the cells beside the labels: say so rather than leave a blank panel.
+        p.setPen(Qt::darkGray);
+        p.setFont(styleFont(s, s.fontSize * 0.9));
+        p.drawText(pl.box.adjusted(0, s.fontSize * 1.8, 0, 0), Qt::AlignCenter | Qt::TextWordWrap,
+                   QStringLiteral("%1 × %2 cells do not fit here: a larger page (--size) or "
+                                  "fewer panels")
+                       .arg(t.weights->rows())
+                       .arg(t.weights->cols()));
+        return;
+    }
     const Mat& w = *t.weights;
     for (int i = 0; i < int(w.rows()); ++i)
         for (int j = 0; j < int(w.cols()); ++j)
