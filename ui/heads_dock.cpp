@@ -10,6 +10,7 @@
 #include <QKeyEvent>
 #include <QLabel>
 #include <QLineEdit>
+#include <QMap>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QSortFilterProxyModel>
@@ -108,6 +109,21 @@ struct SetResult {
 };
 
 namespace {
+
+// "name: reason" failures with one reason said once: "dense, random: the source has …".
+QString grouped(const QStringList& failures) {
+    QStringList reasons;
+    QMap<QString, QStringList> names;
+    for (const QString& f : failures) {
+        const int colon = f.indexOf(": ");
+        const QString reason = colon < 0 ? f : f.mid(colon + 2);
+        if (!names.contains(reason)) reasons << reason;
+        names[reason] << (colon < 0 ? QString() : f.left(colon));
+    }
+    QStringList out;
+    for (const QString& r : reasons) out << names[r].join(", ") + ": " + r;
+    return out.join("; ");
+}
 
 using Row = HeadsTableModel::Row;
 
@@ -315,7 +331,7 @@ SetResult computeSet(const std::vector<ModelColumn>& columns, const std::vector<
     }
     if (!failures.isEmpty()) {
         out.notes
-            << QString("%1 failed: %2").arg(plural(failures.size(), "column"), failures.join("; "));
+            << QString("%1 failed: %2").arg(plural(failures.size(), "column"), grouped(failures));
     }
     return result;
 }
@@ -464,6 +480,9 @@ HeadsDock::HeadsDock(QWidget* parent)
     m_view->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_view->setAlternatingRowColors(true);
     m_view->verticalHeader()->hide();
+    // Compact rows: a laptop screen shows a dozen heads, not five.
+    m_view->verticalHeader()->setMinimumSectionSize(m_view->fontMetrics().height() + 4);
+    m_view->verticalHeader()->setDefaultSectionSize(m_view->fontMetrics().height() + 6);
     m_view->setAccessibleName("Heads");
     // Table order until a header is clicked; clicking on past descending returns to it.
     m_view->horizontalHeader()->setSortIndicator(-1, Qt::AscendingOrder);
@@ -569,14 +588,15 @@ void HeadsDock::setResults(std::shared_ptr<const attnviz::Results> results) {
         m_current->models = c.models;
         m_current->summary = !c.error.isEmpty() ? c.error
                              : c.models == 0
-                                 ? QString("No models")
+                                 ? QString(c.failures.isEmpty() ? "No models"
+                                                                : "No statistics: no model could "
+                                                                  "analyse the sentence")
                                  : QString("%1 of %2 · current sentence")
                                        .arg(plural(rows, "head"), plural(c.models, "model"));
         m_current->notes.clear();
         if (!c.failures.isEmpty()) {
             m_current->notes << QString("%1 failed: %2")
-                                    .arg(plural(c.failures.size(), "column"),
-                                         c.failures.join("; "));
+                                    .arg(plural(c.failures.size(), "column"), grouped(c.failures));
         }
         if (m_showSet) {  // a set result arrived meanwhile: it stays until the next sentence
             updateStatus();
