@@ -53,6 +53,7 @@ void MainWindow::addFileMenu() {
         QString error;
         if (!dir.isEmpty()) watchFolder(dir, &error);  // a failure is listed in Problems
     });
+    file->addAction("Stop &watching", this, &MainWindow::stopWatching);
     m_recent = file->addMenu("&Recent sentences");
     connect(m_recent, &QMenu::aboutToShow, this, &MainWindow::rebuildRecentMenu);
     file->addSeparator();

@@ -55,6 +55,9 @@ MainWindow::MainWindow(QWidget* parent)
     connectWidgets();
     resize(QSize(1600, 1000).boundedTo(screen()->availableSize()));  // all of it on screen
     statusBar()->addPermanentWidget(m_failures);
+    m_watching = new QLabel;
+    m_watching->hide();
+    statusBar()->addPermanentWidget(m_watching);
     m_failures->hide();
 }
 
@@ -226,6 +229,10 @@ void MainWindow::updateColorBar() {
 
 void MainWindow::resultsChanged() {
     m_heads->setResults(m_workspace->results());
+    if (m_revealColumn >= 0) {  // a watched checkpoint's column: scroll it into view
+        m_grid->revealPanel(m_revealColumn, 0);
+        m_revealColumn = -1;
+    }
     m_offsets->setResults(m_workspace->results());
     // Every failing model, readable at leisure: a lasting note in the status bar whose
     // tooltip gives each model's reason (the panels show theirs whole as well).
@@ -370,6 +377,11 @@ bool MainWindow::watchFolder(const QString& dir, QString* error) {
         if (error) *error = e;
         return false;
     }
+    m_watching->setText("Watching " + QFileInfo(dir).fileName());
+    m_watching->setToolTip("Checkpoints appearing in " + dir +
+                           " become columns; a replaced file updates its column (File › Stop "
+                           "watching)");
+    m_watching->show();
     if (m_watchNote.isEmpty() && m_problems->lines().size() == problems)
         message("watching " + watchedFolder() + ": no checkpoints yet");
     return true;
@@ -419,7 +431,18 @@ void MainWindow::followCheckpoint(const QString& path) {
     if (m_currentColumn >= 0 && m_currentColumn < int(columns().size()))
         m_variant->showColumn(&columns()[size_t(m_currentColumn)], view().kind);
     m_watchNote = note;
+    m_revealColumn = -1;
+    for (int c = 0; c < int(columns().size()); ++c)
+        if (samePath(columns()[size_t(c)].path)) m_revealColumn = c;
     message(note);
+}
+
+void MainWindow::stopWatching() {
+    if (!m_folderWatch || m_folderWatch->folder().isEmpty()) return;
+    const QString dir = m_folderWatch->folder();
+    m_folderWatch->stop();
+    m_watching->hide();
+    message("stopped watching " + dir + " (its columns stay)");
 }
 
 }  // namespace attnviz::ui

@@ -105,6 +105,7 @@ public:
     // tried again when they change. Replaces the folder watched before. False, with the
     // reason in *error and the Problems panel, when the folder cannot be watched.
     bool watchFolder(const QString& dir, QString* error);
+    void stopWatching();            // File › Stop watching
     QString watchedFolder() const;  // "" when none
 
     WorkspaceModel* workspace() const { return m_workspace; }
@@ -163,6 +164,8 @@ private:
     HeadsDock* m_heads = nullptr;
     OffsetProfileView* m_offsets = nullptr;
     FilmDock* m_film = nullptr;
+    QLabel* m_watching = nullptr;  // status bar: the watched folder, while there is one
+    int m_revealColumn = -1;  // a column a watched checkpoint added or updated: shown once drawn
     QDockWidget* m_filmDock = nullptr;
     VariantPanel* m_variant;
     ViewControls* m_controls;

@@ -18,6 +18,7 @@
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QStatusBar>
+#include <QTemporaryDir>
 #include <QTest>
 #include <QWheelEvent>
 #include <fstream>
@@ -1105,4 +1106,21 @@ TEST(HeatmapPanel, OneRowTablesDrawTheirCells) {
     const QColor left = img.pixelColor(r.left() + r.width() / 6, y);
     EXPECT_GT(mid.red() + mid.green(), 300) << mid.name().toStdString();
     EXPECT_LT(left.green(), 80) << left.name().toStdString();
+}
+
+// The watched folder stays in sight (a permanent status-bar item) until File › Stop watching.
+TEST(MainWindow, TheWatchedFolderIsShownUntilStopped) {
+    MainWindow w;
+    w.show();
+    QTemporaryDir dir;
+    QString error;
+    ASSERT_TRUE(w.watchFolder(dir.path(), &error)) << error.toStdString();
+    QLabel* item = nullptr;
+    for (auto* l : w.statusBar()->findChildren<QLabel*>())
+        if (l->text().startsWith("Watching ")) item = l;
+    ASSERT_NE(item, nullptr);
+    EXPECT_TRUE(item->isVisibleTo(&w));
+    w.stopWatching();
+    EXPECT_FALSE(item->isVisibleTo(&w));
+    EXPECT_TRUE(w.watchedFolder().isEmpty());
 }
