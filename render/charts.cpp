@@ -96,7 +96,10 @@ void paintChart(QPainter& p, const Chart& c, const QRectF& box, Range xr, Range 
         QPainterPath path;
         bool started = false;
         for (size_t i = 0; i < se.x.size() && i < se.y.size(); ++i) {
-            if (!std::isfinite(se.y[i])) continue;
+            if (!std::isfinite(se.y[i])) {  // no data: a gap in the line
+                started = false;
+                continue;
+            }
             const QPointF pt(X(se.x[i]), Y(std::clamp(se.y[i], yr.lo, yr.hi)));
             started ? path.lineTo(pt) : path.moveTo(pt);
             started = true;
@@ -208,12 +211,27 @@ ChartGrid offsetProfileCharts(const std::vector<ModelRuns>& models, BlockKind ki
             char title[200];
             std::snprintf(title, sizeof title, "%s · head %d (μ %.2g, σ %.2g, R² %.2f)",
                           m.name.c_str(), h, fit.offset, fit.sigma, fit.r2);
+            // Offsets no row can reach (beyond the sentence, or ahead of a causal query) are
+            // gaps, not zeros.
+            std::vector<bool> reach(x.size(), false);
+            for (const auto& t : tables)
+                for (int i = 0; i < int(t.weights->rows()); ++i) {
+                    const int keys =
+                        t.causal ? std::min(int(t.weights->cols()), i + 1) : int(t.weights->cols());
+                    for (int k = -maxOffset; k <= maxOffset; ++k)
+                        if (i + k >= 0 && i + k < keys) reach[size_t(k + maxOffset)] = true;
+                }
+            auto gaps = [&](std::vector<double> y) {
+                for (size_t k = 0; k < y.size(); ++k)
+                    if (!reach[k]) y[k] = std::numeric_limits<double>::quiet_NaN();
+                return y;
+            };
             Chart c;
             c.title = title;
             c.series.push_back(
-                {"the head's mean weight", x, offsetProfile(tables, maxOffset), 0, true});
-            c.series.push_back(
-                {"its Gaussian fit", x, gaussianOffsetProfile(tables, fit, maxOffset), 1, false});
+                {"the head's mean weight", x, gaps(offsetProfile(tables, maxOffset)), 0, true});
+            c.series.push_back({"its Gaussian fit", x,
+                                gaps(gaussianOffsetProfile(tables, fit, maxOffset)), 1, false});
             g.charts.push_back(std::move(c));
         }
     }
