@@ -179,11 +179,18 @@ void FilmDock::showCurrent() {
     const int n = int(m_record.snapshots.size());
     QString sentence = QString::fromStdString(m_record.source);
     if (m_record.target) sentence += " → " + QString::fromStdString(*m_record.target);
-    m_caption->setText(QString("%1 · \u201C%2\u201D · step %3 (%4/%5)")
+    // Without a probe target a translation model decodes at each snapshot: the rows are its
+    // output of the moment, which changes (and so do the panels' shapes). Say so.
+    const bool decoding = !m_record.target && !m_record.snapshots.empty() &&
+                          m_record.snapshots.front().analysis.decoded;
+    m_caption->setText(QString("%1 · \u201C%2\u201D · step %3 (%4/%5)%6")
                            .arg(QString::fromStdString(m_record.model), sentence)
                            .arg(step)
                            .arg(m_index + 1)
-                           .arg(n));
+                           .arg(n)
+                           .arg(decoding ? QStringLiteral(" · no target: the rows are each "
+                                                          "snapshot's own decoded output")
+                                         : QString()));
     m_slider->setToolTip(QString("step %1 of %2 (a snapshot every %3 steps)")
                              .arg(step)
                              .arg(m_record.snapshots.back().step)
