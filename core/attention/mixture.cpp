@@ -109,7 +109,7 @@ private:
     std::vector<std::vector<Mat>> m_partS;  // [M][B*h] of [Tq, Tk]
     std::vector<Mat> m_scaled;
     std::vector<Scalar> m_w;  // softmax(alpha) of the last forward
-    Param m_alpha;  // absent when unweighted
+    Param m_alpha;            // absent when unweighted
     bool m_unweighted;
 };
 

@@ -2,9 +2,10 @@
 // The engine's matrix products, whichever library computes them (core/gemm.h): every
 // transposition and accumulation form the engine writes, on blocks whose leading dimension
 // is not their width, against a plain triple loop in double.
+#include "core/gemm.h"
+
 #include <gtest/gtest.h>
 
-#include "core/gemm.h"
 #include "core/tensor.h"
 
 namespace attnviz {
@@ -29,7 +30,8 @@ void expectNear(const Mat& got, const Eigen::MatrixXd& want, const char* what) {
 TEST(Gemm, EveryFormTheEngineWritesOnStridedBlocks) {
     singleThreadedGemm();
     // Shapes that are not multiples of any kernel's block, and big enough to reach a BLAS.
-    for (auto [m, k, n] : {std::tuple{37, 19, 53}, std::tuple{64, 128, 32}, std::tuple{5, 300, 7}}) {
+    for (auto [m, k, n] :
+         {std::tuple{37, 19, 53}, std::tuple{64, 128, 32}, std::tuple{5, 300, 7}}) {
         // Operands as blocks of wider matrices (leading dimension != width), as the
         // attention heads' columns are.
         const Mat A = Mat::Random(m + 3, k + 5), B = Mat::Random(k + 2, n + 4);

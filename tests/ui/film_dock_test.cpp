@@ -21,24 +21,15 @@
 #include <fstream>
 
 #include "core/training_job.h"
+#include "tests/ui/wait.h"
 #include "ui/heatmap_panel.h"
 #include "ui/training_dock.h"
 
 using namespace attnviz;
 using namespace attnviz::ui;
+using attnviz::ui::test::waitUntil;
 
 namespace {
-
-template <class P>
-bool waitUntil(P pred, int ms = 60000) {
-    QElapsedTimer t;
-    t.start();
-    while (!pred()) {
-        if (t.elapsed() > ms) return false;
-        QTest::qWait(10);
-    }
-    return true;
-}
 
 const char* kProbe = "a b c d e";
 

@@ -22,28 +22,17 @@
 #include <filesystem>
 
 #include "core/model.h"
+#include "tests/ui/wait.h"
 #include "ui/main_window.h"
 #include "ui/problems_panel.h"
 
 using namespace attnviz;
 using namespace attnviz::ui;
+using attnviz::ui::test::waitUntil;
 
 namespace {
 
 const QString kModels = ATTNVIZ_MODELS_DIR;
-
-// Waits (processing events) until pred() holds, at most `ms`: the watch reports after its
-// debounce, or at its next poll when the file system says nothing.
-template <class P>
-bool waitUntil(P pred, int ms = 10000) {
-    QElapsedTimer t;
-    t.start();
-    while (!pred()) {
-        if (t.elapsed() > ms) return false;
-        QTest::qWait(10);
-    }
-    return true;
-}
 
 QByteArray bundledBytes(const QString& file) {
     QFile f(kModels + "/" + file);

@@ -36,25 +36,16 @@
 #include "core/selection.h"
 #include "core/tasks.h"
 #include "core/training_job.h"
+#include "tests/ui/wait.h"
 #include "ui/chart_view.h"
 
 using namespace attnviz;
 using namespace attnviz::ui;
+using attnviz::ui::test::waitUntil;
 
 namespace {
 
 const std::string kModels = ATTNVIZ_MODELS_DIR;
-
-template <class P>
-bool waitUntil(P pred, int ms = 20000) {
-    QElapsedTimer t;
-    t.start();
-    while (!pred()) {
-        if (t.elapsed() > ms) return false;
-        QTest::qWait(10);
-    }
-    return true;
-}
 
 std::shared_ptr<const Results> analyse(const std::vector<std::string>& files) {
     std::vector<ModelColumn> columns;

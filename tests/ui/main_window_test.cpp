@@ -26,6 +26,7 @@
 
 #include "core/model.h"
 #include "render/figure_file.h"
+#include "tests/ui/wait.h"
 #include "ui/color_bar.h"
 #include "ui/comparison_grid.h"
 #include "ui/export_dialog.h"
@@ -40,6 +41,7 @@
 
 using namespace attnviz;
 using namespace attnviz::ui;
+using attnviz::ui::test::waitUntil;
 
 namespace {
 
@@ -64,19 +66,6 @@ void waitForResults(MainWindow& w) {
     QSignalSpy spy(w.runner(), &AnalysisRunner::finished);
     ASSERT_TRUE(spy.wait(20000));
     while (w.runner()->busy()) ASSERT_TRUE(spy.wait(20000));
-}
-
-// Waits (processing events) until pred() holds, at most `ms`: layouts and dock changes
-// arrive by queued events, late on a loaded machine.
-template <class P>
-bool waitUntil(P pred, int ms = 5000) {
-    QElapsedTimer t;
-    t.start();
-    while (!pred()) {
-        if (t.elapsed() > ms) return false;
-        QTest::qWait(10);
-    }
-    return true;
 }
 
 // Clicks the label of query row `row` on panel p (left of the map).
