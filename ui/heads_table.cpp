@@ -1,0 +1,333 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "heads_table.h"
+
+#include <QMap>
+#include <algorithm>
+#include <cmath>
+#include <mutex>
+
+#include "core/head_table.h"
+#include "view_state.h"
+
+namespace attnviz::ui {
+namespace {
+
+using Row = HeadsTableModel::Row;
+
+// The statistic in column `c` (Entropy … Importance).
+double statistic(const Row& r, int c) {
+    const HeadStats& s = r.stats;
+    switch (c) {
+        case HeadsDock::Entropy:
+            return s.entropy;
+        case HeadsDock::Confidence:
+            return s.confidence;
+        case HeadsDock::Distance:
+            return s.distance;
+        case HeadsDock::Mu:
+            return s.fit.offset;
+        case HeadsDock::Sigma:
+            return s.fit.sigma;
+        case HeadsDock::InputDependence:
+            return r.inputDependence;
+        case HeadsDock::Importance:
+            return r.importance;
+        default:
+            return s.fit.r2;
+    }
+}
+
+QString formatted(double x, int c) {
+    if (std::isnan(x) && c >= HeadsDock::InputDependence) return QStringLiteral("—");
+    if (!std::isfinite(x)) return QStringLiteral("–");
+    const bool positions = c == HeadsDock::Distance || c == HeadsDock::Mu || c == HeadsDock::Sigma;
+    return QString::number(x, 'f', positions ? 2 : 3);
+}
+
+}  // namespace
+
+QString grouped(const QStringList& failures) {
+    QStringList reasons;
+    QMap<QString, QStringList> names;
+    for (const QString& f : failures) {
+        const int colon = f.indexOf(": ");
+        const QString reason = colon < 0 ? f : f.mid(colon + 2);
+        if (!names.contains(reason)) reasons << reason;
+        names[reason] << (colon < 0 ? QString() : f.left(colon));
+    }
+    QStringList out;
+    for (const QString& r : reasons) out << names[r].join(", ") + ": " + r;
+    return out.join("; ");
+}
+
+QString plural(qsizetype n, const QString& word) {
+    return QString("%1 %2%3").arg(n).arg(word, n == 1 ? "" : "s");
+}
+
+HeadsComputation computeHeads(const Results& results, int request, const std::atomic<int>& latest) {
+    HeadsComputation out;
+    out.request = request;
+    try {
+        for (size_t c = 0; c < results.size(); ++c) {
+            const ColumnResult& r = results[c];
+            if (!r.error.empty()) {
+                out.failures << QString::fromStdString(r.name + ": " + r.error);
+                continue;
+            }
+            ++out.models;
+            for (const CapturedBlock& b : r.analysis.blocks) {
+                const bool causal = b.kind == BlockKind::DecoderSelf;
+                for (int h = 0; h < b.heads && h < int(b.weights.size()); ++h) {
+                    if (latest.load(std::memory_order_relaxed) != request) return out;
+                    const Mat& w = b.weights[size_t(h)];
+                    Row row{int(c),
+                            QString::fromStdString(r.name),
+                            b.kind,
+                            b.layer,
+                            h,
+                            QString::fromStdString(b.variant),
+                            headStats({{&w, causal}}),
+                            false};
+                    row.fitAtBound = row.stats.rows > 0 &&
+                                     std::abs(row.stats.fit.offset) >= double(w.cols()) - 1e-9;
+                    out.rows.push_back(std::move(row));
+                }
+            }
+        }
+    } catch (const std::exception& e) {
+        out.rows.clear();
+        out.error = QString("The head statistics could not be computed: ") + e.what();
+    }
+    return out;
+}
+
+SetResult computeSet(const std::vector<ModelColumn>& columns, const std::vector<std::string>& lines,
+                     SetJob& job) {
+    SetResult result;
+    HeadsContent& out = result.content;
+    QStringList failures;
+    int withoutTarget = 0;  // lines without a target, for the seq2seq models
+    const int sentenceCount = int(sentenceSet(lines, false).size());  // as for any model
+    const auto cancelled = [&] { return job.cancelled.load(std::memory_order_relaxed); };
+    for (size_t c = 0; c < columns.size(); ++c) {
+        const ModelColumn& column = columns[c];
+        const QString name = QString::fromStdString(column.name);
+        const int before = job.done.load();
+        try {
+            Model m = [&] {
+                std::lock_guard<std::mutex> lock(*column.lock);
+                return column.model->clone();
+            }();
+            const bool seq2seq = m.config().hasEncoder();
+            const std::vector<SetSentence> sentences = sentenceSet(lines, seq2seq);
+            std::vector<Analysis> runs;
+            int skipped = 0;
+            std::string firstProblem;
+            for (const SetSentence& s : sentences) {
+                if (cancelled()) return result;
+                try {
+                    runs.push_back(s.target ? m.analyze(s.source, std::string_view(*s.target))
+                                            : m.analyze(s.source));
+                } catch (const std::exception& e) {  // too long, empty: analyse the rest
+                    if (firstProblem.empty()) firstProblem = e.what();
+                    ++skipped;
+                }
+                ++job.done;
+            }
+            if (runs.empty()) {
+                failures << QString("%1: no sentence could be analysed (%2)")
+                                .arg(name, QString::fromStdString(firstProblem));
+                job.done = before + sentenceCount + 1;
+                continue;
+            }
+            if (skipped > 0) {
+                out.notes << QString("%1: %2 of %3 skipped (first: %4)")
+                                 .arg(name, plural(skipped, "sentence"))
+                                 .arg(sentenceCount)
+                                 .arg(QString::fromStdString(firstProblem));
+            }
+
+            // Importance, in capture order: one call per model.
+            std::vector<HeadImportance> importance;
+            const ImportanceExamples ex = importanceExamples(m, sentences);
+            if (seq2seq) withoutTarget = ex.withoutTarget;
+            if (cancelled()) return result;
+            if (!ex.examples.empty()) {
+                try {
+                    importance = headImportance(m, ex.examples);
+                    result.prunable.push_back({column, ex.examples, importance});
+                } catch (const std::exception& e) {
+                    out.notes << QString("%1: no importance: %2").arg(name, e.what());
+                }
+                if (ex.unusable > 0) {
+                    out.notes << QString("%1: importance over %2 of %3 (%4 empty or too long)")
+                                     .arg(name, plural(qsizetype(ex.examples.size()), "sentence"))
+                                     .arg(sentenceCount)
+                                     .arg(ex.unusable);
+                }
+            } else if (ex.unusable > 0) {
+                out.notes
+                    << QString("%1: no importance: every sentence is empty or too long").arg(name);
+            }
+
+            const std::vector<CapturedBlock>& blocks = runs.front().blocks;
+            for (size_t k = 0; k < blocks.size(); ++k) {
+                const CapturedBlock& b = blocks[k];
+                Eigen::Index keys = 0;  // the most keys of any sentence: the fit's bound
+                for (const Analysis& r : runs) keys = std::max(keys, r.blocks[k].weights[0].cols());
+                for (int h = 0; h < b.heads && h < int(b.weights.size()); ++h) {
+                    if (cancelled()) return result;
+                    const HeadSetStats s = headSetStats(runs, k, h);
+                    Row row{int(c),  name, b.kind, b.layer, h, QString::fromStdString(b.variant),
+                            s.stats, false};
+                    row.fitAtBound =
+                        s.stats.rows > 0 && std::abs(s.stats.fit.offset) >= double(keys) - 1e-9;
+                    if (s.compared > 0) row.inputDependence = s.inputDependence;
+                    row.compared = s.compared;
+                    for (const HeadImportance& i : importance) {
+                        if (i.block == int(k) && i.kind == b.kind && i.layer == b.layer &&
+                            i.head == h) {
+                            row.importance = i.normalised;
+                            row.rawImportance = i.importance;
+                        }
+                    }
+                    out.rows.push_back(std::move(row));
+                }
+            }
+            ++out.models;
+        } catch (const std::exception& e) {
+            failures << QString("%1: %2").arg(name, e.what());
+        }
+        job.done = before + sentenceCount + 1;
+    }
+    out.summary = QString("%1 of %2 · %3")
+                      .arg(plural(qsizetype(out.rows.size()), "head"), plural(out.models, "model"),
+                           plural(sentenceCount, "sentence"));
+    if (withoutTarget > 0 && withoutTarget == sentenceCount) {
+        out.notes.prepend(QString("%1 without a target: no importance for seq2seq models (it "
+                                  "needs \"source TAB target\" lines)")
+                              .arg(plural(withoutTarget, "line")));
+    } else if (withoutTarget > 0) {
+        out.notes.prepend(
+            QString("%1 without a target: importance of seq2seq models over the other %2")
+                .arg(plural(withoutTarget, "line"))
+                .arg(sentenceCount - withoutTarget));
+    }
+    if (!failures.isEmpty()) {
+        out.notes
+            << QString("%1 failed: %2").arg(plural(failures.size(), "column"), grouped(failures));
+    }
+    return result;
+}
+
+PruneOutcome computePrune(const PruneInput& in, SetJob& job) {
+    PruneOutcome out;
+    try {
+        Model m = [&] {
+            std::lock_guard<std::mutex> lock(*in.column.lock);
+            return in.column.model->clone();
+        }();
+        out.curves = pruneHeads(
+            m, in.examples, in.importance, HeadsDock::kPruneSeed,
+            [&](int done, int) { job.done = done; }, &job.cancelled);
+    } catch (const std::exception& e) {
+        out.error = e.what();
+    }
+    return out;
+}
+
+QVariant HeadsTableModel::data(const QModelIndex& index, int role) const {
+    if (!index.isValid() || index.row() >= rowCount()) return {};
+    const Row& r = m_rows[size_t(index.row())];
+    const int c = index.column();
+    if (role == Qt::TextAlignmentRole)
+        return c >= HeadsDock::Layer && c != HeadsDock::Variant
+                   ? QVariant(Qt::AlignRight | Qt::AlignVCenter)
+                   : QVariant(Qt::AlignLeft | Qt::AlignVCenter);
+    if (role == Qt::ToolTipRole && c == HeadsDock::Mu && r.fitAtBound)
+        return QString(
+            "μ is at its bound (± the number of keys): the head puts its weight on "
+            "the first (or last) key, a sink rather than a local window.");
+    if (role == Qt::ToolTipRole && c == HeadsDock::InputDependence && m_overSet) {
+        return r.compared > 0
+                   ? QString("Over %1 query rows of sentences of the same length").arg(r.compared)
+                   : QString(
+                         "No two sentences of the list have the same length here: "
+                         "nothing to compare");
+    }
+    if (role == Qt::ToolTipRole && c == HeadsDock::Importance && std::isfinite(r.rawImportance))
+        return QString("E|∂L/∂ξ| = %1 before normalising").arg(r.rawImportance, 0, 'g', 4);
+    if (role != Qt::DisplayRole && role != HeadsDock::ValueRole) return {};
+    const bool value = role == HeadsDock::ValueRole;
+    switch (c) {
+        case HeadsDock::Model:
+            return value ? QVariant(index.row()) : QVariant(r.model);
+        case HeadsDock::Block:
+            return value ? QVariant(int(r.kind)) : QVariant(kindLabel(r.kind));
+        case HeadsDock::Layer:
+            return r.layer;
+        case HeadsDock::Head:
+            return r.head;
+        case HeadsDock::Variant:
+            return r.variant;
+        default:
+            break;
+    }
+    const double x = statistic(r, c);
+    if (!value) return formatted(x, c);
+    // Sorting needs an order: a statistic that is not a number goes last (descending).
+    return std::isfinite(x) ? x : -std::numeric_limits<double>::infinity();
+}
+
+QVariant HeadsTableModel::headerData(int section, Qt::Orientation orientation, int role) const {
+    if (orientation != Qt::Horizontal || section < 0 || section >= HeadsDock::ColumnCount)
+        return {};
+    static const char* const titles[] = {"Model",   "Block",      "Layer",     "Head", "Variant",
+                                         "Entropy", "Confidence", "Distance",  "μ",    "σ",
+                                         "R²",      "Input dep.", "Importance"};
+    static const char* const tips[] = {
+        "The model column (sorting by it gives back the workspace's order)",
+        "Encoder self-attention, decoder self-attention or cross-attention",
+        "The block's layer, from 0",
+        "The head within its block, from 0",
+        "The block's attention variant",
+        "Mean entropy −Σ_j p_ij ln p_ij of the query rows, in nats: 0 when all weight is on one "
+        "key, ln N when spread evenly over N keys",
+        "Mean over the query rows of the largest weight max_j p_ij (Voita et al. 2019): near 1, "
+        "each query looks at one key",
+        "Mean over the query rows of Σ_j p_ij |i − j|: how far a query looks, in positions",
+        "μ: the centre j − i of the Gaussian window that best fits the head (−1: the previous "
+        "token). At ± the number of keys (the bound), a sink at the start or end of the row",
+        "σ: the width of that best-fitting Gaussian window, in positions",
+        "R² = 1 − SSE / Σ (p_ij − p̄)² of that Gaussian window: 1 when the head is exactly such "
+        "a window",
+        "Input dependence (our definition): the rows of all sentences grouped by the table's "
+        "shape and the query position i; the mean, over every pair of sentences in a group, of "
+        "the total-variation distance ½ Σ_j |p_ij − p′_ij| between their rows. From 0 to 1: "
+        "exactly 0 for heads whose weights depend on positions only (Gaussian windows, random "
+        "synthesizers), above 0 for dot-product. Only sentences of the same length are "
+        "compared. Over the sentence list only (— otherwise, and when no two sentences have "
+        "the same length)",
+        "Head importance (Michel, Levy & Neubig 2019): I_h = E_x |∂L(x)/∂ξ_h| at ξ = 1, with "
+        "ξ_h a gate on the head's output and L(x) the summed token cross-entropy of sentence x "
+        "under teacher forcing, divided by the ℓ2 norm of its block's scores as in the paper. "
+        "It needs reference targets: \"source TAB target\" lines for translation models; a "
+        "language model's line is its own target. Normalised within each block, so compare "
+        "heads of one block: a block with one head scores 1 by construction. Over the sentence "
+        "list only (— otherwise)"};
+    if (role == Qt::DisplayRole) return QString(titles[section]);
+    if (role == Qt::ToolTipRole) {
+        QString tip = tips[section];
+        if (section >= HeadsDock::Entropy && section <= HeadsDock::R2) {
+            tip += m_overSet ? ". Over every sentence of the sentence list (all their rows; one "
+                               "Gaussian fit for all)"
+                             : ". Over the current sentence";
+        }
+        if (section >= HeadsDock::Entropy)
+            tip += ", each row normalised over its allowed keys (docs/analysis.md).";
+        return tip;
+    }
+    return {};
+}
+
+}  // namespace attnviz::ui
