@@ -25,6 +25,7 @@ is a function of s alone (and dropout masks of (seed, step, rank)), so a resumed
 the uninterrupted one.
 """
 import argparse
+from contextlib import nullcontext as _nullcontext
 import json
 import math
 import os
@@ -95,12 +96,15 @@ def parse(argv):
     ap.add_argument("--log-every", type=int, default=50)
     ap.add_argument("--device", choices=["auto", "cpu"], default="auto",
                     help="auto: one GPU per process when CUDA is available, else the CPU")
+    ap.add_argument("--micro-batches", type=int, default=1,
+                    help="split each process's share of the batch into this many micro-batches, "
+                         "gradients accumulated (less memory; N processes of M equal 1 of N*M)")
     ap.add_argument("--precision", choices=["float32", "float64"], default="float32",
                     help="arithmetic of training (the checkpoint is F32 either way); float64 shows "
                          "that N processes compute the 1-process run's steps, free of float32 rounding")
     a = ap.parse_args(argv)
-    if a.steps < 0 or a.batch_size < 1:
-        ap.error("--steps must be at least 0 and --batch-size at least 1")
+    if a.steps < 0 or a.batch_size < 1 or a.micro_batches < 1:
+        ap.error("--steps must be at least 0, --batch-size and --micro-batches at least 1")
     if not a.resume and not a.init and not a.config:
         ap.error("needs --config, --init or --resume")
     return a
@@ -209,9 +213,9 @@ def main(argv=None):
         rank, world = dist.get_rank(), dist.get_world_size()
     else:
         rank, world = 0, 1
-    if a.batch_size % world:
+    if a.batch_size % (world * a.micro_batches):
         raise SystemExit(f"attnviz_torch.train: --batch-size {a.batch_size} must be a multiple of the "
-                         f"{world} processes")
+                         f"{world} processes times --micro-batches {a.micro_batches}")
     torch.set_num_threads(max(1, int(os.environ.get("OMP_NUM_THREADS", "1"))))
     out_dir = os.path.dirname(os.path.abspath(a.out))
     start = 0
@@ -293,15 +297,26 @@ def main(argv=None):
     for step in range(start, end):
         batch = batch_at(data, step, a.batch_size, a.seed)
         tokens = sum(len(t) + 1 for _, t in batch)
-        torch.manual_seed(a.seed * 7919 + step * 131 + rank)  # dropout masks: (seed, step, rank)
         net.train()
-        src, tin, tout = model.batch(batch[lo:hi])
-        logits = net(src, tin, a.dropout)
-        loss = torch.nn.functional.cross_entropy(logits.reshape(-1, logits.shape[-1]), tout.reshape(-1),
-                                                 ignore_index=-100, label_smoothing=a.label_smoothing,
-                                                 reduction="sum") / tokens
         opt.zero_grad(set_to_none=False)
-        (loss * world).backward()
+        # The shard in micro-batches, gradients accumulated (the last one synchronises). Every
+        # micro-batch of the global batch has its own index g, the same however the batch is
+        # spread over processes and micro-batches; its dropout masks come from (seed, step, g).
+        # So N processes of M micro-batches and 1 process of N·M micro-batches sum the same
+        # gradients in the same order: equal results, bit for bit.
+        shard = batch[lo:hi]
+        M = a.micro_batches
+        for m in range(M):
+            part = shard[m * len(shard) // M:(m + 1) * len(shard) // M]
+            torch.manual_seed(a.seed * 7919 + step * 131 + rank * M + m)
+            sync = m == M - 1 or not distributed
+            with (net.no_sync() if not sync else _nullcontext()):
+                src, tin, tout = model.batch(part)
+                logits = net(src, tin, a.dropout)
+                loss = torch.nn.functional.cross_entropy(
+                    logits.reshape(-1, logits.shape[-1]), tout.reshape(-1), ignore_index=-100,
+                    label_smoothing=a.label_smoothing, reduction="sum") / tokens
+                (loss * world).backward()
         # Global gradient norm, clipped as core/trainer.cpp does (scale clip / norm above clip).
         norm = math.sqrt(sum(float((p.grad.double() ** 2).sum()) for p in params if p.grad is not None))
         scale = a.clip / norm if a.clip > 0 and norm > a.clip else 1.0
