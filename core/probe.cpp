@@ -111,13 +111,25 @@ const ProbeSnapshot& ProbeRecorder::record(Model& model, int step) {
     return m_record.snapshots.back();
 }
 
-std::string probeJson(const ProbeRecord& r, const ModelConfig& config) {
+namespace {
+
+std::string probeJsonOf(const ProbeRecord& r, const ModelConfig* config) {
     FloatJson snaps = FloatJson::array();
-    for (const auto& s : r.snapshots)
+    for (const auto& s : r.snapshots) {
+        FloatJson dump;
+        if (config) {
+            dump = attentionDump(r.model, *config, s.analysis);
+        } else {  // the architecture from the analysis itself, no configuration
+            ModelConfig c;
+            c.arch = s.analysis.sourceTokens.empty() ? Arch::Decoder : Arch::Seq2Seq;
+            dump = attentionDump(r.model, c, s.analysis);
+            dump.erase("config");
+        }
         snaps.push_back({{"step", s.step},
-                         {"dump", attentionDump(r.model, config, s.analysis)},
+                         {"dump", std::move(dump)},
                          {"source_labels", s.analysis.sourceLabels},
                          {"target_labels", s.analysis.targetLabels}});
+    }
     FloatJson j{
         {"format", "attnviz-probe"},
         {"version", 1},
@@ -127,6 +139,16 @@ std::string probeJson(const ProbeRecord& r, const ModelConfig& config) {
          {{"source", r.source}, {"target", r.target ? FloatJson(*r.target) : FloatJson(nullptr)}}},
         {"snapshots", std::move(snaps)}};
     return j.dump() + "\n";
+}
+
+}  // namespace
+
+std::string probeJson(const ProbeRecord& r, const ModelConfig& config) {
+    return probeJsonOf(r, &config);
+}
+
+std::string probeJson(const ProbeRecord& r) {
+    return probeJsonOf(r, nullptr);
 }
 
 ProbeRecord parseProbeJson(const std::string& text, const std::string& what) {

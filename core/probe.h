@@ -57,6 +57,8 @@ private:
 
 // The file's JSON, and back (Error naming what is wrong with a file).
 std::string probeJson(const ProbeRecord& r, const ModelConfig& config);
+// Without the model's configuration (the app's live record): the dumps carry no "config".
+std::string probeJson(const ProbeRecord& r);
 ProbeRecord readProbeFile(const std::string& path);
 ProbeRecord parseProbeJson(const std::string& text, const std::string& what);
 

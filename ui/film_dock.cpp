@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/safetensors.h"
 #include "core/selection.h"
 #include "heatmap_panel.h"
 #include "render/figure_file.h"
@@ -30,6 +31,7 @@ FilmDock::FilmDock(QWidget* parent)
     : QWidget(parent),
       m_open(new QPushButton("&Open probe file…")),
       m_export(new QPushButton("E&xport filmstrip…")),
+      m_save(new QPushButton("&Save probe…")),
       m_caption(new QLabel),
       m_slider(new QSlider(Qt::Horizontal)),
       m_empty(new QLabel(
@@ -61,6 +63,7 @@ FilmDock::FilmDock(QWidget* parent)
     auto* top = new QHBoxLayout;
     top->addWidget(m_open);
     top->addWidget(m_caption, 1);
+    top->addWidget(m_save);
     top->addWidget(m_export);
     auto* v = new QVBoxLayout(this);
     v->setContentsMargins(2, 2, 2, 2);
@@ -71,6 +74,10 @@ FilmDock::FilmDock(QWidget* parent)
 
     connect(m_open, &QPushButton::clicked, this, &FilmDock::openFromDialog);
     connect(m_export, &QPushButton::clicked, this, &FilmDock::exportFromDialog);
+    m_save->setToolTip(
+        "Write these snapshots as a probe file (JSON, docs/analysis.md), to open later or "
+        "draw with attnviz-cli render --probe; a run trained here is lost otherwise");
+    connect(m_save, &QPushButton::clicked, this, &FilmDock::saveFromDialog);
     connect(m_slider, &QSlider::valueChanged, this, [this](int value) {
         if (m_settingSlider) return;
         m_index = value;
@@ -162,6 +169,7 @@ void FilmDock::updateSlider() {
     m_slider->setVisible(n > 0);
     m_slider->setEnabled(n > 1);
     m_export->setEnabled(n > 0);
+    m_save->setEnabled(n > 0);
 }
 
 void FilmDock::showCurrent() {
@@ -276,6 +284,35 @@ void FilmDock::openFromDialog() {
                      .arg(path)
                      .arg(m_record.snapshots.size())
                      .arg(QString::fromStdString(m_record.model)));
+}
+
+bool FilmDock::saveProbe(const QString& path, QString* error) const {
+    if (m_record.snapshots.empty()) {
+        if (error) *error = "no snapshots to save";
+        return false;
+    }
+    try {
+        writeFileAtomically(path.toStdString(), probeJson(m_record));
+    } catch (const std::exception& e) {
+        if (error) *error = QString::fromUtf8(e.what());
+        return false;
+    }
+    return true;
+}
+
+void FilmDock::saveFromDialog() {
+    if (m_record.snapshots.empty()) return;
+    const QString base = QString::fromStdString(m_record.model).section(' ', 0, 0);
+    const QString path = QFileDialog::getSaveFileName(
+        this, "Save probe", (base.isEmpty() ? "run" : base) + ".probe.json",
+        "Probe files (*.probe.json);;All files (*)");
+    if (path.isEmpty()) return;
+    QString error;
+    if (!saveProbe(path, &error)) {
+        emit message("Cannot save the probe: " + error);
+        return;
+    }
+    emit message("wrote " + path);
 }
 
 void FilmDock::exportFromDialog() {

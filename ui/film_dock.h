@@ -56,6 +56,8 @@ public:
     // titled "step S") as SVG, PDF or PNG by the extension (a 16:9 slide, PNG at 144 dpi);
     // false with *error (no snapshots, a step not recorded, no such block, unwritable).
     bool exportFilmstrip(const QString& path, const std::vector<int>& steps, QString* error);
+    // Writes the record as a probe file (atomically); false with *error.
+    bool saveProbe(const QString& path, QString* error) const;
     // Evenly spaced recorded steps for a filmstrip of n frames, first and last included
     // (every step when there are no more than n).
     std::vector<int> filmSteps(int n) const;
@@ -68,6 +70,7 @@ private:
     void updateSlider();  // range and position from the record and m_index
     void openFromDialog();
     void exportFromDialog();
+    void saveFromDialog();
     attnviz::SelectionRequest request() const;
     render::FigureStyle style() const;
 
@@ -77,7 +80,7 @@ private:
     bool m_follow = true;  // the slider stays on the newest snapshot
     bool m_live = false;   // m_record is a run of the Training tab, still growing
     bool m_settingSlider = false;
-    QPushButton *m_open, *m_export;
+    QPushButton *m_open, *m_export, *m_save;
     QLabel* m_caption;
     QSlider* m_slider;
     QLabel* m_empty;

@@ -330,3 +330,22 @@ TEST(FilmDock, TheTrainingControlsRecordTheWindowsSentence) {
     QTest::qWait(0);
     EXPECT_EQ(snapshots.count(), 0);
 }
+
+// A live run's snapshots can be saved as a probe file: it reads back with the same steps and
+// weights, and draws (render's road) like any other.
+TEST(FilmDock, SavesALiveRecordAsAProbeFile) {
+    FilmDock dock;
+    TrainingJob job(tinySpec(6, 3));
+    job.run(nullptr);
+    dock.setRecord(job.probe()->record());
+    const QString path = QDir::temp().filePath("attnviz-saved.probe.json");
+    QString error;
+    ASSERT_TRUE(dock.saveProbe(path, &error)) << error.toStdString();
+    const ProbeRecord back = readProbeFile(path.toStdString());
+    ASSERT_EQ(back.snapshots.size(), job.probe()->record().snapshots.size());
+    EXPECT_EQ(back.snapshots.back().step, 6);
+    EXPECT_EQ(back.snapshots.back().analysis.blocks[0].weights[0],
+              job.probe()->record().snapshots.back().analysis.blocks[0].weights[0]);
+    FilmDock empty;
+    EXPECT_FALSE(empty.saveProbe(path, &error));
+}
