@@ -74,8 +74,9 @@ CLI::App* RenderCommand::add(CLI::App& app) {
             "HEADS");
     m_cmd
         ->add_option("--show", m_show,
-                     "weights; rollout (attention rollout through the self-attention layers, "
-                     "Abnar & Zuidema 2020); difference (each model minus the --base model, "
+                     "weights; rollout (attention rollout through every self-attention layer of "
+                     "--block, Abnar & Zuidema 2020; --layer and --heads do not apply); difference "
+                     "(each model minus the --base model, "
                      "same block, layer and head); fit-residual (each head minus its "
                      "best-fitting Gaussian window); offset-profile (each head's mean weight at "
                      "each offset j - i beside its Gaussian fit, over --text or --sentences); "
@@ -253,6 +254,10 @@ void RenderCommand::runCharts(std::ostream& out) {
         throw Error("these charts are figures: --out must end in .svg, .pdf or .png");
     render::ChartGrid g;
     if (!m_pruneFile.empty()) {
+        if (!m_models.empty() || !m_text.empty() || m_show != "weights")
+            throw Error(
+                "--prune draws the curves its file holds: --model, --text and --show do "
+                "not apply (the file names its model)");
         checkOutputPath(m_out, {m_pruneFile});
         const nlohmann::json j = parseJson(
             readTextFile(m_pruneFile, 64 << 20, "'" + m_pruneFile + "'"), "'" + m_pruneFile + "'");
