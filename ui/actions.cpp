@@ -23,117 +23,127 @@ void MainWindow::createMenus() {
 }
 
 void MainWindow::addFileMenu() {
-    auto* file = menuBar()->addMenu("&File");
-    file->addAction("&Open checkpoint as a new column…", QKeySequence::Open, this, [this] {
+    auto* file = menuBar()->addMenu(tr("&File"));
+    file->addAction(tr("&Open checkpoint as a new column…"), QKeySequence::Open, this, [this] {
         // Starts in the bundled models' folder: the other sets are its subfolders.
         const QString path = QFileDialog::getOpenFileName(
-            this, "Open checkpoint", QString::fromStdString(bundledModelDirectory()),
-            "Checkpoints (*.safetensors)");
+            this, tr("Open checkpoint"), QString::fromStdString(bundledModelDirectory()),
+            tr("Checkpoints (*.safetensors)"));
         if (!path.isEmpty()) openCheckpointFile(path);
     });
-    file->addAction("Open &sentence list…", QKeySequence("Ctrl+Shift+O"), this,
+    file->addAction(tr("Open &sentence list…"), QKeySequence("Ctrl+Shift+O"), this,
                     &MainWindow::openSentenceList);
-    file->addAction("Open training &probe…", this, [this] {
+    file->addAction(tr("Open training &probe…"), this, [this] {
         const QString path = QFileDialog::getOpenFileName(
-            this, "Open training probe", {}, "Probe files (*.probe.json);;All files (*)");
+            this, tr("Open training probe"), {},
+            //: File dialog filters: translate the descriptions; keep the patterns and ";;"
+            tr("Probe files (*.probe.json);;All files (*)"));
         if (path.isEmpty()) return;
         QString error;
         if (!m_film->openFile(path, &error)) {
-            reportProblems("A training probe could not be opened", {error});
+            reportProblems(tr("A training probe could not be opened"), {error});
             return;
         }
         m_filmDock->show();
         m_filmDock->raise();
-        message("opened " + path);
+        message(tr("opened %1").arg(path));
     });
-    file->addAction("&Watch folder…", this, [this] {
+    file->addAction(tr("&Watch folder…"), this, [this] {
         // Checkpoints synced from a trainer: a column each, refreshed when replaced.
-        const QString dir =
-            QFileDialog::getExistingDirectory(this, "Watch folder of checkpoints", watchedFolder());
+        const QString dir = QFileDialog::getExistingDirectory(
+            this, tr("Watch folder of checkpoints"), watchedFolder());
         QString error;
         if (!dir.isEmpty()) watchFolder(dir, &error);  // a failure is listed in Problems
     });
-    file->addAction("Stop &watching", this, &MainWindow::stopWatching);
-    m_recent = file->addMenu("&Recent sentences");
+    file->addAction(tr("Stop &watching"), this, &MainWindow::stopWatching);
+    m_recent = file->addMenu(tr("&Recent sentences"));
     connect(m_recent, &QMenu::aboutToShow, this, &MainWindow::rebuildRecentMenu);
     file->addSeparator();
-    file->addAction("Open &workspace…", this, [this] {
+    file->addAction(tr("Open &workspace…"), this, [this] {
         const QString path = QFileDialog::getOpenFileName(
-            this, "Open workspace", {}, "attnviz workspace (*.attnviz.json *.json)");
+            this, tr("Open workspace"), {}, tr("attnviz workspace (*.attnviz.json *.json)"));
         QString error;
         if (!path.isEmpty()) openSession(path, &error);  // problems are listed in the panel
     });
-    file->addAction("Save workspace &as…", QKeySequence::SaveAs, this, [this] {
-        const QString path = QFileDialog::getSaveFileName(
-            this, "Save workspace", "workspace.attnviz.json", "attnviz workspace (*.attnviz.json)");
+    file->addAction(tr("Save workspace &as…"), QKeySequence::SaveAs, this, [this] {
+        const QString path =
+            QFileDialog::getSaveFileName(this, tr("Save workspace"), "workspace.attnviz.json",
+                                         tr("attnviz workspace (*.attnviz.json)"));
         QString error;
         if (!path.isEmpty() && !saveSession(path, &error)) message(error);
     });
     file->addSeparator();
-    file->addAction("&Export figure…", QKeySequence("Ctrl+E"), this, [this] {
+    file->addAction(tr("&Export figure…"), QKeySequence("Ctrl+E"), this, [this] {
         std::unique_ptr<ExportDialog> d(createExportDialog());
         d->setStartFolder(QStandardPaths::writableLocation(QStandardPaths::PicturesLocation));
         if (d->exec() == QDialog::Accepted && !d->writtenPath().isEmpty())
-            message("wrote " + d->writtenPath());
+            message(tr("wrote %1").arg(d->writtenPath()));
     });
-    file->addAction("Export &data…", QKeySequence("Ctrl+Shift+E"), this, [this] {
+    file->addAction(tr("Export &data…"), QKeySequence("Ctrl+Shift+E"), this, [this] {
         const QString path = QFileDialog::getSaveFileName(
-            this, "Export data", "attention.csv",
-            "CSV, long form (*.csv);;JSON dump (*.json);;NumPy (*.npy)");
+            this, tr("Export data"), "attention.csv",
+            //: File dialog filters: translate the descriptions; keep the patterns and ";;"
+            tr("CSV, long form (*.csv);;JSON dump (*.json);;NumPy (*.npy)"));
         QString error;
-        if (!path.isEmpty()) message(exportData(path, &error) ? "exported " + path : error);
+        if (!path.isEmpty())
+            message(exportData(path, &error) ? tr("exported %1").arg(path) : error);
     });
     file->addSeparator();
-    file->addAction("&Quit", QKeySequence::Quit, this, &QWidget::close);
+    file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
 }
 
 void MainWindow::addViewMenu() {
-    auto* view = menuBar()->addMenu("&View");
+    auto* view = menuBar()->addMenu(tr("&View"));
     for (auto* d : m_docks) view->addAction(d->toggleViewAction());
     view->addSeparator();
-    const char* blocks[] = {"Encoder self-attention", "Decoder self-attention", "Cross-attention"};
+    const char* blocks[] = {QT_TRANSLATE_NOOP("attnviz::ui::MainWindow", "Encoder self-attention"),
+                            QT_TRANSLATE_NOOP("attnviz::ui::MainWindow", "Decoder self-attention"),
+                            QT_TRANSLATE_NOOP("attnviz::ui::MainWindow", "Cross-attention")};
     for (int i = 0; i < 3; ++i)
-        view->addAction(blocks[i], QKeySequence(QString("Ctrl+%1").arg(i + 1)), this,
+        view->addAction(tr(blocks[i]), QKeySequence(QString("Ctrl+%1").arg(i + 1)), this,
                         [this, i] { m_controls->setBlockIndex(i); });
-    view->addAction("Next query", QKeySequence("Alt+Down"), this,
+    view->addAction(tr("Next query"), QKeySequence("Alt+Down"), this,
                     [this] { selectQuery(m_currentColumn, this->view().query + 1); });
-    view->addAction("Previous query", QKeySequence("Alt+Up"), this,
+    view->addAction(tr("Previous query"), QKeySequence("Alt+Up"), this,
                     [this] { selectQuery(m_currentColumn, std::max(0, this->view().query - 1)); });
-    view->addAction("Clear query", QKeySequence("Alt+Backspace"), this,
+    view->addAction(tr("Clear query"), QKeySequence("Alt+Backspace"), this,
                     [this] { selectQuery(m_currentColumn, -1); });
     // The current column (for the Variant tab and the per-head profile) without a mouse.
-    view->addAction("Next column", QKeySequence("Ctrl+Alt+Right"), this,
+    view->addAction(tr("Next column"), QKeySequence("Ctrl+Alt+Right"), this,
                     [this] { stepColumn(+1); });
-    view->addAction("Previous column", QKeySequence("Ctrl+Alt+Left"), this,
+    view->addAction(tr("Previous column"), QKeySequence("Ctrl+Alt+Left"), this,
                     [this] { stepColumn(-1); });
     view->addSeparator();
-    view->addAction("Zoom &in", QKeySequence::ZoomIn, this, [this] { zoomBy(1.25); });
-    view->addAction("Zoom &out", QKeySequence::ZoomOut, this, [this] { zoomBy(0.8); });
-    view->addAction("&Actual size", QKeySequence("Ctrl+0"), this, [this] { zoomBy(0); });
-    view->addAction("Focus the sentence", QKeySequence("Ctrl+L"), this, [this] {
+    view->addAction(tr("Zoom &in"), QKeySequence::ZoomIn, this, [this] { zoomBy(1.25); });
+    view->addAction(tr("Zoom &out"), QKeySequence::ZoomOut, this, [this] { zoomBy(0.8); });
+    view->addAction(tr("&Actual size"), QKeySequence("Ctrl+0"), this, [this] { zoomBy(0); });
+    //: Moves the keyboard focus to the sentence field
+    view->addAction(tr("Focus the sentence"), QKeySequence("Ctrl+L"), this, [this] {
         m_source->setFocus();
         m_source->selectAll();
     });
 }
 
 void MainWindow::addColumnsMenu() {
-    auto* columns = menuBar()->addMenu("&Columns");
-    columns->addAction(
-        "Show every &layer of the clicked model", QKeySequence("Ctrl+Shift+L"), this, [this] {
-            ViewState v = view();
-            v.allLayersOf = v.allLayersOf >= 0 ? -1 : std::max(0, m_currentColumn);
-            setView(v);
-            message(v.allLayersOf >= 0
-                        ? "every layer of " +
-                              QString::fromStdString(this->columns()[size_t(v.allLayersOf)].name) +
-                              " (Ctrl+Shift+L: back to all models)"
-                        : "all models");
-        });
-    columns->addAction("Move clicked column &left", QKeySequence("Ctrl+Shift+Left"), this,
+    auto* columns = menuBar()->addMenu(tr("&Columns"));
+    columns->addAction(tr("Show every &layer of the clicked model"), QKeySequence("Ctrl+Shift+L"),
+                       this, [this] {
+                           ViewState v = view();
+                           v.allLayersOf = v.allLayersOf >= 0 ? -1 : std::max(0, m_currentColumn);
+                           setView(v);
+                           if (v.allLayersOf < 0) {
+                               message(tr("all models"));
+                               return;
+                           }
+                           const auto& name = this->columns()[size_t(v.allLayersOf)].name;
+                           message(tr("every layer of %1 (Ctrl+Shift+L: back to all models)")
+                                       .arg(QString::fromStdString(name)));
+                       });
+    columns->addAction(tr("Move clicked column &left"), QKeySequence("Ctrl+Shift+Left"), this,
                        [this] { moveColumn(m_currentColumn, -1); });
-    columns->addAction("Move clicked column &right", QKeySequence("Ctrl+Shift+Right"), this,
+    columns->addAction(tr("Move clicked column &right"), QKeySequence("Ctrl+Shift+Right"), this,
                        [this] { moveColumn(m_currentColumn, +1); });
-    columns->addAction("&Remove clicked column", QKeySequence("Ctrl+Shift+Del"), this,
+    columns->addAction(tr("&Remove clicked column"), QKeySequence("Ctrl+Shift+Del"), this,
                        [this] { removeColumn(m_currentColumn); });
 }
 
@@ -142,19 +152,21 @@ void MainWindow::stepColumn(int delta) {
     const int n = int(columns().size());
     const int c = m_currentColumn < 0 ? 0 : (m_currentColumn + delta + n) % n;
     selectQuery(c, view().query);
-    message("current column: " + QString::fromStdString(columns()[size_t(c)].name));
+    message(tr("current column: %1").arg(QString::fromStdString(columns()[size_t(c)].name)));
 }
 
 void MainWindow::openSentenceList() {
-    const QString path = QFileDialog::getOpenFileName(this, "Sentence list", {},
-                                                      "Text or TSV (*.txt *.tsv);;All files (*)");
+    const QString path = QFileDialog::getOpenFileName(
+        this, tr("Sentence list"), {},
+        //: File dialog filters: translate the descriptions; keep the patterns and ";;"
+        tr("Text or TSV (*.txt *.tsv);;All files (*)"));
     if (!path.isEmpty()) openSentenceFile(path);
 }
 
 bool MainWindow::openSentenceFile(const QString& path) {
     QString error;
     if (!m_sentences->loadFile(path, &error)) {
-        reportProblems("A sentence list could not be opened", {error});
+        reportProblems(tr("A sentence list could not be opened"), {error});
         return false;
     }
     m_sentenceDock->show();
@@ -178,7 +190,7 @@ void MainWindow::rebuildRecentMenu() {
     const QStringList recent = QSettings().value("recentSentences").toStringList();
     for (const QString& s : recent) m_recent->addAction(s, this, [this, s] { setSentence(s); });
     if (recent.isEmpty())
-        m_recent->addAction("(none yet: press Enter in the sentence field)")->setEnabled(false);
+        m_recent->addAction(tr("(none yet: press Enter in the sentence field)"))->setEnabled(false);
 }
 
 }  // namespace attnviz::ui

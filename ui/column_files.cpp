@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "column_files.h"
 
+#include <QCoreApplication>
 #include <QDir>
 #include <QFile>
 #include <algorithm>
@@ -65,7 +66,9 @@ QString nestingProblem(const QString& path) {
     const QByteArray header = f.read(qint64(n));
     const int depth = jsonNestingDepth(std::string_view(header.constData(), size_t(header.size())));
     if (depth <= kMaxJsonNesting) return {};
-    return QString("its header holds JSON nested %1 levels deep (the app reads at most %2)")
+    return QCoreApplication::translate(
+               "attnviz::ui::ColumnFiles",
+               "its header holds JSON nested %1 levels deep (the app reads at most %2)")
         .arg(depth)
         .arg(kMaxJsonNesting);
 }
@@ -75,7 +78,8 @@ QString nestingProblem(const QString& path) {
 QString trainingProblem(const ModelColumn& c) {
     const auto& t = c.model->training();
     if (t.is_object() && t.contains("kind") && !t["kind"].is_string())
-        return "its training metadata's \"kind\" is not a string";
+        return QCoreApplication::translate("attnviz::ui::ColumnFiles",
+                                           "its training metadata's \"kind\" is not a string");
     return {};
 }
 
@@ -84,9 +88,11 @@ QString trainingProblem(const ModelColumn& c) {
 QString fileTypeProblem(const QString& path) {
     std::error_code ec;
     const auto status = std::filesystem::status(path.toStdString(), ec);
-    if (ec || !std::filesystem::exists(status)) return "no such file";
+    if (ec || !std::filesystem::exists(status))
+        return QCoreApplication::translate("attnviz::ui::ColumnFiles", "no such file");
     if (!std::filesystem::is_regular_file(status))
-        return "not a regular file (a folder, FIFO or device)";
+        return QCoreApplication::translate("attnviz::ui::ColumnFiles",
+                                           "not a regular file (a folder, FIFO or device)");
     return {};
 }
 
@@ -122,7 +128,8 @@ std::optional<ModelColumn> openColumn(const QString& path, QString* error) {
         } catch (const std::exception& e) {
             problem = QString::fromUtf8(e.what());
         } catch (...) {
-            problem = "unknown error while reading it";
+            problem = QCoreApplication::translate("attnviz::ui::ColumnFiles",
+                                                  "unknown error while reading it");
         }
     }
     if (problem.size() > 600) problem = problem.left(600) + "…";  // a huge value in a message

@@ -133,11 +133,11 @@ QLabel* ComparisonGrid::makeHeader(int c) {
     connect(label, &QLabel::customContextMenuRequested, this, [this, c, label](const QPoint& at) {
         if (m_view.allLayersOf >= 0) return;  // columns are layers, not models
         QMenu menu;
-        menu.addAction("Move &left", this, [this, c] { emit moveColumnRequested(c, -1); })
+        menu.addAction(tr("Move &left"), this, [this, c] { emit moveColumnRequested(c, -1); })
             ->setEnabled(c > 0);
-        menu.addAction("Move &right", this, [this, c] { emit moveColumnRequested(c, +1); })
+        menu.addAction(tr("Move &right"), this, [this, c] { emit moveColumnRequested(c, +1); })
             ->setEnabled(c + 1 < m_columns);
-        menu.addAction("&Remove column", this, [this, c] { emit removeColumnRequested(c); });
+        menu.addAction(tr("&Remove column"), this, [this, c] { emit removeColumnRequested(c); });
         menu.exec(label->mapToGlobal(at));
     });
     return label;
@@ -244,7 +244,8 @@ void ComparisonGrid::fillColumn(int c, const SelectedColumn& col, int rows) {
     QString header = "<b>" + QString::fromStdString(col.title).toHtmlEscaped() + "</b>";
     if (!col.variant.empty())
         header += "<br><small>" + QString::fromStdString(col.variant) + "</small>";
-    if (r.untrained) header += " <small>(untrained)</small>";
+    //: Column header: the model was never trained (random weights)
+    if (r.untrained) header += QString(" <small>%1</small>").arg(tr("(untrained)"));
     QString tip = m_info.value(col.result);
     if (r.error.empty() && r.analysis.decoded) {
         // The whole output in the tooltip; the header elides it to its width.
@@ -256,20 +257,20 @@ void ComparisonGrid::fillColumn(int c, const SelectedColumn& col, int rows) {
         const QString shown = QFontMetrics(small).elidedText(
             "→ " + out, Qt::ElideRight, lines * std::max(60, m_headers[size_t(c)]->width() - 12));
         header += "<br><small>" + shown.toHtmlEscaped() + "</small>";
-        tip = "<b>Output</b>: " + out.toHtmlEscaped() + (tip.isEmpty() ? "" : "<hr>" + tip);
+        //: Column header tooltip: the model's decoded output sentence
+        tip =
+            tr("<b>Output</b>: %1").arg(out.toHtmlEscaped()) + (tip.isEmpty() ? "" : "<hr>" + tip);
     }
     if (r.error.empty() && r.analysis.unknownSource > 0) {
         // Words the model never saw: said, not hidden (their labels end in ⁇).
         const int words = int(r.analysis.sourceTokens.size()) - 1;  // without <eos>
-        header += QString("<br><small><font color='#b00020'>%1 of %2 words unknown</font></small>")
-                      .arg(r.analysis.unknownSource)
-                      .arg(words);
-        tip = QString(
-                  "<b>%1 of %2 words are unknown to this model</b> (it sees &lt;unk&gt;; "
-                  "their labels end in ⁇)<br>")
+        header += QString("<br><small><font color='#b00020'>%1</font></small>")
+                      .arg(tr("%1 of %2 words unknown").arg(r.analysis.unknownSource).arg(words));
+        tip = tr("<b>%1 of %2 words are unknown to this model</b> (it sees &lt;unk&gt;; their "
+                 "labels end in ⁇)")
                   .arg(r.analysis.unknownSource)
                   .arg(words) +
-              tip;
+              "<br>" + tip;
     }
     m_headers[size_t(c)]->setText(header);
     m_headers[size_t(c)]->setToolTip(tip);

@@ -18,7 +18,7 @@ namespace attnviz::ui {
 
 ExportDialog::ExportDialog(Source source, const render::FigureStyle& base, QWidget* parent)
     : QDialog(parent), m_source(std::move(source)), m_base(base) {
-    setWindowTitle("Export figure");
+    setWindowTitle(tr("Export figure"));
     createControls(base);
     layOut();
     connectControls();
@@ -27,37 +27,43 @@ ExportDialog::ExportDialog(Source source, const render::FigureStyle& base, QWidg
 
 void ExportDialog::createControls(const render::FigureStyle& base) {
     m_what = new QComboBox;
-    m_what->addItems({"Whole grid", "One panel (clicked model)", "Query profile", "Loss curves"});
+    // In the order of What: the index is the choice.
+    m_what->addItems({tr("Whole grid"), tr("One panel (clicked model)"), tr("Query profile"),
+                      tr("Loss curves")});
     m_head = new QSpinBox;
     m_head->setRange(0, 63);
-    m_head->setToolTip("Head of the clicked model for “One panel”");
+    m_head->setToolTip(tr("Head of the clicked model for “One panel”"));
     m_size = new QComboBox;
-    m_size->addItem("Slide 16:9 (960 × 540 pt)", "slide");
-    m_size->addItem("Single column 3.5 in (252 × 189 pt)", "column");
-    m_size->addItem("Double column 7 in (504 × 360 pt)", "page");
-    m_size->addItem("Custom", "custom");
+    m_size->addItem(tr("Slide 16:9 (960 × 540 pt)"), "slide");
+    m_size->addItem(tr("Single column 3.5 in (252 × 189 pt)"), "column");
+    m_size->addItem(tr("Double column 7 in (504 × 360 pt)"), "page");
+    //: Figure size: a size typed in
+    m_size->addItem(tr("Custom"), "custom");
     m_w = new QDoubleSpinBox;
     m_h = new QDoubleSpinBox;
     for (auto* s : {m_w, m_h}) {
         s->setRange(16, 20000);
         s->setDecimals(0);
-        s->setSuffix(" pt / px");
+        //: Spin box suffix: the unit of the figure's width and height
+        s->setSuffix(tr(" pt / px"));
     }
     m_w->setValue(960);
     m_h->setValue(540);
     m_dpi = new QSpinBox;
     m_dpi->setRange(36, 2400);
     m_dpi->setValue(200);
-    m_dpi->setSuffix(" dpi (PNG)");
+    //: Spin box suffix: the resolution of PNG files
+    m_dpi->setSuffix(tr(" dpi (PNG)"));
     m_font = new QFontComboBox;
     m_font->setCurrentFont(
         QFont(base.fontFamily.isEmpty() ? render::figureFontFamily() : base.fontFamily));
     m_fontSize = new QDoubleSpinBox;
     m_fontSize->setRange(3, 48);
     m_fontSize->setValue(base.fontSize);
-    m_fontSize->setSuffix(" pt");
+    //: Spin box suffix: the unit of the font size (points)
+    m_fontSize->setSuffix(tr(" pt"));
     m_title = new QLineEdit(base.title);
-    m_colorbar = new QCheckBox("Colour bar");
+    m_colorbar = new QCheckBox(tr("Colour bar"));
     m_colorbar->setChecked(base.colorbar);
 }
 
@@ -69,17 +75,21 @@ void ExportDialog::layOut() {
     sizeRow->addWidget(m_w);
     sizeRow->addWidget(new QLabel("×"));
     sizeRow->addWidget(m_h);
-    form->addRow("&Figure", m_what);
-    form->addRow("&Head", m_head);
-    form->addRow("&Size", m_size);
+    //: Form label: what the figure shows
+    form->addRow(tr("&Figure"), m_what);
+    //: Form label: the attention head
+    form->addRow(tr("&Head"), m_head);
+    //: Form label: the figure's page size
+    form->addRow(tr("&Size"), m_size);
     form->addRow("", sizeRow);
-    form->addRow("&Resolution", m_dpi);
-    form->addRow("F&ont", m_font);
-    form->addRow("Font si&ze", m_fontSize);
-    form->addRow("&Title", m_title);
+    form->addRow(tr("&Resolution"), m_dpi);
+    form->addRow(tr("F&ont"), m_font);
+    form->addRow(tr("Font si&ze"), m_fontSize);
+    //: Form label: the figure's title
+    form->addRow(tr("&Title"), m_title);
     form->addRow("", m_colorbar);
     auto* buttons = new QDialogButtonBox(QDialogButtonBox::Cancel);
-    auto* save = buttons->addButton("&Export…", QDialogButtonBox::AcceptRole);
+    auto* save = buttons->addButton(tr("&Export…"), QDialogButtonBox::AcceptRole);
     form->addRow(buttons);
     auto* right = new QVBoxLayout;
     m_preview = new QLabel;
@@ -183,7 +193,7 @@ void ExportDialog::updatePreview() {
     m_preview->setPixmap(QPixmap::fromImage(m_image).scaled(m_preview->size(), Qt::KeepAspectRatio,
                                                             Qt::SmoothTransformation));
     m_status->setText(
-        QString("%1 × %2 pt (SVG, PDF); PNG %3 × %4 px")
+        tr("%1 × %2 pt (SVG, PDF); PNG %3 × %4 px")
             .arg(page.width())
             .arg(page.height())
             .arg(named ? int(page.width() * m_dpi->value() / 72) : int(page.width()))
@@ -200,14 +210,14 @@ bool ExportDialog::exportTo(const QString& path, QString* error) {
 
 void ExportDialog::chooseFile() {
     const QString path = QFileDialog::getSaveFileName(
-        this, "Export figure",
+        this, tr("Export figure"),
         m_folder.isEmpty() ? QString("attention.svg") : m_folder + "/attention.svg",
-        "SVG (*.svg);;PDF (*.pdf);;PNG (*.png)");
+        tr("SVG (*.svg);;PDF (*.pdf);;PNG (*.png)"));
     if (path.isEmpty()) return;
     QString error;
     if (exportTo(path, &error)) {
         m_written = path;
-        m_status->setText("wrote " + path);
+        m_status->setText(tr("wrote %1").arg(path));
         accept();
     } else {
         m_status->setText("<span style='color:#b00020'>" + error.toHtmlEscaped() + "</span>");

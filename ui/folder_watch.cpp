@@ -31,14 +31,14 @@ bool FolderWatch::watch(const QString& dir, QString* error) {
     const QFileInfo info(dir);
     QString reason;
     if (dir.isEmpty() || !info.exists()) {
-        reason = "the folder does not exist";
+        reason = tr("the folder does not exist");
     } else if (!info.isDir()) {
-        reason = "it is not a folder";
+        reason = tr("it is not a folder");
     } else if (!info.isReadable() || !info.isExecutable()) {
-        reason = "the folder cannot be read";
+        reason = tr("the folder cannot be read");
     }
     if (!reason.isEmpty()) {
-        if (error) *error = "Cannot watch " + dir + ": " + reason;
+        if (error) *error = tr("Cannot watch %1: %2").arg(dir, reason);
         return false;
     }
     stop();

@@ -42,10 +42,10 @@ HeadsDock::HeadsDock(QWidget* parent)
       m_view(new QTableView),
       m_status(new QLabel),
       m_filter(new QLineEdit),
-      m_overSet(new QPushButton("Over the sentence list")),
+      m_overSet(new QPushButton(tr("Over the sentence list"))),
       m_progress(new QProgressBar),
-      m_cancel(new QPushButton("Cancel")),
-      m_prune(new QPushButton("Pruning curves")),
+      m_cancel(new QPushButton(tr("Cancel"))),
+      m_prune(new QPushButton(tr("Pruning curves"))),
       m_pruneModels(new QComboBox),
       m_poll(new QTimer(this)),
       m_current(std::make_unique<HeadsContent>()),
@@ -63,7 +63,8 @@ HeadsDock::HeadsDock(QWidget* parent)
     // Compact rows: a laptop screen shows a dozen heads, not five.
     m_view->verticalHeader()->setMinimumSectionSize(m_view->fontMetrics().height() + 4);
     m_view->verticalHeader()->setDefaultSectionSize(m_view->fontMetrics().height() + 6);
-    m_view->setAccessibleName("Heads");
+    //: Accessible name of the table of attention heads
+    m_view->setAccessibleName(tr("Heads"));
     // Table order until a header is clicked; clicking on past descending returns to it.
     m_view->horizontalHeader()->setSortIndicator(-1, Qt::AscendingOrder);
     m_view->horizontalHeader()->setSortIndicatorClearable(true);
@@ -71,30 +72,30 @@ HeadsDock::HeadsDock(QWidget* parent)
     m_view->installEventFilter(this);
     m_status->setWordWrap(true);
     m_status->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    m_filter->setPlaceholderText("Filter by model");
+    m_filter->setPlaceholderText(tr("Filter by model"));
     m_filter->setClearButtonEnabled(true);
     m_filter->setMaximumWidth(200);
     m_overSet->setToolTip(
-        "Statistics over every sentence of the Sentences dock: entropy, confidence, distance "
-        "and Gaussian fit averaged over the set; input dependence; importance (Michel et al. "
-        "2019) when the lines have targets (\"source TAB target\"), or for language models. "
-        "Shown until another sentence is chosen.");
-    m_progress->setToolTip("Sentences analysed and models finished");
+        tr("Statistics over every sentence of the Sentences dock: entropy, confidence, distance "
+           "and Gaussian fit averaged over the set; input dependence; importance (Michel et al. "
+           "2019) when the lines have targets (\"source TAB target\"), or for language models. "
+           "Shown until another sentence is chosen."));
+    m_progress->setToolTip(tr("Sentences analysed and models finished"));
     m_progress->setMaximumWidth(160);
     m_progress->hide();
     m_cancel->setToolTip(
-        "Stop the computation over the sentence list or the pruning (the table and the curves "
-        "stay as they are)");
+        tr("Stop the computation over the sentence list or the pruning (the table and the curves "
+           "stay as they are)"));
     m_cancel->hide();
     m_prune->setToolTip(
-        QString(
-            "Pruning curves (Michel et al. 2019) of the model beside: its heads removed one by "
-            "one, least important first and in a random order (seed %1), loss and BLEU over the "
-            "same sentences after each removal, in a window of their own. Needs the importance "
-            "of a computation over the sentence list (\"source TAB target\" lines, or a "
-            "language model)")
+        tr("Pruning curves (Michel et al. 2019) of the model beside: its heads removed one by "
+           "one, least important first and in a random order (seed %1), loss and BLEU over the "
+           "same sentences after each removal, in a window of their own. Needs the importance "
+           "of a computation over the sentence list (\"source TAB target\" lines, or a "
+           "language model)")
             .arg(kPruneSeed));
-    m_pruneModels->setToolTip("The model to prune: those with importance over the sentence list");
+    m_pruneModels->setToolTip(
+        tr("The model to prune: those with importance over the sentence list"));
     m_pruneModels->setSizeAdjustPolicy(QComboBox::AdjustToContents);
     m_poll->setInterval(50);
 
@@ -123,7 +124,7 @@ HeadsDock::HeadsDock(QWidget* parent)
         if (const SetJob* job = m_setJob ? m_setJob.get() : m_pruneJob.get())
             m_progress->setValue(job->done.load());
     });
-    m_current->summary = "No models";
+    m_current->summary = tr("No models");
     setPrunable({});
     updateStatus();
 }
@@ -151,7 +152,7 @@ void HeadsDock::setResults(std::shared_ptr<const attnviz::Results> results) {
     m_pruneNote.clear();
     if (!results) {
         m_shown = request;
-        *m_current = HeadsContent{{}, 0, "No models", {}};
+        *m_current = HeadsContent{{}, 0, tr("No models"), {}};
         showContent(*m_current, false);
         emit computed();
         return;
@@ -166,16 +167,16 @@ void HeadsDock::setResults(std::shared_ptr<const attnviz::Results> results) {
         const int rows = int(c.rows.size());
         m_current->rows = std::move(c.rows);
         m_current->models = c.models;
-        m_current->summary = !c.error.isEmpty() ? c.error
-                             : c.models == 0
-                                 ? QString(c.failures.isEmpty() ? "No models"
-                                                                : "No statistics: no model could "
-                                                                  "analyse the sentence")
-                                 : QString("%1 of %2 · current sentence")
-                                       .arg(plural(rows, "head"), plural(c.models, "model"));
+        m_current->summary =
+            !c.error.isEmpty() ? c.error
+            : c.models == 0
+                ? (c.failures.isEmpty() ? tr("No models")
+                                        : tr("No statistics: no model could analyse the sentence"))
+                : tr("%1 of %2 · current sentence")
+                      .arg(plural(rows, "head"), plural(c.models, "model"));
         m_current->notes.clear();
         if (!c.failures.isEmpty()) {
-            m_current->notes << QString("%1 failed: %2")
+            m_current->notes << tr("%1 failed: %2")
                                     .arg(plural(c.failures.size(), "column"), grouped(c.failures));
         }
         if (m_showSet) {  // a set result arrived meanwhile: it stays until the next sentence
@@ -202,12 +203,13 @@ void HeadsDock::setSentenceSet(std::vector<attnviz::ModelColumn> columns, QStrin
         const bool set = setBusy();
         cancel();
         if (set)
-            m_setNote = "Over the sentence list: cancelled, the models or the sentences changed";
+            m_setNote =
+                tr("Over the sentence list: cancelled, the models or the sentences changed");
     }
     if (changed && !m_prunable.empty()) {  // its importance was over other models or lines
         m_pruneNote =
-            "Pruning curves: the models or the sentences changed; compute over the sentence "
-            "list again";
+            tr("Pruning curves: the models or the sentences changed; compute over the sentence "
+               "list again");
         setPrunable({});
     }
     if (changed) updateStatus();
@@ -220,23 +222,22 @@ bool HeadsDock::computeOverSet(QString* why) {
     const int sentences = int(sentenceSet(lines, false).size());
     QString reason;
     if (m_columns.empty()) {
-        reason = "no models";
+        reason = tr("no models");
     } else if (sentences < 2) {
-        reason = QString(
-                     "the sentence list has %1; statistics over a set need 2 or more (File › "
-                     "Open sentence list…)")
+        reason = tr("the sentence list has %1; statistics over a set need 2 or more (File › "
+                    "Open sentence list…)")
                      .arg(plural(sentences, "sentence"));
     }
     if (!reason.isEmpty()) {
         if (why) *why = reason;
-        m_setNote = "Over the sentence list: " + reason;
+        m_setNote = tr("Over the sentence list: %1").arg(reason);
         updateStatus();
         return false;
     }
     auto job = std::make_shared<SetJob>();
     m_setJob = job;
     m_setNote.clear();
-    startRun(int(m_columns.size()) * (sentences + 1), "Sentences analysed and models finished");
+    startRun(int(m_columns.size()) * (sentences + 1), tr("Sentences analysed and models finished"));
     auto* watcher = new QFutureWatcher<SetResult>(this);
     connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, job] {
         watcher->deleteLater();
@@ -254,11 +255,11 @@ void HeadsDock::cancel() {
     if (!m_setJob && !m_pruneJob) return;
     if (m_setJob) {
         m_setJob->cancelled = true;
-        m_setNote = "Over the sentence list: cancelled";
+        m_setNote = tr("Over the sentence list: cancelled");
     }
     if (m_pruneJob) {
         m_pruneJob->cancelled = true;
-        m_pruneNote = "Pruning curves: cancelled";
+        m_pruneNote = tr("Pruning curves: cancelled");
     }
     endRun();
     updateStatus();
@@ -291,14 +292,14 @@ void HeadsDock::setFinished(const SetJob& job, SetResult result) {
     HeadsContent& content = result.content;
     if (content.models == 0) {  // every model failed: the table stays as it was
         endRun();
-        m_setNote = "Over the sentence list: " + content.notes.join("\n");
+        m_setNote = tr("Over the sentence list: %1").arg(content.notes.join("\n"));
         updateStatus();
         return;
     }
     m_pruneNote.clear();
     setPrunable(std::move(result.prunable));
     endRun();
-    content.summary += " · shown until another sentence is chosen";
+    content.summary = tr("%1 · shown until another sentence is chosen").arg(content.summary);
     *m_set = std::move(content);
     m_showSet = true;
     showContent(*m_set, true);
@@ -323,16 +324,16 @@ bool HeadsDock::computePruning(QString* why) {
     QString reason;
     if (m_prunable.empty()) {
         reason =
-            "no model has importance yet: compute over the sentence list first, with \"source "
-            "TAB target\" lines (or a language model)";
+            tr("no model has importance yet: compute over the sentence list first, with \"source "
+               "TAB target\" lines (or a language model)");
     } else if (index < 0 || index >= int(m_prunable.size())) {
-        reason = "choose a model";
+        reason = tr("choose a model");
     } else if (m_setJob || m_pruneJob) {
-        reason = "a computation is running";
+        reason = tr("a computation is running");
     }
     if (!reason.isEmpty()) {
         if (why) *why = reason;
-        m_pruneNote = "Pruning curves: " + reason;
+        m_pruneNote = tr("Pruning curves: %1").arg(reason);
         updateStatus();
         return false;
     }
@@ -340,10 +341,10 @@ bool HeadsDock::computePruning(QString* why) {
     const QString name = QString::fromStdString(in.column.name);
     auto job = std::make_shared<SetJob>();
     m_pruneJob = job;
-    m_pruneNote = QString("Pruning curves of %1: computing over %2…")
+    m_pruneNote = tr("Pruning curves of %1: computing over %2…")
                       .arg(name, plural(qsizetype(in.examples.size()), "sentence"));
     startRun(2 * (int(in.importance.size()) + 1),
-             "Evaluations: heads removed least important first, then in a random order");
+             tr("Evaluations: heads removed least important first, then in a random order"));
     auto* watcher = new QFutureWatcher<PruneOutcome>(this);
     connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, job, name] {
         watcher->deleteLater();
@@ -351,7 +352,7 @@ bool HeadsDock::computePruning(QString* why) {
         PruneOutcome out = watcher->result();
         if (!out.error.isEmpty()) {
             endRun();
-            m_pruneNote = QString("Pruning curves of %1 failed: %2").arg(name, out.error);
+            m_pruneNote = tr("Pruning curves of %1 failed: %2").arg(name, out.error);
             updateStatus();
             return;
         }
@@ -367,7 +368,7 @@ void HeadsDock::pruneFinished(const SetJob& job, PruneCurves curves, const QStri
     endRun();
     m_curves = std::move(curves);
     m_curvesModel = name;
-    m_pruneNote = QString("Pruning curves of %1 (%2): in their window")
+    m_pruneNote = tr("Pruning curves of %1 (%2): in their window")
                       .arg(name, plural(m_curves->sentences, "sentence"));
     showCurves();
     updateStatus();
@@ -382,10 +383,10 @@ void HeadsDock::showCurves() {
         m_pruneInfo = new QLabel;
         m_pruneInfo->setWordWrap(true);
         m_pruneInfo->setTextInteractionFlags(Qt::TextSelectableByMouse);
-        auto* exportButton = new QPushButton("E&xport…");
+        auto* exportButton = new QPushButton(tr("E&xport…"));
         exportButton->setToolTip(
-            "Write the curves as SVG, PDF or PNG, as attnviz-cli render --prune");
-        auto* close = new QPushButton("Close");
+            tr("Write the curves as SVG, PDF or PNG, as attnviz-cli render --prune"));
+        auto* close = new QPushButton(tr("Close"));
         auto* bottom = new QHBoxLayout;
         bottom->addWidget(m_pruneInfo, 1);
         bottom->addWidget(exportButton);
@@ -397,12 +398,12 @@ void HeadsDock::showCurves() {
         connect(close, &QPushButton::clicked, m_pruneWindow, &QWidget::close);
         m_pruneWindow->resize(720, 460);
     }
-    m_pruneWindow->setWindowTitle("Pruning curves · " + m_curvesModel);
+    m_pruneWindow->setWindowTitle(tr("Pruning curves · %1").arg(m_curvesModel));
     m_pruneChart->setCharts(render::pruningCharts(*m_curves, m_curvesModel.toStdString()));
     m_pruneInfo->setText(
-        QString("%1 heads removed one by one, least important first (normalised importance) "
-                "and in a random order (seed %2); loss and BLEU over the %3 the importance was "
-                "computed over.")
+        tr("%1 heads removed one by one, least important first (normalised importance) "
+           "and in a random order (seed %2); loss and BLEU over the %3 the importance was "
+           "computed over.")
             .arg(m_curves->byImportance.empty() ? 0 : int(m_curves->byImportance.size()) - 1)
             .arg(kPruneSeed)
             .arg(plural(m_curves->sentences, "sentence")));
@@ -412,7 +413,7 @@ void HeadsDock::showCurves() {
 
 bool HeadsDock::exportPruning(const QString& path, QString* error) const {
     if (!m_curves) {
-        if (error) *error = "no pruning curves yet";
+        if (error) *error = tr("no pruning curves yet");
         return false;
     }
     const auto paint =
@@ -423,13 +424,14 @@ bool HeadsDock::exportPruning(const QString& path, QString* error) const {
 
 void HeadsDock::exportFromDialog() {
     if (!m_curves) return;
-    const QString path = QFileDialog::getSaveFileName(m_pruneWindow, "Export pruning curves",
+    const QString path = QFileDialog::getSaveFileName(m_pruneWindow, tr("Export pruning curves"),
                                                       m_curvesModel + "-pruning.svg",
-                                                      "SVG (*.svg);;PDF (*.pdf);;PNG (*.png)");
+                                                      tr("SVG (*.svg);;PDF (*.pdf);;PNG (*.png)"));
     if (path.isEmpty()) return;
     QString error;
-    m_pruneInfo->setText(exportPruning(path, &error) ? "Wrote " + path
-                                                     : "Cannot export the curves: " + error);
+    m_pruneInfo->setText(exportPruning(path, &error)
+                             ? tr("Wrote %1").arg(path)
+                             : tr("Cannot export the curves: %1").arg(error));
 }
 
 void HeadsDock::showContent(const HeadsContent& content, bool overSet) {
@@ -442,12 +444,14 @@ void HeadsDock::updateStatus() {
     QString text;
     QStringList notes;
     if (!m_showSet && busy()) {
-        text = "Computing…";
+        text = tr("Computing…");
     } else {
         const HeadsContent& c = m_showSet ? *m_set : *m_current;
         text = c.summary;
-        if (!m_filter->text().isEmpty() && m_model->rowCount() > 0)
-            text += QString(" · %1 shown").arg(m_proxy->rowCount());
+        if (!m_filter->text().isEmpty() && m_model->rowCount() > 0) {
+            //: %1: the status line; %2: how many rows the filter keeps
+            text = tr("%1 · %2 shown").arg(text, QString::number(m_proxy->rowCount()));
+        }
         notes = c.notes;
     }
     if (!m_setNote.isEmpty()) notes << m_setNote;

@@ -48,7 +48,7 @@ MainWindow::MainWindow(QWidget* parent)
       m_source(new QLineEdit),
       m_target(new QLineEdit),
       m_modelSet(new QComboBox) {
-    setWindowTitle("attnviz — compare attention variants");
+    setWindowTitle(tr("attnviz — compare attention variants"));
     setCentralWidget(createCentralWidget());
     createDocks();
     createMenus();
@@ -65,19 +65,22 @@ QWidget* MainWindow::createCentralWidget() {
     auto* central = new QWidget;
     auto* v = new QVBoxLayout(central);
     auto* form = new QFormLayout;
-    m_source->setPlaceholderText("Type a sentence, e.g. I want to go to the station");
-    m_target->setPlaceholderText("Target (empty: each model decodes greedily)");
+    m_source->setPlaceholderText(tr("Type a sentence, e.g. I want to go to the station"));
+    m_target->setPlaceholderText(tr("Target (empty: each model decodes greedily)"));
     for (const auto& set : modelSets())
         m_modelSet->addItem(QString::fromStdString(set.label), QString::fromStdString(set.id));
     m_modelSet->setCurrentIndex(-1);
     m_modelSet->setSizeAdjustPolicy(QComboBox::AdjustToContents);
     m_modelSet->setToolTip(
-        "The bundled models to compare: real English → Spanish text with subword pieces, the "
-        "toy translation task whose gold alignments are exact, or language models. Replaces "
-        "the columns.");
-    form->addRow("M&odels", m_modelSet);
-    form->addRow("&Source", m_source);
-    form->addRow("&Target", m_target);
+        tr("The bundled models to compare: real English → Spanish text with subword pieces, the "
+           "toy translation task whose gold alignments are exact, or language models. Replaces "
+           "the columns."));
+    //: Form label: the bundled set of models compared
+    form->addRow(tr("M&odels"), m_modelSet);
+    //: Form label: the source sentence
+    form->addRow(tr("&Source"), m_source);
+    //: Form label: the target sentence (the reference translation)
+    form->addRow(tr("&Target"), m_target);
     v->addLayout(form);
     v->addWidget(m_controls);
     auto* scroll = new QScrollArea;
@@ -170,7 +173,7 @@ void MainWindow::zoomBy(double factor) {
     v.zoom =
         factor == 0 ? 1.0 : std::clamp(v.zoom * factor, ViewState::kZoomMin, ViewState::kZoomMax);
     setView(v);
-    message(QString("zoom %1%").arg(std::lround(100 * v.zoom)));
+    message(tr("zoom %1%").arg(std::lround(100 * v.zoom)));
 }
 
 void MainWindow::setView(const ViewState& v) {
@@ -211,7 +214,7 @@ void MainWindow::updateProfile() {
 }
 
 void MainWindow::requestAnalysis() {
-    if (!columns().empty()) message("analysing…");
+    if (!columns().empty()) message(tr("analysing…"));
     m_training->setProbeSentence(m_source->text().toStdString(), m_target->text().toStdString());
     m_workspace->analyze(m_source->text().toStdString(), m_target->text().toStdString());
 }
@@ -238,13 +241,14 @@ void MainWindow::resultsChanged() {
     // tooltip gives each model's reason (the panels show theirs whole as well).
     const QStringList failures = m_workspace->failures();
     m_failures->setVisible(!failures.isEmpty());
-    m_failures->setText(QString("<font color='#b00020'>%1 of %2 models could not run</font>")
-                            .arg(failures.size())
-                            .arg(m_workspace->results()->size()));
+    m_failures->setText(QString("<font color='#b00020'>%1</font>")
+                            .arg(tr("%1 of %2 models could not run")
+                                     .arg(failures.size())
+                                     .arg(m_workspace->results()->size())));
     QString items;
     for (const QString& f : failures) items += "<li>" + f.toHtmlEscaped() + "</li>";
-    m_failures->setToolTip("<b>Models that could not run on this sentence</b><ul>" + items +
-                           "</ul>");
+    m_failures->setToolTip(QString("<b>%1</b><ul>%2</ul>")
+                               .arg(tr("Models that could not run on this sentence"), items));
     updateColorBar();
     updateProfile();
     message(m_workspace->summary());
@@ -337,9 +341,9 @@ void MainWindow::closeEvent(QCloseEvent* event) {
     // Models trained here live only in memory until saved: closing loses them, so ask.
     if (const int unsaved = unsavedColumns();
         unsaved > 0 &&
-        !confirm("Quit attnviz",
-                 QString("%1 model(s) trained here are not saved (Training › Save model…). "
-                         "Quitting loses them. Quit anyway?")
+        !confirm(tr("Quit attnviz"),
+                 tr("%1 model(s) trained here are not saved (Training › Save model…). "
+                    "Quitting loses them. Quit anyway?")
                      .arg(unsaved))) {
         event->ignore();
         return;
@@ -360,8 +364,8 @@ bool MainWindow::watchFolder(const QString& dir, QString* error) {
         connect(m_folderWatch, &FolderWatch::checkpointChanged, this,
                 &MainWindow::followCheckpoint);
         connect(m_folderWatch, &FolderWatch::checkpointRemoved, this, [this](const QString& path) {
-            message("watching " + watchedFolder() + ": " + QFileInfo(path).fileName() +
-                    " was removed (its column stays)");
+            message(tr("watching %1: %2 was removed (its column stays)")
+                        .arg(watchedFolder(), QFileInfo(path).fileName()));
         });
         // The analysis that an event starts ends with a summary; the event is said with it.
         connect(m_workspace, &WorkspaceModel::resultsChanged, this, [this] {
@@ -373,17 +377,17 @@ bool MainWindow::watchFolder(const QString& dir, QString* error) {
     const auto problems = m_problems->lines().size();
     QString e;
     if (!m_folderWatch->watch(dir, &e)) {  // the folder watched before, if any, stays
-        reportProblems("A folder could not be watched", {e});
+        reportProblems(tr("A folder could not be watched"), {e});
         if (error) *error = e;
         return false;
     }
-    m_watching->setText("Watching " + QFileInfo(dir).fileName());
-    m_watching->setToolTip("Checkpoints appearing in " + dir +
-                           " become columns; a replaced file updates its column (File › Stop "
-                           "watching)");
+    m_watching->setText(tr("Watching %1").arg(QFileInfo(dir).fileName()));
+    m_watching->setToolTip(tr("Checkpoints appearing in %1 become columns; a replaced file "
+                              "updates its column (File › Stop watching)")
+                               .arg(dir));
     m_watching->show();
     if (m_watchNote.isEmpty() && m_problems->lines().size() == problems)
-        message("watching " + watchedFolder() + ": no checkpoints yet");
+        message(tr("watching %1: no checkpoints yet").arg(watchedFolder()));
     return true;
 }
 
@@ -395,10 +399,9 @@ void MainWindow::followCheckpoint(const QString& path) {
     QString error;
     auto column = openColumn(path, &error);
     if (!column) {  // e.g. partly synced: the watch reports it again when it changes
-        reportProblems(
-            "A checkpoint in the watched folder could not be opened (tried again "
-            "when the file changes)",
-            {error});
+        reportProblems(tr("A checkpoint in the watched folder could not be opened (tried again "
+                          "when the file changes)"),
+                       {error});
         return;
     }
     const QString file = QFileInfo(path).canonicalFilePath();
@@ -416,15 +419,18 @@ void MainWindow::followCheckpoint(const QString& path) {
         }
     }
     const QString name = QFileInfo(path).fileName();
-    QString note = "watching " + watchedFolder() + ": ";
+    QString note;
     if (replaced) {
         const nlohmann::json& t = column->model->training();
-        note += "updated " + name;
-        if (t.is_object() && t.contains("steps") && t["steps"].is_number_integer())
-            note += QString(" (step %1)").arg(t["steps"].get<long long>());
+        if (t.is_object() && t.contains("steps") && t["steps"].is_number_integer()) {
+            note = tr("watching %1: updated %2 (step %3)")
+                       .arg(watchedFolder(), name, QString::number(t["steps"].get<long long>()));
+        } else {
+            note = tr("watching %1: updated %2").arg(watchedFolder(), name);
+        }
         setColumns(std::move(cols));  // same places: the view stays, the analysis reruns
     } else {
-        note += "added " + name;
+        note = tr("watching %1: added %2").arg(watchedFolder(), name);
         addColumn(std::move(*column));
     }
     // The columns moved in memory: the Variant tab must not keep the old one.
@@ -442,7 +448,7 @@ void MainWindow::stopWatching() {
     const QString dir = m_folderWatch->folder();
     m_folderWatch->stop();
     m_watching->hide();
-    message("stopped watching " + dir + " (its columns stay)");
+    message(tr("stopped watching %1 (its columns stay)").arg(dir));
 }
 
 }  // namespace attnviz::ui
