@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "analysis_runner.h"
 
+#include <QCoreApplication>
 #include <QtConcurrent/QtConcurrentRun>
 
 namespace attnviz::ui {
@@ -13,7 +14,10 @@ Results analyzeCatching(const std::vector<ModelColumn>& columns, const std::stri
         Results out(columns.size());
         for (size_t i = 0; i < columns.size(); ++i) {
             out[i].name = columns[i].name;
-            out[i].error = std::string("the analysis failed: ") + e.what();
+            out[i].error = QCoreApplication::translate("attnviz::ui::AnalysisRunner",
+                                                       "the analysis failed: %1")
+                               .arg(QString::fromUtf8(e.what()))
+                               .toStdString();
         }
         return out;
     }

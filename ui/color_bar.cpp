@@ -7,7 +7,7 @@ namespace attnviz::ui {
 
 ColorBar::ColorBar(QWidget* parent) : QWidget(parent) {
     setFixedWidth(76);
-    setToolTip("Colour scale shared by every panel: 0 to the largest weight in view");
+    setToolTip(tr("Colour scale shared by every panel: 0 to the largest weight in view"));
 }
 
 void ColorBar::setScale(const QString& colormap, render::Scaling scaling, double top,
@@ -29,7 +29,8 @@ void ColorBar::paintEvent(QPaintEvent*) {
     const double fs = QFontMetricsF(font()).height();
     p.setPen(palette().color(QPalette::Text));
     p.drawText(QRectF(0, 2, width(), fs), Qt::AlignCenter,
-               m_diverging ? QStringLiteral("difference") : QStringLiteral("weight"));
+               //: Colour bar title: the scale shows differences (or attention weights)
+               m_diverging ? tr("difference") : tr("weight"));
     render::paintColorBar(p, QRectF(8, fs * 1.8, 14, height() - fs * 3.2), s, m_top, m_diverging);
 }
 

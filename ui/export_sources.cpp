@@ -3,6 +3,7 @@
 
 #include <qcustomplot.h>
 
+#include <QCoreApplication>
 #include <QFileInfo>
 #include <QPicture>
 
@@ -20,13 +21,19 @@ bool fail(QString* error, const QString& why) {
 
 render::FigurePainter gridExport(const WorkspaceModel& model, const render::FigureStyle& style,
                                  QString* error) {
-    if (model.results()->empty()) return fail(error, "nothing to export yet"), nullptr;
+    if (model.results()->empty())
+        return fail(error, QCoreApplication::translate("attnviz::ui::ExportSources",
+                                                       "nothing to export yet")),
+               nullptr;
     return render::gridPainter(model.selection(), style, error);
 }
 
 render::FigurePainter panelExport(const WorkspaceModel& model, int column, int head,
                                   const render::FigureStyle& style, QString* error) {
-    if (model.results()->empty()) return fail(error, "nothing to export yet"), nullptr;
+    if (model.results()->empty())
+        return fail(error, QCoreApplication::translate("attnviz::ui::ExportSources",
+                                                       "nothing to export yet")),
+               nullptr;
     const Selection all = model.selection();
     if (!all.error.empty()) return fail(error, QString::fromStdString(all.error)), nullptr;
     const int c = std::clamp(column, 0, std::max(0, int(all.columns.size()) - 1));
@@ -35,14 +42,23 @@ render::FigurePainter panelExport(const WorkspaceModel& model, int column, int h
 
 render::FigurePainter profileExport(const WorkspaceModel& model, int column,
                                     const render::FigureStyle& style, QString* error) {
-    if (model.results()->empty()) return fail(error, "nothing to export yet"), nullptr;
-    if (model.view().query < 0) return fail(error, "click a query token first"), nullptr;
+    if (model.results()->empty())
+        return fail(error, QCoreApplication::translate("attnviz::ui::ExportSources",
+                                                       "nothing to export yet")),
+               nullptr;
+    if (model.view().query < 0)
+        return fail(error, QCoreApplication::translate("attnviz::ui::ExportSources",
+                                                       "click a query token first")),
+               nullptr;
     return render::profilePainter(model.profile(column), style, error);
 }
 
 render::FigurePainter lossExport(QCustomPlot* plot, QString* error) {
     if (!plot->graphCount())
-        return fail(error, "no loss curves yet: train a model in the Training tab"), nullptr;
+        return fail(error, QCoreApplication::translate(
+                               "attnviz::ui::ExportSources",
+                               "no loss curves yet: train a model in the Training tab")),
+               nullptr;
     auto picture = std::make_shared<QPicture>();
     {
         QCPPainter qp(picture.get());
@@ -62,7 +78,9 @@ ExportDialog::Source exportSource(const WorkspaceModel* model, std::function<int
     return [=](ExportDialog::What what, const render::FigureStyle& style, int head,
                QString* error) -> render::FigurePainter {
         if (what != ExportDialog::Loss && model->results()->empty())
-            return fail(error, "nothing to export yet"), nullptr;
+            return fail(error, QCoreApplication::translate("attnviz::ui::ExportSources",
+                                                           "nothing to export yet")),
+                   nullptr;
         switch (what) {
             case ExportDialog::Loss:
                 return lossExport(lossPlot, error);

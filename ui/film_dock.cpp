@@ -29,26 +29,26 @@ bool fail(QString* error, const QString& why) {
 
 FilmDock::FilmDock(QWidget* parent)
     : QWidget(parent),
-      m_open(new QPushButton("&Open probe file…")),
-      m_export(new QPushButton("E&xport filmstrip…")),
-      m_save(new QPushButton("&Save probe…")),
+      m_open(new QPushButton(tr("&Open probe file…"))),
+      m_export(new QPushButton(tr("E&xport filmstrip…"))),
+      m_save(new QPushButton(tr("&Save probe…"))),
       m_caption(new QLabel),
       m_slider(new QSlider(Qt::Horizontal)),
       m_empty(new QLabel(
-          "Train with a probe sentence (Training tab: 'Record attention over training') or open "
-          "a probe file written by attnviz-cli train --probe")),
+          tr("Train with a probe sentence (Training tab: 'Record attention over training') or "
+             "open a probe file written by attnviz-cli train --probe"))),
       m_scroll(new QScrollArea) {
     m_open->setToolTip(
-        "A probe file (M.probe.json) written by attnviz-cli train --probe S "
-        "--probe-every K --out M.safetensors");
+        tr("A probe file (M.probe.json) written by attnviz-cli train --probe S "
+           "--probe-every K --out M.safetensors"));
     m_export->setToolTip(
-        "The chosen block, layer and heads at five evenly spaced steps (every step when there "
-        "are six or fewer), a column per step, as SVG, PDF or PNG");
+        tr("The chosen block, layer and heads at five evenly spaced steps (every step when there "
+           "are six or fewer), a column per step, as SVG, PDF or PNG"));
     m_caption->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_slider->setTickPosition(QSlider::TicksBelow);
     m_slider->setTickInterval(1);
     m_slider->setPageStep(1);
-    m_slider->setAccessibleName("Training step");
+    m_slider->setAccessibleName(tr("Training step"));
     m_empty->setWordWrap(true);
     m_empty->setAlignment(Qt::AlignCenter);
     auto* strip = new QWidget;
@@ -75,8 +75,8 @@ FilmDock::FilmDock(QWidget* parent)
     connect(m_open, &QPushButton::clicked, this, &FilmDock::openFromDialog);
     connect(m_export, &QPushButton::clicked, this, &FilmDock::exportFromDialog);
     m_save->setToolTip(
-        "Write these snapshots as a probe file (JSON, docs/analysis.md), to open later or "
-        "draw with attnviz-cli render --probe; a run trained here is lost otherwise");
+        tr("Write these snapshots as a probe file (JSON, docs/analysis.md), to open later or "
+           "draw with attnviz-cli render --probe; a run trained here is lost otherwise"));
     connect(m_save, &QPushButton::clicked, this, &FilmDock::saveFromDialog);
     connect(m_slider, &QSlider::valueChanged, this, [this](int value) {
         if (m_settingSlider) return;
@@ -124,7 +124,7 @@ bool FilmDock::openFile(const QString& path, QString* error) {
     } catch (const std::exception& e) {
         return fail(error, QString::fromUtf8(e.what()));
     }
-    if (r.snapshots.empty()) return fail(error, path + " holds no snapshots");
+    if (r.snapshots.empty()) return fail(error, tr("%1 holds no snapshots").arg(path));
     setRecord(std::move(r));
     return true;
 }
@@ -178,7 +178,7 @@ void FilmDock::showCurrent() {
     m_scroll->setVisible(step >= 0);
     if (step < 0) {
         m_caption->setText(m_record.snapshots.empty() && !m_record.model.empty()
-                               ? QString::fromStdString(m_record.model) + " · no snapshots"
+                               ? tr("%1 · no snapshots").arg(QString::fromStdString(m_record.model))
                                : QString());
         for (auto* p : m_panels) p->hide();
         m_shown = 0;
@@ -191,15 +191,16 @@ void FilmDock::showCurrent() {
     // output of the moment, which changes (and so do the panels' shapes). Say so.
     const bool decoding = !m_record.target && !m_record.snapshots.empty() &&
                           m_record.snapshots.front().analysis.decoded;
-    m_caption->setText(QString("%1 · \u201C%2\u201D · step %3 (%4/%5)%6")
-                           .arg(QString::fromStdString(m_record.model), sentence)
+    //: The probe's caption: the run, “the sentence”, the step and which snapshot of how many
+    const QString caption =
+        decoding ? tr("%1 · \u201C%2\u201D · step %3 (%4/%5) · no target: the rows are each "
+                      "snapshot's own decoded output")
+                 : tr("%1 · \u201C%2\u201D · step %3 (%4/%5)");
+    m_caption->setText(caption.arg(QString::fromStdString(m_record.model), sentence)
                            .arg(step)
                            .arg(m_index + 1)
-                           .arg(n)
-                           .arg(decoding ? QStringLiteral(" · no target: the rows are each "
-                                                          "snapshot's own decoded output")
-                                         : QString()));
-    m_slider->setToolTip(QString("step %1 of %2 (a snapshot every %3 steps)")
+                           .arg(n));
+    m_slider->setToolTip(tr("step %1 of %2 (a snapshot every %3 steps)")
                              .arg(step)
                              .arg(m_record.snapshots.back().step)
                              .arg(m_record.every));
@@ -230,7 +231,8 @@ void FilmDock::showCurrent() {
         p->setZoom(m_view.zoom);
         p->setLabelPoints(m_view.labelPoints);
         if (!col || h >= int(col->tables.size())) {
-            p->setTitle(QString("step %1").arg(step));
+            //: A heatmap's title: the training step it shows
+            p->setTitle(tr("step %1").arg(step));
             p->setMessage(
                 QString::fromStdString(col && !col->error.empty() ? col->error : s.error));
             continue;
@@ -238,7 +240,8 @@ void FilmDock::showCurrent() {
         const SelectedTable& t = col->tables[size_t(h)];
         const QString where = QString::fromStdString(t.where);
         p->setTitle(where);
-        p->setToolTipTitle(QString("%1 · step %2 · %3").arg(run).arg(step).arg(where));
+        //: A heatmap's tooltip title: the run, the training step, the block and head
+        p->setToolTipTitle(tr("%1 · step %2 · %3").arg(run).arg(step).arg(where));
         p->setTable(t);
     }
 }
@@ -259,8 +262,9 @@ std::vector<int> FilmDock::filmSteps(int n) const {
 
 bool FilmDock::exportFilmstrip(const QString& path, const std::vector<int>& steps, QString* error) {
     if (m_record.snapshots.empty())
-        return fail(error, "no snapshots yet: train with a probe sentence or open a probe file");
-    if (steps.empty()) return fail(error, "no steps chosen for the filmstrip");
+        return fail(error,
+                    tr("no snapshots yet: train with a probe sentence or open a probe file"));
+    if (steps.empty()) return fail(error, tr("no steps chosen for the filmstrip"));
     Selection s;
     try {
         s = selectTables(std::make_shared<const Results>(probeResults(m_record, steps)), request());
@@ -272,15 +276,15 @@ bool FilmDock::exportFilmstrip(const QString& path, const std::vector<int>& step
 }
 
 void FilmDock::openFromDialog() {
-    const QString path = QFileDialog::getOpenFileName(this, "Open training probe", {},
-                                                      "Probe files (*.probe.json);;All files (*)");
+    const QString path = QFileDialog::getOpenFileName(
+        this, tr("Open training probe"), {}, tr("Probe files (*.probe.json);;All files (*)"));
     if (path.isEmpty()) return;
     QString error;
     if (!openFile(path, &error)) {
-        emit message("Cannot open the probe file: " + error);
+        emit message(tr("Cannot open the probe file: %1").arg(error));
         return;
     }
-    emit message(QString("opened %1: %2 snapshots of %3")
+    emit message(tr("opened %1: %2 snapshots of %3")
                      .arg(path)
                      .arg(m_record.snapshots.size())
                      .arg(QString::fromStdString(m_record.model)));
@@ -288,7 +292,7 @@ void FilmDock::openFromDialog() {
 
 bool FilmDock::saveProbe(const QString& path, QString* error) const {
     if (m_record.snapshots.empty()) {
-        if (error) *error = "no snapshots to save";
+        if (error) *error = tr("no snapshots to save");
         return false;
     }
     try {
@@ -304,31 +308,31 @@ void FilmDock::saveFromDialog() {
     if (m_record.snapshots.empty()) return;
     const QString base = QString::fromStdString(m_record.model).section(' ', 0, 0);
     const QString path = QFileDialog::getSaveFileName(
-        this, "Save probe", (base.isEmpty() ? "run" : base) + ".probe.json",
-        "Probe files (*.probe.json);;All files (*)");
+        this, tr("Save probe"), (base.isEmpty() ? "run" : base) + ".probe.json",
+        tr("Probe files (*.probe.json);;All files (*)"));
     if (path.isEmpty()) return;
     QString error;
     if (!saveProbe(path, &error)) {
-        emit message("Cannot save the probe: " + error);
+        emit message(tr("Cannot save the probe: %1").arg(error));
         return;
     }
-    emit message("wrote " + path);
+    emit message(tr("wrote %1").arg(path));
 }
 
 void FilmDock::exportFromDialog() {
     if (m_record.snapshots.empty()) return;
     const QString base = QString::fromStdString(m_record.model).section(' ', 0, 0);
     const QString path = QFileDialog::getSaveFileName(
-        this, "Export filmstrip", (base.isEmpty() ? "probe" : base) + "-filmstrip.svg",
+        this, tr("Export filmstrip"), (base.isEmpty() ? "probe" : base) + "-filmstrip.svg",
         "SVG (*.svg);;PDF (*.pdf);;PNG (*.png)");
     if (path.isEmpty()) return;
     const std::vector<int> steps = filmSteps(m_record.snapshots.size() <= 6 ? 6 : 5);
     QString error;
     if (!exportFilmstrip(path, steps, &error)) {
-        emit message("Cannot export the filmstrip: " + error);
+        emit message(tr("Cannot export the filmstrip: %1").arg(error));
         return;
     }
-    emit message("wrote " + path);
+    emit message(tr("wrote %1").arg(path));
 }
 
 }  // namespace attnviz::ui

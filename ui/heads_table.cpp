@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "heads_table.h"
 
+#include <QCoreApplication>
 #include <QMap>
 #include <algorithm>
 #include <cmath>
@@ -61,6 +62,23 @@ QString grouped(const QStringList& failures) {
 }
 
 QString plural(qsizetype n, const QString& word) {
+    // Whole phrases, singular and plural, for the words the Heads dock counts.
+    static const struct {
+        const char *word, *one, *many;
+    } phrases[] = {{"head", QT_TRANSLATE_NOOP("attnviz::ui::HeadsTable", "%1 head"),
+                    QT_TRANSLATE_NOOP("attnviz::ui::HeadsTable", "%1 heads")},
+                   {"model", QT_TRANSLATE_NOOP("attnviz::ui::HeadsTable", "%1 model"),
+                    QT_TRANSLATE_NOOP("attnviz::ui::HeadsTable", "%1 models")},
+                   {"column", QT_TRANSLATE_NOOP("attnviz::ui::HeadsTable", "%1 column"),
+                    QT_TRANSLATE_NOOP("attnviz::ui::HeadsTable", "%1 columns")},
+                   {"sentence", QT_TRANSLATE_NOOP("attnviz::ui::HeadsTable", "%1 sentence"),
+                    QT_TRANSLATE_NOOP("attnviz::ui::HeadsTable", "%1 sentences")},
+                   {"line", QT_TRANSLATE_NOOP("attnviz::ui::HeadsTable", "%1 line"),
+                    QT_TRANSLATE_NOOP("attnviz::ui::HeadsTable", "%1 lines")}};
+    for (const auto& p : phrases)
+        if (word == QLatin1String(p.word))
+            return QCoreApplication::translate("attnviz::ui::HeadsTable", n == 1 ? p.one : p.many)
+                .arg(n);
     return QString("%1 %2%3").arg(n).arg(word, n == 1 ? "" : "s");
 }
 
@@ -96,7 +114,9 @@ HeadsComputation computeHeads(const Results& results, int request, const std::at
         }
     } catch (const std::exception& e) {
         out.rows.clear();
-        out.error = QString("The head statistics could not be computed: ") + e.what();
+        out.error = QCoreApplication::translate("attnviz::ui::HeadsTable",
+                                                "The head statistics could not be computed: %1")
+                        .arg(QString::fromUtf8(e.what()));
     }
     return out;
 }
@@ -135,13 +155,18 @@ SetResult computeSet(const std::vector<ModelColumn>& columns, const std::vector<
                 ++job.done;
             }
             if (runs.empty()) {
-                failures << QString("%1: no sentence could be analysed (%2)")
+                //: A failed model column: its name, then the reason. Keep "%1: " at the start
+                //: (the list of failures groups them by what follows it).
+                failures << QCoreApplication::translate("attnviz::ui::HeadsTable",
+                                                        "%1: no sentence could be analysed (%2)")
                                 .arg(name, QString::fromStdString(firstProblem));
                 job.done = before + sentenceCount + 1;
                 continue;
             }
             if (skipped > 0) {
-                out.notes << QString("%1: %2 of %3 skipped (first: %4)")
+                //: %1 the model, %2 "3 sentences", %3 their total, %4 the first error
+                out.notes << QCoreApplication::translate("attnviz::ui::HeadsTable",
+                                                         "%1: %2 of %3 skipped (first: %4)")
                                  .arg(name, plural(skipped, "sentence"))
                                  .arg(sentenceCount)
                                  .arg(QString::fromStdString(firstProblem));
@@ -157,17 +182,24 @@ SetResult computeSet(const std::vector<ModelColumn>& columns, const std::vector<
                     importance = headImportance(m, ex.examples);
                     result.prunable.push_back({column, ex.examples, importance});
                 } catch (const std::exception& e) {
-                    out.notes << QString("%1: no importance: %2").arg(name, e.what());
+                    out.notes << QCoreApplication::translate("attnviz::ui::HeadsTable",
+                                                             "%1: no importance: %2")
+                                     .arg(name, QString::fromUtf8(e.what()));
                 }
                 if (ex.unusable > 0) {
-                    out.notes << QString("%1: importance over %2 of %3 (%4 empty or too long)")
+                    //: %1 the model, %2 "3 sentences", %3 their total, %4 how many were unusable
+                    out.notes << QCoreApplication::translate(
+                                     "attnviz::ui::HeadsTable",
+                                     "%1: importance over %2 of %3 (%4 empty or too long)")
                                      .arg(name, plural(qsizetype(ex.examples.size()), "sentence"))
                                      .arg(sentenceCount)
                                      .arg(ex.unusable);
                 }
             } else if (ex.unusable > 0) {
-                out.notes
-                    << QString("%1: no importance: every sentence is empty or too long").arg(name);
+                out.notes << QCoreApplication::translate(
+                                 "attnviz::ui::HeadsTable",
+                                 "%1: no importance: every sentence is empty or too long")
+                                 .arg(name);
             }
 
             const std::vector<CapturedBlock>& blocks = runs.front().blocks;
@@ -200,22 +232,26 @@ SetResult computeSet(const std::vector<ModelColumn>& columns, const std::vector<
         }
         job.done = before + sentenceCount + 1;
     }
-    out.summary = QString("%1 of %2 · %3")
+    //: Heads dock status: "48 heads of 2 models · 10 sentences"
+    out.summary = QCoreApplication::translate("attnviz::ui::HeadsTable", "%1 of %2 · %3")
                       .arg(plural(qsizetype(out.rows.size()), "head"), plural(out.models, "model"),
                            plural(sentenceCount, "sentence"));
     if (withoutTarget > 0 && withoutTarget == sentenceCount) {
-        out.notes.prepend(QString("%1 without a target: no importance for seq2seq models (it "
-                                  "needs \"source TAB target\" lines)")
-                              .arg(plural(withoutTarget, "line")));
-    } else if (withoutTarget > 0) {
         out.notes.prepend(
-            QString("%1 without a target: importance of seq2seq models over the other %2")
-                .arg(plural(withoutTarget, "line"))
-                .arg(sentenceCount - withoutTarget));
+            QCoreApplication::translate("attnviz::ui::HeadsTable",
+                                        "%1 without a target: no importance for seq2seq models (it "
+                                        "needs \"source TAB target\" lines)")
+                .arg(plural(withoutTarget, "line")));
+    } else if (withoutTarget > 0) {
+        out.notes.prepend(QCoreApplication::translate(
+                              "attnviz::ui::HeadsTable",
+                              "%1 without a target: importance of seq2seq models over the other %2")
+                              .arg(plural(withoutTarget, "line"))
+                              .arg(sentenceCount - withoutTarget));
     }
     if (!failures.isEmpty()) {
-        out.notes
-            << QString("%1 failed: %2").arg(plural(failures.size(), "column"), grouped(failures));
+        out.notes << QCoreApplication::translate("attnviz::ui::HeadsTable", "%1 failed: %2")
+                         .arg(plural(failures.size(), "column"), grouped(failures));
     }
     return result;
 }
@@ -245,18 +281,24 @@ QVariant HeadsTableModel::data(const QModelIndex& index, int role) const {
                    ? QVariant(Qt::AlignRight | Qt::AlignVCenter)
                    : QVariant(Qt::AlignLeft | Qt::AlignVCenter);
     if (role == Qt::ToolTipRole && c == HeadsDock::Mu && r.fitAtBound)
-        return QString(
+        return QCoreApplication::translate(
+            "attnviz::ui::HeadsTable",
             "μ is at its bound (± the number of keys): the head puts its weight on "
             "the first (or last) key, a sink rather than a local window.");
     if (role == Qt::ToolTipRole && c == HeadsDock::InputDependence && m_overSet) {
-        return r.compared > 0
-                   ? QString("Over %1 query rows of sentences of the same length").arg(r.compared)
-                   : QString(
-                         "No two sentences of the list have the same length here: "
-                         "nothing to compare");
+        return r.compared > 0 ? QCoreApplication::translate(
+                                    "attnviz::ui::HeadsTable",
+                                    "Over %1 query rows of sentences of the same length")
+                                    .arg(r.compared)
+                              : QCoreApplication::translate(
+                                    "attnviz::ui::HeadsTable",
+                                    "No two sentences of the list have the same length here: "
+                                    "nothing to compare");
     }
     if (role == Qt::ToolTipRole && c == HeadsDock::Importance && std::isfinite(r.rawImportance))
-        return QString("E|∂L/∂ξ| = %1 before normalising").arg(r.rawImportance, 0, 'g', 4);
+        return QCoreApplication::translate("attnviz::ui::HeadsTable",
+                                           "E|∂L/∂ξ| = %1 before normalising")
+            .arg(r.rawImportance, 0, 'g', 4);
     if (role != Qt::DisplayRole && role != HeadsDock::ValueRole) return {};
     const bool value = role == HeadsDock::ValueRole;
     switch (c) {
@@ -282,49 +324,93 @@ QVariant HeadsTableModel::data(const QModelIndex& index, int role) const {
 QVariant HeadsTableModel::headerData(int section, Qt::Orientation orientation, int role) const {
     if (orientation != Qt::Horizontal || section < 0 || section >= HeadsDock::ColumnCount)
         return {};
-    static const char* const titles[] = {"Model",   "Block",      "Layer",     "Head", "Variant",
-                                         "Entropy", "Confidence", "Distance",  "μ",    "σ",
-                                         "R²",      "Input dep.", "Importance"};
+    static const char* const titles[] = {
+        QT_TRANSLATE_NOOP("attnviz::ui::HeadsTable", "Model"),
+        QT_TRANSLATE_NOOP("attnviz::ui::HeadsTable", "Block"),
+        QT_TRANSLATE_NOOP("attnviz::ui::HeadsTable", "Layer"),
+        QT_TRANSLATE_NOOP("attnviz::ui::HeadsTable", "Head"),
+        QT_TRANSLATE_NOOP("attnviz::ui::HeadsTable", "Variant"),
+        QT_TRANSLATE_NOOP("attnviz::ui::HeadsTable", "Entropy"),
+        QT_TRANSLATE_NOOP("attnviz::ui::HeadsTable", "Confidence"),
+        QT_TRANSLATE_NOOP("attnviz::ui::HeadsTable", "Distance"),
+        QT_TRANSLATE_NOOP("attnviz::ui::HeadsTable", "μ"),
+        QT_TRANSLATE_NOOP("attnviz::ui::HeadsTable", "σ"),
+        QT_TRANSLATE_NOOP("attnviz::ui::HeadsTable", "R²"),
+        QT_TRANSLATE_NOOP("attnviz::ui::HeadsTable", "Input dep."),
+        QT_TRANSLATE_NOOP("attnviz::ui::HeadsTable", "Importance")};
     static const char* const tips[] = {
-        "The model column (sorting by it gives back the workspace's order)",
-        "Encoder self-attention, decoder self-attention or cross-attention",
-        "The block's layer, from 0",
-        "The head within its block, from 0",
-        "The block's attention variant",
-        "Mean entropy −Σ_j p_ij ln p_ij of the query rows, in nats: 0 when all weight is on one "
-        "key, ln N when spread evenly over N keys",
-        "Mean over the query rows of the largest weight max_j p_ij (Voita et al. 2019): near 1, "
-        "each query looks at one key",
-        "Mean over the query rows of Σ_j p_ij |i − j|: how far a query looks, in positions",
-        "μ: the centre j − i of the Gaussian window that best fits the head (−1: the previous "
-        "token). At ± the number of keys (the bound), a sink at the start or end of the row",
-        "σ: the width of that best-fitting Gaussian window, in positions",
-        "R² = 1 − SSE / Σ (p_ij − p̄)² of that Gaussian window: 1 when the head is exactly such "
-        "a window",
-        "Input dependence (our definition): the rows of all sentences grouped by the table's "
-        "shape and the query position i; the mean, over every pair of sentences in a group, of "
-        "the total-variation distance ½ Σ_j |p_ij − p′_ij| between their rows. From 0 to 1: "
-        "exactly 0 for heads whose weights depend on positions only (Gaussian windows, random "
-        "synthesizers), above 0 for dot-product. Only sentences of the same length are "
-        "compared. Over the sentence list only (— otherwise, and when no two sentences have "
-        "the same length)",
-        "Head importance (Michel, Levy & Neubig 2019): I_h = E_x |∂L(x)/∂ξ_h| at ξ = 1, with "
-        "ξ_h a gate on the head's output and L(x) the summed token cross-entropy of sentence x "
-        "under teacher forcing, divided by the ℓ2 norm of its block's scores as in the paper. "
-        "It needs reference targets: \"source TAB target\" lines for translation models; a "
-        "language model's line is its own target. Normalised within each block, so compare "
-        "heads of one block: a block with one head scores 1 by construction. Over the sentence "
-        "list only (— otherwise)"};
-    if (role == Qt::DisplayRole) return QString(titles[section]);
+        QT_TRANSLATE_NOOP("attnviz::ui::HeadsTable",
+                          "The model column (sorting by it gives back the workspace's order)"),
+        QT_TRANSLATE_NOOP("attnviz::ui::HeadsTable",
+                          "Encoder self-attention, decoder self-attention or cross-attention"),
+        QT_TRANSLATE_NOOP("attnviz::ui::HeadsTable", "The block's layer, from 0"),
+        QT_TRANSLATE_NOOP("attnviz::ui::HeadsTable", "The head within its block, from 0"),
+        QT_TRANSLATE_NOOP("attnviz::ui::HeadsTable", "The block's attention variant"),
+        QT_TRANSLATE_NOOP("attnviz::ui::HeadsTable",
+                          "Mean entropy −Σ_j p_ij ln p_ij of the query rows, in nats: 0 when all "
+                          "weight is on one key, ln N when spread evenly over N keys"),
+        QT_TRANSLATE_NOOP("attnviz::ui::HeadsTable",
+                          "Mean over the query rows of the largest weight max_j p_ij (Voita et al. "
+                          "2019): near 1, each query looks at one key"),
+        QT_TRANSLATE_NOOP(
+            "attnviz::ui::HeadsTable",
+            "Mean over the query rows of Σ_j p_ij |i − j|: how far a query looks, in positions"),
+        QT_TRANSLATE_NOOP(
+            "attnviz::ui::HeadsTable",
+            "μ: the centre j − i of the Gaussian window that best fits the head (−1: the previous "
+            "token). At ± the number of keys (the bound), a sink at the start or end of the row"),
+        QT_TRANSLATE_NOOP("attnviz::ui::HeadsTable",
+                          "σ: the width of that best-fitting Gaussian window, in positions"),
+        QT_TRANSLATE_NOOP(
+            "attnviz::ui::HeadsTable",
+            "R² = 1 − SSE / Σ (p_ij − p̄)² of that Gaussian window: 1 when the head is exactly such "
+            "a window"),
+        QT_TRANSLATE_NOOP(
+            "attnviz::ui::HeadsTable",
+            "Input dependence (our definition): the rows of all sentences grouped by the table's "
+            "shape and the query position i; the mean, over every pair of sentences in a group, of "
+            "the total-variation distance ½ Σ_j |p_ij − p′_ij| between their rows. From 0 to 1: "
+            "exactly 0 for heads whose weights depend on positions only (Gaussian windows, random "
+            "synthesizers), above 0 for dot-product. Only sentences of the same length are "
+            "compared. Over the sentence list only (— otherwise, and when no two sentences have "
+            "the same length)"),
+        QT_TRANSLATE_NOOP(
+            "attnviz::ui::HeadsTable",
+            "Head importance (Michel, Levy & Neubig 2019): I_h = E_x |∂L(x)/∂ξ_h| at ξ = 1, with "
+            "ξ_h a gate on the head's output and L(x) the summed token cross-entropy of sentence x "
+            "under teacher forcing, divided by the ℓ2 norm of its block's scores as in the paper. "
+            "It needs reference targets: \"source TAB target\" lines for translation models; a "
+            "language model's line is its own target. Normalised within each block, so compare "
+            "heads of one block: a block with one head scores 1 by construction. Over the sentence "
+            "list only (— otherwise)")};
+    if (role == Qt::DisplayRole)
+        return QCoreApplication::translate("attnviz::ui::HeadsTable", titles[section]);
     if (role == Qt::ToolTipRole) {
-        QString tip = tips[section];
-        if (section >= HeadsDock::Entropy && section <= HeadsDock::R2) {
-            tip += m_overSet ? ". Over every sentence of the sentence list (all their rows; one "
-                               "Gaussian fit for all)"
-                             : ". Over the current sentence";
+        const QString tip = QCoreApplication::translate("attnviz::ui::HeadsTable", tips[section]);
+        if (section >= HeadsDock::Entropy && section <= HeadsDock::R2 && m_overSet) {
+            //: %1 a column's tooltip (a statistic), completed with what it is computed over
+            return QCoreApplication::translate(
+                       "attnviz::ui::HeadsTable",
+                       "%1. Over every sentence of the sentence list (all their rows; one "
+                       "Gaussian fit for all), each row normalised over its allowed keys "
+                       "(docs/analysis.md).")
+                .arg(tip);
         }
-        if (section >= HeadsDock::Entropy)
-            tip += ", each row normalised over its allowed keys (docs/analysis.md).";
+        if (section >= HeadsDock::Entropy && section <= HeadsDock::R2) {
+            //: %1 a column's tooltip (a statistic), completed with what it is computed over
+            return QCoreApplication::translate(
+                       "attnviz::ui::HeadsTable",
+                       "%1. Over the current sentence, each row normalised over its allowed "
+                       "keys (docs/analysis.md).")
+                .arg(tip);
+        }
+        if (section >= HeadsDock::Entropy) {
+            //: %1 a column's tooltip (a statistic), completed with how its rows are normalised
+            return QCoreApplication::translate(
+                       "attnviz::ui::HeadsTable",
+                       "%1, each row normalised over its allowed keys (docs/analysis.md).")
+                .arg(tip);
+        }
         return tip;
     }
     return {};

@@ -393,14 +393,18 @@ QString HeatmapPanel::cellText(int i, int j) const {
     const QString unknown = QStringLiteral("\u2047");
     const bool unknownToken =
         m_queries.value(i).endsWith(unknown) || m_keys.value(j).endsWith(unknown);
-    return QStringLiteral("%1\nquery %2 \"%3\" → key %4 \"%5\"\nweight %6%7")
-        .arg(m_fullTitle.isEmpty() ? title() : m_fullTitle)
+    //: A cell's tooltip: the panel's title, the query row and its token, the key column and its
+    //: token, the weight
+    const QString text =
+        unknownToken ? tr("%1\nquery %2 \"%3\" → key %4 \"%5\"\nweight %6\n⁇ marks a word this "
+                          "model does not know (it sees <unk>)")
+                     : tr("%1\nquery %2 \"%3\" → key %4 \"%5\"\nweight %6");
+    return text.arg(m_fullTitle.isEmpty() ? title() : m_fullTitle)
         .arg(i)
         .arg(m_queries.value(i))
         .arg(j)
         .arg(m_keys.value(j))
-        .arg(double((*m_weights)(i, j)), 0, 'f', 4)
-        .arg(unknownToken ? "\n⁇ marks a word this model does not know (it sees <unk>)" : "");
+        .arg(double((*m_weights)(i, j)), 0, 'f', 4);
 }
 
 int HeatmapPanel::rowAt(const QPointF& p) const {

@@ -127,8 +127,7 @@ void LinesPanel::mouseMoveEvent(QMouseEvent* event) {
     if (hit.side >= 0 && m_table.queries && m_table.keys) {
         const auto& labels = hit.side == 0 ? *m_table.queries : *m_table.keys;
         QToolTip::showText(event->globalPosition().toPoint(),
-                           QString("%1 %2 \"%3\"")
-                               .arg(hit.side == 0 ? "Query" : "Key")
+                           (hit.side == 0 ? tr("Query %1 \"%2\"") : tr("Key %1 \"%2\""))
                                .arg(hit.index)
                                .arg(QString::fromStdString(labels[size_t(hit.index)])),
                            this);

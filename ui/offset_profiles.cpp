@@ -15,10 +15,10 @@ OffsetProfileView::OffsetProfileView(QWidget* parent)
     : ChartView(parent),
       m_watcher(new QFutureWatcher<std::pair<render::ChartGrid, std::string>>(this)) {
     setToolTip(
-        "Each head's mean weight at each offset j − i (solid) beside the profile of its "
-        "best-fitting Gaussian window (dashed), for the current sentence and the view's block "
-        "and layer; μ, σ and R² in each title (docs/analysis.md)");
-    setMessage(QStringLiteral("computing…"));
+        tr("Each head's mean weight at each offset j − i (solid) beside the profile of its "
+           "best-fitting Gaussian window (dashed), for the current sentence and the view's block "
+           "and layer; μ, σ and R² in each title (docs/analysis.md)"));
+    setMessage(tr("computing…"));
     connect(m_watcher, &QFutureWatcherBase::finished, this, [this] {
         auto [grid, error] = m_watcher->result();
         const int rows =
@@ -58,7 +58,8 @@ void OffsetProfileView::recompute() {
                 if (r.error.empty()) models.push_back({r.name, {r.analysis}});
         std::string error;
         render::ChartGrid g = render::offsetProfileCharts(models, kind, layer, kMaxOffset, &error);
-        if (g.charts.empty() && error.empty()) error = "no model to show";
+        if (g.charts.empty() && error.empty())
+            error = OffsetProfileView::tr("no model to show").toStdString();
         return std::make_pair(std::move(g), error);
     }));
 }

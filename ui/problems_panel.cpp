@@ -12,11 +12,11 @@ ProblemsPanel::ProblemsPanel(QWidget* parent)
     : QWidget(parent),
       m_list(new QListWidget),
       m_offer(new QPushButton),
-      m_clear(new QPushButton("&Clear problems")) {
+      m_clear(new QPushButton(tr("&Clear problems"))) {
     m_list->setWordWrap(true);  // a long path and its reason, read in full
     m_list->setTextElideMode(Qt::ElideNone);
     m_list->setSelectionMode(QAbstractItemView::ExtendedSelection);
-    m_list->setAccessibleName("Problems");
+    m_list->setAccessibleName(tr("Problems"));
     auto* buttons = new QHBoxLayout;
     buttons->addWidget(m_clear);  // on the left: seen even when the window is wider than the screen
     buttons->addWidget(m_offer);

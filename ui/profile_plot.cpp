@@ -8,10 +8,11 @@ namespace attnviz::ui {
 ProfilePlot::ProfilePlot(QWidget* parent) : QCustomPlot(parent) {
     setMinimumHeight(80);  // a short bottom dock on a laptop; raised taller at the first click
     plotLayout()->insertRow(0);
-    m_title = new QCPTextElement(this, "Click a query token to see its weights over the keys",
+    m_title = new QCPTextElement(this, tr("Click a query token to see its weights over the keys"),
                                  QFont(render::figureFontFamily(), 9, QFont::DemiBold));
     plotLayout()->addElement(0, 0, m_title);
-    yAxis->setLabel("weight");
+    //: Axis title of the profile plot: the attention weight
+    yAxis->setLabel(tr("weight"));
     xAxis->setTickLabelRotation(45);
     legend->setVisible(false);
     legend->setFont(QFont(render::figureFontFamily(), 8));
@@ -45,8 +46,8 @@ void ProfilePlot::clearProfile(const QString& message) {
 void ProfilePlot::showProfile(const Profile& f, bool querySelected) {
     clearGraphs();
     if (f.lines.empty()) {
-        clearProfile(!querySelected ? "Click a query token to see its weights over the keys"
-                                    : "No model has this block for the selected query");
+        clearProfile(!querySelected ? tr("Click a query token to see its weights over the keys")
+                                    : tr("No model has this block for the selected query"));
         return;
     }
     double top = 0;

@@ -22,19 +22,19 @@ SentenceList::SentenceList(QWidget* parent) : QWidget(parent), m_list(new QListW
 bool SentenceList::loadFile(const QString& path, QString* error) {
     QFile f(path);
     if (!f.open(QIODevice::ReadOnly)) {
-        if (error) *error = QString("cannot open '%1': %2").arg(path, f.errorString());
+        if (error) *error = tr("cannot open '%1': %2").arg(path, f.errorString());
         return false;
     }
     constexpr qint64 kMaxBytes = 64 << 20;  // /dev/zero would be read until out of memory
     const QByteArray bytes = f.read(kMaxBytes + 1);
     if (bytes.size() > kMaxBytes) {
-        if (error) *error = QString("'%1' is larger than %2 MB").arg(path).arg(kMaxBytes >> 20);
+        if (error) *error = tr("'%1' is larger than %2 MB").arg(path).arg(kMaxBytes >> 20);
         return false;
     }
     QStringDecoder utf8(QStringDecoder::Utf8);
     const QString text = utf8(bytes);
     if (utf8.hasError()) {
-        if (error) *error = QString("'%1' is not valid UTF-8 text").arg(path);
+        if (error) *error = tr("'%1' is not valid UTF-8 text").arg(path);
         return false;
     }
     QStringList lines;
@@ -43,7 +43,7 @@ bool SentenceList::loadFile(const QString& path, QString* error) {
         if (!line.trimmed().isEmpty()) lines << line;
     }
     if (lines.isEmpty()) {
-        if (error) *error = QString("'%1' has no sentences").arg(path);
+        if (error) *error = tr("'%1' has no sentences").arg(path);
         return false;
     }
     setLines(lines);

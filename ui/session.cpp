@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "session.h"
 
+#include <QCoreApplication>
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -28,7 +29,9 @@ QJsonObject Session::toJson() const {
 Session Session::fromJson(const QJsonObject& o, QString* error) {
     Session s;
     if (o.value("attnviz_session").toInt() != 1) {
-        if (error) *error = "not an attnviz session (no \"attnviz_session\": 1)";
+        if (error)
+            *error = QCoreApplication::translate(
+                "attnviz::ui::Session", "not an attnviz session (no \"attnviz_session\": 1)");
         return s;
     }
     s.source = o.value("source").toString();
@@ -60,13 +63,20 @@ bool Session::load(const QString& path, Session* out, QString* error) {
         const std::string text = readTextFile(path.toStdString(), kMaxSessionBytes, "session");
         const nlohmann::json j = parseJson(text, "the session", kMaxSessionBytes);
         if (!j.is_object()) {
-            throw Error(std::string("the JSON is ") +
-                        (j.is_array() ? "an array" : "a single value") + ", not an object");
+            throw Error(
+                (j.is_array()
+                     ? QCoreApplication::translate("attnviz::ui::Session",
+                                                   "the JSON is an array, not an object")
+                     : QCoreApplication::translate("attnviz::ui::Session",
+                                                   "the JSON is a single value, not an object"))
+                    .toStdString());
         }
         doc = QJsonDocument::fromJson(QByteArray::fromStdString(text));
     } catch (const std::exception& e) {
         if (error)
-            *error = QString("'%1' is not a session: %2").arg(path, QString::fromUtf8(e.what()));
+            *error =
+                QCoreApplication::translate("attnviz::ui::Session", "'%1' is not a session: %2")
+                    .arg(path, QString::fromUtf8(e.what()));
         return false;
     }
     QString e;
@@ -96,8 +106,11 @@ std::vector<ModelColumn> Session::openColumns(QStringList* errors) const {
                     QJsonDocument(cfg.toObject()).toJson(QJsonDocument::Compact).toStdString()));
             } catch (const std::exception& e) {
                 if (errors)
-                    errors->append(p + ": its edited settings in the workspace were not applied: " +
-                                   QString::fromUtf8(e.what()));
+                    errors->append(
+                        QCoreApplication::translate(
+                            "attnviz::ui::Session",
+                            "%1: its edited settings in the workspace were not applied: %2")
+                            .arg(p, QString::fromUtf8(e.what())));
             }
         }
         out.push_back(std::move(*c));

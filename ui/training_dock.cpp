@@ -56,16 +56,21 @@ TrainingDock::TrainingDock(QWidget* parent) : QWidget(parent) {
     auto* form = new QFormLayout(left);
     row->addWidget(left);
     m_task = new QComboBox;
-    for (const auto& t : taskNames()) m_task->addItem(QString::fromStdString(t));
-    m_task->addItem("data file…");
+    // Tasks carry their name as data; the data file item none (its text is translated).
+    for (const auto& t : taskNames())
+        m_task->addItem(QString::fromStdString(t), QString::fromStdString(t));
+    //: Task combo box item: train on a data file chosen below instead of a built-in task
+    m_task->addItem(tr("data file…"));
     m_task->setCurrentText("translate");
     auto* dataRow = makeDataRow();
     m_variant = new QComboBox;
     for (const Preset& p : presets())
         m_variant->addItem(QString::fromStdString(p.label), QString::fromStdString(p.id));
     m_size = new QComboBox;
-    m_size->addItems(
-        {"tiny (d 32, 2 heads, 1+1)", "small (d 48, 4 heads, 2+2)", "medium (d 64, 4 heads, 2+2)"});
+    // The size's id (configFor) is the item's data, not its translated text.
+    m_size->addItem(tr("tiny (d 32, 2 heads, 1+1)"), "tiny");
+    m_size->addItem(tr("small (d 48, 4 heads, 2+2)"), "small");
+    m_size->addItem(tr("medium (d 64, 4 heads, 2+2)"), "medium");
     m_size->setCurrentIndex(1);
     m_steps = new QSpinBox;
     m_steps->setRange(1, 1000000);
@@ -76,34 +81,40 @@ TrainingDock::TrainingDock(QWidget* parent) : QWidget(parent) {
         c->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
         c->setMinimumContentsLength(12);
     }
-    form->addRow("&Task", m_task);
-    form->addRow("Data", dataRow);
-    form->addRow("Tokeni&zer", m_tokenizer);
-    form->addRow("&Variant", m_variant);
-    form->addRow("Si&ze", m_size);
-    form->addRow("&Steps", m_steps);
+    form->addRow(tr("&Task"), m_task);
+    //: Form label: the training data file
+    form->addRow(tr("Data"), dataRow);
+    form->addRow(tr("Tokeni&zer"), m_tokenizer);
+    //: Form label: the attention variant to train
+    form->addRow(tr("&Variant"), m_variant);
+    //: Form label: the model size
+    form->addRow(tr("Si&ze"), m_size);
+    //: Form label: the number of training steps
+    form->addRow(tr("&Steps"), m_steps);
     form->addRow(probeRow);
     auto* buttons = new QHBoxLayout;
-    m_start = new QPushButton("&Train");
-    m_pause = new QPushButton("&Pause");
+    m_start = new QPushButton(tr("&Train"));
+    m_pause = new QPushButton(tr("&Pause"));
     m_pause->setCheckable(true);
-    m_stop = new QPushButton("St&op");
-    m_save = new QPushButton("Sa&ve model…");
+    m_stop = new QPushButton(tr("St&op"));
+    m_save = new QPushButton(tr("Sa&ve model…"));
     for (auto* b : {m_pause, m_stop, m_save}) b->setEnabled(false);
     for (auto* b : {m_start, m_pause, m_stop, m_save}) buttons->addWidget(b);
     form->addRow(buttons);
     m_progress = new QProgressBar;
     m_progress->setRange(0, 1);
     m_progress->setValue(0);
-    m_progress->setFormat("idle");
+    //: Progress bar text: no training run yet
+    m_progress->setFormat(tr("idle"));
     form->addRow(m_progress);
     m_status = new QLabel;
     m_status->setWordWrap(true);
     form->addRow(m_status);
     m_plot = new QCustomPlot;
     m_plot->setMinimumHeight(160);
-    m_plot->xAxis->setLabel("step");
-    m_plot->yAxis->setLabel("training loss");
+    //: Loss plot axis title: the training step
+    m_plot->xAxis->setLabel(tr("step"));
+    m_plot->yAxis->setLabel(tr("training loss"));
     m_plot->legend->setVisible(true);
     m_plot->legend->setFont(QFont(render::figureFontFamily(), 8));
     m_plot->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
@@ -118,25 +129,25 @@ TrainingDock::TrainingDock(QWidget* parent) : QWidget(parent) {
 // The data file, its browse button and the tokenizer choice, enabled with "data file…".
 QHBoxLayout* TrainingDock::makeDataRow() {
     m_data = new QLineEdit;
-    m_data->setPlaceholderText("TSV (source<TAB>target) or text (language model)");
+    m_data->setPlaceholderText(tr("TSV (source<TAB>target) or text (language model)"));
     auto* browse = new QPushButton("…");
     m_tokenizer = new QComboBox;
-    m_tokenizer->addItem("words (unknown words become <unk>)", "word");
-    m_tokenizer->addItem("subwords: SentencePiece trained on the data (never <unk>)",
+    m_tokenizer->addItem(tr("words (unknown words become <unk>)"), "word");
+    m_tokenizer->addItem(tr("subwords: SentencePiece trained on the data (never <unk>)"),
                          "sentencepiece");
     for (QWidget* w : std::initializer_list<QWidget*>{m_data, browse, m_tokenizer})
         w->setEnabled(false);
     auto* dataRow = new QHBoxLayout;
     dataRow->addWidget(m_data, 1);
     dataRow->addWidget(browse);
-    connect(m_task, &QComboBox::currentTextChanged, this, [this, browse](const QString& t) {
-        const bool file = t.startsWith("data");
+    connect(m_task, &QComboBox::currentIndexChanged, this, [this, browse] {
+        const bool file = !m_task->currentData().isValid();
         for (QWidget* w : std::initializer_list<QWidget*>{m_data, browse, m_tokenizer})
             w->setEnabled(file);
     });
     connect(browse, &QPushButton::clicked, this, [this] {
-        const QString p = QFileDialog::getOpenFileName(this, "Training data", {},
-                                                       "Text or TSV (*.txt *.tsv);;All files (*)");
+        const QString p = QFileDialog::getOpenFileName(
+            this, tr("Training data"), {}, tr("Text or TSV (*.txt *.tsv);;All files (*)"));
         if (!p.isEmpty()) m_data->setText(p);
     });
     return dataRow;
@@ -145,12 +156,14 @@ QHBoxLayout* TrainingDock::makeDataRow() {
 // "Record attention over training" and its interval, which follows the steps (a twentieth)
 // until the user sets it.
 QHBoxLayout* TrainingDock::makeProbeRow() {
-    m_probe = new QCheckBox("&Record attention over training");
+    m_probe = new QCheckBox(tr("&Record attention over training"));
     m_probe->setChecked(true);
     m_probeEvery = new QSpinBox;
     m_probeEvery->setRange(1, 1000000);
-    m_probeEvery->setPrefix("every ");
-    m_probeEvery->setSuffix(" steps");
+    //: Spin box prefix, read with the value and the suffix: "every 50 steps"
+    m_probeEvery->setPrefix(tr("every "));
+    //: Spin box suffix, read with the prefix and the value: "every 50 steps"
+    m_probeEvery->setSuffix(tr(" steps"));
     auto follow = [this](int steps) {
         if (m_probeEverySet) return;
         const QSignalBlocker block(m_probeEvery);
@@ -162,8 +175,8 @@ QHBoxLayout* TrainingDock::makeProbeRow() {
             [this] { m_probeEverySet = true; });
     connect(m_probe, &QCheckBox::toggled, m_probeEvery, &QWidget::setEnabled);
     const QString tip =
-        "The current sentence's attention is recorded every N steps and shown in the Over "
-        "training dock";
+        tr("The current sentence's attention is recorded every N steps and shown in the Over "
+           "training dock");
     m_probe->setToolTip(tip);
     m_probeEvery->setToolTip(tip);
     auto* r = new QHBoxLayout;
@@ -184,29 +197,31 @@ TrainingDock::~TrainingDock() {
 }
 
 void TrainingDock::startFromControls() {
-    const bool file = m_task->currentText().startsWith("data");
-    const bool lm = file ? m_data->text().endsWith(".txt") : m_task->currentText() == "lm";
+    const bool file = !m_task->currentData().isValid();  // the data file item
+    const bool lm =
+        file ? m_data->text().endsWith(".txt") : m_task->currentData().toString() == "lm";
     JobSpec spec;
     try {
-        spec.configJson = configFor(m_variant->currentData().toString(), m_size->currentText(), lm);
+        spec.configJson =
+            configFor(m_variant->currentData().toString(), m_size->currentData().toString(), lm);
     } catch (const std::exception& e) {
-        emit message(QString("Cannot train: ") + e.what());
+        emit message(tr("Cannot train: %1").arg(QString::fromUtf8(e.what())));
         return;
     }
     if (file) {
         spec.data = m_data->text().toStdString();
         spec.tokenizer = m_tokenizer->currentData().toString().toStdString();
     } else {
-        spec.task = m_task->currentText().toStdString();
+        spec.task = m_task->currentData().toString().toStdString();
     }
     spec.train.steps = m_steps->value();
     spec.train.lr = 3e-3;
     spec.train.warmup = std::min(200, std::max(1, m_steps->value() / 10));
     spec.train.threads = std::max(1, int(std::thread::hardware_concurrency()));
     spec.heldOutCount = 100;
-    const QString name =
-        QString("%1 · %2").arg(m_variant->currentData().toString(),
-                               file ? QFileInfo(m_data->text()).fileName() : m_task->currentText());
+    const QString name = QString("%1 · %2").arg(
+        m_variant->currentData().toString(),
+        file ? QFileInfo(m_data->text()).fileName() : m_task->currentData().toString());
     if (m_probe->isChecked() && m_probeSource.find_first_not_of(" \t\r\n") != std::string::npos) {
         spec.probeEvery = m_probeEvery->value();
         spec.probeSource = m_probeSource;
@@ -217,12 +232,12 @@ void TrainingDock::startFromControls() {
         spec.probeRequired = false;  // a sentence the model cannot take: trained without
     }
     QString error;
-    if (!start(spec, name, &error)) emit message("Cannot train: " + error);
+    if (!start(spec, name, &error)) emit message(tr("Cannot train: %1").arg(error));
 }
 
 bool TrainingDock::start(const JobSpec& spec, const QString& name, QString* error) {
     if (m_running) {
-        if (error) *error = "a training run is already in progress";
+        if (error) *error = tr("a training run is already in progress");
         return false;
     }
     try {
@@ -245,7 +260,7 @@ bool TrainingDock::start(const JobSpec& spec, const QString& name, QString* erro
     m_graph->setPen(QPen(render::lineColor(m_plot->graphCount() - 1), 1.5));
     m_progress->setRange(0, spec.train.steps);
     m_progress->setValue(0);
-    m_status->setText("preparing…");
+    m_status->setText(tr("preparing…"));
     const int total = spec.train.steps;
     m_future = QtConcurrent::run([this, spec, name, total] {
         QString err;
@@ -306,13 +321,14 @@ void TrainingDock::onProgress(int step, int total, double loss, double eta, doub
     m_plot->replot(QCustomPlot::rpQueuedReplot);
     m_progress->setValue(step);
     const long s = std::lround(eta);
-    m_progress->setFormat(QString("%1 / %2 · loss %3 · ETA %4:%5")
+    //: Progress bar: step / total steps, the loss, the time left (minutes:seconds)
+    m_progress->setFormat(tr("%1 / %2 · loss %3 · ETA %4:%5")
                               .arg(step)
                               .arg(total)
                               .arg(loss, 0, 'f', 3)
                               .arg(s / 60)
                               .arg(s % 60, 2, 10, QChar('0')));
-    m_status->setText(QString("%1k tokens/s").arg(tps / 1000, 0, 'f', 1));
+    m_status->setText(tr("%1k tokens/s").arg(tps / 1000, 0, 'f', 1));
 }
 
 void TrainingDock::onFinished(std::shared_ptr<Model> model, QString name, QString error) {
@@ -323,7 +339,7 @@ void TrainingDock::onFinished(std::shared_ptr<Model> model, QString name, QStrin
     m_stop->setEnabled(false);
     if (!error.isEmpty() || !model) {
         m_status->setText("<span style='color:#b00020'>" + error.toHtmlEscaped() + "</span>");
-        emit message("Training failed: " + error);
+        emit message(tr("Training failed: %1").arg(error));
         emit runFinished();
         return;
     }
@@ -333,24 +349,29 @@ void TrainingDock::onFinished(std::shared_ptr<Model> model, QString name, QStrin
     const auto& h = model->training()["held_out"];
     // No-break spaces inside each metric: a wrapped status must not split "BLEU" from its
     // value.
-    QString summary = QString("held-out loss\u00A0%1, token accuracy\u00A0%2%")
-                          .arg(h.value("loss", 0.0), 0, 'f', 3)
-                          .arg(100 * h.value("token_accuracy", 0.0), 0, 'f', 1);
-    if (h.contains("bleu"))
-        summary += QString(", BLEU\u00A0%1").arg(h["bleu"].get<double>(), 0, 'f', 1);
-    m_progress->setFormat("done · " + summary);
+    const double loss = h.value("loss", 0.0), accuracy = 100 * h.value("token_accuracy", 0.0);
+    const QString summary = h.contains("bleu")
+                                ? tr("held-out loss\u00A0%1, token accuracy\u00A0%2%, BLEU\u00A0%3")
+                                      .arg(loss, 0, 'f', 3)
+                                      .arg(accuracy, 0, 'f', 1)
+                                      .arg(h["bleu"].get<double>(), 0, 'f', 1)
+                                : tr("held-out loss\u00A0%1, token accuracy\u00A0%2%")
+                                      .arg(loss, 0, 'f', 3)
+                                      .arg(accuracy, 0, 'f', 1);
+    //: Progress bar after a run: "done · held-out loss 1.234, …"
+    m_progress->setFormat(tr("done · %1").arg(summary));
     m_status->setText(summary);
     ModelColumn c;
     c.name = name.toStdString();
     c.model = model;
     emit modelTrained(c);
-    emit message("trained " + name + ": " + summary);
+    emit message(tr("trained %1: %2").arg(name, summary));
     emit runFinished();
 }
 
 void TrainingDock::setPaused(bool paused) {
     m_pauseFlag = paused;
-    m_pause->setText(paused ? "&Resume" : "&Pause");
+    m_pause->setText(paused ? tr("&Resume") : tr("&Pause"));
 }
 
 void TrainingDock::stop() {
@@ -361,15 +382,15 @@ void TrainingDock::stop() {
 void TrainingDock::saveLast() {
     if (!m_last) return;
     const QString path = QFileDialog::getSaveFileName(
-        this, "Save model", m_lastName.section(' ', 0, 0) + ".safetensors",
-        "Checkpoints (*.safetensors)");
+        this, tr("Save model"), m_lastName.section(' ', 0, 0) + ".safetensors",
+        tr("Checkpoints (*.safetensors)"));
     if (path.isEmpty()) return;
     try {
         m_last->save(path.toStdString());
         emit modelSaved(m_last, path);
-        emit message("saved " + path);
+        emit message(tr("saved %1").arg(path));
     } catch (const std::exception& e) {
-        emit message("Cannot save: " + QString::fromUtf8(e.what()));
+        emit message(tr("Cannot save: %1").arg(QString::fromUtf8(e.what())));
     }
 }
 

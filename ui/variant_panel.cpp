@@ -16,7 +16,7 @@ using nlohmann::json;
 
 VariantPanel::VariantPanel(QWidget* parent) : QWidget(parent) {
     auto* v = new QVBoxLayout(this);
-    m_info = new QLabel("Click a panel to see its variant.");
+    m_info = new QLabel(tr("Click a panel to see its variant."));
     m_info->setWordWrap(true);
     m_info->setTextFormat(Qt::RichText);
     m_info->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -35,13 +35,15 @@ QString VariantPanel::describe(const Model& m) {
         if (!c.hasEncoder() && k != BlockKind::DecoderSelf) continue;
         const BlockConfig& b = c.block(k);
         const VariantInfo& info = variantInfo(b.variant);
-        s += QString("<b>%1</b>: %2 (%3 heads)<br><code>%4</code><br>")
+        //: A block of the model: its kind ("enc self"), its attention variant, its head count
+        s += tr("<b>%1</b>: %2 (%3 heads)")
                  .arg(kindLabel(k), QString::fromStdString(b.variant))
-                 .arg(b.heads)
+                 .arg(b.heads) +
+             QString("<br><code>%1</code><br>")
                  .arg(QString::fromStdString(info.formula).toHtmlEscaped());
     }
     const ParamCount p = countParameters(m.parameterInfo());
-    s += QString("<br>parameters: %1 (%2 trainable)").arg(p.total).arg(p.trainable);
+    s += "<br>" + tr("parameters: %1 (%2 trainable)").arg(p.total).arg(p.trainable);
     for (const auto& [role, n] : p.byRole)
         s += QString("<br>&nbsp;&nbsp;%1: %2").arg(QString::fromStdString(role)).arg(n);
     return s;
@@ -121,7 +123,7 @@ void VariantPanel::showColumn(const ModelColumn* column, BlockKind kind) {
     m_column = column ? std::optional<ModelColumn>(*column) : std::nullopt;
     m_kind = kind;
     if (!column) {
-        m_info->setText("Click a panel to see its variant.");
+        m_info->setText(tr("Click a panel to see its variant."));
         buildEditors(BlockConfig{});
         return;
     }
@@ -146,8 +148,9 @@ bool VariantPanel::editedValue(const OptionSpec& o, QWidget* w, json* value) {
             bool ok = false;
             const double x = part.trimmed().toDouble(&ok);
             if (!ok) {
-                emit message(QString::fromStdString(o.name) +
-                             ": numbers separated by commas, e.g. -1, 1");
+                //: %1 an option's name (not translated)
+                emit message(tr("%1: numbers separated by commas, e.g. -1, 1")
+                                 .arg(QString::fromStdString(o.name)));
                 return false;
             }
             value->push_back(x);

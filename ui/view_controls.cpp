@@ -20,48 +20,60 @@ ViewControls::ViewControls(QWidget* parent)
       m_show(new QComboBox),
       m_layer(new QSpinBox),
       m_labels(new QSpinBox),
-      m_shared(new QCheckBox("S&hared colour scale")),
-      m_words(new QCheckBox("&Words")),
-      m_lines(new QCheckBox("Li&nes")) {
+      m_shared(new QCheckBox(tr("S&hared colour scale"))),
+      m_words(new QCheckBox(tr("&Words"))),
+      m_lines(new QCheckBox(tr("Li&nes"))) {
     m_lines->setToolTip(
-        "Draw each head as lines from the query tokens (left) to the key tokens (right), "
-        "stronger lines for larger weights; hover a token to see only its lines, click a "
-        "query to select it");
+        tr("Draw each head as lines from the query tokens (left) to the key tokens (right), "
+           "stronger lines for larger weights; hover a token to see only its lines, click a "
+           "query to select it"));
     m_words->setToolTip(
-        "Merge subword pieces into words: a word's weight as a key is the sum over its pieces, "
-        "as a query the mean (Clark et al., 2019)");
-    m_layout->addItem("Compare: models × heads", int(Compare));
-    m_layout->addItem("Mean: one panel per model", int(Mean));
-    m_layout->addItem("Focus: one model, layers × heads", int(Focus));
+        tr("Merge subword pieces into words: a word's weight as a key is the sum over its pieces, "
+           "as a query the mean (Clark et al., 2019)"));
+    m_layout->addItem(tr("Compare: models × heads"), int(Compare));
+    m_layout->addItem(tr("Mean: one panel per model"), int(Mean));
+    m_layout->addItem(tr("Focus: one model, layers × heads"), int(Focus));
     m_layout->setToolTip(
-        "Compare every model's heads; the mean of each model's heads, one large panel per "
-        "model; or every layer and head of the clicked model (Ctrl+Shift+L)");
-    m_show->addItem("Weights", int(TableKind::Weights));
-    m_show->addItem("Rollout", int(TableKind::Rollout));
-    m_show->addItem("− column 1", int(TableKind::Difference));
-    m_show->addItem("− Gaussian fit", int(TableKind::FitResidual));
+        tr("Compare every model's heads; the mean of each model's heads, one large panel per "
+           "model; or every layer and head of the clicked model (Ctrl+Shift+L)"));
+    //: Combo box item: what the panels show (the attention weights themselves)
+    m_show->addItem(tr("Weights"), int(TableKind::Weights));
+    //: Combo box item: what the panels show (attention rollout, Abnar & Zuidema 2020)
+    m_show->addItem(tr("Rollout"), int(TableKind::Rollout));
+    //: Combo box item: what the panels show (each model minus the first column)
+    m_show->addItem(tr("− column 1"), int(TableKind::Difference));
+    //: Combo box item: what the panels show (each head minus its best-fitting Gaussian window)
+    m_show->addItem(tr("− Gaussian fit"), int(TableKind::FitResidual));
     m_show->setToolTip(
-        "What the panels hold: the attention weights; attention rollout through the "
-        "self-attention layers (Abnar & Zuidema 2020); each model minus the first column "
-        "(same block, layer and head; move a column first to compare against it); or each "
-        "head minus its best-fitting Gaussian window. Differences use a blue–white–red scale "
-        "centred at 0 (docs/analysis.md)");
+        tr("What the panels hold: the attention weights; attention rollout through the "
+           "self-attention layers (Abnar & Zuidema 2020); each model minus the first column "
+           "(same block, layer and head; move a column first to compare against it); or each "
+           "head minus its best-fitting Gaussian window. Differences use a blue–white–red scale "
+           "centred at 0 (docs/analysis.md)"));
     // The long choices are cut to ten characters in the bar (the list shows them whole),
     // so that the row fits a 1280-pixel screen.
     for (QComboBox* box : {m_block, m_layout, m_show}) {
         box->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
         box->setMinimumContentsLength(10);
     }
-    m_block->addItem("Encoder self-attention", int(BlockKind::EncoderSelf));
-    m_block->addItem("Decoder self-attention", int(BlockKind::DecoderSelf));
-    m_block->addItem("Cross-attention", int(BlockKind::Cross));
+    m_block->addItem(tr("Encoder self-attention"), int(BlockKind::EncoderSelf));
+    m_block->addItem(tr("Decoder self-attention"), int(BlockKind::DecoderSelf));
+    m_block->addItem(tr("Cross-attention"), int(BlockKind::Cross));
     m_layer->setRange(0, 255);
     m_labels->setRange(ViewState::kLabelMin, ViewState::kLabelMax);
     m_labels->setValue(8);
-    m_labels->setSuffix(" pt");
-    m_labels->setToolTip("Size of the token labels on screen (figures have their own)");
+    //: Spin box suffix: points, the unit of the label size
+    m_labels->setSuffix(tr(" pt"));
+    m_labels->setToolTip(tr("Size of the token labels on screen (figures have their own)"));
     m_colormap->addItems(render::colormapNames());
-    m_scaling->addItems({"linear", "power", "log"});
+    // The scaling's name (render/scaling.h, workspace files) is the item's data; its text is
+    // translated.
+    //: Colour scaling of the weights: linear
+    m_scaling->addItem(tr("linear"), "linear");
+    //: Colour scaling of the weights: a power (gamma) curve
+    m_scaling->addItem(tr("power"), "power");
+    //: Colour scaling of the weights: logarithmic
+    m_scaling->addItem(tr("log"), "log");
     m_shared->setChecked(true);
     auto label = [](const QString& text, QWidget* buddy) {
         auto* l = new QLabel(text);
@@ -71,10 +83,10 @@ ViewControls::ViewControls(QWidget* parent)
     auto* row = new QHBoxLayout(this);
     row->setContentsMargins(0, 0, 0, 0);
     for (QWidget* w : std::initializer_list<QWidget*>{
-             label("&Block", m_block), m_block, label("&Layer", m_layer), m_layer,
-             label("La&yout", m_layout), m_layout, m_show, m_words, m_lines,
-             label("&Colours", m_colormap), m_colormap, label("Sc&aling", m_scaling), m_scaling,
-             m_shared, label("Label si&ze", m_labels), m_labels})
+             label(tr("&Block"), m_block), m_block, label(tr("&Layer"), m_layer), m_layer,
+             label(tr("La&yout"), m_layout), m_layout, m_show, m_words, m_lines,
+             label(tr("&Colours"), m_colormap), m_colormap, label(tr("Sc&aling"), m_scaling),
+             m_scaling, m_shared, label(tr("Label si&ze"), m_labels), m_labels})
         row->addWidget(w);
     row->addStretch(1);
     connect(m_block, &QComboBox::currentIndexChanged, this, &ViewControls::changed);
@@ -83,7 +95,7 @@ ViewControls::ViewControls(QWidget* parent)
     connect(m_show, &QComboBox::currentIndexChanged, this, &ViewControls::changed);
     connect(m_labels, &QSpinBox::valueChanged, this, &ViewControls::changed);
     connect(m_colormap, &QComboBox::currentTextChanged, this, &ViewControls::changed);
-    connect(m_scaling, &QComboBox::currentTextChanged, this, &ViewControls::changed);
+    connect(m_scaling, &QComboBox::currentIndexChanged, this, &ViewControls::changed);
     connect(m_shared, &QCheckBox::toggled, this, &ViewControls::changed);
     connect(m_words, &QCheckBox::toggled, this, &ViewControls::changed);
     connect(m_lines, &QCheckBox::toggled, this, &ViewControls::changed);
@@ -97,7 +109,8 @@ void ViewControls::showView(const ViewState& v) {
     m_layer->setValue(v.layer);
     m_layout->setCurrentIndex(v.allLayersOf >= 0 ? Focus : v.meanHeads ? Mean : Compare);
     m_colormap->setCurrentText(v.colormap);
-    m_scaling->setCurrentText(QString::fromStdString(render::scalingName(v.scaling)));
+    m_scaling->setCurrentIndex(
+        m_scaling->findData(QString::fromStdString(render::scalingName(v.scaling))));
     m_shared->setChecked(v.shared);
     m_words->setChecked(v.mergeWords);
     m_lines->setChecked(v.lines);
@@ -122,7 +135,7 @@ ViewState ViewControls::applied(const ViewState& base) const {
             v.allLayersOf = -1;
     }
     v.colormap = m_colormap->currentText();
-    v.scaling = render::scalingFromName(m_scaling->currentText().toStdString());
+    v.scaling = render::scalingFromName(m_scaling->currentData().toString().toStdString());
     v.shared = m_shared->isChecked();
     v.mergeWords = m_words->isChecked();
     v.lines = m_lines->isChecked();

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "view_state.h"
 
+#include <QCoreApplication>
 #include <QJsonArray>
 #include <algorithm>
 
@@ -68,6 +69,19 @@ render::FigureStyle ViewState::figureStyle() const {
 }
 
 QString kindLabel(BlockKind kind) {
+    // Shown in panel titles, the Heads table and the variant panel: translated (core's
+    // blockLabel() stays English, for the engine's messages and exports).
+    switch (kind) {
+        case BlockKind::EncoderSelf:
+            //: Short label of a block kind: encoder self-attention
+            return QCoreApplication::translate("attnviz::ui::ViewState", "enc self");
+        case BlockKind::DecoderSelf:
+            //: Short label of a block kind: decoder self-attention
+            return QCoreApplication::translate("attnviz::ui::ViewState", "dec self");
+        case BlockKind::Cross:
+            //: Short label of a block kind: cross-attention (encoder–decoder)
+            return QCoreApplication::translate("attnviz::ui::ViewState", "cross");
+    }
     return QString::fromStdString(blockLabel(kind));
 }
 

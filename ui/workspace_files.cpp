@@ -21,19 +21,27 @@ void MainWindow::reportProblems(const QString& heading, const QStringList& detai
     // Tall enough for a few lines and the buttons; the grid keeps the rest.
     const int lines = std::min(m_problems->lines().size(), qsizetype(6));
     resizeDocks({m_problemsDock}, {90 + 20 * int(lines)}, Qt::Vertical);
-    const QString first = details.isEmpty() ? QString() : ": " + details.first();
-    statusBar()->showMessage(heading + first + (details.size() > 1 ? " … (see Problems)" : ""));
+    // The heading, then the first detail ("… (see Problems)" when there are more).
+    if (details.isEmpty()) {
+        statusBar()->showMessage(heading);
+    } else if (details.size() == 1) {
+        //: Status bar: a problem's heading, then its detail
+        statusBar()->showMessage(tr("%1: %2").arg(heading, details.first()));
+    } else {
+        //: Status bar: a problem's heading, then the first of its details
+        statusBar()->showMessage(tr("%1: %2 … (see Problems)").arg(heading, details.first()));
+    }
 }
 
 bool MainWindow::openCheckpointFile(const QString& path) {
     QString error;
     auto column = openColumn(path, &error);
     if (!column) {
-        reportProblems("A checkpoint could not be opened", {error});
+        reportProblems(tr("A checkpoint could not be opened"), {error});
         return false;
     }
     addColumn(std::move(*column));
-    message("opened " + path);
+    message(tr("opened %1").arg(path));
     return true;
 }
 
@@ -60,9 +68,9 @@ bool MainWindow::chooseModelSet(const QString& id, bool ask) {
     if (!set) return revert();
     const int unsaved = unsavedColumns();
     if (ask && unsaved > 0 &&
-        !confirm("Switch models",
-                 QString("%1 model(s) trained here are not saved. Switching to \"%2\" closes "
-                         "them and their training is lost. Switch anyway?")
+        !confirm(tr("Switch models"),
+                 tr("%1 model(s) trained here are not saved. Switching to \"%2\" closes "
+                    "them and their training is lost. Switch anyway?")
                      .arg(unsaved)
                      .arg(QString::fromStdString(set->label))))
         return revert();
@@ -76,18 +84,20 @@ bool MainWindow::chooseModelSet(const QString& id, bool ask) {
     m_currentColumn = -1;
     setColumns(std::move(cols));
     if (!skipped.isEmpty())
-        reportProblems(QString("%1 checkpoint(s) in %2 could not be opened and were skipped")
+        reportProblems(tr("%1 checkpoint(s) in %2 could not be opened and were skipped")
                            .arg(skipped.size())
                            .arg(dir),
                        skipped);
     if (columns().empty())
         reportProblems(
-            "No models in " + dir,
-            {"The set \"" + QString::fromStdString(set->label) +
-             "\" has no checkpoints here (scripts/train-bundled-models " + id + " makes them)."});
+            tr("No models in %1").arg(dir),
+            {tr("The set \"%1\" has no checkpoints here (scripts/train-bundled-models %2 makes "
+                "them).")
+                 .arg(QString::fromStdString(set->label), id)});
     else
         message(
-            QString("%1 models: %2").arg(columns().size()).arg(QString::fromStdString(set->label)));
+            //: Status bar: how many models were opened, then the model set's name
+            tr("%1 models: %2").arg(columns().size()).arg(QString::fromStdString(set->label)));
     return true;
 }
 
@@ -95,14 +105,14 @@ bool MainWindow::openSession(const QString& path, QString* error) {
     Session s;
     QString e;
     if (!Session::load(path, &s, &e)) {
-        reportProblems("A workspace could not be opened", {e});
+        reportProblems(tr("A workspace could not be opened"), {e});
         if (error) *error = e;
         return false;
     }
     QStringList errors;
     applySession(s, &errors);
     if (!errors.isEmpty())
-        reportProblems(QString("%1 of %2 checkpoints of the workspace %3 could not be opened")
+        reportProblems(tr("%1 of %2 checkpoints of the workspace %3 could not be opened")
                            .arg(errors.size())
                            .arg(s.columns.size())
                            .arg(QFileInfo(path).fileName()),
@@ -115,10 +125,10 @@ bool MainWindow::restoreLastSession() {
     if (!lastSession(&last)) return false;
     if (Session::isRestoring()) {
         reportProblems(
-            "The last workspace was not reopened: opening it did not finish at the last start "
-            "(the app may have crashed on one of its files). Its checkpoints:",
+            tr("The last workspace was not reopened: opening it did not finish at the last start "
+               "(the app may have crashed on one of its files). Its checkpoints:"),
             last.columns);
-        m_problems->setOffer("Open the last workspace anyway", [this] {
+        m_problems->setOffer(tr("Open the last workspace anyway"), [this] {
             Session::setRestoring(false);
             restoreLastSession();
         });
@@ -128,8 +138,8 @@ bool MainWindow::restoreLastSession() {
     QStringList errors;
     applySession(last, &errors);
     if (!errors.isEmpty()) {
-        reportProblems(QString("%1 of %2 checkpoints of the last workspace could not be opened "
-                               "and are left out of it")
+        reportProblems(tr("%1 of %2 checkpoints of the last workspace could not be opened "
+                          "and are left out of it")
                            .arg(errors.size())
                            .arg(last.columns.size()),
                        errors);

@@ -63,8 +63,9 @@ QString WorkspaceModel::summary() const {
         if (!r.error.empty() && !failed++)
             firstError = QString::fromStdString(r.name + ": " + r.error);
     const int n = int(m_results->size());
-    return failed ? QString("%1 of %2 models could not run: %3").arg(failed).arg(n).arg(firstError)
-                  : QString("%1 models").arg(n);
+    return failed ? tr("%1 of %2 models could not run: %3").arg(failed).arg(n).arg(firstError)
+                  //: Status: how many models the sentence ran on
+                  : tr("%1 models").arg(n);
 }
 
 QStringList WorkspaceModel::failures() const {
