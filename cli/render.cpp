@@ -19,6 +19,7 @@
 #include "render/colormaps.h"
 #include "render/figure_file.h"
 #include "render/runtime.h"
+#include "render/words.h"
 
 namespace attnviz::cli {
 namespace {
@@ -120,6 +121,12 @@ CLI::App* RenderCommand::add(CLI::App& app) {
     m_cmd->add_option("--font", m_font, "Font family (default: Noto Sans CJK SC when installed)");
     m_cmd->add_option("--font-size", m_fontSize, "Base font size in points")->capture_default_str();
     m_cmd
+        ->add_option("--lang", m_lang,
+                     "Language of the figure's titles, axis titles and legends: en, zh_CN "
+                     "(简体中文) or zh_TW (繁體中文); token labels are never translated")
+        ->capture_default_str()
+        ->check(CLI::IsMember({"en", "zh_CN", "zh_TW"}));
+    m_cmd
         ->add_option("--sentences", m_sentences,
                      "With --show offset-profile: average over these sentences (a text file, "
                      "one per line, 'source TAB target' for a fixed target) instead of --text")
@@ -147,6 +154,7 @@ render::FigureStyle RenderCommand::style() const {
     style.colorbar = !m_noColorbar;
     style.fontFamily = QString::fromStdString(m_font);
     style.fontSize = m_fontSize;
+    style.language = QString::fromStdString(m_lang);
     style.lines = m_lines;
     style.arrange = m_arrange == "rows"   ? render::FigureStyle::Arrange::Rows
                     : m_arrange == "auto" ? render::FigureStyle::Arrange::Auto
@@ -186,6 +194,7 @@ void RenderCommand::run(std::ostream& out) {
     request.mergeWords = m_mergeWords;
     tableKindFromName(m_show, &request.show);  // checked by the option
     request.differenceBase = m_base - 1;
+    request.wording = render::wording(QString::fromStdString(m_lang));
     if (m_probe.empty() && (m_models.empty() || m_text.empty()))
         throw Error("render needs --model and --text, or --probe (a probe file)");
     if (!m_probe.empty() && !m_models.empty())
@@ -215,10 +224,15 @@ void RenderCommand::run(std::ostream& out) {
                 "with --probe the output is a figure (.svg, .pdf or .png); the probe "
                 "file itself holds the data");
         const ProbeRecord record = readProbeFile(m_probe);
-        results = std::make_shared<const Results>(probeResults(record, m_steps));
+        results = std::make_shared<const Results>(probeResults(record, m_steps, request.wording));
         if (results->empty()) throw Error(m_probe + " holds no snapshot yet");
         if (m_title.empty())
-            m_title = record.model + " during training · \"" + record.source + "\"";
+            //: A filmstrip's title: %1 the model, %2 the probe sentence
+            m_title = render::Words(QString::fromStdString(m_lang))
+                          .translate("Figure", "%1 during training · \"%2\"")
+                          .arg(QString::fromStdString(record.model),
+                               QString::fromStdString(record.source))
+                          .toStdString();
     } else {
         for (const auto& p : m_models) columns.push_back(loadModelColumn(p));
         results = std::make_shared<const Results>(
@@ -237,9 +251,10 @@ void RenderCommand::run(std::ostream& out) {
     if (!m_query.empty()) {
         const int q = queryIndex(results->front().analysis, request.kind, m_query);
         // One model: a line per head; several: a line per model.
-        paint = render::profilePainter(
-            selectProfile(*results, request.kind, request.layer, q, results->size() == 1 ? 0 : -1),
-            style, &error);
+        paint =
+            render::profilePainter(selectProfile(*results, request.kind, request.layer, q,
+                                                 results->size() == 1 ? 0 : -1, request.wording),
+                                   style, &error);
     } else {
         paint = render::gridPainter(selectTables(results, request), style, &error);
     }
@@ -281,9 +296,11 @@ void RenderCommand::runCharts(std::ostream& out) {
         }
         // The model by its file name, not its path: a title for slides.
         g = render::pruningCharts(
-            curves, QFileInfo(QString::fromStdString(j.value("model", std::string("a model"))))
-                        .completeBaseName()
-                        .toStdString());
+            curves,
+            QFileInfo(QString::fromStdString(j.value("model", std::string("a model"))))
+                .completeBaseName()
+                .toStdString(),
+            render::Words(QString::fromStdString(m_lang)));
     } else {
         if (m_models.empty() || (m_text.empty() && m_sentences.empty()))
             throw Error("--show offset-profile needs --model and --text or --sentences");
@@ -325,7 +342,8 @@ void RenderCommand::runCharts(std::ostream& out) {
             models.push_back(std::move(mr));
         }
         std::string problem;
-        g = render::offsetProfileCharts(models, kind, m_layer, m_maxOffset, &problem);
+        g = render::offsetProfileCharts(models, kind, m_layer, m_maxOffset, &problem,
+                                        render::Words(QString::fromStdString(m_lang)));
         if (!problem.empty()) throw Error(problem);
     }
     QString error;

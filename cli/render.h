@@ -31,6 +31,7 @@ private:
                                   m_font;
     int m_layer = 0, m_dpi = 150;
     double m_fontSize = 7;
+    std::string m_lang = "en";
     bool m_shared = false, m_noColorbar = false, m_mergeWords = false, m_lines = false;
     std::string m_arrange = "columns";  // render::FigureStyle::Arrange
     std::string m_show = "weights";     // attnviz::TableKind by name

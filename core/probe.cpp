@@ -191,11 +191,11 @@ ProbeRecord readProbeFile(const std::string& path) {
     return parseProbeJson(ss.str(), path);
 }
 
-Results probeResults(const ProbeRecord& r, const std::vector<int>& steps) {
+Results probeResults(const ProbeRecord& r, const std::vector<int>& steps, const Wording& w) {
     Results out;
     auto add = [&](const ProbeSnapshot& s) {
         ColumnResult c;
-        c.name = "step " + std::to_string(s.step);
+        c.name = fill(w.step, std::to_string(s.step));
         c.analysis = s.analysis;
         out.push_back(std::move(c));
     };

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "model.h"
+#include "selection.h"
 #include "workspace.h"
 
 namespace attnviz {
@@ -65,6 +66,7 @@ ProbeRecord parseProbeJson(const std::string& text, const std::string& what);
 // Snapshots as workspace results, a column per snapshot named "step S", for the one road
 // from results to pixels (the app's scrubber, the filmstrip figure). `steps` empty: every
 // snapshot; otherwise the snapshots at those steps (Error for a step not recorded).
-Results probeResults(const ProbeRecord& r, const std::vector<int>& steps = {});
+Results probeResults(const ProbeRecord& r, const std::vector<int>& steps = {},
+                     const Wording& wording = {});
 
 }  // namespace attnviz

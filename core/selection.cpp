@@ -136,7 +136,8 @@ SelectedColumn selectColumn(const std::shared_ptr<const Results>& res, int c, in
     SelectedColumn col;
     col.result = c;
     col.layer = layer;
-    col.title = q.allLayersOf >= 0 ? r.name + " · layer " + std::to_string(layer) : r.name;
+    const Wording& w = q.wording;
+    col.title = q.allLayersOf >= 0 ? fill(w.layer, r.name, std::to_string(layer)) : r.name;
     if (!r.error.empty()) {
         col.error = r.error;
         *error = r.name + ": " + r.error;
@@ -144,9 +145,9 @@ SelectedColumn selectColumn(const std::shared_ptr<const Results>& res, int c, in
     }
     const CapturedBlock* b = findBlock(r.analysis, q.kind, layer);
     const std::string where =
-        blockLabel(q.kind) + " L" + std::to_string(layer) + (q.mergeWords ? " · words" : "");
+        w.block(q.kind) + " L" + std::to_string(layer) + (q.mergeWords ? " · " + w.words : "");
     if (!b) {
-        col.error = "no " + blockLabel(q.kind) + " block\nin layer " + std::to_string(layer);
+        col.error = fill(w.noBlock, w.block(q.kind), std::to_string(layer));
         *error =
             r.name + " has no " + blockLabel(q.kind) + " block in layer " + std::to_string(layer);
         if (q.kind != BlockKind::DecoderSelf && !r.analysis.blocks.empty() &&
@@ -174,15 +175,14 @@ SelectedColumn selectColumn(const std::shared_ptr<const Results>& res, int c, in
             GaussianFit f;
             m = cachedResidual(m, q.kind == BlockKind::DecoderSelf, &f);
             char fit[96];
-            std::snprintf(fit, sizeof fit, " − Gaussian (μ %.2f, σ %.2f, R² %.2f)", f.offset,
-                          f.sigma, f.r2);
-            where += fit;
+            std::snprintf(fit, sizeof fit, " (μ %.2f, σ %.2f, R² %.2f)", f.offset, f.sigma, f.r2);
+            where += " − " + w.gaussian + fit;
         }
         return q.mergeWords ? std::make_shared<const Mat>(mergeWords(*m, qWords, kWords)) : m;
     };
     if (q.heads == "mean") {
         base.head = "mean";
-        base.where = where + " · mean of " + std::to_string(b->heads) + " heads";
+        base.where = where + " · " + fill(w.meanOfHeads, std::to_string(b->heads));
         base.weights = finish(std::make_shared<const Mat>(headMean(*b)), base.where);
         col.tables.push_back(base);
         return col;
@@ -192,7 +192,7 @@ SelectedColumn selectColumn(const std::shared_ptr<const Results>& res, int c, in
     for (int h : heads) {
         SelectedTable t = base;
         t.head = std::to_string(h);
-        t.where = where + " · head " + t.head;
+        t.where = where + " · " + fill(w.head, t.head);
         t.weights = finish(std::shared_ptr<const Mat>(res, &b->weights[size_t(h)]), t.where);
         col.tables.push_back(std::move(t));
     }
@@ -215,7 +215,8 @@ Selection selectRollout(const std::shared_ptr<const Results>& res, const Selecti
         SelectedColumn col;
         col.result = c;
         col.layer = layer;
-        col.title = q.allLayersOf >= 0 ? r.name + " · layer " + std::to_string(layer) : r.name;
+        col.title =
+            q.allLayersOf >= 0 ? fill(q.wording.layer, r.name, std::to_string(layer)) : r.name;
         std::vector<Mat> means;
         int last = -1;
         if (r.error.empty())
@@ -236,13 +237,13 @@ Selection selectRollout(const std::shared_ptr<const Results>& res, const Selecti
         t.kind = q.kind;
         t.layer = last;
         t.head = "rollout";
-        t.where = blockLabel(q.kind) + " · rollout through L0–L" + std::to_string(last);
+        t.where = q.wording.block(q.kind) + " · " + fill(q.wording.rollout, std::to_string(last));
         const bool source = q.kind == BlockKind::EncoderSelf;
         Mat m = attentionRollout(means);
         if (q.mergeWords) {
             const WordSpans w = sideWords(r.analysis, source);
             m = mergeWords(m, w, w);
-            t.where += " · words";
+            t.where += " · " + q.wording.words;
             t.queries = sideLabels(res, r.analysis, source, &w);
         } else {
             t.queries = sideLabels(res, r.analysis, source, nullptr);
@@ -297,6 +298,32 @@ void subtractBase(Selection& s, const SelectionRequest& q) {
 }
 
 }  // namespace
+
+std::string Wording::block(BlockKind k) const {
+    switch (k) {
+        case BlockKind::EncoderSelf:
+            return encSelf;
+        case BlockKind::DecoderSelf:
+            return decSelf;
+        case BlockKind::Cross:
+            return cross;
+    }
+    return {};
+}
+
+std::string fill(const std::string& pattern, const std::string& a, const std::string& b) {
+    std::string out;
+    for (size_t i = 0; i < pattern.size(); ++i) {
+        if (pattern[i] == '%' && i + 1 < pattern.size() &&
+            (pattern[i + 1] == '1' || pattern[i + 1] == '2')) {
+            out += pattern[i + 1] == '1' ? a : b;
+            ++i;
+        } else {
+            out += pattern[i];
+        }
+    }
+    return out;
+}
 
 std::string blockLabel(BlockKind k) {
     switch (k) {
@@ -395,7 +422,8 @@ std::vector<const SelectedTable*> tablesOf(const Selection& s) {
     return out;
 }
 
-Profile selectProfile(const Results& res, BlockKind kind, int layer, int query, int column) {
+Profile selectProfile(const Results& res, BlockKind kind, int layer, int query, int column,
+                      const Wording& w) {
     Profile f;
     for (int c = 0; c < int(res.size()); ++c) {
         if (column >= 0 && c != column) continue;
@@ -417,14 +445,14 @@ Profile selectProfile(const Results& res, BlockKind kind, int layer, int query, 
             line(r.name, headMean(*b));
         } else {
             for (int h = 0; h < b->heads; ++h)
-                line("head " + std::to_string(h), b->weights[size_t(h)]);
+                line(fill(w.head, std::to_string(h)), b->weights[size_t(h)]);
         }
     }
     if (f.lines.empty()) f.error = "no model has this query in this block";
     const std::string who = column >= 0 && column < int(res.size())
-                                ? res[size_t(column)].name + ", every head"
-                                : "every model, mean of heads";
-    f.title = "Query " + std::to_string(query) + " \"" + f.query + "\" · " + blockLabel(kind) +
+                                ? fill(w.everyHead, res[size_t(column)].name)
+                                : w.everyModel;
+    f.title = fill(w.query, std::to_string(query)) + " \"" + f.query + "\" · " + w.block(kind) +
               " L" + std::to_string(layer) + " · " + who;
     return f;
 }

@@ -16,6 +16,27 @@ namespace attnviz {
 
 std::string blockLabel(BlockKind kind);  // "enc self", "dec self", "cross"
 
+// The words a selection puts into its titles and labels, English by default. Another
+// language's come from render/words.h (the core knows no translations). "%1" and "%2" stand
+// for numbers or names (fill()).
+struct Wording {
+    std::string encSelf = "enc self", decSelf = "dec self", cross = "cross";
+    std::string layer = "%1 · layer %2";  // a column title when showing every layer: model, layer
+    std::string head = "head %1";
+    std::string meanOfHeads = "mean of %1 heads";
+    std::string rollout = "rollout through L0–L%1";
+    std::string words = "words";                       // subword pieces merged into words
+    std::string gaussian = "Gaussian";                 // the fit in a residual's label
+    std::string noBlock = "no %1 block\nin layer %2";  // a panel's error: block, layer
+    std::string query = "Query %1";                    // a profile's title
+    std::string everyHead = "%1, every head";          // model
+    std::string everyModel = "every model, mean of heads";
+    std::string step = "step %1";  // a training snapshot's column
+    std::string block(BlockKind kind) const;
+};
+// `pattern` with %1 (and %2) replaced.
+std::string fill(const std::string& pattern, const std::string& a, const std::string& b = {});
+
 // What the tables hold (docs/analysis.md defines each).
 enum class TableKind {
     Weights,      // the captured weights
@@ -39,6 +60,7 @@ struct SelectionRequest {
     bool mergeWords = false;
     TableKind show = TableKind::Weights;
     int differenceBase = 0;  // Difference: the result whose tables are subtracted
+    Wording wording;
 };
 
 // One matrix to draw: weights [queries, keys] (row = query, column = key).
@@ -91,7 +113,8 @@ struct Profile {
     std::vector<std::pair<std::string, std::vector<double>>> lines;
     std::string error;  // no line: why
 };
-Profile selectProfile(const Results& results, BlockKind kind, int layer, int query, int column);
+Profile selectProfile(const Results& results, BlockKind kind, int layer, int query, int column,
+                      const Wording& wording = {});
 
 // The matrices in view as a data file by extension: "csv" or "npy" (the selected tables),
 // "json" (each model's dump; an array for several). columns are the models of `results`,

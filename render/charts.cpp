@@ -175,19 +175,27 @@ void paintCharts(QPainter& p, const ChartGrid& g, const FigureStyle& s, const QR
     p.setPen(Qt::black);
     p.setFont(figureFont(s.fontFamily, fs));
     p.drawText(QRectF(page.left(), page.bottom() - fs * 1.7, page.width(), fs * 1.5),
-               Qt::AlignCenter,
-               qt(g.xLabel) + (g.yLabel.empty() ? "" : "   ·   y: " + qt(g.yLabel)));
+               Qt::AlignCenter, qt(g.xLabel) + (g.yLabel.empty() ? "" : "   ·   " + qt(g.yLabel)));
 }
 
 ChartGrid offsetProfileCharts(const std::vector<ModelRuns>& models, BlockKind kind, int layer,
-                              int maxOffset, std::string* error) {
+                              int maxOffset, std::string* error, const Words& words) {
     ChartGrid g;
-    g.xLabel = "offset j − i (key position minus query position)";
+    auto say = [](const QString& s) { return s.toStdString(); };
+    const Wording wording = render::wording(words.language());
+    g.xLabel = say(words.translate("Chart", "offset j − i (key position minus query position)"));
     g.markZero = true;
     size_t sentences = 0;
     for (const auto& m : models) sentences = std::max(sentences, m.runs.size());
-    g.title = "Mean weight at each offset, " + blockLabel(kind) + " L" + std::to_string(layer) +
-              ", " + std::to_string(sentences) + (sentences == 1 ? " sentence" : " sentences");
+    const QString where =
+        QString::fromStdString(wording.block(kind) + " L" + std::to_string(layer));
+    //: %1 block and layer, %2 how many sentences
+    g.title =
+        say(sentences == 1
+                ? words.translate("Chart", "Mean weight at each offset, %1, 1 sentence").arg(where)
+                : words.translate("Chart", "Mean weight at each offset, %1, %2 sentences")
+                      .arg(where)
+                      .arg(sentences));
     std::vector<double> x;
     for (int k = -maxOffset; k <= maxOffset; ++k) x.push_back(k);
     int columns = 1;
@@ -209,8 +217,9 @@ ChartGrid offsetProfileCharts(const std::vector<ModelRuns>& models, BlockKind ki
             const std::vector<HeadTable> tables = headTables(m.runs, size_t(index), h);
             const GaussianFit fit = fitGaussian(tables);
             char title[200];
-            std::snprintf(title, sizeof title, "%s · head %d (μ %.2g, σ %.2g, R² %.2f)",
-                          m.name.c_str(), h, fit.offset, fit.sigma, fit.r2);
+            std::snprintf(title, sizeof title, "%s · %s (μ %.2g, σ %.2g, R² %.2f)", m.name.c_str(),
+                          fill(wording.head, std::to_string(h)).c_str(), fit.offset, fit.sigma,
+                          fit.r2);
             // Offsets no row can reach (beyond the sentence, or ahead of a causal query) are
             // gaps, not zeros.
             std::vector<bool> reach(x.size(), false);
@@ -228,9 +237,9 @@ ChartGrid offsetProfileCharts(const std::vector<ModelRuns>& models, BlockKind ki
             };
             Chart c;
             c.title = title;
-            c.series.push_back(
-                {"the head's mean weight", x, gaps(offsetProfile(tables, maxOffset)), 0, true});
-            c.series.push_back({"its Gaussian fit", x,
+            c.series.push_back({say(words.translate("Chart", "the head's mean weight")), x,
+                                gaps(offsetProfile(tables, maxOffset)), 0, true});
+            c.series.push_back({say(words.translate("Chart", "its Gaussian fit")), x,
                                 gaps(gaussianOffsetProfile(tables, fit, maxOffset)), 1, false});
             g.charts.push_back(std::move(c));
         }
@@ -239,19 +248,25 @@ ChartGrid offsetProfileCharts(const std::vector<ModelRuns>& models, BlockKind ki
     return g;
 }
 
-ChartGrid pruningCharts(const PruneCurves& curves, const std::string& modelName) {
+ChartGrid pruningCharts(const PruneCurves& curves, const std::string& modelName,
+                        const Words& words) {
     ChartGrid g;
-    g.title = "Pruning the heads of " + modelName + " (" + std::to_string(curves.sentences) +
-              " sentences)";
-    g.xLabel = "heads removed";
+    auto say = [](const QString& s) { return s.toStdString(); };
+    //: %1 a model's name, %2 how many sentences
+    g.title = say(words.translate("Chart", "Pruning the heads of %1 (%2 sentences)")
+                      .arg(QString::fromStdString(modelName))
+                      .arg(curves.sentences));
+    g.xLabel = say(words.translate("Chart", "heads removed"));
     g.sharedY = false;
     for (const bool bleu : {true, false}) {
         Chart c;
-        c.title = bleu ? "BLEU" : "loss (cross-entropy, nats)";
+        c.title = bleu ? "BLEU" : say(words.translate("Chart", "loss (cross-entropy, nats)"));
         int look = 0;
         for (const auto* curve : {&curves.byImportance, &curves.random}) {
             ChartSeries se;
-            se.name = curve == &curves.random ? "random order" : "least important first";
+            se.name =
+                say(curve == &curves.random ? words.translate("Chart", "random order")
+                                            : words.translate("Chart", "least important first"));
             se.look = look++;
             se.markers = true;
             for (const PrunePoint& pt : *curve) {

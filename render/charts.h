@@ -10,6 +10,7 @@
 #include "core/head_importance.h"
 #include "core/model.h"
 #include "figure.h"
+#include "words.h"
 
 namespace attnviz::render {
 
@@ -48,12 +49,13 @@ struct ModelRuns {
 // sentences (solid, dots) beside its Gaussian fit's profile (dashed), the fit in the title.
 // A row per model. Error (in *error, no charts) when a model lacks that block.
 ChartGrid offsetProfileCharts(const std::vector<ModelRuns>& models, BlockKind kind, int layer,
-                              int maxOffset, std::string* error);
+                              int maxOffset, std::string* error, const Words& words = Words());
 // Pruning curves (core/head_importance.h pruneHeads) of model `modelName`: a chart of BLEU
 // (seq2seq only) and one of loss, against heads removed, each with the curve removing the
 // least important heads first and the random-order one. What `render --prune` and the Heads
 // dock draw.
-ChartGrid pruningCharts(const PruneCurves& curves, const std::string& modelName);
+ChartGrid pruningCharts(const PruneCurves& curves, const std::string& modelName,
+                        const Words& words = Words());
 // A painter of the grid; empty, with *error, when there is nothing to draw.
 FigurePainter chartPainter(const ChartGrid& g, const FigureStyle& style, QString* error);
 

@@ -7,6 +7,7 @@
 
 #include "colormaps.h"
 #include "lines.h"
+#include "words.h"
 
 namespace attnviz::render {
 namespace {
@@ -150,11 +151,12 @@ void paintPanel(QPainter& p, const Figure& f, const FigureLayout& L, const Panel
         // No room for the cells beside the labels: say so rather than leave a blank panel.
         p.setPen(Qt::darkGray);
         p.setFont(styleFont(s, s.fontSize * 0.9));
-        p.drawText(pl.box.adjusted(0, s.fontSize * 1.8, 0, 0), Qt::AlignCenter | Qt::TextWordWrap,
-                   QStringLiteral("%1 × %2 cells do not fit here: a larger page (--size) or "
-                                  "fewer panels")
-                       .arg(t.weights->rows())
-                       .arg(t.weights->cols()));
+        p.drawText(
+            pl.box.adjusted(0, s.fontSize * 1.8, 0, 0), Qt::AlignCenter | Qt::TextWordWrap,
+            Words(s.language)
+                .translate("Figure", "%1 × %2 cells do not fit here: a larger page or fewer panels")
+                .arg(t.weights->rows())
+                .arg(t.weights->cols()));
         return;
     }
     const Mat& w = *t.weights;
@@ -300,8 +302,9 @@ void paintFigure(QPainter& p, const Figure& f, const QRectF& page) {
     if (!L.colorbar.isEmpty()) paintColorbar(p, f, L.colorbar, map);
     if (!L.note.isEmpty()) {
         drawFitted(p, s, L.note,
-                   QStringLiteral("\u2047 marks a word the model does not know: it reads <unk> "
-                                  "there."),
+                   Words(s.language)
+                       .translate("Figure",
+                                  "⁇ marks a word the model does not know: it reads <unk> there."),
                    fs, false);
     }
 }

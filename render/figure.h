@@ -21,6 +21,7 @@ struct FigureStyle {
     bool shared = true;    // one colour scale for all panels (else each its own)
     bool colorbar = true;  // drawn for the shared scale
     QString fontFamily;    // empty: a family with CJK glyphs when installed
+    QString language = QStringLiteral("en");  // of the figure's own words (render/words.h)
     double fontSize = 7;   // points
     bool lines = false;    // each table as the lines view (render/lines.h), not a heatmap
     // Where the models go: as on screen (a column per model, heads down, or a model's heads

@@ -8,10 +8,16 @@
 // 40-token sentence, at the window size given (default: the screen's available area), named
 // LAYOUT-TOKENS.png, so that readability can be judged at 1366x768 and 1920x1080:
 //   attnviz-screenshots --layouts OUTDIR [WxH]
+// With --language CODE (zh_CN, zh_TW), the interface switched live from English to that
+// language, for checking translated texts for clipping: the workspace, the Heads dock, the
+// Offset profiles dock, the Training dock, the export dialog and the View menu:
+//   attnviz-screenshots --language zh_CN OUTDIR [WxH]
 #include <QApplication>
 #include <QDir>
 #include <QDockWidget>
 #include <QLineEdit>
+#include <QMenu>
+#include <QMenuBar>
 #include <QProgressBar>
 #include <QScreen>
 #include <QSignalSpy>
@@ -21,6 +27,7 @@
 #include <QTextStream>
 
 #include "ui/comparison_grid.h"
+#include "ui/export_dialog.h"
 #include "ui/film_dock.h"
 #include "ui/heads_dock.h"
 #include "ui/main_window.h"
@@ -85,6 +92,47 @@ int shootLayouts(MainWindow& w, const QString& out) {
     return ok ? 0 : 1;
 }
 
+// The interface switched live to `code`, then each view people read most.
+int shootLanguage(MainWindow& w, const QString& out, const QString& code) {
+    w.chooseModelSet("en-es", false);
+    w.setSentence("I want to go to the station");
+    w.show();
+    settle(w);
+    w.setLanguage(code);
+    settle(w);
+    bool ok = shoot(w, out + "/workspace.png");
+    for (auto* d : w.findChildren<QDockWidget*>())
+        if (d->objectName() == "heads") d->raise();
+    while (w.heads()->busy() || w.heads()->headCount() == 0) QTest::qWait(50);
+    QTest::qWait(200);
+    ok = shoot(w, out + "/heads.png") && ok;
+    for (auto* d : w.findChildren<QDockWidget*>())
+        if (d->objectName() == "offsets") d->raise();
+    while (w.offsetProfiles()->busy() || w.offsetProfiles()->charts().charts.empty())
+        QTest::qWait(50);
+    QTest::qWait(200);
+    ok = shoot(w, out + "/offset-profiles.png") && ok;
+    for (auto* d : w.findChildren<QDockWidget*>())
+        if (d->objectName() == "training") d->raise();
+    QTest::qWait(200);
+    ok = shoot(w, out + "/training.png") && ok;
+    // The View menu opened, with its Language submenu.
+    for (QAction* a : w.menuBar()->actions())
+        if (a->menu() && a->menu()->actions().size() > 10) {  // View: the longest menu
+            QMenu* m = a->menu();
+            m->popup(w.mapToGlobal(w.menuBar()->actionGeometry(a).bottomLeft()));
+            QTest::qWait(300);
+            ok = shoot(*m, out + "/view-menu.png") && ok;
+            m->hide();
+            break;
+        }
+    std::unique_ptr<ExportDialog> d(w.createExportDialog());
+    d->show();
+    QTest::qWait(500);
+    ok = shoot(*d, out + "/export-dialog.png") && ok;
+    return ok ? 0 : 1;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -92,6 +140,11 @@ int main(int argc, char** argv) {
     QApplication::setApplicationName("attnviz-screenshots");
     QStringList args = QApplication::arguments().mid(1);
     const bool layouts = args.removeAll("--layouts") > 0;
+    QString language;
+    if (const int i = int(args.indexOf("--language")); i >= 0 && i + 1 < args.size()) {
+        language = args[i + 1];
+        args.remove(i, 2);
+    }
     const QString out = !args.isEmpty() ? args[0] : "docs/screenshots";
     // Optional window size: attnviz-screenshots OUTDIR 1366x768
     QSize size =
@@ -103,6 +156,7 @@ int main(int argc, char** argv) {
     QDir().mkpath(out);
     MainWindow w;
     w.resize(size);
+    if (!language.isEmpty()) return shootLanguage(w, out, language);
     if (layouts) {
         w.chooseModelSet("en-es", false);
         w.show();

@@ -1,16 +1,21 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // MainWindow's menus and keyboard actions (File, View, Columns) and the work of the File
 // menu: opening checkpoints and sentence lists, recent sentences.
+#include <QActionGroup>
 #include <QDockWidget>
 #include <QFileDialog>
 #include <QLineEdit>
 #include <QMenuBar>
 #include <QSettings>
 #include <QStandardPaths>
+#include <QStatusBar>
+#include <algorithm>
 
 #include "export_dialog.h"
 #include "film_dock.h"
+#include "language.h"
 #include "main_window.h"
+#include "render/words.h"
 #include "sentence_list.h"
 #include "view_controls.h"
 
@@ -122,6 +127,50 @@ void MainWindow::addViewMenu() {
         m_source->setFocus();
         m_source->selectAll();
     });
+    view->addSeparator();
+    addLanguageMenu(view);
+}
+
+// View › Language: the system's, or one chosen and remembered; switched at once.
+void MainWindow::addLanguageMenu(QMenu* view) {
+    QMenu* menu = view->addMenu(tr("&Language"));
+    auto* group = new QActionGroup(menu);
+    auto add = [&](const QString& label, const QString& code) {
+        QAction* a = menu->addAction(label, this, [this, code] {
+            rememberLanguage(code);
+            setLanguage(code.isEmpty() ? render::systemLanguage() : code);
+        });
+        a->setCheckable(true);
+        a->setData(code);
+        group->addAction(a);
+    };
+    //: View › Language: follow the operating system's language
+    add(tr("System language"), QString());
+    menu->addSeparator();
+    // Each language by its own name, whatever the interface's language.
+    for (const auto& l : render::languages()) add(l.nativeName, l.code);
+    connect(menu, &QMenu::aboutToShow, this, [group] {
+        const QString chosen = chosenLanguage();
+        for (QAction* a : group->actions()) a->setChecked(a->data().toString() == chosen);
+    });
+}
+
+void MainWindow::setLanguage(const QString& code) {
+    const QString from = currentLanguage();
+    installLanguage(code);
+    if (currentLanguage() == from) return;
+    retranslateTree(this, from, currentLanguage());
+    // What is made from data is made again: the grid's titles, the variant tab, the docks'
+    // summaries and charts, the status bar.
+    statusBar()->clearMessage();
+    columnsChanged();
+    setView(view());
+    m_film->setView(view());
+    //: Status bar, after View › Language: %1 the language's own name
+    message(tr("Interface language: %1")
+                .arg(std::find_if(render::languages().begin(), render::languages().end(),
+                                  [&](const auto& l) { return l.code == currentLanguage(); })
+                         ->nativeName));
 }
 
 void MainWindow::addColumnsMenu() {

@@ -4,6 +4,7 @@
 #include <QPainter>
 #include <algorithm>
 
+#include "language.h"
 #include "render/figure.h"
 
 namespace attnviz::ui {
@@ -32,6 +33,7 @@ void ChartView::paintEvent(QPaintEvent*) {
     render::FigureStyle style;
     style.fontFamily = font().family();
     style.fontSize = std::max(6.5, font().pointSizeF() * 0.85);
+    style.language = currentLanguage();
     render::paintCharts(p, m_grid, style, QRectF(rect()));
 }
 

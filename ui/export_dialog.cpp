@@ -14,6 +14,8 @@
 #include <QPushButton>
 #include <QSpinBox>
 
+#include "render/words.h"
+
 namespace attnviz::ui {
 
 ExportDialog::ExportDialog(Source source, const render::FigureStyle& base, QWidget* parent)
@@ -65,6 +67,19 @@ void ExportDialog::createControls(const render::FigureStyle& base) {
     m_title = new QLineEdit(base.title);
     m_colorbar = new QCheckBox(tr("Colour bar"));
     m_colorbar->setChecked(base.colorbar);
+    // The figure's own words (titles, axis titles, legends; never the tokens) may be in
+    // another language than the interface: a Chinese talk from an English desktop.
+    m_language = new QComboBox;
+    for (const auto& l : render::languages()) m_language->addItem(l.nativeName, l.code);
+    m_language->setCurrentIndex(std::max(0, m_language->findData(base.language)));
+    m_language->setToolTip(
+        tr("The language of the figure's titles, axis titles and legends; tokens are never "
+           "translated"));
+}
+
+void ExportDialog::setLanguage(const QString& code) {
+    const int i = m_language->findData(code);
+    if (i >= 0) m_language->setCurrentIndex(i);
 }
 
 void ExportDialog::layOut() {
@@ -88,6 +103,8 @@ void ExportDialog::layOut() {
     //: Form label: the figure's title
     form->addRow(tr("&Title"), m_title);
     form->addRow("", m_colorbar);
+    //: Form label: the language of the figure's titles and legends
+    form->addRow(tr("&Labels in"), m_language);
     auto* buttons = new QDialogButtonBox(QDialogButtonBox::Cancel);
     auto* save = buttons->addButton(tr("&Export…"), QDialogButtonBox::AcceptRole);
     form->addRow(buttons);
@@ -130,6 +147,7 @@ void ExportDialog::connectControls() {
     connect(m_font, &QFontComboBox::currentFontChanged, this, &ExportDialog::updatePreview);
     connect(m_title, &QLineEdit::textChanged, this, &ExportDialog::updatePreview);
     connect(m_colorbar, &QCheckBox::toggled, this, &ExportDialog::updatePreview);
+    connect(m_language, &QComboBox::currentIndexChanged, this, &ExportDialog::updatePreview);
 }
 
 render::FigureStyle ExportDialog::style() const {
@@ -138,6 +156,7 @@ render::FigureStyle ExportDialog::style() const {
     s.fontSize = m_fontSize->value();
     s.title = m_title->text();
     s.colorbar = m_colorbar->isChecked();
+    s.language = m_language->currentData().toString();
     return s;
 }
 

@@ -37,6 +37,7 @@ public:
     QString writtenPath() const { return m_written; }
     // Folder the file dialog starts in (default: the working directory).
     void setStartFolder(const QString& dir) { m_folder = dir; }
+    void setLanguage(const QString& code);  // of the figure's titles and legends
 
 private:
     void createControls(const render::FigureStyle& base);
@@ -49,7 +50,7 @@ private:
 
     Source m_source;
     render::FigureStyle m_base;
-    QComboBox *m_what, *m_size;
+    QComboBox *m_what, *m_size, *m_language;
     QDoubleSpinBox *m_w, *m_h, *m_fontSize;
     QSpinBox *m_dpi, *m_head;
     QFontComboBox* m_font;

@@ -25,7 +25,7 @@ render::FigurePainter gridExport(const WorkspaceModel& model, const render::Figu
         return fail(error, QCoreApplication::translate("attnviz::ui::ExportSources",
                                                        "nothing to export yet")),
                nullptr;
-    return render::gridPainter(model.selection(), style, error);
+    return render::gridPainter(model.selection({}, style.language), style, error);
 }
 
 render::FigurePainter panelExport(const WorkspaceModel& model, int column, int head,
@@ -34,7 +34,7 @@ render::FigurePainter panelExport(const WorkspaceModel& model, int column, int h
         return fail(error, QCoreApplication::translate("attnviz::ui::ExportSources",
                                                        "nothing to export yet")),
                nullptr;
-    const Selection all = model.selection();
+    const Selection all = model.selection({}, style.language);
     if (!all.error.empty()) return fail(error, QString::fromStdString(all.error)), nullptr;
     const int c = std::clamp(column, 0, std::max(0, int(all.columns.size()) - 1));
     return render::gridPainter(all.single(c, head), style, error);
@@ -50,7 +50,7 @@ render::FigurePainter profileExport(const WorkspaceModel& model, int column,
         return fail(error, QCoreApplication::translate("attnviz::ui::ExportSources",
                                                        "click a query token first")),
                nullptr;
-    return render::profilePainter(model.profile(column), style, error);
+    return render::profilePainter(model.profile(column, style.language), style, error);
 }
 
 render::FigurePainter lossExport(QCustomPlot* plot, QString* error) {

@@ -15,7 +15,9 @@
 #include "core/safetensors.h"
 #include "core/selection.h"
 #include "heatmap_panel.h"
+#include "language.h"
 #include "render/figure_file.h"
+#include "render/words.h"
 
 namespace attnviz::ui {
 namespace {
@@ -207,7 +209,8 @@ void FilmDock::showCurrent() {
 
     Selection s;
     try {
-        s = selectTables(std::make_shared<const Results>(probeResults(m_record, {step})),
+        s = selectTables(std::make_shared<const Results>(
+                             probeResults(m_record, {step}, render::wording(currentLanguage()))),
                          request());
     } catch (const std::exception& e) {
         s.error = e.what();
@@ -267,7 +270,9 @@ bool FilmDock::exportFilmstrip(const QString& path, const std::vector<int>& step
     if (steps.empty()) return fail(error, tr("no steps chosen for the filmstrip"));
     Selection s;
     try {
-        s = selectTables(std::make_shared<const Results>(probeResults(m_record, steps)), request());
+        s = selectTables(std::make_shared<const Results>(
+                             probeResults(m_record, steps, render::wording(currentLanguage()))),
+                         request());
     } catch (const std::exception& e) {
         return fail(error, QString::fromUtf8(e.what()));
     }

@@ -27,8 +27,10 @@
 #include "core/head_stats.h"
 #include "core/head_table.h"
 #include "heads_table.h"
+#include "language.h"
 #include "render/charts.h"
 #include "render/figure_file.h"
+#include "render/words.h"
 #include "view_state.h"
 
 namespace attnviz::ui {
@@ -399,7 +401,8 @@ void HeadsDock::showCurves() {
         m_pruneWindow->resize(720, 460);
     }
     m_pruneWindow->setWindowTitle(tr("Pruning curves · %1").arg(m_curvesModel));
-    m_pruneChart->setCharts(render::pruningCharts(*m_curves, m_curvesModel.toStdString()));
+    m_pruneChart->setCharts(render::pruningCharts(*m_curves, m_curvesModel.toStdString(),
+                                                  render::Words(currentLanguage())));
     m_pruneInfo->setText(
         tr("%1 heads removed one by one, least important first (normalised importance) "
            "and in a random order (seed %2); loss and BLEU over the %3 the importance was "
@@ -417,7 +420,8 @@ bool HeadsDock::exportPruning(const QString& path, QString* error) const {
         return false;
     }
     const auto paint =
-        render::chartPainter(render::pruningCharts(*m_curves, m_curvesModel.toStdString()),
+        render::chartPainter(render::pruningCharts(*m_curves, m_curvesModel.toStdString(),
+                                                   render::Words(currentLanguage())),
                              render::FigureStyle{}, error);
     return paint && render::writeFigure(path, QSizeF(504, 360), true, 150, paint, error);
 }

@@ -65,6 +65,9 @@ public:
     void setSentence(const QString& source, const QString& target = {});
     void setBlock(BlockKind kind, int layer);
     void setView(const ViewState& view);
+    // The interface in "en", "zh_CN" or "zh_TW" at once, without restarting (ui/language.h);
+    // View › Language calls it and remembers the choice.
+    void setLanguage(const QString& code);
     // Multiplies the grid's zoom (panel size) by `factor`, within the view's limits; 0: back
     // to 1.
     void zoomBy(double factor);
@@ -139,6 +142,7 @@ private:
     void addFileMenu();          // actions.cpp
     void addViewMenu();          // actions.cpp
     void addColumnsMenu();       // actions.cpp
+    void addLanguageMenu(QMenu* view);  // actions.cpp
     void openSentenceList();     // actions.cpp
     void stepColumn(int delta);  // actions.cpp
     void rebuildRecentMenu();    // actions.cpp

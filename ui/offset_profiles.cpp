@@ -3,6 +3,9 @@
 
 #include <QtConcurrent/QtConcurrentRun>
 
+#include "language.h"
+#include "render/words.h"
+
 namespace attnviz::ui {
 namespace {
 
@@ -57,7 +60,8 @@ void OffsetProfileView::recompute() {
             for (const auto& r : *results)
                 if (r.error.empty()) models.push_back({r.name, {r.analysis}});
         std::string error;
-        render::ChartGrid g = render::offsetProfileCharts(models, kind, layer, kMaxOffset, &error);
+        render::ChartGrid g = render::offsetProfileCharts(models, kind, layer, kMaxOffset, &error,
+                                                          render::Words(currentLanguage()));
         if (g.charts.empty() && error.empty())
             error = OffsetProfileView::tr("no model to show").toStdString();
         return std::make_pair(std::move(g), error);

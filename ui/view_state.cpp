@@ -5,6 +5,9 @@
 #include <QJsonArray>
 #include <algorithm>
 
+#include "language.h"
+#include "render/words.h"
+
 namespace attnviz::ui {
 
 QJsonObject ViewState::toJson() const {
@@ -56,6 +59,7 @@ SelectionRequest ViewState::request() const {
     r.mergeWords = mergeWords;
     r.show = show;
     r.differenceBase = 0;  // the first column: reorder columns to choose another base
+    r.wording = render::wording(currentLanguage());
     return r;
 }
 
@@ -65,6 +69,7 @@ render::FigureStyle ViewState::figureStyle() const {
     s.scaling = scaling;
     s.shared = shared;
     s.lines = lines;
+    s.language = currentLanguage();
     return s;
 }
 

@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "workspace_model.h"
 
+#include "language.h"
+#include "render/words.h"
+
 namespace attnviz::ui {
 
 WorkspaceModel::WorkspaceModel(QObject* parent)
@@ -50,9 +53,10 @@ void WorkspaceModel::setView(const ViewState& view) {
     emit viewChanged();
 }
 
-Selection WorkspaceModel::selection(const std::string& heads) const {
+Selection WorkspaceModel::selection(const std::string& heads, const QString& language) const {
     SelectionRequest r = m_view.request();
     if (!heads.empty()) r.heads = heads;
+    if (!language.isEmpty()) r.wording = render::wording(language);
     return selectTables(m_results, r);
 }
 
@@ -75,8 +79,9 @@ QStringList WorkspaceModel::failures() const {
     return out;
 }
 
-Profile WorkspaceModel::profile(int column) const {
-    return selectProfile(*m_results, m_view.kind, m_view.layer, m_view.query, column);
+Profile WorkspaceModel::profile(int column, const QString& language) const {
+    return selectProfile(*m_results, m_view.kind, m_view.layer, m_view.query, column,
+                         render::wording(language.isEmpty() ? currentLanguage() : language));
 }
 
 void WorkspaceModel::analyze(const std::string& source, const std::string& target) {

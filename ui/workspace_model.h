@@ -35,13 +35,14 @@ public:
     // The latest results (never null; empty before the first analysis).
     const std::shared_ptr<const Results>& results() const { return m_results; }
     // The tables in view; with heads ("all", "mean", "0,2") instead of the view's heads.
-    Selection selection(const std::string& heads = {}) const;
+    // In the interface's language, or in `language` (an export's).
+    Selection selection(const std::string& heads = {}, const QString& language = {}) const;
     // "N models", or how many could not run and the first one's error.
     QString summary() const;
     // Every model that could not run on the sentence: "name: reason", in column order.
     QStringList failures() const;
     // The query profile of the view's query: a line per model, or per head of `column`.
-    Profile profile(int column) const;
+    Profile profile(int column, const QString& language = {}) const;
 
     // Analyses the sentence with every column: on the worker thread, or here and now.
     void analyze(const std::string& source, const std::string& target);

@@ -7,8 +7,10 @@
 #include <QTextStream>
 
 #include "render/runtime.h"
+#include "render/words.h"
 #include "ui/column_files.h"
 #include "ui/command_line.h"
+#include "ui/language.h"
 #include "ui/main_window.h"
 #include "ui/problems_panel.h"
 
@@ -36,10 +38,25 @@ int main(int argc, char** argv) {
     QCommandLineOption session("session", "Open a saved workspace (.attnviz.json).", "file");
     QCommandLineOption fresh("fresh",
                              "Do not restore the last workspace; open the bundled models.");
-    cli.addOptions({models, modelSet, text, target, exportFigure, session, fresh});
+    QCommandLineOption language(
+        "language",
+        "Interface language for this run: en, zh_CN or zh_TW (default: the one chosen in "
+        "View > Language, else the system's).",
+        "code");
+    cli.addOptions({models, modelSet, text, target, exportFigure, session, fresh, language});
     cli.process(app);
 
     QTextStream err(stderr);
+    QString lang = attnviz::ui::startupLanguage();
+    if (cli.isSet(language)) {
+        lang = cli.value(language);
+        if (!attnviz::render::isLanguage(lang)) {
+            err << "attnviz: unknown --language '" << lang << "' (en, zh_CN, zh_TW)\n";
+            return 2;
+        }
+    }
+    attnviz::ui::installLanguage(lang);  // before any widget: they are made in it
+
     attnviz::ui::MainWindow window;
     window.setSentence(cli.value(text), cli.value(target));
     QString dir;

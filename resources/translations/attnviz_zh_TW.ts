@@ -1,0 +1,1765 @@
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
+<TS version="2.1" language="zh_TW">
+    <context>
+        <name>Chart</name>
+        <message>
+            <source>offset j − i (key position minus query position)</source>
+            <translation>偏移 j − i（鍵位置減查詢位置）</translation>
+        </message>
+        <message>
+            <source>Mean weight at each offset, %1, 1 sentence</source>
+            <extracomment>%1 block and layer, %2 how many sentences</extracomment>
+            <translation>各偏移處的平均權重，%1，1 個句子</translation>
+        </message>
+        <message>
+            <source>Mean weight at each offset, %1, %2 sentences</source>
+            <translation>各偏移處的平均權重，%1，%2 個句子</translation>
+        </message>
+        <message>
+            <source>the head's mean weight</source>
+            <translation>該頭的平均權重</translation>
+        </message>
+        <message>
+            <source>its Gaussian fit</source>
+            <translation>其高斯擬合</translation>
+        </message>
+        <message>
+            <source>Pruning the heads of %1 (%2 sentences)</source>
+            <extracomment>%1 a model's name, %2 how many sentences</extracomment>
+            <translation>剪枝 %1 的頭（%2 個句子）</translation>
+        </message>
+        <message>
+            <source>heads removed</source>
+            <translation>已移除的頭數</translation>
+        </message>
+        <message>
+            <source>loss (cross-entropy, nats)</source>
+            <translation>損失（交叉熵，nats）</translation>
+        </message>
+        <message>
+            <source>random order</source>
+            <translation>隨機順序</translation>
+        </message>
+        <message>
+            <source>least important first</source>
+            <translation>最不重要的先移除</translation>
+        </message>
+    </context>
+    <context>
+        <name>Figure</name>
+        <message>
+            <source>%1 × %2 cells do not fit here: a larger page or fewer panels</source>
+            <translation>%1 × %2 個格子放不下：請使用更大的頁面或減少面板</translation>
+        </message>
+        <message>
+            <source>⁇ marks a word the model does not know: it reads &lt;unk&gt; there.</source>
+            <translation>⁇ 標記模型不認識的詞：模型在該處讀到的是 &lt;unk&gt;。</translation>
+        </message>
+        <message>
+            <source>enc self</source>
+            <translation>編碼器自注意</translation>
+        </message>
+        <message>
+            <source>dec self</source>
+            <translation>解碼器自注意</translation>
+        </message>
+        <message>
+            <source>cross</source>
+            <translation>交叉注意</translation>
+        </message>
+        <message>
+            <source>%1 · layer %2</source>
+            <extracomment>A column title when every layer of one model is shown: %1 model, %2 layer number</extracomment>
+            <translation>%1 · 第 %2 層</translation>
+        </message>
+        <message>
+            <source>head %1</source>
+            <translation>頭 %1</translation>
+        </message>
+        <message>
+            <source>mean of %1 heads</source>
+            <translation>%1 個頭的平均</translation>
+        </message>
+        <message>
+            <source>rollout through L0–L%1</source>
+            <translation>L0–L%1 的注意力展開（rollout）</translation>
+        </message>
+        <message>
+            <source>words</source>
+            <extracomment>Subword pieces merged into words</extracomment>
+            <translation>詞級</translation>
+        </message>
+        <message>
+            <source>Gaussian</source>
+            <extracomment>The Gaussian fit subtracted in a residual panel's title</extracomment>
+            <translation>高斯</translation>
+        </message>
+        <message>
+            <source>no %1 block
+in layer %2</source>
+            <translation>第 %2 層中
+沒有%1模組</translation>
+        </message>
+        <message>
+            <source>Query %1</source>
+            <translation>查詢 %1</translation>
+        </message>
+        <message>
+            <source>%1, every head</source>
+            <translation>%1，所有頭</translation>
+        </message>
+        <message>
+            <source>every model, mean of heads</source>
+            <translation>所有模型，各頭平均</translation>
+        </message>
+        <message>
+            <source>step %1</source>
+            <extracomment>A training snapshot: %1 the step number</extracomment>
+            <translation>第 %1 步</translation>
+        </message>
+        <message>
+            <source>%1 during training · "%2"</source>
+            <extracomment>A filmstrip's title: %1 the model, %2 the probe sentence</extracomment>
+            <translation>%1 訓練過程 · 「%2」</translation>
+        </message>
+    </context>
+    <context>
+        <name>attnviz::ui::AnalysisRunner</name>
+        <message>
+            <source>the analysis failed: %1</source>
+            <translation>分析失敗：%1</translation>
+        </message>
+    </context>
+    <context>
+        <name>attnviz::ui::ColorBar</name>
+        <message>
+            <source>Colour scale shared by every panel: 0 to the largest weight in view</source>
+            <translation>所有面板共用的色階：從 0 到檢視中的最大權重</translation>
+        </message>
+        <message>
+            <source>difference</source>
+            <extracomment>Colour bar title: the scale shows differences (or attention weights)</extracomment>
+            <translation>差值</translation>
+        </message>
+        <message>
+            <source>weight</source>
+            <translation>權重</translation>
+        </message>
+    </context>
+    <context>
+        <name>attnviz::ui::ColumnFiles</name>
+        <message>
+            <source>its header holds JSON nested %1 levels deep (the app reads at most %2)</source>
+            <translation>其檔案標頭包含巢狀 %1 層的 JSON（本程式最多讀取 %2 層）</translation>
+        </message>
+        <message>
+            <source>its training metadata's "kind" is not a string</source>
+            <translation>其訓練中繼資料的 "kind" 不是字串</translation>
+        </message>
+        <message>
+            <source>no such file</source>
+            <translation>檔案不存在</translation>
+        </message>
+        <message>
+            <source>not a regular file (a folder, FIFO or device)</source>
+            <translation>不是一般檔案（而是資料夾、FIFO 或裝置）</translation>
+        </message>
+        <message>
+            <source>unknown error while reading it</source>
+            <translation>讀取時發生未知錯誤</translation>
+        </message>
+    </context>
+    <context>
+        <name>attnviz::ui::ComparisonGrid</name>
+        <message>
+            <source>Move &amp;left</source>
+            <translation>左移(&amp;L)</translation>
+        </message>
+        <message>
+            <source>Move &amp;right</source>
+            <translation>右移(&amp;R)</translation>
+        </message>
+        <message>
+            <source>&amp;Remove column</source>
+            <translation>移除欄(&amp;R)</translation>
+        </message>
+        <message>
+            <source>(untrained)</source>
+            <extracomment>Column header: the model was never trained (random weights)</extracomment>
+            <translation>（未訓練）</translation>
+        </message>
+        <message>
+            <source>&lt;b&gt;Output&lt;/b&gt;: %1</source>
+            <extracomment>Column header tooltip: the model's decoded output sentence</extracomment>
+            <translation>&lt;b&gt;輸出&lt;/b&gt;：%1</translation>
+        </message>
+        <message>
+            <source>%1 of %2 words unknown</source>
+            <translation>%2 個詞中有 %1 個未知</translation>
+        </message>
+        <message>
+            <source>&lt;b&gt;%1 of %2 words are unknown to this model&lt;/b&gt; (it sees &amp;lt;unk&amp;gt;; their labels end in ⁇)</source>
+            <translation>&lt;b&gt;%2 個詞中有 %1 個是此模型不認識的&lt;/b&gt;（模型看到的是 &amp;lt;unk&amp;gt;；這些詞的標籤以 ⁇ 結尾）</translation>
+        </message>
+    </context>
+    <context>
+        <name>attnviz::ui::ExportDialog</name>
+        <message>
+            <source>Export figure</source>
+            <translation>匯出圖</translation>
+        </message>
+        <message>
+            <source>Whole grid</source>
+            <translation>整個網格</translation>
+        </message>
+        <message>
+            <source>One panel (clicked model)</source>
+            <translation>單一面板（所點選的模型）</translation>
+        </message>
+        <message>
+            <source>Query profile</source>
+            <translation>查詢分佈</translation>
+        </message>
+        <message>
+            <source>Loss curves</source>
+            <translation>損失曲線</translation>
+        </message>
+        <message>
+            <source>Head of the clicked model for “One panel”</source>
+            <translation>「單一面板」所用的頭（屬於所點選的模型）</translation>
+        </message>
+        <message>
+            <source>Slide 16:9 (960 × 540 pt)</source>
+            <translation>投影片 16:9（960 × 540 pt）</translation>
+        </message>
+        <message>
+            <source>Single column 3.5 in (252 × 189 pt)</source>
+            <translation>單欄 3.5 in（252 × 189 pt）</translation>
+        </message>
+        <message>
+            <source>Double column 7 in (504 × 360 pt)</source>
+            <translation>雙欄 7 in（504 × 360 pt）</translation>
+        </message>
+        <message>
+            <source>Custom</source>
+            <extracomment>Figure size: a size typed in</extracomment>
+            <translation>自訂</translation>
+        </message>
+        <message>
+            <source> pt / px</source>
+            <extracomment>Spin box suffix: the unit of the figure's width and height</extracomment>
+            <translation> pt / px</translation>
+        </message>
+        <message>
+            <source> dpi (PNG)</source>
+            <extracomment>Spin box suffix: the resolution of PNG files</extracomment>
+            <translation> dpi (PNG)</translation>
+        </message>
+        <message>
+            <source> pt</source>
+            <extracomment>Spin box suffix: the unit of the font size (points)</extracomment>
+            <translation> pt</translation>
+        </message>
+        <message>
+            <source>Colour bar</source>
+            <translation>色彩條</translation>
+        </message>
+        <message>
+            <source>&amp;Figure</source>
+            <extracomment>Form label: what the figure shows</extracomment>
+            <translation>圖(&amp;F)</translation>
+        </message>
+        <message>
+            <source>&amp;Head</source>
+            <extracomment>Form label: the attention head</extracomment>
+            <translation>頭(&amp;H)</translation>
+        </message>
+        <message>
+            <source>&amp;Size</source>
+            <extracomment>Form label: the figure's page size</extracomment>
+            <translation>尺寸(&amp;S)</translation>
+        </message>
+        <message>
+            <source>&amp;Resolution</source>
+            <translation>解析度(&amp;R)</translation>
+        </message>
+        <message>
+            <source>F&amp;ont</source>
+            <translation>字型(&amp;O)</translation>
+        </message>
+        <message>
+            <source>Font si&amp;ze</source>
+            <translation>字型大小(&amp;Z)</translation>
+        </message>
+        <message>
+            <source>&amp;Title</source>
+            <extracomment>Form label: the figure's title</extracomment>
+            <translation>標題(&amp;T)</translation>
+        </message>
+        <message>
+            <source>&amp;Export…</source>
+            <translation>匯出(&amp;E)…</translation>
+        </message>
+        <message>
+            <source>%1 × %2 pt (SVG, PDF); PNG %3 × %4 px</source>
+            <translation>%1 × %2 pt（SVG、PDF）；PNG %3 × %4 px</translation>
+        </message>
+        <message>
+            <source>SVG (*.svg);;PDF (*.pdf);;PNG (*.png)</source>
+            <translation>SVG (*.svg);;PDF (*.pdf);;PNG (*.png)</translation>
+        </message>
+        <message>
+            <source>wrote %1</source>
+            <translation>已寫入 %1</translation>
+        </message>
+        <message>
+            <source>The language of the figure's titles, axis titles and legends; tokens are never translated</source>
+            <translation>圖中標題、座標軸標題和圖例所用的語言；詞元從不翻譯</translation>
+        </message>
+        <message>
+            <source>&amp;Labels in</source>
+            <extracomment>Form label: the language of the figure's titles and legends</extracomment>
+            <translation>標註語言(&amp;L)</translation>
+        </message>
+    </context>
+    <context>
+        <name>attnviz::ui::ExportSources</name>
+        <message>
+            <source>nothing to export yet</source>
+            <translation>尚無可匯出的內容</translation>
+        </message>
+        <message>
+            <source>click a query token first</source>
+            <translation>請先點選一個查詢詞元</translation>
+        </message>
+        <message>
+            <source>no loss curves yet: train a model in the Training tab</source>
+            <translation>尚無損失曲線：請在「訓練」分頁中訓練模型</translation>
+        </message>
+    </context>
+    <context>
+        <name>attnviz::ui::FilmDock</name>
+        <message>
+            <source>&amp;Open probe file…</source>
+            <translation>開啟探針檔案(&amp;O)…</translation>
+        </message>
+        <message>
+            <source>E&amp;xport filmstrip…</source>
+            <translation>匯出快照序列圖(&amp;X)…</translation>
+        </message>
+        <message>
+            <source>&amp;Save probe…</source>
+            <translation>儲存探針(&amp;S)…</translation>
+        </message>
+        <message>
+            <source>Train with a probe sentence (Training tab: 'Record attention over training') or open a probe file written by attnviz-cli train --probe</source>
+            <translation>使用探針句子訓練（「訓練」分頁：「記錄訓練過程中的注意力」），或開啟由 attnviz-cli train --probe 寫入的探針檔案</translation>
+        </message>
+        <message>
+            <source>A probe file (M.probe.json) written by attnviz-cli train --probe S --probe-every K --out M.safetensors</source>
+            <translation>由 attnviz-cli train --probe S --probe-every K --out M.safetensors 寫入的探針檔案（M.probe.json）</translation>
+        </message>
+        <message>
+            <source>The chosen block, layer and heads at five evenly spaced steps (every step when there are six or fewer), a column per step, as SVG, PDF or PNG</source>
+            <translation>所選模組、層和頭在五個等間隔訓練步上的快照（不超過六步時顯示每一步），每步一欄，格式為 SVG、PDF 或 PNG</translation>
+        </message>
+        <message>
+            <source>Training step</source>
+            <translation>訓練步</translation>
+        </message>
+        <message>
+            <source>Write these snapshots as a probe file (JSON, docs/analysis.md), to open later or draw with attnviz-cli render --probe; a run trained here is lost otherwise</source>
+            <translation>將這些快照寫入探針檔案（JSON，見 docs/analysis.md），以便稍後開啟或以 attnviz-cli render --probe 繪製；否則在此訓練的結果將會遺失</translation>
+        </message>
+        <message>
+            <source>%1 holds no snapshots</source>
+            <translation>%1 不含快照</translation>
+        </message>
+        <message>
+            <source>%1 · no snapshots</source>
+            <translation>%1 · 無快照</translation>
+        </message>
+        <message>
+            <source>%1 · “%2” · step %3 (%4/%5) · no target: the rows are each snapshot's own decoded output</source>
+            <extracomment>The probe's caption: the run, “the sentence”, the step and which snapshot of how many</extracomment>
+            <translation>%1 · 「%2」 · 第 %3 步（%4/%5）· 無目標句：各列為每個快照自身的解碼輸出</translation>
+        </message>
+        <message>
+            <source>%1 · “%2” · step %3 (%4/%5)</source>
+            <translation>%1 · 「%2」 · 第 %3 步（%4/%5）</translation>
+        </message>
+        <message>
+            <source>step %1 of %2 (a snapshot every %3 steps)</source>
+            <translation>第 %1 步，共 %2 步（每 %3 步一個快照）</translation>
+        </message>
+        <message>
+            <source>step %1</source>
+            <extracomment>A heatmap's title: the training step it shows</extracomment>
+            <translation>第 %1 步</translation>
+        </message>
+        <message>
+            <source>%1 · step %2 · %3</source>
+            <extracomment>A heatmap's tooltip title: the run, the training step, the block and head</extracomment>
+            <translation>%1 · 第 %2 步 · %3</translation>
+        </message>
+        <message>
+            <source>no snapshots yet: train with a probe sentence or open a probe file</source>
+            <translation>尚無快照：請使用探針句子訓練，或開啟探針檔案</translation>
+        </message>
+        <message>
+            <source>no steps chosen for the filmstrip</source>
+            <translation>未為快照序列圖選擇任何步</translation>
+        </message>
+        <message>
+            <source>Open training probe</source>
+            <translation>開啟訓練探針</translation>
+        </message>
+        <message>
+            <source>Probe files (*.probe.json);;All files (*)</source>
+            <translation>探針檔案 (*.probe.json);;所有檔案 (*)</translation>
+        </message>
+        <message>
+            <source>Cannot open the probe file: %1</source>
+            <translation>無法開啟探針檔案：%1</translation>
+        </message>
+        <message>
+            <source>opened %1: %2 snapshots of %3</source>
+            <translation>已開啟 %1：%3 的 %2 個快照</translation>
+        </message>
+        <message>
+            <source>no snapshots to save</source>
+            <translation>沒有可儲存的快照</translation>
+        </message>
+        <message>
+            <source>Save probe</source>
+            <translation>儲存探針</translation>
+        </message>
+        <message>
+            <source>Cannot save the probe: %1</source>
+            <translation>無法儲存探針：%1</translation>
+        </message>
+        <message>
+            <source>wrote %1</source>
+            <translation>已寫入 %1</translation>
+        </message>
+        <message>
+            <source>Export filmstrip</source>
+            <translation>匯出快照序列圖</translation>
+        </message>
+        <message>
+            <source>Cannot export the filmstrip: %1</source>
+            <translation>無法匯出快照序列圖：%1</translation>
+        </message>
+    </context>
+    <context>
+        <name>attnviz::ui::FolderWatch</name>
+        <message>
+            <source>the folder does not exist</source>
+            <translation>資料夾不存在</translation>
+        </message>
+        <message>
+            <source>it is not a folder</source>
+            <translation>不是資料夾</translation>
+        </message>
+        <message>
+            <source>the folder cannot be read</source>
+            <translation>無法讀取該資料夾</translation>
+        </message>
+        <message>
+            <source>Cannot watch %1: %2</source>
+            <translation>無法監看 %1：%2</translation>
+        </message>
+    </context>
+    <context>
+        <name>attnviz::ui::HeadsDock</name>
+        <message>
+            <source>Over the sentence list</source>
+            <translation>依句子清單統計</translation>
+        </message>
+        <message>
+            <source>Cancel</source>
+            <translation>取消</translation>
+        </message>
+        <message>
+            <source>Pruning curves</source>
+            <translation>剪枝曲線</translation>
+        </message>
+        <message>
+            <source>Heads</source>
+            <extracomment>Accessible name of the table of attention heads</extracomment>
+            <translation>注意力頭</translation>
+        </message>
+        <message>
+            <source>Filter by model</source>
+            <translation>依模型篩選</translation>
+        </message>
+        <message>
+            <source>Statistics over every sentence of the Sentences dock: entropy, confidence, distance and Gaussian fit averaged over the set; input dependence; importance (Michel et al. 2019) when the lines have targets ("source TAB target"), or for language models. Shown until another sentence is chosen.</source>
+            <translation>對「句子」停駐視窗中的每個句子進行統計：熵、信心度、距離與高斯擬合取整個集合上的平均；輸入依賴度；當各行帶有目標句（「源句 TAB 目標句」）時，或對於語言模型，另有重要性（Michel et al. 2019）。會一直顯示，直到選擇另一個句子。</translation>
+        </message>
+        <message>
+            <source>Sentences analysed and models finished</source>
+            <translation>已分析的句子數與已完成的模型數</translation>
+        </message>
+        <message>
+            <source>Stop the computation over the sentence list or the pruning (the table and the curves stay as they are)</source>
+            <translation>停止對句子清單的統計或剪枝（表格與曲線維持原狀）</translation>
+        </message>
+        <message>
+            <source>Pruning curves (Michel et al. 2019) of the model beside: its heads removed one by one, least important first and in a random order (seed %1), loss and BLEU over the same sentences after each removal, in a window of their own. Needs the importance of a computation over the sentence list ("source TAB target" lines, or a language model)</source>
+            <translation>旁邊所選模型的剪枝曲線（Michel et al. 2019）：逐一移除其頭，分別依最不重要者優先與隨機順序（種子 %1），每次移除後在相同句子上計算損失與 BLEU，結果顯示於獨立視窗中。需要先依句子清單統計出重要性（使用「源句 TAB 目標句」格式的行，或語言模型）</translation>
+        </message>
+        <message>
+            <source>The model to prune: those with importance over the sentence list</source>
+            <translation>要剪枝的模型：僅列出已依句子清單統計出重要性的模型</translation>
+        </message>
+        <message>
+            <source>No models</source>
+            <translation>沒有模型</translation>
+        </message>
+        <message>
+            <source>No statistics: no model could analyse the sentence</source>
+            <translation>無統計結果：沒有模型能分析此句子</translation>
+        </message>
+        <message>
+            <source>%1 of %2 · current sentence</source>
+            <translation>%2中的%1 · 目前句子</translation>
+        </message>
+        <message>
+            <source>%1 failed: %2</source>
+            <translation>%1 失敗：%2</translation>
+        </message>
+        <message>
+            <source>Over the sentence list: cancelled, the models or the sentences changed</source>
+            <translation>依句子清單統計：已取消，模型或句子已變更</translation>
+        </message>
+        <message>
+            <source>Pruning curves: the models or the sentences changed; compute over the sentence list again</source>
+            <translation>剪枝曲線：模型或句子已變更；請重新依句子清單統計</translation>
+        </message>
+        <message>
+            <source>no models</source>
+            <translation>沒有模型</translation>
+        </message>
+        <message>
+            <source>the sentence list has %1; statistics over a set need 2 or more (File › Open sentence list…)</source>
+            <translation>句子清單只有 %1；集合統計至少需要 2 個句子（檔案 › 開啟句子清單…）</translation>
+        </message>
+        <message>
+            <source>Over the sentence list: %1</source>
+            <translation>依句子清單統計：%1</translation>
+        </message>
+        <message>
+            <source>Over the sentence list: cancelled</source>
+            <translation>依句子清單統計：已取消</translation>
+        </message>
+        <message>
+            <source>Pruning curves: cancelled</source>
+            <translation>剪枝曲線：已取消</translation>
+        </message>
+        <message>
+            <source>%1 · shown until another sentence is chosen</source>
+            <translation>%1 · 會一直顯示，直到選擇另一個句子</translation>
+        </message>
+        <message>
+            <source>no model has importance yet: compute over the sentence list first, with "source TAB target" lines (or a language model)</source>
+            <translation>尚無模型具有重要性：請先依句子清單統計，使用「源句 TAB 目標句」格式的行（或使用語言模型）</translation>
+        </message>
+        <message>
+            <source>choose a model</source>
+            <translation>請選擇一個模型</translation>
+        </message>
+        <message>
+            <source>a computation is running</source>
+            <translation>有計算正在進行</translation>
+        </message>
+        <message>
+            <source>Pruning curves: %1</source>
+            <translation>剪枝曲線：%1</translation>
+        </message>
+        <message>
+            <source>Pruning curves of %1: computing over %2…</source>
+            <translation>%1 的剪枝曲線：正在以 %2 計算…</translation>
+        </message>
+        <message>
+            <source>Evaluations: heads removed least important first, then in a random order</source>
+            <translation>評估次數：先依最不重要者優先移除頭，再依隨機順序移除</translation>
+        </message>
+        <message>
+            <source>Pruning curves of %1 failed: %2</source>
+            <translation>%1 的剪枝曲線計算失敗：%2</translation>
+        </message>
+        <message>
+            <source>Pruning curves of %1 (%2): in their window</source>
+            <translation>%1 的剪枝曲線（%2）：已顯示於獨立視窗中</translation>
+        </message>
+        <message>
+            <source>E&amp;xport…</source>
+            <translation>匯出(&amp;X)…</translation>
+        </message>
+        <message>
+            <source>Write the curves as SVG, PDF or PNG, as attnviz-cli render --prune</source>
+            <translation>將曲線儲存為 SVG、PDF 或 PNG，與 attnviz-cli render --prune 相同</translation>
+        </message>
+        <message>
+            <source>Close</source>
+            <translation>關閉</translation>
+        </message>
+        <message>
+            <source>Pruning curves · %1</source>
+            <translation>剪枝曲線 · %1</translation>
+        </message>
+        <message>
+            <source>%1 heads removed one by one, least important first (normalised importance) and in a random order (seed %2); loss and BLEU over the %3 the importance was computed over.</source>
+            <translation>逐一移除 %1 個頭，分別依最不重要者優先（正規化重要性）與隨機順序（種子 %2）；損失與 BLEU 以計算重要性時所用的 %3求得。</translation>
+        </message>
+        <message>
+            <source>no pruning curves yet</source>
+            <translation>尚無剪枝曲線</translation>
+        </message>
+        <message>
+            <source>Export pruning curves</source>
+            <translation>匯出剪枝曲線</translation>
+        </message>
+        <message>
+            <source>SVG (*.svg);;PDF (*.pdf);;PNG (*.png)</source>
+            <translation>SVG (*.svg);;PDF (*.pdf);;PNG (*.png)</translation>
+        </message>
+        <message>
+            <source>Wrote %1</source>
+            <translation>已寫入 %1</translation>
+        </message>
+        <message>
+            <source>Cannot export the curves: %1</source>
+            <translation>無法匯出曲線：%1</translation>
+        </message>
+        <message>
+            <source>Computing…</source>
+            <translation>正在計算…</translation>
+        </message>
+        <message>
+            <source>%1 · %2 shown</source>
+            <extracomment>%1: the status line; %2: how many rows the filter keeps</extracomment>
+            <translation>%1 · 顯示 %2 列</translation>
+        </message>
+    </context>
+    <context>
+        <name>attnviz::ui::HeadsTable</name>
+        <message>
+            <source>%1 head</source>
+            <translation>%1 個頭</translation>
+        </message>
+        <message>
+            <source>%1 heads</source>
+            <translation>%1 個頭</translation>
+        </message>
+        <message>
+            <source>%1 model</source>
+            <translation>%1 個模型</translation>
+        </message>
+        <message>
+            <source>%1 models</source>
+            <translation>%1 個模型</translation>
+        </message>
+        <message>
+            <source>%1 column</source>
+            <translation>%1 欄</translation>
+        </message>
+        <message>
+            <source>%1 columns</source>
+            <translation>%1 欄</translation>
+        </message>
+        <message>
+            <source>%1 sentence</source>
+            <translation>%1 個句子</translation>
+        </message>
+        <message>
+            <source>%1 sentences</source>
+            <translation>%1 個句子</translation>
+        </message>
+        <message>
+            <source>%1 line</source>
+            <translation>%1 行</translation>
+        </message>
+        <message>
+            <source>%1 lines</source>
+            <translation>%1 行</translation>
+        </message>
+        <message>
+            <source>The head statistics could not be computed: %1</source>
+            <translation>無法計算頭的統計量：%1</translation>
+        </message>
+        <message>
+            <source>%1: no sentence could be analysed (%2)</source>
+            <extracomment>A failed model column: its name, then the reason. Keep "%1: " at the start (the list of failures groups them by what follows it).</extracomment>
+            <translation>%1：無法分析任何句子（%2）</translation>
+        </message>
+        <message>
+            <source>%1: %2 of %3 skipped (first: %4)</source>
+            <extracomment>%1 the model, %2 "3 sentences", %3 their total, %4 the first error</extracomment>
+            <translation>%1：略過了 %2（共 %3 個；第一個錯誤：%4）</translation>
+        </message>
+        <message>
+            <source>%1: no importance: %2</source>
+            <translation>%1：無法計算重要性：%2</translation>
+        </message>
+        <message>
+            <source>%1: importance over %2 of %3 (%4 empty or too long)</source>
+            <extracomment>%1 the model, %2 "3 sentences", %3 their total, %4 how many were unusable</extracomment>
+            <translation>%1：重要性根據其中 %2（共 %3 個；%4 個為空或過長）</translation>
+        </message>
+        <message>
+            <source>%1: no importance: every sentence is empty or too long</source>
+            <translation>%1：無法計算重要性：所有句子皆為空或過長</translation>
+        </message>
+        <message>
+            <source>%1 of %2 · %3</source>
+            <extracomment>Heads dock status: "48 heads of 2 models · 10 sentences"</extracomment>
+            <translation>%1（%2）· %3</translation>
+        </message>
+        <message>
+            <source>%1 without a target: no importance for seq2seq models (it needs "source TAB target" lines)</source>
+            <translation>%1沒有目標句：seq2seq 模型無法計算重要性（需要「源句 TAB 目標句」格式的行）</translation>
+        </message>
+        <message>
+            <source>%1 without a target: importance of seq2seq models over the other %2</source>
+            <translation>%1沒有目標句：seq2seq 模型的重要性根據其餘 %2 行</translation>
+        </message>
+        <message>
+            <source>%1 failed: %2</source>
+            <translation>%1失敗：%2</translation>
+        </message>
+        <message>
+            <source>μ is at its bound (± the number of keys): the head puts its weight on the first (or last) key, a sink rather than a local window.</source>
+            <translation>μ 位於邊界（± 鍵的數量）：該頭將權重集中在第一個（或最後一個）鍵上，是匯聚點（sink）而非局部窗口。</translation>
+        </message>
+        <message>
+            <source>Over %1 query rows of sentences of the same length</source>
+            <translation>根據等長句子的 %1 個查詢列</translation>
+        </message>
+        <message>
+            <source>No two sentences of the list have the same length here: nothing to compare</source>
+            <translation>清單中沒有任何兩個句子長度相同：無從比較</translation>
+        </message>
+        <message>
+            <source>E|∂L/∂ξ| = %1 before normalising</source>
+            <translation>正規化前 E|∂L/∂ξ| = %1</translation>
+        </message>
+        <message>
+            <source>Model</source>
+            <translation>模型</translation>
+        </message>
+        <message>
+            <source>Block</source>
+            <translation>模組</translation>
+        </message>
+        <message>
+            <source>Layer</source>
+            <translation>層</translation>
+        </message>
+        <message>
+            <source>Head</source>
+            <translation>頭</translation>
+        </message>
+        <message>
+            <source>Variant</source>
+            <translation>變體</translation>
+        </message>
+        <message>
+            <source>Entropy</source>
+            <translation>熵</translation>
+        </message>
+        <message>
+            <source>Confidence</source>
+            <translation>信心度</translation>
+        </message>
+        <message>
+            <source>Distance</source>
+            <translation>距離</translation>
+        </message>
+        <message>
+            <source>μ</source>
+            <translation>μ</translation>
+        </message>
+        <message>
+            <source>σ</source>
+            <translation>σ</translation>
+        </message>
+        <message>
+            <source>R²</source>
+            <translation>R²</translation>
+        </message>
+        <message>
+            <source>Input dep.</source>
+            <translation>輸入依賴度</translation>
+        </message>
+        <message>
+            <source>Importance</source>
+            <translation>重要性</translation>
+        </message>
+        <message>
+            <source>The model column (sorting by it gives back the workspace's order)</source>
+            <translation>模型所在的欄（依此排序即恢復工作區中的順序）</translation>
+        </message>
+        <message>
+            <source>Encoder self-attention, decoder self-attention or cross-attention</source>
+            <translation>編碼器自注意力、解碼器自注意力或交叉注意力</translation>
+        </message>
+        <message>
+            <source>The block's layer, from 0</source>
+            <translation>模組所在的層，從 0 開始</translation>
+        </message>
+        <message>
+            <source>The head within its block, from 0</source>
+            <translation>頭在其模組中的編號，從 0 開始</translation>
+        </message>
+        <message>
+            <source>The block's attention variant</source>
+            <translation>該模組的注意力變體</translation>
+        </message>
+        <message>
+            <source>Mean entropy −Σ_j p_ij ln p_ij of the query rows, in nats: 0 when all weight is on one key, ln N when spread evenly over N keys</source>
+            <translation>各查詢列的平均熵 −Σ_j p_ij ln p_ij，單位為 nat：全部權重集中在一個鍵上時為 0，平均分佈在 N 個鍵上時為 ln N</translation>
+        </message>
+        <message>
+            <source>Mean over the query rows of the largest weight max_j p_ij (Voita et al. 2019): near 1, each query looks at one key</source>
+            <translation>各查詢列最大權重 max_j p_ij 的平均值（Voita et al. 2019）：接近 1 時，每個查詢只關注一個鍵</translation>
+        </message>
+        <message>
+            <source>Mean over the query rows of Σ_j p_ij |i − j|: how far a query looks, in positions</source>
+            <translation>各查詢列 Σ_j p_ij |i − j| 的平均值：查詢關注的距離，以位置數計</translation>
+        </message>
+        <message>
+            <source>μ: the centre j − i of the Gaussian window that best fits the head (−1: the previous token). At ± the number of keys (the bound), a sink at the start or end of the row</source>
+            <translation>μ：最佳擬合該頭的高斯窗口的中心 j − i（−1 表示前一個詞元）。取值為 ± 鍵的數量（邊界）時，表示列首或列尾的匯聚點（sink）</translation>
+        </message>
+        <message>
+            <source>σ: the width of that best-fitting Gaussian window, in positions</source>
+            <translation>σ：該最佳擬合高斯窗口的寬度，以位置數計</translation>
+        </message>
+        <message>
+            <source>R² = 1 − SSE / Σ (p_ij − p̄)² of that Gaussian window: 1 when the head is exactly such a window</source>
+            <translation>該高斯窗口的 R² = 1 − SSE / Σ (p_ij − p̄)²：當該頭恰好就是這樣一個窗口時為 1</translation>
+        </message>
+        <message>
+            <source>Input dependence (our definition): the rows of all sentences grouped by the table's shape and the query position i; the mean, over every pair of sentences in a group, of the total-variation distance ½ Σ_j |p_ij − p′_ij| between their rows. From 0 to 1: exactly 0 for heads whose weights depend on positions only (Gaussian windows, random synthesizers), above 0 for dot-product. Only sentences of the same length are compared. Over the sentence list only (— otherwise, and when no two sentences have the same length)</source>
+            <translation>輸入依賴度（本程式的定義）：將所有句子的列依表格形狀和查詢位置 i 分組；對組內每一對句子，計算其對應列之間的總變異距離 ½ Σ_j |p_ij − p′_ij|，再取平均值。範圍為 0 到 1：權重僅取決於位置的頭（高斯窗口、隨機合成器）恰好為 0，點積注意力則大於 0。只比較長度相同的句子。僅根據句子清單計算（否則，或沒有任何兩個句子長度相同時，顯示 —）</translation>
+        </message>
+        <message>
+            <source>Head importance (Michel, Levy &amp; Neubig 2019): I_h = E_x |∂L(x)/∂ξ_h| at ξ = 1, with ξ_h a gate on the head's output and L(x) the summed token cross-entropy of sentence x under teacher forcing, divided by the ℓ2 norm of its block's scores as in the paper. It needs reference targets: "source TAB target" lines for translation models; a language model's line is its own target. Normalised within each block, so compare heads of one block: a block with one head scores 1 by construction. Over the sentence list only (— otherwise)</source>
+            <translation>頭重要性（Michel, Levy &amp; Neubig 2019）：I_h = E_x |∂L(x)/∂ξ_h|，於 ξ = 1 處計算，其中 ξ_h 是作用於該頭輸出的閘控，L(x) 是句子 x 在教師強制（teacher forcing）下各詞元交叉熵的總和；並依論文做法除以其所在模組各頭分數的 ℓ2 範數。需要參考目標句：翻譯模型需要「源句 TAB 目標句」格式的行；語言模型的每一行以自身為目標。在每個模組內正規化，因此應比較同一模組中的頭：只有一個頭的模組依定義分數為 1。僅根據句子清單計算（否則顯示 —）</translation>
+        </message>
+        <message>
+            <source>%1. Over every sentence of the sentence list (all their rows; one Gaussian fit for all), each row normalised over its allowed keys (docs/analysis.md).</source>
+            <extracomment>%1 a column's tooltip (a statistic), completed with what it is computed over</extracomment>
+            <translation>%1。根據句子清單中的所有句子（其全部列；所有句子共用一次高斯擬合），每列在其允許的鍵上正規化（見 docs/analysis.md）。</translation>
+        </message>
+        <message>
+            <source>%1. Over the current sentence, each row normalised over its allowed keys (docs/analysis.md).</source>
+            <extracomment>%1 a column's tooltip (a statistic), completed with what it is computed over</extracomment>
+            <translation>%1。根據目前句子，每列在其允許的鍵上正規化（見 docs/analysis.md）。</translation>
+        </message>
+        <message>
+            <source>%1, each row normalised over its allowed keys (docs/analysis.md).</source>
+            <extracomment>%1 a column's tooltip (a statistic), completed with how its rows are normalised</extracomment>
+            <translation>%1，每列在其允許的鍵上正規化（見 docs/analysis.md）。</translation>
+        </message>
+    </context>
+    <context>
+        <name>attnviz::ui::HeatmapPanel</name>
+        <message>
+            <source>%1
+query %2 "%3" → key %4 "%5"
+weight %6
+⁇ marks a word this model does not know (it sees &lt;unk&gt;)</source>
+            <extracomment>A cell's tooltip: the panel's title, the query row and its token, the key column and its token, the weight</extracomment>
+            <translation>%1
+查詢 %2 「%3」 → 鍵 %4 「%5」
+權重 %6
+⁇ 表示此模型不認識的詞（模型看到的是 &lt;unk&gt;）</translation>
+        </message>
+        <message>
+            <source>%1
+query %2 "%3" → key %4 "%5"
+weight %6</source>
+            <translation>%1
+查詢 %2 「%3」 → 鍵 %4 「%5」
+權重 %6</translation>
+        </message>
+    </context>
+    <context>
+        <name>attnviz::ui::LinesPanel</name>
+        <message>
+            <source>Query %1 "%2"</source>
+            <translation>查詢 %1 「%2」</translation>
+        </message>
+        <message>
+            <source>Key %1 "%2"</source>
+            <translation>鍵 %1 「%2」</translation>
+        </message>
+    </context>
+    <context>
+        <name>attnviz::ui::MainWindow</name>
+        <message>
+            <source>&amp;File</source>
+            <translation>檔案(&amp;F)</translation>
+        </message>
+        <message>
+            <source>&amp;Open checkpoint as a new column…</source>
+            <translation>開啟檢查點為新欄(&amp;O)…</translation>
+        </message>
+        <message>
+            <source>Open checkpoint</source>
+            <translation>開啟檢查點</translation>
+        </message>
+        <message>
+            <source>Checkpoints (*.safetensors)</source>
+            <translation>檢查點 (*.safetensors)</translation>
+        </message>
+        <message>
+            <source>Open &amp;sentence list…</source>
+            <translation>開啟句子清單(&amp;S)…</translation>
+        </message>
+        <message>
+            <source>Open training &amp;probe…</source>
+            <translation>開啟訓練探針(&amp;P)…</translation>
+        </message>
+        <message>
+            <source>Open training probe</source>
+            <translation>開啟訓練探針</translation>
+        </message>
+        <message>
+            <source>Probe files (*.probe.json);;All files (*)</source>
+            <extracomment>File dialog filters: translate the descriptions; keep the patterns and ";;"</extracomment>
+            <translation>探針檔案 (*.probe.json);;所有檔案 (*)</translation>
+        </message>
+        <message>
+            <source>A training probe could not be opened</source>
+            <translation>無法開啟訓練探針</translation>
+        </message>
+        <message>
+            <source>opened %1</source>
+            <translation>已開啟 %1</translation>
+        </message>
+        <message>
+            <source>&amp;Watch folder…</source>
+            <translation>監看資料夾(&amp;W)…</translation>
+        </message>
+        <message>
+            <source>Watch folder of checkpoints</source>
+            <translation>監看檢查點資料夾</translation>
+        </message>
+        <message>
+            <source>Stop &amp;watching</source>
+            <translation>停止監看(&amp;W)</translation>
+        </message>
+        <message>
+            <source>&amp;Recent sentences</source>
+            <translation>最近的句子(&amp;R)</translation>
+        </message>
+        <message>
+            <source>Open &amp;workspace…</source>
+            <translation>開啟工作區(&amp;W)…</translation>
+        </message>
+        <message>
+            <source>Open workspace</source>
+            <translation>開啟工作區</translation>
+        </message>
+        <message>
+            <source>attnviz workspace (*.attnviz.json *.json)</source>
+            <translation>attnviz 工作區 (*.attnviz.json *.json)</translation>
+        </message>
+        <message>
+            <source>Save workspace &amp;as…</source>
+            <translation>工作區另存為(&amp;A)…</translation>
+        </message>
+        <message>
+            <source>Save workspace</source>
+            <translation>儲存工作區</translation>
+        </message>
+        <message>
+            <source>attnviz workspace (*.attnviz.json)</source>
+            <translation>attnviz 工作區 (*.attnviz.json)</translation>
+        </message>
+        <message>
+            <source>&amp;Export figure…</source>
+            <translation>匯出圖(&amp;E)…</translation>
+        </message>
+        <message>
+            <source>wrote %1</source>
+            <translation>已寫入 %1</translation>
+        </message>
+        <message>
+            <source>Export &amp;data…</source>
+            <translation>匯出資料(&amp;D)…</translation>
+        </message>
+        <message>
+            <source>Export data</source>
+            <translation>匯出資料</translation>
+        </message>
+        <message>
+            <source>CSV, long form (*.csv);;JSON dump (*.json);;NumPy (*.npy)</source>
+            <extracomment>File dialog filters: translate the descriptions; keep the patterns and ";;"</extracomment>
+            <translation>CSV，長格式 (*.csv);;JSON 傾印 (*.json);;NumPy (*.npy)</translation>
+        </message>
+        <message>
+            <source>exported %1</source>
+            <translation>已匯出 %1</translation>
+        </message>
+        <message>
+            <source>&amp;Quit</source>
+            <translation>結束(&amp;Q)</translation>
+        </message>
+        <message>
+            <source>&amp;View</source>
+            <translation>檢視(&amp;V)</translation>
+        </message>
+        <message>
+            <source>Encoder self-attention</source>
+            <translation>編碼器自注意力</translation>
+        </message>
+        <message>
+            <source>Decoder self-attention</source>
+            <translation>解碼器自注意力</translation>
+        </message>
+        <message>
+            <source>Cross-attention</source>
+            <translation>交叉注意力</translation>
+        </message>
+        <message>
+            <source>Next query</source>
+            <translation>下一個查詢</translation>
+        </message>
+        <message>
+            <source>Previous query</source>
+            <translation>上一個查詢</translation>
+        </message>
+        <message>
+            <source>Clear query</source>
+            <translation>清除查詢</translation>
+        </message>
+        <message>
+            <source>Next column</source>
+            <translation>下一欄</translation>
+        </message>
+        <message>
+            <source>Previous column</source>
+            <translation>上一欄</translation>
+        </message>
+        <message>
+            <source>Zoom &amp;in</source>
+            <translation>放大(&amp;I)</translation>
+        </message>
+        <message>
+            <source>Zoom &amp;out</source>
+            <translation>縮小(&amp;O)</translation>
+        </message>
+        <message>
+            <source>&amp;Actual size</source>
+            <translation>實際大小(&amp;A)</translation>
+        </message>
+        <message>
+            <source>Focus the sentence</source>
+            <extracomment>Moves the keyboard focus to the sentence field</extracomment>
+            <translation>將焦點移至句子欄位</translation>
+        </message>
+        <message>
+            <source>&amp;Columns</source>
+            <translation>欄(&amp;C)</translation>
+        </message>
+        <message>
+            <source>Show every &amp;layer of the clicked model</source>
+            <translation>顯示所點選模型的所有層(&amp;L)</translation>
+        </message>
+        <message>
+            <source>all models</source>
+            <translation>所有模型</translation>
+        </message>
+        <message>
+            <source>every layer of %1 (Ctrl+Shift+L: back to all models)</source>
+            <translation>%1 的所有層（Ctrl+Shift+L：返回所有模型）</translation>
+        </message>
+        <message>
+            <source>Move clicked column &amp;left</source>
+            <translation>左移所點選的欄(&amp;L)</translation>
+        </message>
+        <message>
+            <source>Move clicked column &amp;right</source>
+            <translation>右移所點選的欄(&amp;R)</translation>
+        </message>
+        <message>
+            <source>&amp;Remove clicked column</source>
+            <translation>移除所點選的欄(&amp;R)</translation>
+        </message>
+        <message>
+            <source>current column: %1</source>
+            <translation>目前欄：%1</translation>
+        </message>
+        <message>
+            <source>Sentence list</source>
+            <translation>句子清單</translation>
+        </message>
+        <message>
+            <source>Text or TSV (*.txt *.tsv);;All files (*)</source>
+            <extracomment>File dialog filters: translate the descriptions; keep the patterns and ";;"</extracomment>
+            <translation>文字或 TSV (*.txt *.tsv);;所有檔案 (*)</translation>
+        </message>
+        <message>
+            <source>A sentence list could not be opened</source>
+            <translation>無法開啟句子清單</translation>
+        </message>
+        <message>
+            <source>(none yet: press Enter in the sentence field)</source>
+            <translation>（尚無：在句子欄位中按 Enter）</translation>
+        </message>
+        <message>
+            <source>One line per model (mean of its heads)</source>
+            <extracomment>Query profile dock: how the profile plot draws the clicked query's attention</extracomment>
+            <translation>每個模型一條線（其各頭的平均）</translation>
+        </message>
+        <message>
+            <source>One line per head of the clicked model</source>
+            <extracomment>Query profile dock: how the profile plot draws the clicked query's attention</extracomment>
+            <translation>所點選模型的每個頭各一條線</translation>
+        </message>
+        <message>
+            <source>Query profile</source>
+            <translation>查詢分佈</translation>
+        </message>
+        <message>
+            <source>Sentences</source>
+            <translation>句子</translation>
+        </message>
+        <message>
+            <source>Variant</source>
+            <extracomment>Dock title: the attention variant of the clicked model</extracomment>
+            <translation>注意力變體</translation>
+        </message>
+        <message>
+            <source>Training</source>
+            <translation>訓練</translation>
+        </message>
+        <message>
+            <source>Heads</source>
+            <extracomment>Dock title: the table of attention heads</extracomment>
+            <translation>注意力頭</translation>
+        </message>
+        <message>
+            <source>Offset profiles</source>
+            <translation>偏移分佈</translation>
+        </message>
+        <message>
+            <source>Over training</source>
+            <translation>訓練過程</translation>
+        </message>
+        <message>
+            <source>Problems</source>
+            <translation>問題</translation>
+        </message>
+        <message>
+            <source>attnviz — compare attention variants</source>
+            <translation>attnviz — 比較注意力變體</translation>
+        </message>
+        <message>
+            <source>Type a sentence, e.g. I want to go to the station</source>
+            <translation>輸入一個句子，例如 I want to go to the station</translation>
+        </message>
+        <message>
+            <source>Target (empty: each model decodes greedily)</source>
+            <translation>目標句（留空：各模型以貪婪法解碼）</translation>
+        </message>
+        <message>
+            <source>The bundled models to compare: real English → Spanish text with subword pieces, the toy translation task whose gold alignments are exact, or language models. Replaces the columns.</source>
+            <translation>要比較的內建模型：帶子詞切分的真實英語 → 西班牙語文字、參考對齊完全準確的簡化翻譯任務，或語言模型。會取代現有的欄。</translation>
+        </message>
+        <message>
+            <source>M&amp;odels</source>
+            <extracomment>Form label: the bundled set of models compared</extracomment>
+            <translation>模型(&amp;O)</translation>
+        </message>
+        <message>
+            <source>&amp;Source</source>
+            <extracomment>Form label: the source sentence</extracomment>
+            <translation>源句(&amp;S)</translation>
+        </message>
+        <message>
+            <source>&amp;Target</source>
+            <extracomment>Form label: the target sentence (the reference translation)</extracomment>
+            <translation>目標句(&amp;T)</translation>
+        </message>
+        <message>
+            <source>zoom %1%</source>
+            <translation>縮放 %1%</translation>
+        </message>
+        <message>
+            <source>analysing…</source>
+            <translation>正在分析…</translation>
+        </message>
+        <message>
+            <source>%1 of %2 models could not run</source>
+            <translation>%2 個模型中有 %1 個無法執行</translation>
+        </message>
+        <message>
+            <source>Models that could not run on this sentence</source>
+            <translation>無法在此句子上執行的模型</translation>
+        </message>
+        <message>
+            <source>Quit attnviz</source>
+            <translation>結束 attnviz</translation>
+        </message>
+        <message>
+            <source>%1 model(s) trained here are not saved (Training › Save model…). Quitting loses them. Quit anyway?</source>
+            <translation>在此訓練的 %1 個模型尚未儲存（訓練 › 儲存模型…）。結束將會遺失它們。仍要結束嗎？</translation>
+        </message>
+        <message>
+            <source>watching %1: %2 was removed (its column stays)</source>
+            <translation>正在監看 %1：%2 已被移除（其欄保留）</translation>
+        </message>
+        <message>
+            <source>A folder could not be watched</source>
+            <translation>無法監看資料夾</translation>
+        </message>
+        <message>
+            <source>Watching %1</source>
+            <translation>正在監看 %1</translation>
+        </message>
+        <message>
+            <source>Checkpoints appearing in %1 become columns; a replaced file updates its column (File › Stop watching)</source>
+            <translation>%1 中出現的檢查點會成為新欄；被取代的檔案會更新其欄（檔案 › 停止監看）</translation>
+        </message>
+        <message>
+            <source>watching %1: no checkpoints yet</source>
+            <translation>正在監看 %1：尚無檢查點</translation>
+        </message>
+        <message>
+            <source>A checkpoint in the watched folder could not be opened (tried again when the file changes)</source>
+            <translation>無法開啟所監看資料夾中的某個檢查點（檔案變更時會重試）</translation>
+        </message>
+        <message>
+            <source>watching %1: updated %2 (step %3)</source>
+            <translation>正在監看 %1：已更新 %2（第 %3 步）</translation>
+        </message>
+        <message>
+            <source>watching %1: updated %2</source>
+            <translation>正在監看 %1：已更新 %2</translation>
+        </message>
+        <message>
+            <source>watching %1: added %2</source>
+            <translation>正在監看 %1：已新增 %2</translation>
+        </message>
+        <message>
+            <source>stopped watching %1 (its columns stay)</source>
+            <translation>已停止監看 %1（其欄保留）</translation>
+        </message>
+        <message>
+            <source>%1: %2</source>
+            <extracomment>Status bar: a problem's heading, then its detail</extracomment>
+            <translation>%1：%2</translation>
+        </message>
+        <message>
+            <source>%1: %2 … (see Problems)</source>
+            <extracomment>Status bar: a problem's heading, then the first of its details</extracomment>
+            <translation>%1：%2 …（見「問題」）</translation>
+        </message>
+        <message>
+            <source>A checkpoint could not be opened</source>
+            <translation>無法開啟檢查點</translation>
+        </message>
+        <message>
+            <source>Switch models</source>
+            <translation>切換模型</translation>
+        </message>
+        <message>
+            <source>%1 model(s) trained here are not saved. Switching to "%2" closes them and their training is lost. Switch anyway?</source>
+            <translation>在此訓練的 %1 個模型尚未儲存。切換到「%2」會關閉它們，其訓練結果將會遺失。仍要切換嗎？</translation>
+        </message>
+        <message>
+            <source>%1 checkpoint(s) in %2 could not be opened and were skipped</source>
+            <translation>%2 中有 %1 個檢查點無法開啟，已略過</translation>
+        </message>
+        <message>
+            <source>No models in %1</source>
+            <translation>%1 中沒有模型</translation>
+        </message>
+        <message>
+            <source>The set "%1" has no checkpoints here (scripts/train-bundled-models %2 makes them).</source>
+            <translation>模型集「%1」在此處沒有檢查點（可用 scripts/train-bundled-models %2 產生）。</translation>
+        </message>
+        <message>
+            <source>%1 models: %2</source>
+            <extracomment>Status bar: how many models were opened, then the model set's name</extracomment>
+            <translation>%1 個模型：%2</translation>
+        </message>
+        <message>
+            <source>A workspace could not be opened</source>
+            <translation>無法開啟工作區</translation>
+        </message>
+        <message>
+            <source>%1 of %2 checkpoints of the workspace %3 could not be opened</source>
+            <translation>工作區 %3 的 %2 個檢查點中有 %1 個無法開啟</translation>
+        </message>
+        <message>
+            <source>The last workspace was not reopened: opening it did not finish at the last start (the app may have crashed on one of its files). Its checkpoints:</source>
+            <translation>未重新開啟上次的工作區：上次啟動時未能完成開啟（程式可能在讀取其中某個檔案時當機）。其檢查點：</translation>
+        </message>
+        <message>
+            <source>Open the last workspace anyway</source>
+            <translation>仍要開啟上次的工作區</translation>
+        </message>
+        <message>
+            <source>%1 of %2 checkpoints of the last workspace could not be opened and are left out of it</source>
+            <translation>上次工作區的 %2 個檢查點中有 %1 個無法開啟，已略去</translation>
+        </message>
+        <message>
+            <source>&amp;Language</source>
+            <translation>語言(&amp;L)</translation>
+        </message>
+        <message>
+            <source>System language</source>
+            <extracomment>View › Language: follow the operating system's language</extracomment>
+            <translation>跟隨系統語言</translation>
+        </message>
+        <message>
+            <source>Interface language: %1</source>
+            <extracomment>Status bar, after View › Language: %1 the language's own name</extracomment>
+            <translation>介面語言：%1</translation>
+        </message>
+    </context>
+    <context>
+        <name>attnviz::ui::OffsetProfileView</name>
+        <message>
+            <source>Each head's mean weight at each offset j − i (solid) beside the profile of its best-fitting Gaussian window (dashed), for the current sentence and the view's block and layer; μ, σ and R² in each title (docs/analysis.md)</source>
+            <translation>每個頭在各偏移 j − i 處的平均權重（實線）及其最佳擬合高斯窗口的偏移分佈（虛線），針對目前句子及檢視所選的模組和層；各標題中列出 μ、σ 和 R²（見 docs/analysis.md）</translation>
+        </message>
+        <message>
+            <source>computing…</source>
+            <translation>計算中…</translation>
+        </message>
+        <message>
+            <source>no model to show</source>
+            <translation>沒有可顯示的模型</translation>
+        </message>
+    </context>
+    <context>
+        <name>attnviz::ui::ProblemsPanel</name>
+        <message>
+            <source>&amp;Clear problems</source>
+            <translation>清除問題(&amp;C)</translation>
+        </message>
+        <message>
+            <source>Problems</source>
+            <translation>問題</translation>
+        </message>
+    </context>
+    <context>
+        <name>attnviz::ui::ProfilePlot</name>
+        <message>
+            <source>Click a query token to see its weights over the keys</source>
+            <translation>點選一個查詢詞元，檢視它在各鍵上的權重</translation>
+        </message>
+        <message>
+            <source>weight</source>
+            <extracomment>Axis title of the profile plot: the attention weight</extracomment>
+            <translation>權重</translation>
+        </message>
+        <message>
+            <source>No model has this block for the selected query</source>
+            <translation>對於所選查詢，沒有模型包含此模組</translation>
+        </message>
+    </context>
+    <context>
+        <name>attnviz::ui::SentenceList</name>
+        <message>
+            <source>cannot open '%1': %2</source>
+            <translation>無法開啟「%1」：%2</translation>
+        </message>
+        <message>
+            <source>'%1' is larger than %2 MB</source>
+            <translation>「%1」大於 %2 MB</translation>
+        </message>
+        <message>
+            <source>'%1' is not valid UTF-8 text</source>
+            <translation>「%1」不是有效的 UTF-8 文字</translation>
+        </message>
+        <message>
+            <source>'%1' has no sentences</source>
+            <translation>「%1」中沒有句子</translation>
+        </message>
+    </context>
+    <context>
+        <name>attnviz::ui::Session</name>
+        <message>
+            <source>not an attnviz session (no "attnviz_session": 1)</source>
+            <translation>不是 attnviz 工作階段（缺少 "attnviz_session": 1）</translation>
+        </message>
+        <message>
+            <source>the JSON is an array, not an object</source>
+            <translation>該 JSON 是陣列，而不是物件</translation>
+        </message>
+        <message>
+            <source>the JSON is a single value, not an object</source>
+            <translation>該 JSON 是單一值，而不是物件</translation>
+        </message>
+        <message>
+            <source>'%1' is not a session: %2</source>
+            <translation>「%1」不是工作階段：%2</translation>
+        </message>
+        <message>
+            <source>%1: its edited settings in the workspace were not applied: %2</source>
+            <translation>%1：其在工作區中編輯過的設定未被套用：%2</translation>
+        </message>
+    </context>
+    <context>
+        <name>attnviz::ui::TrainingDock</name>
+        <message>
+            <source>data file…</source>
+            <extracomment>Task combo box item: train on a data file chosen below instead of a built-in task</extracomment>
+            <translation>資料檔案…</translation>
+        </message>
+        <message>
+            <source>tiny (d 32, 2 heads, 1+1)</source>
+            <translation>微型（d 32，2 個頭，1+1）</translation>
+        </message>
+        <message>
+            <source>small (d 48, 4 heads, 2+2)</source>
+            <translation>小型（d 48，4 個頭，2+2）</translation>
+        </message>
+        <message>
+            <source>medium (d 64, 4 heads, 2+2)</source>
+            <translation>中型（d 64，4 個頭，2+2）</translation>
+        </message>
+        <message>
+            <source>&amp;Task</source>
+            <translation>任務(&amp;T)</translation>
+        </message>
+        <message>
+            <source>Data</source>
+            <extracomment>Form label: the training data file</extracomment>
+            <translation>資料</translation>
+        </message>
+        <message>
+            <source>Tokeni&amp;zer</source>
+            <translation>分詞器(&amp;Z)</translation>
+        </message>
+        <message>
+            <source>&amp;Variant</source>
+            <extracomment>Form label: the attention variant to train</extracomment>
+            <translation>變體(&amp;V)</translation>
+        </message>
+        <message>
+            <source>Si&amp;ze</source>
+            <extracomment>Form label: the model size</extracomment>
+            <translation>規模(&amp;Z)</translation>
+        </message>
+        <message>
+            <source>&amp;Steps</source>
+            <extracomment>Form label: the number of training steps</extracomment>
+            <translation>步數(&amp;S)</translation>
+        </message>
+        <message>
+            <source>&amp;Train</source>
+            <translation>訓練(&amp;T)</translation>
+        </message>
+        <message>
+            <source>&amp;Pause</source>
+            <translation>暫停(&amp;P)</translation>
+        </message>
+        <message>
+            <source>St&amp;op</source>
+            <translation>停止(&amp;O)</translation>
+        </message>
+        <message>
+            <source>Sa&amp;ve model…</source>
+            <translation>儲存模型(&amp;V)…</translation>
+        </message>
+        <message>
+            <source>idle</source>
+            <extracomment>Progress bar text: no training run yet</extracomment>
+            <translation>閒置</translation>
+        </message>
+        <message>
+            <source>step</source>
+            <extracomment>Loss plot axis title: the training step</extracomment>
+            <translation>步</translation>
+        </message>
+        <message>
+            <source>training loss</source>
+            <translation>訓練損失</translation>
+        </message>
+        <message>
+            <source>TSV (source&lt;TAB&gt;target) or text (language model)</source>
+            <translation>TSV（源句&lt;TAB&gt;目標句）或純文字（語言模型）</translation>
+        </message>
+        <message>
+            <source>words (unknown words become &lt;unk&gt;)</source>
+            <translation>詞級（未知詞變為 &lt;unk&gt;）</translation>
+        </message>
+        <message>
+            <source>subwords: SentencePiece trained on the data (never &lt;unk&gt;)</source>
+            <translation>子詞：以該資料訓練的 SentencePiece（不會產生 &lt;unk&gt;）</translation>
+        </message>
+        <message>
+            <source>Training data</source>
+            <translation>訓練資料</translation>
+        </message>
+        <message>
+            <source>Text or TSV (*.txt *.tsv);;All files (*)</source>
+            <translation>文字或 TSV (*.txt *.tsv);;所有檔案 (*)</translation>
+        </message>
+        <message>
+            <source>&amp;Record attention over training</source>
+            <translation>記錄訓練過程中的注意力(&amp;R)</translation>
+        </message>
+        <message>
+            <source>every </source>
+            <extracomment>Spin box prefix, read with the value and the suffix: "every 50 steps"</extracomment>
+            <translation>每 </translation>
+        </message>
+        <message>
+            <source> steps</source>
+            <extracomment>Spin box suffix, read with the prefix and the value: "every 50 steps"</extracomment>
+            <translation> 步</translation>
+        </message>
+        <message>
+            <source>The current sentence's attention is recorded every N steps and shown in the Over training dock</source>
+            <translation>每 N 步記錄一次目前句子的注意力，並顯示在「訓練過程」停駐視窗中</translation>
+        </message>
+        <message>
+            <source>Cannot train: %1</source>
+            <translation>無法訓練：%1</translation>
+        </message>
+        <message>
+            <source>a training run is already in progress</source>
+            <translation>已有訓練正在進行</translation>
+        </message>
+        <message>
+            <source>preparing…</source>
+            <translation>準備中…</translation>
+        </message>
+        <message>
+            <source>%1 / %2 · loss %3 · ETA %4:%5</source>
+            <extracomment>Progress bar: step / total steps, the loss, the time left (minutes:seconds)</extracomment>
+            <translation>%1 / %2 · 損失 %3 · 剩餘 %4:%5</translation>
+        </message>
+        <message>
+            <source>%1k tokens/s</source>
+            <translation>%1k 詞元/秒</translation>
+        </message>
+        <message>
+            <source>Training failed: %1</source>
+            <translation>訓練失敗：%1</translation>
+        </message>
+        <message>
+            <source>held-out loss %1, token accuracy %2%, BLEU %3</source>
+            <translation>保留集損失 %1，詞元準確率 %2%，BLEU %3</translation>
+        </message>
+        <message>
+            <source>held-out loss %1, token accuracy %2%</source>
+            <translation>保留集損失 %1，詞元準確率 %2%</translation>
+        </message>
+        <message>
+            <source>done · %1</source>
+            <extracomment>Progress bar after a run: "done · held-out loss 1.234, …"</extracomment>
+            <translation>完成 · %1</translation>
+        </message>
+        <message>
+            <source>trained %1: %2</source>
+            <translation>已訓練 %1：%2</translation>
+        </message>
+        <message>
+            <source>&amp;Resume</source>
+            <translation>繼續(&amp;R)</translation>
+        </message>
+        <message>
+            <source>Save model</source>
+            <translation>儲存模型</translation>
+        </message>
+        <message>
+            <source>Checkpoints (*.safetensors)</source>
+            <translation>檢查點 (*.safetensors)</translation>
+        </message>
+        <message>
+            <source>saved %1</source>
+            <translation>已儲存 %1</translation>
+        </message>
+        <message>
+            <source>Cannot save: %1</source>
+            <translation>無法儲存：%1</translation>
+        </message>
+    </context>
+    <context>
+        <name>attnviz::ui::VariantPanel</name>
+        <message>
+            <source>Click a panel to see its variant.</source>
+            <translation>點選一個面板以檢視其變體。</translation>
+        </message>
+        <message>
+            <source>&lt;b&gt;%1&lt;/b&gt;: %2 (%3 heads)</source>
+            <extracomment>A block of the model: its kind ("enc self"), its attention variant, its head count</extracomment>
+            <translation>&lt;b&gt;%1&lt;/b&gt;：%2（%3 個頭）</translation>
+        </message>
+        <message>
+            <source>parameters: %1 (%2 trainable)</source>
+            <translation>參數量：%1（其中 %2 可訓練）</translation>
+        </message>
+        <message>
+            <source>%1: numbers separated by commas, e.g. -1, 1</source>
+            <extracomment>%1 an option's name (not translated)</extracomment>
+            <translation>%1：以逗號分隔的數字，例如 -1, 1</translation>
+        </message>
+    </context>
+    <context>
+        <name>attnviz::ui::ViewControls</name>
+        <message>
+            <source>S&amp;hared colour scale</source>
+            <translation>共用色階(&amp;H)</translation>
+        </message>
+        <message>
+            <source>&amp;Words</source>
+            <translation>整詞(&amp;W)</translation>
+        </message>
+        <message>
+            <source>Li&amp;nes</source>
+            <translation>連線(&amp;N)</translation>
+        </message>
+        <message>
+            <source>Draw each head as lines from the query tokens (left) to the key tokens (right), stronger lines for larger weights; hover a token to see only its lines, click a query to select it</source>
+            <translation>將每個頭繪製為從查詢詞元（左）到鍵詞元（右）的連線，權重越大線條越明顯；滑鼠游標停在詞元上時只顯示其連線，點選查詢可將其選取</translation>
+        </message>
+        <message>
+            <source>Merge subword pieces into words: a word's weight as a key is the sum over its pieces, as a query the mean (Clark et al., 2019)</source>
+            <translation>將子詞片段合併為詞：詞作為鍵時，其權重為各片段之和；作為查詢時為各片段的平均值（Clark et al., 2019）</translation>
+        </message>
+        <message>
+            <source>Compare: models × heads</source>
+            <translation>比較：模型 × 頭</translation>
+        </message>
+        <message>
+            <source>Mean: one panel per model</source>
+            <translation>平均：每個模型一個面板</translation>
+        </message>
+        <message>
+            <source>Focus: one model, layers × heads</source>
+            <translation>聚焦：單一模型，層 × 頭</translation>
+        </message>
+        <message>
+            <source>Compare every model's heads; the mean of each model's heads, one large panel per model; or every layer and head of the clicked model (Ctrl+Shift+L)</source>
+            <translation>比較所有模型的頭；顯示每個模型各頭的平均，每個模型一個大面板；或顯示所點選模型的所有層和頭（Ctrl+Shift+L）</translation>
+        </message>
+        <message>
+            <source>Weights</source>
+            <extracomment>Combo box item: what the panels show (the attention weights themselves)</extracomment>
+            <translation>權重</translation>
+        </message>
+        <message>
+            <source>Rollout</source>
+            <extracomment>Combo box item: what the panels show (attention rollout, Abnar &amp; Zuidema 2020)</extracomment>
+            <translation>注意力展開（rollout）</translation>
+        </message>
+        <message>
+            <source>− column 1</source>
+            <extracomment>Combo box item: what the panels show (each model minus the first column)</extracomment>
+            <translation>− 第 1 欄</translation>
+        </message>
+        <message>
+            <source>− Gaussian fit</source>
+            <extracomment>Combo box item: what the panels show (each head minus its best-fitting Gaussian window)</extracomment>
+            <translation>− 高斯擬合</translation>
+        </message>
+        <message>
+            <source>What the panels hold: the attention weights; attention rollout through the self-attention layers (Abnar &amp; Zuidema 2020); each model minus the first column (same block, layer and head; move a column first to compare against it); or each head minus its best-fitting Gaussian window. Differences use a blue–white–red scale centred at 0 (docs/analysis.md)</source>
+            <translation>面板顯示的內容：注意力權重；經各自注意力層的注意力展開（rollout，Abnar &amp; Zuidema 2020）；各模型減去第 1 欄（相同模組、層和頭；要與某一欄比較，請先將其移到第 1 欄）；或各頭減去其最佳擬合高斯窗口。差值使用以 0 為中心的藍–白–紅色階（見 docs/analysis.md）</translation>
+        </message>
+        <message>
+            <source>Encoder self-attention</source>
+            <translation>編碼器自注意力</translation>
+        </message>
+        <message>
+            <source>Decoder self-attention</source>
+            <translation>解碼器自注意力</translation>
+        </message>
+        <message>
+            <source>Cross-attention</source>
+            <translation>交叉注意力</translation>
+        </message>
+        <message>
+            <source> pt</source>
+            <extracomment>Spin box suffix: points, the unit of the label size</extracomment>
+            <translation> pt</translation>
+        </message>
+        <message>
+            <source>Size of the token labels on screen (figures have their own)</source>
+            <translation>螢幕上詞元標籤的字型大小（匯出的圖另有設定）</translation>
+        </message>
+        <message>
+            <source>linear</source>
+            <extracomment>Colour scaling of the weights: linear</extracomment>
+            <translation>線性</translation>
+        </message>
+        <message>
+            <source>power</source>
+            <extracomment>Colour scaling of the weights: a power (gamma) curve</extracomment>
+            <translation>冪函數</translation>
+        </message>
+        <message>
+            <source>log</source>
+            <extracomment>Colour scaling of the weights: logarithmic</extracomment>
+            <translation>對數</translation>
+        </message>
+        <message>
+            <source>&amp;Block</source>
+            <translation>模組(&amp;B)</translation>
+        </message>
+        <message>
+            <source>&amp;Layer</source>
+            <translation>層(&amp;L)</translation>
+        </message>
+        <message>
+            <source>La&amp;yout</source>
+            <translation>版面配置(&amp;Y)</translation>
+        </message>
+        <message>
+            <source>&amp;Colours</source>
+            <translation>配色(&amp;C)</translation>
+        </message>
+        <message>
+            <source>Sc&amp;aling</source>
+            <translation>尺度(&amp;A)</translation>
+        </message>
+        <message>
+            <source>Label si&amp;ze</source>
+            <translation>標籤字型大小(&amp;Z)</translation>
+        </message>
+    </context>
+    <context>
+        <name>attnviz::ui::ViewState</name>
+        <message>
+            <source>enc self</source>
+            <extracomment>Short label of a block kind: encoder self-attention</extracomment>
+            <translation>編碼器自注意</translation>
+        </message>
+        <message>
+            <source>dec self</source>
+            <extracomment>Short label of a block kind: decoder self-attention</extracomment>
+            <translation>解碼器自注意</translation>
+        </message>
+        <message>
+            <source>cross</source>
+            <extracomment>Short label of a block kind: cross-attention (encoder–decoder)</extracomment>
+            <translation>交叉注意</translation>
+        </message>
+    </context>
+    <context>
+        <name>attnviz::ui::WorkspaceModel</name>
+        <message>
+            <source>%1 of %2 models could not run: %3</source>
+            <translation>%2 個模型中有 %1 個無法執行：%3</translation>
+        </message>
+        <message>
+            <source>%1 models</source>
+            <extracomment>Status: how many models the sentence ran on</extracomment>
+            <translation>%1 個模型</translation>
+        </message>
+    </context>
+</TS>
