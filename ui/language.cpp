@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "language.h"
 
+#include <qcustomplot.h>
+
 #include <QAbstractButton>
 #include <QAbstractItemView>
 #include <QAction>
@@ -202,6 +204,13 @@ int retranslateTree(QObject* root, const QString& from, const QString& to) {
         }
         auto* w = qobject_cast<QWidget*>(o);
         if (!w) continue;
+        if (auto* plot = qobject_cast<QCustomPlot*>(w)) {  // axis titles and legend names
+            for (QCPAxis* axis : plot->axisRect() ? plot->axisRect()->axes() : QList<QCPAxis*>())
+                axis->setLabel(text(axis->label(), plot));
+            for (int g = 0; g < plot->graphCount(); ++g)
+                plot->graph(g)->setName(text(plot->graph(g)->name(), plot));
+            plot->replot();
+        }
         for (const char* name : {"windowTitle", "toolTip", "statusTip", "whatsThis"}) prop(w, name);
         // Only widgets whose "text" is the program's: never the user's own (line edits).
         if (qobject_cast<QAbstractButton*>(w) || qobject_cast<QLabel*>(w)) prop(w, "text");

@@ -20,6 +20,7 @@
 #include "color_bar.h"
 #include "column_files.h"
 #include "comparison_grid.h"
+#include "core_texts.h"
 #include "export_sources.h"
 #include "folder_watch.h"
 #include "heads_dock.h"
@@ -68,7 +69,7 @@ QWidget* MainWindow::createCentralWidget() {
     m_source->setPlaceholderText(tr("Type a sentence, e.g. I want to go to the station"));
     m_target->setPlaceholderText(tr("Target (empty: each model decodes greedily)"));
     for (const auto& set : modelSets())
-        m_modelSet->addItem(QString::fromStdString(set.label), QString::fromStdString(set.id));
+        m_modelSet->addItem(coreText(set.label), QString::fromStdString(set.id));
     m_modelSet->setCurrentIndex(-1);
     m_modelSet->setSizeAdjustPolicy(QComboBox::AdjustToContents);
     m_modelSet->setToolTip(

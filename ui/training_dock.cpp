@@ -15,6 +15,7 @@
 #include <cmath>
 #include <thread>
 
+#include "core_texts.h"
 #include "render/colormaps.h"
 #include "render/figure.h"
 
@@ -57,15 +58,14 @@ TrainingDock::TrainingDock(QWidget* parent) : QWidget(parent) {
     row->addWidget(left);
     m_task = new QComboBox;
     // Tasks carry their name as data; the data file item none (its text is translated).
-    for (const auto& t : taskNames())
-        m_task->addItem(QString::fromStdString(t), QString::fromStdString(t));
+    for (const auto& t : taskNames()) m_task->addItem(coreText(t), QString::fromStdString(t));
     //: Task combo box item: train on a data file chosen below instead of a built-in task
     m_task->addItem(tr("data file…"));
-    m_task->setCurrentText("translate");
+    m_task->setCurrentIndex(m_task->findData(QStringLiteral("translate")));
     auto* dataRow = makeDataRow();
     m_variant = new QComboBox;
     for (const Preset& p : presets())
-        m_variant->addItem(QString::fromStdString(p.label), QString::fromStdString(p.id));
+        m_variant->addItem(coreText(p.label), QString::fromStdString(p.id));
     m_size = new QComboBox;
     // The size's id (configFor) is the item's data, not its translated text.
     m_size->addItem(tr("tiny (d 32, 2 heads, 1+1)"), "tiny");

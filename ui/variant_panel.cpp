@@ -10,6 +10,8 @@
 #include <QVBoxLayout>
 #include <cmath>
 
+#include "core_texts.h"
+
 namespace attnviz::ui {
 
 using nlohmann::json;
@@ -31,6 +33,7 @@ VariantPanel::VariantPanel(QWidget* parent) : QWidget(parent) {
 QString VariantPanel::describe(const Model& m) {
     const ModelConfig& c = m.config();
     QString s;
+    QStringList explained;  // each variant's one sentence once
     for (BlockKind k : {BlockKind::EncoderSelf, BlockKind::DecoderSelf, BlockKind::Cross}) {
         if (!c.hasEncoder() && k != BlockKind::DecoderSelf) continue;
         const BlockConfig& b = c.block(k);
@@ -41,6 +44,11 @@ QString VariantPanel::describe(const Model& m) {
                  .arg(b.heads) +
              QString("<br><code>%1</code><br>")
                  .arg(QString::fromStdString(info.formula).toHtmlEscaped());
+        const QString variant = QString::fromStdString(b.variant);
+        if (!explained.contains(variant)) {
+            explained << variant;
+            s += QString("<i>%1</i><br>").arg(coreText(info.summary).toHtmlEscaped());
+        }
     }
     const ParamCount p = countParameters(m.parameterInfo());
     s += "<br>" + tr("parameters: %1 (%2 trainable)").arg(p.total).arg(p.trainable);
@@ -112,7 +120,7 @@ void VariantPanel::buildEditors(const BlockConfig& b) {
         } else {
             continue;  // variant lists change the tensors: not editable here
         }
-        w->setToolTip(QString::fromStdString(o.help + " (" + o.rule() + ")"));
+        w->setToolTip(coreText(o.help) + " (" + QString::fromStdString(o.rule()) + ")");
         m_form->addRow(QString::fromStdString(o.name), w);
         m_editors[o.name] = w;
     }

@@ -204,6 +204,141 @@ in layer %2</source>
         </message>
     </context>
     <context>
+        <name>attnviz::ui::CoreTexts</name>
+        <message>
+            <source>English → Spanish (real text, subwords)</source>
+            <translation>英语 → 西班牙语（真实文本，子词）</translation>
+        </message>
+        <message>
+            <source>Toy translation (152 words, exact alignments)</source>
+            <translation>简化翻译（152 个词，精确对齐）</translation>
+        </message>
+        <message>
+            <source>English language models (real text)</source>
+            <translation>英语语言模型（真实文本）</translation>
+        </message>
+        <message>
+            <source>Toy language models</source>
+            <translation>简化语言模型</translation>
+        </message>
+        <message>
+            <source>dot-product (Vaswani et al., 2017)</source>
+            <translation>点积（Vaswani et al., 2017）</translation>
+        </message>
+        <message>
+            <source>dense synthesizer</source>
+            <translation>稠密合成器</translation>
+        </message>
+        <message>
+            <source>random synthesizer</source>
+            <translation>随机合成器</translation>
+        </message>
+        <message>
+            <source>fixed random synthesizer</source>
+            <translation>固定随机合成器</translation>
+        </message>
+        <message>
+            <source>factorized dense synthesizer</source>
+            <translation>分解稠密合成器</translation>
+        </message>
+        <message>
+            <source>factorized random synthesizer</source>
+            <translation>分解随机合成器</translation>
+        </message>
+        <message>
+            <source>random + dot synthesizer</source>
+            <translation>随机 + 点积合成器</translation>
+        </message>
+        <message>
+            <source>dense + dot synthesizer</source>
+            <translation>稠密 + 点积合成器</translation>
+        </message>
+        <message>
+            <source>HC-SA: Gaussian self-attention, learned cross-attention</source>
+            <translation>HC-SA：高斯自注意力，学习的交叉注意力</translation>
+        </message>
+        <message>
+            <source>all hard-coded: Gaussian self- and cross-attention</source>
+            <translation>全部硬编码：高斯自注意力与交叉注意力</translation>
+        </message>
+        <message>
+            <source>HC-SA + one learned cross-attention head</source>
+            <translation>HC-SA + 一个学习的交叉注意力头</translation>
+        </message>
+        <message>
+            <source>learned local window (w = 2)</source>
+            <translation>学习的局部窗口（w = 2）</translation>
+        </message>
+        <message>
+            <source>copy</source>
+            <translation>复制 (copy)</translation>
+        </message>
+        <message>
+            <source>reverse</source>
+            <translation>倒序 (reverse)</translation>
+        </message>
+        <message>
+            <source>sort</source>
+            <translation>排序 (sort)</translation>
+        </message>
+        <message>
+            <source>translate</source>
+            <translation>翻译 (translate)</translation>
+        </message>
+        <message>
+            <source>lm</source>
+            <translation>语言模型 (lm)</translation>
+        </message>
+        <message>
+            <source>Dot-product attention (Vaswani et al., 2017): query-key similarity.</source>
+            <translation>点积注意力（Vaswani et al., 2017）：查询与键的相似度。</translation>
+        </message>
+        <message>
+            <source>Dense synthesizer (Tay et al., 2021): each token predicts its own row of weights over positions, without looking at the keys.</source>
+            <translation>稠密合成器（Tay et al., 2021）：每个词元自己预测一行对各位置的权重，不看键。</translation>
+        </message>
+        <message>
+            <source>Random synthesizer (Tay et al., 2021): one table of weights per head, the same for every sentence; trainable or fixed.</source>
+            <translation>随机合成器（Tay et al., 2021）：每个头一张权重表，对所有句子都相同；可训练或固定。</translation>
+        </message>
+        <message>
+            <source>Factorized dense synthesizer (Tay et al., 2021): two short predictions of lengths a and b whose outer product gives a row of length L = a*b.</source>
+            <translation>分解稠密合成器（Tay et al., 2021）：两个长度分别为 a 和 b 的短预测，其外积给出长度 L = a*b 的一行。</translation>
+        </message>
+        <message>
+            <source>Factorized random synthesizer (Tay et al., 2021): a rank-k table per head, the same for every sentence.</source>
+            <translation>分解随机合成器（Tay et al., 2021）：每个头一张秩为 k 的表，对所有句子都相同。</translation>
+        </message>
+        <message>
+            <source>Mixture of synthesizers (Tay et al., 2021), e.g. random + dot: a learned convex combination of the components' logits.</source>
+            <translation>合成器的混合（Tay et al., 2021），如随机 + 点积：各组成部分 logits 的学习得到的凸组合。</translation>
+        </message>
+        <message>
+            <source>Hard-coded Gaussian attention (You, Sun &amp; Iyyer, 2020): fixed windows centred at an offset from each query position; nothing is learned.</source>
+            <translation>硬编码高斯注意力（You, Sun &amp; Iyyer, 2020）：以每个查询位置加一个偏移为中心的固定窗口；不学习任何参数。</translation>
+        </message>
+        <message>
+            <source>Learned local window: each head learns how much to attend to each relative position −w…w and ignores everything further away; no query-key comparison.</source>
+            <translation>学习的局部窗口：每个头学习对每个相对位置 −w…w 的关注程度，更远处一概忽略；没有查询与键的比较。</translation>
+        </message>
+        <message>
+            <source>centre o_h of head h's window relative to the query (heads cycle through the list); default [-1, 1], in decoder self-attention [-1, 0]</source>
+            <translation>头 h 的窗口中心 o_h，相对于查询位置（各头依次循环使用列表）；默认 [-1, 1]，解码器自注意力中为 [-1, 0]</translation>
+        </message>
+        <message>
+            <source>standard deviation of every window, in positions</source>
+            <translation>每个窗口的标准差，以位置为单位</translation>
+        </message>
+        <message>
+            <source>renormalise each row over its unmasked keys (the paper does not)</source>
+            <translation>对每一行在未遮盖的键上重新归一化（论文中没有这样做）</translation>
+        </message>
+        <message>
+            <source>cross-attention only: window centre r*i + o_h, r ~ source/target length</source>
+            <translation>仅用于交叉注意力：窗口中心 r*i + o_h，r ≈ 源句长度/目标句长度</translation>
+        </message>
+    </context>
+    <context>
         <name>attnviz::ui::ExportDialog</name>
         <message>
             <source>Export figure</source>

@@ -204,6 +204,141 @@ in layer %2</source>
         </message>
     </context>
     <context>
+        <name>attnviz::ui::CoreTexts</name>
+        <message>
+            <source>English → Spanish (real text, subwords)</source>
+            <translation>英語 → 西班牙語（真實文本，子詞）</translation>
+        </message>
+        <message>
+            <source>Toy translation (152 words, exact alignments)</source>
+            <translation>簡化翻譯（152 個詞，精確對齊）</translation>
+        </message>
+        <message>
+            <source>English language models (real text)</source>
+            <translation>英語語言模型（真實文本）</translation>
+        </message>
+        <message>
+            <source>Toy language models</source>
+            <translation>簡化語言模型</translation>
+        </message>
+        <message>
+            <source>dot-product (Vaswani et al., 2017)</source>
+            <translation>點積（Vaswani et al., 2017）</translation>
+        </message>
+        <message>
+            <source>dense synthesizer</source>
+            <translation>稠密合成器</translation>
+        </message>
+        <message>
+            <source>random synthesizer</source>
+            <translation>隨機合成器</translation>
+        </message>
+        <message>
+            <source>fixed random synthesizer</source>
+            <translation>固定隨機合成器</translation>
+        </message>
+        <message>
+            <source>factorized dense synthesizer</source>
+            <translation>分解稠密合成器</translation>
+        </message>
+        <message>
+            <source>factorized random synthesizer</source>
+            <translation>分解隨機合成器</translation>
+        </message>
+        <message>
+            <source>random + dot synthesizer</source>
+            <translation>隨機 + 點積合成器</translation>
+        </message>
+        <message>
+            <source>dense + dot synthesizer</source>
+            <translation>稠密 + 點積合成器</translation>
+        </message>
+        <message>
+            <source>HC-SA: Gaussian self-attention, learned cross-attention</source>
+            <translation>HC-SA：高斯自注意力，學習的交叉注意力</translation>
+        </message>
+        <message>
+            <source>all hard-coded: Gaussian self- and cross-attention</source>
+            <translation>全部硬編碼：高斯自注意力與交叉注意力</translation>
+        </message>
+        <message>
+            <source>HC-SA + one learned cross-attention head</source>
+            <translation>HC-SA + 一個學習的交叉注意力頭</translation>
+        </message>
+        <message>
+            <source>learned local window (w = 2)</source>
+            <translation>學習的局部窗口（w = 2）</translation>
+        </message>
+        <message>
+            <source>copy</source>
+            <translation>複製 (copy)</translation>
+        </message>
+        <message>
+            <source>reverse</source>
+            <translation>倒序 (reverse)</translation>
+        </message>
+        <message>
+            <source>sort</source>
+            <translation>排序 (sort)</translation>
+        </message>
+        <message>
+            <source>translate</source>
+            <translation>翻譯 (translate)</translation>
+        </message>
+        <message>
+            <source>lm</source>
+            <translation>語言模型 (lm)</translation>
+        </message>
+        <message>
+            <source>Dot-product attention (Vaswani et al., 2017): query-key similarity.</source>
+            <translation>點積注意力（Vaswani et al., 2017）：查詢與鍵的相似度。</translation>
+        </message>
+        <message>
+            <source>Dense synthesizer (Tay et al., 2021): each token predicts its own row of weights over positions, without looking at the keys.</source>
+            <translation>稠密合成器（Tay et al., 2021）：每個詞元自己預測一列對各位置的權重，不看鍵。</translation>
+        </message>
+        <message>
+            <source>Random synthesizer (Tay et al., 2021): one table of weights per head, the same for every sentence; trainable or fixed.</source>
+            <translation>隨機合成器（Tay et al., 2021）：每個頭一張權重表，對所有句子都相同；可訓練或固定。</translation>
+        </message>
+        <message>
+            <source>Factorized dense synthesizer (Tay et al., 2021): two short predictions of lengths a and b whose outer product gives a row of length L = a*b.</source>
+            <translation>分解稠密合成器（Tay et al., 2021）：兩個長度分別為 a 和 b 的短預測，其外積給出長度 L = a*b 的一列。</translation>
+        </message>
+        <message>
+            <source>Factorized random synthesizer (Tay et al., 2021): a rank-k table per head, the same for every sentence.</source>
+            <translation>分解隨機合成器（Tay et al., 2021）：每個頭一張秩為 k 的表，對所有句子都相同。</translation>
+        </message>
+        <message>
+            <source>Mixture of synthesizers (Tay et al., 2021), e.g. random + dot: a learned convex combination of the components' logits.</source>
+            <translation>合成器的混合（Tay et al., 2021），如隨機 + 點積：各組成部分 logits 的學習得到的凸組合。</translation>
+        </message>
+        <message>
+            <source>Hard-coded Gaussian attention (You, Sun &amp; Iyyer, 2020): fixed windows centred at an offset from each query position; nothing is learned.</source>
+            <translation>硬編碼高斯注意力（You, Sun &amp; Iyyer, 2020）：以每個查詢位置加一個偏移為中心的固定窗口；不學習任何參數。</translation>
+        </message>
+        <message>
+            <source>Learned local window: each head learns how much to attend to each relative position −w…w and ignores everything further away; no query-key comparison.</source>
+            <translation>學習的局部窗口：每個頭學習對每個相對位置 −w…w 的關注程度，更遠處一概忽略；沒有查詢與鍵的比較。</translation>
+        </message>
+        <message>
+            <source>centre o_h of head h's window relative to the query (heads cycle through the list); default [-1, 1], in decoder self-attention [-1, 0]</source>
+            <translation>頭 h 的窗口中心 o_h，相對於查詢位置（各頭依序循環使用清單）；預設 [-1, 1]，解碼器自注意力中為 [-1, 0]</translation>
+        </message>
+        <message>
+            <source>standard deviation of every window, in positions</source>
+            <translation>每個窗口的標準差，以位置為單位</translation>
+        </message>
+        <message>
+            <source>renormalise each row over its unmasked keys (the paper does not)</source>
+            <translation>對每一列在未遮蓋的鍵上重新正規化（論文中沒有這樣做）</translation>
+        </message>
+        <message>
+            <source>cross-attention only: window centre r*i + o_h, r ~ source/target length</source>
+            <translation>僅用於交叉注意力：窗口中心 r*i + o_h，r ≈ 源句長度/目標句長度</translation>
+        </message>
+    </context>
+    <context>
         <name>attnviz::ui::ExportDialog</name>
         <message>
             <source>Export figure</source>

@@ -1,0 +1,177 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The interface in Chinese (issue 17), offscreen: View › Language switches the live window
+// to 简体中文 and 繁體中文 and back without a restart, and finds translated menu titles,
+// dock titles, the grid's panel titles, a status message, Qt's own buttons and an exported
+// figure's words; going back to English restores every menu action and dock title exactly;
+// the choice is remembered; every engine text the app shows (model sets, presets, tasks,
+// variants) has a translation.
+#include "ui/language.h"
+
+#include <gtest/gtest.h>
+
+#include <QAction>
+#include <QDialogButtonBox>
+#include <QDockWidget>
+#include <QFile>
+#include <QMenu>
+#include <QMenuBar>
+#include <QPushButton>
+#include <QSettings>
+#include <QStatusBar>
+#include <QTemporaryDir>
+
+#include "core/attention/attention.h"
+#include "core/presets.h"
+#include "core/tasks.h"
+#include "core/workspace.h"
+#include "render/words.h"
+#include "tests/ui/wait.h"
+#include "ui/main_window.h"
+#include "ui/training_dock.h"
+
+using namespace attnviz;
+using namespace attnviz::ui;
+
+namespace {
+
+bool hasCjk(const QString& s) {
+    for (QChar c : s)
+        if (c.unicode() >= 0x4E00 && c.unicode() <= 0x9FFF) return true;
+    return false;
+}
+
+QStringList menuTitles(MainWindow& w) {
+    QStringList out;
+    for (QAction* a : w.menuBar()->actions()) out << a->text();
+    return out;
+}
+
+// Every action's text in every menu, and every dock's title: what going back must restore.
+QStringList allTexts(MainWindow& w) {
+    QStringList out;
+    for (QAction* a : w.findChildren<QAction*>()) out << a->text() + "|" + a->toolTip();
+    for (QDockWidget* d : w.findChildren<QDockWidget*>()) out << d->windowTitle();
+    out.sort();
+    return out;
+}
+
+void settle(MainWindow& w) {
+    ASSERT_TRUE(test::waitUntil([&] { return !w.runner()->busy(); }));
+}
+
+}  // namespace
+
+TEST(Language, LocalesChooseTheLanguage) {
+    EXPECT_EQ(render::languageForLocale("zh_CN"), "zh_CN");
+    EXPECT_EQ(render::languageForLocale("zh_SG"), "zh_CN");
+    EXPECT_EQ(render::languageForLocale("zh_TW"), "zh_TW");
+    EXPECT_EQ(render::languageForLocale("zh_HK"), "zh_TW");
+    EXPECT_EQ(render::languageForLocale("zh_Hant"), "zh_TW");
+    EXPECT_EQ(render::languageForLocale("en_US"), "en");
+    EXPECT_EQ(render::languageForLocale("de_DE"), "en");
+    EXPECT_EQ(render::languageForLocale("C"), "en");
+}
+
+TEST(Language, EveryEngineTextShownHasATranslation) {
+    std::vector<std::string> texts;
+    for (const auto& s : modelSets()) texts.push_back(s.label);
+    for (const auto& p : TrainingDock::presets()) texts.push_back(p.label);
+    for (const auto& t : taskNames()) texts.push_back(t);
+    for (const auto& v : allVariants()) {
+        texts.push_back(v.summary);
+        for (const auto& o : v.options)
+            if (o.live) texts.push_back(o.help);
+    }
+    ASSERT_GE(texts.size(), 30u);
+    for (const QString lang : {"zh_CN", "zh_TW"}) {
+        const render::Words words(lang);
+        for (const auto& t : texts) {
+            const QString zh = words.translate("attnviz::ui::CoreTexts", t.c_str());
+            EXPECT_TRUE(hasCjk(zh)) << lang.toStdString() << " has no translation of '" << t
+                                    << "': list it in ui/core_texts.cpp and translate it";
+        }
+    }
+}
+
+TEST(Language, FigureWordsFollowTheFiguresLanguage) {
+    EXPECT_EQ(render::Words("en").translate("Chart", "heads removed"), "heads removed");
+    EXPECT_EQ(render::Words("zh_CN").translate("Chart", "heads removed"), "已移除的头数");
+    const Wording cn = render::wording("zh_CN"), tw = render::wording("zh_TW");
+    EXPECT_EQ(fill(cn.head, "3"), "头 3");
+    EXPECT_EQ(fill(tw.head, "3"), "頭 3");
+    EXPECT_EQ(render::wording("en").head, Wording{}.head);
+}
+
+TEST(Language, SwitchesLiveAndBack) {
+    QSettings().remove("language");
+    installLanguage("en");
+    MainWindow w;
+    ASSERT_TRUE(w.chooseModelSet("toy", false));
+    w.setSentence("the cat sees the dog");
+    w.show();
+    w.analyzeNow();
+    settle(w);
+    ASSERT_EQ(menuTitles(w), QStringList({"&File", "&View", "&Columns"}));
+    const QStringList english = allTexts(w);
+    ASSERT_EQ(w.workspace()->selection().columns.at(0).tables.at(0).where, "enc self L0 · head 0");
+
+    w.setLanguage("zh_CN");
+    EXPECT_EQ(currentLanguage(), "zh_CN");
+    EXPECT_EQ(menuTitles(w), QStringList({"文件(&F)", "视图(&V)", "列(&C)"}));
+    for (QDockWidget* d : w.findChildren<QDockWidget*>())
+        EXPECT_TRUE(hasCjk(d->windowTitle())) << d->windowTitle().toStdString();
+    EXPECT_EQ(w.statusBar()->currentMessage(), "界面语言：简体中文");
+    EXPECT_EQ(w.workspace()->selection().columns.at(0).tables.at(0).where,
+              "编码器自注意 L0 · 头 0");
+    w.zoomBy(1.25);  // a status message made after the switch
+    EXPECT_TRUE(hasCjk(w.statusBar()->currentMessage()))
+        << w.statusBar()->currentMessage().toStdString();
+    // Qt's own strings, from its shipped translations.
+    QDialogButtonBox box(QDialogButtonBox::Cancel);
+    EXPECT_EQ(box.button(QDialogButtonBox::Cancel)->text(), "取消");
+    // An exported figure's words follow the language; the tokens stay as they are.
+    QTemporaryDir dir;
+    QString error;
+    ASSERT_TRUE(w.exportFigure(dir.filePath("zh.svg"), &error)) << error.toStdString();
+    QFile svg(dir.filePath("zh.svg"));
+    ASSERT_TRUE(svg.open(QIODevice::ReadOnly));
+    const QString figure = QString::fromUtf8(svg.readAll());
+    EXPECT_TRUE(figure.contains("头 0")) << "no translated panel title in the figure";
+    EXPECT_TRUE(figure.contains(">cat<")) << "token labels must stay untranslated";
+
+    w.setLanguage("zh_TW");
+    EXPECT_EQ(menuTitles(w), QStringList({"檔案(&F)", "檢視(&V)", "欄(&C)"}));
+    EXPECT_EQ(w.statusBar()->currentMessage(), "介面語言：繁體中文");
+
+    w.setLanguage("en");
+    EXPECT_EQ(menuTitles(w), QStringList({"&File", "&View", "&Columns"}));
+    EXPECT_EQ(allTexts(w), english) << "going back to English must restore every text";
+    EXPECT_EQ(w.workspace()->selection().columns.at(0).tables.at(0).where, "enc self L0 · head 0");
+}
+
+TEST(Language, TheMenuChoiceIsRemembered) {
+    QSettings().remove("language");
+    installLanguage("en");
+    MainWindow w;
+    QMenu* language = nullptr;
+    for (QMenu* m : w.findChildren<QMenu*>())
+        if (m->title() == "&Language") language = m;
+    ASSERT_NE(language, nullptr);
+    QAction* traditional = nullptr;
+    QAction* system = nullptr;
+    for (QAction* a : language->actions()) {
+        if (a->text() == "繁體中文") traditional = a;
+        if (a->data().toString().isEmpty() && !a->isSeparator()) system = a;
+    }
+    ASSERT_NE(traditional, nullptr);
+    ASSERT_NE(system, nullptr);
+    traditional->trigger();
+    EXPECT_EQ(currentLanguage(), "zh_TW");
+    EXPECT_EQ(QSettings().value("language").toString(), "zh_TW");
+    EXPECT_EQ(startupLanguage(), "zh_TW");
+    EXPECT_EQ(language->title(), "語言(&L)");
+    system->trigger();  // back to the system's language (offscreen tests: C, English)
+    EXPECT_FALSE(QSettings().contains("language"));
+    EXPECT_EQ(currentLanguage(), render::systemLanguage());
+    installLanguage("en");
+}
