@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "error.h"
+#include "gemm.h"
 
 namespace attnviz {
 namespace {
@@ -16,7 +17,7 @@ Eigen::Map<Vec> flatGrad(Tensor& t) {
 }  // namespace
 
 void linear(const Mat& x, const Tensor& w, const Tensor* b, Mat& y) {
-    y.noalias() = x * w.m.transpose();
+    assignProduct(y, x, w.m.transpose());
     if (b) y.rowwise() += Eigen::Map<const Vec>(b->data(), 1, b->numel());
 }
 
@@ -32,7 +33,7 @@ void linearBackward(const Mat& x, const Mat& dy, const Param& w, const Param& b,
         if (accumulate) {
             dx->noalias() += dy * w.m();
         } else {
-            dx->noalias() = dy * w.m();
+            assignProduct(*dx, dy, w.m());
         }
     }
 }
@@ -62,7 +63,8 @@ void LayerNorm::backward(const Mat& dy, Mat& dx, bool accumulate) {
     const Scalar invD = Scalar(1) / static_cast<Scalar>(d);
     for (Eigen::Index r = 0; r < n; ++r) {
         // dxhat = dy ⊙ w; dx = rstd · (dxhat − mean(dxhat) − xhat · mean(dxhat ⊙ xhat))
-        const Eigen::Array<Scalar, 1, Eigen::Dynamic> g = dy.row(r).array() * w.array();
+        dxhat = dy.row(r).array() * w.array();  // no allocation per row
+        const auto& g = dxhat;
         const Scalar m1 = g.sum() * invD;
         const Scalar m2 = (g * xhat.row(r).array()).sum() * invD;
         dx.row(r).array() += rstd(r) * (g - m1 - xhat.row(r).array() * m2);

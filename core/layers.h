@@ -25,6 +25,7 @@ struct LayerNorm {
     Param weight, bias;
     Mat xhat;
     ColVec rstd;
+    Eigen::Array<Scalar, 1, Eigen::Dynamic> dxhat;  // backward's scratch row [d]
     // x [N, d] -> y [N, d]
     void forward(const Mat& x, Mat& y);
     // dy [N, d] -> dx [N, d] (dx = … or dx += … when `accumulate`); adds dweight, dbias.

@@ -2,6 +2,7 @@
 #include "block.h"
 
 #include "error.h"
+#include "gemm.h"
 #include "layers.h"
 
 namespace attnviz {
@@ -79,8 +80,8 @@ void AttentionBlock::forward(const Mat& xq, const Mat& xk, int B, int Tq, int Tk
     m_ctx.resize(static_cast<Eigen::Index>(B) * Tq, m_geo.dModel);
     for (int b = 0; b < B; ++b) {
         for (int hd = 0; hd < h; ++hd) {
-            m_ctx.block(b * Tq, hd * dk, Tq, dk).noalias() =
-                m_a[size_t(b * h + hd)] * m_v.block(b * Tk, hd * dk, Tk, dk);
+            assignProduct(m_ctx.block(b * Tq, hd * dk, Tq, dk), m_a[size_t(b * h + hd)],
+                          m_v.block(b * Tk, hd * dk, Tk, dk));
         }
     }
     applyGates();
@@ -162,9 +163,9 @@ void AttentionBlock::backward(const Mat& dout, Mat& dxq, Mat& dxk) {
             const size_t i = size_t(b * h + hd);
             const auto dc = m_dctx.block(b * Tq, hd * dk, Tq, dk);
             // dV_bh = A_bhᵀ dctx_bh [Tk, dk]; dA_bh = dctx_bh V_bhᵀ [Tq, Tk]
-            m_dv.block(b * Tk, hd * dk, Tk, dk).noalias() = m_a[i].transpose() * dc;
+            assignProduct(m_dv.block(b * Tk, hd * dk, Tk, dk), m_a[i].transpose(), dc);
             if (logits) {
-                m_da.noalias() = dc * m_v.block(b * Tk, hd * dk, Tk, dk).transpose();
+                assignProduct(m_da, dc, m_v.block(b * Tk, hd * dk, Tk, dk).transpose());
                 softmaxBackward(m_a[i], m_da, m_ds[i]);
             }
         }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Dense synthesizer (Tay et al., 2021): each query token alone predicts its row of logits,
 // S_h[i, :] = W2_h · ReLU(W1_h · x_i + b1_h) + b2_h, length max_len, truncated to Nk.
+#include "gemm.h"
 #include "layers.h"
 #include "variants.h"
 
@@ -44,8 +45,8 @@ public:
         for (int b = 0; b < B; ++b) {
             for (int hd = 0; hd < h; ++hd) {
                 Mat& s = S[static_cast<size_t>(b * h + hd)];
-                s.noalias() = m_h.block(b * Tq, hd * dk, Tq, dk) *
-                              m_w2.m().block(hd * L, 0, Tk, dk).transpose();
+                assignProduct(s, m_h.block(b * Tq, hd * dk, Tq, dk),
+                              m_w2.m().block(hd * L, 0, Tk, dk).transpose());
                 s.rowwise() += m_b2.m().row(hd).head(Tk);
             }
         }
@@ -59,8 +60,8 @@ public:
         for (int b = 0; b < m_B; ++b) {
             for (int hd = 0; hd < h; ++hd) {
                 const Mat& g = dS[static_cast<size_t>(b * h + hd)];
-                m_dh.block(b * Tq, hd * dk, Tq, dk).noalias() =
-                    g * m_w2.m().block(hd * L, 0, Tk, dk);
+                assignProduct(m_dh.block(b * Tq, hd * dk, Tq, dk), g,
+                              m_w2.m().block(hd * L, 0, Tk, dk));
                 if (m_w2.grad) {
                     m_w2.grad->m.block(hd * L, 0, Tk, dk).noalias() +=
                         g.transpose() * m_h.block(b * Tq, hd * dk, Tq, dk);

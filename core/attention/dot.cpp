@@ -2,6 +2,7 @@
 // Dot-product attention (Vaswani et al., 2017): S_h = Q_h K_hᵀ / sqrt(dk).
 #include <cmath>
 
+#include "gemm.h"
 #include "layers.h"
 #include "variants.h"
 
@@ -43,8 +44,8 @@ public:
         for (int b = 0; b < B; ++b) {
             for (int hd = 0; hd < h; ++hd) {
                 Mat& s = S[static_cast<size_t>(b * h + hd)];
-                s.noalias() = m_q.block(b * Tq, hd * dk, Tq, dk) *
-                              m_k.block(b * Tk, hd * dk, Tk, dk).transpose();
+                assignProduct(s, m_q.block(b * Tq, hd * dk, Tq, dk),
+                              m_k.block(b * Tk, hd * dk, Tk, dk).transpose());
                 s *= scale;
             }
         }
@@ -59,10 +60,10 @@ public:
         for (int b = 0; b < m_B; ++b) {
             for (int hd = 0; hd < h; ++hd) {
                 const Mat& g = dS[static_cast<size_t>(b * h + hd)];
-                m_dq.block(b * Tq, hd * dk, Tq, dk).noalias() =
-                    scale * g * m_k.block(b * Tk, hd * dk, Tk, dk);
-                m_dk.block(b * Tk, hd * dk, Tk, dk).noalias() =
-                    scale * g.transpose() * m_q.block(b * Tq, hd * dk, Tq, dk);
+                assignProduct(m_dq.block(b * Tq, hd * dk, Tq, dk), scale * g,
+                              m_k.block(b * Tk, hd * dk, Tk, dk));
+                assignProduct(m_dk.block(b * Tk, hd * dk, Tk, dk), scale * g.transpose(),
+                              m_q.block(b * Tq, hd * dk, Tq, dk));
             }
         }
         linearBackward(*m_xq, m_dq, m_wq, m_bq, &dxq, true);

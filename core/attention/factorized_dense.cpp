@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "error.h"
+#include "gemm.h"
 #include "layers.h"
 #include "variants.h"
 
@@ -56,9 +57,9 @@ public:
             const auto hcols = m_h.middleCols(hd * dk, dk);  // [B*Tq, dk]
             Mat& A = m_a[size_t(hd)];                        // [B*Tq, a]
             Mat& Bm = m_b[size_t(hd)];                       // [B*Tq, b]
-            A.noalias() = hcols * m_wa.m().middleRows(hd * a, a).transpose();
+            assignProduct(A, hcols, m_wa.m().middleRows(hd * a, a).transpose());
             A.rowwise() += m_ba.m().row(hd);
-            Bm.noalias() = hcols * m_wb.m().middleRows(hd * bl, bl).transpose();
+            assignProduct(Bm, hcols, m_wb.m().middleRows(hd * bl, bl).transpose());
             Bm.rowwise() += m_bb.m().row(hd);
             for (int b = 0; b < B; ++b) {
                 Mat& s = S[static_cast<size_t>(b * h + hd)];
@@ -98,7 +99,7 @@ public:
             if (m_wb.grad)
                 m_wb.grad->m.middleRows(hd * bl, bl).noalias() += m_db.transpose() * hcols;
             if (m_bb.grad) m_bb.grad->m.row(hd) += m_db.colwise().sum();
-            m_dh.middleCols(hd * dk, dk).noalias() = m_da * m_wa.m().middleRows(hd * a, a);
+            assignProduct(m_dh.middleCols(hd * dk, dk), m_da, m_wa.m().middleRows(hd * a, a));
             m_dh.middleCols(hd * dk, dk).noalias() += m_db * m_wb.m().middleRows(hd * bl, bl);
         }
         m_dh = (m_h.array() > Scalar(0)).select(m_dh, Scalar(0));

@@ -3,6 +3,7 @@
 // S_h = (R1_h R2_hᵀ)[0:Nq, 0:Nk] with R1_h, R2_h of shape [L, k].
 #include <cmath>
 
+#include "gemm.h"
 #include "variants.h"
 
 namespace attnviz {
@@ -35,8 +36,8 @@ public:
         S.resize(static_cast<size_t>(B * h));
         for (int hd = 0; hd < h; ++hd) {
             Mat& s0 = S[static_cast<size_t>(hd)];
-            s0.noalias() =
-                m_r1.m().middleRows(hd * L, Tq) * m_r2.m().middleRows(hd * L, Tk).transpose();
+            assignProduct(s0, m_r1.m().middleRows(hd * L, Tq),
+                          m_r2.m().middleRows(hd * L, Tk).transpose());
             for (int b = 1; b < B; ++b) S[static_cast<size_t>(b * h + hd)] = s0;
         }
     }

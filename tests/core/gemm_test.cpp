@@ -6,6 +6,10 @@
 
 #include <gtest/gtest.h>
 
+#include <limits>
+#include <string>
+#include <tuple>
+
 #include "core/tensor.h"
 
 namespace attnviz {
@@ -61,6 +65,96 @@ TEST(Gemm, EveryFormTheEngineWritesOnStridedBlocks) {
         want.block(1, 2, m, n) += 0.5 * reference(ad, bd);
         expectNear(wide, want, "wide += 0.5·a·b");
     }
+}
+
+// Element-wise equality (so +0 == -0: beta 0 may leave the sign of a zero that beta 1 on a
+// zeroed destination would not) and no NaN left from the destination's old contents.
+template <class X, class Y>
+void expectSame(const X& got, const Y& want, const std::string& what) {
+    ASSERT_EQ(got.rows(), want.rows()) << what;
+    ASSERT_EQ(got.cols(), want.cols()) << what;
+    Eigen::Index bad = 0;
+    for (Eigen::Index i = 0; i < got.rows(); ++i)
+        for (Eigen::Index j = 0; j < got.cols(); ++j)
+            if (!(got(i, j) == want(i, j))) ++bad;
+    EXPECT_EQ(bad, 0) << what << " with " << gemmBackend() << ": " << bad << " of " << got.size()
+                      << " entries differ from Eigen's product";
+}
+
+// assignProduct (core/gemm.h) must give exactly what `dst.noalias() = lhs * rhs` gives, for
+// every transposition, on blocks of wider matrices, with a scalar factor, at the engine's
+// shapes and at those Eigen computes itself (small, a single row or column, empty), into a
+// destination full of NaN (which a product with beta 1 would keep).
+TEST(Gemm, AssignProductIsEigensProductBitForBit) {
+    singleThreadedGemm();
+    const float nan = std::numeric_limits<float>::quiet_NaN();
+    for (auto [m, k, n] :
+         {std::tuple{37, 19, 53}, std::tuple{64, 128, 32}, std::tuple{5, 300, 7},
+          std::tuple{32, 32, 32}, std::tuple{1024, 128, 128}, std::tuple{128, 1024, 512},
+          std::tuple{1024, 128, 1000}, std::tuple{4, 5, 6}, std::tuple{1, 40, 30},
+          std::tuple{30, 40, 1}, std::tuple{8, 0, 9}, std::tuple{2, 9, 9}}) {
+        const std::string shape =
+            std::to_string(m) + "x" + std::to_string(k) + "x" + std::to_string(n) + " ";
+        const Mat A = Mat::Random(m + 3, k + 5), B = Mat::Random(k + 2, n + 4);
+        const Mat Bt = Mat::Random(n + 1, k + 6), At = Mat::Random(k + 4, m + 2);
+        const auto a = A.block(2, 3, m, k);
+        const auto b = B.block(1, 2, k, n);
+        const auto bt = Bt.block(1, 4, n, k);
+        const auto at = At.block(3, 1, k, m);
+        const float scale = 0.17677669f;
+
+        Mat want, got = Mat::Constant(m, n, nan);
+        want.noalias() = a * b;
+        assignProduct(got, a, b);
+        expectSame(got, want, shape + "a·b");
+        want.noalias() = a * bt.transpose();
+        got.setConstant(nan);
+        assignProduct(got, a, bt.transpose());
+        expectSame(got, want, shape + "a·btᵀ");
+        want.noalias() = at.transpose() * b;
+        got.setConstant(nan);
+        assignProduct(got, at.transpose(), b);
+        expectSame(got, want, shape + "atᵀ·b");
+        want.noalias() = at.transpose() * bt.transpose();
+        got.setConstant(nan);
+        assignProduct(got, at.transpose(), bt.transpose());
+        expectSame(got, want, shape + "atᵀ·btᵀ");
+        want.noalias() = scale * at.transpose() * b;
+        got.setConstant(nan);
+        assignProduct(got, scale * at.transpose(), b);
+        expectSame(got, want, shape + "scale·atᵀ·b");
+        want.noalias() = scale * a * b;
+        Mat empty;  // resized by assignProduct
+        assignProduct(empty, scale * a, b);
+        expectSame(empty, want, shape + "scale·a·b, resized");
+
+        // Into a block of a wider destination: the block is written, the rest untouched.
+        Mat wide = Mat::Constant(m + 2, n + 3, nan);
+        assignProduct(wide.block(1, 2, m, n), a, bt.transpose());
+        want.noalias() = a * bt.transpose();
+        expectSame(wide.block(1, 2, m, n), want, shape + "block = a·btᵀ");
+        EXPECT_TRUE(wide.topRows(1).array().isNaN().all()) << shape;
+        EXPECT_TRUE(wide.leftCols(2).array().isNaN().all()) << shape;
+        EXPECT_TRUE(wide.rightCols(1).array().isNaN().all()) << shape;
+        EXPECT_TRUE(wide.bottomRows(1).array().isNaN().all()) << shape;
+    }
+}
+
+// The library call itself: beta 0, so a destination full of NaN is overwritten.
+TEST(Gemm, RowMajorCallOverwritesItsDestination) {
+    singleThreadedGemm();
+    const int m = 37, k = 19, n = 53;
+    const Mat A = Mat::Random(m, k + 2), B = Mat::Random(k, n + 1);
+    Mat c = Mat::Constant(m, n + 5, std::numeric_limits<float>::quiet_NaN());
+    if (!gemmRowMajor(false, false, m, n, k, 1.0f, A.data(), int(A.outerStride()), B.data(),
+                      int(B.outerStride()), c.data(), int(c.outerStride()))) {
+        EXPECT_STREQ(gemmBackend(), "eigen");
+        return;
+    }
+    Mat want;
+    want.noalias() = A.leftCols(k) * B.leftCols(n);
+    expectSame(c.leftCols(n), want, "gemmRowMajor");
+    EXPECT_TRUE(c.rightCols(5).array().isNaN().all());
 }
 
 TEST(Gemm, NamesItsLibrary) {
