@@ -213,8 +213,10 @@ struct Network::Impl {
     template <class G>
     void residualBackward(Sublayer& s, Mat& dx, G&& g) {
         if (pre) {
-            s.dOut = s.mask.size() ? Mat(dx.cwiseProduct(s.mask)) : dx;
-            g(s.dOut, s.dIn);
+            // Without dropout F's output gradient is dx itself, which g only reads: no copy.
+            // With dropout the product is written into dOut's buffer (no temporary).
+            if (s.mask.size()) s.dOut = dx.cwiseProduct(s.mask);
+            g(s.mask.size() ? s.dOut : dx, s.dIn);
             s.ln.backward(s.dIn, dx, true);
         } else {
             s.ln.backward(dx, s.dOut, false);  // dOut = dLoss/d(x + drop(F(x)))

@@ -305,15 +305,26 @@ struct Trainer::Impl {
         const Scalar sqrtBc2 = static_cast<Scalar>(std::sqrt(bc2));
         const Scalar eps = static_cast<Scalar>(opt.eps);
         const Scalar decay = static_cast<Scalar>(1.0 - lr * opt.weightDecay);
+        // Each tensor in tiles that stay in the L1 cache, instead of three passes over the
+        // whole tensor (m, v, then w): the same element-wise operations in the same order,
+        // so the same result to the bit.
+        constexpr Eigen::Index kTile = 1024;
+        using Arr = Eigen::Array<Scalar, Eigen::Dynamic, 1>;
         pool.run(static_cast<int>(params.size()), [&](int p) {
-            auto w = params[size_t(p)]->m.array();
-            const auto g = g0[size_t(p)]->m.array() * c;
-            auto m = mom1[size_t(p)]->m.array();
-            auto v = mom2[size_t(p)]->m.array();
-            if (opt.weightDecay > 0) w *= decay;
-            m = b1 * m + (Scalar(1) - b1) * g;
-            v = b2 * v + (Scalar(1) - b2) * g.square();
-            w -= stepSize * m / (v.sqrt() / sqrtBc2 + eps);
+            Mat& W = params[size_t(p)]->m;
+            const Mat& G = g0[size_t(p)]->m;
+            Mat& M = mom1[size_t(p)]->m;
+            Mat& V = mom2[size_t(p)]->m;
+            const Eigen::Index n = W.size();
+            for (Eigen::Index i0 = 0; i0 < n; i0 += kTile) {
+                const Eigen::Index len = std::min(kTile, n - i0);
+                Eigen::Map<Arr> w(W.data() + i0, len), m(M.data() + i0, len), v(V.data() + i0, len);
+                const auto g = Eigen::Map<const Arr>(G.data() + i0, len) * c;
+                if (opt.weightDecay > 0) w *= decay;
+                m = b1 * m + (Scalar(1) - b1) * g;
+                v = b2 * v + (Scalar(1) - b2) * g.square();
+                w -= stepSize * m / (v.sqrt() / sqrtBc2 + eps);
+            }
         });
     }
 };

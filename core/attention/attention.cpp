@@ -71,12 +71,19 @@ Param Bindings::find(const std::string& name) const {
 
 void maskedSoftmax(const Mat& S, int b, const AttentionMask& mask, Mat& A) {
     const auto Tq = S.rows(), Tk = S.cols();
-    A.setZero(Tq, Tk);
+    A.resize(Tq, Tk);  // each row written once: its allowed keys, then zeros
     for (Eigen::Index i = 0; i < Tq; ++i) {
         const int n = mask.limit(b, int(i), int(Tk));
-        if (n <= 0) continue;  // no allowed key: the row stays all zeros
+        if (n <= 0) {  // no allowed key: the row is all zeros
+            A.row(i).setZero();
+            continue;
+        }
+        A.row(i).tail(Tk - n).setZero();
         const Scalar mx = S.row(i).head(n).maxCoeff();
-        if (mx == -std::numeric_limits<Scalar>::infinity()) continue;  // −inf logits only: zeros
+        if (mx == -std::numeric_limits<Scalar>::infinity()) {  // −inf logits only: zeros
+            A.row(i).head(n).setZero();
+            continue;
+        }
         auto row = A.row(i).head(n);
         row = (S.row(i).head(n).array() - mx).exp().matrix();
         row /= row.sum();
