@@ -2,6 +2,7 @@
 // MainWindow's menus and keyboard actions (File, View, Columns) and the work of the File
 // menu: opening checkpoints and sentence lists, recent sentences.
 #include <QActionGroup>
+#include <QApplication>
 #include <QDockWidget>
 #include <QFileDialog>
 #include <QLineEdit>
@@ -160,6 +161,8 @@ void MainWindow::setLanguage(const QString& code) {
     installLanguage(code);
     if (currentLanguage() == from) return;
     retranslateTree(this, from, currentLanguage());
+    for (QWidget* top : QApplication::topLevelWidgets())  // windows of their own (charts)
+        if (top != this && !isAncestorOf(top)) retranslateTree(top, from, currentLanguage());
     // What is made from data is made again: the grid's titles, the variant tab, the docks'
     // summaries and charts, the status bar.
     statusBar()->clearMessage();
