@@ -18,12 +18,12 @@ struct FigureStyle {
     QString title;
     QString colormap = "viridis";
     Scaling scaling = Scaling::Linear;
-    bool shared = true;    // one colour scale for all panels (else each its own)
-    bool colorbar = true;  // drawn for the shared scale
-    QString fontFamily;    // empty: a family with CJK glyphs when installed
+    bool shared = true;                       // one colour scale for all panels (else each its own)
+    bool colorbar = true;                     // drawn for the shared scale
+    QString fontFamily;                       // empty: a family with CJK glyphs when installed
     QString language = QStringLiteral("en");  // of the figure's own words (render/words.h)
-    double fontSize = 7;   // points
-    bool lines = false;    // each table as the lines view (render/lines.h), not a heatmap
+    double fontSize = 7;                      // points
+    bool lines = false;  // each table as the lines view (render/lines.h), not a heatmap
     // Where the models go: as on screen (a column per model, heads down, or a model's heads
     // in a block under its title when that gives larger panels on a wide page; a single row
     // or column of panels may wrap), as rows (the transpose), or whichever gives the largest

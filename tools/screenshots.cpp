@@ -50,6 +50,26 @@ bool shoot(QWidget& w, const QString& path) {
     return ok;
 }
 
+void raiseDock(MainWindow& w, const char* name) {
+    for (auto* d : w.findChildren<QDockWidget*>())
+        if (d->objectName() == name) d->raise();
+}
+
+// The Heads dock (sorted by how Gaussian each head is, if asked) and the Offset profiles
+// dock, each raised and shot once its numbers are in.
+bool shootAnalysisDocks(MainWindow& w, const QString& out, bool sortByFit) {
+    raiseDock(w, "heads");
+    while (w.heads()->busy() || w.heads()->headCount() == 0) QTest::qWait(50);
+    if (sortByFit) w.heads()->table()->sortByColumn(HeadsDock::R2, Qt::DescendingOrder);
+    QTest::qWait(200);
+    bool ok = shoot(w, out + "/heads.png");
+    raiseDock(w, "offsets");
+    while (w.offsetProfiles()->busy() || w.offsetProfiles()->charts().charts.empty())
+        QTest::qWait(50);
+    QTest::qWait(200);
+    return shoot(w, out + "/offset-profiles.png") && ok;
+}
+
 // Every layout and the lines view, for a 12-token and a 40-token sentence (pieces of the
 // en-es set's vocabulary).
 int shootLayouts(MainWindow& w, const QString& out) {
@@ -101,19 +121,8 @@ int shootLanguage(MainWindow& w, const QString& out, const QString& code) {
     w.setLanguage(code);
     settle(w);
     bool ok = shoot(w, out + "/workspace.png");
-    for (auto* d : w.findChildren<QDockWidget*>())
-        if (d->objectName() == "heads") d->raise();
-    while (w.heads()->busy() || w.heads()->headCount() == 0) QTest::qWait(50);
-    QTest::qWait(200);
-    ok = shoot(w, out + "/heads.png") && ok;
-    for (auto* d : w.findChildren<QDockWidget*>())
-        if (d->objectName() == "offsets") d->raise();
-    while (w.offsetProfiles()->busy() || w.offsetProfiles()->charts().charts.empty())
-        QTest::qWait(50);
-    QTest::qWait(200);
-    ok = shoot(w, out + "/offset-profiles.png") && ok;
-    for (auto* d : w.findChildren<QDockWidget*>())
-        if (d->objectName() == "training") d->raise();
+    ok = shootAnalysisDocks(w, out, false) && ok;
+    raiseDock(w, "training");
     QTest::qWait(200);
     ok = shoot(w, out + "/training.png") && ok;
     // The View menu opened, with its Language submenu.
@@ -219,18 +228,7 @@ int main(int argc, char** argv) {
     // Issue 15's views: every head's statistics in the Heads dock (sorted by how Gaussian
     // each head is), then each model minus the first column (dot), rollout through the
     // encoder's layers, and each head minus its best-fitting Gaussian.
-    for (auto* d : w.findChildren<QDockWidget*>())
-        if (d->objectName() == "heads") d->raise();
-    while (w.heads()->busy() || w.heads()->headCount() == 0) QTest::qWait(50);
-    w.heads()->table()->sortByColumn(HeadsDock::R2, Qt::DescendingOrder);
-    QTest::qWait(200);
-    ok = shoot(w, out + "/heads.png") && ok;
-    for (auto* d : w.findChildren<QDockWidget*>())
-        if (d->objectName() == "offsets") d->raise();
-    while (w.offsetProfiles()->busy() || w.offsetProfiles()->charts().charts.empty())
-        QTest::qWait(50);
-    QTest::qWait(200);
-    ok = shoot(w, out + "/offset-profiles.png") && ok;
+    ok = shootAnalysisDocks(w, out, true) && ok;
     for (auto [kind, name] : {std::pair{attnviz::TableKind::Difference, "difference"},
                               std::pair{attnviz::TableKind::Rollout, "rollout"},
                               std::pair{attnviz::TableKind::FitResidual, "fit-residual"}}) {

@@ -137,16 +137,16 @@ protected:
 
 private:
     QWidget* createCentralWidget();
-    void createDocks();          // docks.cpp
-    void createMenus();          // actions.cpp
-    void addFileMenu();          // actions.cpp
-    void addViewMenu();          // actions.cpp
-    void addColumnsMenu();       // actions.cpp
+    void createDocks();                 // docks.cpp
+    void createMenus();                 // actions.cpp
+    void addFileMenu();                 // actions.cpp
+    void addViewMenu();                 // actions.cpp
+    void addColumnsMenu();              // actions.cpp
     void addLanguageMenu(QMenu* view);  // actions.cpp
-    void openSentenceList();     // actions.cpp
-    void stepColumn(int delta);  // actions.cpp
-    void rebuildRecentMenu();    // actions.cpp
-    void rememberSentence();     // actions.cpp
+    void openSentenceList();            // actions.cpp
+    void stepColumn(int delta);         // actions.cpp
+    void rebuildRecentMenu();           // actions.cpp
+    void rememberSentence();            // actions.cpp
     void connectWidgets();
     void requestAnalysis();
     void resultsChanged();
