@@ -288,7 +288,9 @@ FigurePainter chartPainter(const ChartGrid& g, const FigureStyle& style, QString
         return {};
     }
     auto grid = std::make_shared<ChartGrid>(g);
-    return [grid, style](QPainter& p, const QRectF& r) { paintCharts(p, *grid, style, r); };
+    return [grid, style = withFont(style)](QPainter& p, const QRectF& r) {
+        paintCharts(p, *grid, style, r);
+    };
 }
 
 }  // namespace attnviz::render

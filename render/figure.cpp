@@ -206,10 +206,22 @@ QFont figureFont(const QString& family, double points, bool bold) {
     return f;
 }
 
-QString figureFontFamily() {
-    for (const char* f : {"Noto Sans CJK SC", "Noto Sans CJK JP", "Noto Sans"})
-        if (QFontDatabase::families().contains(f)) return f;
+QString figureFontFamily(const QString& language) {
+    // Han characters drawn with the glyph shapes their readers expect: Taiwan's (TC) for
+    // 繁體中文, mainland China's (SC) otherwise.
+    const QStringList order =
+        language == "zh_TW"
+            ? QStringList{"Noto Sans CJK TC", "Noto Sans CJK SC", "Noto Sans CJK JP", "Noto Sans"}
+            : QStringList{"Noto Sans CJK SC", "Noto Sans CJK JP", "Noto Sans"};
+    const QStringList installed = QFontDatabase::families();
+    for (const QString& f : order)
+        if (installed.contains(f)) return f;
     return QFont().family();
+}
+
+FigureStyle withFont(FigureStyle s) {
+    if (s.fontFamily.isEmpty()) s.fontFamily = figureFontFamily(s.language);
+    return s;
 }
 
 // Whether a label of the selection marks a word unknown to its model ("fox⁇").
@@ -370,7 +382,7 @@ FigurePainter gridPainter(const Selection& selection, const FigureStyle& style, 
         if (error) *error = e;
         return {};
     }
-    auto fig = std::make_shared<Figure>(Figure{selection, style});
+    auto fig = std::make_shared<Figure>(Figure{selection, withFont(style)});
     // Lines draw weights as strokes; signed tables (differences) are drawn as heatmaps.
     if (selection.diverging) fig->style.lines = false;
     return [fig](QPainter& p, const QRectF& r) { paintFigure(p, *fig, r); };
@@ -381,7 +393,7 @@ FigurePainter profilePainter(const Profile& profile, const FigureStyle& style, Q
         if (error) *error = QString::fromStdString(profile.error);
         return {};
     }
-    auto fig = std::make_shared<ProfileFigure>(ProfileFigure{profile, style});
+    auto fig = std::make_shared<ProfileFigure>(ProfileFigure{profile, withFont(style)});
     return [fig](QPainter& p, const QRectF& r) { paintProfile(p, *fig, r); };
 }
 

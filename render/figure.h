@@ -83,6 +83,8 @@ QFont figureFont(const QString& family, double points, bool bold = false);
 
 // The default family for figures: Noto Sans CJK SC when installed (CJK glyphs), else the
 // application font.
-QString figureFontFamily();
+QString figureFontFamily(const QString& language = QStringLiteral("en"));
+// `s` with its font family decided: figureFontFamily(s.language) when none was chosen.
+FigureStyle withFont(FigureStyle s);
 
 }  // namespace attnviz::render

@@ -28,8 +28,10 @@ bool isLanguage(const QString& code);
 QString languageForLocale(const QString& localeName);
 QString systemLanguage();  // languageForLocale of the system locale
 
-// The catalog of a language (nullptr for English or an unknown code): loaded once, kept for
-// the program's life. Thread-safe.
+// The catalog of a language (nullptr for English or an unknown code): loaded once under a
+// lock, kept for the program's life; translating with it only reads it, so figures may be
+// drawn on worker threads. The app loads every catalog on the UI thread at start
+// (ui/language.cpp).
 const QTranslator* catalog(const QString& language);
 
 // Translations in one language. lupdate extracts the texts from calls of the form

@@ -120,21 +120,34 @@ int shootLanguage(MainWindow& w, const QString& out, const QString& code) {
     settle(w);
     w.setLanguage(code);
     settle(w);
+    // Docks tall enough to read their tables and charts.
+    QList<QDockWidget*> docks = w.findChildren<QDockWidget*>();
+    w.resizeDocks(docks, QList<int>(docks.size(), w.height() * 2 / 5), Qt::Vertical);
     bool ok = shoot(w, out + "/workspace.png");
     ok = shootAnalysisDocks(w, out, false) && ok;
     raiseDock(w, "training");
     QTest::qWait(200);
     ok = shoot(w, out + "/training.png") && ok;
-    // The View menu opened, with its Language submenu.
-    for (QAction* a : w.menuBar()->actions())
-        if (a->menu() && a->menu()->actions().size() > 10) {  // View: the longest menu
-            QMenu* m = a->menu();
-            m->popup(w.mapToGlobal(w.menuBar()->actionGeometry(a).bottomLeft()));
+    // The View menu (the second) opened, with its Language submenu: the screen around them.
+    QAction* viewAction = w.menuBar()->actions().value(1);
+    if (QMenu* view = viewAction ? viewAction->menu() : nullptr) {
+        view->popup(w.mapToGlobal(w.menuBar()->actionGeometry(viewAction).bottomLeft()));
+        QTest::qWait(300);
+        QAction* languageAction = view->actions().last();  // View › Language is the last
+        if (QMenu* language = languageAction->menu()) {
+            view->setActiveAction(languageAction);
+            language->popup(view->mapToGlobal(view->actionGeometry(languageAction).topRight()));
             QTest::qWait(300);
-            ok = shoot(*m, out + "/view-menu.png") && ok;
-            m->hide();
-            break;
+            const QRect both = view->geometry().united(language->geometry()).adjusted(-4, -4, 4, 4);
+            const bool saved = QGuiApplication::primaryScreen()
+                                   ->grabWindow(0, both.x(), both.y(), both.width(), both.height())
+                                   .save(out + "/view-menu.png");
+            QTextStream(stdout) << (saved ? "wrote " : "FAILED ") << out << "/view-menu.png\n";
+            ok = saved && ok;
+            language->hide();
         }
+        view->hide();
+    }
     std::unique_ptr<ExportDialog> d(w.createExportDialog());
     d->show();
     QTest::qWait(500);

@@ -12,10 +12,13 @@
 #include <QStatusBar>
 #include <algorithm>
 
+#include "comparison_grid.h"
 #include "export_dialog.h"
 #include "film_dock.h"
+#include "heads_dock.h"
 #include "language.h"
 #include "main_window.h"
+#include "offset_profiles.h"
 #include "render/words.h"
 #include "sentence_list.h"
 #include "view_controls.h"
@@ -161,14 +164,19 @@ void MainWindow::setLanguage(const QString& code) {
     installLanguage(code);
     if (currentLanguage() == from) return;
     retranslateTree(this, from, currentLanguage());
-    for (QWidget* top : QApplication::topLevelWidgets())  // windows of their own (charts)
-        if (top != this && !isAncestorOf(top)) retranslateTree(top, from, currentLanguage());
-    // What is made from data is made again: the grid's titles, the variant tab, the docks'
-    // summaries and charts, the status bar.
+    for (QWidget* top : QApplication::topLevelWidgets())  // windows without a parent
+        if (top != this && !top->parent()) retranslateTree(top, from, currentLanguage());
+    // What is made from data is made again, from what is already computed (nothing is
+    // analysed again): the grid's titles and tooltips, the Variant tab, the docks' summaries
+    // and charts, the status bar.
     statusBar()->clearMessage();
-    columnsChanged();
+    refreshColumnInfo();
+    m_grid->rebuild();
     setView(view());
     m_film->setView(view());
+    m_offsets->recompute();
+    m_heads->retranslate();
+    if (!watchedFolder().isEmpty()) showWatching(watchedFolder());
     //: Status bar, after View › Language: %1 the language's own name
     message(tr("Interface language: %1")
                 .arg(std::find_if(render::languages().begin(), render::languages().end(),

@@ -37,6 +37,8 @@ public:
     int rowCount() const { return m_rows; }
     // The scroll area showing the grid: a single row of heatmaps fills its height.
     void watchViewport(QAbstractScrollArea* area);
+    // Every header and panel made again from the model's selection (e.g. in another language).
+    void rebuild();
 
 signals:
     void queryClicked(int column, int query);
@@ -53,7 +55,6 @@ private:
     void viewChanged();
     void applySizes();   // the view's zoom and label size to every panel
     void fitViewport();  // the grid's size: the view's, or the panels' minimum when larger
-    void rebuild();
     void reshape(int columns, int rows, bool lines);
     QLabel* makeHeader(int column);
     HeatmapPanel* makePanel(int column);

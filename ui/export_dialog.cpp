@@ -14,6 +14,7 @@
 #include <QPushButton>
 #include <QSpinBox>
 
+#include "language.h"
 #include "render/words.h"
 
 namespace attnviz::ui {
@@ -57,8 +58,8 @@ void ExportDialog::createControls(const render::FigureStyle& base) {
     //: Spin box suffix: the resolution of PNG files
     m_dpi->setSuffix(tr(" dpi (PNG)"));
     m_font = new QFontComboBox;
-    m_font->setCurrentFont(
-        QFont(base.fontFamily.isEmpty() ? render::figureFontFamily() : base.fontFamily));
+    m_font->setCurrentFont(QFont(base.fontFamily.isEmpty() ? render::figureFontFamily(base.language)
+                                                           : base.fontFamily));
     m_fontSize = new QDoubleSpinBox;
     m_fontSize->setRange(3, 48);
     m_fontSize->setValue(base.fontSize);
@@ -70,16 +71,12 @@ void ExportDialog::createControls(const render::FigureStyle& base) {
     // The figure's own words (titles, axis titles, legends; never the tokens) may be in
     // another language than the interface: a Chinese talk from an English desktop.
     m_language = new QComboBox;
+    markAsData(m_language);  // each language by its own name
     for (const auto& l : render::languages()) m_language->addItem(l.nativeName, l.code);
     m_language->setCurrentIndex(std::max(0, m_language->findData(base.language)));
     m_language->setToolTip(
         tr("The language of the figure's titles, axis titles and legends; tokens are never "
            "translated"));
-}
-
-void ExportDialog::setLanguage(const QString& code) {
-    const int i = m_language->findData(code);
-    if (i >= 0) m_language->setCurrentIndex(i);
 }
 
 void ExportDialog::layOut() {
@@ -147,7 +144,16 @@ void ExportDialog::connectControls() {
     connect(m_font, &QFontComboBox::currentFontChanged, this, &ExportDialog::updatePreview);
     connect(m_title, &QLineEdit::textChanged, this, &ExportDialog::updatePreview);
     connect(m_colorbar, &QCheckBox::toggled, this, &ExportDialog::updatePreview);
-    connect(m_language, &QComboBox::currentIndexChanged, this, &ExportDialog::updatePreview);
+    connect(m_language, &QComboBox::currentIndexChanged, this,
+            [this, shown = m_base.language]() mutable {
+                // The default font follows the language (TC glyphs for 繁體中文); a chosen one
+                // stays.
+                const QString language = m_language->currentData().toString();
+                if (m_font->currentFont().family() == render::figureFontFamily(shown))
+                    m_font->setCurrentFont(QFont(render::figureFontFamily(language)));
+                shown = language;
+                updatePreview();
+            });
 }
 
 render::FigureStyle ExportDialog::style() const {

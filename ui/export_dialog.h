@@ -37,7 +37,6 @@ public:
     QString writtenPath() const { return m_written; }
     // Folder the file dialog starts in (default: the working directory).
     void setStartFolder(const QString& dir) { m_folder = dir; }
-    void setLanguage(const QString& code);  // of the figure's titles and legends
 
 private:
     void createControls(const render::FigureStyle& base);

@@ -8,6 +8,7 @@
 #include <QPicture>
 
 #include "core/safetensors.h"
+#include "language.h"
 
 namespace attnviz::ui {
 namespace {
@@ -53,17 +54,31 @@ render::FigurePainter profileExport(const WorkspaceModel& model, int column,
     return render::profilePainter(model.profile(column, style.language), style, error);
 }
 
-render::FigurePainter lossExport(QCustomPlot* plot, QString* error) {
+// The Training dock's plot as it is, its axis titles and legend in the figure's language.
+render::FigurePainter lossExport(QCustomPlot* plot, const QString& language, QString* error) {
     if (!plot->graphCount())
         return fail(error, QCoreApplication::translate(
                                "attnviz::ui::ExportSources",
                                "no loss curves yet: train a model in the Training tab")),
                nullptr;
     auto picture = std::make_shared<QPicture>();
+    std::vector<std::pair<QCPAxis*, QString>> axes;
+    std::vector<std::pair<QCPGraph*, QString>> graphs;
+    auto words = [&](const QString& s) { return translatedText(s, currentLanguage(), language); };
+    for (QCPAxis* a : plot->axisRect()->axes()) {
+        axes.emplace_back(a, a->label());
+        a->setLabel(words(a->label()));
+    }
+    for (int g = 0; g < plot->graphCount(); ++g) {
+        graphs.emplace_back(plot->graph(g), plot->graph(g)->name());
+        plot->graph(g)->setName(words(plot->graph(g)->name()));
+    }
     {
         QCPPainter qp(picture.get());
         plot->toPainter(&qp, 600, 400);
     }
+    for (auto& [a, label] : axes) a->setLabel(label);
+    for (auto& [g, name] : graphs) g->setName(name);
     return [picture](QPainter& p, const QRectF& r) {
         p.save();
         p.translate(r.topLeft());
@@ -83,7 +98,7 @@ ExportDialog::Source exportSource(const WorkspaceModel* model, std::function<int
                    nullptr;
         switch (what) {
             case ExportDialog::Loss:
-                return lossExport(lossPlot, error);
+                return lossExport(lossPlot, style.language, error);
             case ExportDialog::Profile:
                 return profileExport(*model, profileColumn(), style, error);
             case ExportDialog::Panel:

@@ -23,7 +23,7 @@ render::FigurePainter panelExport(const WorkspaceModel& model, int column, int h
 render::FigurePainter profileExport(const WorkspaceModel& model, int column,
                                     const render::FigureStyle& style, QString* error);
 // The loss plot recorded as vector drawing operations, replayed scaled onto the page.
-render::FigurePainter lossExport(QCustomPlot* plot, QString* error);
+render::FigurePainter lossExport(QCustomPlot* plot, const QString& language, QString* error);
 
 // The export dialog's source. currentColumn: the clicked column (-1: none); profileColumn:
 // the column whose heads the profile shows (-1: every model).

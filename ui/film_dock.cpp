@@ -148,6 +148,7 @@ HeatmapPanel* FilmDock::panel(int row) const {
 
 SelectionRequest FilmDock::request() const {
     SelectionRequest r = m_view.request();
+    r.wording = render::wording(currentLanguage());
     r.allLayersOf = -1;  // the window's focus column is not a snapshot
     if (r.show == TableKind::Difference) r.show = TableKind::Weights;  // one snapshot: no base
     return r;
@@ -155,6 +156,7 @@ SelectionRequest FilmDock::request() const {
 
 render::FigureStyle FilmDock::style() const {
     render::FigureStyle s = m_view.figureStyle();
+    s.language = currentLanguage();
     s.lines = false;  // heatmaps, as in the dock
     s.title =
         QString("%1 · \u201C%2\u201D")
@@ -329,7 +331,7 @@ void FilmDock::exportFromDialog() {
     const QString base = QString::fromStdString(m_record.model).section(' ', 0, 0);
     const QString path = QFileDialog::getSaveFileName(
         this, tr("Export filmstrip"), (base.isEmpty() ? "probe" : base) + "-filmstrip.svg",
-        "SVG (*.svg);;PDF (*.pdf);;PNG (*.png)");
+        tr("SVG (*.svg);;PDF (*.pdf);;PNG (*.png)"));
     if (path.isEmpty()) return;
     const std::vector<int> steps = filmSteps(m_record.snapshots.size() <= 6 ? 6 : 5);
     QString error;

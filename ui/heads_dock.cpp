@@ -89,16 +89,10 @@ HeadsDock::HeadsDock(QWidget* parent)
         tr("Stop the computation over the sentence list or the pruning (the table and the curves "
            "stay as they are)"));
     m_cancel->hide();
-    m_prune->setToolTip(
-        tr("Pruning curves (Michel et al. 2019) of the model beside: its heads removed one by "
-           "one, least important first and in a random order (seed %1), loss and BLEU over the "
-           "same sentences after each removal, in a window of their own. Needs the importance "
-           "of a computation over the sentence list (\"source TAB target\" lines, or a "
-           "language model)")
-            .arg(kPruneSeed));
     m_pruneModels->setToolTip(
         tr("The model to prune: those with importance over the sentence list"));
     m_pruneModels->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    markAsData(m_pruneModels);  // model names
     m_poll->setInterval(50);
 
     auto* top = new QHBoxLayout;
@@ -128,6 +122,24 @@ HeadsDock::HeadsDock(QWidget* parent)
     });
     m_current->summary = tr("No models");
     setPrunable({});
+    retranslate();
+}
+
+void HeadsDock::retranslate() {
+    m_prune->setToolTip(
+        tr("Pruning curves (Michel et al. 2019) of the model beside: its heads removed one by "
+           "one, least important first and in a random order (seed %1), loss and BLEU over the "
+           "same sentences after each removal, in a window of their own. Needs the importance "
+           "of a computation over the sentence list (\"source TAB target\" lines, or a "
+           "language model)")
+            .arg(kPruneSeed));
+    if (m_current->models > 0 && !m_current->rows.empty())
+        m_current->summary = tr("%1 of %2 · current sentence")
+                                 .arg(plural(int(m_current->rows.size()), "head"),
+                                      plural(m_current->models, "model"));
+    else if (m_current->rows.empty() && m_current->models == 0 && m_current->notes.isEmpty())
+        m_current->summary = tr("No models");
+    if (m_curves && m_pruneWindow && m_pruneWindow->isVisible()) showCurves();
     updateStatus();
 }
 

@@ -88,6 +88,9 @@ public:
     // to do (no models, fewer than 2 usable sentences). Cancels a running one first.
     bool computeOverSet(QString* why = nullptr);
     void cancel();  // stops a running set computation or pruning (its result is dropped)
+    // After a language switch: the texts made from counts (the status line, the Pruning
+    // button's tooltip, the pruning curves) in the new language; nothing is computed again.
+    void retranslate();
     bool setBusy() const { return m_setJob != nullptr; }
 
     // Starts the pruning curves of the model chosen beside the button (what the button does),

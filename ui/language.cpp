@@ -64,15 +64,18 @@ struct Catalogs {
                     const auto name = xml.name();
                     if (name == u"name")
                         context = xml.readElementText();
-                    else if (name == u"message")
+                    else if (name == u"message") {
                         m = Message{context, {}, {}, {}};
-                    else if (name == u"source")
+                        translation.clear();
+                        finished = false;
+                    } else if (name == u"source")
                         m.source = xml.readElementText();
                     else if (name == u"comment")
                         m.comment = xml.readElementText();
                     else if (name == u"translation") {
+                        // Plural forms (<numerusform>) are made by their owners: skipped.
                         finished = xml.attributes().value("type").isEmpty();
-                        translation = xml.readElementText(QXmlStreamReader::IncludeChildElements);
+                        translation = xml.readElementText(QXmlStreamReader::SkipChildElements);
                     }
                 } else if (xml.isEndElement() && xml.name() == u"message") {
                     const QString key = m.context + '\x1f' + m.source + '\x1f' + m.comment;
@@ -160,6 +163,7 @@ QString currentLanguage() {
 }
 
 void installLanguage(const QString& code) {
+    for (const QString& l : render::languageCodes()) render::catalog(l);  // on the UI thread
     const QString lang = render::isLanguage(code) ? code : "en";
     for (auto* t : {g_app.get(), g_qt.get()})
         if (t) QCoreApplication::removeTranslator(t);
@@ -176,6 +180,15 @@ void installLanguage(const QString& code) {
             QCoreApplication::installTranslator(g_qt.get());
     }
     g_current = lang;
+}
+
+QString translatedText(const QString& text, const QString& from, const QString& to) {
+    const QString t = catalogs().translate(text, from, to, nullptr);
+    return t.isNull() ? text : t;
+}
+
+void markAsData(QWidget* widget) {
+    widget->setProperty("attnvizData", true);
 }
 
 int retranslateTree(QObject* root, const QString& from, const QString& to) {
@@ -212,6 +225,7 @@ int retranslateTree(QObject* root, const QString& from, const QString& to) {
             plot->replot();
         }
         for (const char* name : {"windowTitle", "toolTip", "statusTip", "whatsThis"}) prop(w, name);
+        if (w->property("attnvizData").toBool()) continue;
         // Only widgets whose "text" is the program's: never the user's own (line edits).
         if (qobject_cast<QAbstractButton*>(w) || qobject_cast<QLabel*>(w)) prop(w, "text");
         if (qobject_cast<QGroupBox*>(w) || qobject_cast<QMenu*>(w)) prop(w, "title");

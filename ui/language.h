@@ -31,4 +31,12 @@ QString currentLanguage();  // the installed one, "en" at first
 // becomes the message in language `to`. Returns how many texts changed.
 int retranslateTree(QObject* root, const QString& from, const QString& to);
 
+// `text`, a message in language `from`, in language `to`; `text` itself when it is none.
+QString translatedText(const QString& text, const QString& from, const QString& to);
+
+// Marks a widget whose texts are data (model names, colour map names, language names), which
+// retranslateTree leaves alone even when one equals a message; its tooltip is still
+// translated.
+void markAsData(QWidget* widget);
+
 }  // namespace attnviz::ui

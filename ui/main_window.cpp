@@ -24,6 +24,7 @@
 #include "export_sources.h"
 #include "folder_watch.h"
 #include "heads_dock.h"
+#include "language.h"
 #include "offset_profiles.h"
 #include "problems_panel.h"
 #include "profile_plot.h"
@@ -147,10 +148,22 @@ void MainWindow::removeColumn(int c) {
     m_workspace->removeColumn(c);
 }
 
-void MainWindow::columnsChanged() {
+void MainWindow::showWatching(const QString& dir) {
+    m_watching->setText(tr("Watching %1").arg(QFileInfo(dir).fileName()));
+    m_watching->setToolTip(tr("Checkpoints appearing in %1 become columns; a replaced file "
+                              "updates its column (File › Stop watching)")
+                               .arg(dir));
+    m_watching->show();
+}
+
+void MainWindow::refreshColumnInfo() {
     QStringList info;
     for (const auto& c : columns()) info << VariantPanel::describe(*c.model);
     m_grid->setColumnInfo(info);
+}
+
+void MainWindow::columnsChanged() {
+    refreshColumnInfo();
     m_heads->setSentenceSet(columns(), m_sentences->lines());
     requestAnalysis();
 }
@@ -257,7 +270,9 @@ void MainWindow::resultsChanged() {
 
 bool MainWindow::exportFigure(const QString& path, QString* error) {
     // A 16:9 slide; PNG at 144 dpi is 1920 x 1080.
-    const auto paint = gridExport(*m_workspace, view().figureStyle(), error);
+    render::FigureStyle style = view().figureStyle();
+    style.language = currentLanguage();
+    const auto paint = gridExport(*m_workspace, style, error);
     return paint && render::writeFigure(path, QSizeF(960, 540), true, 144, paint, error);
 }
 
@@ -265,7 +280,9 @@ ExportDialog* MainWindow::createExportDialog() {
     auto source = exportSource(
         m_workspace, [this] { return m_currentColumn; }, [this] { return profileColumn(); },
         m_training->lossPlot());
-    return new ExportDialog(source, view().figureStyle(), this);
+    render::FigureStyle style = view().figureStyle();
+    style.language = currentLanguage();  // the dialog's default for the figure's words
+    return new ExportDialog(source, style, this);
 }
 
 bool MainWindow::exportData(const QString& path, QString* error) {
@@ -382,11 +399,7 @@ bool MainWindow::watchFolder(const QString& dir, QString* error) {
         if (error) *error = e;
         return false;
     }
-    m_watching->setText(tr("Watching %1").arg(QFileInfo(dir).fileName()));
-    m_watching->setToolTip(tr("Checkpoints appearing in %1 become columns; a replaced file "
-                              "updates its column (File › Stop watching)")
-                               .arg(dir));
-    m_watching->show();
+    showWatching(dir);
     if (m_watchNote.isEmpty() && m_problems->lines().size() == problems)
         message(tr("watching %1: no checkpoints yet").arg(watchedFolder()));
     return true;

@@ -153,6 +153,8 @@ private:
     void updateColorBar();
     void updateProfile();
     void columnsChanged();
+    void refreshColumnInfo();               // the grid's column tooltips (VariantPanel::describe)
+    void showWatching(const QString& dir);  // the status bar's note of the watched folder
     void message(const QString& text);
     void followCheckpoint(const QString& path);  // a watched checkpoint appeared or changed
     int profileColumn() const;  // the column whose heads the profile shows, -1: every model

@@ -54,14 +54,16 @@ void OffsetProfileView::recompute() {
         m_again = true;
         return;
     }
-    m_watcher->setFuture(QtConcurrent::run([results = m_results, kind = m_kind, layer = m_layer] {
+    // The language is read here, on the UI thread that switches it.
+    m_watcher->setFuture(QtConcurrent::run([results = m_results, kind = m_kind, layer = m_layer,
+                                            words = render::Words(currentLanguage())] {
         std::vector<render::ModelRuns> models;
         if (results)
             for (const auto& r : *results)
                 if (r.error.empty()) models.push_back({r.name, {r.analysis}});
         std::string error;
-        render::ChartGrid g = render::offsetProfileCharts(models, kind, layer, kMaxOffset, &error,
-                                                          render::Words(currentLanguage()));
+        render::ChartGrid g =
+            render::offsetProfileCharts(models, kind, layer, kMaxOffset, &error, words);
         if (g.charts.empty() && error.empty())
             error = OffsetProfileView::tr("no model to show").toStdString();
         return std::make_pair(std::move(g), error);

@@ -21,13 +21,12 @@ public:
     void setResults(std::shared_ptr<const attnviz::Results> results);
     void setBlock(attnviz::BlockKind kind, int layer);
     bool busy() const { return m_watcher->isRunning(); }
+    void recompute();  // again, e.g. after a language switch
 
 signals:
     void computed();
 
 private:
-    void recompute();
-
     std::shared_ptr<const attnviz::Results> m_results;
     attnviz::BlockKind m_kind = attnviz::BlockKind::EncoderSelf;
     int m_layer = 0;

@@ -7,6 +7,7 @@
 #include <QLabel>
 #include <QSpinBox>
 
+#include "language.h"
 #include "render/colormaps.h"
 
 namespace attnviz::ui {
@@ -66,6 +67,7 @@ ViewControls::ViewControls(QWidget* parent)
     m_labels->setSuffix(tr(" pt"));
     m_labels->setToolTip(tr("Size of the token labels on screen (figures have their own)"));
     m_colormap->addItems(render::colormapNames());
+    markAsData(m_colormap);  // the names are ids too
     // The scaling's name (render/scaling.h, workspace files) is the item's data; its text is
     // translated.
     //: Colour scaling of the weights: linear

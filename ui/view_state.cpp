@@ -5,9 +5,6 @@
 #include <QJsonArray>
 #include <algorithm>
 
-#include "language.h"
-#include "render/words.h"
-
 namespace attnviz::ui {
 
 QJsonObject ViewState::toJson() const {
@@ -59,7 +56,6 @@ SelectionRequest ViewState::request() const {
     r.mergeWords = mergeWords;
     r.show = show;
     r.differenceBase = 0;  // the first column: reorder columns to choose another base
-    r.wording = render::wording(currentLanguage());
     return r;
 }
 
@@ -69,7 +65,6 @@ render::FigureStyle ViewState::figureStyle() const {
     s.scaling = scaling;
     s.shared = shared;
     s.lines = lines;
-    s.language = currentLanguage();
     return s;
 }
 

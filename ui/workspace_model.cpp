@@ -56,7 +56,7 @@ void WorkspaceModel::setView(const ViewState& view) {
 Selection WorkspaceModel::selection(const std::string& heads, const QString& language) const {
     SelectionRequest r = m_view.request();
     if (!heads.empty()) r.heads = heads;
-    if (!language.isEmpty()) r.wording = render::wording(language);
+    r.wording = render::wording(language.isEmpty() ? currentLanguage() : language);
     return selectTables(m_results, r);
 }
 

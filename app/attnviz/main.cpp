@@ -65,11 +65,12 @@ int main(int argc, char** argv) {
         QStringList skipped;
         window.setColumns(attnviz::ui::openColumnsIn(dir, &skipped));
         if (!skipped.isEmpty())
-            window.reportProblems(
-                QString("%1 checkpoint(s) in %2 could not be opened and were skipped")
-                    .arg(skipped.size())
-                    .arg(dir),
-                skipped);
+            window.reportProblems(QCoreApplication::translate(
+                                      "attnviz::ui::MainWindow",
+                                      "%1 checkpoint(s) in %2 could not be opened and were skipped")
+                                      .arg(skipped.size())
+                                      .arg(dir),
+                                  skipped);
     } else {
         QString id = cli.value(modelSet);
         if (!id.isEmpty() && !attnviz::findModelSet(id.toStdString())) {

@@ -27,7 +27,7 @@
         <message>
             <source>Pruning the heads of %1 (%2 sentences)</source>
             <extracomment>%1 a model's name, %2 how many sentences</extracomment>
-            <translation>剪枝 %1 的头（%2 个句子）</translation>
+            <translation>%1 的注意力头剪枝（%2 个句子）</translation>
         </message>
         <message>
             <source>heads removed</source>
@@ -58,15 +58,15 @@
         </message>
         <message>
             <source>enc self</source>
-            <translation>编码器自注意</translation>
+            <translation>编码器自注意力</translation>
         </message>
         <message>
             <source>dec self</source>
-            <translation>解码器自注意</translation>
+            <translation>解码器自注意力</translation>
         </message>
         <message>
             <source>cross</source>
-            <translation>交叉注意</translation>
+            <translation>交叉注意力</translation>
         </message>
         <message>
             <source>%1 · layer %2</source>
@@ -79,7 +79,7 @@
         </message>
         <message>
             <source>mean of %1 heads</source>
-            <translation>%1 个头的均值</translation>
+            <translation>%1 个头的平均</translation>
         </message>
         <message>
             <source>rollout through L0–L%1</source>
@@ -88,7 +88,7 @@
         <message>
             <source>words</source>
             <extracomment>Subword pieces merged into words</extracomment>
-            <translation>词级</translation>
+            <translation>整词</translation>
         </message>
         <message>
             <source>Gaussian</source>
@@ -111,7 +111,7 @@ in layer %2</source>
         </message>
         <message>
             <source>every model, mean of heads</source>
-            <translation>所有模型，各头均值</translation>
+            <translation>所有模型，各头平均</translation>
         </message>
         <message>
             <source>step %1</source>
@@ -211,7 +211,7 @@ in layer %2</source>
         </message>
         <message>
             <source>Toy translation (152 words, exact alignments)</source>
-            <translation>简化翻译（152 个词，精确对齐）</translation>
+            <translation>玩具翻译任务（152 个词，精确对齐）</translation>
         </message>
         <message>
             <source>English language models (real text)</source>
@@ -219,7 +219,7 @@ in layer %2</source>
         </message>
         <message>
             <source>Toy language models</source>
-            <translation>简化语言模型</translation>
+            <translation>玩具语言模型</translation>
         </message>
         <message>
             <source>dot-product (Vaswani et al., 2017)</source>
@@ -255,7 +255,7 @@ in layer %2</source>
         </message>
         <message>
             <source>HC-SA: Gaussian self-attention, learned cross-attention</source>
-            <translation>HC-SA：高斯自注意力，学习的交叉注意力</translation>
+            <translation>HC-SA：高斯自注意力，可学习的交叉注意力</translation>
         </message>
         <message>
             <source>all hard-coded: Gaussian self- and cross-attention</source>
@@ -263,31 +263,31 @@ in layer %2</source>
         </message>
         <message>
             <source>HC-SA + one learned cross-attention head</source>
-            <translation>HC-SA + 一个学习的交叉注意力头</translation>
+            <translation>HC-SA + 一个可学习的交叉注意力头</translation>
         </message>
         <message>
             <source>learned local window (w = 2)</source>
-            <translation>学习的局部窗口（w = 2）</translation>
+            <translation>可学习的局部窗口（w = 2）</translation>
         </message>
         <message>
             <source>copy</source>
-            <translation>复制 (copy)</translation>
+            <translation>复制（copy）</translation>
         </message>
         <message>
             <source>reverse</source>
-            <translation>倒序 (reverse)</translation>
+            <translation>倒序（reverse）</translation>
         </message>
         <message>
             <source>sort</source>
-            <translation>排序 (sort)</translation>
+            <translation>排序（sort）</translation>
         </message>
         <message>
             <source>translate</source>
-            <translation>翻译 (translate)</translation>
+            <translation>翻译（translate）</translation>
         </message>
         <message>
             <source>lm</source>
-            <translation>语言模型 (lm)</translation>
+            <translation>语言模型（lm）</translation>
         </message>
         <message>
             <source>Dot-product attention (Vaswani et al., 2017): query-key similarity.</source>
@@ -295,7 +295,7 @@ in layer %2</source>
         </message>
         <message>
             <source>Dense synthesizer (Tay et al., 2021): each token predicts its own row of weights over positions, without looking at the keys.</source>
-            <translation>稠密合成器（Tay et al., 2021）：每个词元自己预测一行对各位置的权重，不看键。</translation>
+            <translation>稠密合成器（Tay et al., 2021）：每个词元自行预测它对各位置的一行权重，不参考键。</translation>
         </message>
         <message>
             <source>Random synthesizer (Tay et al., 2021): one table of weights per head, the same for every sentence; trainable or fixed.</source>
@@ -311,7 +311,7 @@ in layer %2</source>
         </message>
         <message>
             <source>Mixture of synthesizers (Tay et al., 2021), e.g. random + dot: a learned convex combination of the components' logits.</source>
-            <translation>合成器的混合（Tay et al., 2021），如随机 + 点积：各组成部分 logits 的学习得到的凸组合。</translation>
+            <translation>合成器的混合（Tay et al., 2021），如随机 + 点积：各组成部分 logits 的可学习凸组合。</translation>
         </message>
         <message>
             <source>Hard-coded Gaussian attention (You, Sun &amp; Iyyer, 2020): fixed windows centred at an offset from each query position; nothing is learned.</source>
@@ -319,7 +319,7 @@ in layer %2</source>
         </message>
         <message>
             <source>Learned local window: each head learns how much to attend to each relative position −w…w and ignores everything further away; no query-key comparison.</source>
-            <translation>学习的局部窗口：每个头学习对每个相对位置 −w…w 的关注程度，更远处一概忽略；没有查询与键的比较。</translation>
+            <translation>可学习的局部窗口：每个头学习对每个相对位置 −w…w 的关注程度，更远处一概忽略；没有查询与键的比较。</translation>
         </message>
         <message>
             <source>centre o_h of head h's window relative to the query (heads cycle through the list); default [-1, 1], in decoder self-attention [-1, 0]</source>
@@ -470,7 +470,7 @@ in layer %2</source>
         </message>
         <message>
             <source>no loss curves yet: train a model in the Training tab</source>
-            <translation>尚无损失曲线：请在“训练”标签页中训练模型</translation>
+            <translation>尚无损失曲线：请在“训练”停靠窗口中训练模型</translation>
         </message>
     </context>
     <context>
@@ -489,7 +489,7 @@ in layer %2</source>
         </message>
         <message>
             <source>Train with a probe sentence (Training tab: 'Record attention over training') or open a probe file written by attnviz-cli train --probe</source>
-            <translation>使用探针句子训练（“训练”标签页：“记录训练过程中的注意力”），或打开由 attnviz-cli train --probe 写入的探针文件</translation>
+            <translation>使用探针句子训练（“训练”停靠窗口：“记录训练过程中的注意力”），或打开由 attnviz-cli train --probe 写入的探针文件</translation>
         </message>
         <message>
             <source>A probe file (M.probe.json) written by attnviz-cli train --probe S --probe-every K --out M.safetensors</source>
@@ -518,7 +518,7 @@ in layer %2</source>
         <message>
             <source>%1 · “%2” · step %3 (%4/%5) · no target: the rows are each snapshot's own decoded output</source>
             <extracomment>The probe's caption: the run, “the sentence”, the step and which snapshot of how many</extracomment>
-            <translation>%1 · “%2” · 第 %3 步（%4/%5）· 无目标句：各行为每个快照自身的解码输出</translation>
+            <translation>%1 · “%2” · 第 %3 步（%4/%5）· 无目标句：每一行是各快照自身的解码输出</translation>
         </message>
         <message>
             <source>%1 · “%2” · step %3 (%4/%5)</source>
@@ -585,6 +585,10 @@ in layer %2</source>
         <message>
             <source>Cannot export the filmstrip: %1</source>
             <translation>无法导出快照序列图：%1</translation>
+        </message>
+        <message>
+            <source>SVG (*.svg);;PDF (*.pdf);;PNG (*.png)</source>
+            <translation>SVG (*.svg);;PDF (*.pdf);;PNG (*.png)</translation>
         </message>
     </context>
     <context>
@@ -659,7 +663,7 @@ in layer %2</source>
         </message>
         <message>
             <source>%1 of %2 · current sentence</source>
-            <translation>%2中的%1 · 当前句子</translation>
+            <translation>%1（%2）· 当前句子</translation>
         </message>
         <message>
             <source>%1 failed: %2</source>
@@ -1042,7 +1046,7 @@ weight %6</source>
         </message>
         <message>
             <source>&amp;Open checkpoint as a new column…</source>
-            <translation>打开检查点为新列(&amp;O)…</translation>
+            <translation>将检查点打开为新列(&amp;O)…</translation>
         </message>
         <message>
             <source>Open checkpoint</source>
@@ -1251,7 +1255,7 @@ weight %6</source>
         <message>
             <source>One line per model (mean of its heads)</source>
             <extracomment>Query profile dock: how the profile plot draws the clicked query's attention</extracomment>
-            <translation>每个模型一条线（其各头的均值）</translation>
+            <translation>每个模型一条线（其各头的平均）</translation>
         </message>
         <message>
             <source>One line per head of the clicked model</source>
@@ -1294,7 +1298,7 @@ weight %6</source>
         </message>
         <message>
             <source>attnviz — compare attention variants</source>
-            <translation>attnviz — 比较注意力变体</translation>
+            <translation>attnviz — 对比注意力变体</translation>
         </message>
         <message>
             <source>Type a sentence, e.g. I want to go to the station</source>
@@ -1306,7 +1310,7 @@ weight %6</source>
         </message>
         <message>
             <source>The bundled models to compare: real English → Spanish text with subword pieces, the toy translation task whose gold alignments are exact, or language models. Replaces the columns.</source>
-            <translation>要比较的内置模型：带子词切分的真实英语 → 西班牙语文本、参考对齐完全准确的简化翻译任务，或语言模型。会替换现有的列。</translation>
+            <translation>要对比的内置模型：带子词切分的真实英语 → 西班牙语文本、参考对齐完全准确的玩具翻译任务，或语言模型。会替换现有的列。</translation>
         </message>
         <message>
             <source>M&amp;odels</source>
@@ -1624,7 +1628,7 @@ weight %6</source>
         </message>
         <message>
             <source>TSV (source&lt;TAB&gt;target) or text (language model)</source>
-            <translation>TSV（源句&lt;TAB&gt;目标句）或纯文本（语言模型）</translation>
+            <translation>TSV 或纯文本（语言模型）</translation>
         </message>
         <message>
             <source>words (unknown words become &lt;unk&gt;)</source>
@@ -1675,7 +1679,7 @@ weight %6</source>
         <message>
             <source>%1 / %2 · loss %3 · ETA %4:%5</source>
             <extracomment>Progress bar: step / total steps, the loss, the time left (minutes:seconds)</extracomment>
-            <translation>%1 / %2 · 损失 %3 · 剩余 %4:%5</translation>
+            <translation>%1 / %2 · 损失 %3 · 预计剩余 %4:%5</translation>
         </message>
         <message>
             <source>%1k tokens/s</source>
@@ -1804,7 +1808,7 @@ weight %6</source>
         </message>
         <message>
             <source>What the panels hold: the attention weights; attention rollout through the self-attention layers (Abnar &amp; Zuidema 2020); each model minus the first column (same block, layer and head; move a column first to compare against it); or each head minus its best-fitting Gaussian window. Differences use a blue–white–red scale centred at 0 (docs/analysis.md)</source>
-            <translation>面板显示的内容：注意力权重；经各自注意力层的注意力展开（rollout，Abnar &amp; Zuidema 2020）；各模型减去第 1 列（相同模块、层和头；要与某一列比较，请先将其移到第 1 列）；或各头减去其最佳拟合高斯窗口。差值使用以 0 为中心的蓝–白–红色阶（见 docs/analysis.md）</translation>
+            <translation>面板显示的内容：注意力权重；逐层经过各个自注意力层的注意力展开（rollout，Abnar &amp; Zuidema 2020）；各模型减去第 1 列（相同模块、层和头；要与某一列对比，请先将其移到第 1 列）；或各头减去其最佳拟合高斯窗口。差值使用以 0 为中心的蓝–白–红色阶（见 docs/analysis.md）</translation>
         </message>
         <message>
             <source>Encoder self-attention</source>
@@ -1872,17 +1876,17 @@ weight %6</source>
         <message>
             <source>enc self</source>
             <extracomment>Short label of a block kind: encoder self-attention</extracomment>
-            <translation>编码器自注意</translation>
+            <translation>编码器自注意力</translation>
         </message>
         <message>
             <source>dec self</source>
             <extracomment>Short label of a block kind: decoder self-attention</extracomment>
-            <translation>解码器自注意</translation>
+            <translation>解码器自注意力</translation>
         </message>
         <message>
             <source>cross</source>
             <extracomment>Short label of a block kind: cross-attention (encoder–decoder)</extracomment>
-            <translation>交叉注意</translation>
+            <translation>交叉注意力</translation>
         </message>
     </context>
     <context>

@@ -27,7 +27,7 @@
         <message>
             <source>Pruning the heads of %1 (%2 sentences)</source>
             <extracomment>%1 a model's name, %2 how many sentences</extracomment>
-            <translation>剪枝 %1 的頭（%2 個句子）</translation>
+            <translation>%1 的注意力頭剪枝（%2 個句子）</translation>
         </message>
         <message>
             <source>heads removed</source>
@@ -58,15 +58,15 @@
         </message>
         <message>
             <source>enc self</source>
-            <translation>編碼器自注意</translation>
+            <translation>編碼器自注意力</translation>
         </message>
         <message>
             <source>dec self</source>
-            <translation>解碼器自注意</translation>
+            <translation>解碼器自注意力</translation>
         </message>
         <message>
             <source>cross</source>
-            <translation>交叉注意</translation>
+            <translation>交叉注意力</translation>
         </message>
         <message>
             <source>%1 · layer %2</source>
@@ -88,7 +88,7 @@
         <message>
             <source>words</source>
             <extracomment>Subword pieces merged into words</extracomment>
-            <translation>詞級</translation>
+            <translation>整詞</translation>
         </message>
         <message>
             <source>Gaussian</source>
@@ -211,7 +211,7 @@ in layer %2</source>
         </message>
         <message>
             <source>Toy translation (152 words, exact alignments)</source>
-            <translation>簡化翻譯（152 個詞，精確對齊）</translation>
+            <translation>玩具翻譯任務（152 個詞，精確對齊）</translation>
         </message>
         <message>
             <source>English language models (real text)</source>
@@ -219,7 +219,7 @@ in layer %2</source>
         </message>
         <message>
             <source>Toy language models</source>
-            <translation>簡化語言模型</translation>
+            <translation>玩具語言模型</translation>
         </message>
         <message>
             <source>dot-product (Vaswani et al., 2017)</source>
@@ -255,7 +255,7 @@ in layer %2</source>
         </message>
         <message>
             <source>HC-SA: Gaussian self-attention, learned cross-attention</source>
-            <translation>HC-SA：高斯自注意力，學習的交叉注意力</translation>
+            <translation>HC-SA：高斯自注意力，可學習的交叉注意力</translation>
         </message>
         <message>
             <source>all hard-coded: Gaussian self- and cross-attention</source>
@@ -263,31 +263,31 @@ in layer %2</source>
         </message>
         <message>
             <source>HC-SA + one learned cross-attention head</source>
-            <translation>HC-SA + 一個學習的交叉注意力頭</translation>
+            <translation>HC-SA + 一個可學習的交叉注意力頭</translation>
         </message>
         <message>
             <source>learned local window (w = 2)</source>
-            <translation>學習的局部窗口（w = 2）</translation>
+            <translation>可學習的局部窗口（w = 2）</translation>
         </message>
         <message>
             <source>copy</source>
-            <translation>複製 (copy)</translation>
+            <translation>複製（copy）</translation>
         </message>
         <message>
             <source>reverse</source>
-            <translation>倒序 (reverse)</translation>
+            <translation>倒序（reverse）</translation>
         </message>
         <message>
             <source>sort</source>
-            <translation>排序 (sort)</translation>
+            <translation>排序（sort）</translation>
         </message>
         <message>
             <source>translate</source>
-            <translation>翻譯 (translate)</translation>
+            <translation>翻譯（translate）</translation>
         </message>
         <message>
             <source>lm</source>
-            <translation>語言模型 (lm)</translation>
+            <translation>語言模型（lm）</translation>
         </message>
         <message>
             <source>Dot-product attention (Vaswani et al., 2017): query-key similarity.</source>
@@ -295,7 +295,7 @@ in layer %2</source>
         </message>
         <message>
             <source>Dense synthesizer (Tay et al., 2021): each token predicts its own row of weights over positions, without looking at the keys.</source>
-            <translation>稠密合成器（Tay et al., 2021）：每個詞元自己預測一列對各位置的權重，不看鍵。</translation>
+            <translation>稠密合成器（Tay et al., 2021）：每個詞元自行預測它對各位置的一列權重，不參考鍵。</translation>
         </message>
         <message>
             <source>Random synthesizer (Tay et al., 2021): one table of weights per head, the same for every sentence; trainable or fixed.</source>
@@ -311,7 +311,7 @@ in layer %2</source>
         </message>
         <message>
             <source>Mixture of synthesizers (Tay et al., 2021), e.g. random + dot: a learned convex combination of the components' logits.</source>
-            <translation>合成器的混合（Tay et al., 2021），如隨機 + 點積：各組成部分 logits 的學習得到的凸組合。</translation>
+            <translation>合成器的混合（Tay et al., 2021），如隨機 + 點積：各組成部分 logits 的可學習凸組合。</translation>
         </message>
         <message>
             <source>Hard-coded Gaussian attention (You, Sun &amp; Iyyer, 2020): fixed windows centred at an offset from each query position; nothing is learned.</source>
@@ -319,7 +319,7 @@ in layer %2</source>
         </message>
         <message>
             <source>Learned local window: each head learns how much to attend to each relative position −w…w and ignores everything further away; no query-key comparison.</source>
-            <translation>學習的局部窗口：每個頭學習對每個相對位置 −w…w 的關注程度，更遠處一概忽略；沒有查詢與鍵的比較。</translation>
+            <translation>可學習的局部窗口：每個頭學習對每個相對位置 −w…w 的關注程度，更遠處一概忽略；沒有查詢與鍵的比較。</translation>
         </message>
         <message>
             <source>centre o_h of head h's window relative to the query (heads cycle through the list); default [-1, 1], in decoder self-attention [-1, 0]</source>
@@ -398,7 +398,7 @@ in layer %2</source>
         </message>
         <message>
             <source>Colour bar</source>
-            <translation>色彩條</translation>
+            <translation>色條</translation>
         </message>
         <message>
             <source>&amp;Figure</source>
@@ -470,7 +470,7 @@ in layer %2</source>
         </message>
         <message>
             <source>no loss curves yet: train a model in the Training tab</source>
-            <translation>尚無損失曲線：請在「訓練」分頁中訓練模型</translation>
+            <translation>尚無損失曲線：請在「訓練」停駐視窗中訓練模型</translation>
         </message>
     </context>
     <context>
@@ -489,7 +489,7 @@ in layer %2</source>
         </message>
         <message>
             <source>Train with a probe sentence (Training tab: 'Record attention over training') or open a probe file written by attnviz-cli train --probe</source>
-            <translation>使用探針句子訓練（「訓練」分頁：「記錄訓練過程中的注意力」），或開啟由 attnviz-cli train --probe 寫入的探針檔案</translation>
+            <translation>使用探針句子訓練（「訓練」停駐視窗：「記錄訓練過程中的注意力」），或開啟由 attnviz-cli train --probe 寫入的探針檔案</translation>
         </message>
         <message>
             <source>A probe file (M.probe.json) written by attnviz-cli train --probe S --probe-every K --out M.safetensors</source>
@@ -518,7 +518,7 @@ in layer %2</source>
         <message>
             <source>%1 · “%2” · step %3 (%4/%5) · no target: the rows are each snapshot's own decoded output</source>
             <extracomment>The probe's caption: the run, “the sentence”, the step and which snapshot of how many</extracomment>
-            <translation>%1 · 「%2」 · 第 %3 步（%4/%5）· 無目標句：各列為每個快照自身的解碼輸出</translation>
+            <translation>%1 · 「%2」 · 第 %3 步（%4/%5）· 無目標句：每一列是各快照自身的解碼輸出</translation>
         </message>
         <message>
             <source>%1 · “%2” · step %3 (%4/%5)</source>
@@ -585,6 +585,10 @@ in layer %2</source>
         <message>
             <source>Cannot export the filmstrip: %1</source>
             <translation>無法匯出快照序列圖：%1</translation>
+        </message>
+        <message>
+            <source>SVG (*.svg);;PDF (*.pdf);;PNG (*.png)</source>
+            <translation>SVG (*.svg);;PDF (*.pdf);;PNG (*.png)</translation>
         </message>
     </context>
     <context>
@@ -659,7 +663,7 @@ in layer %2</source>
         </message>
         <message>
             <source>%1 of %2 · current sentence</source>
-            <translation>%2中的%1 · 目前句子</translation>
+            <translation>%1（%2）· 目前句子</translation>
         </message>
         <message>
             <source>%1 failed: %2</source>
@@ -1042,7 +1046,7 @@ weight %6</source>
         </message>
         <message>
             <source>&amp;Open checkpoint as a new column…</source>
-            <translation>開啟檢查點為新欄(&amp;O)…</translation>
+            <translation>將檢查點開啟為新欄(&amp;O)…</translation>
         </message>
         <message>
             <source>Open checkpoint</source>
@@ -1306,7 +1310,7 @@ weight %6</source>
         </message>
         <message>
             <source>The bundled models to compare: real English → Spanish text with subword pieces, the toy translation task whose gold alignments are exact, or language models. Replaces the columns.</source>
-            <translation>要比較的內建模型：帶子詞切分的真實英語 → 西班牙語文字、參考對齊完全準確的簡化翻譯任務，或語言模型。會取代現有的欄。</translation>
+            <translation>要比較的內建模型：帶子詞切分的真實英語 → 西班牙語文本、參考對齊完全準確的玩具翻譯任務，或語言模型。會取代現有的欄。</translation>
         </message>
         <message>
             <source>M&amp;odels</source>
@@ -1624,7 +1628,7 @@ weight %6</source>
         </message>
         <message>
             <source>TSV (source&lt;TAB&gt;target) or text (language model)</source>
-            <translation>TSV（源句&lt;TAB&gt;目標句）或純文字（語言模型）</translation>
+            <translation>TSV 或純文字（語言模型）</translation>
         </message>
         <message>
             <source>words (unknown words become &lt;unk&gt;)</source>
@@ -1675,7 +1679,7 @@ weight %6</source>
         <message>
             <source>%1 / %2 · loss %3 · ETA %4:%5</source>
             <extracomment>Progress bar: step / total steps, the loss, the time left (minutes:seconds)</extracomment>
-            <translation>%1 / %2 · 損失 %3 · 剩餘 %4:%5</translation>
+            <translation>%1 / %2 · 損失 %3 · 預計剩餘 %4:%5</translation>
         </message>
         <message>
             <source>%1k tokens/s</source>
@@ -1804,7 +1808,7 @@ weight %6</source>
         </message>
         <message>
             <source>What the panels hold: the attention weights; attention rollout through the self-attention layers (Abnar &amp; Zuidema 2020); each model minus the first column (same block, layer and head; move a column first to compare against it); or each head minus its best-fitting Gaussian window. Differences use a blue–white–red scale centred at 0 (docs/analysis.md)</source>
-            <translation>面板顯示的內容：注意力權重；經各自注意力層的注意力展開（rollout，Abnar &amp; Zuidema 2020）；各模型減去第 1 欄（相同模組、層和頭；要與某一欄比較，請先將其移到第 1 欄）；或各頭減去其最佳擬合高斯窗口。差值使用以 0 為中心的藍–白–紅色階（見 docs/analysis.md）</translation>
+            <translation>面板顯示的內容：注意力權重；逐層經過各個自注意力層的注意力展開（rollout，Abnar &amp; Zuidema 2020）；各模型減去第 1 欄（相同模組、層和頭；要與某一欄比較，請先將其移到第 1 欄）；或各頭減去其最佳擬合高斯窗口。差值使用以 0 為中心的藍–白–紅色階（見 docs/analysis.md）</translation>
         </message>
         <message>
             <source>Encoder self-attention</source>
@@ -1872,17 +1876,17 @@ weight %6</source>
         <message>
             <source>enc self</source>
             <extracomment>Short label of a block kind: encoder self-attention</extracomment>
-            <translation>編碼器自注意</translation>
+            <translation>編碼器自注意力</translation>
         </message>
         <message>
             <source>dec self</source>
             <extracomment>Short label of a block kind: decoder self-attention</extracomment>
-            <translation>解碼器自注意</translation>
+            <translation>解碼器自注意力</translation>
         </message>
         <message>
             <source>cross</source>
             <extracomment>Short label of a block kind: cross-attention (encoder–decoder)</extracomment>
-            <translation>交叉注意</translation>
+            <translation>交叉注意力</translation>
         </message>
     </context>
     <context>

@@ -9,10 +9,15 @@
 
 #include <gtest/gtest.h>
 
+#include <QAbstractButton>
 #include <QAction>
+#include <QComboBox>
+#include <QCoreApplication>
 #include <QDialogButtonBox>
 #include <QDockWidget>
 #include <QFile>
+#include <QLabel>
+#include <QLineEdit>
 #include <QMenu>
 #include <QMenuBar>
 #include <QPushButton>
@@ -26,6 +31,8 @@
 #include "core/workspace.h"
 #include "render/words.h"
 #include "tests/ui/wait.h"
+#include "ui/comparison_grid.h"
+#include "ui/heatmap_panel.h"
 #include "ui/main_window.h"
 #include "ui/training_dock.h"
 
@@ -46,14 +53,42 @@ QStringList menuTitles(MainWindow& w) {
     return out;
 }
 
-// Every action's text in every menu, and every dock's title: what going back must restore.
+// Every text retranslateTree touches: actions, dock titles, labels, buttons, tooltips,
+// placeholders, combo box items. What going back to English must restore exactly.
 QStringList allTexts(MainWindow& w) {
     QStringList out;
     for (QAction* a : w.findChildren<QAction*>()) out << a->text() + "|" + a->toolTip();
-    for (QDockWidget* d : w.findChildren<QDockWidget*>()) out << d->windowTitle();
+    for (QWidget* x : w.findChildren<QWidget*>()) {
+        out << x->windowTitle() + "|" + x->toolTip();
+        if (auto* l = qobject_cast<QLabel*>(x)) out << l->text();
+        if (auto* b = qobject_cast<QAbstractButton*>(x)) out << b->text();
+        if (auto* e = qobject_cast<QLineEdit*>(x)) out << e->placeholderText();
+        if (auto* c = qobject_cast<QComboBox*>(x))
+            for (int i = 0; i < c->count(); ++i) out << c->itemText(i);
+    }
     out.sort();
     return out;
 }
+
+// Each test starts and ends in English with no remembered choice, whatever fails, with
+// settings of its own process (ctest -j runs tests of this binary side by side, and they
+// would otherwise share one settings file).
+class Language : public ::testing::Test {
+protected:
+    void SetUp() override {
+        m_organization = QCoreApplication::organizationName();
+        QCoreApplication::setOrganizationName(m_organization + "-" +
+                                              QString::number(QCoreApplication::applicationPid()));
+        QSettings().clear();
+        installLanguage("en");
+    }
+    void TearDown() override {
+        QSettings().clear();
+        QCoreApplication::setOrganizationName(m_organization);
+        installLanguage("en");
+    }
+    QString m_organization;
+};
 
 void settle(MainWindow& w) {
     ASSERT_TRUE(test::waitUntil([&] { return !w.runner()->busy(); }));
@@ -61,7 +96,7 @@ void settle(MainWindow& w) {
 
 }  // namespace
 
-TEST(Language, LocalesChooseTheLanguage) {
+TEST_F(Language, LocalesChooseTheLanguage) {
     EXPECT_EQ(render::languageForLocale("zh_CN"), "zh_CN");
     EXPECT_EQ(render::languageForLocale("zh_SG"), "zh_CN");
     EXPECT_EQ(render::languageForLocale("zh_TW"), "zh_TW");
@@ -72,7 +107,7 @@ TEST(Language, LocalesChooseTheLanguage) {
     EXPECT_EQ(render::languageForLocale("C"), "en");
 }
 
-TEST(Language, EveryEngineTextShownHasATranslation) {
+TEST_F(Language, EveryEngineTextShownHasATranslation) {
     std::vector<std::string> texts;
     for (const auto& s : modelSets()) texts.push_back(s.label);
     for (const auto& p : TrainingDock::presets()) texts.push_back(p.label);
@@ -93,7 +128,7 @@ TEST(Language, EveryEngineTextShownHasATranslation) {
     }
 }
 
-TEST(Language, FigureWordsFollowTheFiguresLanguage) {
+TEST_F(Language, FigureWordsFollowTheFiguresLanguage) {
     EXPECT_EQ(render::Words("en").translate("Chart", "heads removed"), "heads removed");
     EXPECT_EQ(render::Words("zh_CN").translate("Chart", "heads removed"), "已移除的头数");
     const Wording cn = render::wording("zh_CN"), tw = render::wording("zh_TW");
@@ -102,9 +137,7 @@ TEST(Language, FigureWordsFollowTheFiguresLanguage) {
     EXPECT_EQ(render::wording("en").head, Wording{}.head);
 }
 
-TEST(Language, SwitchesLiveAndBack) {
-    QSettings().remove("language");
-    installLanguage("en");
+TEST_F(Language, SwitchesLiveAndBack) {
     MainWindow w;
     ASSERT_TRUE(w.chooseModelSet("toy", false));
     w.setSentence("the cat sees the dog");
@@ -117,12 +150,16 @@ TEST(Language, SwitchesLiveAndBack) {
 
     w.setLanguage("zh_CN");
     EXPECT_EQ(currentLanguage(), "zh_CN");
+    EXPECT_FALSE(w.runner()->busy()) << "a language switch must not analyse again";
     EXPECT_EQ(menuTitles(w), QStringList({"文件(&F)", "视图(&V)", "列(&C)"}));
     for (QDockWidget* d : w.findChildren<QDockWidget*>())
         EXPECT_TRUE(hasCjk(d->windowTitle())) << d->windowTitle().toStdString();
     EXPECT_EQ(w.statusBar()->currentMessage(), "界面语言：简体中文");
     EXPECT_EQ(w.workspace()->selection().columns.at(0).tables.at(0).where,
-              "编码器自注意 L0 · 头 0");
+              "编码器自注意力 L0 · 头 0");
+    ASSERT_NE(w.grid()->panel(0, 0), nullptr);
+    EXPECT_TRUE(w.grid()->panel(0, 0)->title().contains("编码器自注意力 L0 · 头 0"))
+        << "the grid on screen must be redrawn: " << w.grid()->panel(0, 0)->title().toStdString();
     w.zoomBy(1.25);  // a status message made after the switch
     EXPECT_TRUE(hasCjk(w.statusBar()->currentMessage()))
         << w.statusBar()->currentMessage().toStdString();
@@ -141,6 +178,7 @@ TEST(Language, SwitchesLiveAndBack) {
 
     w.setLanguage("zh_TW");
     EXPECT_EQ(menuTitles(w), QStringList({"檔案(&F)", "檢視(&V)", "欄(&C)"}));
+    EXPECT_TRUE(w.grid()->panel(0, 0)->title().contains("頭 0"));
     EXPECT_EQ(w.statusBar()->currentMessage(), "介面語言：繁體中文");
 
     w.setLanguage("en");
@@ -149,9 +187,7 @@ TEST(Language, SwitchesLiveAndBack) {
     EXPECT_EQ(w.workspace()->selection().columns.at(0).tables.at(0).where, "enc self L0 · head 0");
 }
 
-TEST(Language, TheMenuChoiceIsRemembered) {
-    QSettings().remove("language");
-    installLanguage("en");
+TEST_F(Language, TheMenuChoiceIsRemembered) {
     MainWindow w;
     QMenu* language = nullptr;
     for (QMenu* m : w.findChildren<QMenu*>())
@@ -173,5 +209,4 @@ TEST(Language, TheMenuChoiceIsRemembered) {
     system->trigger();  // back to the system's language (offscreen tests: C, English)
     EXPECT_FALSE(QSettings().contains("language"));
     EXPECT_EQ(currentLanguage(), render::systemLanguage());
-    installLanguage("en");
 }
