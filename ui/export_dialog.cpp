@@ -12,6 +12,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
+#include <QScreen>
 #include <QSpinBox>
 
 #include "language.h"
@@ -25,6 +26,8 @@ ExportDialog::ExportDialog(Source source, const render::FigureStyle& base, QWidg
     createControls(base);
     layOut();
     connectControls();
+    // A large preview where the screen allows; the preview follows the dialog's size.
+    resize(sizeHint().expandedTo(QSize(1000, 430)).boundedTo(screen()->availableSize() * 0.9));
     updatePreview();
 }
 
@@ -108,6 +111,8 @@ void ExportDialog::layOut() {
     auto* right = new QVBoxLayout;
     m_preview = new QLabel;
     m_preview->setMinimumSize(480, 300);
+    // Its size comes from the dialog, not from the pixmap it shows.
+    m_preview->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Ignored);
     m_preview->setAlignment(Qt::AlignCenter);
     m_preview->setFrameShape(QFrame::StyledPanel);
     m_status = new QLabel;
@@ -194,6 +199,19 @@ QImage ExportDialog::preview() const {
     return m_image;
 }
 
+// The rendered page scaled into the preview box as it is now (the box follows the dialog's
+// size: a small screen must not crop the page).
+void ExportDialog::fitPreview() {
+    if (m_image.isNull()) return;
+    m_preview->setPixmap(QPixmap::fromImage(m_image).scaled(m_preview->size(), Qt::KeepAspectRatio,
+                                                            Qt::SmoothTransformation));
+}
+
+void ExportDialog::resizeEvent(QResizeEvent* event) {
+    QDialog::resizeEvent(event);
+    fitPreview();
+}
+
 void ExportDialog::updatePreview() {
     QString error;
     const auto paint = m_source(What(m_what->currentIndex()), style(), m_head->value(), &error);
@@ -215,8 +233,7 @@ void ExportDialog::updatePreview() {
     p.scale(scale, scale);
     paint(p, QRectF(QPointF(0, 0), page));
     p.end();
-    m_preview->setPixmap(QPixmap::fromImage(m_image).scaled(m_preview->size(), Qt::KeepAspectRatio,
-                                                            Qt::SmoothTransformation));
+    fitPreview();
     m_status->setText(
         tr("%1 × %2 pt (SVG, PDF); PNG %3 × %4 px")
             .arg(page.width())

@@ -38,6 +38,9 @@ public:
     // Folder the file dialog starts in (default: the working directory).
     void setStartFolder(const QString& dir) { m_folder = dir; }
 
+protected:
+    void resizeEvent(QResizeEvent* event) override;
+
 private:
     void createControls(const render::FigureStyle& base);
     void layOut();
@@ -45,6 +48,7 @@ private:
     render::FigureStyle style() const;
     QSizeF pageSize(bool* named) const;
     void updatePreview();
+    void fitPreview();
     void chooseFile();
 
     Source m_source;
