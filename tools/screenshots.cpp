@@ -10,7 +10,8 @@
 //   attnviz-screenshots --layouts OUTDIR [WxH]
 // With --language CODE (zh_CN, zh_TW), the interface switched live from English to that
 // language, for checking translated texts for clipping: the workspace, the Heads dock, the
-// Offset profiles dock, the Training dock, the export dialog and the View menu:
+// Query profile, Variant, Offset profiles and Training docks, the export dialog and the View
+// menu with its Language submenu:
 //   attnviz-screenshots --language zh_CN OUTDIR [WxH]
 #include <QApplication>
 #include <QDir>
@@ -124,6 +125,15 @@ int shootLanguage(MainWindow& w, const QString& out, const QString& code) {
     QList<QDockWidget*> docks = w.findChildren<QDockWidget*>();
     w.resizeDocks(docks, QList<int>(docks.size(), w.height() * 2 / 5), Qt::Vertical);
     bool ok = shoot(w, out + "/workspace.png");
+    // "to" clicked in the HC-SA column: its query profile, then its Variant tab.
+    w.selectQuery(8, 2);
+    raiseDock(w, "profile");
+    QTest::qWait(300);
+    ok = shoot(w, out + "/query-profile.png") && ok;
+    raiseDock(w, "variant");
+    QTest::qWait(300);
+    ok = shoot(w, out + "/variant.png") && ok;
+    w.selectQuery(-1, -1);
     ok = shootAnalysisDocks(w, out, false) && ok;
     raiseDock(w, "training");
     QTest::qWait(200);
