@@ -21,6 +21,7 @@
 #include "offset_profiles.h"
 #include "render/words.h"
 #include "sentence_list.h"
+#include "training_dock.h"
 #include "view_controls.h"
 
 namespace attnviz::ui {
@@ -176,6 +177,7 @@ void MainWindow::setLanguage(const QString& code) {
     m_film->setView(view());
     m_offsets->recompute();
     m_heads->retranslate();
+    m_training->retranslate();
     if (!watchedFolder().isEmpty()) showWatching(watchedFolder());
     //: Status bar, after View › Language: %1 the language's own name
     message(tr("Interface language: %1")

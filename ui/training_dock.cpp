@@ -346,7 +346,17 @@ void TrainingDock::onFinished(std::shared_ptr<Model> model, QString name, QStrin
     m_last = model;
     m_lastName = name;
     m_save->setEnabled(true);
-    const auto& h = model->training()["held_out"];
+    const QString summary = showHeldOut();
+    ModelColumn c;
+    c.name = name.toStdString();
+    c.model = model;
+    emit modelTrained(c);
+    emit message(tr("trained %1: %2").arg(name, summary));
+    emit runFinished();
+}
+
+QString TrainingDock::showHeldOut() {
+    const auto& h = m_last->training()["held_out"];
     // No-break spaces inside each metric: a wrapped status must not split "BLEU" from its
     // value.
     const double loss = h.value("loss", 0.0), accuracy = 100 * h.value("token_accuracy", 0.0);
@@ -361,12 +371,11 @@ void TrainingDock::onFinished(std::shared_ptr<Model> model, QString name, QStrin
     //: Progress bar after a run: "done · held-out loss 1.234, …"
     m_progress->setFormat(tr("done · %1").arg(summary));
     m_status->setText(summary);
-    ModelColumn c;
-    c.name = name.toStdString();
-    c.model = model;
-    emit modelTrained(c);
-    emit message(tr("trained %1: %2").arg(name, summary));
-    emit runFinished();
+    return summary;
+}
+
+void TrainingDock::retranslate() {
+    if (!m_running && m_last) showHeldOut();  // a running one says it at its next step
 }
 
 void TrainingDock::setPaused(bool paused) {

@@ -55,6 +55,8 @@ public:
     QProgressBar* progressBar() const { return m_progress; }
     // The model of the last finished run (null before).
     std::shared_ptr<Model> lastModel() const { return m_last; }
+    // After a language switch: the last run's held-out line in the new language.
+    void retranslate();
 
 signals:
     void modelTrained(attnviz::ModelColumn column);
@@ -72,6 +74,7 @@ private:
     void onProgress(int step, int total, double loss, double eta, double tokensPerSecond);
     void onFinished(std::shared_ptr<Model> model, QString name, QString error);
     void saveLast();
+    QString showHeldOut();  // the last run's held-out metrics, in the status and progress bar
 
     QComboBox *m_task, *m_variant, *m_size;
     QLineEdit* m_data;
