@@ -163,14 +163,15 @@ QString currentLanguage() {
 }
 
 void installLanguage(const QString& code) {
-    for (const QString& l : render::languageCodes()) render::catalog(l);  // on the UI thread
+    // Every catalog loaded here, on the UI thread (figures drawn on workers only read them);
+    // this also makes the embedded resources available.
+    for (const QString& l : render::languageCodes()) render::catalog(l);
     const QString lang = render::isLanguage(code) ? code : "en";
     for (auto* t : {g_app.get(), g_qt.get()})
         if (t) QCoreApplication::removeTranslator(t);
     g_app.reset();
     g_qt.reset();
     if (lang != "en") {
-        render::catalog(lang);  // makes the embedded resources available
         g_app = std::make_unique<QTranslator>();
         if (g_app->load(":/translations/attnviz_" + lang + ".qm"))
             QCoreApplication::installTranslator(g_app.get());

@@ -24,7 +24,9 @@ void rememberLanguage(const QString& code);  // empty: follow the system again
 // Installs the language's catalogs for the whole application (attnviz's, and Qt's own for
 // its dialogs and standard buttons); English removes them. Unknown codes mean English.
 void installLanguage(const QString& code);
-QString currentLanguage();  // the installed one, "en" at first
+// The installed one, "en" at first. The UI thread's: a job on a worker thread takes it as an
+// argument (e.g. render::Words(currentLanguage()) captured when the job starts).
+QString currentLanguage();
 
 // Every text of `root`'s tree (itself, its child widgets and actions, item views' header
 // items, combo box items, tab titles) that is a message of the catalogs in language `from`
