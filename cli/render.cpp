@@ -176,13 +176,8 @@ void RenderCommand::write(const render::FigurePainter& paint, const QString& why
     out << "wrote " << m_out << "\n";
 }
 
-void RenderCommand::run(std::ostream& out) {
-    if (!*m_cmd) return;
-    render::ensureGuiApplication();
-    if (!m_pruneFile.empty() || m_show == "offset-profile") {
-        runCharts(out);
-        return;
-    }
+// The tables asked for, from the options; Error naming the option that cannot be.
+SelectionRequest RenderCommand::request() const {
     SelectionRequest request;
     if (!blockKindFromName(m_block, &request.kind))
         throw Error("--block must be encoder_self, decoder_self or cross");
@@ -212,6 +207,17 @@ void RenderCommand::run(std::ostream& out) {
     if (!render::colormapNames().contains(QString::fromStdString(m_colormap)))
         throw Error("unknown --colormap '" + m_colormap + "' (viridis, magma, cividis, greys)");
     if (!render::isScalingName(m_scaling)) throw Error("--scaling must be linear, power or log");
+    return request;
+}
+
+void RenderCommand::run(std::ostream& out) {
+    if (!*m_cmd) return;
+    render::ensureGuiApplication();
+    if (!m_pruneFile.empty() || m_show == "offset-profile") {
+        runCharts(out);
+        return;
+    }
+    const SelectionRequest request = this->request();
     checkOutputPath(m_out, m_probe.empty() ? m_models : std::vector<std::string>{m_probe});
     const QString path = QString::fromStdString(m_out);
     const std::string ext = QFileInfo(path).suffix().toLower().toStdString();

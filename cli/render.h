@@ -24,6 +24,7 @@ private:
     // Writes the figure of `paint` to --out (its size, format and resolution).
     void write(const render::FigurePainter& paint, const QString& error, std::ostream& out) const;
     void runCharts(std::ostream& out);  // --show offset-profile, --prune
+    SelectionRequest request() const;   // the tables to draw, checked
     CLI::App* m_cmd = nullptr;
     std::vector<std::string> m_models;
     std::string m_text, m_target, m_block = "encoder_self", m_heads = "all", m_out, m_size,
