@@ -326,15 +326,7 @@ std::string fill(const std::string& pattern, const std::string& a, const std::st
 }
 
 std::string blockLabel(BlockKind k) {
-    switch (k) {
-        case BlockKind::EncoderSelf:
-            return "enc self";
-        case BlockKind::DecoderSelf:
-            return "dec self";
-        case BlockKind::Cross:
-            return "cross";
-    }
-    return {};
+    return Wording{}.block(k);
 }
 
 Selection selectTables(std::shared_ptr<const Results> results, const SelectionRequest& q) {

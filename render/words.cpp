@@ -31,6 +31,16 @@ bool isLanguage(const QString& code) {
     return languageCodes().contains(code);
 }
 
+QString nativeName(const QString& code) {
+    for (const auto& l : languages())
+        if (l.code == code) return l.nativeName;
+    return code;
+}
+
+QString catalogResource(const QString& language, const char* suffix) {
+    return ":/translations/attnviz_" + language + "." + suffix;
+}
+
 QString languageForLocale(const QString& localeName) {
     const QLocale locale(localeName);
     if (locale.language() != QLocale::Chinese) return "en";
@@ -58,7 +68,7 @@ const QTranslator* catalog(const QString& language) {
     auto& t = loaded[language];
     if (!t) {
         t = std::make_unique<QTranslator>();
-        if (!t->load(":/translations/attnviz_" + language + ".qm")) t.reset();
+        if (!t->load(catalogResource(language, "qm"))) t.reset();
     }
     return t.get();
 }

@@ -23,6 +23,9 @@ struct Language {
 const std::vector<Language>& languages();
 QStringList languageCodes();
 bool isLanguage(const QString& code);
+QString nativeName(const QString& code);  // "简体中文" for "zh_CN"; the code when unknown
+// The embedded catalog of a language: suffix "qm" (compiled) or "ts" (its source).
+QString catalogResource(const QString& language, const char* suffix);
 // The language for a locale name ("zh_CN", "zh_Hant_HK", "de_DE"…): Chinese in traditional
 // script or of Taiwan, Hong Kong or Macao gives zh_TW, other Chinese zh_CN, the rest English.
 QString languageForLocale(const QString& localeName);

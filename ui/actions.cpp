@@ -180,10 +180,7 @@ void MainWindow::setLanguage(const QString& code) {
     m_training->retranslate();
     if (!watchedFolder().isEmpty()) showWatching(watchedFolder());
     //: Status bar, after View › Language: %1 the language's own name
-    message(tr("Interface language: %1")
-                .arg(std::find_if(render::languages().begin(), render::languages().end(),
-                                  [&](const auto& l) { return l.code == currentLanguage(); })
-                         ->nativeName));
+    message(tr("Interface language: %1").arg(render::nativeName(currentLanguage())));
 }
 
 void MainWindow::addColumnsMenu() {

@@ -51,7 +51,7 @@ struct Catalogs {
         QHash<QString, int> index;  // context + source + comment → message
         for (const auto& lang : render::languageCodes()) {
             if (lang == "en") continue;
-            QFile f(":/translations/attnviz_" + lang + ".ts");
+            QFile f(render::catalogResource(lang, "ts"));
             if (!f.open(QIODevice::ReadOnly)) continue;
             QXmlStreamReader xml(&f);
             QString context;
@@ -173,7 +173,7 @@ void installLanguage(const QString& code) {
     g_qt.reset();
     if (lang != "en") {
         g_app = std::make_unique<QTranslator>();
-        if (g_app->load(":/translations/attnviz_" + lang + ".qm"))
+        if (g_app->load(render::catalogResource(lang, "qm")))
             QCoreApplication::installTranslator(g_app.get());
         // Qt's own strings: the file dialogs, standard buttons, context menus.
         g_qt = std::make_unique<QTranslator>();
