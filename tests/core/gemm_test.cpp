@@ -24,6 +24,25 @@ Eigen::MatrixXd reference(const Eigen::MatrixXd& a, const Eigen::MatrixXd& b) {
     return c;
 }
 
+// The operands of an m x k by k x n product, each as a block of a wider matrix (leading
+// dimension != width, as the attention heads' columns are), and their transposes' blocks.
+struct Operands {
+    Operands(int m, int k, int n)
+        : m(m),
+          k(k),
+          n(n),
+          A(Mat::Random(m + 3, k + 5)),
+          B(Mat::Random(k + 2, n + 4)),
+          Bt(Mat::Random(n + 1, k + 6)),
+          At(Mat::Random(k + 4, m + 2)) {}
+    auto a() const { return A.block(2, 3, m, k); }    // [m, k]
+    auto b() const { return B.block(1, 2, k, n); }    // [k, n]
+    auto bt() const { return Bt.block(1, 4, n, k); }  // [n, k]
+    auto at() const { return At.block(3, 1, k, m); }  // [k, m]
+    int m, k, n;
+    Mat A, B, Bt, At;
+};
+
 void expectNear(const Mat& got, const Eigen::MatrixXd& want, const char* what) {
     ASSERT_EQ(got.rows(), want.rows()) << what;
     ASSERT_EQ(got.cols(), want.cols()) << what;
@@ -36,14 +55,8 @@ TEST(Gemm, EveryFormTheEngineWritesOnStridedBlocks) {
     // Shapes that are not multiples of any kernel's block, and big enough to reach a BLAS.
     for (auto [m, k, n] :
          {std::tuple{37, 19, 53}, std::tuple{64, 128, 32}, std::tuple{5, 300, 7}}) {
-        // Operands as blocks of wider matrices (leading dimension != width), as the
-        // attention heads' columns are.
-        const Mat A = Mat::Random(m + 3, k + 5), B = Mat::Random(k + 2, n + 4);
-        const Mat Bt = Mat::Random(n + 1, k + 6), At = Mat::Random(k + 4, m + 2);
-        const auto a = A.block(2, 3, m, k);
-        const auto b = B.block(1, 2, k, n);
-        const auto bt = Bt.block(1, 4, n, k);
-        const auto at = At.block(3, 1, k, m);
+        const Operands o(m, k, n);
+        const auto a = o.a(), b = o.b(), bt = o.bt(), at = o.at();
         const Eigen::MatrixXd ad = a.cast<double>(), bd = b.cast<double>();
         const Eigen::MatrixXd btd = bt.cast<double>(), atd = at.cast<double>();
 
@@ -95,12 +108,8 @@ TEST(Gemm, AssignProductIsEigensProductBitForBit) {
           std::tuple{30, 40, 1}, std::tuple{8, 0, 9}, std::tuple{2, 9, 9}}) {
         const std::string shape =
             std::to_string(m) + "x" + std::to_string(k) + "x" + std::to_string(n) + " ";
-        const Mat A = Mat::Random(m + 3, k + 5), B = Mat::Random(k + 2, n + 4);
-        const Mat Bt = Mat::Random(n + 1, k + 6), At = Mat::Random(k + 4, m + 2);
-        const auto a = A.block(2, 3, m, k);
-        const auto b = B.block(1, 2, k, n);
-        const auto bt = Bt.block(1, 4, n, k);
-        const auto at = At.block(3, 1, k, m);
+        const Operands o(m, k, n);
+        const auto a = o.a(), b = o.b(), bt = o.bt(), at = o.at();
         const float scale = 0.17677669f;
 
         Mat want, got = Mat::Constant(m, n, nan);
