@@ -109,6 +109,23 @@ void embedBackward(const std::vector<int>& ids, const Mat& dx, Tensor& dtable) {
 
 namespace attnviz {
 
+namespace {
+
+// What Eigen's maxCoeff(&i) finds (its scalar loop keeps x[i] only when x[i] > the best so
+// far: the first maximum, NaNs after x[0] skipped, a NaN x[0] kept), found with vectorised
+// passes: the largest number, then the first element equal to it. The value is read back
+// from that element, so even the sign of a zero maximum is the scalar loop's.
+Eigen::Index firstArgmax(const Eigen::Ref<const Vec>& x) {
+    const Eigen::Index n = x.size();
+    if (n == 0 || std::isnan(x(0))) return 0;
+    const Scalar m = x.maxCoeff<Eigen::PropagateNumbers>();
+    for (Eigen::Index i = 0; i < n; ++i)
+        if (x(i) == m) return i;
+    return 0;  // not reached: m is one of the numbers in x
+}
+
+}  // namespace
+
 CrossEntropy crossEntropy(const Mat& logits, const std::vector<int>& targets, float smoothing,
                           float scale, Mat* dlogits) {
     CrossEntropy r;
@@ -121,8 +138,8 @@ CrossEntropy crossEntropy(const Mat& logits, const std::vector<int>& targets, fl
             if (dlogits) dlogits->row(row).setZero();
             continue;
         }
-        Eigen::Index best = 0;
-        const Scalar mx = logits.row(row).maxCoeff(&best);
+        const Eigen::Index best = firstArgmax(logits.row(row));
+        const Scalar mx = logits(row, best);
         const double sum = static_cast<double>((logits.row(row).array() - mx).exp().sum());
         const double lse = mx + std::log(sum);
         const double nll = lse - logits(row, target);
