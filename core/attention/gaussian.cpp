@@ -3,6 +3,7 @@
 // A_h[i, j] = N(j; mu_i, sigma²) = exp(-½((j - mu_i)/sigma)²) / (sigma sqrt(2π)),
 // mu_i = r·i + o_h (r = ratio in cross-attention, 1 in self-attention). Masked entries are
 // 0; rows are not renormalised unless `normalize` is set.
+#include <algorithm>
 #include <cmath>
 #include <unordered_map>
 
@@ -30,9 +31,18 @@ public:
     void weights(int B, int Tq, int Tk, const AttentionMask& mask, std::vector<Mat>& A) override {
         const int h = m_geo.heads;
         A.resize(static_cast<size_t>(B * h));
+        // A sequence's weights depend on it only through its allowed keys: sequences with
+        // as many keys as an earlier one get a copy of its matrices.
+        std::unordered_map<int, int> firstWithKeys;  // min(Tk, keyLen[b]) -> first such b
         for (int b = 0; b < B; ++b) {
+            const int keys = std::min(Tk, mask.keyLen[static_cast<size_t>(b)]);
+            const auto [first, isNew] = firstWithKeys.emplace(keys, b);
             for (int hd = 0; hd < h; ++hd) {
                 Mat& a = A[static_cast<size_t>(b * h + hd)];
+                if (!isNew) {
+                    a = A[static_cast<size_t>(first->second * h + hd)];
+                    continue;
+                }
                 a.setZero(Tq, Tk);
                 for (int i = 0; i < Tq; ++i) {
                     const Row& r = row(hd, i, mask.limit(b, i, Tk));
