@@ -1,7 +1,42 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "gemm.h"
 
+#include <atomic>
 #include <mutex>
+#include <tuple>
+
+#include "error.h"
+
+namespace attnviz {
+namespace {
+
+// The recorder in use, if any (GemmRecorder): one relaxed load per product otherwise.
+struct Recording {
+    std::mutex mutex;
+    std::vector<GemmCall> calls;
+};
+std::atomic<Recording*> g_recording{nullptr};
+
+void record(const GemmCall& c) {
+    if (Recording* r = g_recording.load(std::memory_order_acquire)) {
+        std::lock_guard<std::mutex> lock(r->mutex);
+        r->calls.push_back(c);
+    }
+}
+
+// A column-major (Fortran) sgemm's call as the row-major product it is: C^T = op(B)^T op(A)^T.
+GemmCall fromColumnMajor(char ta, char tb, int m, int n, int k, int lda, int ldb, int ldc,
+                         float beta) {
+    GemmCall c;
+    c.transA = tb != 'N' && tb != 'n';
+    c.transB = ta != 'N' && ta != 'n';
+    c.m = n, c.n = m, c.k = k, c.lda = ldb, c.ldb = lda, c.ldc = ldc;
+    c.accumulate = beta != 0;
+    return c;
+}
+
+}  // namespace
+}  // namespace attnviz
 
 #if defined(ATTNVIZ_GEMM_OPENBLAS) || defined(ATTNVIZ_GEMM_ONEDNN)
 extern "C" void openblas_set_num_threads(int);
@@ -37,6 +72,8 @@ extern "C" int sgemm_(const char* transa, const char* transb, const int* m, cons
                       const int* k, const float* alpha, const float* a, const int* lda,
                       const float* b, const int* ldb, const float* beta, float* c, const int* ldc) {
     oneOpenMpThread();
+    attnviz::record(
+        attnviz::fromColumnMajor(*transa, *transb, *m, *n, *k, *lda, *ldb, *ldc, *beta));
     dnnl_sgemm(*transb, *transa, *n, *m, *k, *alpha, b, *ldb, a, *lda, *beta, c, *ldc);
     return 0;
 }
@@ -65,6 +102,7 @@ bool gemmRowMajor(bool transA, bool transB, int m, int n, int k, float alpha, co
     // The characters Eigen passes (GeneralMatrixMatrix_BLAS.h).
     const char ta = transA ? 'T' : 'N', tb = transB ? 'T' : 'N';
     const float beta = 0;
+    record({transA, transB, m, n, k, lda, ldb, ldc, false});
 #if defined(ATTNVIZ_GEMM_ONEDNN)
     // What sgemm_ above receives from Eigen for a row-major result, swapped back: oneDNN is
     // row-major itself.
@@ -79,6 +117,41 @@ bool gemmRowMajor(bool transA, bool transB, int m, int n, int k, float alpha, co
     (void)ta, (void)tb, (void)beta, (void)m, (void)n, (void)k, (void)alpha, (void)a, (void)lda,
         (void)b, (void)ldb, (void)c, (void)ldc;
     return false;
+#endif
+}
+
+bool GemmCall::operator<(const GemmCall& o) const {
+    return std::tie(transA, transB, m, n, k, lda, ldb, ldc, accumulate) <
+           std::tie(o.transA, o.transB, o.m, o.n, o.k, o.lda, o.ldb, o.ldc, o.accumulate);
+}
+
+GemmRecorder::GemmRecorder() {
+    Recording* none = nullptr;
+    if (!g_recording.compare_exchange_strong(none, new Recording))
+        throw Error("a GemmRecorder is already recording");
+}
+
+GemmRecorder::~GemmRecorder() {
+    delete g_recording.exchange(nullptr);
+}
+
+std::vector<GemmCall> GemmRecorder::calls() const {
+    Recording* r = g_recording.load();
+    std::lock_guard<std::mutex> lock(r->mutex);
+    return r->calls;
+}
+
+void replayGemm(const GemmCall& c, const float* a, const float* b, float* out) {
+    const char ta = c.transA ? 'T' : 'N', tb = c.transB ? 'T' : 'N';
+    const float alpha = 1, beta = c.accumulate ? 1.0f : 0.0f;
+#if defined(ATTNVIZ_GEMM_ONEDNN)
+    oneOpenMpThread();
+    dnnl_sgemm(ta, tb, c.m, c.n, c.k, alpha, a, c.lda, b, c.ldb, beta, out, c.ldc);
+#elif defined(ATTNVIZ_GEMM_OPENBLAS) || defined(ATTNVIZ_GEMM_BLIS)
+    sgemm_(&tb, &ta, &c.n, &c.m, &c.k, &alpha, b, &c.ldb, a, &c.lda, &beta, out, &c.ldc);
+#else
+    (void)ta, (void)tb, (void)alpha, (void)beta, (void)a, (void)b, (void)out;
+    throw Error("this build has no matrix-product library to replay products with");
 #endif
 }
 

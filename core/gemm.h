@@ -5,6 +5,7 @@
 
 #include <Eigen/Core>
 #include <type_traits>
+#include <vector>
 
 namespace attnviz {
 
@@ -23,6 +24,34 @@ void singleThreadedGemm();
 // after zeroing C. Returns false, doing nothing, when the build has no BLAS (eigen).
 bool gemmRowMajor(bool transA, bool transB, int m, int n, int k, float alpha, const float* a,
                   int lda, const float* b, int ldb, float* c, int ldc);
+
+// One product as the engine hands it to the library, in row-major terms: C [m, n] (leading
+// dimension ldc) = op(A) · op(B), beta 1 when `accumulate` (C += …) and 0 otherwise.
+struct GemmCall {
+    bool transA = false, transB = false;
+    int m = 0, n = 0, k = 0, lda = 0, ldb = 0, ldc = 0;
+    bool accumulate = false;
+    double flops() const { return 2.0 * m * n * k; }
+    bool operator<(const GemmCall& o) const;
+};
+
+// While one lives, every product the library receives (gemmRowMajor, and Eigen's products
+// through sgemm_ with ATTNVIZ_GEMM=onednn), from any thread, is recorded. For benchmarks:
+// the products of a training step, to time each alone (attnviz-cli bench train). One at a
+// time; products the library never sees (Eigen's own small or matrix-vector products) are not
+// in it.
+class GemmRecorder {
+public:
+    GemmRecorder();
+    ~GemmRecorder();
+    GemmRecorder(const GemmRecorder&) = delete;
+    GemmRecorder& operator=(const GemmRecorder&) = delete;
+    std::vector<GemmCall> calls() const;
+};
+
+// Makes the recorded product again with the library, alpha 1: a [rows of op(A) storage ×
+// lda], b and c likewise, owned by the caller. For benchmarks.
+void replayGemm(const GemmCall& call, const float* a, const float* b, float* c);
 
 // dst = lhs · rhs, bit for bit what `dst.noalias() = lhs * rhs` computes (up to the sign of
 // a zero), without the memset of dst that Eigen does before handing a product to the BLAS

@@ -10,6 +10,7 @@
 #include <string>
 #include <tuple>
 
+#include "core/error.h"
 #include "core/tensor.h"
 
 namespace attnviz {
@@ -164,6 +165,57 @@ TEST(Gemm, RowMajorCallOverwritesItsDestination) {
     want.noalias() = A.leftCols(k) * B.leftCols(n);
     expectSame(c.leftCols(n), want, "gemmRowMajor");
     EXPECT_TRUE(c.rightCols(5).array().isNaN().all());
+}
+
+// The benchmark's recorder (bench train times a step's own products): it sees the products
+// the library receives, from gemmRowMajor and, with oneDNN, from Eigen's `+=` products, with
+// their row-major shape, transpositions, leading dimensions and beta; replaying a call makes
+// the same product again, to the bit.
+TEST(Gemm, RecordsTheProductsTheLibraryReceivesAndReplaysThem) {
+    singleThreadedGemm();
+    const Operands o(37, 19, 53);
+    std::vector<GemmCall> calls;
+    Mat c1, c2 = Mat::Zero(37, 53);
+    {
+        GemmRecorder recorder;
+        EXPECT_THROW(GemmRecorder{}, Error);  // one at a time
+        assignProduct(c1, o.a(), o.bt().transpose());
+        c2.noalias() += o.at().transpose() * o.b();
+        calls = recorder.calls();
+    }
+    const std::string lib = gemmBackend();
+    if (lib == "eigen") {
+        EXPECT_TRUE(calls.empty());
+        return;
+    }
+    ASSERT_EQ(calls.size(), lib == "onednn" ? 2u : 1u);
+    const GemmCall& first = calls[0];
+    EXPECT_FALSE(first.transA);
+    EXPECT_TRUE(first.transB);
+    EXPECT_EQ(std::tuple(first.m, first.n, first.k), std::tuple(37, 53, 19));
+    EXPECT_EQ(std::tuple(first.lda, first.ldb, first.ldc),
+              std::tuple(int(o.A.outerStride()), int(o.Bt.outerStride()), 53));
+    EXPECT_FALSE(first.accumulate);
+    EXPECT_DOUBLE_EQ(first.flops(), 2.0 * 37 * 53 * 19);
+    Mat again = Mat::Constant(37, 53, std::numeric_limits<float>::quiet_NaN());
+    replayGemm(first, o.a().data(), o.bt().data(), again.data());
+    expectSame(again, c1, "replayed product");
+    if (lib == "onednn") {
+        const GemmCall& second = calls[1];
+        EXPECT_TRUE(second.transA);
+        EXPECT_FALSE(second.transB);
+        EXPECT_EQ(std::tuple(second.m, second.n, second.k), std::tuple(37, 53, 19));
+        EXPECT_EQ(std::tuple(second.lda, second.ldb),
+                  std::tuple(int(o.At.outerStride()), int(o.B.outerStride())));
+        EXPECT_TRUE(second.accumulate);
+        Mat acc = Mat::Zero(37, 53);
+        replayGemm(second, o.at().data(), o.b().data(), acc.data());
+        expectSame(acc, c2, "replayed accumulation");
+    }
+    // A new recorder starts empty.
+    GemmRecorder next;
+    assignProduct(c1, o.a(), o.bt().transpose());
+    EXPECT_EQ(next.calls().size(), lib == "eigen" ? 0u : 1u);
 }
 
 TEST(Gemm, NamesItsLibrary) {
