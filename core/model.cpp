@@ -25,7 +25,7 @@ struct Model::Impl {
     json training;
     std::unique_ptr<ParamStore> params = std::make_unique<ParamStore>();
     std::unique_ptr<Network> net;
-    bool banded = false;  // setBanded
+    bool banded = true;  // setBanded
 
     std::vector<ParamInfo> parameterInfo() const {
         return net->parameterInfo(src.size(), tgt.size());

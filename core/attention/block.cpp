@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "block.h"
 
+#include <algorithm>
+
 #include "error.h"
 #include "gemm.h"
 #include "layers.h"
@@ -36,12 +38,25 @@ void AttentionBlock::bind(const Bindings& b) {
     m_bo = m_geo.bias ? b.find(m_prefix + "out_proj.bias") : Param{};
 }
 
+// The most values banded weights may hold for the block to run banded: 1 in kBandDensity
+// of the entries the full matrices spend on real keys (each sequence's Tq rows times its
+// keys; padding keys do not count). A banded row is a small product of its own, a full
+// matrix one large product per head, so the band must be much sparser to pay: measured with
+// `attnviz-cli bench train` (docs/engine.md, "Banded Gaussian attention"). Per sequence, so
+// the decision follows the window's width against the lengths, not how a batch is padded.
+size_t AttentionBlock::bandBudget(int heads, int Tq, int Tk, const AttentionMask& mask) {
+    size_t keys = 0;
+    for (int n : mask.keyLen) keys += size_t(std::clamp(n, 0, Tk));
+    return size_t(heads) * size_t(Tq) * keys / kBandDensity;
+}
+
 void AttentionBlock::forward(const Mat& xq, const Mat& xk, int B, int Tq, int Tk,
                              const AttentionMask& mask, Mat& out) {
     const int h = m_geo.heads, dk = m_geo.dk();
     m_xk = &xk;
     m_B = B, m_Tq = Tq, m_Tk = Tk;
-    m_banded = !m_logitBased && !m_keepWeights && m_variant->bandedWeights(B, Tq, Tk, mask, m_band);
+    m_banded = !m_logitBased && !m_keepWeights &&
+               m_variant->bandedWeights(B, Tq, Tk, mask, bandBudget(h, Tq, Tk, mask), m_band);
     if (m_banded) {
         // ctx row i of head hd = Σ over the band of w_ij V_j: [1, len] · [len, dk].
         linear(xk, m_wv, m_bv, m_v);
@@ -223,9 +238,25 @@ void AttentionBlock::step(const Mat& x, int t, const AttentionMask& crossMask, M
     }
     m_ctxRow.resize(B, m_geo.dModel);
     for (int b = 0; b < B; ++b)
-        for (int hd = 0; hd < h; ++hd)
-            m_ctxRow.block(b, hd * dk, 1, dk).noalias() =
-                m_aRow[size_t(b * h + hd)] * m_vc.block(b * vStride, hd * dk, s.Tk, dk);
+        for (int hd = 0; hd < h; ++hd) {
+            const Mat& a = m_aRow[size_t(b * h + hd)];  // [1, Tk]
+            auto ctx = m_ctxRow.block(b, hd * dk, 1, dk);
+            // Weights given directly (gaussian) vanish outside a window: as in forward(),
+            // multiply over it alone when it holds at most 1 in kBandDensity of the keys.
+            Eigen::Index lo = 0, hi = s.Tk;
+            if (!m_logitBased) {
+                while (lo < hi && a(0, lo) == 0) ++lo;
+                while (hi > lo && a(0, hi - 1) == 0) --hi;
+            }
+            if (m_logitBased || size_t(hi - lo) * kBandDensity > size_t(s.Tk)) {
+                ctx.noalias() = a * m_vc.block(b * vStride, hd * dk, s.Tk, dk);
+            } else if (lo == hi) {
+                ctx.setZero();
+            } else {
+                ctx.noalias() =
+                    a.middleCols(lo, hi - lo) * m_vc.block(b * vStride + lo, hd * dk, hi - lo, dk);
+            }
+        }
     scaleByGates(m_ctxRow);  // pruned or gated heads decode as they run (setHeadGates)
     linear(m_ctxRow, m_wo, m_bo, out);
 }

@@ -54,6 +54,12 @@ public:
     // Whether forward() keeps the full weight matrices for capture() (default). Without,
     // a variant with banded weights (gaussian) runs banded: O(Tq·w·d), no Tq×Tk matrix.
     void setKeepWeights(bool keep) { m_keepWeights = keep; }
+    // Whether the last forward ran banded: without keeping the weights, and with bands that
+    // hold at most 1 in kBandDensity of the entries on real keys (sparser is faster).
+    bool ranBanded() const { return m_banded; }
+    static constexpr size_t kBandDensity = 10;
+    // That many entries for `heads` heads of the sequences of `mask`, Tq queries, Tk keys.
+    static size_t bandBudget(int heads, int Tq, int Tk, const AttentionMask& mask);
     // Head gates ξ [heads] (Michel et al. 2019): head h's output scaled by ξ_h; empty: none
     // (every ξ_h = 1, nothing computed). ξ_h = 0 prunes head h.
     void setHeadGates(std::vector<Scalar> gates);

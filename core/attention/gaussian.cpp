@@ -54,10 +54,11 @@ public:
     }
 
     // The same weights, banded: no Tq×Tk matrix, O(Tq·w) values.
-    bool bandedWeights(int B, int Tq, int Tk, const AttentionMask& mask,
+    bool bandedWeights(int B, int Tq, int Tk, const AttentionMask& mask, size_t maxEntries,
                        std::vector<BandedWeights>& A) override {
         const int h = m_geo.heads;
         A.resize(static_cast<size_t>(B * h));
+        size_t entries = 0;
         for (int b = 0; b < B; ++b) {
             for (int hd = 0; hd < h; ++hd) {
                 BandedWeights& a = A[static_cast<size_t>(b * h + hd)];
@@ -72,6 +73,8 @@ public:
                     a.start[size_t(i)] = int(a.values.size());
                     a.values.insert(a.values.end(), r.values.begin(), r.values.end());
                 }
+                entries += a.values.size();
+                if (entries > maxEntries) return false;
             }
         }
         return true;
@@ -116,9 +119,17 @@ private:
             const double norm = 1.0 / (sigma * std::sqrt(2.0 * M_PI));
             const double mu = ratio * i + offset(hd);
             const Eigen::ArrayXd z = (Eigen::ArrayXd::LinSpaced(n, 0, n - 1) - mu) / sigma;
-            Eigen::ArrayXd w = norm * (-0.5 * z.square()).exp();
-            const double sum = w.sum();
-            if (m_normalize && sum > 0) w /= sum;
+            const Eigen::ArrayXd logDensity = -0.5 * z.square();
+            Eigen::ArrayXd w;
+            if (m_normalize) {
+                // Over the allowed keys, shifted by the largest: a window far past the keys
+                // still falls on the nearest ones. Unshifted, every density underflows, and
+                // Eigen's exp, which clamps its argument at about -709, made such rows uniform.
+                w = (logDensity - logDensity.maxCoeff()).exp();
+                w /= w.sum();
+            } else {
+                w = norm * logDensity.exp();  // below e^-709: 0 once rounded to float
+            }
             const Eigen::Array<Scalar, Eigen::Dynamic, 1> f = w.cast<Scalar>();
             int lo = 0, hi = n;
             while (lo < hi && f(lo) == 0) ++lo;

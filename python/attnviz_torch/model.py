@@ -146,12 +146,16 @@ class AttnvizModel(torch.nn.Module):
             i = torch.arange(nq, dtype=torch.float64, device=dev)[:, None]
             j = torch.arange(nk, dtype=torch.float64, device=dev)[None, :]
             mus = torch.tensor([offs[k % len(offs)] for k in range(h)], dtype=torch.float64, device=dev)[:, None, None]
-            w = torch.exp(-0.5 * ((j - (r * i + mus)) / sigma) ** 2) / (sigma * math.sqrt(2 * math.pi))
-            w = w.to(torch.float32).to(xq.dtype)[None] * allowed[:, None]
+            logd = -0.5 * ((j - (r * i + mus)) / sigma) ** 2  # [h, Nq, Nk], float64
             if bc.get("normalize", False):
-                s = w.sum(-1, keepdim=True)
-                w = torch.where(s > 0, w / torch.where(s > 0, s, torch.ones_like(s)), w)
-            return w
+                # Renormalised over the allowed keys in float64, exponents shifted by their
+                # largest (docs/model-spec.md): a softmax of the log-densities.
+                l = logd[None].masked_fill(~allowed[:, None], float("-inf"))
+                empty = torch.isinf(l).all(-1, keepdim=True)
+                w = torch.softmax(l.masked_fill(empty, 0.0), -1).masked_fill(empty, 0.0)
+                return w.to(torch.float32).to(xq.dtype)
+            w = torch.exp(logd) / (sigma * math.sqrt(2 * math.pi))
+            return w.to(torch.float32).to(xq.dtype)[None] * allowed[:, None]
         if v == "mixture":
             comps = bc["components"]
             if bc.get("unweighted", False):

@@ -225,6 +225,24 @@ TEST(Gaussian, OffsetsMasksNormalizationAndRatio) {
     EXPECT_EQ(j, 5);
 }
 
+// normalize renormalises the window over the allowed keys, however far the window lies past
+// them: with ratio 20, query 4's window centres at 81 over 5 keys, where every density
+// underflows double (exp(-0.5·77²) ≈ 1e-1288). The renormalised row is the window's tail:
+// almost all on the nearest key (neighbour ratio e^-(z+½), z = 77), not uniform.
+TEST(Gaussian, ARenormalisedWindowPastTheKeysFallsOnTheNearest) {
+    auto c = variant("gaussian");
+    c["offsets"] = {1};
+    c["ratio"] = 20;
+    c["normalize"] = true;
+    Block b(c, {2, 1, 8, BlockKind::Cross, true});
+    const auto A = b.weights(Mat::Zero(5, 2), Mat::Zero(5, 2));
+    EXPECT_EQ(A[0](4, 4), 1.0f);
+    EXPECT_EQ(A[0](4, 0), 0.0f);
+    EXPECT_NEAR(A[0].row(4).sum(), 1.0f, 1e-6);
+    // Row 0 (centre 1) is the ordinary renormalised window.
+    EXPECT_NEAR(A[0](0, 1) / A[0](0, 2), std::exp(0.5), 1e-5);
+}
+
 TEST(Masks, PaddingAndFutureKeysGetExactlyZeroInEveryVariant) {
     for (const VariantInfo& info : allVariants()) {
         const std::string name = info.name;

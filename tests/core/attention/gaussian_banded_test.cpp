@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// Banded Gaussian attention (issue 14): without capture, Gaussian blocks keep only the band
-// of keys whose weight is not exactly zero in float, and multiply over it alone. The banded
-// weights are the full matrix's entries bit for bit, the forward and the gradients equal the
-// full-matrix path, and the band is narrow.
+// Banded Gaussian attention (issue 14): without capture, Gaussian blocks whose bands are
+// sparse enough (AttentionBlock::kBandDensity: long sequences) keep only the band of keys
+// whose weight is not exactly zero in float, and multiply over it alone. The banded weights
+// are the full matrix's entries bit for bit, the forward and the gradients equal the
+// full-matrix path, the band is narrow, and short sequences stay on the full matrices.
 #include <gtest/gtest.h>
 
 #include "../test_util.h"
@@ -14,14 +15,14 @@ using namespace attnviz;
 namespace {
 
 // Every block Gaussian: self σ 0.8, decoder self normalised, cross with ratio 1.5.
-const char* kConfig = R"({"d_model":32,"heads":4,"d_ff":64,"max_len":64,
+const char* kConfig = R"({"d_model":32,"heads":4,"d_ff":64,"max_len":512,
   "encoder_self":{"variant":"gaussian","sigma":0.8},
   "decoder_self":{"variant":"gaussian","normalize":true},
   "cross":{"variant":"gaussian","ratio":1.5,"offsets":[-1,0,1,2]}})";
 
 Batch paddedBatch() {
     std::vector<std::vector<int>> src, tgt;
-    for (int n : {40, 7, 25}) {
+    for (int n : {400, 70, 250}) {
         std::vector<int> s, t;
         for (int k = 0; k < n; ++k) s.push_back(4 + (k * 7 + n) % 100);
         for (int k = 0; k < n - 3; ++k) t.push_back(4 + (k * 5 + n) % 100);
@@ -42,7 +43,7 @@ TEST(GaussianBanded, BandHoldsTheFullMatrixEntriesBitForBitAndNothingElse) {
     std::vector<Mat> full;
     std::vector<BandedWeights> band;
     v->weights(2, 200, 300, mask, full);
-    ASSERT_TRUE(v->bandedWeights(2, 200, 300, mask, band));
+    ASSERT_TRUE(v->bandedWeights(2, 200, 300, mask, SIZE_MAX, band));
     int widest = 0;
     for (size_t k = 0; k < full.size(); ++k)
         for (int i = 0; i < 200; ++i) {
@@ -72,6 +73,8 @@ TEST(GaussianBanded, ForwardAndGradientsEqualTheFullMatrixPath) {
         net.bind(Bindings(m.params(), &grads));
         net.setKeepWeights(keep);
         net.forward(b, Dropout{}, *logits);
+        for (AttentionBlock* block : net.blocks())
+            EXPECT_EQ(block->ranBanded(), !keep) << int(block->kind());
         Mat dlogits;
         crossEntropy(*logits, b.tgtOut, 0.0f, 1.0f, &dlogits);
         net.backward(b, dlogits);
@@ -92,16 +95,79 @@ TEST(GaussianBanded, ForwardAndGradientsEqualTheFullMatrixPath) {
 TEST(GaussianBanded, ForwardWithoutCaptureMatchesWithCaptureAndCaptureStillWorks) {
     Model m = test::makeModel(kConfig, 6);
     const Batch b = paddedBatch();
+    m.setBanded(false);
     const ForwardResult dense = m.forward(b, false);
     const size_t full = m.attentionBytes();
-    EXPECT_GT(full, size_t(4 * 41 * 41 * sizeof(Scalar)));  // full matrices
+    EXPECT_GT(full, size_t(4 * 401 * 401 * sizeof(Scalar)));  // full matrices
     m.setBanded(true);
     const ForwardResult fast = m.forward(b, false);
-    EXPECT_LT(m.attentionBytes(), full / 2);  // bands only (the longest sequence: 41 keys)
+    EXPECT_LT(m.attentionBytes(), full / 8);  // bands only (the longest sequence: 401 keys)
     EXPECT_EQ(dense.loss(), m.forward(b, true).loss());  // capture: the full path again
     const ForwardResult kept = m.forward(b, true);
     EXPECT_NEAR(fast.loss(), kept.loss(), 1e-6);
     EXPECT_LT((fast.logits - kept.logits).cwiseAbs().maxCoeff(), 1e-5f);
     ASSERT_FALSE(kept.blocks.empty());
-    EXPECT_EQ(kept.blocks[0].weights[0].rows(), 41);  // 40 tokens + <eos>
+    EXPECT_EQ(kept.blocks[0].weights[0].rows(), 401);  // 400 tokens + <eos>
+}
+
+// Banded only where it is faster: a banded row is a small product of its own, so the band
+// must hold at most 1 in kBandDensity of the matrix's entries. With the papers' σ = 1 a
+// window spans about 29 keys (15 under the causal mask), so the models' lengths decide.
+TEST(GaussianBanded, OnlyLongSequencesRunBanded) {
+    const char* paperConfig = R"({"d_model":32,"heads":4,"d_ff":64,"max_len":1024,
+      "encoder_self":{"variant":"gaussian"},"decoder_self":{"variant":"gaussian"},
+      "cross":{"variant":"gaussian"}})";
+    Model m = test::makeModel(paperConfig, 3);
+    Network net(m.config());
+    net.bind(Bindings(m.params()));
+    net.setKeepWeights(false);
+    auto banded = [&](int n) {  // per block of the first layer: encoder, decoder self, cross
+        std::vector<int> s;
+        for (int k = 0; k < n; ++k) s.push_back(4 + k % 50);
+        Mat logits;
+        net.forward(Batch::make({s}, {s}), Dropout{}, logits);
+        std::string r;
+        for (AttentionBlock* block : net.blocks()) r += block->ranBanded() ? 'B' : '.';
+        return r;
+    };
+    // Blocks: encoder L0, L1; decoder L0 self, cross; L1 self, cross.
+    EXPECT_EQ(banded(31), "......");   // every test sentence, every bundled toy model
+    EXPECT_EQ(banded(127), "......");  // the bundled real models' longest (max_len 128)
+    EXPECT_EQ(banded(200), "..B.B.");  // causal windows hold ~15 of 201 keys: banded
+    EXPECT_EQ(banded(400), "BBBBBB");  // ~29 of 401
+    // Padding keys do not count: 4 heads, 400 queries, sequences of 401, 30 and 500 keys.
+    EXPECT_EQ(AttentionBlock::bandBudget(4, 400, 401, AttentionMask{{401, 30, 500}, false}),
+              size_t(4 * 400 * (401 + 30 + 401)) / 10);
+}
+
+// Greedy decoding multiplies only the window of a Gaussian row once the window holds at most
+// 1 in kBandDensity of the keys (cross-attention over 301 source positions from the first
+// step, causal self-attention from about position 150): each step's logits still equal row
+// t of the whole prefix, which the full matrices compute.
+TEST(GaussianBanded, DecodingStepsOverTheWindowEqualTheWholePrefix) {
+    const char* cfgText = R"({"d_model":32,"heads":4,"d_ff":64,"max_len":512,
+      "encoder_self":{"variant":"gaussian"},"decoder_self":{"variant":"gaussian"},
+      "cross":{"variant":"gaussian","offsets":[-1,0,1,2]}})";
+    Model m = test::makeModel(cfgText, 7);
+    Network net(m.config());
+    net.bind(Bindings(m.params()));
+    std::vector<int> src, fed;
+    for (int k = 0; k < 300; ++k) src.push_back(4 + (k * 7) % 90);
+    for (int k = 0; k < 260; ++k) fed.push_back(4 + (k * 11) % 90);
+    net.encode(Batch::make({src}, {{}}), Dropout{});
+    net.beginDecoding(int(fed.size()));
+    std::vector<int> token{Vocab::kBos};
+    Mat stepLogits, full;
+    for (int t = 0; t < int(fed.size()); ++t) {
+        net.decodeStep(token, t, stepLogits);
+        if (t % 50 == 0 || t == int(fed.size()) - 1) {
+            const Batch b = Batch::make({src}, {std::vector<int>(fed.begin(), fed.begin() + t)});
+            net.decode(b, Dropout{}, full);
+            const auto ref = full.row(t);
+            const float scale = std::max(1.0f, ref.cwiseAbs().maxCoeff());
+            EXPECT_LT((stepLogits.row(0) - ref).cwiseAbs().maxCoeff(), 1e-4f * scale)
+                << "step " << t;
+        }
+        token[0] = fed[size_t(t)];
+    }
 }
