@@ -187,7 +187,10 @@ void BenchTrainCommand::run(const Context& ctx) {
     const double gemm = eigenGemmGflops(m_threads);
     const double tokens = (cfg.hasEncoder() ? 2.0 : 1.0) * m_batch * m_len;
     const double gflops = flops / (median / 1000.0) / 1e9;
-    const GemmFloor floor = timeRecordedProducts(m_products, m_threads);
+    // Without a library (ATTNVIZ_GEMM=eigen) nothing is recorded: no floor to report.
+    const GemmFloor floor =
+        m_products.empty() ? GemmFloor{} : timeRecordedProducts(m_products, m_threads);
+    auto orNull = [&](double v) { return m_products.empty() ? json() : json(v); };
     json j{{"benchmark", "train"},
            {"config", cfg.toJson()},
            {"batch_size", m_batch},
@@ -206,10 +209,10 @@ void BenchTrainCommand::run(const Context& ctx) {
            {"fraction_of_gemm", gflops / gemm},
            {"products_per_step", floor.calls},
            {"product_shapes", floor.shapes},
-           {"products_gflop", floor.gflop},
-           {"products_alone_ms", floor.floorMs},
-           {"products_alone_gflops", floor.gflop / (floor.floorMs / 1000.0)},
-           {"fraction_of_products_alone", floor.floorMs / median},
+           {"products_gflop", orNull(floor.gflop)},
+           {"products_alone_ms", orNull(floor.floorMs)},
+           {"products_alone_gflops", orNull(floor.gflop / (floor.floorMs / 1000.0))},
+           {"fraction_of_products_alone", orNull(floor.floorMs / median)},
            {"what",
             "median wall time of an Adam step (forward, backward, update), no dropout; "
             "tokens = source + target positions; FLOPs = matrix products only, backward = 2x "

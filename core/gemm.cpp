@@ -10,18 +10,23 @@
 namespace attnviz {
 namespace {
 
-// The recorder in use, if any (GemmRecorder): one relaxed load per product otherwise.
+// What GemmRecorder records. Never freed, so a product on another thread that sees
+// `active` never touches freed memory; one atomic load per product when nobody records.
 struct Recording {
-    std::mutex mutex;
+    std::atomic<bool> active{false};
+    std::mutex mutex;  // guards calls, and active's changes
     std::vector<GemmCall> calls;
 };
-std::atomic<Recording*> g_recording{nullptr};
+Recording& recording() {
+    static Recording r;
+    return r;
+}
 
-void record(const GemmCall& c) {
-    if (Recording* r = g_recording.load(std::memory_order_acquire)) {
-        std::lock_guard<std::mutex> lock(r->mutex);
-        r->calls.push_back(c);
-    }
+[[maybe_unused]] void record(const GemmCall& c) {
+    Recording& r = recording();
+    if (!r.active.load(std::memory_order_acquire)) return;
+    std::lock_guard<std::mutex> lock(r.mutex);
+    if (r.active.load(std::memory_order_relaxed)) r.calls.push_back(c);
 }
 
 // A column-major (Fortran) sgemm's call as the row-major product it is: C^T = op(B)^T op(A)^T.
@@ -102,15 +107,16 @@ bool gemmRowMajor(bool transA, bool transB, int m, int n, int k, float alpha, co
     // The characters Eigen passes (GeneralMatrixMatrix_BLAS.h).
     const char ta = transA ? 'T' : 'N', tb = transB ? 'T' : 'N';
     const float beta = 0;
-    record({transA, transB, m, n, k, lda, ldb, ldc, false});
 #if defined(ATTNVIZ_GEMM_ONEDNN)
     // What sgemm_ above receives from Eigen for a row-major result, swapped back: oneDNN is
     // row-major itself.
     oneOpenMpThread();
+    record({transA, transB, m, n, k, lda, ldb, ldc, false});
     dnnl_sgemm(ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
     return true;
 #elif defined(ATTNVIZ_GEMM_OPENBLAS) || defined(ATTNVIZ_GEMM_BLIS)
     // Column-major BLAS: row-major C is column-major Cᵀ = op(B)ᵀ op(A)ᵀ, as Eigen calls it.
+    record({transA, transB, m, n, k, lda, ldb, ldc, false});
     sgemm_(&tb, &ta, &n, &m, &k, &alpha, b, &ldb, a, &lda, &beta, c, &ldc);
     return true;
 #else
@@ -126,19 +132,24 @@ bool GemmCall::operator<(const GemmCall& o) const {
 }
 
 GemmRecorder::GemmRecorder() {
-    Recording* none = nullptr;
-    if (!g_recording.compare_exchange_strong(none, new Recording))
-        throw Error("a GemmRecorder is already recording");
+    Recording& r = recording();
+    std::lock_guard<std::mutex> lock(r.mutex);
+    if (r.active.load()) throw Error("a GemmRecorder is already recording");
+    r.calls.clear();
+    r.active.store(true, std::memory_order_release);
 }
 
 GemmRecorder::~GemmRecorder() {
-    delete g_recording.exchange(nullptr);
+    Recording& r = recording();
+    std::lock_guard<std::mutex> lock(r.mutex);
+    r.active.store(false);
+    r.calls.clear();
 }
 
 std::vector<GemmCall> GemmRecorder::calls() const {
-    Recording* r = g_recording.load();
-    std::lock_guard<std::mutex> lock(r->mutex);
-    return r->calls;
+    Recording& r = recording();
+    std::lock_guard<std::mutex> lock(r.mutex);
+    return r.calls;
 }
 
 void replayGemm(const GemmCall& c, const float* a, const float* b, float* out) {

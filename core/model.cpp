@@ -281,6 +281,7 @@ std::vector<std::vector<int>> Model::greedyDecode(const std::vector<std::vector<
 std::vector<std::vector<int>> Model::greedyDecode(const std::vector<std::vector<int>>& sources,
                                                   const DecodeOptions& opt) {
     if (!d->cfg.hasEncoder()) throw Error("greedy decoding needs a seq2seq model");
+    d->net->setKeepWeights(!d->banded);  // nothing is captured: banded where it pays
     const size_t n = sources.size();
     std::vector<int> limit(n);
     int longest = 0;

@@ -57,6 +57,7 @@ void AttentionBlock::forward(const Mat& xq, const Mat& xk, int B, int Tq, int Tk
     m_B = B, m_Tq = Tq, m_Tk = Tk;
     m_banded = !m_logitBased && !m_keepWeights &&
                m_variant->bandedWeights(B, Tq, Tk, mask, bandBudget(h, Tq, Tk, mask), m_band);
+    if (!m_banded) m_band.clear();
     if (m_banded) {
         // ctx row i of head hd = Σ over the band of w_ij V_j: [1, len] · [len, dk].
         linear(xk, m_wv, m_bv, m_v);
@@ -242,13 +243,16 @@ void AttentionBlock::step(const Mat& x, int t, const AttentionMask& crossMask, M
             const Mat& a = m_aRow[size_t(b * h + hd)];  // [1, Tk]
             auto ctx = m_ctxRow.block(b, hd * dk, 1, dk);
             // Weights given directly (gaussian) vanish outside a window: as in forward(),
-            // multiply over it alone when it holds at most 1 in kBandDensity of the keys.
+            // when the weights need not be kept, multiply over the window alone if it
+            // holds at most 1 in kBandDensity of the sequence's keys.
+            const bool windowed = !m_logitBased && !m_keepWeights;
             Eigen::Index lo = 0, hi = s.Tk;
-            if (!m_logitBased) {
+            if (windowed) {
                 while (lo < hi && a(0, lo) == 0) ++lo;
                 while (hi > lo && a(0, hi - 1) == 0) --hi;
             }
-            if (m_logitBased || size_t(hi - lo) * kBandDensity > size_t(s.Tk)) {
+            const int keys = self ? s.Tk : std::clamp(crossMask.keyLen[size_t(b)], 0, s.Tk);
+            if (!windowed || size_t(hi - lo) * kBandDensity > size_t(keys)) {
                 ctx.noalias() = a * m_vc.block(b * vStride, hd * dk, s.Tk, dk);
             } else if (lo == hi) {
                 ctx.setZero();

@@ -57,8 +57,21 @@ public:
     bool bandedWeights(int B, int Tq, int Tk, const AttentionMask& mask, size_t maxEntries,
                        std::vector<BandedWeights>& A) override {
         const int h = m_geo.heads;
-        A.resize(static_cast<size_t>(B * h));
+        // First the count, per distinct key length (a sequence's bands depend on it only
+        // through that), so that nothing is built when the bands are too many.
+        std::unordered_map<int, size_t> perKeys;  // min(Tk, keyLen) -> entries of its h bands
         size_t entries = 0;
+        for (int b = 0; b < B; ++b) {
+            const auto [it, isNew] =
+                perKeys.emplace(std::min(Tk, mask.keyLen[static_cast<size_t>(b)]), 0);
+            if (isNew)
+                for (int hd = 0; hd < h; ++hd)
+                    for (int i = 0; i < Tq; ++i)
+                        it->second += row(hd, i, mask.limit(b, i, Tk)).values.size();
+            entries += it->second;
+            if (entries > maxEntries) return false;
+        }
+        A.resize(static_cast<size_t>(B * h));
         for (int b = 0; b < B; ++b) {
             for (int hd = 0; hd < h; ++hd) {
                 BandedWeights& a = A[static_cast<size_t>(b * h + hd)];
@@ -73,8 +86,6 @@ public:
                     a.start[size_t(i)] = int(a.values.size());
                     a.values.insert(a.values.end(), r.values.begin(), r.values.end());
                 }
-                entries += a.values.size();
-                if (entries > maxEntries) return false;
             }
         }
         return true;
@@ -118,17 +129,20 @@ private:
             const double ratio = m_geo.kind == BlockKind::Cross ? m_ratio : 1.0;
             const double norm = 1.0 / (sigma * std::sqrt(2.0 * M_PI));
             const double mu = ratio * i + offset(hd);
-            const Eigen::ArrayXd z = (Eigen::ArrayXd::LinSpaced(n, 0, n - 1) - mu) / sigma;
-            const Eigen::ArrayXd logDensity = -0.5 * z.square();
+            const Eigen::ArrayXd offsets = Eigen::ArrayXd::LinSpaced(n, 0, n - 1) - mu;
             Eigen::ArrayXd w;
             if (m_normalize) {
-                // Over the allowed keys, shifted by the largest: a window far past the keys
-                // still falls on the nearest ones. Unshifted, every density underflows, and
-                // Eigen's exp, which clamps its argument at about -709, made such rows uniform.
-                w = (logDensity - logDensity.maxCoeff()).exp();
+                // Over the allowed keys, exponents shifted by the largest, -½(d² - d²min)/σ²:
+                // a window far past the keys still falls on the nearest ones, the nearest
+                // key's exponent is exactly 0 however small σ is (no inf - inf), and no
+                // density underflows first (Eigen's exp clamps its argument near -709, which
+                // made such rows uniform).
+                const Eigen::ArrayXd d2 = offsets.square();
+                w = (-0.5 * ((d2 - d2.minCoeff()) / sigma / sigma)).exp();
                 w /= w.sum();
             } else {
-                w = norm * logDensity.exp();  // below e^-709: 0 once rounded to float
+                const Eigen::ArrayXd z = offsets / sigma;
+                w = norm * (-0.5 * z.square()).exp();  // below e^-709: 0 once in float
             }
             const Eigen::Array<Scalar, Eigen::Dynamic, 1> f = w.cast<Scalar>();
             int lo = 0, hi = n;

@@ -146,15 +146,19 @@ class AttnvizModel(torch.nn.Module):
             i = torch.arange(nq, dtype=torch.float64, device=dev)[:, None]
             j = torch.arange(nk, dtype=torch.float64, device=dev)[None, :]
             mus = torch.tensor([offs[k % len(offs)] for k in range(h)], dtype=torch.float64, device=dev)[:, None, None]
-            logd = -0.5 * ((j - (r * i + mus)) / sigma) ** 2  # [h, Nq, Nk], float64
+            dist = j - (r * i + mus)  # [h, Nq, Nk], float64
             if bc.get("normalize", False):
-                # Renormalised over the allowed keys in float64, exponents shifted by their
-                # largest (docs/model-spec.md): a softmax of the log-densities.
-                l = logd[None].masked_fill(~allowed[:, None], float("-inf"))
-                empty = torch.isinf(l).all(-1, keepdim=True)
-                w = torch.softmax(l.masked_fill(empty, 0.0), -1).masked_fill(empty, 0.0)
+                # Renormalised over the allowed keys in float64 (docs/model-spec.md): exponents
+                # -½(d² - d²min)/σ², d²min the nearest allowed key's, so a window past the keys
+                # falls on the nearest ones; a row with no allowed key is 0.
+                ok = allowed[:, None].expand(B, h, nq, nk)
+                d2 = (dist ** 2)[None].expand(B, h, nq, nk)
+                d2min = d2.masked_fill(~ok, float("inf")).amin(-1, keepdim=True)
+                e = (-0.5 * ((d2 - d2min) / sigma / sigma)).masked_fill(~ok, float("-inf"))
+                empty = ~ok.any(-1, keepdim=True)
+                w = torch.softmax(e.masked_fill(empty, 0.0), -1).masked_fill(empty, 0.0)
                 return w.to(torch.float32).to(xq.dtype)
-            w = torch.exp(logd) / (sigma * math.sqrt(2 * math.pi))
+            w = torch.exp(-0.5 * (dist / sigma) ** 2) / (sigma * math.sqrt(2 * math.pi))
             return w.to(torch.float32).to(xq.dtype)[None] * allowed[:, None]
         if v == "mixture":
             comps = bc["components"]
