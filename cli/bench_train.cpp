@@ -87,7 +87,9 @@ GemmFloor timeRecordedProducts(const std::vector<GemmCall>& calls, int threads) 
     GemmFloor f;
     f.calls = calls.size();
     f.shapes = count.size();
-    for (const auto& [c, n] : count) {
+    for (const auto& entry : count) {
+        const GemmCall& c = entry.first;  // not a structured binding: the lambda below uses it
+        const int n = entry.second;
         const size_t aSize = size_t(c.transA ? c.k : c.m) * size_t(c.lda);
         const size_t bSize = size_t(c.transB ? c.n : c.k) * size_t(c.ldb);
         struct Operands {
