@@ -54,7 +54,8 @@ CLI::App* BenchForwardCommand::add(CLI::App& parent) {
         ->check(CLI::Range(1, 100000));
     c->add_option("--seed", m_seed, "Random seed")->capture_default_str()->check(nonNegative());
     c->add_flag("--no-capture", m_noCapture,
-                "Without capturing the weights (Gaussian blocks then run banded where the window holds at most 1 in 10 keys)");
+                "Without capturing the weights (Gaussian blocks then run banded where the window "
+                "holds at most 1 in 10 keys)");
     return c;
 }
 
@@ -104,7 +105,8 @@ void BenchForwardCommand::run(const Context& ctx) {
     }
     json j{{"benchmark", "forward"},
            {"what", std::string("one forward pass ") +
-                        (m_noCapture ? "without capture (Gaussian blocks banded where the window holds at most 1 in 10 keys)"
+                        (m_noCapture ? "without capture (Gaussian blocks banded where the window "
+                                       "holds at most 1 in 10 keys)"
                                      : "with capture of every block's weights") +
                         ", batch 1, source and target both of the given number of positions; "
                         "attention_kib: weights and logits the blocks hold afterwards"},
