@@ -238,20 +238,20 @@ void AttentionBlock::step(const Mat& x, int t, const AttentionMask& crossMask, M
         m_variant->weightsStep(s, fullMask, m_aRow);
     }
     m_ctxRow.resize(B, m_geo.dModel);
-    for (int b = 0; b < B; ++b)
+    // Weights given directly (gaussian) vanish outside a window: as in forward(), when the
+    // weights need not be kept, multiply over the window alone if it holds at most 1 in
+    // kBandDensity of the sequence's keys.
+    const bool windowed = !m_logitBased && !m_keepWeights;
+    for (int b = 0; b < B; ++b) {
+        const int keys = self ? s.Tk : std::clamp(crossMask.keyLen[size_t(b)], 0, s.Tk);
         for (int hd = 0; hd < h; ++hd) {
             const Mat& a = m_aRow[size_t(b * h + hd)];  // [1, Tk]
             auto ctx = m_ctxRow.block(b, hd * dk, 1, dk);
-            // Weights given directly (gaussian) vanish outside a window: as in forward(),
-            // when the weights need not be kept, multiply over the window alone if it
-            // holds at most 1 in kBandDensity of the sequence's keys.
-            const bool windowed = !m_logitBased && !m_keepWeights;
             Eigen::Index lo = 0, hi = s.Tk;
             if (windowed) {
                 while (lo < hi && a(0, lo) == 0) ++lo;
                 while (hi > lo && a(0, hi - 1) == 0) --hi;
             }
-            const int keys = self ? s.Tk : std::clamp(crossMask.keyLen[size_t(b)], 0, s.Tk);
             if (!windowed || size_t(hi - lo) * kBandDensity > size_t(keys)) {
                 ctx.noalias() = a * m_vc.block(b * vStride, hd * dk, s.Tk, dk);
             } else if (lo == hi) {
@@ -261,6 +261,7 @@ void AttentionBlock::step(const Mat& x, int t, const AttentionMask& crossMask, M
                     a.middleCols(lo, hi - lo) * m_vc.block(b * vStride + lo, hd * dk, hi - lo, dk);
             }
         }
+    }
     scaleByGates(m_ctxRow);  // pruned or gated heads decode as they run (setHeadGates)
     linear(m_ctxRow, m_wo, m_bo, out);
 }
