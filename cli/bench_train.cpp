@@ -78,6 +78,7 @@ double eigenGemmGflops(int threads) {
 struct GemmFloor {
     double floorMs = 0, gflop = 0;
     size_t calls = 0, shapes = 0;
+    json perShape = json::array();  // each distinct product: shape, count, time alone
 };
 
 GemmFloor timeRecordedProducts(const std::vector<GemmCall>& calls, int threads) {
@@ -115,6 +116,16 @@ GemmFloor timeRecordedProducts(const std::vector<GemmCall>& calls, int threads) 
         }
         f.floorMs += best * n / threads;
         f.gflop += c.flops() * n / 1e9;
+        f.perShape.push_back({{"m", c.m},
+                              {"n", c.n},
+                              {"k", c.k},
+                              {"trans_a", c.transA},
+                              {"trans_b", c.transB},
+                              {"accumulate", c.accumulate},
+                              {"per_step", n},
+                              {"us_alone", best * 1000},
+                              {"gflops_alone", c.flops() / (best / 1000.0) / 1e9},
+                              {"ms_per_step", best * n / threads}});
     }
     return f;
 }
@@ -215,6 +226,7 @@ void BenchTrainCommand::run(const Context& ctx) {
            {"products_alone_ms", orNull(floor.floorMs)},
            {"products_alone_gflops", orNull(floor.gflop / (floor.floorMs / 1000.0))},
            {"fraction_of_products_alone", orNull(floor.floorMs / median)},
+           {"products", floor.perShape},
            {"what",
             "median wall time of an Adam step (forward, backward, update), no dropout; "
             "tokens = source + target positions; FLOPs = matrix products only, backward = 2x "
@@ -223,7 +235,8 @@ void BenchTrainCommand::run(const Context& ctx) {
             "products_alone_ms = the step's own products (recorded in one step, "
             "products_gflop of them) each timed alone in a loop, shared among the threads: "
             "the step at the library's rate for its shapes; fraction_of_products_alone = "
-            "that over ms_per_step"}};
+            "that over ms_per_step; products = each distinct one: per_step of them, us_alone each "
+            "(best of five loops), ms_per_step = their share of products_alone_ms"}};
     ctx.out << j.dump(2) << "\n";
 }
 

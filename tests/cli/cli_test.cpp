@@ -252,6 +252,24 @@ TEST(Cli, BenchTrainReportsRatesAsJson) {
     }
     for (const char* k : {"products_alone_ms", "fraction_of_products_alone"})
         EXPECT_GT(j[k].get<double>(), 0.0) << k;
+    // Each distinct product is listed; together they are the whole floor and every call.
+    const json& shapes = j["products"];
+    ASSERT_EQ(shapes.size(), j["product_shapes"].get<size_t>());
+    double ms = 0, gflop = 0;
+    size_t calls = 0;
+    for (const json& s : shapes) {
+        const double m = s["m"], n = s["n"], k = s["k"], us = s["us_alone"];
+        const int count = s["per_step"];
+        EXPECT_GT(us, 0.0);
+        EXPECT_NEAR(s["gflops_alone"].get<double>(), 2 * m * n * k / us / 1e3, 1e-6 * (m * n * k));
+        EXPECT_NEAR(s["ms_per_step"].get<double>(), us * count / 1000 / 2, 1e-9);  // 2 threads
+        ms += s["ms_per_step"].get<double>();
+        gflop += 2 * m * n * k * count / 1e9;
+        calls += size_t(count);
+    }
+    EXPECT_EQ(calls, j["products_per_step"].get<size_t>());
+    EXPECT_NEAR(ms, j["products_alone_ms"].get<double>(), 1e-9 * ms);
+    EXPECT_NEAR(gflop, j["products_gflop"].get<double>(), 1e-9 * gflop);
     // With oneDNN the library sees every product of the step (core/gemm.h), so the recorded
     // products are the FLOP count's model to the last multiply-add: V, output, Q and K
     // projections, q·kᵀ and a·v per head, FFN and output layer, backward twice the forward.
