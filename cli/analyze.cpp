@@ -187,7 +187,7 @@ void AnalyzeCommand::run(const Context& ctx) {
     const bool haveText = m_textOpt->count() > 0;
     if (!haveText + m_data.empty() + m_task.empty() != 2)
         throw Error("analyze needs one of --text, --data or --task");
-    if (!m_out.empty() && m_out != "-") checkOutputPath(m_out, {m_model});
+    if (!m_out.empty() && m_out != "-") checkOutputPath(m_out, {m_model, m_data});
     Model m = Model::load(m_model);
     const Inputs inputs = readInputs(m, haveText);
     // Every sentence's captured blocks; per (block, head) its tables.

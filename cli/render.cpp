@@ -207,6 +207,9 @@ SelectionRequest RenderCommand::request() const {
     if (!render::colormapNames().contains(QString::fromStdString(m_colormap)))
         throw Error("unknown --colormap '" + m_colormap + "' (viridis, magma, cividis, greys)");
     if (!render::isScalingName(m_scaling)) throw Error("--scaling must be linear, power or log");
+    // NaN passes any range check and an infinite size makes text layout loop for good.
+    if (!(m_fontSize >= 1 && m_fontSize <= 200))
+        throw Error("--font-size must be a number of points from 1 to 200");
     return request;
 }
 

@@ -62,6 +62,18 @@ Analysis analysisFromDump(const json& d, const json& snap, const std::string& wh
                     throw Error(what + ": block " + c.name + " has rows of unequal length");
                 for (Eigen::Index j = 0; j < nk; ++j) m(i, j) = row.at(size_t(j)).get<Scalar>();
             }
+            // Queries are the target's tokens (the source's for encoder self-attention),
+            // keys the source's (the target's for decoder self-attention): a table of any
+            // other size would be drawn against labels it does not have.
+            const size_t wantQ =
+                c.kind == BlockKind::EncoderSelf ? a.sourceTokens.size() : a.targetTokens.size();
+            const size_t wantK =
+                c.kind == BlockKind::DecoderSelf ? a.targetTokens.size() : a.sourceTokens.size();
+            if (size_t(nq) != wantQ || size_t(nk) != wantK)
+                throw Error(what + ": block " + c.name + " has a " + std::to_string(nq) + "×" +
+                            std::to_string(nk) + " weight table, but its tokens make it " +
+                            std::to_string(wantQ) + "×" + std::to_string(wantK) +
+                            " (is the snapshot's source or target missing?)");
             c.weights.push_back(std::move(m));
         }
         a.blocks.push_back(std::move(c));

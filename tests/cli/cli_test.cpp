@@ -236,6 +236,24 @@ TEST(Cli, TrainErrorsAreClear) {
     EXPECT_NE(r.err.find("/nonexistent-dir"), std::string::npos) << r.err;
 }
 
+// Sizes are checked before anything is allocated or any thread started.
+TEST(Cli, BenchTrainRefusesSizesItCannotRun) {
+    const std::string cfg = tmp("tiny5b.json");
+    writeFile(cfg, kTinyConfig);
+    for (const std::vector<std::string>& bad : {std::vector<std::string>{"--vocab", "4"},
+                                                {"--vocab", "0"},
+                                                {"--threads", "100000"},
+                                                {"--batch-size", "0"},
+                                                {"--seq-len", "1"},
+                                                {"--steps", "0"}}) {
+        std::vector<std::string> args{"bench", "train", "--config", cfg, "--steps", "1"};
+        args.insert(args.end(), bad.begin(), bad.end());
+        const Result r = cli(args);
+        EXPECT_EQ(r.code, 2) << bad[0] << " " << bad[1] << ": " << r.err;
+        EXPECT_NE(r.err.find(bad[0]), std::string::npos) << r.err;
+    }
+}
+
 TEST(Cli, BenchTrainReportsRatesAsJson) {
     const std::string cfg = tmp("tiny5.json");
     writeFile(cfg, kTinyConfig);
@@ -689,6 +707,11 @@ TEST(Cli, AnalyzeHeadsOfASentenceAFileAndATask) {
     EXPECT_NE(r.err.find("empty"), std::string::npos) << r.err;
     r = cli({"analyze", "--model", model, "--task", "copy", "--count", "20", "--out", model});
     EXPECT_EQ(r.code, 1);  // never overwrites its input
+    const std::string dataBefore = readAll(data);
+    r = cli({"analyze", "--model", model, "--data", data, "--out", data});
+    EXPECT_EQ(r.code, 1);  // nor its sentences
+    EXPECT_NE(r.err.find("same file as the input"), std::string::npos) << r.err;
+    EXPECT_EQ(readAll(data), dataBefore);
     // Importance and pruning curves over a task's held-out examples.
     r = cli(
         {"analyze", "--model", model, "--task", "copy", "--count", "8", "--importance", "--prune"});
@@ -743,6 +766,25 @@ TEST(Cli, TrainRecordsAProbeAndRenderDrawsItsFilmstrip) {
         << r.err;
     r = cli({"render", "--out", svg});
     EXPECT_NE(r.err.find("--model and --text, or --probe"), std::string::npos) << r.err;
+    // A snapshot whose tokens do not match its weight tables (here: no source) is refused
+    // when read, not drawn against labels it does not have.
+    json broken = json::parse(readAll(probe));
+    broken["snapshots"][1]["dump"].erase("source");
+    const std::string bad = tmp("broken.probe.json");
+    writeFile(bad, broken.dump());
+    r = cli({"render", "--probe", bad, "--out", svg});
+    EXPECT_EQ(r.code, 1);
+    EXPECT_NE(r.err.find("step 5: block encoder.layers.0.self_attn has a"), std::string::npos)
+        << r.err;
+    EXPECT_NE(r.err.find("is the snapshot's source or target missing?"), std::string::npos)
+        << r.err;
+    for (const char* size : {"inf", "nan", "0", "1e30"}) {
+        r = cli({"render", "--probe", probe, "--font-size", size, "--out", svg});
+        EXPECT_EQ(r.code, 1) << size;
+        EXPECT_NE(r.err.find("--font-size must be a number of points from 1 to 200"),
+                  std::string::npos)
+            << size << ": " << r.err;
+    }
     r = cli({"train", "--config", cfg, "--task", "copy", "--steps", "2", "--probe-target", "x",
              "--out", out});
     EXPECT_NE(r.err.find("--probe-target needs --probe"), std::string::npos) << r.err;
