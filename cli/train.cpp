@@ -46,13 +46,14 @@ extern "C" void onInterrupt(int) {
     g_stop = true;
 }
 
-// Ctrl-C must never interrupt a thread that is computing. A signal handled on such a thread
-// gets its frame pushed onto that thread's stack, and with oneDNN's kernels this corrupted
-// the heap: about 1 in 10 interrupted runs aborted with "corrupted double-linked list" inside
-// the training step (none with OpenBLAS; tests/cli/interrupt.py --runs 30). While one of
-// these lives, the calling thread and every thread it starts (the trainer's) block SIGINT,
-// and a thread of its own waits for the signal and sets `stop`. The handler stays installed
-// for threads started before (the BLAS library's, idle), so the signal never kills.
+// Ctrl-C must never interrupt a thread that is computing. Handled on a training thread, it
+// corrupted the heap with oneDNN: about 1 in 10 interrupted runs aborted with "corrupted
+// double-linked list" inside the training step; none with OpenBLAS, none without the signal
+// (tests/cli/interrupt.py --runs 30). Our guess, not verified inside oneDNN: a kernel keeps
+// data below the stack pointer, where the kernel puts the signal's frame. While one of these
+// lives, the calling thread and every thread it starts (the trainer's) block SIGINT, and a
+// thread of its own waits for the signal and sets `stop`. The handler stays installed for
+// threads started before (the BLAS library's, idle), so the signal never kills.
 class InterruptWatcher {
 public:
     explicit InterruptWatcher(std::atomic<bool>& stop) {
