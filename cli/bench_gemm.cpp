@@ -105,19 +105,8 @@ public:
         c->add_option("--config", m_config, "Model configuration (JSON)")
             ->required()
             ->check(CLI::ExistingFile);
-        // The ranges of bench train: sizes whose products overflow an int are refused here.
-        c->add_option("--batch-size", m_batch, "Sequences per step")
-            ->capture_default_str()
-            ->check(CLI::Range(1, 4096));
-        c->add_option("--seq-len", m_len, "Source and target positions")
-            ->capture_default_str()
-            ->check(CLI::Range(2, 1024));
-        c->add_option("--threads", m_threads, "Threads (each multiplies its shard's shapes)")
-            ->capture_default_str()
-            ->check(CLI::Range(1, 256));
-        c->add_option("--vocab", m_vocab, "Vocabulary size")
-            ->capture_default_str()
-            ->check(CLI::Range(5, 1000000));
+        addStepSizeOptions(c, m_batch, m_len, m_threads, m_vocab,
+                           "Threads (each multiplies its shard's shapes)");
         return c;
     }
 

@@ -135,23 +135,10 @@ CLI::App* BenchTrainCommand::add(CLI::App& parent) {
     c->add_option("--config", m_config, "Model configuration (JSON)")
         ->required()
         ->check(CLI::ExistingFile);
-    // Checked here, before anything is allocated or any thread started: a vocabulary of the
-    // 4 special tokens alone has no word to draw, and huge sizes would exhaust memory.
-    c->add_option("--batch-size", m_batch, "Sequences per step")
-        ->capture_default_str()
-        ->check(CLI::Range(1, 4096));
-    c->add_option("--seq-len", m_len, "Source and target positions")
-        ->capture_default_str()
-        ->check(CLI::Range(2, 1024));
+    addStepSizeOptions(c, m_batch, m_len, m_threads, m_vocab, "Threads");
     c->add_option("--steps", m_steps, "Timed steps")
         ->capture_default_str()
         ->check(CLI::Range(1, 100000));
-    c->add_option("--threads", m_threads, "Threads")
-        ->capture_default_str()
-        ->check(CLI::Range(1, 256));
-    c->add_option("--vocab", m_vocab, "Vocabulary size (with the 4 special tokens)")
-        ->capture_default_str()
-        ->check(CLI::Range(5, 1000000));
     return c;
 }
 

@@ -96,8 +96,8 @@ int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err)
         "attnviz-cli: run, inspect and benchmark Transformers with different attention variants"};
     app.require_subcommand(1);
     // The matrix-product library too: it decides the last bits of every trained number.
-    app.set_version_flag("--version", std::string("attnviz-cli 0.1.0 (matrix products: ") +
-                                          gemmBackend() + ")");
+    app.set_version_flag("--version",
+                         std::string("attnviz-cli 0.1.0 (matrix products: ") + gemmBackend() + ")");
     const Registered commands = addCommands(app);
     // CLI11 reports an unknown word as "A subcommand is required": name it instead.
     if (argc > 1 && argv[1][0] != '-') {

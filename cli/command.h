@@ -18,6 +18,7 @@
 #include <CLI/CLI.hpp>
 #include <iosfwd>
 #include <memory>
+#include <string>
 
 namespace attnviz::cli {
 
@@ -30,6 +31,25 @@ struct Context {
 
 // For unsigned options such as --seed: refuses a negative number, which CLI11 would wrap
 // round to 2^64 - 1.
+// The sizes of a benchmark training step (bench train, bench gemm), range-checked by the
+// parser before anything is allocated or any thread started: a vocabulary of the 4 special
+// tokens alone has no word to draw, and larger sizes overflow the products' int sizes.
+inline void addStepSizeOptions(CLI::App* c, int& batch, int& len, int& threads, int& vocab,
+                               const std::string& threadsHelp) {
+    c->add_option("--batch-size", batch, "Sequences per step")
+        ->capture_default_str()
+        ->check(CLI::Range(1, 4096));
+    c->add_option("--seq-len", len, "Source and target positions")
+        ->capture_default_str()
+        ->check(CLI::Range(2, 1024));
+    c->add_option("--threads", threads, threadsHelp)
+        ->capture_default_str()
+        ->check(CLI::Range(1, 256));
+    c->add_option("--vocab", vocab, "Vocabulary size (with the 4 special tokens)")
+        ->capture_default_str()
+        ->check(CLI::Range(5, 1000000));
+}
+
 inline CLI::Validator nonNegative() {
     return CLI::Validator(
         [](std::string& s) {
