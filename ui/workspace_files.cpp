@@ -7,6 +7,7 @@
 #include <QFileInfo>
 #include <QMessageBox>
 #include <QStatusBar>
+#include <algorithm>
 
 #include "column_files.h"
 #include "core_texts.h"
@@ -84,6 +85,13 @@ bool MainWindow::chooseModelSet(const QString& id, bool ask) {
     }
     m_currentColumn = -1;
     setColumns(std::move(cols));
+    // Language models have no encoder: a set of them would open on panels that all say
+    // "no enc self block". Show decoder self-attention when no model has an encoder.
+    const bool anyEncoder = std::any_of(columns().begin(), columns().end(), [](const auto& c) {
+        return c.model && c.model->config().hasEncoder();
+    });
+    if (!columns().empty() && !anyEncoder && view().kind != BlockKind::DecoderSelf)
+        setBlock(BlockKind::DecoderSelf, view().layer);
     if (!skipped.isEmpty())
         reportProblems(tr("%1 checkpoint(s) in %2 could not be opened and were skipped")
                            .arg(skipped.size())

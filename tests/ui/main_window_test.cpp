@@ -568,6 +568,9 @@ TEST(MainWindow, ModelSetsSwitchInOneControlAndAreSavedInTheWorkspace) {
     EXPECT_EQ(w.modelSet(), "toy-lm");
     EXPECT_EQ(w.columns().size(), 4u);
     EXPECT_FALSE(w.columns().front().model->config().hasEncoder());
+    // Language models have no encoder: the view moves to decoder self-attention instead
+    // of opening on empty panels.
+    EXPECT_EQ(w.view().kind, attnviz::BlockKind::DecoderSelf);
     // Saved and reopened: the set comes back with its columns.
     const std::string path = ::testing::TempDir() + "sets.attnviz.json";
     QString error;
