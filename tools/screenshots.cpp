@@ -26,6 +26,8 @@
 #include <QTableView>
 #include <QTest>
 #include <QTextStream>
+#include <cstdio>
+#include <string>
 
 #include "ui/comparison_grid.h"
 #include "ui/export_dialog.h"
@@ -168,6 +170,24 @@ int shootLanguage(MainWindow& w, const QString& out, const QString& code) {
 }  // namespace
 
 int main(int argc, char** argv) {
+    // Before QApplication, which needs a display: --help, and an unknown option, which would
+    // otherwise be taken for the output folder.
+    const char* usage =
+        "usage: attnviz-screenshots [--layouts | --language zh_CN|zh_TW] [OUTDIR] [WxH]\n"
+        "Screenshots of the app (default OUTDIR docs/screenshots); run under a display,\n"
+        "e.g. xvfb-run. See scripts/screenshots.\n";
+    for (int i = 1; i < argc; ++i) {
+        const std::string a = argv[i];
+        if (a == "--help" || a == "-h") {
+            std::fputs(usage, stdout);
+            return 0;
+        }
+        if (a.rfind("-", 0) == 0 && a != "--layouts" && a != "--language") {
+            std::fprintf(stderr, "attnviz-screenshots: unknown option '%s'\n%s", a.c_str(), usage);
+            return 2;
+        }
+        if (a == "--language") ++i;  // its value
+    }
     QApplication app(argc, argv);
     QApplication::setApplicationName("attnviz-screenshots");
     QStringList args = QApplication::arguments().mid(1);
