@@ -182,7 +182,7 @@ int main(int argc, char** argv) {
             std::fputs(usage, stdout);
             return 0;
         }
-        if (a.rfind("-", 0) == 0 && a != "--layouts" && a != "--language") {
+        if (a.rfind("--", 0) == 0 && a != "--layouts" && a != "--language") {  // Qt: -platform
             std::fprintf(stderr, "attnviz-screenshots: unknown option '%s'\n%s", a.c_str(), usage);
             return 2;
         }
