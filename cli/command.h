@@ -29,8 +29,6 @@ struct Context {
     bool errIsTty;      // err is a terminal: progress may redraw a line with \r
 };
 
-// For unsigned options such as --seed: refuses a negative number, which CLI11 would wrap
-// round to 2^64 - 1.
 // The sizes of a benchmark training step (bench train, bench gemm), range-checked by the
 // parser before anything is allocated or any thread started: a vocabulary of the 4 special
 // tokens alone has no word to draw, and larger sizes overflow the products' int sizes.
@@ -50,6 +48,8 @@ inline void addStepSizeOptions(CLI::App* c, int& batch, int& len, int& threads, 
         ->check(CLI::Range(5, 1000000));
 }
 
+// For unsigned options such as --seed: refuses a negative number, which CLI11 would wrap
+// round to 2^64 - 1.
 inline CLI::Validator nonNegative() {
     return CLI::Validator(
         [](std::string& s) {
