@@ -393,6 +393,10 @@ double inputDependence(const std::vector<HeadTable>& tables, int* compared) {
 Mat gaussianResidual(const HeadTable& table, GaussianFit* fit) {
     const GaussianFit f = fitGaussian({table});
     if (fit) *fit = f;
+    return gaussianResidual(table, f);
+}
+
+Mat gaussianResidual(const HeadTable& table, const GaussianFit& f) {
     Mat r = Mat::Zero(table.weights->rows(), table.weights->cols());
     std::vector<double> g;
     for (int i = 0; i < int(r.rows()); ++i) {

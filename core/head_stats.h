@@ -49,6 +49,8 @@ double gaussianSse(const std::vector<HeadTable>& tables, double offset, double s
 // row (0 elsewhere, and for rows without weight) [Nq, Nk], with the fit in *fit when given.
 // Where a head departs from "a fixed window would do" (the difference maps of issue 15).
 Mat gaussianResidual(const HeadTable& table, GaussianFit* fit = nullptr);
+// The same for a fit already made (fitGaussian of this table).
+Mat gaussianResidual(const HeadTable& table, const GaussianFit& fit);
 
 // Mean weight at each relative offset k = j - i, for k = -maxOffset .. maxOffset, over every
 // row of every table (rows normalised as above; offsets a row cannot reach do not count).

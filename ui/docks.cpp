@@ -71,8 +71,12 @@ void MainWindow::createDocks() {
     m_offsets = new OffsetProfileView;
     auto* offsetsDock =
         dock(this, tr("Offset profiles"), "offsets", scrolled(m_offsets), Qt::BottomDockWidgetArea);
-    connect(m_workspace, &WorkspaceModel::viewChanged, m_offsets,
-            [this] { m_offsets->setBlock(view().kind, view().layer); });
+    // Both list the heads of the view's block and layer, so that typing fits only those.
+    connect(m_workspace, &WorkspaceModel::viewChanged, this, [this] {
+        m_offsets->setBlock(view().kind, view().layer);
+        m_heads->setBlock(view().kind, view().layer);
+    });
+    m_heads->setBlock(view().kind, view().layer);
     // Attention over training (issue 15): a probe's snapshots, live from the Training tab or
     // from a probe file, drawn with the window's block, layer, heads and colours.
     m_film = new FilmDock;

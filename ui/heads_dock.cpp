@@ -158,52 +158,88 @@ int HeadsDock::headCount() const {
 }
 
 void HeadsDock::setResults(std::shared_ptr<const attnviz::Results> results) {
-    const int request = ++*m_latest;
+    setStats(results ? std::make_shared<const ResultStats>(std::move(results)) : nullptr);
+}
+
+void HeadsDock::setStats(std::shared_ptr<const attnviz::ResultStats> stats) {
     // A new current sentence: its statistics replace the set's (the rule the status says).
     const bool wasSet = m_showSet;
     m_showSet = false;
     m_setNote.clear();
     m_pruneNote.clear();
-    if (!results) {
-        m_shown = request;
+    m_stats = std::move(stats);
+    if (!m_stats) {
+        m_shown = ++*m_latest;
+        m_stale = false;
         *m_current = HeadsContent{{}, 0, tr("No models"), {}};
         showContent(*m_current, false);
         emit computed();
         return;
     }
     if (wasSet) showContent(*m_current, false);  // until the new sentence's statistics come
+    refresh();
+}
+
+void HeadsDock::setBlock(attnviz::BlockKind kind, int layer) {
+    if (kind == m_kind && layer == m_layer) return;
+    m_kind = kind;
+    m_layer = layer;
+    if (m_stats) refresh();
+}
+
+bool HeadsDock::seen() const {
+    // A dock outside any shown window (a test's) counts as seen: nothing else would ask.
+    return isVisible() || !window()->isVisible();
+}
+
+void HeadsDock::showEvent(QShowEvent* event) {
+    QWidget::showEvent(event);
+    if (m_stale && m_stats) refresh();
+}
+
+void HeadsDock::refresh() {
+    const int request = ++*m_latest;  // a running computation stops and is dropped
+    m_stale = !seen();
+    if (m_stale) {  // a hidden tab computes nothing: refreshed when shown
+        m_shown = request;
+        return;
+    }
     auto* watcher = new QFutureWatcher<HeadsComputation>(this);
     connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher] {
         watcher->deleteLater();
-        HeadsComputation c = watcher->result();
-        if (c.request != m_latest->load()) return;  // superseded: a newer request runs
-        m_shown = c.request;
-        const int rows = int(c.rows.size());
-        m_current->rows = std::move(c.rows);
-        m_current->models = c.models;
-        m_current->summary =
-            !c.error.isEmpty() ? c.error
-            : c.models == 0
-                ? (c.failures.isEmpty() ? tr("No models")
-                                        : tr("No statistics: no model could analyse the sentence"))
-                : tr("%1 of %2 · current sentence")
-                      .arg(plural(rows, "head"), plural(c.models, "model"));
-        m_current->notes.clear();
-        if (!c.failures.isEmpty()) {
-            m_current->notes << tr("%1 failed: %2")
-                                    .arg(plural(c.failures.size(), "column"), grouped(c.failures));
-        }
-        if (m_showSet) {  // a set result arrived meanwhile: it stays until the next sentence
-            updateStatus();
-            return;
-        }
-        showContent(*m_current, false);
-        emit computed();
+        showComputation(watcher->result());
     });
-    watcher->setFuture(QtConcurrent::run([results, request, latest = m_latest] {
-        return computeHeads(*results, request, *latest);
+    const auto heads = m_layer < 0 ? m_stats->allHeads() : m_stats->heads(m_kind, m_layer);
+    watcher->setFuture(QtConcurrent::run([stats = m_stats, heads, request, latest = m_latest] {
+        return computeHeads(*stats, heads, request, *latest);
     }));
     updateStatus();
+}
+
+void HeadsDock::showComputation(HeadsComputation c) {
+    if (c.request != m_latest->load()) return;  // superseded: a newer request runs
+    m_shown = c.request;
+    const int rows = int(c.rows.size());
+    m_current->rows = std::move(c.rows);
+    m_current->models = c.models;
+    m_current->summary =
+        !c.error.isEmpty() ? c.error
+        : c.models == 0
+            ? (c.failures.isEmpty() ? tr("No models")
+                                    : tr("No statistics: no model could analyse the sentence"))
+            : tr("%1 of %2 · current sentence")
+                  .arg(plural(rows, "head"), plural(c.models, "model"));
+    m_current->notes.clear();
+    if (!c.failures.isEmpty()) {
+        m_current->notes
+            << tr("%1 failed: %2").arg(plural(c.failures.size(), "column"), grouped(c.failures));
+    }
+    if (m_showSet) {  // a set result arrived meanwhile: it stays until the next sentence
+        updateStatus();
+        return;
+    }
+    showContent(*m_current, false);
+    emit computed();
 }
 
 void HeadsDock::setSentenceSet(std::vector<attnviz::ModelColumn> columns, QStringList lines) {

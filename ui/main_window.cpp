@@ -245,12 +245,12 @@ void MainWindow::updateColorBar() {
 }
 
 void MainWindow::resultsChanged() {
-    m_heads->setResults(m_workspace->results());
+    m_heads->setStats(m_workspace->stats());
     if (m_revealColumn >= 0) {  // a watched checkpoint's column: scroll it into view
         m_grid->revealPanel(m_revealColumn, 0);
         m_revealColumn = -1;
     }
-    m_offsets->setResults(m_workspace->results());
+    m_offsets->setStats(m_workspace->stats());
     // Every failing model, readable at leisure: a lasting note in the status bar whose
     // tooltip gives each model's reason (the panels show theirs whole as well).
     const QStringList failures = m_workspace->failures();
