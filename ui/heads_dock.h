@@ -88,9 +88,6 @@ public:
     // to do (no models, fewer than 2 usable sentences). Cancels a running one first.
     bool computeOverSet(QString* why = nullptr);
     void cancel();  // stops a running set computation or pruning (its result is dropped)
-    // After a language switch: the texts made from counts (the status line, the Pruning
-    // button's tooltip, the pruning curves) in the new language; nothing is computed again.
-    void retranslate();
     bool setBusy() const { return m_setJob != nullptr; }
 
     // Starts the pruning curves of the model chosen beside the button (what the button does),
@@ -135,8 +132,14 @@ signals:
 
 protected:
     bool eventFilter(QObject* watched, QEvent* event) override;
+    // On QEvent::LanguageChange every text again: the controls', the table's headers, and
+    // those made from counts (the status line, the Pruning button's tooltip, the pruning
+    // curves), from what is already computed.
+    void changeEvent(QEvent* event) override;
 
 private:
+    void retranslateUi();
+    void retranslateData();
     void activate(const QModelIndex& proxyIndex);
     void showContent(const HeadsContent& content, bool overSet);
     void setFinished(const SetJob& job, SetResult result);

@@ -26,7 +26,11 @@ public:
 signals:
     void computed();
 
+protected:
+    void changeEvent(QEvent* event) override;  // retranslates on QEvent::LanguageChange
+
 private:
+    void retranslateUi();
     std::shared_ptr<const attnviz::Results> m_results;
     attnviz::BlockKind m_kind = attnviz::BlockKind::EncoderSelf;
     int m_layer = 0;
