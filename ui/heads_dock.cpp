@@ -3,6 +3,7 @@
 
 #include <QAbstractTableModel>
 #include <QComboBox>
+#include <QEvent>
 #include <QFileDialog>
 #include <QFutureWatcher>
 #include <QHBoxLayout>

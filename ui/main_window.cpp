@@ -66,7 +66,8 @@ QWidget* MainWindow::createCentralWidget() {
     auto* central = new QWidget;
     auto* v = new QVBoxLayout(central);
     auto* form = new QFormLayout;
-    for (const auto& set : modelSets()) m_modelSet->addItem({}, QString::fromStdString(set.id));
+    for (const auto& set : modelSets())
+        m_modelSet->addItem(QString(), QString::fromStdString(set.id));
     m_modelSet->setCurrentIndex(-1);
     m_modelSet->setSizeAdjustPolicy(QComboBox::AdjustToContents);
     // The texts: retranslateUi.

@@ -3,6 +3,7 @@
 
 #include <QCheckBox>
 #include <QComboBox>
+#include <QEvent>
 #include <QFileDialog>
 #include <QFormLayout>
 #include <QLabel>
@@ -59,15 +60,15 @@ TrainingDock::TrainingDock(QWidget* parent) : QWidget(parent) {
     row->addWidget(left);
     m_task = new QComboBox;
     // Tasks carry their name as data; the data file item none. Every text: retranslateUi.
-    for (const auto& t : taskNames()) m_task->addItem({}, QString::fromStdString(t));
-    m_task->addItem({});
+    for (const auto& t : taskNames()) m_task->addItem(QString(), QString::fromStdString(t));
+    m_task->addItem(QString());
     m_task->setCurrentIndex(m_task->findData(QStringLiteral("translate")));
     auto* dataRow = makeDataRow();
     m_variant = new QComboBox;
-    for (const Preset& p : presets()) m_variant->addItem({}, QString::fromStdString(p.id));
+    for (const Preset& p : presets()) m_variant->addItem(QString(), QString::fromStdString(p.id));
     m_size = new QComboBox;
     // The size's id (configFor) is the item's data, not its translated text.
-    for (const char* id : {"tiny", "small", "medium"}) m_size->addItem({}, id);
+    for (const char* id : {"tiny", "small", "medium"}) m_size->addItem(QString(), id);
     m_size->setCurrentIndex(1);
     m_steps = new QSpinBox;
     m_steps->setRange(1, 1000000);
@@ -167,8 +168,8 @@ QHBoxLayout* TrainingDock::makeDataRow() {
     m_data = new QLineEdit;
     auto* browse = new QPushButton("…");
     m_tokenizer = new QComboBox;
-    m_tokenizer->addItem({}, "word");
-    m_tokenizer->addItem({}, "sentencepiece");
+    m_tokenizer->addItem(QString(), "word");
+    m_tokenizer->addItem(QString(), "sentencepiece");
     for (QWidget* w : std::initializer_list<QWidget*>{m_data, browse, m_tokenizer})
         w->setEnabled(false);
     auto* dataRow = new QHBoxLayout;

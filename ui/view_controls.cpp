@@ -3,6 +3,7 @@
 
 #include <QCheckBox>
 #include <QComboBox>
+#include <QEvent>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QSpinBox>
@@ -25,10 +26,10 @@ ViewControls::ViewControls(QWidget* parent)
       m_words(new QCheckBox),
       m_lines(new QCheckBox) {
     // Each item's data is its id; its text is retranslateUi's.
-    for (int id : {int(Compare), int(Mean), int(Focus)}) m_layout->addItem({}, id);
+    for (int id : {int(Compare), int(Mean), int(Focus)}) m_layout->addItem(QString(), id);
     for (auto kind :
          {TableKind::Weights, TableKind::Rollout, TableKind::Difference, TableKind::FitResidual})
-        m_show->addItem({}, int(kind));
+        m_show->addItem(QString(), int(kind));
     // The long choices are cut to ten characters in the bar (the list shows them whole),
     // so that the row fits a 1280-pixel screen.
     for (QComboBox* box : {m_block, m_layout, m_show}) {
@@ -36,13 +37,13 @@ ViewControls::ViewControls(QWidget* parent)
         box->setMinimumContentsLength(10);
     }
     for (auto kind : {BlockKind::EncoderSelf, BlockKind::DecoderSelf, BlockKind::Cross})
-        m_block->addItem({}, int(kind));
+        m_block->addItem(QString(), int(kind));
     m_layer->setRange(0, 255);
     m_labels->setRange(ViewState::kLabelMin, ViewState::kLabelMax);
     m_labels->setValue(8);
     m_colormap->addItems(render::colormapNames());  // the names are ids too: never translated
     // The scaling's name (render/scaling.h, workspace files) is the item's data.
-    for (const char* id : {"linear", "power", "log"}) m_scaling->addItem({}, id);
+    for (const char* id : {"linear", "power", "log"}) m_scaling->addItem(QString(), id);
     m_shared->setChecked(true);
     auto* row = new QHBoxLayout(this);
     row->setContentsMargins(0, 0, 0, 0);

@@ -262,8 +262,12 @@ TEST_F(Language, EveryReadableTextFollowsTheLanguage) {
     settle(w);
     QStringList data = {"the cat sees the dog"};
     for (const auto& c : w.columns()) data << QString::fromStdString(c.name);
+    for (const auto& v : allVariants()) data << QString::fromStdString(v.name);
+    for (const auto& r : *w.workspace()->results())  // the decoded outputs
+        data << QString::fromStdString(r.analysis.targetText).split(' ');
     data << render::colormapNames();
     for (const auto& l : render::languages()) data << l.nativeName;
+    data << "pt";  // a unit, the same in every language (scripts/check-translations)
     std::sort(data.begin(), data.end(), [](auto& a, auto& b) { return a.size() > b.size(); });
     const QMap<QString, QString> english = readableTexts(w);
     ASSERT_GT(english.size(), 150);
@@ -273,8 +277,12 @@ TEST_F(Language, EveryReadableTextFollowsTheLanguage) {
         int checked = 0;
         for (auto it = english.cbegin(); it != english.cend(); ++it) {
             if (!now.contains(it.key()) || isData(it.value(), data)) continue;
+            // Qt's own buttons of dock titles and tab bars are named once, in English, by Qt.
+            if (it.key().startsWith("QDockWidgetTitleButton") ||
+                (it.key().startsWith("QToolButton") && it.key().endsWith("accessibleName")))
+                continue;
             ++checked;
-            EXPECT_NE(now[it.key()], it.value())
+            EXPECT_TRUE(now[it.key()] != it.value())
                 << "left in English after switching to " << lang.toStdString() << ": "
                 << it.key().toStdString() << " = '" << it.value().toStdString() << "'";
         }
@@ -284,7 +292,9 @@ TEST_F(Language, EveryReadableTextFollowsTheLanguage) {
     const QMap<QString, QString> back = readableTexts(w);
     for (auto it = english.cbegin(); it != english.cend(); ++it)
         if (back.contains(it.key()))
-            EXPECT_EQ(back[it.key()], it.value()) << "not restored: " << it.key().toStdString();
+            EXPECT_TRUE(back[it.key()] == it.value())
+                << "not restored: " << it.key().toStdString() << " = '"
+                << back[it.key()].toStdString() << "'";
 }
 
 TEST_F(Language, TheMenuChoiceIsRemembered) {
