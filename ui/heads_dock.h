@@ -97,9 +97,6 @@ public:
     // to do (no models, fewer than 2 usable sentences). Cancels a running one first.
     bool computeOverSet(QString* why = nullptr);
     void cancel();  // stops a running set computation or pruning (its result is dropped)
-    // After a language switch: the texts made from counts (the status line, the Pruning
-    // button's tooltip, the pruning curves) in the new language; nothing is computed again.
-    void retranslate();
     bool setBusy() const { return m_setJob != nullptr; }
 
     // Starts the pruning curves of the model chosen beside the button (what the button does),
@@ -145,11 +142,17 @@ signals:
 protected:
     bool eventFilter(QObject* watched, QEvent* event) override;
     void showEvent(QShowEvent* event) override;
+    // On QEvent::LanguageChange every text again: the controls', the table's headers, and
+    // those made from counts (the status line, the Pruning button's tooltip, the pruning
+    // curves), from what is already computed.
+    void changeEvent(QEvent* event) override;
 
 private:
     bool seen() const;
     void refresh();  // the current sentence's table, for the current scope
     void showComputation(HeadsComputation c);
+    void retranslateUi();
+    void retranslateData();
     void activate(const QModelIndex& proxyIndex);
     void showContent(const HeadsContent& content, bool overSet);
     void setFinished(const SetJob& job, SetResult result);

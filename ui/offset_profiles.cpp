@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "offset_profiles.h"
 
+#include <QEvent>
 #include <QtConcurrent/QtConcurrentRun>
 
 #include "language.h"
@@ -17,10 +18,7 @@ constexpr int kRowHeight = 170;  // pixels per model row of charts
 OffsetProfileView::OffsetProfileView(QWidget* parent)
     : ChartView(parent),
       m_watcher(new QFutureWatcher<std::pair<render::ChartGrid, std::string>>(this)) {
-    setToolTip(
-        tr("Each head's mean weight at each offset j − i (solid) beside the profile of its "
-           "best-fitting Gaussian window (dashed), for the current sentence and the view's block "
-           "and layer; μ, σ and R² in each title (docs/analysis.md)"));
+    retranslateUi();
     setMessage(tr("computing…"));
     connect(m_watcher, &QFutureWatcherBase::finished, this, [this] {
         if (std::exchange(m_again, false)) {  // the result is of old inputs: drop it
@@ -40,6 +38,22 @@ OffsetProfileView::OffsetProfileView(QWidget* parent)
 OffsetProfileView::~OffsetProfileView() {
     ++*m_generation;  // a running worker stops at its next head
     m_watcher->waitForFinished();
+}
+
+// The tooltip, and the charts drawn again in the new language from the fits held.
+void OffsetProfileView::changeEvent(QEvent* event) {
+    if (event->type() == QEvent::LanguageChange) {
+        retranslateUi();
+        recompute();
+    }
+    ChartView::changeEvent(event);
+}
+
+void OffsetProfileView::retranslateUi() {
+    setToolTip(
+        tr("Each head's mean weight at each offset j − i (solid) beside the profile of its "
+           "best-fitting Gaussian window (dashed), for the current sentence and the view's block "
+           "and layer; μ, σ and R² in each title (docs/analysis.md)"));
 }
 
 void OffsetProfileView::setStats(std::shared_ptr<const ResultStats> stats) {

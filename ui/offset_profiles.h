@@ -36,9 +36,11 @@ signals:
 
 protected:
     void showEvent(QShowEvent* event) override;
+    void changeEvent(QEvent* event) override;  // retranslates on QEvent::LanguageChange
 
 private:
     bool seen() const;
+    void retranslateUi();
 
     std::shared_ptr<const attnviz::ResultStats> m_stats;
     attnviz::BlockKind m_kind = attnviz::BlockKind::EncoderSelf;
