@@ -14,6 +14,7 @@
 
 #include "comparison_grid.h"
 #include "export_dialog.h"
+#include "export_sources.h"
 #include "film_dock.h"
 #include "heads_dock.h"
 #include "language.h"
@@ -261,6 +262,27 @@ void MainWindow::rebuildRecentMenu() {
     for (const QString& s : recent) m_recent->addAction(s, this, [this, s] { setSentence(s); });
     if (recent.isEmpty())
         m_recent->addAction(tr("(none yet: press Enter in the sentence field)"))->setEnabled(false);
+}
+
+bool MainWindow::exportFigure(const QString& path, QString* error) {
+    // A 16:9 slide; PNG at 144 dpi is 1920 x 1080.
+    render::FigureStyle style = view().figureStyle();
+    style.language = currentLanguage();
+    const auto paint = gridExport(*m_workspace, style, error);
+    return paint && render::writeFigure(path, QSizeF(960, 540), true, 144, paint, error);
+}
+
+ExportDialog* MainWindow::createExportDialog() {
+    auto source = exportSource(
+        m_workspace, [this] { return m_currentColumn; }, [this] { return profileColumn(); },
+        m_training->lossPlot());
+    render::FigureStyle style = view().figureStyle();
+    style.language = currentLanguage();  // the dialog's default for the figure's words
+    return new ExportDialog(source, style, this);
+}
+
+bool MainWindow::exportData(const QString& path, QString* error) {
+    return writeDataExport(*m_workspace, path, error);
 }
 
 }  // namespace attnviz::ui

@@ -68,6 +68,14 @@ void MainWindow::createDocks() {
         m_heads->setBlock(view().kind, view().layer);
     });
     m_heads->setBlock(view().kind, view().layer);
+    // A tab behind another is "visible" to Qt, but unseen: it computes nothing.
+    connect(headsDock, &QDockWidget::visibilityChanged, m_heads, &HeadsDock::setSeen);
+    connect(offsetsDock, &QDockWidget::visibilityChanged, m_offsets, &OffsetProfileView::setSeen);
+    // A new analysis: its statistics, shared by both, computed by whichever is seen.
+    connect(m_workspace, &WorkspaceModel::resultsChanged, this, [this] {
+        m_heads->setStats(m_workspace->stats());
+        m_offsets->setStats(m_workspace->stats());
+    });
     // Attention over training (issue 15): a probe's snapshots, live from the Training tab or
     // from a probe file, drawn with the window's block, layer, heads and colours.
     m_film = new FilmDock;
@@ -85,6 +93,8 @@ void MainWindow::createDocks() {
     // The profile is empty until a query is clicked: the variant's description is shown
     // first, and the profile comes forward at the first click (selectQuery).
     variantDock->raise();
+    m_heads->setSeen(false);  // behind the Variant tab until chosen
+    m_offsets->setSeen(false);
     m_sentenceDock->hide();
     // Files that could not be opened: above the grid, shown when there are any, kept until
     // cleared or closed.
@@ -129,6 +139,35 @@ void MainWindow::showHead(int column, BlockKind kind, int layer, int head) {
     for (const auto& b : (*results)[size_t(column)].analysis.blocks)
         if (b.kind == kind && b.layer < layer) ++gridColumn;
     m_grid->revealPanel(gridColumn, head);
+}
+
+void MainWindow::selectQuery(int column, int query) {
+    if (column >= 0 && column < int(columns().size())) {
+        m_currentColumn = column;
+        m_controls->setFocusColumn(column);
+        m_variant->showColumn(&columns()[size_t(column)], view().kind);
+    }
+    ViewState v = view();
+    v.query = query;
+    setView(v);
+    if (query >= 0 && !m_profileRaised) {  // the first click brings the profile forward
+        m_profileRaised = true;
+        m_profileDock->show();
+        m_profileDock->raise();
+        // Tall enough for the plot and a legend of up to 6 names per column.
+        if (m_profileDock->height() < 260)
+            resizeDocks({m_profileDock}, {std::max(260, height() / 3)}, Qt::Vertical);
+    }
+}
+
+int MainWindow::profileColumn() const {
+    const bool perHead = m_profileMode->currentIndex() == 1 && m_currentColumn >= 0 &&
+                         m_currentColumn < int(m_workspace->results()->size());
+    return perHead ? m_currentColumn : -1;
+}
+
+void MainWindow::updateProfile() {
+    m_profile->showProfile(m_workspace->profile(profileColumn()), view().query >= 0);
 }
 
 }  // namespace attnviz::ui

@@ -208,7 +208,12 @@ void HeadsDock::setBlock(attnviz::BlockKind kind, int layer) {
 
 bool HeadsDock::seen() const {
     // A dock outside any shown window (a test's) counts as seen: nothing else would ask.
-    return isVisible() || !window()->isVisible();
+    return m_seen && (isVisible() || !window()->isVisible());
+}
+
+void HeadsDock::setSeen(bool seen) {
+    m_seen = seen;
+    if (seen && m_stale && m_stats) refresh();
 }
 
 void HeadsDock::showEvent(QShowEvent* event) {

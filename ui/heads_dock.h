@@ -86,6 +86,10 @@ public:
     // Which heads the table lists: those of this block kind and layer (what the grid shows),
     // or every head of every block (layer -1, the default).
     void setBlock(attnviz::BlockKind kind, int layer);
+    // Whether a person can see the dock (QDockWidget::visibilityChanged: a tab behind
+    // another is "visible" to Qt but not seen). Unseen, it computes nothing; seen again, it
+    // catches up. True until told otherwise.
+    void setSeen(bool seen);
 
     // The workspace's model columns and the sentence list's lines ("source" or
     // "source\ttarget"), for "Over the sentence list". Cheap: only stored (the window calls it
@@ -183,6 +187,7 @@ private:
     attnviz::BlockKind m_kind = attnviz::BlockKind::EncoderSelf;
     int m_layer = -1;                         // -1: every head
     bool m_stale = false;                     // hidden when the inputs changed: refresh when shown
+    bool m_seen = true;                       // setSeen
     std::unique_ptr<HeadsContent> m_current;  // its rows and status
     std::unique_ptr<HeadsContent> m_set;      // the last finished set computation's
     bool m_showSet = false;                   // the table shows m_set, else m_current

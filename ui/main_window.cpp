@@ -4,10 +4,8 @@
 #include <QCloseEvent>
 #include <QComboBox>
 #include <QDockWidget>
-#include <QFileInfo>
 #include <QFormLayout>
 #include <QHBoxLayout>
-#include <QJsonDocument>
 #include <QLabel>
 #include <QLineEdit>
 #include <QScreen>
@@ -15,16 +13,12 @@
 #include <QSettings>
 #include <QStatusBar>
 #include <algorithm>
-#include <utility>
 
 #include "color_bar.h"
-#include "column_files.h"
 #include "comparison_grid.h"
-#include "export_sources.h"
-#include "folder_watch.h"
+#include "folder_columns.h"
 #include "heads_dock.h"
 #include "language.h"
-#include "offset_profiles.h"
 #include "problems_panel.h"
 #include "profile_plot.h"
 #include "sentence_list.h"
@@ -59,6 +53,12 @@ MainWindow::MainWindow(QWidget* parent)
     m_watching->hide();
     statusBar()->addPermanentWidget(m_watching);
     m_failures->hide();
+    m_folderColumns = new FolderColumns(m_workspace, this);
+    connect(m_folderColumns, &FolderColumns::message, this, &MainWindow::message);
+    connect(m_folderColumns, &FolderColumns::problems, this, &MainWindow::reportProblems);
+    connect(m_folderColumns, &FolderColumns::watching, this, &MainWindow::showWatching);
+    connect(m_folderColumns, &FolderColumns::reveal, this,
+            [this](int c) { m_grid->revealPanel(c, 0); });
     retranslateUi();  // main_window_texts.cpp
 }
 
@@ -123,10 +123,13 @@ void MainWindow::message(const QString& text) {
 }
 
 void MainWindow::moveColumn(int c, int delta) {
+    const int n = int(columns().size());
+    if (c < 0 || c >= n || c + delta < 0 || c + delta >= n) return;
     ViewState v = view();
     v.allLayersOf = -1;
     m_workspace->setView(v);
-    if (m_workspace->moveColumn(c, delta)) m_currentColumn = c + delta;
+    m_currentColumn = c + delta;  // the moved column stays the current one
+    m_workspace->moveColumn(c, delta);
 }
 
 void MainWindow::removeColumn(int c) {
@@ -139,14 +142,6 @@ void MainWindow::removeColumn(int c) {
     m_workspace->removeColumn(c);
 }
 
-void MainWindow::showWatching(const QString& dir) {
-    m_watching->setText(tr("Watching %1").arg(QFileInfo(dir).fileName()));
-    m_watching->setToolTip(tr("Checkpoints appearing in %1 become columns; a replaced file "
-                              "updates its column (File › Stop watching)")
-                               .arg(dir));
-    m_watching->show();
-}
-
 void MainWindow::refreshColumnInfo() {
     QStringList info;
     for (const auto& c : columns()) info << VariantPanel::describe(*c.model);
@@ -155,6 +150,9 @@ void MainWindow::refreshColumnInfo() {
 
 void MainWindow::columnsChanged() {
     refreshColumnInfo();
+    // The columns moved in memory: the Variant tab must not keep the old one.
+    if (m_currentColumn >= 0 && m_currentColumn < int(columns().size()))
+        m_variant->showColumn(&columns()[size_t(m_currentColumn)], view().kind);
     m_heads->setSentenceSet(columns(), m_sentences->lines());
     requestAnalysis();
 }
@@ -189,35 +187,6 @@ void MainWindow::setView(const ViewState& v) {
     updateProfile();
 }
 
-void MainWindow::selectQuery(int column, int query) {
-    if (column >= 0 && column < int(columns().size())) {
-        m_currentColumn = column;
-        m_controls->setFocusColumn(column);
-        m_variant->showColumn(&columns()[size_t(column)], view().kind);
-    }
-    ViewState v = view();
-    v.query = query;
-    setView(v);
-    if (query >= 0 && !m_profileRaised) {  // the first click brings the profile forward
-        m_profileRaised = true;
-        m_profileDock->show();
-        m_profileDock->raise();
-        // Tall enough for the plot and a legend of up to 6 names per column.
-        if (m_profileDock->height() < 260)
-            resizeDocks({m_profileDock}, {std::max(260, height() / 3)}, Qt::Vertical);
-    }
-}
-
-int MainWindow::profileColumn() const {
-    const bool perHead = m_profileMode->currentIndex() == 1 && m_currentColumn >= 0 &&
-                         m_currentColumn < int(m_workspace->results()->size());
-    return perHead ? m_currentColumn : -1;
-}
-
-void MainWindow::updateProfile() {
-    m_profile->showProfile(m_workspace->profile(profileColumn()), view().query >= 0);
-}
-
 void MainWindow::requestAnalysis() {
     if (!columns().empty()) message(tr("analysing…"));
     m_training->setProbeSentence(m_source->text().toStdString(), m_target->text().toStdString());
@@ -236,96 +205,12 @@ void MainWindow::updateColorBar() {
 }
 
 void MainWindow::resultsChanged() {
-    m_heads->setStats(m_workspace->stats());
-    if (m_revealColumn >= 0) {  // a watched checkpoint's column: scroll it into view
-        m_grid->revealPanel(m_revealColumn, 0);
-        m_revealColumn = -1;
-    }
-    m_offsets->setStats(m_workspace->stats());
     // Every failing model, readable at leisure: a lasting note in the status bar whose
     // tooltip gives each model's reason (the panels show theirs whole as well).
     showFailures();
     updateColorBar();
     updateProfile();
     message(m_workspace->summary());
-}
-
-bool MainWindow::exportFigure(const QString& path, QString* error) {
-    // A 16:9 slide; PNG at 144 dpi is 1920 x 1080.
-    render::FigureStyle style = view().figureStyle();
-    style.language = currentLanguage();
-    const auto paint = gridExport(*m_workspace, style, error);
-    return paint && render::writeFigure(path, QSizeF(960, 540), true, 144, paint, error);
-}
-
-ExportDialog* MainWindow::createExportDialog() {
-    auto source = exportSource(
-        m_workspace, [this] { return m_currentColumn; }, [this] { return profileColumn(); },
-        m_training->lossPlot());
-    render::FigureStyle style = view().figureStyle();
-    style.language = currentLanguage();  // the dialog's default for the figure's words
-    return new ExportDialog(source, style, this);
-}
-
-bool MainWindow::exportData(const QString& path, QString* error) {
-    return writeDataExport(*m_workspace, path, error);
-}
-
-Session MainWindow::session() const {
-    Session s;
-    s.source = m_source->text();
-    s.target = m_target->text();
-    s.sentences = m_sentences->lines();
-    s.sentenceIndex = m_sentences->currentIndex();
-    for (const auto& c : columns()) {  // models trained in the app need saving first
-        if (c.path.empty()) continue;
-        s.columns << QString::fromStdString(c.path);
-        bool modified = false;
-        std::string config;
-        {
-            std::lock_guard<std::mutex> g(*c.lock);
-            modified = isModified(c);
-            if (modified) config = c.model->config().toJson().dump();
-        }
-        s.columnConfigs.append(
-            modified
-                ? QJsonValue(QJsonDocument::fromJson(QByteArray::fromStdString(config)).object())
-                : QJsonValue());
-    }
-    s.view = view();
-    s.modelSet = modelSet();
-    return s;
-}
-
-void MainWindow::applySession(const Session& s, QStringList* errors) {
-    std::vector<ModelColumn> cols = s.openColumns(errors);
-    m_sentences->setLines(s.sentences);
-    {
-        const QSignalBlocker b(m_sentences->list());
-        m_sentences->setCurrentIndex(s.sentenceIndex);
-    }
-    m_currentColumn = -1;
-    setView(s.view);
-    {
-        const QSignalBlocker b1(m_source), b2(m_target);
-        m_source->setText(s.source);
-        m_target->setText(s.target);
-    }
-    setColumns(std::move(cols));
-    const QSignalBlocker b(m_modelSet);
-    m_modelSet->setCurrentIndex(m_modelSet->findData(s.modelSet));
-}
-
-QString MainWindow::modelSet() const {
-    return m_modelSet->currentData().toString();
-}
-
-bool MainWindow::saveSession(const QString& path, QString* error) const {
-    return session().save(path, error);
-}
-
-bool MainWindow::lastSession(Session* out) {
-    return Session::loadLast(out);
 }
 
 void MainWindow::showEvent(QShowEvent* event) {
@@ -355,96 +240,6 @@ void MainWindow::closeEvent(QCloseEvent* event) {
     settings.setValue("geometry", saveGeometry());
     m_training->stop();
     QMainWindow::closeEvent(event);
-}
-
-bool MainWindow::watchFolder(const QString& dir, QString* error) {
-    if (!m_folderWatch) {
-        m_folderWatch = new FolderWatch(this);
-        connect(m_folderWatch, &FolderWatch::checkpointAdded, this, &MainWindow::followCheckpoint);
-        connect(m_folderWatch, &FolderWatch::checkpointChanged, this,
-                &MainWindow::followCheckpoint);
-        connect(m_folderWatch, &FolderWatch::checkpointRemoved, this, [this](const QString& path) {
-            message(tr("watching %1: %2 was removed (its column stays)")
-                        .arg(watchedFolder(), QFileInfo(path).fileName()));
-        });
-        // The analysis that an event starts ends with a summary; the event is said with it.
-        connect(m_workspace, &WorkspaceModel::resultsChanged, this, [this] {
-            if (!m_watchNote.isEmpty())
-                message(m_workspace->summary() + " · " + std::exchange(m_watchNote, {}));
-        });
-    }
-    m_watchNote.clear();
-    const auto problems = m_problems->lines().size();
-    QString e;
-    if (!m_folderWatch->watch(dir, &e)) {  // the folder watched before, if any, stays
-        reportProblems(tr("A folder could not be watched"), {e});
-        if (error) *error = e;
-        return false;
-    }
-    showWatching(dir);
-    if (m_watchNote.isEmpty() && m_problems->lines().size() == problems)
-        message(tr("watching %1: no checkpoints yet").arg(watchedFolder()));
-    return true;
-}
-
-QString MainWindow::watchedFolder() const {
-    return m_folderWatch ? m_folderWatch->folder() : QString();
-}
-
-void MainWindow::followCheckpoint(const QString& path) {
-    QString error;
-    auto column = openColumn(path, &error);
-    if (!column) {  // e.g. partly synced: the watch reports it again when it changes
-        reportProblems(tr("A checkpoint in the watched folder could not be opened (tried again "
-                          "when the file changes)"),
-                       {error});
-        return;
-    }
-    const QString file = QFileInfo(path).canonicalFilePath();
-    auto samePath = [&](const std::string& p) {
-        return !p.empty() && QFileInfo(QString::fromStdString(p)).canonicalFilePath() == file;
-    };
-    std::vector<ModelColumn> cols = columns();
-    int replaced = 0;
-    for (auto& c : cols) {
-        if (!samePath(c.path)) continue;
-        if (replaced++ == 0) {
-            c = *column;
-        } else if (auto again = openColumn(path, &error)) {  // its own model, as if opened twice
-            c = std::move(*again);
-        }
-    }
-    const QString name = QFileInfo(path).fileName();
-    QString note;
-    if (replaced) {
-        const nlohmann::json& t = column->model->training();
-        if (t.is_object() && t.contains("steps") && t["steps"].is_number_integer()) {
-            note = tr("watching %1: updated %2 (step %3)")
-                       .arg(watchedFolder(), name, QString::number(t["steps"].get<long long>()));
-        } else {
-            note = tr("watching %1: updated %2").arg(watchedFolder(), name);
-        }
-        setColumns(std::move(cols));  // same places: the view stays, the analysis reruns
-    } else {
-        note = tr("watching %1: added %2").arg(watchedFolder(), name);
-        addColumn(std::move(*column));
-    }
-    // The columns moved in memory: the Variant tab must not keep the old one.
-    if (m_currentColumn >= 0 && m_currentColumn < int(columns().size()))
-        m_variant->showColumn(&columns()[size_t(m_currentColumn)], view().kind);
-    m_watchNote = note;
-    m_revealColumn = -1;
-    for (int c = 0; c < int(columns().size()); ++c)
-        if (samePath(columns()[size_t(c)].path)) m_revealColumn = c;
-    message(note);
-}
-
-void MainWindow::stopWatching() {
-    if (!m_folderWatch || m_folderWatch->folder().isEmpty()) return;
-    const QString dir = m_folderWatch->folder();
-    m_folderWatch->stop();
-    m_watching->hide();
-    message(tr("stopped watching %1 (its columns stay)").arg(dir));
 }
 
 }  // namespace attnviz::ui

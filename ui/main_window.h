@@ -28,7 +28,7 @@ class VariantPanel;
 class HeadsDock;
 class OffsetProfileView;
 class FilmDock;
-class FolderWatch;
+class FolderColumns;
 class ViewControls;
 
 // The main window: sentence fields, view controls, the comparison grid and docks (query
@@ -163,9 +163,8 @@ private:
     void updateProfile();
     void columnsChanged();
     void refreshColumnInfo();               // the grid's column tooltips (VariantPanel::describe)
-    void showWatching(const QString& dir);  // the status bar's note of the watched folder
+    void showWatching(const QString& dir);  // main_window_texts.cpp
     void message(const QString& text);
-    void followCheckpoint(const QString& path);  // a watched checkpoint appeared or changed
     int profileColumn() const;  // the column whose heads the profile shows, -1: every model
 
     WorkspaceModel* m_workspace;
@@ -180,7 +179,6 @@ private:
     OffsetProfileView* m_offsets = nullptr;
     FilmDock* m_film = nullptr;
     QLabel* m_watching = nullptr;  // status bar: the watched folder, while there is one
-    int m_revealColumn = -1;  // a column a watched checkpoint added or updated: shown once drawn
     QDockWidget* m_filmDock = nullptr;
     VariantPanel* m_variant;
     ViewControls* m_controls;
@@ -196,8 +194,7 @@ private:
     std::vector<std::pair<QPointer<QAction>, const char*>> m_named;  // named(): action, source
     bool m_shown = false;
     bool m_profileRaised = false;  // the query profile was brought forward by a first click
-    FolderWatch* m_folderWatch = nullptr;
-    QString m_watchNote;  // the last folder event, said again with the analysis it caused
+    FolderColumns* m_folderColumns = nullptr;  // File › Watch folder
 };
 
 }  // namespace attnviz::ui

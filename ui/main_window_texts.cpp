@@ -69,4 +69,14 @@ void MainWindow::showFailures() {
                                .arg(tr("Models that could not run on this sentence"), items));
 }
 
+// The status bar's note of the watched folder ("": none).
+void MainWindow::showWatching(const QString& dir) {
+    m_watching->setVisible(!dir.isEmpty());
+    if (dir.isEmpty()) return;
+    m_watching->setText(tr("Watching %1").arg(QFileInfo(dir).fileName()));
+    m_watching->setToolTip(tr("Checkpoints appearing in %1 become columns; a replaced file "
+                              "updates its column (File › Stop watching)")
+                               .arg(dir));
+}
+
 }  // namespace attnviz::ui

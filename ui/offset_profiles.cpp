@@ -74,7 +74,12 @@ void OffsetProfileView::setBlock(BlockKind kind, int layer) {
 
 bool OffsetProfileView::seen() const {
     // A view outside any shown window (a test's) counts as seen: nothing else would ask.
-    return isVisible() || !window()->isVisible();
+    return m_seen && (isVisible() || !window()->isVisible());
+}
+
+void OffsetProfileView::setSeen(bool seen) {
+    m_seen = seen;
+    if (seen && m_stale) recompute();
 }
 
 void OffsetProfileView::showEvent(QShowEvent* event) {

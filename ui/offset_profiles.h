@@ -28,6 +28,8 @@ public:
     // For callers without a workspace (tests): their own statistics.
     void setResults(std::shared_ptr<const attnviz::Results> results);
     void setBlock(attnviz::BlockKind kind, int layer);
+    // Whether a person can see the view (its dock's visibilityChanged); as HeadsDock::setSeen.
+    void setSeen(bool seen);
     bool busy() const { return m_watcher->isRunning() || m_again; }
     void recompute();  // again, e.g. after a language switch
 
@@ -48,6 +50,7 @@ private:
     QFutureWatcher<std::pair<render::ChartGrid, std::string>>* m_watcher;
     bool m_again = false;  // inputs changed while computing: once more when done
     bool m_stale = true;   // the charts are not those of the current inputs
+    bool m_seen = true;    // setSeen
     // Bumped by every new input; a worker whose generation is older stops.
     std::shared_ptr<std::atomic<int>> m_generation = std::make_shared<std::atomic<int>>(0);
 };

@@ -5,14 +5,18 @@
 #include <QComboBox>
 #include <QDockWidget>
 #include <QFileInfo>
+#include <QJsonDocument>
+#include <QLineEdit>
 #include <QMessageBox>
 #include <QStatusBar>
 #include <algorithm>
 
 #include "column_files.h"
+#include "folder_columns.h"
 #include "language.h"
 #include "main_window.h"
 #include "problems_panel.h"
+#include "sentence_list.h"
 
 namespace attnviz::ui {
 
@@ -161,6 +165,75 @@ bool MainWindow::restoreLastSession() {
         QObject::disconnect(*once);
     });
     return true;
+}
+
+Session MainWindow::session() const {
+    Session s;
+    s.source = m_source->text();
+    s.target = m_target->text();
+    s.sentences = m_sentences->lines();
+    s.sentenceIndex = m_sentences->currentIndex();
+    for (const auto& c : columns()) {  // models trained in the app need saving first
+        if (c.path.empty()) continue;
+        s.columns << QString::fromStdString(c.path);
+        bool modified = false;
+        std::string config;
+        {
+            std::lock_guard<std::mutex> g(*c.lock);
+            modified = isModified(c);
+            if (modified) config = c.model->config().toJson().dump();
+        }
+        s.columnConfigs.append(
+            modified
+                ? QJsonValue(QJsonDocument::fromJson(QByteArray::fromStdString(config)).object())
+                : QJsonValue());
+    }
+    s.view = view();
+    s.modelSet = modelSet();
+    return s;
+}
+
+void MainWindow::applySession(const Session& s, QStringList* errors) {
+    std::vector<ModelColumn> cols = s.openColumns(errors);
+    m_sentences->setLines(s.sentences);
+    {
+        const QSignalBlocker b(m_sentences->list());
+        m_sentences->setCurrentIndex(s.sentenceIndex);
+    }
+    m_currentColumn = -1;
+    setView(s.view);
+    {
+        const QSignalBlocker b1(m_source), b2(m_target);
+        m_source->setText(s.source);
+        m_target->setText(s.target);
+    }
+    setColumns(std::move(cols));
+    const QSignalBlocker b(m_modelSet);
+    m_modelSet->setCurrentIndex(m_modelSet->findData(s.modelSet));
+}
+
+QString MainWindow::modelSet() const {
+    return m_modelSet->currentData().toString();
+}
+
+bool MainWindow::saveSession(const QString& path, QString* error) const {
+    return session().save(path, error);
+}
+
+bool MainWindow::lastSession(Session* out) {
+    return Session::loadLast(out);
+}
+
+bool MainWindow::watchFolder(const QString& dir, QString* error) {
+    return m_folderColumns->watch(dir, error);
+}
+
+QString MainWindow::watchedFolder() const {
+    return m_folderColumns->folder();
+}
+
+void MainWindow::stopWatching() {
+    m_folderColumns->stop();
 }
 
 }  // namespace attnviz::ui

@@ -1021,6 +1021,7 @@ TEST(MainWindow, HeadsDockFollowsTheSentenceAndShowsTheClickedHead) {
     MainWindow w;
     w.setColumns({column("dot", "dot"), column("gaussian", "gauss")});
     w.show();
+    w.findChild<QDockWidget*>("heads")->raise();  // hidden behind a tab it computes nothing
     w.setSentence("I want to go to the station");
     waitForResults(w);
     ASSERT_TRUE(waitUntil([&] { return !w.heads()->busy() && w.heads()->headCount() > 0; }));
@@ -1039,12 +1040,40 @@ TEST(MainWindow, HeadsDockFollowsTheSentenceAndShowsTheClickedHead) {
     ASSERT_NE(w.grid()->panel(1, 2), nullptr);  // layer 1, head 2 of gauss
 }
 
+// Docks hidden behind other tabs cost nothing per edit: no head is fitted while both the Heads
+// and the Offset profiles docks are hidden; raising one fits the view's heads once, and the
+// other, raised next, shares them (nothing computed twice).
+TEST(MainWindow, HiddenAnalysisDocksComputeNothingAndShareTheirFits) {
+    MainWindow w;
+    w.setColumns({column("dot", "dot"), column("gaussian", "gauss")});
+    w.show();
+    w.findChild<QDockWidget*>("variant")->raise();
+    waitForResults(w);
+    QTest::qWait(100);  // the dock area laid out: the other tabs hidden
+    for (const char* s : {"I want to go", "I want to go to the station"}) {
+        w.setSentence(s);
+        waitForResults(w);
+        QTest::qWait(50);
+        EXPECT_EQ(w.workspace()->stats()->computedCount(), 0) << s;
+    }
+    const int viewHeads = int(w.workspace()->stats()->heads(w.view().kind, w.view().layer).size());
+    ASSERT_EQ(viewHeads, 8);  // 2 models x 4 heads of encoder self-attention, layer 0
+    w.findChild<QDockWidget*>("heads")->raise();
+    ASSERT_TRUE(waitUntil([&] { return !w.heads()->busy() && w.heads()->headCount() == 8; }));
+    EXPECT_EQ(w.workspace()->stats()->computedCount(), viewHeads);
+    w.findChild<QDockWidget*>("offsets")->raise();
+    OffsetProfileView* v = w.offsetProfiles();
+    ASSERT_TRUE(waitUntil([&] { return !v->busy() && !v->charts().charts.empty(); }));
+    EXPECT_EQ(w.workspace()->stats()->computedCount(), viewHeads);  // shared, not refitted
+}
+
 // The offset-profile dock follows the sentence and the view's block: a chart per head, a
 // hard-coded head's fit R² 1 in its title.
 TEST(MainWindow, OffsetProfilesFollowTheSentenceAndTheBlock) {
     MainWindow w;
     w.setColumns({column("dot", "dot"), column("gaussian", "gauss")});
     w.show();
+    w.findChild<QDockWidget*>("offsets")->raise();
     w.setSentence("I want to go to the station");
     waitForResults(w);
     OffsetProfileView* v = w.offsetProfiles();
