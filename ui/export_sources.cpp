@@ -7,7 +7,7 @@
 #include <QFileInfo>
 #include <QPicture>
 
-#include "core/safetensors.h"
+#include "core/file_io.h"
 #include "language.h"
 
 namespace attnviz::ui {
