@@ -25,6 +25,7 @@ std::unique_ptr<Command> makeBenchForwardCommand();
 std::unique_ptr<Command> makeBenchTrainCommand();
 std::unique_ptr<Command> makeBenchDecodeCommand();
 std::unique_ptr<Command> makeBenchGemmCommand();
+std::unique_ptr<Command> makeBenchAnalyzeCommand();
 std::unique_ptr<Command> makeTrainCommand();
 std::unique_ptr<Command> makeEvalCommand();
 std::unique_ptr<Command> makeBleuCommand();
@@ -58,6 +59,7 @@ Registered addCommands(CLI::App& app) {
     add(bench, makeBenchTrainCommand());
     add(bench, makeBenchDecodeCommand());
     add(bench, makeBenchGemmCommand());
+    add(bench, makeBenchAnalyzeCommand());
     add(app, makeTrainCommand());
     add(app, makeEvalCommand());
     add(app, makeBleuCommand());

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <limits>
 #include <map>
 #include <stdexcept>
 #include <tuple>
@@ -44,30 +45,216 @@ void gaussianRow(int i, int n, double mu, double sigma, std::vector<double>& g) 
     }
 }
 
-// Every row with weight of the tables, normalised once: (query position i, p_i·).
-struct Rows {
-    std::vector<std::pair<int, std::vector<double>>> rows;
-    explicit Rows(const std::vector<HeadTable>& tables) {
+// Σ x_j and Σ (p_j − x_j·scale)² over n cells, in four interleaved sums (the order fixed, so
+// the result does not depend on where the arrays lie in memory, as Eigen's vectorised sums do).
+double sum(const double* x, int n) {
+    double s[4] = {0, 0, 0, 0};
+    int j = 0;
+    for (; j + 4 <= n; j += 4)
+        for (int k = 0; k < 4; ++k) s[k] += x[j + k];
+    for (; j < n; ++j) s[0] += x[j];
+    return (s[0] + s[1]) + (s[2] + s[3]);
+}
+double squaredDistance(const double* p, const double* x, double scale, int n) {
+    double s[4] = {0, 0, 0, 0};
+    int j = 0;
+    for (; j + 4 <= n; j += 4)
+        for (int k = 0; k < 4; ++k) {
+            const double d = p[j + k] - x[j + k] * scale;
+            s[k] += d * d;
+        }
+    for (; j < n; ++j) s[0] += (p[j] - x[j] * scale) * (p[j] - x[j] * scale);
+    return (s[0] + s[1]) + (s[2] + s[3]);
+}
+
+// Every row with weight of the tables, normalised once, for the fit's evaluations of (μ, σ):
+// row r holds p_r· [n_r] in `m_p`, its query position i_r, and the running sums of p² so that
+// cells outside a window cost nothing.
+//
+// One evaluation of Σ_r Σ_j (p_rj − g_rj)²: the unnormalised window depends only on the
+// offset k = j − i, so e_k = exp(−½((k − μ)/σ)²) is computed once for every offset the rows
+// reach (by a recurrence: three exps, not one per cell); row r's Gaussian is g_rj = e_{j−i} / Z_r
+// over its allowed keys. Cells where e_{j−i} < e^−41.6 (≈ 2^−60) of the row's largest e are taken
+// as g = 0: they add p² (from the running sums), an error below 1e-17 per cell.
+class FitRows {
+public:
+    explicit FitRows(const std::vector<HeadTable>& tables) {
         for (const auto& t : tables)
             for (int i = 0; i < int(t.weights->rows()); ++i)
-                if (auto p = normalisedRow(t, i); !p.empty()) rows.emplace_back(i, std::move(p));
+                if (auto p = normalisedRow(t, i); !p.empty()) add(i, p.data(), int(p.size()));
     }
-    // Σ_i Σ_j (p_ij - g_ij)² for (μ, σ), in the order gaussianSse has always summed.
-    double sse(double mu, double sigma) const {
-        double sse = 0;
-        std::vector<double> g;
-        for (const auto& [i, p] : rows) {
-            gaussianRow(i, int(p.size()), mu, sigma, g);
-            for (size_t j = 0; j < p.size(); ++j) sse += (p[j] - g[j]) * (p[j] - g[j]);
+    // At most `most` of the rows, evenly spaced (the first and last kept): for the grid,
+    // which only chooses where the exact search starts.
+    FitRows sample(int most) const {
+        if (int(m_rows.size()) <= most) return *this;
+        FitRows out;
+        for (int k = 0; k < most; ++k) {
+            const Row& r = m_rows[size_t(k) * (m_rows.size() - 1) / size_t(most - 1)];
+            out.add(r.i, m_p.data() + r.start, r.n);
         }
-        return sse;
+        return out;
     }
+    bool empty() const { return m_rows.empty(); }
+
+    // Σ (p − g)² at (μ, σ).
+    double sse(double mu, double sigma) const { return visit(mu, sigma, nullptr); }
+
+    // The normal equations of the residuals r = p − g in θ = (μ, s = ln σ): JᵀJ (a11, a12,
+    // a22), −Jᵀr (b1, b2) and Σ_j r_j ∂²g_j/∂θ∂θ' (c11, c12, c22), so that the Hessian of ½ Σ r²
+    // is JᵀJ − c; returns Σ r² as sse does.
+    struct Normal {
+        double a11 = 0, a12 = 0, a22 = 0, b1 = 0, b2 = 0, c11 = 0, c12 = 0, c22 = 0;
+    };
+    double normal(double mu, double sigma, Normal& n) const { return visit(mu, sigma, &n); }
+
+private:
+    struct Row {
+        int i, n;       // query position, allowed keys
+        size_t start;   // p_r0 in m_p
+        size_t start2;  // its n + 1 running sums of p² in m_p2
+    };
+    FitRows() = default;
+    void add(int i, const double* p, int n) {
+        m_rows.push_back({i, n, m_p.size(), m_p2.size()});
+        m_kMin = std::min(m_kMin, -i);
+        m_kMax = std::max(m_kMax, n - 1 - i);
+        double run = 0;
+        m_p2.push_back(0);
+        for (int j = 0; j < n; ++j) m_p.push_back(p[j]), m_p2.push_back(run += p[j] * p[j]);
+        m_e.resize(size_t(m_kMax - m_kMin + 1));
+    }
+
+    double visit(double mu, double sigma, Normal* nrm) const {
+        const double inv = 1 / sigma;
+        fillWindow(mu, inv);
+        const double spread2 = 2 * 41.6 * sigma * sigma;
+        double total = 0;
+        for (const Row& r : m_rows) {
+            const double* p = m_p.data() + r.start;
+            const double* p2 = m_p2.data() + r.start2;  // p2[j] = Σ_{j' < j} p_j'²
+            // The row's allowed key nearest to μ, where its largest e is, and its window.
+            const int jNear = int(std::clamp<long>(std::lround(r.i + mu), 0, r.n - 1));
+            const double centre = r.i + mu, gap = jNear - centre;
+            const double reach = std::sqrt(gap * gap + spread2);
+            const int a = int(std::max(0.0, std::ceil(centre - reach)));
+            const int b = int(std::min(double(r.n - 1), std::floor(centre + reach)));
+            const double* e = m_e.data() + (-m_kMin - r.i);  // e[j] = e_{j−i}
+            const int len = b - a + 1;
+            double z = sum(e + a, len);
+            if (!(z > 0)) {  // every key far outside the window: all weight on the nearest key
+                total += p2[r.n] - 2 * p[jNear] + 1;
+                continue;
+            }
+            if (z < 1e-290) {  // 1/z would overflow: the row's window scaled by 2^600 (exact)
+                m_scaled.assign(size_t(r.n), 0.0);
+                for (int j = a; j <= b; ++j) m_scaled[size_t(j)] = std::ldexp(e[j], 600);
+                e = m_scaled.data();
+                z = std::ldexp(z, 600);
+            }
+            const double invZ = 1 / z;
+            const double inside = squaredDistance(p + a, e + a, invZ, len);
+            total += inside + p2[a] + (p2[r.n] - p2[b + 1]);
+            if (nrm) jacobian(r, p, e + 0, a, b, invZ, mu, inv, *nrm);
+        }
+        return total;
+    }
+
+    // e_k for k = kMin .. kMax by the recurrence e_{k±1} = e_k · q, with q itself multiplied by
+    // c = exp(−1/σ²) at each step, outwards from the offset nearest μ (three exps instead of
+    // 2N − 1; relative error about 1e-14, and underflow to 0 far from μ as exp's own).
+    void fillWindow(double mu, double inv) const {
+        const int k0 = int(std::clamp<long>(std::lround(mu), m_kMin, m_kMax));
+        const double h = 0.5 * inv * inv, c = std::exp(-2 * h), d0 = k0 - mu;
+        double* e = m_e.data() - m_kMin;  // e[k]
+        e[k0] = std::exp(-h * d0 * d0);
+        double q = std::exp(-h * (2 * d0 + 1));  // e_{k0+1} / e_{k0}
+        for (int k = k0 + 1; k <= m_kMax; ++k, q *= c) e[k] = e[k - 1] * q;
+        q = std::exp(-h * (1 - 2 * d0));  // e_{k0−1} / e_{k0}
+        for (int k = k0 - 1; k >= m_kMin; --k, q *= c) e[k] = e[k + 1] * q;
+    }
+
+    // Row r's part of the normal equations. With d = (j − i − μ)/σ, α_j = ∂ln e_j/∂μ = d/σ and
+    // β_j = ∂ln e_j/∂s = d², ∂g_j/∂θ = g_j (α_j − ᾱ) for μ (β for s), ᾱ = Σ_j g_j α_j; r = p − g,
+    // so J = −∂g/∂θ. The second derivatives, with C the g-weighted covariances and ∂²ln e/∂μ² =
+    // −1/σ², ∂²ln e/∂μ∂s = −2α, ∂²ln e/∂s² = −2β:
+    //   ∂²g_j/∂μ² = g_j [(α_j − ᾱ)² − C_αα], ∂²g_j/∂μ∂s = g_j [(α_j − ᾱ)(β_j − β̄) − C_αβ −
+    //   2(α_j − ᾱ)], ∂²g_j/∂s² = g_j [(β_j − β̄)² − C_ββ − 2(β_j − β̄)].
+    static void jacobian(const Row& r, const double* p, const double* e, int a, int b, double invZ,
+                         double mu, double inv, Normal& n) {
+        double ma = 0, mb = 0, maa = 0, mab = 0, mbb = 0;
+        for (int j = a; j <= b; ++j) {
+            const double d = (j - r.i - mu) * inv, g = e[j] * invZ, al = d * inv, be = d * d;
+            ma += g * al, mb += g * be, maa += g * al * al, mab += g * al * be, mbb += g * be * be;
+        }
+        const double caa = maa - ma * ma, cab = mab - ma * mb, cbb = mbb - mb * mb;
+        for (int j = a; j <= b; ++j) {
+            const double d = (j - r.i - mu) * inv, g = e[j] * invZ;
+            const double da = d * inv - ma, db = d * d - mb;
+            const double u = g * da, v = g * db, res = p[j] - g, rg = res * g;
+            n.a11 += u * u, n.a12 += u * v, n.a22 += v * v;
+            n.b1 += u * res, n.b2 += v * res;
+            n.c11 += rg * (da * da - caa);
+            n.c12 += rg * (da * db - cab - 2 * da);
+            n.c22 += rg * (db * db - cbb - 2 * db);
+        }
+    }
+
+    std::vector<Row> m_rows;
+    std::vector<double> m_p, m_p2;
+    int m_kMin = 0, m_kMax = 0;
+    mutable std::vector<double> m_e;       // scratch: e_k, k = kMin .. kMax
+    mutable std::vector<double> m_scaled;  // scratch: one row's window, scaled
 };
+
+// The box (docs/analysis.md): |μ| <= N and 0.05 <= σ <= 4N, σ searched as s = ln σ.
+struct Box {
+    double muMax, sMin, sMax;
+    double mu(double m) const { return std::clamp(m, -muMax, muMax); }
+    double s(double v) const { return std::clamp(v, sMin, sMax); }
+};
+
+// Damped Newton from (μ, s) on the exact squared error, inside the box: the step solves
+// (H + λ·diag) δ = −∇ with H the Hessian where it is positive definite (quadratic convergence
+// near a minimum), else JᵀJ (Gauss–Newton, always a descent direction); λ shrinks after a step
+// that lowers the error and grows after one that does not (Levenberg–Marquardt). A parameter
+// at its bound that the step would push out stays there and the other moves alone. Until an
+// accepted step is below `tolerance` or no step helps.
+std::array<double, 3> refine(const FitRows& rows, const Box& box, double mu, double s,
+                             double tolerance) {
+    FitRows::Normal n;
+    double f = rows.normal(mu, std::exp(s), n), lambda = 1e-3;
+    for (int iter = 0; iter < 300 && lambda < 1e12; ++iter) {
+        double h11 = n.a11 - n.c11, h12 = n.a12 - n.c12, h22 = n.a22 - n.c22;
+        if (!(h11 > 0 && h22 > 0 && h11 * h22 > h12 * h12)) h11 = n.a11, h12 = n.a12, h22 = n.a22;
+        const double d11 = h11 * (1 + lambda) + 1e-30, d22 = h22 * (1 + lambda) + 1e-30;
+        const double det = d11 * d22 - h12 * h12;
+        double dMu = det > 0 ? (d22 * n.b1 - h12 * n.b2) / det : n.b1 / d11;
+        double dS = det > 0 ? (d11 * n.b2 - h12 * n.b1) / det : n.b2 / d22;
+        const bool muHeld = (mu >= box.muMax && dMu > 0) || (mu <= -box.muMax && dMu < 0);
+        const bool sHeld = (s >= box.sMax && dS > 0) || (s <= box.sMin && dS < 0);
+        if (muHeld) dMu = 0, dS = n.b2 / d22;
+        if (sHeld) dS = 0, dMu = muHeld ? 0 : n.b1 / d11;
+        const double nextMu = box.mu(mu + dMu), nextS = box.s(s + dS);
+        const double step = std::abs(nextMu - mu) + std::abs(nextS - s);
+        if (step == 0) break;
+        FitRows::Normal next;
+        const double fNext = rows.normal(nextMu, std::exp(nextS), next);
+        if (fNext < f) {
+            mu = nextMu, s = nextS, f = fNext, n = next;
+            lambda = std::max(1e-12, lambda / 10);
+            if (step < tolerance) break;
+        } else {
+            if (step < tolerance * 1e-2) break;
+            lambda *= 10;
+        }
+    }
+    return {f, mu, s};
+}
 
 }  // namespace
 
 double gaussianSse(const std::vector<HeadTable>& tables, double offset, double sigma) {
-    return Rows(tables).sse(offset, sigma);
+    return FitRows(tables).sse(offset, sigma);
 }
 
 GaussianFit fitGaussian(const std::vector<HeadTable>& tables) {
@@ -83,84 +270,31 @@ GaussianFit fitGaussian(const std::vector<HeadTable>& tables) {
     GaussianFit best;
     if (count == 0) return best;
     const double sst = sumSq - sum * sum / double(count);
-    // The box (docs/analysis.md): |μ| <= N and 0.05 <= σ <= 4N, N the most keys of any table;
-    // σ is searched on a log scale (s = ln σ).
-    const double sMin = std::log(0.05), sMax = std::log(4.0 * maxKeys);
-    const double muMax = maxKeys;
-    const Rows rows(tables);  // normalised once: the search evaluates thousands of (μ, σ)
-    auto f = [&](double mu, double s) {
-        s = std::clamp(s, sMin, sMax);
-        mu = std::clamp(mu, -muMax, muMax);
-        return rows.sse(mu, std::exp(s));
-    };
-    // Grid over the whole box: μ every max(½, N/16) positions, σ at 16 log-spaced values.
+    const Box box{double(maxKeys), std::log(0.05), std::log(4.0 * maxKeys)};
+    const FitRows rows(tables);
+    // Where to start: a grid over the whole box (μ every max(½, N/16) positions, σ at 16
+    // log-spaced values), each point judged on at most 16 of the rows.
+    const FitRows few = rows.sample(16);
     std::vector<std::tuple<double, double, double>> grid;  // (sse, μ, s)
-    const double step = std::max(0.5, muMax / 16);
-    for (double mu = -muMax; mu <= muMax + 1e-9; mu += step)
+    const double step = std::max(0.5, box.muMax / 16);
+    for (double mu = -box.muMax; mu <= box.muMax + 1e-9; mu += step)
         for (int k = 0; k < 16; ++k) {
-            const double s = sMin + (sMax - sMin) * k / 15.0;
-            grid.emplace_back(f(mu, s), mu, s);
+            const double s = box.sMin + (box.sMax - box.sMin) * k / 15.0;
+            grid.emplace_back(few.sse(mu, std::exp(s)), mu, s);
         }
     std::sort(grid.begin(), grid.end());
-    double bestSse = std::get<0>(grid.front());
-    double bestMu = std::get<1>(grid.front()), bestS = std::get<2>(grid.front());
-    // Nelder–Mead from the three best grid points.
+    // The exact search from the three best grid points, to 1e-4 (which basin), then from the
+    // best of them to 1e-11.
+    std::array<double, 3> found{std::numeric_limits<double>::infinity(), 0, 0};
     for (size_t start = 0; start < std::min<size_t>(3, grid.size()); ++start) {
-        using P = std::array<double, 2>;
-        std::array<P, 3> x{P{std::get<1>(grid[start]), std::get<2>(grid[start])},
-                           P{std::get<1>(grid[start]) + 0.3, std::get<2>(grid[start])},
-                           P{std::get<1>(grid[start]), std::get<2>(grid[start]) + 0.3}};
-        std::array<double, 3> fx{};
-        for (int v = 0; v < 3; ++v) fx[size_t(v)] = f(x[size_t(v)][0], x[size_t(v)][1]);
-        for (int iter = 0; iter < 400; ++iter) {
-            std::array<int, 3> o{0, 1, 2};
-            std::sort(o.begin(), o.end(),
-                      [&](int a, int b) { return fx[size_t(a)] < fx[size_t(b)]; });
-            const P lo = x[size_t(o[0])], mid = x[size_t(o[1])], hi = x[size_t(o[2])];
-            const double flo = fx[size_t(o[0])], fmid = fx[size_t(o[1])], fhi = fx[size_t(o[2])];
-            if (std::abs(fhi - flo) <= 1e-15 * (1 + std::abs(flo)) &&
-                std::abs(hi[0] - lo[0]) + std::abs(hi[1] - lo[1]) < 1e-9)
-                break;
-            const P c{(lo[0] + mid[0]) / 2, (lo[1] + mid[1]) / 2};
-            auto along = [&](double t) {
-                return P{c[0] + t * (hi[0] - c[0]), c[1] + t * (hi[1] - c[1])};
-            };
-            const P r = along(-1);
-            const double fr = f(r[0], r[1]);
-            P next = r;
-            double fnext = fr;
-            if (fr < flo) {
-                const P e = along(-2);
-                const double fe = f(e[0], e[1]);
-                if (fe < fr) next = e, fnext = fe;
-            } else if (fr >= fmid) {
-                const P k = along(fr < fhi ? -0.5 : 0.5);
-                const double fk = f(k[0], k[1]);
-                if (fk < std::min(fr, fhi)) {
-                    next = k, fnext = fk;
-                } else {  // shrink towards the best point
-                    for (int v : {o[1], o[2]}) {
-                        x[size_t(v)] =
-                            P{(x[size_t(v)][0] + lo[0]) / 2, (x[size_t(v)][1] + lo[1]) / 2};
-                        fx[size_t(v)] = f(x[size_t(v)][0], x[size_t(v)][1]);
-                    }
-                    continue;
-                }
-            }
-            x[size_t(o[2])] = next;
-            fx[size_t(o[2])] = fnext;
-        }
-        for (int v = 0; v < 3; ++v)
-            if (fx[size_t(v)] < bestSse) {
-                bestSse = fx[size_t(v)];
-                bestMu = std::clamp(x[size_t(v)][0], -muMax, muMax);
-                bestS = std::clamp(x[size_t(v)][1], sMin, sMax);
-            }
+        const auto r = refine(rows, box, std::get<1>(grid[start]), std::get<2>(grid[start]), 1e-4);
+        if (r[0] < found[0]) found = r;
     }
-    best.offset = bestMu;
-    best.sigma = std::exp(bestS);
-    best.sse = bestSse;
-    best.r2 = sst > 0 ? 1 - bestSse / sst : (bestSse <= 1e-12 ? 1.0 : 0.0);
+    found = refine(rows, box, found[1], found[2], 1e-11);
+    best.offset = found[1];
+    best.sigma = std::exp(found[2]);
+    best.sse = found[0];
+    best.r2 = sst > 0 ? 1 - found[0] / sst : (found[0] <= 1e-12 ? 1.0 : 0.0);
     return best;
 }
 
@@ -259,6 +393,10 @@ double inputDependence(const std::vector<HeadTable>& tables, int* compared) {
 Mat gaussianResidual(const HeadTable& table, GaussianFit* fit) {
     const GaussianFit f = fitGaussian({table});
     if (fit) *fit = f;
+    return gaussianResidual(table, f);
+}
+
+Mat gaussianResidual(const HeadTable& table, const GaussianFit& f) {
     Mat r = Mat::Zero(table.weights->rows(), table.weights->cols());
     std::vector<double> g;
     for (int i = 0; i < int(r.rows()); ++i) {

@@ -39,7 +39,8 @@ HeadStats headStats(const std::vector<HeadTable>& tables);
 // The Gaussian g_ij ∝ exp(-(j - i - μ)² / 2σ²), normalised over the allowed keys of row i,
 // closest to p in squared error over every row of every table, within |μ| <= N and
 // 0.05 <= σ <= 4N (N: the most keys of any table; beyond, a "window" is a ramp over the
-// whole row): a grid over the box, then Nelder–Mead from the three best grid points.
+// whole row): a grid over the box judged on at most 16 of the rows, then a damped Newton
+// search on every row from the three best grid points (docs/analysis.md).
 GaussianFit fitGaussian(const std::vector<HeadTable>& tables);
 // Squared error Σ (p_ij - g_ij)² of a given (μ, σ) over the tables (what fitGaussian minimises).
 double gaussianSse(const std::vector<HeadTable>& tables, double offset, double sigma);
@@ -48,6 +49,8 @@ double gaussianSse(const std::vector<HeadTable>& tables, double offset, double s
 // row (0 elsewhere, and for rows without weight) [Nq, Nk], with the fit in *fit when given.
 // Where a head departs from "a fixed window would do" (the difference maps of issue 15).
 Mat gaussianResidual(const HeadTable& table, GaussianFit* fit = nullptr);
+// The same for a fit already made (fitGaussian of this table).
+Mat gaussianResidual(const HeadTable& table, const GaussianFit& fit);
 
 // Mean weight at each relative offset k = j - i, for k = -maxOffset .. maxOffset, over every
 // row of every table (rows normalised as above; offsets a row cannot reach do not count).

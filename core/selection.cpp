@@ -3,14 +3,12 @@
 
 #include <algorithm>
 #include <cstdio>
-#include <deque>
-#include <map>
-#include <mutex>
 
 #include "dump.h"
 #include "error.h"
 #include "export.h"
 #include "head_stats.h"
+#include "result_stats.h"
 #include "word_merge.h"
 
 namespace attnviz {
@@ -40,45 +38,6 @@ WordSpans sideWords(const Analysis& a, bool source) {
     const auto& tokens = source ? a.sourceTokens : a.targetTokens;
     return wordSpans(starts.size() == tokens.size() ? starts
                                                     : std::vector<bool>(tokens.size(), true));
-}
-
-// A table's residual from its Gaussian fit, remembered: the fit searches thousands of (μ, σ),
-// and the app selects the same tables again on every repaint and view change. Keyed by the
-// table's contents (a hash of its values and shape), so a new analysis with other weights
-// never hits a stale entry; at most kEntries, the oldest dropped first.
-std::shared_ptr<const Mat> cachedResidual(const std::shared_ptr<const Mat>& w, bool causal,
-                                          GaussianFit* fit) {
-    constexpr size_t kEntries = 1024;
-    struct Entry {
-        std::shared_ptr<const Mat> residual;
-        GaussianFit fit;
-    };
-    static std::mutex mutex;
-    static std::map<uint64_t, Entry> cache;
-    static std::deque<uint64_t> order;
-    uint64_t h = 1469598103934665603ULL ^ uint64_t(causal);  // FNV-1a over shape and values
-    auto mix = [&](const void* p, size_t n) {
-        for (size_t k = 0; k < n; ++k)
-            h = (h ^ static_cast<const unsigned char*>(p)[k]) * 1099511628211ULL;
-    };
-    const Eigen::Index shape[2] = {w->rows(), w->cols()};
-    mix(shape, sizeof shape);
-    mix(w->data(), size_t(w->size()) * sizeof(Scalar));
-    {
-        std::lock_guard<std::mutex> lock(mutex);
-        if (auto it = cache.find(h); it != cache.end()) {
-            *fit = it->second.fit;
-            return it->second.residual;
-        }
-    }
-    auto r = std::make_shared<const Mat>(gaussianResidual({w.get(), causal}, fit));
-    std::lock_guard<std::mutex> lock(mutex);
-    if (cache.emplace(h, Entry{r, *fit}).second) order.push_back(h);
-    while (order.size() > kEntries) {
-        cache.erase(order.front());
-        order.pop_front();
-    }
-    return r;
 }
 
 Mat headMean(const CapturedBlock& b) {
@@ -131,7 +90,8 @@ std::vector<int> headList(const std::string& heads, int count, const std::string
 }
 
 SelectedColumn selectColumn(const std::shared_ptr<const Results>& res, int c, int layer,
-                            const SelectionRequest& q, std::string* error) {
+                            const SelectionRequest& q, const ResultStats* stats,
+                            std::string* error) {
     const ColumnResult& r = (*res)[size_t(c)];
     SelectedColumn col;
     col.result = c;
@@ -170,10 +130,18 @@ SelectedColumn selectColumn(const std::shared_ptr<const Results>& res, int c, in
     base.keys = sideLabels(res, r.analysis, kSource, q.mergeWords ? &kWords : nullptr);
     // The table as asked: the weights, or their residual from a Gaussian fit; then merged
     // into words. `where` gains the fit.
-    auto finish = [&](std::shared_ptr<const Mat> m, std::string& where) {
+    // head < 0: the mean of heads, fitted here; a head's fit comes from `stats` when given.
+    const bool causal = q.kind == BlockKind::DecoderSelf;
+    const size_t blockIndex = size_t(b - r.analysis.blocks.data());
+    auto finish = [&](std::shared_ptr<const Mat> m, std::string& where, int head) {
         if (q.show == TableKind::FitResidual) {
             GaussianFit f;
-            m = cachedResidual(m, q.kind == BlockKind::DecoderSelf, &f);
+            if (stats && head >= 0 && stats->shared() == res) {
+                f = stats->at({size_t(c), blockIndex, head}).fit;
+                m = std::make_shared<const Mat>(gaussianResidual({m.get(), causal}, f));
+            } else {
+                m = std::make_shared<const Mat>(gaussianResidual({m.get(), causal}, &f));
+            }
             char fit[96];
             std::snprintf(fit, sizeof fit, " (μ %.2f, σ %.2f, R² %.2f)", f.offset, f.sigma, f.r2);
             where += " − " + w.gaussian + fit;
@@ -183,7 +151,7 @@ SelectedColumn selectColumn(const std::shared_ptr<const Results>& res, int c, in
     if (q.heads == "mean") {
         base.head = "mean";
         base.where = where + " · " + fill(w.meanOfHeads, std::to_string(b->heads));
-        base.weights = finish(std::make_shared<const Mat>(headMean(*b)), base.where);
+        base.weights = finish(std::make_shared<const Mat>(headMean(*b)), base.where, -1);
         col.tables.push_back(base);
         return col;
     }
@@ -193,7 +161,7 @@ SelectedColumn selectColumn(const std::shared_ptr<const Results>& res, int c, in
         SelectedTable t = base;
         t.head = std::to_string(h);
         t.where = where + " · " + fill(w.head, t.head);
-        t.weights = finish(std::shared_ptr<const Mat>(res, &b->weights[size_t(h)]), t.where);
+        t.weights = finish(std::shared_ptr<const Mat>(res, &b->weights[size_t(h)]), t.where, h);
         col.tables.push_back(std::move(t));
     }
     return col;
@@ -329,7 +297,8 @@ std::string blockLabel(BlockKind k) {
     return Wording{}.block(k);
 }
 
-Selection selectTables(std::shared_ptr<const Results> results, const SelectionRequest& q) {
+Selection selectTables(std::shared_ptr<const Results> results, const SelectionRequest& q,
+                       const ResultStats* stats) {
     if (!results) results = std::make_shared<const Results>();
     Selection s;
     if (q.show == TableKind::Rollout) {
@@ -337,7 +306,7 @@ Selection selectTables(std::shared_ptr<const Results> results, const SelectionRe
     } else {
         for (auto [c, layer] : columnPlan(*results, q)) {
             std::string error;
-            s.columns.push_back(selectColumn(results, c, layer, q, &error));
+            s.columns.push_back(selectColumn(results, c, layer, q, stats, &error));
             if (s.error.empty()) s.error = error;
         }
         if (q.show == TableKind::Difference) subtractBase(s, q);

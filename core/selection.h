@@ -100,7 +100,11 @@ struct Selection {
     Selection single(int column, int row) const;
 };
 
-Selection selectTables(std::shared_ptr<const Results> results, const SelectionRequest& request);
+// With `stats` (for the same results), each head's Gaussian fit of the FitResidual tables is
+// taken from it, computed there once for every view that needs it.
+class ResultStats;
+Selection selectTables(std::shared_ptr<const Results> results, const SelectionRequest& request,
+                       const ResultStats* stats = nullptr);
 // Every selected table, column by column (the data export's order).
 std::vector<const SelectedTable*> tablesOf(const Selection& s);
 

@@ -5,6 +5,7 @@
 #include <numeric>
 
 #include "error.h"
+#include "texts.h"
 
 namespace attnviz {
 namespace {
@@ -69,7 +70,10 @@ private:
 }  // namespace
 
 const std::vector<std::string>& taskNames() {
-    static const std::vector<std::string> n{"copy", "reverse", "sort", "translate", "lm"};
+    static const std::vector<std::string> n{
+        ATTNVIZ_TR("attnviz::Engine", "copy"), ATTNVIZ_TR("attnviz::Engine", "reverse"),
+        ATTNVIZ_TR("attnviz::Engine", "sort"), ATTNVIZ_TR("attnviz::Engine", "translate"),
+        ATTNVIZ_TR("attnviz::Engine", "lm")};
     return n;
 }
 

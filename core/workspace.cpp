@@ -6,6 +6,8 @@
 #include <filesystem>
 #include <future>
 
+#include "texts.h"
+
 namespace attnviz {
 
 namespace fs = std::filesystem;
@@ -63,10 +65,12 @@ std::string bundledModelDirectory() {
 
 const std::vector<ModelSet>& modelSets() {
     static const std::vector<ModelSet> sets{
-        {"en-es", "English → Spanish (real text, subwords)", "en-es"},
-        {"toy", "Toy translation (152 words, exact alignments)", "."},
-        {"en-lm", "English language models (real text)", "en-lm"},
-        {"toy-lm", "Toy language models", "lm"}};
+        {"en-es", ATTNVIZ_TR("attnviz::Engine", "English → Spanish (real text, subwords)"),
+         "en-es"},
+        {"toy", ATTNVIZ_TR("attnviz::Engine", "Toy translation (152 words, exact alignments)"),
+         "."},
+        {"en-lm", ATTNVIZ_TR("attnviz::Engine", "English language models (real text)"), "en-lm"},
+        {"toy-lm", ATTNVIZ_TR("attnviz::Engine", "Toy language models"), "lm"}};
     return sets;
 }
 

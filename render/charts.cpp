@@ -179,7 +179,8 @@ void paintCharts(QPainter& p, const ChartGrid& g, const FigureStyle& s, const QR
 }
 
 ChartGrid offsetProfileCharts(const std::vector<ModelRuns>& models, BlockKind kind, int layer,
-                              int maxOffset, std::string* error, const Words& words) {
+                              int maxOffset, std::string* error, const Words& words,
+                              const FitOf& fitOf) {
     ChartGrid g;
     auto say = [](const QString& s) { return s.toStdString(); };
     const Wording wording = render::wording(words.language());
@@ -199,7 +200,8 @@ ChartGrid offsetProfileCharts(const std::vector<ModelRuns>& models, BlockKind ki
     std::vector<double> x;
     for (int k = -maxOffset; k <= maxOffset; ++k) x.push_back(k);
     int columns = 1;
-    for (const auto& m : models) {
+    for (size_t mi = 0; mi < models.size(); ++mi) {
+        const ModelRuns& m = models[mi];
         int index = -1;
         if (!m.runs.empty())
             for (size_t k = 0; k < m.runs[0].blocks.size(); ++k)
@@ -215,7 +217,7 @@ ChartGrid offsetProfileCharts(const std::vector<ModelRuns>& models, BlockKind ki
         columns = std::max(columns, heads);
         for (int h = 0; h < heads; ++h) {
             const std::vector<HeadTable> tables = headTables(m.runs, size_t(index), h);
-            const GaussianFit fit = fitGaussian(tables);
+            const GaussianFit fit = fitOf ? fitOf(mi, size_t(index), h) : fitGaussian(tables);
             char title[200];
             std::snprintf(title, sizeof title, "%s · %s (μ %.2g, σ %.2g, R² %.2f)", m.name.c_str(),
                           fill(wording.head, std::to_string(h)).c_str(), fit.offset, fit.sigma,

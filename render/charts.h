@@ -4,10 +4,12 @@
 // Small multiples of line charts over a numeric axis, for the analyses of issue 15: each
 // head's relative-offset profile beside its Gaussian fit, and pruning curves. Same fonts,
 // colours and files as the heatmap figures (figure.h, figure_file.h).
+#include <functional>
 #include <string>
 #include <vector>
 
 #include "core/head_importance.h"
+#include "core/head_stats.h"
 #include "core/model.h"
 #include "figure.h"
 #include "words.h"
@@ -48,8 +50,12 @@ struct ModelRuns {
 // of every model, the head's mean weight at each offset -maxOffset..maxOffset over its
 // sentences (solid, dots) beside its Gaussian fit's profile (dashed), the fit in the title.
 // A row per model. Error (in *error, no charts) when a model lacks that block.
+// `fit`, when given, supplies head `head` of captured block `block` of model `model`'s fit
+// (e.g. from core/result_stats.h, computed once for every view); else each is fitted here.
+using FitOf = std::function<GaussianFit(size_t model, size_t block, int head)>;
 ChartGrid offsetProfileCharts(const std::vector<ModelRuns>& models, BlockKind kind, int layer,
-                              int maxOffset, std::string* error, const Words& words = Words());
+                              int maxOffset, std::string* error, const Words& words = Words(),
+                              const FitOf& fit = nullptr);
 // Pruning curves (core/head_importance.h pruneHeads) of model `modelName`: a chart of BLEU
 // (seq2seq only) and one of loss, against heads removed, each with the curve removing the
 // least important heads first and the random-order one. What `render --prune` and the Heads

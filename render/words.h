@@ -24,7 +24,7 @@ const std::vector<Language>& languages();
 QStringList languageCodes();
 bool isLanguage(const QString& code);
 QString nativeName(const QString& code);  // "简体中文" for "zh_CN"; the code when unknown
-// The embedded catalog of a language: suffix "qm" (compiled) or "ts" (its source).
+// The embedded catalog of a language: suffix "qm" (compiled).
 QString catalogResource(const QString& language, const char* suffix);
 // The language for a locale name ("zh_CN", "zh_Hant_HK", "de_DE"…): Chinese in traditional
 // script or of Taiwan, Hong Kong or Macao gives zh_TW, other Chinese zh_CN, the rest English.

@@ -1,13 +1,17 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Responsiveness of the app: from a text edit to every panel repainted, for the bundled
 // models (12 models x 4 heads) at 12 and 47 tokens, and for 4 untrained models with
-// max_len 260 (dot, random, hc-sa, local; 4 x 4 panels) at 256 tokens. Prints JSON.
+// max_len 260 (dot, random, hc-sa, local; 4 x 4 panels) at 256 tokens; with the analysis
+// docks hidden behind other tabs (the default) and with the Heads and Offset profiles docks
+// open (floating beside the window). Prints JSON.
 //   attnviz-ui-bench [--models DIR] [--repeat N]
 // Each run edits the source field (as typing does), waits for the analysis on the worker
-// thread, then forces a synchronous repaint of every panel; the time is wall clock from
-// the edit to the end of the last repaint.
+// thread and for every open dock's computation, then forces a synchronous repaint of every
+// panel; the time is wall clock from the edit to the end of the last repaint, and the CPU
+// time is the whole process's over the same span (every thread: what the edit cost).
 #include <QApplication>
 #include <QCommandLineParser>
+#include <QDockWidget>
 #include <QElapsedTimer>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -16,15 +20,40 @@
 #include <QSignalSpy>
 #include <QTextStream>
 #include <algorithm>
+#include <ctime>
 #include <set>
 
 #include "core/presets.h"
 #include "ui/comparison_grid.h"
+#include "ui/heads_dock.h"
 #include "ui/main_window.h"
+#include "ui/offset_profiles.h"
 
 using namespace attnviz::ui;
 
 namespace {
+
+double processCpuMs() {
+    timespec t{};
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+    return double(t.tv_sec) * 1e3 + double(t.tv_nsec) / 1e6;
+}
+
+// Opens (true) or closes the Heads and Offset profiles docks: floating beside the window, so
+// both are seen at once, or back among the bottom tabs, behind the one shown.
+void openAnalysisDocks(MainWindow& w, bool open) {
+    for (const char* name : {"heads", "offsets"}) {
+        auto* d = w.findChild<QDockWidget*>(name);
+        d->setFloating(open);
+        if (open) {
+            d->resize(700, 500);
+            d->show();
+            d->raise();
+        }
+    }
+    if (!open) w.findChild<QDockWidget*>("variant")->raise();
+    QApplication::processEvents();
+}
 
 // A sentence of n tokens from the translate task's English, different for each run.
 QString sentence(int n, int run) {
@@ -80,12 +109,14 @@ int main(int argc, char** argv) {
     // untrained models would decode 260 steps).
     // allPanels: every panel replotted, also those scrolled out of view (the worst case);
     // otherwise what the app does: the panels on screen are drawn, the others when shown.
-    auto measure = [&](int n, int models, bool withTarget, bool allPanels) {
-        std::vector<double> ms, analysis;
+    auto measure = [&](int n, int models, bool withTarget, bool allPanels, bool docks) {
+        openAnalysisDocks(w, docks);
+        std::vector<double> ms, analysis, cpu;
         for (int run = 0; run < cli.value(repeat).toInt() + 2; ++run) {
             QSignalSpy spy(w.runner(), &AnalysisRunner::finished);
             QElapsedTimer t;
             t.start();
+            const double cpu0 = processCpuMs();
             if (withTarget) {
                 const QSignalBlocker b(w.targetEdit());
                 w.targetEdit()->setText(sentence(n, run + 1));
@@ -94,6 +125,10 @@ int main(int argc, char** argv) {
             while (spy.isEmpty() || w.runner()->busy()) spy.wait(10000);
             const double analysed = t.nsecsElapsed() / 1e6;  // results shown in the grid
             QApplication::processEvents();
+            // Every open dock's computation for this sentence (hidden ones do none).
+            while (w.heads()->busy() || w.offsetProfiles()->busy()) {
+                QApplication::processEvents(QEventLoop::WaitForMoreEvents, 5);
+            }
             ComparisonGrid* g = w.grid();
             if (allPanels) {
                 for (int c = 0; c < g->columnCount(); ++c)
@@ -103,26 +138,32 @@ int main(int argc, char** argv) {
             w.repaint();     // synchronously, what is on screen
             if (run >= 2) {  // two warm-up runs
                 ms.push_back(t.nsecsElapsed() / 1e6);
+                cpu.push_back(processCpuMs() - cpu0);
                 analysis.push_back(analysed);
             }
         }
         std::sort(ms.begin(), ms.end());
         std::sort(analysis.begin(), analysis.end());
+        std::sort(cpu.begin(), cpu.end());
         results.append(QJsonObject{{"tokens", n},
                                    {"repainted", allPanels ? "every panel" : "panels on screen"},
+                                   {"docks", docks ? "Heads, Offset profiles" : "hidden"},
                                    {"target", withTarget ? "given" : "decoded greedily"},
                                    {"models", models},
                                    {"panels", w.grid()->columnCount() * w.grid()->rowCount()},
                                    {"ms_median", ms[ms.size() / 2]},
                                    {"ms_median_until_results_set", analysis[analysis.size() / 2]},
+                                   {"cpu_ms_median", cpu[cpu.size() / 2]},
                                    {"ms_min", ms.front()},
                                    {"ms_max", ms.back()},
                                    {"runs", int(ms.size())}});
     };
     for (bool all : {true, false})
-        for (int n : {12, 47}) measure(n, int(columns.size()), false, all);
+        for (int n : {12, 47}) measure(n, int(columns.size()), false, all, false);
+    measure(47, int(columns.size()), false, false, true);
     w.setColumns(longModels());
-    for (bool all : {true, false}) measure(256, 4, true, all);
+    for (bool all : {true, false}) measure(256, 4, true, all, false);
+    measure(256, 4, true, false, true);
     QTextStream(stdout) << QJsonDocument(
                                QJsonObject{
                                    {"benchmark", "text edit to every panel repainted"},

@@ -33,17 +33,22 @@ void MainWindow::createMenus() {
 }
 
 void MainWindow::addFileMenu() {
-    auto* file = menuBar()->addMenu(tr("&File"));
-    file->addAction(tr("&Open checkpoint as a new column…"), QKeySequence::Open, this, [this] {
+    // Texts through named(), so that retranslateUi names them again.
+    auto add = [this](QMenu* m, const char* source, auto&&... args) {
+        return named(m->addAction(QString(), args...), source);
+    };
+    auto* file = menuBar()->addMenu(QString());
+    named(file->menuAction(), QT_TR_NOOP("&File"));
+    add(file, QT_TR_NOOP("&Open checkpoint as a new column…"), QKeySequence::Open, this, [this] {
         // Starts in the bundled models' folder: the other sets are its subfolders.
         const QString path = QFileDialog::getOpenFileName(
             this, tr("Open checkpoint"), QString::fromStdString(bundledModelDirectory()),
             tr("Checkpoints (*.safetensors)"));
         if (!path.isEmpty()) openCheckpointFile(path);
     });
-    file->addAction(tr("Open &sentence list…"), QKeySequence("Ctrl+Shift+O"), this,
-                    &MainWindow::openSentenceList);
-    file->addAction(tr("Open training &probe…"), this, [this] {
+    add(file, QT_TR_NOOP("Open &sentence list…"), QKeySequence("Ctrl+Shift+O"), this,
+        &MainWindow::openSentenceList);
+    add(file, QT_TR_NOOP("Open training &probe…"), this, [this] {
         const QString path = QFileDialog::getOpenFileName(
             this, tr("Open training probe"), {},
             //: File dialog filters: translate the descriptions; keep the patterns and ";;"
@@ -58,24 +63,25 @@ void MainWindow::addFileMenu() {
         m_filmDock->raise();
         message(tr("opened %1").arg(path));
     });
-    file->addAction(tr("&Watch folder…"), this, [this] {
+    add(file, QT_TR_NOOP("&Watch folder…"), this, [this] {
         // Checkpoints synced from a trainer: a column each, refreshed when replaced.
         const QString dir = QFileDialog::getExistingDirectory(
             this, tr("Watch folder of checkpoints"), watchedFolder());
         QString error;
         if (!dir.isEmpty()) watchFolder(dir, &error);  // a failure is listed in Problems
     });
-    file->addAction(tr("Stop &watching"), this, &MainWindow::stopWatching);
-    m_recent = file->addMenu(tr("&Recent sentences"));
+    add(file, QT_TR_NOOP("Stop &watching"), this, &MainWindow::stopWatching);
+    m_recent = file->addMenu(QString());
+    named(m_recent->menuAction(), QT_TR_NOOP("&Recent sentences"));
     connect(m_recent, &QMenu::aboutToShow, this, &MainWindow::rebuildRecentMenu);
     file->addSeparator();
-    file->addAction(tr("Open &workspace…"), this, [this] {
+    add(file, QT_TR_NOOP("Open &workspace…"), this, [this] {
         const QString path = QFileDialog::getOpenFileName(
             this, tr("Open workspace"), {}, tr("attnviz workspace (*.attnviz.json *.json)"));
         QString error;
         if (!path.isEmpty()) openSession(path, &error);  // problems are listed in the panel
     });
-    file->addAction(tr("Save workspace &as…"), QKeySequence::SaveAs, this, [this] {
+    add(file, QT_TR_NOOP("Save workspace &as…"), QKeySequence::SaveAs, this, [this] {
         const QString path =
             QFileDialog::getSaveFileName(this, tr("Save workspace"), "workspace.attnviz.json",
                                          tr("attnviz workspace (*.attnviz.json)"));
@@ -83,13 +89,13 @@ void MainWindow::addFileMenu() {
         if (!path.isEmpty() && !saveSession(path, &error)) message(error);
     });
     file->addSeparator();
-    file->addAction(tr("&Export figure…"), QKeySequence("Ctrl+E"), this, [this] {
+    add(file, QT_TR_NOOP("&Export figure…"), QKeySequence("Ctrl+E"), this, [this] {
         std::unique_ptr<ExportDialog> d(createExportDialog());
         d->setStartFolder(QStandardPaths::writableLocation(QStandardPaths::PicturesLocation));
         if (d->exec() == QDialog::Accepted && !d->writtenPath().isEmpty())
             message(tr("wrote %1").arg(d->writtenPath()));
     });
-    file->addAction(tr("Export &data…"), QKeySequence("Ctrl+Shift+E"), this, [this] {
+    add(file, QT_TR_NOOP("Export &data…"), QKeySequence("Ctrl+Shift+E"), this, [this] {
         const QString path = QFileDialog::getSaveFileName(
             this, tr("Export data"), "attention.csv",
             //: File dialog filters: translate the descriptions; keep the patterns and ";;"
@@ -99,36 +105,41 @@ void MainWindow::addFileMenu() {
             message(exportData(path, &error) ? tr("exported %1").arg(path) : error);
     });
     file->addSeparator();
-    file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
+    add(file, QT_TR_NOOP("&Quit"), QKeySequence::Quit, this, &QWidget::close);
 }
 
 void MainWindow::addViewMenu() {
-    auto* view = menuBar()->addMenu(tr("&View"));
+    // Texts through named(), so that retranslateUi names them again.
+    auto add = [this](QMenu* m, const char* source, auto&&... args) {
+        return named(m->addAction(QString(), args...), source);
+    };
+    auto* view = menuBar()->addMenu(QString());
+    named(view->menuAction(), QT_TR_NOOP("&View"));
     for (auto* d : m_docks) view->addAction(d->toggleViewAction());
     view->addSeparator();
     const char* blocks[] = {QT_TRANSLATE_NOOP("attnviz::ui::MainWindow", "Encoder self-attention"),
                             QT_TRANSLATE_NOOP("attnviz::ui::MainWindow", "Decoder self-attention"),
                             QT_TRANSLATE_NOOP("attnviz::ui::MainWindow", "Cross-attention")};
     for (int i = 0; i < 3; ++i)
-        view->addAction(tr(blocks[i]), QKeySequence(QString("Ctrl+%1").arg(i + 1)), this,
-                        [this, i] { m_controls->setBlockIndex(i); });
-    view->addAction(tr("Next query"), QKeySequence("Alt+Down"), this,
-                    [this] { selectQuery(m_currentColumn, this->view().query + 1); });
-    view->addAction(tr("Previous query"), QKeySequence("Alt+Up"), this,
-                    [this] { selectQuery(m_currentColumn, std::max(0, this->view().query - 1)); });
-    view->addAction(tr("Clear query"), QKeySequence("Alt+Backspace"), this,
-                    [this] { selectQuery(m_currentColumn, -1); });
+        add(view, blocks[i], QKeySequence(QString("Ctrl+%1").arg(i + 1)), this,
+            [this, i] { m_controls->setBlockIndex(i); });
+    add(view, QT_TR_NOOP("Next query"), QKeySequence("Alt+Down"), this,
+        [this] { selectQuery(m_currentColumn, this->view().query + 1); });
+    add(view, QT_TR_NOOP("Previous query"), QKeySequence("Alt+Up"), this,
+        [this] { selectQuery(m_currentColumn, std::max(0, this->view().query - 1)); });
+    add(view, QT_TR_NOOP("Clear query"), QKeySequence("Alt+Backspace"), this,
+        [this] { selectQuery(m_currentColumn, -1); });
     // The current column (for the Variant tab and the per-head profile) without a mouse.
-    view->addAction(tr("Next column"), QKeySequence("Ctrl+Alt+Right"), this,
-                    [this] { stepColumn(+1); });
-    view->addAction(tr("Previous column"), QKeySequence("Ctrl+Alt+Left"), this,
-                    [this] { stepColumn(-1); });
+    add(view, QT_TR_NOOP("Next column"), QKeySequence("Ctrl+Alt+Right"), this,
+        [this] { stepColumn(+1); });
+    add(view, QT_TR_NOOP("Previous column"), QKeySequence("Ctrl+Alt+Left"), this,
+        [this] { stepColumn(-1); });
     view->addSeparator();
-    view->addAction(tr("Zoom &in"), QKeySequence::ZoomIn, this, [this] { zoomBy(1.25); });
-    view->addAction(tr("Zoom &out"), QKeySequence::ZoomOut, this, [this] { zoomBy(0.8); });
-    view->addAction(tr("&Actual size"), QKeySequence("Ctrl+0"), this, [this] { zoomBy(0); });
+    add(view, QT_TR_NOOP("Zoom &in"), QKeySequence::ZoomIn, this, [this] { zoomBy(1.25); });
+    add(view, QT_TR_NOOP("Zoom &out"), QKeySequence::ZoomOut, this, [this] { zoomBy(0.8); });
+    add(view, QT_TR_NOOP("&Actual size"), QKeySequence("Ctrl+0"), this, [this] { zoomBy(0); });
     //: Moves the keyboard focus to the sentence field
-    view->addAction(tr("Focus the sentence"), QKeySequence("Ctrl+L"), this, [this] {
+    add(view, QT_TR_NOOP("Focus the sentence"), QKeySequence("Ctrl+L"), this, [this] {
         m_source->setFocus();
         m_source->selectAll();
     });
@@ -138,9 +149,10 @@ void MainWindow::addViewMenu() {
 
 // View › Language: the system's, or one chosen and remembered; switched at once.
 void MainWindow::addLanguageMenu(QMenu* view) {
-    QMenu* menu = view->addMenu(tr("&Language"));
+    QMenu* menu = view->addMenu(QString());
+    named(menu->menuAction(), QT_TR_NOOP("&Language"));
     auto* group = new QActionGroup(menu);
-    auto add = [&](const QString& label, const QString& code) {
+    auto add = [&](const QString& label, const QString& code) -> QAction* {
         QAction* a = menu->addAction(label, this, [this, code] {
             rememberLanguage(code);
             setLanguage(code.isEmpty() ? render::systemLanguage() : code);
@@ -148,9 +160,10 @@ void MainWindow::addLanguageMenu(QMenu* view) {
         a->setCheckable(true);
         a->setData(code);
         group->addAction(a);
+        return a;
     };
     //: View › Language: follow the operating system's language
-    add(tr("System language"), QString());
+    named(add(QString(), QString()), QT_TR_NOOP("System language"));
     menu->addSeparator();
     // Each language by its own name, whatever the interface's language.
     for (const auto& l : render::languages()) add(l.nativeName, l.code);
@@ -161,49 +174,47 @@ void MainWindow::addLanguageMenu(QMenu* view) {
 }
 
 void MainWindow::setLanguage(const QString& code) {
-    const QString from = currentLanguage();
+    if (render::isLanguage(code) ? code == currentLanguage() : currentLanguage() == "en") return;
     installLanguage(code);
-    if (currentLanguage() == from) return;
-    retranslateTree(this, from, currentLanguage());
-    for (QWidget* top : QApplication::topLevelWidgets())  // windows without a parent
-        if (top != this && !top->parent()) retranslateTree(top, from, currentLanguage());
-    // What is made from data is made again, from what is already computed (nothing is
-    // analysed again): the grid's titles and tooltips, the Variant tab, the docks' summaries
-    // and charts, the status bar.
-    statusBar()->clearMessage();
-    refreshColumnInfo();
-    m_grid->rebuild();
-    setView(view());
-    m_film->setView(view());
-    m_offsets->recompute();
-    m_heads->retranslate();
-    m_training->retranslate();
-    if (!watchedFolder().isEmpty()) showWatching(watchedFolder());
+    // Qt posts QEvent::LanguageChange to every window; delivered now, each widget names its
+    // texts again in its changeEvent (the window's: main_window_texts.cpp).
+    QCoreApplication::sendPostedEvents(nullptr, QEvent::LanguageChange);
     //: Status bar, after View › Language: %1 the language's own name
     message(tr("Interface language: %1").arg(render::nativeName(currentLanguage())));
 }
 
+QAction* MainWindow::named(QAction* action, const char* source) {
+    action->setText(tr(source));
+    m_named.emplace_back(action, source);
+    return action;
+}
+
 void MainWindow::addColumnsMenu() {
-    auto* columns = menuBar()->addMenu(tr("&Columns"));
-    columns->addAction(tr("Show every &layer of the clicked model"), QKeySequence("Ctrl+Shift+L"),
-                       this, [this] {
-                           ViewState v = view();
-                           v.allLayersOf = v.allLayersOf >= 0 ? -1 : std::max(0, m_currentColumn);
-                           setView(v);
-                           if (v.allLayersOf < 0) {
-                               message(tr("all models"));
-                               return;
-                           }
-                           const auto& name = this->columns()[size_t(v.allLayersOf)].name;
-                           message(tr("every layer of %1 (Ctrl+Shift+L: back to all models)")
-                                       .arg(QString::fromStdString(name)));
-                       });
-    columns->addAction(tr("Move clicked column &left"), QKeySequence("Ctrl+Shift+Left"), this,
-                       [this] { moveColumn(m_currentColumn, -1); });
-    columns->addAction(tr("Move clicked column &right"), QKeySequence("Ctrl+Shift+Right"), this,
-                       [this] { moveColumn(m_currentColumn, +1); });
-    columns->addAction(tr("&Remove clicked column"), QKeySequence("Ctrl+Shift+Del"), this,
-                       [this] { removeColumn(m_currentColumn); });
+    // Texts through named(), so that retranslateUi names them again.
+    auto add = [this](QMenu* m, const char* source, auto&&... args) {
+        return named(m->addAction(QString(), args...), source);
+    };
+    auto* columns = menuBar()->addMenu(QString());
+    named(columns->menuAction(), QT_TR_NOOP("&Columns"));
+    add(columns, QT_TR_NOOP("Show every &layer of the clicked model"), QKeySequence("Ctrl+Shift+L"),
+        this, [this] {
+            ViewState v = view();
+            v.allLayersOf = v.allLayersOf >= 0 ? -1 : std::max(0, m_currentColumn);
+            setView(v);
+            if (v.allLayersOf < 0) {
+                message(tr("all models"));
+                return;
+            }
+            const auto& name = this->columns()[size_t(v.allLayersOf)].name;
+            message(tr("every layer of %1 (Ctrl+Shift+L: back to all models)")
+                        .arg(QString::fromStdString(name)));
+        });
+    add(columns, QT_TR_NOOP("Move clicked column &left"), QKeySequence("Ctrl+Shift+Left"), this,
+        [this] { moveColumn(m_currentColumn, -1); });
+    add(columns, QT_TR_NOOP("Move clicked column &right"), QKeySequence("Ctrl+Shift+Right"), this,
+        [this] { moveColumn(m_currentColumn, +1); });
+    add(columns, QT_TR_NOOP("&Remove clicked column"), QKeySequence("Ctrl+Shift+Del"), this,
+        [this] { removeColumn(m_currentColumn); });
 }
 
 void MainWindow::stepColumn(int delta) {

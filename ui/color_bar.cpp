@@ -1,12 +1,25 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "color_bar.h"
 
+#include <QEvent>
 #include <QPainter>
 
 namespace attnviz::ui {
 
 ColorBar::ColorBar(QWidget* parent) : QWidget(parent) {
     setFixedWidth(76);
+    retranslateUi();
+}
+
+void ColorBar::changeEvent(QEvent* event) {
+    if (event->type() == QEvent::LanguageChange) {
+        retranslateUi();
+        update();  // the title is painted
+    }
+    QWidget::changeEvent(event);
+}
+
+void ColorBar::retranslateUi() {
     setToolTip(tr("Colour scale shared by every panel: 0 to the largest weight in view"));
 }
 

@@ -20,9 +20,11 @@ public:
     QSize sizeHint() const override { return QSize(76, 200); }
 
 protected:
+    void changeEvent(QEvent* event) override;  // retranslates on QEvent::LanguageChange
     void paintEvent(QPaintEvent* event) override;
 
 private:
+    void retranslateUi();
     render::FigureStyle m_style;
     double m_top = 0;
     bool m_diverging = false;

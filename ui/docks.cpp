@@ -4,6 +4,7 @@
 #include <QDockWidget>
 #include <QScrollArea>
 #include <QVBoxLayout>
+#include <map>
 
 #include "comparison_grid.h"
 #include "film_dock.h"
@@ -20,9 +21,9 @@
 namespace attnviz::ui {
 namespace {
 
-QDockWidget* dock(QMainWindow* w, const QString& title, const QString& name, QWidget* content,
-                  Qt::DockWidgetArea area) {
-    auto* d = new QDockWidget(title, w);
+// A dock without a title yet (MainWindow::retranslateDocks names it by `name`).
+QDockWidget* dock(QMainWindow* w, const QString& name, QWidget* content, Qt::DockWidgetArea area) {
+    auto* d = new QDockWidget(w);
     d->setObjectName(name);
     d->setWidget(content);
     w->addDockWidget(area, d);
@@ -36,17 +37,12 @@ void MainWindow::createDocks() {
     auto* pv = new QVBoxLayout(profileBox);
     pv->setContentsMargins(2, 2, 2, 2);
     m_profileMode = new QComboBox;
-    //: Query profile dock: how the profile plot draws the clicked query's attention
-    m_profileMode->addItems(
-        {tr("One line per model (mean of its heads)"),
-         //: Query profile dock: how the profile plot draws the clicked query's attention
-         tr("One line per head of the clicked model")});
+    m_profileMode->addItems({QString(), QString()});  // retranslateDocks
     pv->addWidget(m_profileMode);
     pv->addWidget(m_profile, 1);
     // Query profile (bottom), sentences (left), variant and training (right).
-    m_profileDock =
-        dock(this, tr("Query profile"), "profile", profileBox, Qt::BottomDockWidgetArea);
-    m_sentenceDock = dock(this, tr("Sentences"), "sentences", m_sentences, Qt::LeftDockWidgetArea);
+    m_profileDock = dock(this, "profile", profileBox, Qt::BottomDockWidgetArea);
+    m_sentenceDock = dock(this, "sentences", m_sentences, Qt::LeftDockWidgetArea);
     // The tools scroll inside their tab, so that their forms do not set the bottom's height.
     auto scrolled = [](QWidget* content) {
         auto* s = new QScrollArea;
@@ -55,28 +51,27 @@ void MainWindow::createDocks() {
         s->setFrameShape(QFrame::NoFrame);
         return s;
     };
-    //: Dock title: the attention variant of the clicked model
-    auto* variantDock =
-        dock(this, tr("Variant"), "variant", scrolled(m_variant), Qt::BottomDockWidgetArea);
-    auto* trainingDock =
-        dock(this, tr("Training"), "training", scrolled(m_training), Qt::BottomDockWidgetArea);
+    auto* variantDock = dock(this, "variant", scrolled(m_variant), Qt::BottomDockWidgetArea);
+    auto* trainingDock = dock(this, "training", scrolled(m_training), Qt::BottomDockWidgetArea);
     // Every head's statistics for the sentence (issue 15), computed off the UI thread.
     m_heads = new HeadsDock;
-    //: Dock title: the table of attention heads
-    auto* headsDock = dock(this, tr("Heads"), "heads", m_heads, Qt::BottomDockWidgetArea);
+    auto* headsDock = dock(this, "heads", m_heads, Qt::BottomDockWidgetArea);
     connect(m_heads, &HeadsDock::headActivated, this, &MainWindow::showHead);
     connect(m_sentences, &SentenceList::linesChanged, this,
             [this] { m_heads->setSentenceSet(columns(), m_sentences->lines()); });
     // Every head's offset profile beside its Gaussian fit, for the view's block and layer.
     m_offsets = new OffsetProfileView;
-    auto* offsetsDock =
-        dock(this, tr("Offset profiles"), "offsets", scrolled(m_offsets), Qt::BottomDockWidgetArea);
-    connect(m_workspace, &WorkspaceModel::viewChanged, m_offsets,
-            [this] { m_offsets->setBlock(view().kind, view().layer); });
+    auto* offsetsDock = dock(this, "offsets", scrolled(m_offsets), Qt::BottomDockWidgetArea);
+    // Both list the heads of the view's block and layer, so that typing fits only those.
+    connect(m_workspace, &WorkspaceModel::viewChanged, this, [this] {
+        m_offsets->setBlock(view().kind, view().layer);
+        m_heads->setBlock(view().kind, view().layer);
+    });
+    m_heads->setBlock(view().kind, view().layer);
     // Attention over training (issue 15): a probe's snapshots, live from the Training tab or
     // from a probe file, drawn with the window's block, layer, heads and colours.
     m_film = new FilmDock;
-    m_filmDock = dock(this, tr("Over training"), "film", m_film, Qt::BottomDockWidgetArea);
+    m_filmDock = dock(this, "film", m_film, Qt::BottomDockWidgetArea);
     m_film->setView(view());
     connect(m_training, &TrainingDock::probeSnapshot, m_film, &FilmDock::addSnapshot);
     connect(m_film, &FilmDock::message, this, &MainWindow::message);
@@ -93,10 +88,29 @@ void MainWindow::createDocks() {
     m_sentenceDock->hide();
     // Files that could not be opened: above the grid, shown when there are any, kept until
     // cleared or closed.
-    m_problemsDock = dock(this, tr("Problems"), "problems", m_problems, Qt::TopDockWidgetArea);
+    m_problemsDock = dock(this, "problems", m_problems, Qt::TopDockWidgetArea);
     m_problemsDock->hide();
     m_docks = {m_profileDock, m_sentenceDock, variantDock, trainingDock,
                headsDock,     offsetsDock,    m_filmDock,  m_problemsDock};
+}
+
+void MainWindow::retranslateDocks() {
+    //: Query profile dock: how the profile plot draws the clicked query's attention
+    m_profileMode->setItemText(0, tr("One line per model (mean of its heads)"));
+    //: Query profile dock: how the profile plot draws the clicked query's attention
+    m_profileMode->setItemText(1, tr("One line per head of the clicked model"));
+    const std::map<QString, QString> titles = {
+        {"profile", tr("Query profile")},
+        {"sentences", tr("Sentences")},
+        //: Dock title: the attention variant of the clicked model
+        {"variant", tr("Variant")},
+        {"training", tr("Training")},
+        //: Dock title: the table of attention heads
+        {"heads", tr("Heads")},
+        {"offsets", tr("Offset profiles")},
+        {"film", tr("Over training")},
+        {"problems", tr("Problems")}};
+    for (QDockWidget* d : m_docks) d->setWindowTitle(titles.at(d->objectName()));
 }
 
 void MainWindow::showHead(int column, BlockKind kind, int layer, int head) {

@@ -74,7 +74,6 @@ void ExportDialog::createControls(const render::FigureStyle& base) {
     // The figure's own words (titles, axis titles, legends; never the tokens) may be in
     // another language than the interface: a Chinese talk from an English desktop.
     m_language = new QComboBox;
-    markAsData(m_language);  // each language by its own name
     for (const auto& l : render::languages()) m_language->addItem(l.nativeName, l.code);
     m_language->setCurrentIndex(std::max(0, m_language->findData(base.language)));
     m_language->setToolTip(

@@ -8,7 +8,7 @@
 #include <QPicture>
 
 #include "core/file_io.h"
-#include "language.h"
+#include "training_dock.h"
 
 namespace attnviz::ui {
 namespace {
@@ -54,7 +54,8 @@ render::FigurePainter profileExport(const WorkspaceModel& model, int column,
     return render::profilePainter(model.profile(column, style.language), style, error);
 }
 
-// The Training dock's plot as it is, its axis titles and legend in the figure's language.
+// The Training dock's plot as it is, its axis titles in the figure's language (the legend holds
+// the runs' names).
 render::FigurePainter lossExport(QCustomPlot* plot, const QString& language, QString* error) {
     if (!plot->graphCount())
         return fail(error, QCoreApplication::translate(
@@ -62,23 +63,16 @@ render::FigurePainter lossExport(QCustomPlot* plot, const QString& language, QSt
                                "no loss curves yet: train a model in the Training tab")),
                nullptr;
     auto picture = std::make_shared<QPicture>();
-    std::vector<std::pair<QCPAxis*, QString>> axes;
-    std::vector<std::pair<QCPGraph*, QString>> graphs;
-    auto words = [&](const QString& s) { return translatedText(s, currentLanguage(), language); };
-    for (QCPAxis* a : plot->axisRect()->axes()) {
-        axes.emplace_back(a, a->label());
-        a->setLabel(words(a->label()));
-    }
-    for (int g = 0; g < plot->graphCount(); ++g) {
-        graphs.emplace_back(plot->graph(g), plot->graph(g)->name());
-        plot->graph(g)->setName(words(plot->graph(g)->name()));
-    }
+    const std::pair<QString, QString> shown{plot->xAxis->label(), plot->yAxis->label()};
+    const auto [x, y] = TrainingDock::lossAxisTitles(language);
+    plot->xAxis->setLabel(x);
+    plot->yAxis->setLabel(y);
     {
         QCPPainter qp(picture.get());
         plot->toPainter(&qp, 600, 400);
     }
-    for (auto& [a, label] : axes) a->setLabel(label);
-    for (auto& [g, name] : graphs) g->setName(name);
+    plot->xAxis->setLabel(shown.first);
+    plot->yAxis->setLabel(shown.second);
     return [picture](QPainter& p, const QRectF& r) {
         p.save();
         p.translate(r.topLeft());

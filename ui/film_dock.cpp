@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "film_dock.h"
 
+#include <QEvent>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QHBoxLayout>
@@ -31,26 +32,17 @@ bool fail(QString* error, const QString& why) {
 
 FilmDock::FilmDock(QWidget* parent)
     : QWidget(parent),
-      m_open(new QPushButton(tr("&Open probe file…"))),
-      m_export(new QPushButton(tr("E&xport filmstrip…"))),
-      m_save(new QPushButton(tr("&Save probe…"))),
+      m_open(new QPushButton),
+      m_export(new QPushButton),
+      m_save(new QPushButton),
       m_caption(new QLabel),
       m_slider(new QSlider(Qt::Horizontal)),
-      m_empty(new QLabel(
-          tr("Train with a probe sentence (Training tab: 'Record attention over training') or "
-             "open a probe file written by attnviz-cli train --probe"))),
+      m_empty(new QLabel),
       m_scroll(new QScrollArea) {
-    m_open->setToolTip(
-        tr("A probe file (M.probe.json) written by attnviz-cli train --probe S "
-           "--probe-every K --out M.safetensors"));
-    m_export->setToolTip(
-        tr("The chosen block, layer and heads at five evenly spaced steps (every step when there "
-           "are six or fewer), a column per step, as SVG, PDF or PNG"));
     m_caption->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_slider->setTickPosition(QSlider::TicksBelow);
     m_slider->setTickInterval(1);
     m_slider->setPageStep(1);
-    m_slider->setAccessibleName(tr("Training step"));
     m_empty->setWordWrap(true);
     m_empty->setAlignment(Qt::AlignCenter);
     auto* strip = new QWidget;
@@ -76,9 +68,6 @@ FilmDock::FilmDock(QWidget* parent)
 
     connect(m_open, &QPushButton::clicked, this, &FilmDock::openFromDialog);
     connect(m_export, &QPushButton::clicked, this, &FilmDock::exportFromDialog);
-    m_save->setToolTip(
-        tr("Write these snapshots as a probe file (JSON, docs/analysis.md), to open later or "
-           "draw with attnviz-cli render --probe; a run trained here is lost otherwise"));
     connect(m_save, &QPushButton::clicked, this, &FilmDock::saveFromDialog);
     connect(m_slider, &QSlider::valueChanged, this, [this](int value) {
         if (m_settingSlider) return;
@@ -86,6 +75,32 @@ FilmDock::FilmDock(QWidget* parent)
         m_follow = value == m_slider->maximum();  // back at the end: follow again
         showCurrent();
     });
+    retranslateUi();
+}
+
+void FilmDock::changeEvent(QEvent* event) {
+    if (event->type() == QEvent::LanguageChange) retranslateUi();
+    QWidget::changeEvent(event);
+}
+
+// Every text, and the caption and panels made again from the snapshots already recorded.
+void FilmDock::retranslateUi() {
+    m_open->setText(tr("&Open probe file…"));
+    m_export->setText(tr("E&xport filmstrip…"));
+    m_save->setText(tr("&Save probe…"));
+    m_empty->setText(
+        tr("Train with a probe sentence (Training tab: 'Record attention over training') or "
+           "open a probe file written by attnviz-cli train --probe"));
+    m_open->setToolTip(
+        tr("A probe file (M.probe.json) written by attnviz-cli train --probe S "
+           "--probe-every K --out M.safetensors"));
+    m_export->setToolTip(
+        tr("The chosen block, layer and heads at five evenly spaced steps (every step when there "
+           "are six or fewer), a column per step, as SVG, PDF or PNG"));
+    m_slider->setAccessibleName(tr("Training step"));
+    m_save->setToolTip(
+        tr("Write these snapshots as a probe file (JSON, docs/analysis.md), to open later or "
+           "draw with attnviz-cli render --probe; a run trained here is lost otherwise"));
     updateSlider();
     showCurrent();
 }

@@ -65,7 +65,11 @@ public:
 signals:
     void message(const QString& text);
 
+protected:
+    void changeEvent(QEvent* event) override;  // retranslates on QEvent::LanguageChange
+
 private:
+    void retranslateUi();
     void showCurrent();   // the slider's snapshot into the caption and the panels
     void updateSlider();  // range and position from the record and m_index
     void openFromDialog();

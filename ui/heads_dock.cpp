@@ -3,6 +3,7 @@
 
 #include <QAbstractTableModel>
 #include <QComboBox>
+#include <QEvent>
 #include <QFileDialog>
 #include <QFutureWatcher>
 #include <QHBoxLayout>
@@ -44,10 +45,10 @@ HeadsDock::HeadsDock(QWidget* parent)
       m_view(new QTableView),
       m_status(new QLabel),
       m_filter(new QLineEdit),
-      m_overSet(new QPushButton(tr("Over the sentence list"))),
+      m_overSet(new QPushButton),
       m_progress(new QProgressBar),
-      m_cancel(new QPushButton(tr("Cancel"))),
-      m_prune(new QPushButton(tr("Pruning curves"))),
+      m_cancel(new QPushButton),
+      m_prune(new QPushButton),
       m_pruneModels(new QComboBox),
       m_poll(new QTimer(this)),
       m_current(std::make_unique<HeadsContent>()),
@@ -65,8 +66,6 @@ HeadsDock::HeadsDock(QWidget* parent)
     // Compact rows: a laptop screen shows a dozen heads, not five.
     m_view->verticalHeader()->setMinimumSectionSize(m_view->fontMetrics().height() + 4);
     m_view->verticalHeader()->setDefaultSectionSize(m_view->fontMetrics().height() + 6);
-    //: Accessible name of the table of attention heads
-    m_view->setAccessibleName(tr("Heads"));
     // Table order until a header is clicked; clicking on past descending returns to it.
     m_view->horizontalHeader()->setSortIndicator(-1, Qt::AscendingOrder);
     m_view->horizontalHeader()->setSortIndicatorClearable(true);
@@ -74,25 +73,12 @@ HeadsDock::HeadsDock(QWidget* parent)
     m_view->installEventFilter(this);
     m_status->setWordWrap(true);
     m_status->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    m_filter->setPlaceholderText(tr("Filter by model"));
     m_filter->setClearButtonEnabled(true);
     m_filter->setMaximumWidth(200);
-    m_overSet->setToolTip(
-        tr("Statistics over every sentence of the Sentences dock: entropy, confidence, distance "
-           "and Gaussian fit averaged over the set; input dependence; importance (Michel et al. "
-           "2019) when the lines have targets (\"source TAB target\"), or for language models. "
-           "Shown until another sentence is chosen."));
-    m_progress->setToolTip(tr("Sentences analysed and models finished"));
     m_progress->setMaximumWidth(160);
     m_progress->hide();
-    m_cancel->setToolTip(
-        tr("Stop the computation over the sentence list or the pruning (the table and the curves "
-           "stay as they are)"));
     m_cancel->hide();
-    m_pruneModels->setToolTip(
-        tr("The model to prune: those with importance over the sentence list"));
     m_pruneModels->setSizeAdjustPolicy(QComboBox::AdjustToContents);
-    markAsData(m_pruneModels);  // model names
     m_poll->setInterval(50);
 
     auto* top = new QHBoxLayout;
@@ -122,10 +108,43 @@ HeadsDock::HeadsDock(QWidget* parent)
     });
     m_current->summary = tr("No models");
     setPrunable({});
-    retranslate();
+    retranslateUi();
 }
 
-void HeadsDock::retranslate() {
+void HeadsDock::changeEvent(QEvent* event) {
+    if (event->type() == QEvent::LanguageChange) retranslateUi();
+    QWidget::changeEvent(event);
+}
+
+void HeadsDock::retranslateUi() {
+    m_overSet->setText(tr("Over the sentence list"));
+    m_cancel->setText(tr("Cancel"));
+    m_prune->setText(tr("Pruning curves"));
+    //: Accessible name of the table of attention heads
+    m_view->setAccessibleName(tr("Heads"));
+    m_filter->setPlaceholderText(tr("Filter by model"));
+    m_overSet->setToolTip(
+        tr("Statistics over every sentence of the Sentences dock: entropy, confidence, distance "
+           "and Gaussian fit averaged over the set; input dependence; importance (Michel et al. "
+           "2019) when the lines have targets (\"source TAB target\"), or for language models. "
+           "Shown until another sentence is chosen."));
+    m_progress->setToolTip(tr("Sentences analysed and models finished"));
+    m_cancel->setToolTip(
+        tr("Stop the computation over the sentence list or the pruning (the table and the curves "
+           "stay as they are)"));
+    m_pruneModels->setToolTip(
+        tr("The model to prune: those with importance over the sentence list"));
+    // The table's headers and cells are the model's, asked again.
+    if (m_model->columnCount() > 0)
+        emit m_model->headerDataChanged(Qt::Horizontal, 0, m_model->columnCount() - 1);
+    if (m_model->rowCount() > 0)
+        emit m_model->dataChanged(m_model->index(0, 0), m_model->index(m_model->rowCount() - 1,
+                                                                       m_model->columnCount() - 1));
+    retranslateData();
+}
+
+// The texts made from data: the status line, the Pruning button's tooltip, the curves' window.
+void HeadsDock::retranslateData() {
     m_prune->setToolTip(
         tr("Pruning curves (Michel et al. 2019) of the model beside: its heads removed one by "
            "one, least important first and in a random order (seed %1), loss and BLEU over the "
@@ -158,52 +177,88 @@ int HeadsDock::headCount() const {
 }
 
 void HeadsDock::setResults(std::shared_ptr<const attnviz::Results> results) {
-    const int request = ++*m_latest;
+    setStats(results ? std::make_shared<const ResultStats>(std::move(results)) : nullptr);
+}
+
+void HeadsDock::setStats(std::shared_ptr<const attnviz::ResultStats> stats) {
     // A new current sentence: its statistics replace the set's (the rule the status says).
     const bool wasSet = m_showSet;
     m_showSet = false;
     m_setNote.clear();
     m_pruneNote.clear();
-    if (!results) {
-        m_shown = request;
+    m_stats = std::move(stats);
+    if (!m_stats) {
+        m_shown = ++*m_latest;
+        m_stale = false;
         *m_current = HeadsContent{{}, 0, tr("No models"), {}};
         showContent(*m_current, false);
         emit computed();
         return;
     }
     if (wasSet) showContent(*m_current, false);  // until the new sentence's statistics come
+    refresh();
+}
+
+void HeadsDock::setBlock(attnviz::BlockKind kind, int layer) {
+    if (kind == m_kind && layer == m_layer) return;
+    m_kind = kind;
+    m_layer = layer;
+    if (m_stats) refresh();
+}
+
+bool HeadsDock::seen() const {
+    // A dock outside any shown window (a test's) counts as seen: nothing else would ask.
+    return isVisible() || !window()->isVisible();
+}
+
+void HeadsDock::showEvent(QShowEvent* event) {
+    QWidget::showEvent(event);
+    if (m_stale && m_stats) refresh();
+}
+
+void HeadsDock::refresh() {
+    const int request = ++*m_latest;  // a running computation stops and is dropped
+    m_stale = !seen();
+    if (m_stale) {  // a hidden tab computes nothing: refreshed when shown
+        m_shown = request;
+        return;
+    }
     auto* watcher = new QFutureWatcher<HeadsComputation>(this);
     connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher] {
         watcher->deleteLater();
-        HeadsComputation c = watcher->result();
-        if (c.request != m_latest->load()) return;  // superseded: a newer request runs
-        m_shown = c.request;
-        const int rows = int(c.rows.size());
-        m_current->rows = std::move(c.rows);
-        m_current->models = c.models;
-        m_current->summary =
-            !c.error.isEmpty() ? c.error
-            : c.models == 0
-                ? (c.failures.isEmpty() ? tr("No models")
-                                        : tr("No statistics: no model could analyse the sentence"))
-                : tr("%1 of %2 · current sentence")
-                      .arg(plural(rows, "head"), plural(c.models, "model"));
-        m_current->notes.clear();
-        if (!c.failures.isEmpty()) {
-            m_current->notes << tr("%1 failed: %2")
-                                    .arg(plural(c.failures.size(), "column"), grouped(c.failures));
-        }
-        if (m_showSet) {  // a set result arrived meanwhile: it stays until the next sentence
-            updateStatus();
-            return;
-        }
-        showContent(*m_current, false);
-        emit computed();
+        showComputation(watcher->result());
     });
-    watcher->setFuture(QtConcurrent::run([results, request, latest = m_latest] {
-        return computeHeads(*results, request, *latest);
+    const auto heads = m_layer < 0 ? m_stats->allHeads() : m_stats->heads(m_kind, m_layer);
+    watcher->setFuture(QtConcurrent::run([stats = m_stats, heads, request, latest = m_latest] {
+        return computeHeads(*stats, heads, request, *latest);
     }));
     updateStatus();
+}
+
+void HeadsDock::showComputation(HeadsComputation c) {
+    if (c.request != m_latest->load()) return;  // superseded: a newer request runs
+    m_shown = c.request;
+    const int rows = int(c.rows.size());
+    m_current->rows = std::move(c.rows);
+    m_current->models = c.models;
+    m_current->summary =
+        !c.error.isEmpty() ? c.error
+        : c.models == 0
+            ? (c.failures.isEmpty() ? tr("No models")
+                                    : tr("No statistics: no model could analyse the sentence"))
+            : tr("%1 of %2 · current sentence")
+                  .arg(plural(rows, "head"), plural(c.models, "model"));
+    m_current->notes.clear();
+    if (!c.failures.isEmpty()) {
+        m_current->notes
+            << tr("%1 failed: %2").arg(plural(c.failures.size(), "column"), grouped(c.failures));
+    }
+    if (m_showSet) {  // a set result arrived meanwhile: it stays until the next sentence
+        updateStatus();
+        return;
+    }
+    showContent(*m_current, false);
+    emit computed();
 }
 
 void HeadsDock::setSentenceSet(std::vector<attnviz::ModelColumn> columns, QStringList lines) {
@@ -397,10 +452,10 @@ void HeadsDock::showCurves() {
         m_pruneInfo = new QLabel;
         m_pruneInfo->setWordWrap(true);
         m_pruneInfo->setTextInteractionFlags(Qt::TextSelectableByMouse);
-        auto* exportButton = new QPushButton(tr("E&xport…"));
-        exportButton->setToolTip(
-            tr("Write the curves as SVG, PDF or PNG, as attnviz-cli render --prune"));
-        auto* close = new QPushButton(tr("Close"));
+        auto* exportButton = new QPushButton;
+        exportButton->setObjectName("export");
+        auto* close = new QPushButton;
+        close->setObjectName("close");
         auto* bottom = new QHBoxLayout;
         bottom->addWidget(m_pruneInfo, 1);
         bottom->addWidget(exportButton);
@@ -412,6 +467,11 @@ void HeadsDock::showCurves() {
         connect(close, &QPushButton::clicked, m_pruneWindow, &QWidget::close);
         m_pruneWindow->resize(720, 460);
     }
+    if (auto* b = m_pruneWindow->findChild<QPushButton*>("export")) {
+        b->setText(tr("E&xport…"));
+        b->setToolTip(tr("Write the curves as SVG, PDF or PNG, as attnviz-cli render --prune"));
+    }
+    if (auto* b = m_pruneWindow->findChild<QPushButton*>("close")) b->setText(tr("Close"));
     m_pruneWindow->setWindowTitle(tr("Pruning curves · %1").arg(m_curvesModel));
     m_pruneChart->setCharts(render::pruningCharts(*m_curves, m_curvesModel.toStdString(),
                                                   render::Words(currentLanguage())));

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "core/head_importance.h"
+#include "core/result_stats.h"
 #include "core/workspace.h"
 
 class QComboBox;
@@ -25,6 +26,7 @@ namespace attnviz::ui {
 class ChartView;
 class HeadsTableModel;
 struct HeadsContent;
+struct HeadsComputation;
 struct PruneInput;
 struct SetJob;
 struct SetResult;
@@ -77,6 +79,13 @@ public:
     // worker thread; a newer call supersedes a running one (its result is dropped). A null
     // pointer clears the table at once.
     void setResults(std::shared_ptr<const attnviz::Results> results);
+    // The same for the workspace's results, with their statistics shared with the other views
+    // (core/result_stats.h). Computed only while the dock is seen: a hidden tab computes
+    // nothing and catches up when shown.
+    void setStats(std::shared_ptr<const attnviz::ResultStats> stats);
+    // Which heads the table lists: those of this block kind and layer (what the grid shows),
+    // or every head of every block (layer -1, the default).
+    void setBlock(attnviz::BlockKind kind, int layer);
 
     // The workspace's model columns and the sentence list's lines ("source" or
     // "source\ttarget"), for "Over the sentence list". Cheap: only stored (the window calls it
@@ -88,9 +97,6 @@ public:
     // to do (no models, fewer than 2 usable sentences). Cancels a running one first.
     bool computeOverSet(QString* why = nullptr);
     void cancel();  // stops a running set computation or pruning (its result is dropped)
-    // After a language switch: the texts made from counts (the status line, the Pruning
-    // button's tooltip, the pruning curves) in the new language; nothing is computed again.
-    void retranslate();
     bool setBusy() const { return m_setJob != nullptr; }
 
     // Starts the pruning curves of the model chosen beside the button (what the button does),
@@ -135,8 +141,18 @@ signals:
 
 protected:
     bool eventFilter(QObject* watched, QEvent* event) override;
+    void showEvent(QShowEvent* event) override;
+    // On QEvent::LanguageChange every text again: the controls', the table's headers, and
+    // those made from counts (the status line, the Pruning button's tooltip, the pruning
+    // curves), from what is already computed.
+    void changeEvent(QEvent* event) override;
 
 private:
+    bool seen() const;
+    void refresh();  // the current sentence's table, for the current scope
+    void showComputation(HeadsComputation c);
+    void retranslateUi();
+    void retranslateData();
     void activate(const QModelIndex& proxyIndex);
     void showContent(const HeadsContent& content, bool overSet);
     void setFinished(const SetJob& job, SetResult result);
@@ -162,7 +178,11 @@ private:
     // The newest request; a worker whose request is older stops early, and its result is
     // dropped. Shared with the workers, which may outlive the dock.
     std::shared_ptr<std::atomic<int>> m_latest = std::make_shared<std::atomic<int>>(0);
-    int m_shown = 0;                          // the newest finished request
+    int m_shown = 0;                                      // the newest finished request
+    std::shared_ptr<const attnviz::ResultStats> m_stats;  // the current sentence's
+    attnviz::BlockKind m_kind = attnviz::BlockKind::EncoderSelf;
+    int m_layer = -1;                         // -1: every head
+    bool m_stale = false;                     // hidden when the inputs changed: refresh when shown
     std::unique_ptr<HeadsContent> m_current;  // its rows and status
     std::unique_ptr<HeadsContent> m_set;      // the last finished set computation's
     bool m_showSet = false;                   // the table shows m_set, else m_current

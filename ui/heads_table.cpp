@@ -82,35 +82,27 @@ QString plural(qsizetype n, const QString& word) {
     return QString("%1 %2%3").arg(n).arg(word, n == 1 ? "" : "s");
 }
 
-HeadsComputation computeHeads(const Results& results, int request, const std::atomic<int>& latest) {
+HeadsComputation computeHeads(const ResultStats& stats, const std::vector<HeadKey>& heads,
+                              int request, const std::atomic<int>& latest) {
     HeadsComputation out;
     out.request = request;
+    const Results& results = stats.results();
     try {
-        for (size_t c = 0; c < results.size(); ++c) {
-            const ColumnResult& r = results[c];
-            if (!r.error.empty()) {
-                out.failures << QString::fromStdString(r.name + ": " + r.error);
-                continue;
-            }
-            ++out.models;
-            for (const CapturedBlock& b : r.analysis.blocks) {
-                const bool causal = b.kind == BlockKind::DecoderSelf;
-                for (int h = 0; h < b.heads && h < int(b.weights.size()); ++h) {
-                    if (latest.load(std::memory_order_relaxed) != request) return out;
-                    const Mat& w = b.weights[size_t(h)];
-                    Row row{int(c),
-                            QString::fromStdString(r.name),
-                            b.kind,
-                            b.layer,
-                            h,
-                            QString::fromStdString(b.variant),
-                            headStats({{&w, causal}}),
-                            false};
-                    row.fitAtBound = row.stats.rows > 0 &&
-                                     std::abs(row.stats.fit.offset) >= double(w.cols()) - 1e-9;
-                    out.rows.push_back(std::move(row));
-                }
-            }
+        for (const ColumnResult& r : results)
+            if (!r.error.empty()) out.failures << QString::fromStdString(r.name + ": " + r.error);
+        out.models = int(std::count_if(results.begin(), results.end(),
+                                       [](const ColumnResult& r) { return r.error.empty(); }));
+        // Fitted once per analysis (the Offset profiles dock shares them), on both cores.
+        if (!stats.compute(heads, 2, [&] { return latest.load() != request; })) return out;
+        for (const HeadKey& k : heads) {
+            const ColumnResult& r = results[k.column];
+            const CapturedBlock& b = r.analysis.blocks[k.block];
+            const Mat& w = b.weights[size_t(k.head)];
+            Row row{int(k.column), QString::fromStdString(r.name),    b.kind,      b.layer,
+                    k.head,        QString::fromStdString(b.variant), stats.at(k), false};
+            row.fitAtBound =
+                row.stats.rows > 0 && std::abs(row.stats.fit.offset) >= double(w.cols()) - 1e-9;
+            out.rows.push_back(std::move(row));
         }
     } catch (const std::exception& e) {
         out.rows.clear();

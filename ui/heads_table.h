@@ -11,6 +11,7 @@
 
 #include "core/head_importance.h"
 #include "core/head_stats.h"
+#include "core/result_stats.h"
 #include "core/workspace.h"
 #include "heads_dock.h"
 
@@ -101,11 +102,12 @@ struct HeadsComputation {
     QString error;         // the computation itself failed
 };
 
-// Every head of every analysed column, with its statistics over this one sentence, as
-// `attnviz-cli analyze` computes them (cli/analyze.cpp): per captured block, head h's weights
-// [Nq, Nk] (a single sentence: weights[h]), causal in decoder self-attention. Returns early,
-// incomplete, once `latest` has moved past `request` (no one will read the result).
-HeadsComputation computeHeads(const Results& results, int request, const std::atomic<int>& latest);
+// The listed heads with their statistics over this one sentence, from `stats` (each computed
+// there at most once, shared with the other views), as `attnviz-cli analyze` computes them
+// (cli/analyze.cpp); the failed columns named. Returns early, incomplete, once `latest` has
+// moved past `request` (no one will read the result).
+HeadsComputation computeHeads(const ResultStats& stats, const std::vector<HeadKey>& heads,
+                              int request, const std::atomic<int>& latest);
 
 // Every head of every column over the set's sentences, as `attnviz-cli analyze --data
 // --importance` computes them (core/head_table.h): per column, on a clone taken under its

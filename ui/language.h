@@ -2,15 +2,15 @@
 #pragma once
 
 // The interface's language (English, 简体中文, 繁體中文): chosen in View › Language and
-// remembered, else the system's. Switching is live: the catalogs are swapped, and every text
-// on screen that is one of the catalogs' messages (a menu, a dock title, a label, a tooltip…)
-// is found again by its text and replaced by its translation, so widgets need no
-// retranslation code of their own. Texts made from data (status messages, counts) are
-// made again by their owners (MainWindow::setLanguage).
+// remembered, else the system's. Switching is live and Qt's own: installLanguage swaps the
+// application's translators, Qt sends QEvent::LanguageChange to every widget, and each widget
+// sets its own texts again in its changeEvent (a retranslateUi() of its own, as Qt's
+// multi-language examples do). Texts made from data (status lines, counts) are made again
+// there by their owners, from what is already computed.
 #include <QString>
+#include <string>
 
-class QMenu;
-class QObject;
+class QLabel;
 class QWidget;
 
 namespace attnviz::ui {
@@ -22,23 +22,22 @@ QString chosenLanguage();
 void rememberLanguage(const QString& code);  // empty: follow the system again
 
 // Installs the language's catalogs for the whole application (attnviz's, and Qt's own for
-// its dialogs and standard buttons); English removes them. Unknown codes mean English.
+// its dialogs and standard buttons); English removes them. Unknown codes mean English. Every
+// widget then receives QEvent::LanguageChange.
 void installLanguage(const QString& code);
 // The installed one, "en" at first. The UI thread's: a job on a worker thread takes it as an
 // argument (e.g. render::Words(currentLanguage()) captured when the job starts).
 QString currentLanguage();
 
-// Every text of `root`'s tree (itself, its child widgets and actions, item views' header
-// items, combo box items, tab titles) that is a message of the catalogs in language `from`
-// becomes the message in language `to`. Returns how many texts changed.
-int retranslateTree(QObject* root, const QString& from, const QString& to);
+// An engine text (a model set's or task's name, a preset's label, a variant's summary, an
+// option's help), marked in core/ with ATTNVIZ_TR (core/texts.h), in the installed language;
+// the English text when the catalog has none.
+QString engineText(const std::string& english);
 
-// `text`, a message in language `from`, in language `to`; `text` itself when it is none.
-QString translatedText(const QString& text, const QString& from, const QString& to);
-
-// Marks a widget whose texts are data (model names, colour map names, language names), which
-// retranslateTree leaves alone even when one equals a message; its tooltip is still
-// translated.
-void markAsData(QWidget* widget);
+// Form rows whose label a retranslateUi() names: an empty label, buddy of `field`, to be
+// added with QFormLayout::addRow(rowLabel(field), field or a layout holding it)…
+QLabel* rowLabel(QWidget* field);
+// …and the text of that label (the label beside `field` whose buddy it is).
+void setRowLabel(QWidget* field, const QString& text);
 
 }  // namespace attnviz::ui

@@ -20,7 +20,6 @@
 #include "color_bar.h"
 #include "column_files.h"
 #include "comparison_grid.h"
-#include "core_texts.h"
 #include "export_sources.h"
 #include "folder_watch.h"
 #include "heads_dock.h"
@@ -50,7 +49,6 @@ MainWindow::MainWindow(QWidget* parent)
       m_source(new QLineEdit),
       m_target(new QLineEdit),
       m_modelSet(new QComboBox) {
-    setWindowTitle(tr("attnviz — compare attention variants"));
     setCentralWidget(createCentralWidget());
     createDocks();
     createMenus();
@@ -61,28 +59,21 @@ MainWindow::MainWindow(QWidget* parent)
     m_watching->hide();
     statusBar()->addPermanentWidget(m_watching);
     m_failures->hide();
+    retranslateUi();  // main_window_texts.cpp
 }
 
 QWidget* MainWindow::createCentralWidget() {
     auto* central = new QWidget;
     auto* v = new QVBoxLayout(central);
     auto* form = new QFormLayout;
-    m_source->setPlaceholderText(tr("Type a sentence, e.g. I want to go to the station"));
-    m_target->setPlaceholderText(tr("Target (empty: each model decodes greedily)"));
     for (const auto& set : modelSets())
-        m_modelSet->addItem(coreText(set.label), QString::fromStdString(set.id));
+        m_modelSet->addItem(QString(), QString::fromStdString(set.id));
     m_modelSet->setCurrentIndex(-1);
     m_modelSet->setSizeAdjustPolicy(QComboBox::AdjustToContents);
-    m_modelSet->setToolTip(
-        tr("The bundled models to compare: real English → Spanish text with subword pieces, the "
-           "toy translation task whose gold alignments are exact, or language models. Replaces "
-           "the columns."));
-    //: Form label: the bundled set of models compared
-    form->addRow(tr("M&odels"), m_modelSet);
-    //: Form label: the source sentence
-    form->addRow(tr("&Source"), m_source);
-    //: Form label: the target sentence (the reference translation)
-    form->addRow(tr("&Target"), m_target);
+    // The texts: retranslateUi.
+    form->addRow(rowLabel(m_modelSet), m_modelSet);
+    form->addRow(rowLabel(m_source), m_source);
+    form->addRow(rowLabel(m_target), m_target);
     v->addLayout(form);
     v->addWidget(m_controls);
     auto* scroll = new QScrollArea;
@@ -245,24 +236,15 @@ void MainWindow::updateColorBar() {
 }
 
 void MainWindow::resultsChanged() {
-    m_heads->setResults(m_workspace->results());
+    m_heads->setStats(m_workspace->stats());
     if (m_revealColumn >= 0) {  // a watched checkpoint's column: scroll it into view
         m_grid->revealPanel(m_revealColumn, 0);
         m_revealColumn = -1;
     }
-    m_offsets->setResults(m_workspace->results());
+    m_offsets->setStats(m_workspace->stats());
     // Every failing model, readable at leisure: a lasting note in the status bar whose
     // tooltip gives each model's reason (the panels show theirs whole as well).
-    const QStringList failures = m_workspace->failures();
-    m_failures->setVisible(!failures.isEmpty());
-    m_failures->setText(QString("<font color='#b00020'>%1</font>")
-                            .arg(tr("%1 of %2 models could not run")
-                                     .arg(failures.size())
-                                     .arg(m_workspace->results()->size())));
-    QString items;
-    for (const QString& f : failures) items += "<li>" + f.toHtmlEscaped() + "</li>";
-    m_failures->setToolTip(QString("<b>%1</b><ul>%2</ul>")
-                               .arg(tr("Models that could not run on this sentence"), items));
+    showFailures();
     updateColorBar();
     updateProfile();
     message(m_workspace->summary());

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <QMainWindow>
+#include <QPointer>
 #include <functional>
 
 #include "session.h"
@@ -134,19 +135,27 @@ public:
 protected:
     void closeEvent(QCloseEvent* event) override;
     void showEvent(QShowEvent* event) override;
+    void changeEvent(QEvent* event) override;  // main_window_texts.cpp
 
 private:
     QWidget* createCentralWidget();
-    void createDocks();                 // docks.cpp
-    void createMenus();                 // actions.cpp
-    void addFileMenu();                 // actions.cpp
-    void addViewMenu();                 // actions.cpp
-    void addColumnsMenu();              // actions.cpp
-    void addLanguageMenu(QMenu* view);  // actions.cpp
-    void openSentenceList();            // actions.cpp
-    void stepColumn(int delta);         // actions.cpp
-    void rebuildRecentMenu();           // actions.cpp
-    void rememberSentence();            // actions.cpp
+    // Every text the window owns, in the installed language: its own, the docks' titles, the
+    // menus, and what is made from data (main_window_texts.cpp).
+    void retranslateUi();
+    void retranslateDocks();  // docks.cpp
+    void showFailures();      // the status bar's note of the models that could not run
+    // `action`'s text is tr(source) now and after every language change; returns `action`.
+    QAction* named(QAction* action, const char* source);  // actions.cpp
+    void createDocks();                                   // docks.cpp
+    void createMenus();                                   // actions.cpp
+    void addFileMenu();                                   // actions.cpp
+    void addViewMenu();                                   // actions.cpp
+    void addColumnsMenu();                                // actions.cpp
+    void addLanguageMenu(QMenu* view);                    // actions.cpp
+    void openSentenceList();                              // actions.cpp
+    void stepColumn(int delta);                           // actions.cpp
+    void rebuildRecentMenu();                             // actions.cpp
+    void rememberSentence();                              // actions.cpp
     void connectWidgets();
     void requestAnalysis();
     void resultsChanged();
@@ -184,6 +193,7 @@ private:
     QMenu* m_recent = nullptr;
     QDockWidget *m_profileDock = nullptr, *m_sentenceDock = nullptr, *m_problemsDock = nullptr;
     std::vector<QDockWidget*> m_docks;
+    std::vector<std::pair<QPointer<QAction>, const char*>> m_named;  // named(): action, source
     bool m_shown = false;
     bool m_profileRaised = false;  // the query profile was brought forward by a first click
     FolderWatch* m_folderWatch = nullptr;

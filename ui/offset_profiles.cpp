@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "offset_profiles.h"
 
+#include <QEvent>
 #include <QtConcurrent/QtConcurrentRun>
 
 #include "language.h"
@@ -17,12 +18,13 @@ constexpr int kRowHeight = 170;  // pixels per model row of charts
 OffsetProfileView::OffsetProfileView(QWidget* parent)
     : ChartView(parent),
       m_watcher(new QFutureWatcher<std::pair<render::ChartGrid, std::string>>(this)) {
-    setToolTip(
-        tr("Each head's mean weight at each offset j − i (solid) beside the profile of its "
-           "best-fitting Gaussian window (dashed), for the current sentence and the view's block "
-           "and layer; μ, σ and R² in each title (docs/analysis.md)"));
+    retranslateUi();
     setMessage(tr("computing…"));
     connect(m_watcher, &QFutureWatcherBase::finished, this, [this] {
+        if (std::exchange(m_again, false)) {  // the result is of old inputs: drop it
+            recompute();
+            return;
+        }
         auto [grid, error] = m_watcher->result();
         const int rows =
             grid.columns > 0 ? int((grid.charts.size() + grid.columns - 1) / grid.columns) : 0;
@@ -30,16 +32,37 @@ OffsetProfileView::OffsetProfileView(QWidget* parent)
         setMessage(QString::fromStdString(error));
         setCharts(std::move(grid));
         emit computed();
-        if (m_again) {
-            m_again = false;
-            recompute();
-        }
     });
 }
 
-void OffsetProfileView::setResults(std::shared_ptr<const Results> results) {
-    m_results = std::move(results);
+OffsetProfileView::~OffsetProfileView() {
+    ++*m_generation;  // a running worker stops at its next head
+    m_watcher->waitForFinished();
+}
+
+// The tooltip, and the charts drawn again in the new language from the fits held.
+void OffsetProfileView::changeEvent(QEvent* event) {
+    if (event->type() == QEvent::LanguageChange) {
+        retranslateUi();
+        recompute();
+    }
+    ChartView::changeEvent(event);
+}
+
+void OffsetProfileView::retranslateUi() {
+    setToolTip(
+        tr("Each head's mean weight at each offset j − i (solid) beside the profile of its "
+           "best-fitting Gaussian window (dashed), for the current sentence and the view's block "
+           "and layer; μ, σ and R² in each title (docs/analysis.md)"));
+}
+
+void OffsetProfileView::setStats(std::shared_ptr<const ResultStats> stats) {
+    m_stats = std::move(stats);
     recompute();
+}
+
+void OffsetProfileView::setResults(std::shared_ptr<const Results> results) {
+    setStats(std::make_shared<const ResultStats>(std::move(results)));
 }
 
 void OffsetProfileView::setBlock(BlockKind kind, int layer) {
@@ -49,21 +72,48 @@ void OffsetProfileView::setBlock(BlockKind kind, int layer) {
     recompute();
 }
 
+bool OffsetProfileView::seen() const {
+    // A view outside any shown window (a test's) counts as seen: nothing else would ask.
+    return isVisible() || !window()->isVisible();
+}
+
+void OffsetProfileView::showEvent(QShowEvent* event) {
+    ChartView::showEvent(event);
+    if (m_stale) recompute();
+}
+
 void OffsetProfileView::recompute() {
-    if (m_watcher->isRunning()) {
+    m_stale = true;
+    const int generation = ++*m_generation;
+    if (!seen()) return;           // a hidden tab: computed when shown
+    if (m_watcher->isRunning()) {  // cancelled by the generation; once more when it stops
         m_again = true;
         return;
     }
+    m_stale = false;
     // The language is read here, on the UI thread that switches it.
-    m_watcher->setFuture(QtConcurrent::run([results = m_results, kind = m_kind, layer = m_layer,
-                                            words = render::Words(currentLanguage())] {
+    m_watcher->setFuture(QtConcurrent::run([stats = m_stats, kind = m_kind, layer = m_layer,
+                                            words = render::Words(currentLanguage()),
+                                            current = m_generation, generation] {
         std::vector<render::ModelRuns> models;
-        if (results)
-            for (const auto& r : *results)
-                if (r.error.empty()) models.push_back({r.name, {r.analysis}});
+        std::vector<size_t> columnOf;  // the results' column of each model shown
         std::string error;
+        if (!stats) return std::make_pair(render::ChartGrid{}, error);
+        auto cancelled = [&] { return current->load() != generation; };
+        // Every head shown, fitted once (shared with the Heads dock), on both cores.
+        if (!stats->compute(stats->heads(kind, layer), 2, cancelled))
+            return std::make_pair(render::ChartGrid{}, error);
+        const Results& results = stats->results();
+        for (size_t c = 0; c < results.size(); ++c)
+            if (results[c].error.empty()) {
+                models.push_back({results[c].name, {results[c].analysis}});
+                columnOf.push_back(c);
+            }
         render::ChartGrid g =
-            render::offsetProfileCharts(models, kind, layer, kMaxOffset, &error, words);
+            render::offsetProfileCharts(models, kind, layer, kMaxOffset, &error, words,
+                                        [&](size_t model, size_t block, int head) {
+                                            return stats->at({columnOf[model], block, head}).fit;
+                                        });
         if (g.charts.empty() && error.empty())
             error = OffsetProfileView::tr("no model to show").toStdString();
         return std::make_pair(std::move(g), error);

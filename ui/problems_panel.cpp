@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "problems_panel.h"
 
+#include <QEvent>
 #include <QHBoxLayout>
 #include <QListWidget>
 #include <QPushButton>
@@ -9,14 +10,11 @@
 namespace attnviz::ui {
 
 ProblemsPanel::ProblemsPanel(QWidget* parent)
-    : QWidget(parent),
-      m_list(new QListWidget),
-      m_offer(new QPushButton),
-      m_clear(new QPushButton(tr("&Clear problems"))) {
+    : QWidget(parent), m_list(new QListWidget), m_offer(new QPushButton), m_clear(new QPushButton) {
     m_list->setWordWrap(true);  // a long path and its reason, read in full
     m_list->setTextElideMode(Qt::ElideNone);
     m_list->setSelectionMode(QAbstractItemView::ExtendedSelection);
-    m_list->setAccessibleName(tr("Problems"));
+    retranslateUi();
     auto* buttons = new QHBoxLayout;
     buttons->addWidget(m_clear);  // on the left: seen even when the window is wider than the screen
     buttons->addWidget(m_offer);
@@ -32,6 +30,16 @@ ProblemsPanel::ProblemsPanel(QWidget* parent)
         setOffer({}, {});
         if (action) action();
     });
+}
+
+void ProblemsPanel::changeEvent(QEvent* event) {
+    if (event->type() == QEvent::LanguageChange) retranslateUi();
+    QWidget::changeEvent(event);
+}
+
+void ProblemsPanel::retranslateUi() {
+    m_clear->setText(tr("&Clear problems"));
+    m_list->setAccessibleName(tr("Problems"));
 }
 
 void ProblemsPanel::add(const QString& heading, const QStringList& details) {

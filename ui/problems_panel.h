@@ -35,7 +35,11 @@ public slots:
 signals:
     void added();
 
+protected:
+    void changeEvent(QEvent* event) override;  // retranslates on QEvent::LanguageChange
+
 private:
+    void retranslateUi();
     QListWidget* m_list;
     QPushButton* m_offer;
     QPushButton* m_clear;

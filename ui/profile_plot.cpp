@@ -11,8 +11,7 @@ ProfilePlot::ProfilePlot(QWidget* parent) : QCustomPlot(parent) {
     m_title = new QCPTextElement(this, tr("Click a query token to see its weights over the keys"),
                                  QFont(render::figureFontFamily(), 9, QFont::DemiBold));
     plotLayout()->addElement(0, 0, m_title);
-    //: Axis title of the profile plot: the attention weight
-    yAxis->setLabel(tr("weight"));
+    retranslateUi();
     xAxis->setTickLabelRotation(45);
     legend->setVisible(false);
     legend->setFont(QFont(render::figureFontFamily(), 8));
@@ -27,6 +26,20 @@ ProfilePlot::ProfilePlot(QWidget* parent) : QCustomPlot(parent) {
     legend->setWrap(6);
     legend->setRowSpacing(0);
     setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
+}
+
+// The axis title; the title and legend are made again by the owner's showProfile.
+void ProfilePlot::changeEvent(QEvent* event) {
+    if (event->type() == QEvent::LanguageChange) {
+        retranslateUi();
+        replot();
+    }
+    QCustomPlot::changeEvent(event);
+}
+
+void ProfilePlot::retranslateUi() {
+    //: Axis title of the profile plot: the attention weight
+    yAxis->setLabel(tr("weight"));
 }
 
 QString ProfilePlot::caption() const {

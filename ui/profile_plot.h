@@ -21,7 +21,11 @@ public:
     int lineCount() const { return graphCount(); }
     QString caption() const;
 
+protected:
+    void changeEvent(QEvent* event) override;  // retranslates on QEvent::LanguageChange
+
 private:
+    void retranslateUi();
     QCPTextElement* m_title;
 };
 

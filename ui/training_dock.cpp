@@ -3,6 +3,7 @@
 
 #include <QCheckBox>
 #include <QComboBox>
+#include <QEvent>
 #include <QFileDialog>
 #include <QFormLayout>
 #include <QLabel>
@@ -15,9 +16,10 @@
 #include <cmath>
 #include <thread>
 
-#include "core_texts.h"
+#include "language.h"
 #include "render/colormaps.h"
 #include "render/figure.h"
+#include "render/words.h"
 
 namespace attnviz::ui {
 
@@ -57,20 +59,16 @@ TrainingDock::TrainingDock(QWidget* parent) : QWidget(parent) {
     auto* form = new QFormLayout(left);
     row->addWidget(left);
     m_task = new QComboBox;
-    // Tasks carry their name as data; the data file item none (its text is translated).
-    for (const auto& t : taskNames()) m_task->addItem(coreText(t), QString::fromStdString(t));
-    //: Task combo box item: train on a data file chosen below instead of a built-in task
-    m_task->addItem(tr("data file…"));
+    // Tasks carry their name as data; the data file item none. Every text: retranslateUi.
+    for (const auto& t : taskNames()) m_task->addItem(QString(), QString::fromStdString(t));
+    m_task->addItem(QString());
     m_task->setCurrentIndex(m_task->findData(QStringLiteral("translate")));
     auto* dataRow = makeDataRow();
     m_variant = new QComboBox;
-    for (const Preset& p : presets())
-        m_variant->addItem(coreText(p.label), QString::fromStdString(p.id));
+    for (const Preset& p : presets()) m_variant->addItem(QString(), QString::fromStdString(p.id));
     m_size = new QComboBox;
     // The size's id (configFor) is the item's data, not its translated text.
-    m_size->addItem(tr("tiny (d 32, 2 heads, 1+1)"), "tiny");
-    m_size->addItem(tr("small (d 48, 4 heads, 2+2)"), "small");
-    m_size->addItem(tr("medium (d 64, 4 heads, 2+2)"), "medium");
+    for (const char* id : {"tiny", "small", "medium"}) m_size->addItem(QString(), id);
     m_size->setCurrentIndex(1);
     m_steps = new QSpinBox;
     m_steps->setRange(1, 1000000);
@@ -81,40 +79,29 @@ TrainingDock::TrainingDock(QWidget* parent) : QWidget(parent) {
         c->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
         c->setMinimumContentsLength(12);
     }
-    form->addRow(tr("&Task"), m_task);
-    //: Form label: the training data file
-    form->addRow(tr("Data"), dataRow);
-    form->addRow(tr("Tokeni&zer"), m_tokenizer);
-    //: Form label: the attention variant to train
-    form->addRow(tr("&Variant"), m_variant);
-    //: Form label: the model size
-    form->addRow(tr("Si&ze"), m_size);
-    //: Form label: the number of training steps
-    form->addRow(tr("&Steps"), m_steps);
+    form->addRow(rowLabel(m_task), m_task);
+    form->addRow(rowLabel(m_data), dataRow);
+    for (QWidget* field : std::initializer_list<QWidget*>{m_tokenizer, m_variant, m_size, m_steps})
+        form->addRow(rowLabel(field), field);
     form->addRow(probeRow);
     auto* buttons = new QHBoxLayout;
-    m_start = new QPushButton(tr("&Train"));
-    m_pause = new QPushButton(tr("&Pause"));
+    m_start = new QPushButton;
+    m_pause = new QPushButton;
     m_pause->setCheckable(true);
-    m_stop = new QPushButton(tr("St&op"));
-    m_save = new QPushButton(tr("Sa&ve model…"));
+    m_stop = new QPushButton;
+    m_save = new QPushButton;
     for (auto* b : {m_pause, m_stop, m_save}) b->setEnabled(false);
     for (auto* b : {m_start, m_pause, m_stop, m_save}) buttons->addWidget(b);
     form->addRow(buttons);
     m_progress = new QProgressBar;
     m_progress->setRange(0, 1);
     m_progress->setValue(0);
-    //: Progress bar text: no training run yet
-    m_progress->setFormat(tr("idle"));
     form->addRow(m_progress);
     m_status = new QLabel;
     m_status->setWordWrap(true);
     form->addRow(m_status);
     m_plot = new QCustomPlot;
     m_plot->setMinimumHeight(160);
-    //: Loss plot axis title: the training step
-    m_plot->xAxis->setLabel(tr("step"));
-    m_plot->yAxis->setLabel(tr("training loss"));
     m_plot->legend->setVisible(true);
     m_plot->legend->setFont(QFont(render::figureFontFamily(), 8));
     m_plot->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
@@ -124,17 +111,65 @@ TrainingDock::TrainingDock(QWidget* parent) : QWidget(parent) {
     connect(m_pause, &QPushButton::toggled, this, &TrainingDock::setPaused);
     connect(m_stop, &QPushButton::clicked, this, &TrainingDock::stop);
     connect(m_save, &QPushButton::clicked, this, &TrainingDock::saveLast);
+    retranslateUi();
+}
+
+std::pair<QString, QString> TrainingDock::lossAxisTitles(const QString& language) {
+    const render::Words words(language);
+    //: Loss plot axis title: the training step
+    return {words.translate("attnviz::ui::TrainingDock", "step"),
+            words.translate("attnviz::ui::TrainingDock", "training loss")};
+}
+
+void TrainingDock::changeEvent(QEvent* event) {
+    if (event->type() == QEvent::LanguageChange) {
+        retranslateUi();
+        // The last run's held-out line again; a running one says it at its next step.
+        if (!m_running && m_last) showHeldOut();
+    }
+    QWidget::changeEvent(event);
+}
+
+void TrainingDock::retranslateUi() {
+    const auto& tasks = taskNames();
+    for (size_t i = 0; i < tasks.size(); ++i) m_task->setItemText(int(i), engineText(tasks[i]));
+    //: Task combo box item: train on a data file chosen below instead of a built-in task
+    m_task->setItemText(int(tasks.size()), tr("data file…"));
+    for (size_t i = 0; i < presets().size(); ++i)
+        m_variant->setItemText(int(i), engineText(presets()[i].label));
+    m_size->setItemText(0, tr("tiny (d 32, 2 heads, 1+1)"));
+    m_size->setItemText(1, tr("small (d 48, 4 heads, 2+2)"));
+    m_size->setItemText(2, tr("medium (d 64, 4 heads, 2+2)"));
+    setRowLabel(m_task, tr("&Task"));
+    //: Form label: the training data file
+    setRowLabel(m_data, tr("Data"));
+    setRowLabel(m_tokenizer, tr("Tokeni&zer"));
+    //: Form label: the attention variant to train
+    setRowLabel(m_variant, tr("&Variant"));
+    //: Form label: the model size
+    setRowLabel(m_size, tr("Si&ze"));
+    //: Form label: the number of training steps
+    setRowLabel(m_steps, tr("&Steps"));
+    m_start->setText(tr("&Train"));
+    setPaused(m_pauseFlag);
+    m_stop->setText(tr("St&op"));
+    m_save->setText(tr("Sa&ve model…"));
+    //: Progress bar text: no training run yet
+    if (!m_running && !m_last) m_progress->setFormat(tr("idle"));
+    const auto [step, loss] = lossAxisTitles(currentLanguage());
+    m_plot->xAxis->setLabel(step);
+    m_plot->yAxis->setLabel(loss);
+    m_plot->replot();
+    retranslateRows();
 }
 
 // The data file, its browse button and the tokenizer choice, enabled with "data file…".
 QHBoxLayout* TrainingDock::makeDataRow() {
     m_data = new QLineEdit;
-    m_data->setPlaceholderText(tr("TSV (source<TAB>target) or text (language model)"));
     auto* browse = new QPushButton("…");
     m_tokenizer = new QComboBox;
-    m_tokenizer->addItem(tr("words (unknown words become <unk>)"), "word");
-    m_tokenizer->addItem(tr("subwords: SentencePiece trained on the data (never <unk>)"),
-                         "sentencepiece");
+    m_tokenizer->addItem(QString(), "word");
+    m_tokenizer->addItem(QString(), "sentencepiece");
     for (QWidget* w : std::initializer_list<QWidget*>{m_data, browse, m_tokenizer})
         w->setEnabled(false);
     auto* dataRow = new QHBoxLayout;
@@ -156,14 +191,10 @@ QHBoxLayout* TrainingDock::makeDataRow() {
 // "Record attention over training" and its interval, which follows the steps (a twentieth)
 // until the user sets it.
 QHBoxLayout* TrainingDock::makeProbeRow() {
-    m_probe = new QCheckBox(tr("&Record attention over training"));
+    m_probe = new QCheckBox;
     m_probe->setChecked(true);
     m_probeEvery = new QSpinBox;
     m_probeEvery->setRange(1, 1000000);
-    //: Spin box prefix, read with the value and the suffix: "every 50 steps"
-    m_probeEvery->setPrefix(tr("every "));
-    //: Spin box suffix, read with the prefix and the value: "every 50 steps"
-    m_probeEvery->setSuffix(tr(" steps"));
     auto follow = [this](int steps) {
         if (m_probeEverySet) return;
         const QSignalBlocker block(m_probeEvery);
@@ -174,15 +205,27 @@ QHBoxLayout* TrainingDock::makeProbeRow() {
     connect(m_probeEvery, qOverload<int>(&QSpinBox::valueChanged), this,
             [this] { m_probeEverySet = true; });
     connect(m_probe, &QCheckBox::toggled, m_probeEvery, &QWidget::setEnabled);
+    auto* r = new QHBoxLayout;
+    r->addWidget(m_probe, 1);
+    r->addWidget(m_probeEvery);
+    return r;
+}
+
+// The texts of the data and probe rows.
+void TrainingDock::retranslateRows() {
+    m_data->setPlaceholderText(tr("TSV (source<TAB>target) or text (language model)"));
+    m_tokenizer->setItemText(0, tr("words (unknown words become <unk>)"));
+    m_tokenizer->setItemText(1, tr("subwords: SentencePiece trained on the data (never <unk>)"));
+    m_probe->setText(tr("&Record attention over training"));
+    //: Spin box prefix, read with the value and the suffix: "every 50 steps"
+    m_probeEvery->setPrefix(tr("every "));
+    //: Spin box suffix, read with the prefix and the value: "every 50 steps"
+    m_probeEvery->setSuffix(tr(" steps"));
     const QString tip =
         tr("The current sentence's attention is recorded every N steps and shown in the Over "
            "training dock");
     m_probe->setToolTip(tip);
     m_probeEvery->setToolTip(tip);
-    auto* r = new QHBoxLayout;
-    r->addWidget(m_probe, 1);
-    r->addWidget(m_probeEvery);
-    return r;
 }
 
 void TrainingDock::setProbeSentence(const std::string& source, const std::string& target) {
@@ -372,10 +415,6 @@ QString TrainingDock::showHeldOut() {
     m_progress->setFormat(tr("done · %1").arg(summary));
     m_status->setText(summary);
     return summary;
-}
-
-void TrainingDock::retranslate() {
-    if (!m_running && m_last) showHeldOut();  // a running one says it at its next step
 }
 
 void TrainingDock::setPaused(bool paused) {

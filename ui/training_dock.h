@@ -55,8 +55,8 @@ public:
     QProgressBar* progressBar() const { return m_progress; }
     // The model of the last finished run (null before).
     std::shared_ptr<Model> lastModel() const { return m_last; }
-    // After a language switch: the last run's held-out line in the new language.
-    void retranslate();
+    // The loss plot's axis titles (x, y) in `language`: on screen and in a figure.
+    static std::pair<QString, QString> lossAxisTitles(const QString& language);
 
 signals:
     void modelTrained(attnviz::ModelColumn column);
@@ -69,7 +69,12 @@ signals:
     void probeSnapshot(QString runName, std::string source, int every,
                        attnviz::ProbeSnapshot snapshot, bool first);
 
+protected:
+    void changeEvent(QEvent* event) override;  // retranslates on QEvent::LanguageChange
+
 private:
+    void retranslateUi();
+    void retranslateRows();  // the data and probe rows
     void startFromControls();
     void onProgress(int step, int total, double loss, double eta, double tokensPerSecond);
     void onFinished(std::shared_ptr<Model> model, QString name, QString error);

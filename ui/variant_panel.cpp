@@ -3,6 +3,7 @@
 
 #include <QCheckBox>
 #include <QDoubleSpinBox>
+#include <QEvent>
 #include <QFormLayout>
 #include <QLabel>
 #include <QLineEdit>
@@ -10,7 +11,7 @@
 #include <QVBoxLayout>
 #include <cmath>
 
-#include "core_texts.h"
+#include "language.h"
 
 namespace attnviz::ui {
 
@@ -47,7 +48,7 @@ QString VariantPanel::describe(const Model& m) {
         const QString variant = QString::fromStdString(b.variant);
         if (!explained.contains(variant)) {
             explained << variant;
-            s += QString("<i>%1</i><br>").arg(coreText(info.summary).toHtmlEscaped());
+            s += QString("<i>%1</i><br>").arg(engineText(info.summary).toHtmlEscaped());
         }
     }
     const ParamCount p = countParameters(m.parameterInfo());
@@ -120,11 +121,17 @@ void VariantPanel::buildEditors(const BlockConfig& b) {
         } else {
             continue;  // variant lists change the tensors: not editable here
         }
-        w->setToolTip(coreText(o.help) + " (" + QString::fromStdString(o.rule()) + ")");
+        w->setToolTip(engineText(o.help) + " (" + QString::fromStdString(o.rule()) + ")");
         m_form->addRow(QString::fromStdString(o.name), w);
         m_editors[o.name] = w;
     }
     m_options->setVisible(!m_editors.empty());
+}
+
+void VariantPanel::changeEvent(QEvent* event) {
+    // A shown column is described again by its owner (MainWindow::setView → showColumn).
+    if (event->type() == QEvent::LanguageChange && !m_column) showColumn(nullptr, m_kind);
+    QWidget::changeEvent(event);
 }
 
 void VariantPanel::showColumn(const ModelColumn* column, BlockKind kind) {

@@ -37,6 +37,9 @@ signals:
     void modelChanged();
     void message(const QString& text);
 
+protected:
+    void changeEvent(QEvent* event) override;  // retranslates on QEvent::LanguageChange
+
 private:
     void apply();
     void buildEditors(const BlockConfig& block);

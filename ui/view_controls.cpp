@@ -3,6 +3,7 @@
 
 #include <QCheckBox>
 #include <QComboBox>
+#include <QEvent>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QSpinBox>
@@ -21,74 +22,35 @@ ViewControls::ViewControls(QWidget* parent)
       m_show(new QComboBox),
       m_layer(new QSpinBox),
       m_labels(new QSpinBox),
-      m_shared(new QCheckBox(tr("S&hared colour scale"))),
-      m_words(new QCheckBox(tr("&Words"))),
-      m_lines(new QCheckBox(tr("Li&nes"))) {
-    m_lines->setToolTip(
-        tr("Draw each head as lines from the query tokens (left) to the key tokens (right), "
-           "stronger lines for larger weights; hover a token to see only its lines, click a "
-           "query to select it"));
-    m_words->setToolTip(
-        tr("Merge subword pieces into words: a word's weight as a key is the sum over its pieces, "
-           "as a query the mean (Clark et al., 2019)"));
-    m_layout->addItem(tr("Compare: models × heads"), int(Compare));
-    m_layout->addItem(tr("Mean: one panel per model"), int(Mean));
-    m_layout->addItem(tr("Focus: one model, layers × heads"), int(Focus));
-    m_layout->setToolTip(
-        tr("Compare every model's heads; the mean of each model's heads, one large panel per "
-           "model; or every layer and head of the clicked model (Ctrl+Shift+L)"));
-    //: Combo box item: what the panels show (the attention weights themselves)
-    m_show->addItem(tr("Weights"), int(TableKind::Weights));
-    //: Combo box item: what the panels show (attention rollout, Abnar & Zuidema 2020)
-    m_show->addItem(tr("Rollout"), int(TableKind::Rollout));
-    //: Combo box item: what the panels show (each model minus the first column)
-    m_show->addItem(tr("− column 1"), int(TableKind::Difference));
-    //: Combo box item: what the panels show (each head minus its best-fitting Gaussian window)
-    m_show->addItem(tr("− Gaussian fit"), int(TableKind::FitResidual));
-    m_show->setToolTip(
-        tr("What the panels hold: the attention weights; attention rollout through the "
-           "self-attention layers (Abnar & Zuidema 2020); each model minus the first column "
-           "(same block, layer and head; move a column first to compare against it); or each "
-           "head minus its best-fitting Gaussian window. Differences use a blue–white–red scale "
-           "centred at 0 (docs/analysis.md)"));
+      m_shared(new QCheckBox),
+      m_words(new QCheckBox),
+      m_lines(new QCheckBox) {
+    // Each item's data is its id; its text is retranslateUi's.
+    for (int id : {int(Compare), int(Mean), int(Focus)}) m_layout->addItem(QString(), id);
+    for (auto kind :
+         {TableKind::Weights, TableKind::Rollout, TableKind::Difference, TableKind::FitResidual})
+        m_show->addItem(QString(), int(kind));
     // The long choices are cut to ten characters in the bar (the list shows them whole),
     // so that the row fits a 1280-pixel screen.
     for (QComboBox* box : {m_block, m_layout, m_show}) {
         box->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
         box->setMinimumContentsLength(10);
     }
-    m_block->addItem(tr("Encoder self-attention"), int(BlockKind::EncoderSelf));
-    m_block->addItem(tr("Decoder self-attention"), int(BlockKind::DecoderSelf));
-    m_block->addItem(tr("Cross-attention"), int(BlockKind::Cross));
+    for (auto kind : {BlockKind::EncoderSelf, BlockKind::DecoderSelf, BlockKind::Cross})
+        m_block->addItem(QString(), int(kind));
     m_layer->setRange(0, 255);
     m_labels->setRange(ViewState::kLabelMin, ViewState::kLabelMax);
     m_labels->setValue(8);
-    //: Spin box suffix: points, the unit of the label size
-    m_labels->setSuffix(tr(" pt"));
-    m_labels->setToolTip(tr("Size of the token labels on screen (figures have their own)"));
-    m_colormap->addItems(render::colormapNames());
-    markAsData(m_colormap);  // the names are ids too
-    // The scaling's name (render/scaling.h, workspace files) is the item's data; its text is
-    // translated.
-    //: Colour scaling of the weights: linear
-    m_scaling->addItem(tr("linear"), "linear");
-    //: Colour scaling of the weights: a power (gamma) curve
-    m_scaling->addItem(tr("power"), "power");
-    //: Colour scaling of the weights: logarithmic
-    m_scaling->addItem(tr("log"), "log");
+    m_colormap->addItems(render::colormapNames());  // the names are ids too: never translated
+    // The scaling's name (render/scaling.h, workspace files) is the item's data.
+    for (const char* id : {"linear", "power", "log"}) m_scaling->addItem(QString(), id);
     m_shared->setChecked(true);
-    auto label = [](const QString& text, QWidget* buddy) {
-        auto* l = new QLabel(text);
-        l->setBuddy(buddy);
-        return l;
-    };
     auto* row = new QHBoxLayout(this);
     row->setContentsMargins(0, 0, 0, 0);
     for (QWidget* w : std::initializer_list<QWidget*>{
-             label(tr("&Block"), m_block), m_block, label(tr("&Layer"), m_layer), m_layer,
-             label(tr("La&yout"), m_layout), m_layout, m_show, m_words, m_lines,
-             label(tr("&Colours"), m_colormap), m_colormap, label(tr("Sc&aling"), m_scaling),
-             m_scaling, m_shared, label(tr("Label si&ze"), m_labels), m_labels})
+             rowLabel(m_block), m_block, rowLabel(m_layer), m_layer, rowLabel(m_layout), m_layout,
+             m_show, m_words, m_lines, rowLabel(m_colormap), m_colormap, rowLabel(m_scaling),
+             m_scaling, m_shared, rowLabel(m_labels), m_labels})
         row->addWidget(w);
     row->addStretch(1);
     connect(m_block, &QComboBox::currentIndexChanged, this, &ViewControls::changed);
@@ -101,6 +63,67 @@ ViewControls::ViewControls(QWidget* parent)
     connect(m_shared, &QCheckBox::toggled, this, &ViewControls::changed);
     connect(m_words, &QCheckBox::toggled, this, &ViewControls::changed);
     connect(m_lines, &QCheckBox::toggled, this, &ViewControls::changed);
+    retranslateUi();
+}
+
+void ViewControls::changeEvent(QEvent* event) {
+    if (event->type() == QEvent::LanguageChange) retranslateUi();
+    QWidget::changeEvent(event);
+}
+
+void ViewControls::retranslateUi() {
+    m_shared->setText(tr("S&hared colour scale"));
+    m_words->setText(tr("&Words"));
+    m_lines->setText(tr("Li&nes"));
+    m_lines->setToolTip(
+        tr("Draw each head as lines from the query tokens (left) to the key tokens (right), "
+           "stronger lines for larger weights; hover a token to see only its lines, click a "
+           "query to select it"));
+    m_words->setToolTip(
+        tr("Merge subword pieces into words: a word's weight as a key is the sum over its pieces, "
+           "as a query the mean (Clark et al., 2019)"));
+    m_layout->setItemText(0, tr("Compare: models × heads"));
+    m_layout->setItemText(1, tr("Mean: one panel per model"));
+    m_layout->setItemText(2, tr("Focus: one model, layers × heads"));
+    m_layout->setToolTip(
+        tr("Compare every model's heads; the mean of each model's heads, one large panel per "
+           "model; or every layer and head of the clicked model (Ctrl+Shift+L)"));
+    //: Combo box item: what the panels show (the attention weights themselves)
+    m_show->setItemText(0, tr("Weights"));
+    //: Combo box item: what the panels show (attention rollout, Abnar & Zuidema 2020)
+    m_show->setItemText(1, tr("Rollout"));
+    //: Combo box item: what the panels show (each model minus the first column)
+    m_show->setItemText(2, tr("− column 1"));
+    //: Combo box item: what the panels show (each head minus its best-fitting Gaussian window)
+    m_show->setItemText(3, tr("− Gaussian fit"));
+    m_show->setToolTip(
+        tr("What the panels hold: the attention weights; attention rollout through the "
+           "self-attention layers (Abnar & Zuidema 2020); each model minus the first column "
+           "(same block, layer and head; move a column first to compare against it); or each "
+           "head minus its best-fitting Gaussian window. Differences use a blue–white–red scale "
+           "centred at 0 (docs/analysis.md)"));
+    m_block->setItemText(0, tr("Encoder self-attention"));
+    m_block->setItemText(1, tr("Decoder self-attention"));
+    m_block->setItemText(2, tr("Cross-attention"));
+    //: Spin box suffix: points, the unit of the label size
+    m_labels->setSuffix(tr(" pt"));
+    m_labels->setToolTip(tr("Size of the token labels on screen (figures have their own)"));
+    //: Colour scaling of the weights: linear
+    m_scaling->setItemText(0, tr("linear"));
+    //: Colour scaling of the weights: a power (gamma) curve
+    m_scaling->setItemText(1, tr("power"));
+    //: Colour scaling of the weights: logarithmic
+    m_scaling->setItemText(2, tr("log"));
+    retranslateLabels();
+}
+
+void ViewControls::retranslateLabels() {
+    setRowLabel(m_block, tr("&Block"));
+    setRowLabel(m_layer, tr("&Layer"));
+    setRowLabel(m_layout, tr("La&yout"));
+    setRowLabel(m_colormap, tr("&Colours"));
+    setRowLabel(m_scaling, tr("Sc&aling"));
+    setRowLabel(m_labels, tr("Label si&ze"));
 }
 
 void ViewControls::showView(const ViewState& v) {

@@ -31,7 +31,12 @@ public:
 signals:
     void changed();
 
+protected:
+    void changeEvent(QEvent* event) override;  // retranslates on QEvent::LanguageChange
+
 private:
+    void retranslateUi();
+    void retranslateLabels();  // the labels before the controls
     QComboBox *m_block, *m_colormap, *m_scaling, *m_layout, *m_show;
     QSpinBox *m_layer, *m_labels;
     QCheckBox *m_shared, *m_words, *m_lines;

@@ -10,7 +10,7 @@
 #include <algorithm>
 
 #include "column_files.h"
-#include "core_texts.h"
+#include "language.h"
 #include "main_window.h"
 #include "problems_panel.h"
 
@@ -74,7 +74,7 @@ bool MainWindow::chooseModelSet(const QString& id, bool ask) {
                  tr("%1 model(s) trained here are not saved. Switching to \"%2\" closes "
                     "them and their training is lost. Switch anyway?")
                      .arg(unsaved)
-                     .arg(coreText(set->label))))
+                     .arg(engineText(set->label))))
         return revert();
     const QString dir = QString::fromStdString(modelSetDirectory(*set));
     QStringList skipped;
@@ -102,11 +102,11 @@ bool MainWindow::chooseModelSet(const QString& id, bool ask) {
             tr("No models in %1").arg(dir),
             {tr("The set \"%1\" has no checkpoints here (scripts/train-bundled-models %2 makes "
                 "them).")
-                 .arg(coreText(set->label), id)});
+                 .arg(engineText(set->label), id)});
     else
         message(
             //: Status bar: how many models were opened, then the model set's name
-            tr("%1 models: %2").arg(columns().size()).arg(coreText(set->label)));
+            tr("%1 models: %2").arg(columns().size()).arg(engineText(set->label)));
     return true;
 }
 

@@ -50,14 +50,20 @@ bool WorkspaceModel::removeColumn(int c) {
 
 void WorkspaceModel::setView(const ViewState& view) {
     m_view = view;
+    m_selection.reset();
     emit viewChanged();
 }
 
 Selection WorkspaceModel::selection(const std::string& heads, const QString& language) const {
+    const QString lang = language.isEmpty() ? currentLanguage() : language;
+    const bool own = heads.empty() && lang == currentLanguage();
+    if (own && m_selection && m_selectionLanguage == lang) return *m_selection;
     SelectionRequest r = m_view.request();
     if (!heads.empty()) r.heads = heads;
-    r.wording = render::wording(language.isEmpty() ? currentLanguage() : language);
-    return selectTables(m_results, r);
+    r.wording = render::wording(lang);
+    Selection s = selectTables(m_results, r, m_stats.get());
+    if (own) m_selection = s, m_selectionLanguage = lang;
+    return s;
 }
 
 QString WorkspaceModel::summary() const {
@@ -96,6 +102,8 @@ void WorkspaceModel::analyzeNow(const std::string& source, const std::string& ta
 
 void WorkspaceModel::setResults(std::shared_ptr<const Results> results) {
     m_results = std::move(results);
+    m_stats = std::make_shared<const ResultStats>(m_results);
+    m_selection.reset();
     emit resultsChanged();
 }
 

@@ -3,9 +3,11 @@
 
 #include <QObject>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "analysis_runner.h"
+#include "core/result_stats.h"
 #include "core/selection.h"
 #include "view_state.h"
 
@@ -34,8 +36,11 @@ public:
 
     // The latest results (never null; empty before the first analysis).
     const std::shared_ptr<const Results>& results() const { return m_results; }
+    // Their head statistics, each computed once when some view first asks (never null).
+    const std::shared_ptr<const ResultStats>& stats() const { return m_stats; }
     // The tables in view; with heads ("all", "mean", "0,2") instead of the view's heads.
-    // In the interface's language, or in `language` (an export's).
+    // In the interface's language, or in `language` (an export's). The view's own selection
+    // is made once per change of results, view or language, however many widgets ask.
     Selection selection(const std::string& heads = {}, const QString& language = {}) const;
     // "N models", or how many could not run and the first one's error.
     QString summary() const;
@@ -60,6 +65,10 @@ private:
     std::vector<ModelColumn> m_columns;
     ViewState m_view;
     std::shared_ptr<const Results> m_results = std::make_shared<const Results>();
+    std::shared_ptr<const ResultStats> m_stats = std::make_shared<const ResultStats>(m_results);
+    // The view's selection, and the language it was made in; empty after a change.
+    mutable std::optional<Selection> m_selection;
+    mutable QString m_selectionLanguage;
     AnalysisRunner* m_runner;
 };
 

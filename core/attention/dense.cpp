@@ -3,6 +3,7 @@
 // S_h[i, :] = W2_h · ReLU(W1_h · x_i + b1_h) + b2_h, length max_len, truncated to Nk.
 #include "gemm.h"
 #include "layers.h"
+#include "texts.h"
 #include "variants.h"
 
 namespace attnviz {
@@ -86,8 +87,9 @@ VariantInfo denseVariant() {
     VariantInfo v;
     v.name = "dense";
     v.summary =
-        "Dense synthesizer (Tay et al., 2021): each token predicts its own row of "
-        "weights over positions, without looking at the keys.";
+        ATTNVIZ_TR("attnviz::Engine",
+                   "Dense synthesizer (Tay et al., 2021): each token predicts its own row of "
+                   "weights over positions, without looking at the keys.");
     v.formula = "S_h[i,:] = W2_h ReLU(W1_h x_i + b1_h) + b2_h   (length L, truncated to N_k)";
     v.create = [](const BlockConfig& c, const BlockGeometry& g) {
         return std::make_unique<DenseAttention>(c, g);

@@ -4,6 +4,7 @@
 
 #include "gemm.h"
 #include "layers.h"
+#include "texts.h"
 #include "variants.h"
 
 namespace attnviz {
@@ -115,7 +116,8 @@ private:
 VariantInfo dotVariant() {
     VariantInfo v;
     v.name = "dot";
-    v.summary = "Dot-product attention (Vaswani et al., 2017): query-key similarity.";
+    v.summary = ATTNVIZ_TR("attnviz::Engine",
+                           "Dot-product attention (Vaswani et al., 2017): query-key similarity.");
     v.formula = "S_h = Q_h K_h^T / sqrt(d_k),  Q = X_q W_q^T + b_q,  K = X_k W_k^T + b_k";
     // Q and K projections, then QKᵀ.
     v.scoreFlops = [](const BlockConfig&, double Tq, double Tk, double d) {

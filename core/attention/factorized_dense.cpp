@@ -6,6 +6,7 @@
 #include "error.h"
 #include "gemm.h"
 #include "layers.h"
+#include "texts.h"
 #include "variants.h"
 
 namespace attnviz {
@@ -120,8 +121,9 @@ VariantInfo factorizedDenseVariant() {
     VariantInfo v;
     v.name = "factorized_dense";
     v.summary =
-        "Factorized dense synthesizer (Tay et al., 2021): two short predictions of "
-        "lengths a and b whose outer product gives a row of length L = a*b.";
+        ATTNVIZ_TR("attnviz::Engine",
+                   "Factorized dense synthesizer (Tay et al., 2021): two short predictions of "
+                   "lengths a and b whose outer product gives a row of length L = a*b.");
     v.formula =
         "S_h[i, p*b+q] = A_i[p] * B_i[q],  A_i = W_a H_i + b_a,  B_i = W_b H_i + b_b,  "
         "H_i = ReLU(W1 x_i + b1)";

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "gemm.h"
+#include "texts.h"
 #include "variants.h"
 
 namespace attnviz {
@@ -70,8 +71,9 @@ VariantInfo factorizedRandomVariant() {
     VariantInfo v;
     v.name = "factorized_random";
     v.summary =
-        "Factorized random synthesizer (Tay et al., 2021): a rank-k table per head, "
-        "the same for every sentence.";
+        ATTNVIZ_TR("attnviz::Engine",
+                   "Factorized random synthesizer (Tay et al., 2021): a rank-k table per head, "
+                   "the same for every sentence.");
     v.formula = "S_h = (R1_h R2_h^T)[0:N_q, 0:N_k],  R1_h, R2_h in R^{L x k}";
     v.options = {
         OptionSpec::flag("trainable", true)

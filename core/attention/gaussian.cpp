@@ -7,6 +7,7 @@
 #include <cmath>
 #include <unordered_map>
 
+#include "texts.h"
 #include "variants.h"
 
 namespace attnviz {
@@ -166,9 +167,9 @@ private:
 VariantInfo gaussianVariant() {
     VariantInfo v;
     v.name = "gaussian";
-    v.summary =
-        "Hard-coded Gaussian attention (You, Sun & Iyyer, 2020): fixed windows "
-        "centred at an offset from each query position; nothing is learned.";
+    v.summary = ATTNVIZ_TR("attnviz::Engine",
+                           "Hard-coded Gaussian attention (You, Sun & Iyyer, 2020): fixed windows "
+                           "centred at an offset from each query position; nothing is learned.");
     v.formula =
         "A_h[i,j] = exp(-((j - mu_i)/sigma)^2 / 2) / (sigma sqrt(2 pi)),  "
         "mu_i = r i + o_h";
@@ -176,18 +177,24 @@ VariantInfo gaussianVariant() {
     v.options = {
         OptionSpec::numbers("offsets", nullptr)
             .editable()
-            .about("centre o_h of head h's window relative to the query (heads cycle through "
-                   "the list); default [-1, 1], in decoder self-attention [-1, 0]"),
+            .about(ATTNVIZ_TR(
+                "attnviz::Engine",
+                "centre o_h of head h's window relative to the query (heads cycle through "
+                "the list); default [-1, 1], in decoder self-attention [-1, 0]")),
         OptionSpec::number("sigma", 1.0)
             .above(0)
             .editable()
-            .about("standard deviation of every window, in positions"),
+            .about(
+                ATTNVIZ_TR("attnviz::Engine", "standard deviation of every window, in positions")),
         OptionSpec::flag("normalize", false)
             .editable()
-            .about("renormalise each row over its unmasked keys (the paper does not)"),
+            .about(ATTNVIZ_TR("attnviz::Engine",
+                              "renormalise each row over its unmasked keys (the paper does not)")),
         OptionSpec::number("ratio", 1.0)
             .editable()
-            .about("cross-attention only: window centre r*i + o_h, r ~ source/target length")};
+            .about(ATTNVIZ_TR(
+                "attnviz::Engine",
+                "cross-attention only: window centre r*i + o_h, r ~ source/target length"))};
     v.resolve = [](BlockConfig& c, const BlockGeometry& g) {
         if (!c.has("offsets")) {
             c.options["offsets"] = g.kind == BlockKind::DecoderSelf ? std::vector<int>{-1, 0}

@@ -7,6 +7,7 @@
 // inside its window (cross-attention with a much longer target) gets a row of zeros.
 #include <limits>
 
+#include "texts.h"
 #include "variants.h"
 
 namespace attnviz {
@@ -67,8 +68,9 @@ VariantInfo localVariant() {
     VariantInfo v;
     v.name = "local";
     v.summary =
-        "Learned local window: each head learns how much to attend to each relative "
-        "position −w…w and ignores everything further away; no query-key comparison.";
+        ATTNVIZ_TR("attnviz::Engine",
+                   "Learned local window: each head learns how much to attend to each relative "
+                   "position −w…w and ignores everything further away; no query-key comparison.");
     v.formula = "S_h[i,j] = c_h[j - i]  if |j - i| <= w,  -inf otherwise;  A_h = softmax(S_h)";
     v.mixable = false;  // −inf logits would turn a weighted sum into NaN
     v.options = {

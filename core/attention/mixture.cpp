@@ -8,6 +8,7 @@
 #include <set>
 
 #include "error.h"
+#include "texts.h"
 #include "variants.h"
 
 namespace attnviz {
@@ -119,8 +120,9 @@ VariantInfo mixtureVariant() {
     VariantInfo v;
     v.name = "mixture";
     v.summary =
-        "Mixture of synthesizers (Tay et al., 2021), e.g. random + dot: a learned "
-        "convex combination of the components' logits.";
+        ATTNVIZ_TR("attnviz::Engine",
+                   "Mixture of synthesizers (Tay et al., 2021), e.g. random + dot: a learned "
+                   "convex combination of the components' logits.");
     v.formula = "S_h = sum_m softmax(alpha)_m S_h^(m)  (unweighted: sum_m S_h^(m))";
     v.options = {OptionSpec::variants("components")
                      .about("the logit-based variants mixed, e.g. [\"random\", \"dot\"]; their "

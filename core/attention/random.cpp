@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Random synthesizer (Tay et al., 2021): one learned (or frozen) logit table per head,
 // the same for every input: S_h = R_h[0:Nq, 0:Nk].
+#include "texts.h"
 #include "variants.h"
 
 namespace attnviz {
@@ -54,8 +55,9 @@ VariantInfo randomVariant() {
     VariantInfo v;
     v.name = "random";
     v.summary =
-        "Random synthesizer (Tay et al., 2021): one table of weights per head, the "
-        "same for every sentence; trainable or fixed.";
+        ATTNVIZ_TR("attnviz::Engine",
+                   "Random synthesizer (Tay et al., 2021): one table of weights per head, the "
+                   "same for every sentence; trainable or fixed.");
     v.formula = "S_h = R_h[0:N_q, 0:N_k],  R in R^{h x L x L}";
     v.options = {
         OptionSpec::flag("trainable", true)

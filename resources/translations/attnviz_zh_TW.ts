@@ -125,70 +125,7 @@ in layer %2</source>
         </message>
     </context>
     <context>
-        <name>attnviz::ui::AnalysisRunner</name>
-        <message>
-            <source>the analysis failed: %1</source>
-            <translation>分析失敗：%1</translation>
-        </message>
-    </context>
-    <context>
-        <name>attnviz::ui::ColorBar</name>
-        <message>
-            <source>Colour scale shared by every panel: 0 to the largest weight in view</source>
-            <translation>所有面板共用的色階：從 0 到檢視中的最大權重</translation>
-        </message>
-        <message>
-            <source>difference</source>
-            <extracomment>Colour bar title: the scale shows differences (or attention weights)</extracomment>
-            <translation>差值</translation>
-        </message>
-        <message>
-            <source>weight</source>
-            <translation>權重</translation>
-        </message>
-    </context>
-    <context>
-        <name>attnviz::ui::ColumnFiles</name>
-        <message>
-            <source>unknown error while reading it</source>
-            <translation>讀取時發生未知錯誤</translation>
-        </message>
-    </context>
-    <context>
-        <name>attnviz::ui::ComparisonGrid</name>
-        <message>
-            <source>Move &amp;left</source>
-            <translation>左移(&amp;L)</translation>
-        </message>
-        <message>
-            <source>Move &amp;right</source>
-            <translation>右移(&amp;R)</translation>
-        </message>
-        <message>
-            <source>&amp;Remove column</source>
-            <translation>移除欄(&amp;R)</translation>
-        </message>
-        <message>
-            <source>(untrained)</source>
-            <extracomment>Column header: the model was never trained (random weights)</extracomment>
-            <translation>（未訓練）</translation>
-        </message>
-        <message>
-            <source>&lt;b&gt;Output&lt;/b&gt;: %1</source>
-            <extracomment>Column header tooltip: the model's decoded output sentence</extracomment>
-            <translation>&lt;b&gt;輸出&lt;/b&gt;：%1</translation>
-        </message>
-        <message>
-            <source>%1 of %2 words unknown</source>
-            <translation>%2 個詞中有 %1 個未知</translation>
-        </message>
-        <message>
-            <source>&lt;b&gt;%1 of %2 words are unknown to this model&lt;/b&gt; (it sees &amp;lt;unk&amp;gt;; their labels end in ⁇)</source>
-            <translation>&lt;b&gt;%2 個詞中有 %1 個是此模型不認識的&lt;/b&gt;（模型看到的是 &amp;lt;unk&amp;gt;；這些詞的標籤以 ⁇ 結尾）</translation>
-        </message>
-    </context>
-    <context>
-        <name>attnviz::ui::CoreTexts</name>
+        <name>attnviz::Engine</name>
         <message>
             <source>English → Spanish (real text, subwords)</source>
             <translation>英語 → 西班牙語（真實文本，子詞）</translation>
@@ -320,6 +257,69 @@ in layer %2</source>
         <message>
             <source>cross-attention only: window centre r*i + o_h, r ~ source/target length</source>
             <translation>僅用於交叉注意力：窗口中心 r*i + o_h，r ≈ 源句長度/目標句長度</translation>
+        </message>
+    </context>
+    <context>
+        <name>attnviz::ui::AnalysisRunner</name>
+        <message>
+            <source>the analysis failed: %1</source>
+            <translation>分析失敗：%1</translation>
+        </message>
+    </context>
+    <context>
+        <name>attnviz::ui::ColorBar</name>
+        <message>
+            <source>Colour scale shared by every panel: 0 to the largest weight in view</source>
+            <translation>所有面板共用的色階：從 0 到檢視中的最大權重</translation>
+        </message>
+        <message>
+            <source>difference</source>
+            <extracomment>Colour bar title: the scale shows differences (or attention weights)</extracomment>
+            <translation>差值</translation>
+        </message>
+        <message>
+            <source>weight</source>
+            <translation>權重</translation>
+        </message>
+    </context>
+    <context>
+        <name>attnviz::ui::ColumnFiles</name>
+        <message>
+            <source>unknown error while reading it</source>
+            <translation>讀取時發生未知錯誤</translation>
+        </message>
+    </context>
+    <context>
+        <name>attnviz::ui::ComparisonGrid</name>
+        <message>
+            <source>Move &amp;left</source>
+            <translation>左移(&amp;L)</translation>
+        </message>
+        <message>
+            <source>Move &amp;right</source>
+            <translation>右移(&amp;R)</translation>
+        </message>
+        <message>
+            <source>&amp;Remove column</source>
+            <translation>移除欄(&amp;R)</translation>
+        </message>
+        <message>
+            <source>(untrained)</source>
+            <extracomment>Column header: the model was never trained (random weights)</extracomment>
+            <translation>（未訓練）</translation>
+        </message>
+        <message>
+            <source>&lt;b&gt;Output&lt;/b&gt;: %1</source>
+            <extracomment>Column header tooltip: the model's decoded output sentence</extracomment>
+            <translation>&lt;b&gt;輸出&lt;/b&gt;：%1</translation>
+        </message>
+        <message>
+            <source>%1 of %2 words unknown</source>
+            <translation>%2 個詞中有 %1 個未知</translation>
+        </message>
+        <message>
+            <source>&lt;b&gt;%1 of %2 words are unknown to this model&lt;/b&gt; (it sees &amp;lt;unk&amp;gt;; their labels end in ⁇)</source>
+            <translation>&lt;b&gt;%2 個詞中有 %1 個是此模型不認識的&lt;/b&gt;（模型看到的是 &amp;lt;unk&amp;gt;；這些詞的標籤以 ⁇ 結尾）</translation>
         </message>
     </context>
     <context>
@@ -1650,12 +1650,12 @@ weight %6</source>
             <translation>訓練失敗：%1</translation>
         </message>
         <message>
-            <source>held-out loss %1, token accuracy %2%, BLEU %3</source>
-            <translation>保留集損失 %1，詞元準確率 %2%，BLEU %3</translation>
+            <source>held-out loss&#xa0;%1, token accuracy&#xa0;%2%, BLEU&#xa0;%3</source>
+            <translation>保留集損失&#xa0;%1，詞元準確率&#xa0;%2%，BLEU&#xa0;%3</translation>
         </message>
         <message>
-            <source>held-out loss %1, token accuracy %2%</source>
-            <translation>保留集損失 %1，詞元準確率 %2%</translation>
+            <source>held-out loss&#xa0;%1, token accuracy&#xa0;%2%</source>
+            <translation>保留集損失&#xa0;%1，詞元準確率&#xa0;%2%</translation>
         </message>
         <message>
             <source>done · %1</source>

@@ -79,6 +79,29 @@ TEST(HeadStats, AHardCodedGaussianComesBackAsItself) {
     Mat first = Mat::Zero(12, 12);
     first.col(0).setOnes();
     EXPECT_GT(fitGaussian({{&first, false}}).r2, 0.99);
+    // Windows so far left of key 0 that the rows' sums of e are subnormal (row 10: the nearest
+    // key 1.91 positions from μ + i, e ≈ exp(−730)): still all weight on key 0, not 1/0.
+    EXPECT_NEAR(gaussianSse({{&first, false}}, -11.91, 0.05), 0.0, 1e-12);
+    EXPECT_NEAR(gaussianSse({{&first, false}}, -12.0, 0.05), 0.0, 1e-12);
+}
+
+// The fit's search starts from 16 of the rows and ends on all of them: a head whose rows
+// differ (a window at +1 on the first half of a long table, at −3 on the second) is fitted
+// on every row, and matches a brute-force scan of the box to its resolution.
+TEST(HeadStats, FitOfAManyRowTableMatchesAScan) {
+    const int n = 60;
+    Mat w = gaussianHead(n, 1.0, 0.8, false);
+    const Mat later = gaussianHead(n, -3.0, 0.8, false);
+    w.bottomRows(n / 2) = later.bottomRows(n / 2);
+    const GaussianFit f = fitGaussian({{&w, false}});
+    double best = 1e300, bestMu = 0, bestSigma = 0;
+    for (double mu = -5; mu <= 3; mu += 0.1)
+        for (double s = 0.3; s <= 6; s *= 1.04)
+            if (const double e = gaussianSse({{&w, false}}, mu, s); e < best)
+                best = e, bestMu = mu, bestSigma = s;
+    EXPECT_LE(f.sse, best + 1e-12);
+    EXPECT_NEAR(f.offset, bestMu, 0.1);
+    EXPECT_NEAR(f.sigma, bestSigma, 0.05 * bestSigma);
 }
 
 TEST(HeadStats, OffsetProfileOfTheDiagonal) {

@@ -1024,10 +1024,13 @@ TEST(MainWindow, HeadsDockFollowsTheSentenceAndShowsTheClickedHead) {
     w.setSentence("I want to go to the station");
     waitForResults(w);
     ASSERT_TRUE(waitUntil([&] { return !w.heads()->busy() && w.heads()->headCount() > 0; }));
+    // The heads of the view's block and layer: what the grid shows, and all that typing fits.
     int heads = 0;
     for (const auto& r : *w.workspace()->results())
-        for (const auto& b : r.analysis.blocks) heads += b.heads;
+        for (const auto& b : r.analysis.blocks)
+            if (b.kind == w.view().kind && b.layer == w.view().layer) heads += b.heads;
     EXPECT_EQ(w.heads()->headCount(), heads);
+    EXPECT_EQ(w.workspace()->stats()->computedCount(), heads);  // shared, each once
     emit w.heads()->headActivated(1, BlockKind::DecoderSelf, 1, 2);
     const ViewState v = w.view();
     EXPECT_EQ(v.allLayersOf, 1);

@@ -1,0 +1,91 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The fast Gaussian fit (core/head_stats.h, issue 26) against the search it replaced
+// (gaussian_fit_reference.h) on every head of the bundled models: the same μ, σ and R² within
+// 1e-6, or a strictly better fit (a lower squared error) where the old grid missed the best
+// window, and never a worse one. Where the minimum is flat (the squared error the same in
+// double precision at both answers), the two fitted windows are compared instead, offset by
+// offset within 1e-6, and counted.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <filesystem>
+
+#include "core/head_stats.h"
+#include "core/selection.h"
+#include "core/workspace.h"
+#include "gaussian_fit_reference.h"
+
+using namespace attnviz;
+namespace fs = std::filesystem;
+
+namespace {
+
+struct Tally {
+    int heads = 0, same = 0, flat = 0, better = 0;
+};
+
+// Every head of every model in `dir` on `source` (and `target` for translation models).
+void compareOn(const fs::path& dir, const std::string& source, const std::string& target,
+               Tally& tally) {
+    std::vector<std::string> problems;
+    const auto columns = loadModelDirectory(dir.string(), &problems);
+    ASSERT_FALSE(columns.empty()) << dir;
+    for (const ColumnResult& r : analyzeAll(columns, source, target)) {
+        ASSERT_TRUE(r.error.empty()) << r.name << ": " << r.error;
+        for (const CapturedBlock& b : r.analysis.blocks)
+            for (int h = 0; h < int(b.weights.size()); ++h) {
+                const std::vector<HeadTable> t{
+                    {&b.weights[size_t(h)], b.kind == BlockKind::DecoderSelf}};
+                const GaussianFit got = fitGaussian(t), want = test::reference::fitGaussian(t);
+                const std::string where = r.name + " " + blockLabel(b.kind) + " L" +
+                                          std::to_string(b.layer) + " h" + std::to_string(h);
+                ++tally.heads;
+                EXPECT_NEAR(got.sse, gaussianSse(t, got.offset, got.sigma), 1e-12) << where;
+                // Never a worse window than the old search's answer, judged by one error.
+                const double atWant = gaussianSse(t, want.offset, want.sigma);
+                EXPECT_LE(got.sse, atWant + 1e-12) << where;
+                EXPECT_NEAR(want.sse, atWant, 1e-12) << where;
+                if (got.sse < atWant - 1e-9) {  // the old search stopped in a worse window
+                    ++tally.better;
+                    EXPECT_GT(got.r2, want.r2) << where;
+                    continue;
+                }
+                EXPECT_NEAR(got.r2, want.r2, 1e-6) << where;
+                if (std::abs(got.offset - want.offset) <= 1e-6 &&
+                    std::abs(got.sigma - want.sigma) <= 1e-6) {
+                    ++tally.same;
+                } else {
+                    // Both at one minimum whose squared error does not change, in double
+                    // precision, between the two answers (checked above): μ and σ are only
+                    // determined to about sqrt(1e-16 / curvature) there, for either search (or
+                    // not at all: a window past every key is all weight on the nearest one,
+                    // wherever it lies). The windows the head is compared with are the same.
+                    ++tally.flat;
+                    const int n = int(b.weights[size_t(h)].cols());
+                    const auto g = gaussianOffsetProfile(t, got, n),
+                               w = gaussianOffsetProfile(t, want, n);
+                    for (size_t k = 0; k < g.size(); ++k) EXPECT_NEAR(g[k], w[k], 1e-6) << where;
+                }
+            }
+    }
+}
+
+}  // namespace
+
+TEST(GaussianFit, SameAsTheSearchItReplacedOnEveryBundledHead) {
+    const fs::path models = ATTNVIZ_MODELS_DIR;
+    Tally tally;
+    compareOn(models / "en-es", "I want to go to the station because she says so",
+              "Quiero ir a la estación porque ella lo dice", tally);
+    compareOn(models, "I want to go to the station", "", tally);
+    compareOn(models / "en-lm", "In the beginning God created the heavens and the earth", "",
+              tally);
+    compareOn(models / "lm", "the dog and the cat go home", "", tally);
+    std::cout << tally.heads << " heads: " << tally.same << " with μ, σ and R² the same within "
+              << "1e-6, " << tally.flat << " the same R² and squared error on a flat minimum, "
+              << tally.better << " a strictly better fit\n";
+    EXPECT_GT(tally.heads, 500);
+    // A better fit now and then is welcome; many would mean the search changed its meaning.
+    EXPECT_LE(tally.better, tally.heads / 20);
+    EXPECT_LE(tally.flat, tally.heads / 10);
+}

@@ -1,0 +1,72 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// MainWindow's texts: set at construction and again on every language change (QEvent::
+// LanguageChange, sent by Qt when ui/language.h installs another catalog).
+#include <QAction>
+#include <QComboBox>
+#include <QEvent>
+#include <QFileInfo>
+#include <QLabel>
+#include <QLineEdit>
+#include <QStatusBar>
+
+#include "comparison_grid.h"
+#include "film_dock.h"
+#include "language.h"
+#include "main_window.h"
+#include "offset_profiles.h"
+#include "render/words.h"
+#include "variant_panel.h"
+
+namespace attnviz::ui {
+
+void MainWindow::changeEvent(QEvent* event) {
+    if (event->type() == QEvent::LanguageChange) {
+        retranslateUi();
+        // What is made from data is made again, from what is already computed (nothing is
+        // analysed again): the grid's titles and tooltips, the Variant tab, the status bar.
+        statusBar()->clearMessage();
+        refreshColumnInfo();
+        m_grid->rebuild();
+        setView(view());
+        if (!m_workspace->results()->empty()) showFailures();
+        if (!watchedFolder().isEmpty()) showWatching(watchedFolder());
+    }
+    QMainWindow::changeEvent(event);
+}
+
+void MainWindow::retranslateUi() {
+    setWindowTitle(tr("attnviz — compare attention variants"));
+    m_source->setPlaceholderText(tr("Type a sentence, e.g. I want to go to the station"));
+    m_target->setPlaceholderText(tr("Target (empty: each model decodes greedily)"));
+    const auto& sets = modelSets();
+    for (int i = 0; i < m_modelSet->count() && i < int(sets.size()); ++i)
+        m_modelSet->setItemText(i, engineText(sets[size_t(i)].label));
+    m_modelSet->setToolTip(
+        tr("The bundled models to compare: real English → Spanish text with subword pieces, the "
+           "toy translation task whose gold alignments are exact, or language models. Replaces "
+           "the columns."));
+    //: Form label: the bundled set of models compared
+    setRowLabel(m_modelSet, tr("M&odels"));
+    //: Form label: the source sentence
+    setRowLabel(m_source, tr("&Source"));
+    //: Form label: the target sentence (the reference translation)
+    setRowLabel(m_target, tr("&Target"));
+    retranslateDocks();
+    for (auto& [action, source] : m_named)
+        if (action) action->setText(tr(source));
+}
+
+void MainWindow::showFailures() {
+    const QStringList failures = m_workspace->failures();
+    m_failures->setVisible(!failures.isEmpty());
+    m_failures->setText(QString("<font color='#b00020'>%1</font>")
+                            .arg(tr("%1 of %2 models could not run")
+                                     .arg(failures.size())
+                                     .arg(m_workspace->results()->size())));
+    QString items;
+    for (const QString& f : failures) items += "<li>" + f.toHtmlEscaped() + "</li>";
+    m_failures->setToolTip(QString("<b>%1</b><ul>%2</ul>")
+                               .arg(tr("Models that could not run on this sentence"), items));
+}
+
+}  // namespace attnviz::ui
