@@ -9,11 +9,11 @@
 #include "command.h"
 #include "core/error.h"
 #include "core/evaluate.h"
+#include "core/file_io.h"
 #include "core/head_importance.h"
 #include "core/head_stats.h"
 #include "core/head_table.h"
 #include "core/model.h"
-#include "core/safetensors.h"
 #include "core/tasks.h"
 #include "core/training_job.h"
 

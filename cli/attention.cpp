@@ -5,8 +5,8 @@
 #include "command.h"
 #include "core/dump.h"
 #include "core/error.h"
+#include "core/file_io.h"
 #include "core/model.h"
-#include "core/safetensors.h"
 
 namespace attnviz::cli {
 namespace {

@@ -51,8 +51,8 @@ void printInfo(const Model& m, const std::string& path, const ParamCount& c, std
     for (const auto& [mod, n] : c.byModule)
         out << "  " << std::left << std::setw(34) << mod << n << "\n";
     // Bounded: the reader limits its nesting, this its length (--json prints it whole).
-    if (!m.training().is_null()) {
-        std::string t = m.training().dump(-1, ' ', false, json::error_handler_t::replace);
+    if (m.training().present()) {
+        std::string t = m.training().raw().dump(-1, ' ', false, json::error_handler_t::replace);
         if (t.size() > 400) {
             size_t cut = 400;
             while (cut > 0 && (static_cast<unsigned char>(t[cut]) & 0xC0) == 0x80) --cut;
@@ -79,7 +79,7 @@ void InfoCommand::run(const Context& ctx) {
                    {"trainable", c.trainable},
                    {"by_role", c.byRole},
                    {"by_module", c.byModule}}},
-                 {"training", m.training()}};
+                 {"training", m.training().raw()}};
     ctx.out << j.dump(2) << '\n';
 }
 

@@ -5,9 +5,9 @@
 
 #include "command.h"
 #include "core/error.h"
+#include "core/file_io.h"
 #include "core/model.h"
 #include "core/presets.h"
-#include "core/safetensors.h"
 
 namespace attnviz::cli {
 namespace {

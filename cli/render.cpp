@@ -8,12 +8,12 @@
 #include <sstream>
 
 #include "core/error.h"
+#include "core/file_io.h"
 #include "core/head_importance.h"
 #include "core/head_stats.h"
 #include "core/head_table.h"
 #include "core/input_limits.h"
 #include "core/probe.h"
-#include "core/safetensors.h"
 #include "core/selection.h"
 #include "render/charts.h"
 #include "render/colormaps.h"

@@ -17,9 +17,9 @@
 
 #include "command.h"
 #include "core/error.h"
+#include "core/file_io.h"
 #include "core/input_limits.h"
 #include "core/presets.h"
-#include "core/safetensors.h"
 #include "core/training_job.h"
 
 namespace attnviz::cli {

@@ -110,15 +110,6 @@ std::string excerpt(const json& v) {
     return excerpt(std::string_view(v.dump()));
 }
 
-uint64_t checkRegularFile(const std::string& path) {
-    struct stat st {};
-    if (::stat(path.c_str(), &st) != 0)
-        throw Error("cannot open '" + path + "': " + std::strerror(errno));
-    if (!S_ISREG(st.st_mode))
-        throw Error("'" + path + "' is " + fileKind(st.st_mode) + ", not a file");
-    return static_cast<uint64_t>(st.st_size);
-}
-
 std::string readTextFile(const std::string& path, uint64_t maxBytes, const std::string& what) {
     // O_NONBLOCK: opening a FIFO must not wait for a writer before we can refuse it.
     const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
@@ -136,6 +127,7 @@ std::string readTextFile(const std::string& path, uint64_t maxBytes, const std::
     };
     if (static_cast<uint64_t>(st.st_size) > maxBytes) tooLarge(static_cast<uint64_t>(st.st_size));
     std::string text;
+    text.reserve(size_t(st.st_size));  // within the limit: a checkpoint is not copied as it grows
     char buf[65536];
     for (;;) {
         const ssize_t n = ::read(fd, buf, sizeof buf);

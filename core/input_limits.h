@@ -18,6 +18,9 @@ constexpr int kMaxJsonDepth = 64;
 constexpr uint64_t kMaxConfigBytes = 1ull << 20;    // model configurations, presets
 constexpr uint64_t kMaxSessionBytes = 16ull << 20;  // app sessions
 constexpr uint64_t kMaxDataBytes = 256ull << 20;    // TSV / text data, vocabularies, bleu input
+// Attention over training (core/probe.h): as much as a checkpoint's header may hold.
+constexpr uint64_t kMaxProbeBytes = 64ull << 20;
+constexpr uint64_t kMaxSentenceListBytes = 64ull << 20;  // the app's sentence lists
 // Largest model, counted in weights besides the embeddings (a float each): 1 GiB of floats.
 constexpr uint64_t kMaxModelWeights = 256ull << 20;
 // Largest model counted with its embeddings: 2 GiB of floats (a checkpoint holds at most 4).
@@ -54,13 +57,13 @@ inline std::string excerpt(const std::string& s) {
     return excerpt(std::string_view(s));
 }
 
-// The whole of a regular file of at most `maxBytes`; Error naming the path and the rule for
-// a missing file, a directory, a FIFO, a device or socket, or a file over the limit.
-// `what` names the kind of input in the size message ("configuration", "data file").
+// The one road for every file attnviz reads (text or bytes: configurations, data, probe
+// files, workspaces, sentence lists, checkpoints): the whole of a regular file of at most
+// `maxBytes`. Opened without blocking and checked with fstat before any read, so a FIFO, a
+// device, a socket or a directory is refused by name at once; a file over the limit is
+// refused before it is read (and if it grows while read). Error naming the path and the rule:
+// "'<path>' is a FIFO (named pipe), not a file", "'<path>' is larger than the limit for a
+// <what> (N bytes read, limit L)". `what` names the kind of input ("configuration").
 std::string readTextFile(const std::string& path, uint64_t maxBytes, const std::string& what);
-
-// Error unless `path` names an existing regular file (no read): for checkpoints, read whole.
-// Returns its size.
-uint64_t checkRegularFile(const std::string& path);
 
 }  // namespace attnviz

@@ -22,7 +22,7 @@ struct Model::Impl {
     ModelConfig cfg;
     Vocab src, tgt;
     Tokenizer tokenizer;
-    json training;
+    TrainingInfo training;
     std::unique_ptr<ParamStore> params = std::make_unique<ParamStore>();
     std::unique_ptr<Network> net;
     bool banded = true;  // setBanded
@@ -126,8 +126,9 @@ Model Model::fromSafeTensors(const SafeTensorsFile& f) {
     }
     Model m(std::move(cfg), std::move(src), std::move(tgt), tokenizer);
     if (auto it = f.metadata.find("training"); it != f.metadata.end()) {
-        m.d->training =
-            parseJson(it->second, "checkpoint training metadata", SafeTensorsFile::kMaxHeaderBytes);
+        m.d->training = TrainingInfo::fromJson(
+            parseJson(it->second, "checkpoint training metadata", SafeTensorsFile::kMaxHeaderBytes),
+            "checkpoint training metadata");
     }
     const auto expected = m.parameterInfo();
     std::map<std::string, const ParamInfo*> byName;
@@ -172,7 +173,7 @@ SafeTensorsFile Model::toSafeTensors() const {
     f.metadata["src_vocab"] = json(d->src.tokens()).dump();
     f.metadata["tgt_vocab"] = json(d->tgt.tokens()).dump();
     f.metadata["tokenizer"] = d->tokenizer.toJson().dump();
-    if (!d->training.is_null()) f.metadata["training"] = d->training.dump();
+    if (d->training.present()) f.metadata["training"] = d->training.raw().dump();
     return f;
 }
 
@@ -192,11 +193,11 @@ const Vocab& Model::tgtVocab() const {
 const Tokenizer& Model::tokenizer() const {
     return d->tokenizer;
 }
-const json& Model::training() const {
+const TrainingInfo& Model::training() const {
     return d->training;
 }
 void Model::setTraining(json training) {
-    d->training = std::move(training);
+    d->training = TrainingInfo::fromJson(std::move(training), "training metadata");
 }
 ParamStore& Model::params() {
     return *d->params;

@@ -14,6 +14,7 @@
 #include "config.h"
 #include "network.h"
 #include "tokenizer.h"
+#include "training_info.h"
 
 namespace attnviz {
 
@@ -75,7 +76,9 @@ public:
     const Vocab& srcVocab() const;
     const Vocab& tgtVocab() const;
     const Tokenizer& tokenizer() const;
-    const nlohmann::json& training() const;  // "training" metadata (null when absent)
+    // The "training" metadata, validated when the checkpoint was read (core/training_info.h).
+    const TrainingInfo& training() const;
+    // Replaces it (null: none); Error, and no change, when it is not valid training metadata.
     void setTraining(nlohmann::json training);
     ParamStore& params();
     const ParamStore& params() const;

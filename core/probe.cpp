@@ -2,17 +2,24 @@
 #include "probe.h"
 
 #include <algorithm>
-#include <fstream>
-#include <sstream>
+#include <limits>
 
 #include "dump.h"
 #include "error.h"
-#include "safetensors.h"
+#include "input_limits.h"
 
 namespace attnviz {
 namespace {
 
 using nlohmann::json;
+
+// An int of the file: an integer that fits (a double such as 1e300 would not convert).
+int intOf(const json& v, const std::string& what, const char* key) {
+    if (!v.is_number_integer() || v.get<int64_t>() < std::numeric_limits<int>::min() ||
+        v.get<int64_t>() > std::numeric_limits<int>::max())
+        throw Error(what + ": '" + key + "' must be an integer, got " + excerpt(v));
+    return int(v.get<int64_t>());
+}
 
 // The Analysis of a dump (the parts figures and statistics use): tokens, ids, texts, loss
 // and every block's weights; labels from the snapshot when present.
@@ -24,7 +31,8 @@ Analysis analysisFromDump(const json& d, const json& snap, const std::string& wh
         const json& s = d.at(key);
         text = s.at("text").get<std::string>();
         tokens = s.at("tokens").get<std::vector<std::string>>();
-        ids = s.at("ids").get<std::vector<int>>();
+        ids.clear();
+        for (const json& id : s.at("ids")) ids.push_back(intOf(id, what, "ids"));
         if (ids.size() != tokens.size())
             throw Error(what + ": " + key + " has " + std::to_string(tokens.size()) +
                         " tokens but " + std::to_string(ids.size()) + " ids");
@@ -45,9 +53,9 @@ Analysis analysisFromDump(const json& d, const json& snap, const std::string& wh
         c.name = b.at("name").get<std::string>();
         if (!blockKindFromName(b.at("kind").get<std::string>(), &c.kind))
             throw Error(what + ": unknown block kind '" + b.at("kind").get<std::string>() + "'");
-        c.layer = b.at("layer").get<int>();
+        c.layer = intOf(b.at("layer"), what, "layer");
         c.variant = b.at("variant").get<std::string>();
-        c.heads = b.at("heads").get<int>();
+        c.heads = intOf(b.at("heads"), what, "heads");
         const json& w = b.at("weights");
         if (int(w.size()) != c.heads)
             throw Error(what + ": block " + c.name + " has " + std::to_string(w.size()) +
@@ -166,21 +174,22 @@ std::string probeJson(const ProbeRecord& r) {
 ProbeRecord parseProbeJson(const std::string& text, const std::string& what) {
     ProbeRecord r;
     try {
-        const json j = json::parse(text);
+        // The limits of every JSON read (docs/limits.md): size, nesting, repeated keys.
+        const json j = parseJson(text, what, kMaxProbeBytes);
         if (j.value("format", "") != "attnviz-probe")
             throw Error(what + " is not an attnviz probe file (no \"format\": \"attnviz-probe\")");
         if (j.value("version", 0) != 1)
-            throw Error(what + ": probe file version " + j.value("version", json()).dump() +
+            throw Error(what + ": probe file version " + excerpt(j.value("version", json())) +
                         " is not supported (this attnviz reads version 1)");
         r.model = j.at("model").get<std::string>();
-        r.every = j.at("every").get<int>();
+        r.every = intOf(j.at("every"), what, "every");
         r.source = j.at("probe").at("source").get<std::string>();
         if (!j.at("probe").at("target").is_null())
             r.target = j.at("probe").at("target").get<std::string>();
         int last = -1;
         for (const json& s : j.at("snapshots")) {
             ProbeSnapshot snap;
-            snap.step = s.at("step").get<int>();
+            snap.step = intOf(s.at("step"), what, "step");
             if (snap.step <= last)
                 throw Error(what + ": snapshot steps must increase (step " +
                             std::to_string(snap.step) + " after " + std::to_string(last) + ")");
@@ -196,11 +205,8 @@ ProbeRecord parseProbeJson(const std::string& text, const std::string& what) {
 }
 
 ProbeRecord readProbeFile(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) throw Error("cannot read " + path);
-    std::ostringstream ss;
-    ss << in.rdbuf();
-    return parseProbeJson(ss.str(), path);
+    // The one road for files: a FIFO or device is refused without blocking, the size first.
+    return parseProbeJson(readTextFile(path, kMaxProbeBytes, "probe file"), path);
 }
 
 Results probeResults(const ProbeRecord& r, const std::vector<int>& steps, const Wording& w) {

@@ -56,7 +56,9 @@ private:
     ProbeRecord m_record;
 };
 
-// The file's JSON, and back (Error naming what is wrong with a file).
+// The file's JSON, and back (Error naming what is wrong with a file). Reading applies the
+// limits of core/input_limits.h: a regular file of at most kMaxProbeBytes, JSON nested at most
+// kMaxJsonDepth deep, no repeated key, integers where the format has them.
 std::string probeJson(const ProbeRecord& r, const ModelConfig& config);
 // Without the model's configuration (the app's live record): the dumps carry no "config".
 std::string probeJson(const ProbeRecord& r);

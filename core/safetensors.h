@@ -41,20 +41,4 @@ public:
     void write(const std::string& path) const;
 };
 
-// Writes `bytes` to `path` atomically: a temporary file `path.tmp-PID-RAND` in the same
-// directory, flushed, then renamed over `path`. A replaced file keeps its mode. Refuses (see
-// checkOutputPath) a target that is not a regular file or is read-only. On any failure
-// removes the temporary file and throws an Error naming the path and the reason; never
-// leaves a partial file at `path`.
-void writeFileAtomically(const std::string& path, const std::string& bytes);
-
-// Checks that `path` may be written as an output, before any long work: Error when it is
-// the same file as one of `inputs` (std::filesystem::equivalent), exists and is not a
-// regular file (a symlink, directory, FIFO, device or socket: the message says which), is
-// read-only, or its directory is missing or not writable. Also removes the stale temporary
-// files of an earlier interrupted write to `path` (`path.tmp-PID-RAND` whose process no
-// longer runs). `flag` names the option in messages ("--out").
-void checkOutputPath(const std::string& path, const std::vector<std::string>& inputs,
-                     const std::string& flag = "--out");
-
 }  // namespace attnviz

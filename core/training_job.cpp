@@ -257,7 +257,7 @@ void TrainingJob::finish(const Evaluation& heldOut, bool stoppedEarly) {
     }
     if (!d->spec.init.empty()) {
         t["init"] = std::filesystem::path(d->spec.init).filename().string();
-        if (!d->model->training().is_null()) t["init_training"] = d->model->training();
+        if (d->model->training().present()) t["init_training"] = d->model->training().raw();
     }
     d->model->setTraining(t);
 }

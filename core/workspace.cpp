@@ -16,9 +16,8 @@ ModelColumn loadModelColumn(const std::string& path) {
     ModelColumn c;
     c.path = path;
     c.model = std::make_shared<Model>(Model::load(path));
-    const auto& t = c.model->training();
-    if (t.is_object() && t.contains("name") && t["name"].is_string()) {
-        c.name = t["name"].get<std::string>();
+    if (!c.model->training().name.empty()) {
+        c.name = c.model->training().name;
     } else {
         c.name = fs::path(path).stem().string();
         const size_t digits = c.name.find_first_not_of("0123456789");
@@ -99,8 +98,7 @@ ColumnResult analyzeColumn(const ModelColumn& c, const std::string& source,
                            const std::string& target) {
     ColumnResult r;
     r.name = c.name;
-    const auto& t = c.model->training();
-    r.untrained = t.is_object() && t.value("kind", std::string()) == "random-init";
+    r.untrained = c.model->training().untrained();
     try {
         std::lock_guard<std::mutex> g(*c.lock);
         // Edited settings are said wherever the name appears: grid, titles, figures.

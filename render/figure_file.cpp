@@ -10,7 +10,7 @@
 #include <QSvgGenerator>
 #include <cmath>
 
-#include "core/safetensors.h"
+#include "core/file_io.h"
 
 namespace attnviz::render {
 

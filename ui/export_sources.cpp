@@ -7,7 +7,7 @@
 #include <QFileInfo>
 #include <QPicture>
 
-#include "core/safetensors.h"
+#include "core/file_io.h"
 #include "training_dock.h"
 
 namespace attnviz::ui {

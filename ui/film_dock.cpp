@@ -13,7 +13,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "core/safetensors.h"
+#include "core/file_io.h"
 #include "core/selection.h"
 #include "heatmap_panel.h"
 #include "language.h"

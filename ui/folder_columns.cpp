@@ -82,10 +82,9 @@ void FolderColumns::follow(const QString& path) {
     const QString name = QFileInfo(path).fileName();
     QString note;
     if (replaced) {
-        const nlohmann::json& t = column->model->training();
-        if (t.is_object() && t.contains("steps") && t["steps"].is_number_integer()) {
+        if (const auto steps = column->model->training().steps) {
             note = tr("watching %1: updated %2 (step %3)")
-                       .arg(folder(), name, QString::number(t["steps"].get<long long>()));
+                       .arg(folder(), name, QString::number(*steps));
         } else {
             note = tr("watching %1: updated %2").arg(folder(), name);
         }

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "sentence_list.h"
 
-#include <QFile>
 #include <QStringDecoder>
 #include <QVBoxLayout>
+
+#include "core/input_limits.h"
 
 namespace attnviz::ui {
 
@@ -20,15 +21,13 @@ SentenceList::SentenceList(QWidget* parent) : QWidget(parent), m_list(new QListW
 }
 
 bool SentenceList::loadFile(const QString& path, QString* error) {
-    QFile f(path);
-    if (!f.open(QIODevice::ReadOnly)) {
-        if (error) *error = tr("cannot open '%1': %2").arg(path, f.errorString());
-        return false;
-    }
-    constexpr qint64 kMaxBytes = 64 << 20;  // /dev/zero would be read until out of memory
-    const QByteArray bytes = f.read(kMaxBytes + 1);
-    if (bytes.size() > kMaxBytes) {
-        if (error) *error = tr("'%1' is larger than %2 MB").arg(path).arg(kMaxBytes >> 20);
+    // The engine's reader: a FIFO or device is refused without blocking, the size first.
+    QByteArray bytes;
+    try {
+        bytes = QByteArray::fromStdString(
+            readTextFile(path.toStdString(), kMaxSentenceListBytes, "sentence list"));
+    } catch (const std::exception& e) {
+        if (error) *error = QString::fromUtf8(e.what());
         return false;
     }
     QStringDecoder utf8(QStringDecoder::Utf8);

@@ -2,52 +2,118 @@
 #include "session.h"
 
 #include <QCoreApplication>
-#include <QFile>
 #include <QJsonArray>
-#include <QJsonDocument>
 #include <QSettings>
+#include <cmath>
+#include <cstdint>
 
 #include "column_files.h"
 #include "core/error.h"
-#include "core/input_limits.h"
-#include "core/safetensors.h"
+#include "core/file_io.h"
 
 namespace attnviz::ui {
 
-QJsonObject Session::toJson() const {
-    return {{"attnviz_session", 1},
-            {"source", source},
-            {"target", target},
-            {"sentences", QJsonArray::fromStringList(sentences)},
-            {"sentence_index", sentenceIndex},
-            {"columns", QJsonArray::fromStringList(columns)},
-            {"model_set", modelSet},
-            {"column_configs", columnConfigs},
-            {"view", view.toJson()}};
+namespace {
+
+using nlohmann::json;
+
+// Between the engine's JSON and Qt's, for the view and the edited configurations the widgets
+// hold. Recursive: the values come from parseJson (at most kMaxJsonDepth deep) or from the
+// app's own state.
+QJsonValue toQt(const json& v) {
+    switch (v.type()) {
+        case json::value_t::object: {
+            QJsonObject o;
+            for (auto it = v.begin(); it != v.end(); ++it)
+                o.insert(QString::fromStdString(it.key()), toQt(it.value()));
+            return o;
+        }
+        case json::value_t::array: {
+            QJsonArray a;
+            for (const json& e : v) a.append(toQt(e));
+            return a;
+        }
+        case json::value_t::string:
+            return QString::fromStdString(v.get<std::string>());
+        case json::value_t::boolean:
+            return v.get<bool>();
+        case json::value_t::number_integer:
+            return qint64(v.get<int64_t>());
+        case json::value_t::number_unsigned:  // above 2^63: as Qt itself would, a double
+            return v.get<uint64_t>() <= uint64_t(INT64_MAX) ? QJsonValue(qint64(v.get<uint64_t>()))
+                                                            : QJsonValue(v.get<double>());
+        case json::value_t::number_float:
+            return v.get<double>();
+        default:
+            return QJsonValue();
+    }
 }
 
-Session Session::fromJson(const QJsonObject& o, QString* error) {
-    Session s;
-    if (o.value("attnviz_session").toInt() != 1) {
-        if (error)
-            *error = QCoreApplication::translate(
-                "attnviz::ui::Session", "not an attnviz session (no \"attnviz_session\": 1)");
-        return s;
+json fromQt(const QJsonValue& v) {
+    if (v.isObject()) {
+        json o = json::object();
+        const QJsonObject qo = v.toObject();
+        for (auto it = qo.begin(); it != qo.end(); ++it) o[it.key().toStdString()] = fromQt(*it);
+        return o;
     }
-    s.source = o.value("source").toString();
-    s.target = o.value("target").toString();
-    for (const auto& v : o.value("sentences").toArray()) s.sentences << v.toString();
-    s.sentenceIndex = o.value("sentence_index").toInt(-1);
-    for (const auto& v : o.value("columns").toArray()) s.columns << v.toString();
-    s.modelSet = o.value("model_set").toString();
-    s.columnConfigs = o.value("column_configs").toArray();
-    s.view = ViewState::fromJson(o.value("view").toObject());
+    if (v.isArray()) {
+        json a = json::array();
+        for (const auto& e : v.toArray()) a.push_back(fromQt(e));
+        return a;
+    }
+    if (v.isString()) return v.toString().toStdString();
+    if (v.isBool()) return v.toBool();
+    if (v.isDouble()) {
+        const double d = v.toDouble();
+        if (std::abs(d) < 9e15 && d == double(qint64(d))) return qint64(d);  // as Qt wrote it
+        return d;
+    }
+    return nullptr;
+}
+
+std::vector<std::string> toStd(const QStringList& l) {
+    std::vector<std::string> out;
+    for (const QString& s : l) out.push_back(s.toStdString());
+    return out;
+}
+
+QStringList toQtList(const std::vector<std::string>& l) {
+    QStringList out;
+    for (const auto& s : l) out << QString::fromStdString(s);
+    return out;
+}
+
+}  // namespace
+
+SessionFile Session::toFile() const {
+    SessionFile f;
+    f.source = source.toStdString();
+    f.target = target.toStdString();
+    f.sentences = toStd(sentences);
+    f.sentenceIndex = sentenceIndex;
+    f.columns = toStd(columns);
+    for (const auto& c : columnConfigs) f.columnConfigs.push_back(fromQt(c));
+    f.modelSet = modelSet.toStdString();
+    f.view = fromQt(view.toJson());
+    return f;
+}
+
+Session Session::fromFile(const SessionFile& f) {
+    Session s;
+    s.source = QString::fromStdString(f.source);
+    s.target = QString::fromStdString(f.target);
+    s.sentences = toQtList(f.sentences);
+    s.sentenceIndex = f.sentenceIndex;
+    s.columns = toQtList(f.columns);
+    for (const json& c : f.columnConfigs) s.columnConfigs.append(toQt(c));
+    s.modelSet = QString::fromStdString(f.modelSet);
+    s.view = ViewState::fromJson(toQt(f.view).toObject());
     return s;
 }
 
 bool Session::save(const QString& path, QString* error) const {
     try {
-        writeFileAtomically(path.toStdString(), QJsonDocument(toJson()).toJson().toStdString());
+        writeFileAtomically(path.toStdString(), sessionJson(toFile()));
     } catch (const std::exception& e) {
         if (error) *error = QString::fromUtf8(e.what());
         return false;
@@ -56,36 +122,12 @@ bool Session::save(const QString& path, QString* error) const {
 }
 
 bool Session::load(const QString& path, Session* out, QString* error) {
-    // The engine's reader applies the limits of docs/limits.md (size, nesting, repeated keys)
-    // before Qt sees the text.
-    QJsonDocument doc;
     try {
-        const std::string text = readTextFile(path.toStdString(), kMaxSessionBytes, "session");
-        const nlohmann::json j = parseJson(text, "the session", kMaxSessionBytes);
-        if (!j.is_object()) {
-            throw Error(
-                (j.is_array()
-                     ? QCoreApplication::translate("attnviz::ui::Session",
-                                                   "the JSON is an array, not an object")
-                     : QCoreApplication::translate("attnviz::ui::Session",
-                                                   "the JSON is a single value, not an object"))
-                    .toStdString());
-        }
-        doc = QJsonDocument::fromJson(QByteArray::fromStdString(text));
+        *out = fromFile(readSessionFile(path.toStdString()));  // its messages name the file
     } catch (const std::exception& e) {
-        if (error)
-            *error =
-                QCoreApplication::translate("attnviz::ui::Session", "'%1' is not a session: %2")
-                    .arg(path, QString::fromUtf8(e.what()));
+        if (error) *error = QString::fromUtf8(e.what());
         return false;
     }
-    QString e;
-    Session s = fromJson(doc.object(), &e);
-    if (!e.isEmpty()) {
-        if (error) *error = path + ": " + e;
-        return false;
-    }
-    *out = s;
     return true;
 }
 
@@ -102,8 +144,7 @@ std::vector<ModelColumn> Session::openColumns(QStringList* errors) const {
         const QJsonValue cfg = columnConfigs.at(i);
         if (cfg.isObject()) {  // settings edited in the app, saved with the workspace
             try {
-                c->model->reconfigure(ModelConfig::fromJsonText(
-                    QJsonDocument(cfg.toObject()).toJson(QJsonDocument::Compact).toStdString()));
+                c->model->reconfigure(ModelConfig::fromJsonText(fromQt(cfg).dump()));
             } catch (const std::exception& e) {
                 if (errors)
                     errors->append(
@@ -119,16 +160,19 @@ std::vector<ModelColumn> Session::openColumns(QStringList* errors) const {
 }
 
 bool Session::loadLast(Session* out) {
-    const QByteArray json = QSettings().value("lastSession").toByteArray();
-    const QJsonDocument doc = QJsonDocument::fromJson(json);
-    if (!doc.isObject()) return false;
-    QString error;
-    *out = Session::fromJson(doc.object(), &error);
-    return error.isEmpty() && !out->columns.isEmpty();
+    const QByteArray text = QSettings().value("lastSession").toByteArray();
+    try {  // the same reader and limits as a session file
+        *out = fromFile(parseSessionJson(std::string_view(text.constData(), size_t(text.size())),
+                                         "the last workspace"));
+    } catch (const std::exception&) {
+        return false;
+    }
+    return !out->columns.isEmpty();
 }
 
 void Session::saveAsLast() const {
-    QSettings().setValue("lastSession", QJsonDocument(toJson()).toJson(QJsonDocument::Compact));
+    QSettings().setValue("lastSession", QByteArray::fromStdString(toFile().toJson().dump(
+                                            -1, ' ', false, json::error_handler_t::replace)));
 }
 
 void Session::setRestoring(bool on) {

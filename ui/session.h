@@ -5,13 +5,16 @@
 #include <QJsonObject>
 #include <QStringList>
 
+#include "core/session_file.h"
 #include "core/workspace.h"
 #include "view_state.h"
 
 namespace attnviz::ui {
 
 // A saved workspace: the sentence, the sentence list, the columns (checkpoint paths, in
-// order) and the view. Stored as JSON ({"attnviz_session": 1, …}).
+// order) and the view, in Qt's types for the widgets. The file ({"attnviz_session": 1, …})
+// is read, checked and written by the engine (core/session_file.h), with the limits of every
+// file the app reads (docs/limits.md).
 struct Session {
     QString source, target;
     QStringList sentences;
@@ -23,14 +26,13 @@ struct Session {
     QString modelSet;  // the bundled set the columns came from (core/workspace.h), "" if none
     ViewState view;
 
-    QJsonObject toJson() const;
-    // Error message in *error when the JSON is not a session.
-    static Session fromJson(const QJsonObject& o, QString* error);
+    SessionFile toFile() const;
+    static Session fromFile(const SessionFile& f);
     // Atomic write (the engine's atomic writer); false with a message on error.
     bool save(const QString& path, QString* error) const;
-    // Reads a session file (at most kMaxBytes); false with "'path' …: reason" on error.
+    // Reads a session file (core readSessionFile); false with a message naming the file and
+    // what is wrong on error.
     static bool load(const QString& path, Session* out, QString* error);
-    static constexpr qint64 kMaxBytes = 16 << 20;
     // Opens the columns' checkpoints; those that cannot be opened are listed in *errors as
     // "path: reason" (ui/column_files.h: never throws, refuses deeply nested headers).
     std::vector<ModelColumn> openColumns(QStringList* errors) const;
@@ -41,7 +43,7 @@ struct Session {
     // cleared once it is shown: still set at the next start means that start never finished.
     static void setRestoring(bool on);
     static bool isRestoring();
-    bool operator==(const Session& o) const { return toJson() == o.toJson(); }
+    bool operator==(const Session& o) const { return toFile() == o.toFile(); }
 };
 
 }  // namespace attnviz::ui

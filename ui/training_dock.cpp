@@ -344,7 +344,7 @@ bool TrainingDock::start(const JobSpec& spec, const QString& name, QString* erro
                 &m_stopFlag);
             const bool stopped = m_stopFlag.load();
             job->finish(job->evaluateHeldOut(!stopped), stopped);
-            nlohmann::json t = job->model().training();
+            nlohmann::json t = job->model().training().raw();
             t["name"] = name.toStdString();
             job->model().setTraining(t);
             model = std::make_shared<Model>(std::move(job->model()));
@@ -399,15 +399,15 @@ void TrainingDock::onFinished(std::shared_ptr<Model> model, QString name, QStrin
 }
 
 QString TrainingDock::showHeldOut() {
-    const auto& h = m_last->training()["held_out"];
+    const HeldOutInfo h = m_last->training().heldOut.value_or(HeldOutInfo{});
     // No-break spaces inside each metric: a wrapped status must not split "BLEU" from its
     // value.
-    const double loss = h.value("loss", 0.0), accuracy = 100 * h.value("token_accuracy", 0.0);
-    const QString summary = h.contains("bleu")
+    const double loss = h.loss.value_or(0.0), accuracy = 100 * h.tokenAccuracy.value_or(0.0);
+    const QString summary = h.bleu
                                 ? tr("held-out loss\u00A0%1, token accuracy\u00A0%2%, BLEU\u00A0%3")
                                       .arg(loss, 0, 'f', 3)
                                       .arg(accuracy, 0, 'f', 1)
-                                      .arg(h["bleu"].get<double>(), 0, 'f', 1)
+                                      .arg(*h.bleu, 0, 'f', 1)
                                 : tr("held-out loss\u00A0%1, token accuracy\u00A0%2%")
                                       .arg(loss, 0, 'f', 3)
                                       .arg(accuracy, 0, 'f', 1);

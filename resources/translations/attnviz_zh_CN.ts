@@ -285,22 +285,6 @@ in layer %2</source>
     <context>
         <name>attnviz::ui::ColumnFiles</name>
         <message>
-            <source>its header holds JSON nested %1 levels deep (the app reads at most %2)</source>
-            <translation>其文件头包含嵌套 %1 层的 JSON（本程序最多读取 %2 层）</translation>
-        </message>
-        <message>
-            <source>its training metadata's "kind" is not a string</source>
-            <translation>其训练元数据中的 "kind" 不是字符串</translation>
-        </message>
-        <message>
-            <source>no such file</source>
-            <translation>文件不存在</translation>
-        </message>
-        <message>
-            <source>not a regular file (a folder, FIFO or device)</source>
-            <translation>不是普通文件（而是文件夹、FIFO 或设备）</translation>
-        </message>
-        <message>
             <source>unknown error while reading it</source>
             <translation>读取时发生未知错误</translation>
         </message>
@@ -1510,14 +1494,6 @@ weight %6</source>
     <context>
         <name>attnviz::ui::SentenceList</name>
         <message>
-            <source>cannot open '%1': %2</source>
-            <translation>无法打开“%1”：%2</translation>
-        </message>
-        <message>
-            <source>'%1' is larger than %2 MB</source>
-            <translation>“%1”大于 %2 MB</translation>
-        </message>
-        <message>
             <source>'%1' is not valid UTF-8 text</source>
             <translation>“%1”不是有效的 UTF-8 文本</translation>
         </message>
@@ -1528,22 +1504,6 @@ weight %6</source>
     </context>
     <context>
         <name>attnviz::ui::Session</name>
-        <message>
-            <source>not an attnviz session (no "attnviz_session": 1)</source>
-            <translation>不是 attnviz 会话（缺少 "attnviz_session": 1）</translation>
-        </message>
-        <message>
-            <source>the JSON is an array, not an object</source>
-            <translation>该 JSON 是数组，而不是对象</translation>
-        </message>
-        <message>
-            <source>the JSON is a single value, not an object</source>
-            <translation>该 JSON 是单个值，而不是对象</translation>
-        </message>
-        <message>
-            <source>'%1' is not a session: %2</source>
-            <translation>“%1”不是会话：%2</translation>
-        </message>
         <message>
             <source>%1: its edited settings in the workspace were not applied: %2</source>
             <translation>%1：其在工作区中编辑过的设置未被应用：%2</translation>

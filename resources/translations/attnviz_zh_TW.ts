@@ -285,22 +285,6 @@ in layer %2</source>
     <context>
         <name>attnviz::ui::ColumnFiles</name>
         <message>
-            <source>its header holds JSON nested %1 levels deep (the app reads at most %2)</source>
-            <translation>其檔案標頭包含巢狀 %1 層的 JSON（本程式最多讀取 %2 層）</translation>
-        </message>
-        <message>
-            <source>its training metadata's "kind" is not a string</source>
-            <translation>其訓練中繼資料的 "kind" 不是字串</translation>
-        </message>
-        <message>
-            <source>no such file</source>
-            <translation>檔案不存在</translation>
-        </message>
-        <message>
-            <source>not a regular file (a folder, FIFO or device)</source>
-            <translation>不是一般檔案（而是資料夾、FIFO 或裝置）</translation>
-        </message>
-        <message>
             <source>unknown error while reading it</source>
             <translation>讀取時發生未知錯誤</translation>
         </message>
@@ -1510,14 +1494,6 @@ weight %6</source>
     <context>
         <name>attnviz::ui::SentenceList</name>
         <message>
-            <source>cannot open '%1': %2</source>
-            <translation>無法開啟「%1」：%2</translation>
-        </message>
-        <message>
-            <source>'%1' is larger than %2 MB</source>
-            <translation>「%1」大於 %2 MB</translation>
-        </message>
-        <message>
             <source>'%1' is not valid UTF-8 text</source>
             <translation>「%1」不是有效的 UTF-8 文字</translation>
         </message>
@@ -1528,22 +1504,6 @@ weight %6</source>
     </context>
     <context>
         <name>attnviz::ui::Session</name>
-        <message>
-            <source>not an attnviz session (no "attnviz_session": 1)</source>
-            <translation>不是 attnviz 工作階段（缺少 "attnviz_session": 1）</translation>
-        </message>
-        <message>
-            <source>the JSON is an array, not an object</source>
-            <translation>該 JSON 是陣列，而不是物件</translation>
-        </message>
-        <message>
-            <source>the JSON is a single value, not an object</source>
-            <translation>該 JSON 是單一值，而不是物件</translation>
-        </message>
-        <message>
-            <source>'%1' is not a session: %2</source>
-            <translation>「%1」不是工作階段：%2</translation>
-        </message>
         <message>
             <source>%1: its edited settings in the workspace were not applied: %2</source>
             <translation>%1：其在工作區中編輯過的設定未被套用：%2</translation>

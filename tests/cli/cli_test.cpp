@@ -399,9 +399,10 @@ TEST(CliIssue11, DeeplyNestedJsonIsRefusedNotSerialised) {
     writeFile(cfg, "{\"d_model\":" + std::string(50000, '['));
     expectError(cli({"init", "--config", cfg, "--out", tmp("deep_out.safetensors")}), 1,
                 "deeper than");
-    // A wide (not deep) training value is printed bounded by info.
-    const std::string wide =
-        alteredModel(model, "wide_training", "training", "[\"" + std::string(100000, 'x') + "\"]");
+    // A wide (not deep) training value is printed bounded by info (an object: training
+    // metadata that is not one is refused, docs/model-spec.md 7.3).
+    const std::string wide = alteredModel(model, "wide_training", "training",
+                                          "{\"notes\": \"" + std::string(100000, 'x') + "\"}");
     const Result r = cli({"info", "--model", wide});
     EXPECT_EQ(r.code, 0) << r.err;
     EXPECT_LT(r.out.size(), 5000u);

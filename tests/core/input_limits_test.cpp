@@ -3,13 +3,24 @@
 // bounded excerpts, special files.
 #include "core/input_limits.h"
 
+#include <fcntl.h>
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
 #include <fstream>
+#include <functional>
+#include <future>
+#include <thread>
 
 #include "core/error.h"
+#include "core/probe.h"
+#include "core/safetensors.h"
+#include "core/session_file.h"
+#include "core/training_info.h"
 #include "test_util.h"
 
 namespace attnviz {
@@ -73,6 +84,241 @@ TEST(InputLimits, SpecialAndOversizedFilesAreRefusedByName) {
               }).find("larger than the limit for a data file"),
               std::string::npos);
     EXPECT_EQ(readTextFile(big, 200, "data file").size(), 200u);
+}
+
+// ---- One road for every file: probe files, sessions and checkpoints meet the same limits ----
+
+// A reader of one kind of file, and how to make a file of that kind that holds `inner` (a JSON
+// value) where the format has a free value, or whose text is exactly `raw`.
+struct Road {
+    std::string kind;
+    std::function<void(const std::string& path)> read;
+    std::function<std::string(const std::string& inner)> withValue;
+    uint64_t maxBytes;  // the file's size limit
+};
+
+std::string writeTemp(const std::string& name, const std::string& bytes) {
+    const std::string path = test::tempPath(name);
+    std::ofstream(path, std::ios::binary | std::ios::trunc) << bytes;
+    return path;
+}
+
+// The checkpoint of a small model with `training` (a JSON text) as its training metadata.
+std::string checkpointWith(const std::string& training) {
+    Model m = test::makeModel(R"({"d_model": 8, "heads": 2, "d_ff": 16, "enc_layers": 1,
+        "dec_layers": 1, "max_len": 16, "encoder_self": {"variant": "dot"},
+        "decoder_self": {"variant": "dot"}, "cross": {"variant": "dot"}})");
+    SafeTensorsFile f = m.toSafeTensors();
+    f.metadata["training"] = training;
+    return f.serialize();
+}
+
+std::vector<Road> roads() {
+    return {
+        {"probe file", [](const std::string& p) { readProbeFile(p); },
+         [](const std::string& inner) {
+             return R"({"format": "attnviz-probe", "version": 1, "model": "m", "every": 1,
+                        "probe": {"source": "a", "target": null}, "snapshots": [], "notes": )" +
+                    inner + "}";
+         },
+         kMaxProbeBytes},
+        {"session", [](const std::string& p) { readSessionFile(p); },
+         [](const std::string& inner) {
+             return R"({"attnviz_session": 1, "columns": [], "view": {"notes": )" + inner + "}}";
+         },
+         kMaxSessionBytes},
+        {"checkpoint", [](const std::string& p) { Model::load(p); },
+         [](const std::string& inner) { return checkpointWith("{\"notes\": " + inner + "}"); },
+         SafeTensorsFile::kMaxFileBytes},
+    };
+}
+
+// Runs `read` on another thread: a reader that blocks (a FIFO opened for reading waits for a
+// writer) fails the test instead of hanging it, the FIFO then opened to release it; one that
+// reads without end (/dev/zero) ends the test binary with a failure before memory runs out.
+std::string errorWithin(const Road& r, const std::string& path, const std::string& fifo = "") {
+    auto done = std::make_shared<std::promise<std::string>>();
+    auto result = done->get_future();
+    std::thread([r, path, done] {
+        done->set_value(test::errorOf([&] { r.read(path); }));
+    }).detach();
+    if (result.wait_for(std::chrono::seconds(3)) != std::future_status::ready) {
+        ADD_FAILURE() << r.kind << ": reading '" << path << "' did not return";
+        if (fifo.empty()) {
+            std::fprintf(stderr, "FAILED: %s: reading '%s' did not return\n", r.kind.c_str(),
+                         path.c_str());
+            std::_Exit(1);
+        }
+        ::close(::open(fifo.c_str(), O_RDWR));  // let the reader go
+    }
+    return result.get();
+}
+
+void expectHas(const std::string& error, const std::string& part, const Road& r) {
+    EXPECT_NE(error.find(part), std::string::npos)
+        << r.kind << ": '" << error << "' should say '" << part << "'";
+}
+
+TEST(InputRoad, AFifoOrADeviceIsRefusedByNameWithoutBlocking) {
+    for (const Road& r : roads()) {
+        const std::string fifo = test::tempPath("road.fifo");
+        ::unlink(fifo.c_str());
+        ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+        expectHas(errorWithin(r, fifo, fifo), "'" + fifo + "' is a FIFO (named pipe), not a file",
+                  r);
+        ::unlink(fifo.c_str());
+        expectHas(errorWithin(r, "/dev/zero"), "'/dev/zero' is a character device, not a file", r);
+        expectHas(errorWithin(r, "/"), "'/' is a directory, not a file", r);
+    }
+}
+
+TEST(InputRoad, AFileOverItsLimitIsRefusedBeforeItIsRead) {
+    for (const Road& r : roads()) {
+        // Sparse: 200 MB (or the checkpoint limit and a byte) that take no disk.
+        const uint64_t size = std::max<uint64_t>(200'000'000, r.maxBytes + 1);
+        const std::string path = test::tempPath("road-huge");
+        ::unlink(path.c_str());
+        const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+        ASSERT_GE(fd, 0);
+        ASSERT_EQ(::ftruncate(fd, off_t(size)), 0);
+        ::close(fd);
+        const auto start = std::chrono::steady_clock::now();
+        const std::string error = errorWithin(r, path);
+        expectHas(error, "'" + path + "' is larger than the limit for a " + r.kind, r);
+        EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(2))
+            << r.kind << ": the size is checked before reading";
+        ::unlink(path.c_str());
+    }
+}
+
+TEST(InputRoad, DeepNestingInvalidUtf8AndRepeatedKeysGetTheSameMessages) {
+    const std::string deep = std::string(10000, '[') + std::string(10000, ']');
+    for (const Road& r : roads()) {
+        const std::string path = writeTemp("road-deep", r.withValue(deep));
+        expectHas(errorWithin(r, path), "nests arrays and objects deeper than 64 levels", r);
+        // Bytes that are not UTF-8 inside a string (made after serialising: a checkpoint's
+        // writer would refuse them).
+        std::string bad = r.withValue(R"("cafQQ")");
+        bad.replace(bad.find("cafQQ"), 5, "caf\xe9Q");
+        expectHas(errorWithin(r, writeTemp("road-latin1", bad)), "is not valid JSON", r);
+        expectHas(errorWithin(r, writeTemp("road-latin1", bad)), "ill-formed UTF-8", r);
+        const std::string twice = r.withValue(R"({"a": 1, "a": 2})");
+        expectHas(errorWithin(r, writeTemp("road-twice", twice)),
+                  "repeats the key 'a' in one object", r);
+    }
+}
+
+TEST(InputRoad, WrongTypesAreNamedWithTheKey) {
+    const auto probe = [](const std::string& every) {
+        return R"({"format": "attnviz-probe", "version": 1, "model": "m", "every": )" + every +
+               R"(, "probe": {"source": "a", "target": null}, "snapshots": []})";
+    };
+    EXPECT_NE(test::errorOf([&] {
+                  parseProbeJson(probe(R"("ten")"), "p");
+              }).find("'every' must be an integer, got \"ten\""),
+              std::string::npos);
+    EXPECT_NE(test::errorOf([&] {
+                  parseProbeJson(probe("1e300"), "p");
+              }).find("'every' must be an integer, got 1e+300"),
+              std::string::npos);
+    EXPECT_NE(test::errorOf([] {
+                  parseSessionJson(R"({"attnviz_session": 1, "columns": 5})", "'w'");
+              }).find("'w': 'columns' must be an array of strings, got 5"),
+              std::string::npos);
+    const std::string path =
+        writeTemp("road-steps.safetensors", checkpointWith(R"({"steps": "ten"})"));
+    EXPECT_NE(test::errorOf([&] { Model::load(path); })
+                  .find(": checkpoint training metadata: 'steps' must be an integer of at least 0, "
+                        "got \"ten\""),
+              std::string::npos);
+}
+
+TEST(SessionFile, AFileAsTheAppWroteItOpensAndRoundTrips) {
+    // Written by the Qt-based writer (indented, keys sorted, a double written as an integer).
+    const std::string qtWritten = R"({
+    "attnviz_session": 1,
+    "column_configs": [
+        null,
+        {"arch": "seq2seq", "d_model": 64}
+    ],
+    "columns": [
+        "/m/01-dot.safetensors",
+        "/m/09-hc-sa.safetensors"
+    ],
+    "model_set": "toy",
+    "sentence_index": 1,
+    "sentences": ["a\tb", "c"],
+    "source": "I want to go",
+    "target": "",
+    "view": {"colormap": "viridis", "layer": 1, "zoom": 1.5}
+}
+)";
+    const SessionFile s = parseSessionJson(qtWritten, "'w'");
+    EXPECT_EQ(s.columns,
+              (std::vector<std::string>{"/m/01-dot.safetensors", "/m/09-hc-sa.safetensors"}));
+    EXPECT_EQ(s.sentences, (std::vector<std::string>{"a\tb", "c"}));
+    EXPECT_EQ(s.sentenceIndex, 1);
+    EXPECT_EQ(s.source, "I want to go");
+    EXPECT_EQ(s.modelSet, "toy");
+    ASSERT_EQ(s.columnConfigs.size(), 2u);
+    EXPECT_TRUE(s.columnConfigs[0].is_null());
+    EXPECT_EQ(s.columnConfigs[1]["d_model"], 64);
+    EXPECT_EQ(s.view["zoom"], 1.5);
+    EXPECT_EQ(parseSessionJson(sessionJson(s), "again"), s);
+    // The oldest files: only the marker and the columns; every other key takes its default.
+    const SessionFile old = parseSessionJson(R"({"attnviz_session": 1, "columns": ["x"]})", "o");
+    EXPECT_EQ(old.sentenceIndex, -1);
+    EXPECT_TRUE(old.view.is_object());
+    EXPECT_NE(test::errorOf([] { parseSessionJson("[1, 2]", "'a'"); }).find("'a' is a JSON array"),
+              std::string::npos);
+    EXPECT_NE(test::errorOf([] {
+                  parseSessionJson(R"({"attnviz_session": 2})", "'a'");
+              }).find("not an attnviz session"),
+              std::string::npos);
+}
+
+TEST(TrainingInfo, FieldsAreTypedOnceAndUnknownKeysSurviveASave) {
+    const std::string path =
+        writeTemp("training-info.safetensors",
+                  checkpointWith(R"({"kind": "trained", "steps": 2000, "stopped_early": false,
+            "task": "translate", "name": "mine", "future_key": {"x": [1, 2]},
+            "held_out": {"sentences": 200, "loss": 0.5, "token_accuracy": 0.75, "bleu": 96.5,
+                         "best_aer": {"layer": 0, "head": "mean", "aer": 0.08},
+                         "source": "task 'translate'"}})"));
+    const Model m = Model::load(path);
+    const TrainingInfo& t = m.training();
+    EXPECT_EQ(t.kind, "trained");
+    EXPECT_EQ(t.steps.value_or(-1), 2000);
+    EXPECT_EQ(t.stoppedEarly.value_or(true), false);
+    EXPECT_EQ(t.task, "translate");
+    EXPECT_EQ(t.name, "mine");
+    ASSERT_TRUE(t.heldOut);
+    EXPECT_EQ(t.heldOut->sentences.value_or(0), 200);
+    EXPECT_EQ(t.heldOut->loss.value_or(0), 0.5);
+    EXPECT_EQ(t.heldOut->tokenAccuracy.value_or(0), 0.75);
+    EXPECT_EQ(t.heldOut->bleu.value_or(0), 96.5);
+    EXPECT_EQ(t.heldOut->bestAer.value_or(0), 0.08);
+    EXPECT_EQ(t.heldOut->source, "task 'translate'");
+    EXPECT_FALSE(t.untrained());
+    const std::string again = test::tempPath("training-info-again.safetensors");
+    m.save(again);
+    EXPECT_EQ(Model::load(again).training().raw()["future_key"],
+              nlohmann::json::parse(R"({"x": [1, 2]})"));
+    // Absent, and refused.
+    EXPECT_FALSE(TrainingInfo::fromJson(nullptr, "t").present());
+    EXPECT_TRUE(TrainingInfo::fromJson({{"kind", "random-init"}, {"seed", 3}}, "t").untrained());
+    for (const char* bad : {R"([1])", R"({"kind": 5})", R"({"steps": -1})", R"({"name": null})",
+                            R"({"stopped_early": "no"})", R"({"held_out": {"bleu": "high"}})",
+                            R"({"held_out": {"best_aer": {"aer": []}}})"}) {
+        EXPECT_NE(test::errorOf([&] {
+                      TrainingInfo::fromJson(nlohmann::json::parse(bad), "t");
+                  }).find("t"),
+                  std::string::npos)
+            << bad;
+        EXPECT_FALSE(
+            test::errorOf([&] { TrainingInfo::fromJson(nlohmann::json::parse(bad), "t"); }).empty())
+            << bad;
+    }
 }
 
 }  // namespace

@@ -7,6 +7,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
+#include "core/file_io.h"
 #include "core/model.h"
 #include "test_util.h"
 

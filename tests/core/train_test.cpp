@@ -394,7 +394,12 @@ TEST(Probe, SnapshotsAtZeroEveryKAndTheLastWithoutChangingTraining) {
 
 TEST(Probe, BadFilesAndSpecsSayWhatIsWrong) {
     using test::errorOf;
-    EXPECT_NE(errorOf([] { parseProbeJson("{", "p.json"); }).find("p.json is not a valid probe"),
+    // Not JSON: the message of every JSON read (core/input_limits.h).
+    EXPECT_NE(errorOf([] { parseProbeJson("{", "p.json"); }).find("p.json is not valid JSON"),
+              std::string::npos);
+    EXPECT_NE(errorOf([] {
+                  parseProbeJson(R"({"format": "attnviz-probe", "version": 1})", "p.json");
+              }).find("p.json is not a valid probe"),
               std::string::npos);
     EXPECT_NE(errorOf([] { parseProbeJson(R"({"a": 1})", "p.json"); }).find("not an attnviz probe"),
               std::string::npos);
@@ -402,7 +407,9 @@ TEST(Probe, BadFilesAndSpecsSayWhatIsWrong) {
                   parseProbeJson(R"({"format": "attnviz-probe", "version": 7})", "p.json");
               }).find("version 7"),
               std::string::npos);
-    EXPECT_NE(errorOf([] { readProbeFile("/nonexistent/p.json"); }).find("cannot read"),
+    EXPECT_NE(errorOf([] {
+                  readProbeFile("/nonexistent/p.json");
+              }).find("cannot open '/nonexistent/p.json'"),
               std::string::npos);
     JobSpec s = tinyJob("copy", "", 5);
     s.probeEvery = 3;

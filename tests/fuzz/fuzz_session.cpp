@@ -16,7 +16,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     QString error;
     if (attnviz::ui::Session::load(QString::fromStdString(path), &s, &error)) {
         // What the app does next with a session it accepted, short of opening checkpoints.
-        (void)(s == attnviz::ui::Session::fromJson(s.toJson(), &error));
+        (void)(s == attnviz::ui::Session::fromFile(s.toFile()));
     } else if (error.isEmpty()) {
         attnviz::fuzz::fail("session refused without a message");  // issue 11
     }

@@ -39,7 +39,7 @@ class BundledModel : public ::testing::TestWithParam<fs::path> {};
 TEST_P(BundledModel, MetadataConfigAndHeldOutMetricsHold) {
     const fs::path path = GetParam();
     Model m = Model::load(path.string());
-    const auto& t = m.training();
+    const auto& t = m.training().raw();
     ASSERT_TRUE(t.is_object()) << path;
     EXPECT_EQ(t["kind"], "trained");
     EXPECT_EQ(t["steps"], 2000);
@@ -97,7 +97,7 @@ TEST(BundledModels, OnePerConfiguration) {
 TEST(BundledModels, DotProductTranslatesAndAligns) {
     Model m = Model::load((kModels / "01-dot.safetensors").string());
     EXPECT_EQ(decode(m, "I want to go to the station"), "mo volo na de banof te irer");
-    const auto& h = m.training()["held_out"];
+    const auto& h = m.training().raw()["held_out"];
     EXPECT_GE(h["bleu"].get<double>(), 95.0);
     EXPECT_LE(h["best_aer"]["aer"].get<double>(), 0.1);
 }

@@ -57,7 +57,7 @@ class RealModel : public ::testing::TestWithParam<fs::path> {};
 TEST_P(RealModel, PresetAttentionAtTheSetsSizeWithSentencePiece) {
     const fs::path path = GetParam();
     Model m = Model::load(path.string());
-    const auto& t = m.training();
+    const auto& t = m.training().raw();
     ASSERT_TRUE(t.is_object()) << path;
     EXPECT_EQ(t["kind"], "trained");
     EXPECT_EQ(t["steps"], 3000);
@@ -106,7 +106,7 @@ TEST_P(RealModel, ReproducesItsHeldOutMetrics) {
     auto d = loadData(dev.string(), !lm, m.tokenizer(), limit);
     d.examples.resize(std::min<size_t>(d.examples.size(), 200));
     const Evaluation ev = evaluate(m, d.examples, EvalOptions{64, false});
-    const auto& rec = m.training()["held_out"];
+    const auto& rec = m.training().raw()["held_out"];
     EXPECT_NEAR(ev.loss, rec["loss"].get<double>(), 1e-4) << path;
     EXPECT_NEAR(ev.tokenAccuracy, rec["token_accuracy"].get<double>(), 2e-3) << path;
 }

@@ -5,6 +5,7 @@
 // a crash; a last workspace whose restore never finished is not reopened by itself.
 #include <gtest/gtest.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <QDockWidget>
 #include <QListWidget>
@@ -18,6 +19,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "core/safetensors.h"
 #include "ui/column_files.h"
 #include "ui/command_line.h"
 #include "ui/main_window.h"
@@ -137,15 +139,22 @@ TEST(Problems, CheckpointsAndWorkspacesNested300000DeepAreRefusedByName) {
     EXPECT_FALSE(w.openCheckpointFile(q(cfg)));
     EXPECT_TRUE(w.columns().empty());
     const QStringList lines = w.problems()->lines();
-    EXPECT_TRUE(anyLineHas(lines, q(training) + ": its header holds JSON nested")) << joined(lines);
-    EXPECT_TRUE(anyLineHas(lines, q(cfg) + ": its header holds JSON nested")) << joined(lines);
+    // The engine's message for any JSON nested too deeply, as for every file (docs/limits.md).
+    EXPECT_TRUE(anyLineHas(lines, q(training) +
+                                      ": checkpoint training metadata nests arrays and objects "
+                                      "deeper than 64 levels"))
+        << joined(lines);
+    EXPECT_TRUE(anyLineHas(lines, q(cfg) + ": checkpoint config: the text nests arrays and objects "
+                                           "deeper than 64 levels"))
+        << joined(lines);
     // A workspace nested as deep, and one listing both checkpoints beside a good one.
     const std::string deepWork = temp("deep.attnviz.json");
     std::ofstream(deepWork) << "{\"attnviz_session\": 1, \"view\": " << std::string(300000, '[')
                             << std::string(300000, ']') << "}";
     QString error;
     EXPECT_FALSE(w.openSession(q(deepWork), &error));
-    EXPECT_TRUE(error.contains("deep.attnviz.json")) << error.toStdString();
+    EXPECT_TRUE(error.contains("'" + q(deepWork) + "' nests arrays and objects deeper than 64"))
+        << error.toStdString();
     const std::string work = temp("deep-columns.attnviz.json");
     std::ofstream(work) << nlohmann::json{
         {"attnviz_session", 1},
@@ -163,9 +172,9 @@ TEST(Problems, AFifoOrAFolderAsACheckpointIsRefusedWithoutWaiting) {
     ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
     QString error;
     EXPECT_FALSE(openColumn(q(fifo), &error));  // before: blocked for ever in open()
-    EXPECT_TRUE(error.contains("not a regular file")) << error.toStdString();
+    EXPECT_TRUE(error.contains("is a FIFO (named pipe), not a file")) << error.toStdString();
     EXPECT_FALSE(openColumn(q(::testing::TempDir()), &error));
-    EXPECT_TRUE(error.contains("not a regular file")) << error.toStdString();
+    EXPECT_TRUE(error.contains("is a directory, not a file")) << error.toStdString();
     std::remove(fifo.c_str());
 }
 
@@ -174,18 +183,51 @@ TEST(Problems, ASentenceListThatCannotBeReadIsNamedInTheProblems) {
     std::ofstream(bad, std::ios::binary) << "caf\xe9 au lait\n";
     MainWindow w;
     EXPECT_FALSE(w.openSentenceFile(q(bad)));
-    EXPECT_FALSE(w.openSentenceFile("/dev/zero"));  // refused at 64 MB, not read for ever
+    EXPECT_FALSE(w.openSentenceFile("/dev/zero"));        // refused by name, not read for ever
+    const std::string huge = temp("huge-sentences.txt");  // sparse: 200 MB on no disk
+    std::ofstream(huge, std::ios::trunc).close();
+    ASSERT_EQ(::truncate(huge.c_str(), 200'000'000), 0);
+    EXPECT_FALSE(w.openSentenceFile(q(huge)));
+    const std::string fifo = temp("sentences.fifo");
+    std::remove(fifo.c_str());
+    ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
+    EXPECT_FALSE(w.openSentenceFile(q(fifo)));  // before: blocked for ever in open()
+    std::remove(fifo.c_str());
+    std::remove(huge.c_str());
     const QStringList lines = w.problems()->lines();
     EXPECT_TRUE(anyLineHas(lines, "latin1.txt' is not valid UTF-8")) << joined(lines);
-    EXPECT_TRUE(anyLineHas(lines, "/dev/zero' is larger than")) << joined(lines);
+    EXPECT_TRUE(anyLineHas(lines, "'/dev/zero' is a character device, not a file"))
+        << joined(lines);
+    EXPECT_TRUE(anyLineHas(lines,
+                           "huge-sentences.txt' is larger than the limit for a sentence "
+                           "list"))
+        << joined(lines);
+    EXPECT_TRUE(anyLineHas(lines, "sentences.fifo' is a FIFO (named pipe), not a file"))
+        << joined(lines);
 }
 
-TEST(Problems, NestingIsCountedInsideStringsAndThroughUnicodeEscapes) {
-    EXPECT_EQ(jsonNestingDepth(R"({"a": [1, {"b": 2}]})"), 3);
-    EXPECT_EQ(jsonNestingDepth(R"({"a": "x[[[ not json"})"), 1);  // a name, not JSON text
-    EXPECT_EQ(jsonNestingDepth(R"({"m": {"config": "[[[]]]"}})"), 3);
-    EXPECT_EQ(jsonNestingDepth(R"({"config": "[\u005b\u005b]]]"})"), 3);
-    EXPECT_EQ(jsonNestingDepth(R"({"s": "a \"[[[[\" b"})"), 1);
+TEST(Problems, AHostileWorkspaceFileIsRefusedWithTheEnginesMessages) {
+    // The same limits and messages as a checkpoint (tests/core/input_limits_test.cpp).
+    MainWindow w;
+    QString error;
+    EXPECT_FALSE(w.openSession("/dev/zero", &error));
+    EXPECT_TRUE(error.contains("'/dev/zero' is a character device, not a file"))
+        << error.toStdString();
+    const std::string fifo = temp("work.fifo");
+    std::remove(fifo.c_str());
+    ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
+    EXPECT_FALSE(w.openSession(q(fifo), &error));
+    EXPECT_TRUE(error.contains("is a FIFO (named pipe), not a file")) << error.toStdString();
+    std::remove(fifo.c_str());
+    const std::string latin1 = temp("latin1.attnviz.json");
+    std::ofstream(latin1, std::ios::binary) << "{\"attnviz_session\": 1, \"source\": \"caf\xe9\"}";
+    EXPECT_FALSE(w.openSession(q(latin1), &error));
+    EXPECT_TRUE(error.contains("is not valid JSON")) << error.toStdString();
+    const std::string wrong = temp("wrong-type.attnviz.json");
+    std::ofstream(wrong) << R"({"attnviz_session": 1, "columns": "01-dot.safetensors"})";
+    EXPECT_FALSE(w.openSession(q(wrong), &error));
+    EXPECT_TRUE(error.contains("'columns' must be an array of strings")) << error.toStdString();
+    EXPECT_TRUE(w.columns().empty());
 }
 
 TEST(Problems, ALastWorkspaceWhoseRestoreNeverFinishedIsNotReopened) {
@@ -229,19 +271,29 @@ TEST(Problems, ALastWorkspaceWhoseRestoreNeverFinishedIsNotReopened) {
 }
 
 TEST(Problems, AModelTheAnalysisThrowsOnIsAnErrorNotTheEndOfTheApp) {
-    // openColumn refuses such a checkpoint; a column built another way must not crash either.
+    // Weights that overflow in the forward pass: the analysis throws on a worker thread.
     ModelColumn c = loadModelColumn(kModels + "/01-dot.safetensors");
-    c.model->setTraining(nlohmann::json{{"kind", 5}});
+    for (auto& [name, t] : c.model->params()) t.m *= 1e30f;
     MainWindow w;
     w.setColumns({c});
     w.setSentence("I want to go");
     waitForResults(w);
     EXPECT_TRUE(w.statusBar()->currentMessage().contains("could not run"))
         << w.statusBar()->currentMessage().toStdString();
+}
+
+TEST(Problems, TrainingMetadataOfTheWrongTypeIsRefusedWhenTheCheckpointIsRead) {
+    // Checked once, by the engine, at load: no reader meets a "kind" that is not a string.
+    ModelColumn c = loadModelColumn(kModels + "/01-dot.safetensors");
+    EXPECT_THROW(c.model->setTraining(nlohmann::json{{"kind", 5}}), std::exception);
+    SafeTensorsFile f = c.model->toSafeTensors();
+    f.metadata["training"] = R"({"kind": 5})";
     const std::string path = temp("kind-number.safetensors");
-    c.model->save(path);
+    f.write(path);
+    MainWindow w;
     EXPECT_FALSE(w.openCheckpointFile(q(path)));
-    EXPECT_TRUE(anyLineHas(w.problems()->lines(), "\"kind\" is not a string"))
+    EXPECT_TRUE(anyLineHas(w.problems()->lines(),
+                           "checkpoint training metadata: 'kind' must be a string, got 5"))
         << joined(w.problems()->lines());
 }
 

@@ -1,0 +1,125 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "file_io.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <csignal>
+#include <cstring>
+#include <filesystem>
+#include <random>
+
+#include "error.h"
+#include "input_limits.h"
+
+namespace attnviz {
+
+namespace {
+
+// Removes `<name>.tmp-PID-RAND` beside `path` when process PID no longer runs.
+void removeStaleTemporaries(const std::filesystem::path& path) {
+    namespace fs = std::filesystem;
+    const fs::path dir = path.has_parent_path() ? path.parent_path() : fs::path(".");
+    const std::string prefix = path.filename().string() + ".tmp-";
+    std::error_code ec;
+    for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+        const std::string name = it->path().filename().string();
+        if (name.compare(0, prefix.size(), prefix) != 0) continue;
+        const std::string rest = name.substr(prefix.size());  // PID-RAND
+        const size_t dash = rest.find('-');
+        if (dash == 0 || dash == std::string::npos || dash > 9 ||
+            rest.find_first_not_of("0123456789-") != std::string::npos)
+            continue;
+        const long pid = std::stol(rest.substr(0, dash));
+        if (pid == ::getpid() || ::kill(pid_t(pid), 0) == 0 || errno != ESRCH) continue;
+        std::error_code ignored;
+        fs::remove(it->path(), ignored);
+    }
+}
+
+// The state of an existing target; Error for anything we must not replace.
+void checkTarget(const std::string& path, const std::string& flag, struct stat* st, bool* exists) {
+    *exists = ::lstat(path.c_str(), st) == 0;
+    if (!*exists) return;
+    if (!S_ISREG(st->st_mode)) {
+        throw Error(flag + " '" + path + "' is " + fileKind(st->st_mode) +
+                    "; refusing to replace it (give the path of a regular file)");
+    }
+    if ((st->st_mode & 0222) == 0 || ::access(path.c_str(), W_OK) != 0) {
+        throw Error(flag + " '" + path + "' is read-only; refusing to replace it");
+    }
+}
+
+}  // namespace
+
+void checkOutputPath(const std::string& path, const std::vector<std::string>& inputs,
+                     const std::string& flag) {
+    namespace fs = std::filesystem;
+    if (path.empty()) throw Error(flag + " is empty");
+    struct stat st {};
+    bool exists = false;
+    checkTarget(path, flag, &st, &exists);
+    for (const auto& in : inputs) {
+        std::error_code ec, ec1, ec2;
+        const bool same =
+            exists
+                ? fs::equivalent(path, in, ec) && !ec
+                : fs::weakly_canonical(path, ec1) == fs::weakly_canonical(in, ec2) && !ec1 && !ec2;
+        if (!in.empty() && same) {
+            throw Error(flag + " '" + path + "' is the same file as the input '" + in +
+                        "'; refusing to overwrite an input");
+        }
+    }
+    const fs::path p(path);
+    const std::string dir = p.has_parent_path() ? p.parent_path().string() : ".";
+    struct stat ds {};
+    if (::stat(dir.c_str(), &ds) != 0 || !S_ISDIR(ds.st_mode))
+        throw Error(flag + " '" + path + "': the directory '" + dir + "' does not exist");
+    if (::access(dir.c_str(), W_OK | X_OK) != 0)
+        throw Error(flag + " '" + path + "': the directory '" + dir + "' is not writable");
+    removeStaleTemporaries(p);
+}
+
+void writeFileAtomically(const std::string& path, const std::string& bytes) {
+    struct stat st {};
+    bool exists = false;
+    checkTarget(path, "output", &st, &exists);
+    removeStaleTemporaries(path);
+    std::random_device rd;
+    const std::string tmp =
+        path + ".tmp-" + std::to_string(::getpid()) + "-" + std::to_string(rd());
+    const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+    if (fd < 0) throw Error("cannot write '" + path + "': " + std::strerror(errno));
+    auto fail = [&](const char* what) {
+        const int err = errno;
+        ::close(fd);
+        ::unlink(tmp.c_str());
+        throw Error("cannot write '" + path + "': " + what + ": " + std::strerror(err));
+    };
+    // A replaced file keeps its permissions (a 600 checkpoint stays private).
+    if (exists && ::fchmod(fd, st.st_mode & 07777) != 0) fail("cannot keep the file's mode");
+    size_t done = 0;
+    while (done < bytes.size()) {
+        const ssize_t w = ::write(fd, bytes.data() + done, bytes.size() - done);
+        if (w < 0) {
+            if (errno == EINTR) continue;
+            fail("write failed");
+        }
+        done += static_cast<size_t>(w);
+    }
+    if (::fsync(fd) != 0) fail("flush failed");
+    if (::close(fd) != 0) {
+        const int err = errno;
+        ::unlink(tmp.c_str());
+        throw Error("cannot write '" + path + "': " + std::strerror(err));
+    }
+    if (::rename(tmp.c_str(), path.c_str()) != 0) {
+        const int err = errno;
+        ::unlink(tmp.c_str());
+        throw Error("cannot write '" + path + "': " + std::strerror(err));
+    }
+}
+
+}  // namespace attnviz
