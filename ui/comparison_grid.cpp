@@ -189,6 +189,12 @@ void ComparisonGrid::rebuild() {
                 m_alignedRows =
                     std::max(m_alignedRows, int(std::max(t.weights->rows(), t.weights->cols())));
     for (int c = 0; c < m_columns; ++c) fillColumn(c, s.columns[size_t(c)], m_rows);
+    // New panels in a shown grid: shown now, as QLayout would only a moment later (queued),
+    // until when the layout leaves them out and the grid would be fitted to none of them.
+    if (isVisible()) {
+        for (auto* h : m_headers) h->show();
+        forEachPanel([](Panel* p) { p->show(); });
+    }
     applySizes();
     // Panels' minimum sizes follow their token counts: lay out again (the scroll area
     // follows), also when the tables arrived while the grid was hidden.

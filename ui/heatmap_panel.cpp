@@ -55,9 +55,12 @@ protected:
         QCustomPlot::mouseDoubleClickEvent(event);
         m_panel->plotDoubleClick();
     }
+    // The map fitted to the new size before QCustomPlot draws it: its resizeEvent replots at
+    // once, and a fit after it would be drawn only at the next replot.
     void resizeEvent(QResizeEvent* event) override {
-        QCustomPlot::resizeEvent(event);
+        setViewport(rect());
         m_panel->plotResized();
+        QCustomPlot::resizeEvent(event);
     }
     void wheelEvent(QWheelEvent* event) override {
         if (event->modifiers() & Qt::ControlModifier) {
@@ -131,7 +134,10 @@ void HeatmapPanel::setArea(const TableArea& a) {
 }
 
 QSize HeatmapPanel::sizeHint() const {
-    return static_cast<const QWidget*>(m_plot)->sizeHint();  // protected in QCustomPlot
+    // The plot's, without the spare room fitLayout leaves around the map: that room follows
+    // the size the panel was given, and would keep a panel once made large from shrinking.
+    const QMargins spare = m_plot->plotLayout()->margins();
+    return static_cast<const QWidget*>(m_plot)->sizeHint().shrunkBy(spare);
 }
 
 void HeatmapPanel::resizeEvent(QResizeEvent* event) {

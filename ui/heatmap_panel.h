@@ -62,7 +62,7 @@ public:
     // Never smaller than kMinCell pixels per token plus the labels and title: below that the
     // labels overlap and cells blur, so the grid scrolls instead (issue 13).
     QSize minimumSizeHint() const override;
-    QSize sizeHint() const override;         // the plot's
+    QSize sizeHint() const override;         // the plot's, less the spare room around the map
     static constexpr int kMinCell = 14;      // an 8 pt label's height, at zoom 1
     static constexpr int kMaxMinSide = 720;  // the most the minimum size asks for, at zoom 1
     // Panel size factor (the grid's zoom) and the token labels' point size.
