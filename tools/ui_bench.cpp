@@ -133,7 +133,7 @@ int main(int argc, char** argv) {
             if (allPanels) {
                 for (int c = 0; c < g->columnCount(); ++c)
                     for (int h = 0; h < g->rowCount(); ++h)
-                        if (auto* p = g->panel(c, h)) p->replot(QCustomPlot::rpImmediateRefresh);
+                        if (Panel* p = g->panelAt(c, h)) p->redrawNow();
             }
             w.repaint();     // synchronously, what is on screen
             if (run >= 2) {  // two warm-up runs

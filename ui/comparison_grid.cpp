@@ -30,27 +30,18 @@ void ComparisonGrid::viewChanged() {
         rebuild();
         return;
     }
-    for (auto& col : m_panels)
-        for (auto* p : col) {
-            p->setColormap(m_view.colormap);
-            p->setScaling(m_view.scaling);
-            p->setHighlightedRow(m_view.query);
-        }
-    for (auto& col : m_lines)
-        for (auto* p : col) p->setSelectedQuery(m_view.query);
+    forEachPanel([this](Panel* p) {
+        p->setColors(m_view);
+        p->setQuery(m_view.query);
+    });
     applySizes();
 }
 
 void ComparisonGrid::applySizes() {
-    auto apply = [this](auto& grid) {
-        for (auto& col : grid)
-            for (auto* p : col) {
-                p->setZoom(m_view.zoom);
-                p->setLabelPoints(m_view.labelPoints);
-            }
-    };
-    apply(m_panels);
-    apply(m_lines);
+    forEachPanel([this](Panel* p) {
+        p->setZoom(m_view.zoom);
+        p->setLabelPoints(m_view.labelPoints);
+    });
     // One row of heatmaps (the mean layout, or one-head models): as tall as the view.
     const int header = m_headers.empty() ? 0 : m_headers.front()->minimumHeight();  // fixed
     const QMargins mg = m_layout->contentsMargins();
@@ -58,8 +49,7 @@ void ComparisonGrid::applySizes() {
         m_rows == 1 && m_fillHeight > 0
             ? m_fillHeight - header - m_layout->verticalSpacing() - mg.top() - mg.bottom()
             : 0;
-    for (auto& col : m_panels)
-        for (auto* p : col) p->setFillHeight(fill);
+    forEachPanel([fill](Panel* p) { p->setFillHeight(fill); });
     fitViewport();
     m_layout->invalidate();
     updateGeometry();
@@ -95,32 +85,25 @@ void ComparisonGrid::wheelEvent(QWheelEvent* event) {
     event->ignore();  // the scroll area scrolls
 }
 
-HeatmapPanel* ComparisonGrid::panel(int column, int row) const {
+Panel* ComparisonGrid::panelAt(int column, int row) const {
     if (column < 0 || column >= int(m_panels.size())) return nullptr;
     if (row < 0 || row >= int(m_panels[size_t(column)].size())) return nullptr;
     return m_panels[size_t(column)][size_t(row)];
 }
 
 void ComparisonGrid::revealPanel(int column, int row) {
-    QWidget* p = panel(column, row);
-    if (!p) p = linesPanel(column, row);
+    QWidget* p = panelAt(column, row);
     if (auto* s = qobject_cast<QScrollArea*>(m_area); s && p) s->ensureWidgetVisible(p);
-}
-
-LinesPanel* ComparisonGrid::linesPanel(int column, int row) const {
-    if (column < 0 || column >= int(m_lines.size())) return nullptr;
-    if (row < 0 || row >= int(m_lines[size_t(column)].size())) return nullptr;
-    return m_lines[size_t(column)][size_t(row)];
 }
 
 QLabel* ComparisonGrid::header(int column) const {
     return column >= 0 && column < int(m_headers.size()) ? m_headers[size_t(column)] : nullptr;
 }
 
-void ComparisonGrid::syncView(HeatmapPanel* from, const QCPRange& keys, const QCPRange& queries) {
-    for (auto& col : m_panels)
-        for (auto* p : col)
-            if (p != from) p->setView(keys, queries);
+void ComparisonGrid::syncArea(const Panel* from, const TableArea& area) {
+    forEachPanel([from, &area](Panel* p) {
+        if (p != from) p->setArea(area);
+    });
 }
 
 QLabel* ComparisonGrid::makeHeader(int c) {
@@ -143,46 +126,31 @@ QLabel* ComparisonGrid::makeHeader(int c) {
     return label;
 }
 
-HeatmapPanel* ComparisonGrid::makePanel(int c) {
-    auto* p = new HeatmapPanel(this);
-    p->setColormap(m_view.colormap);
-    p->setScaling(m_view.scaling);
-    connect(p, &HeatmapPanel::rowClicked, this, [this, c](int row) {
+// A panel of the grid's kind in column c: told the view's colours, its clicks and zooms
+// passed on.
+Panel* ComparisonGrid::makePanelOf(int c) {
+    Panel* p = makePanel(m_kind, this);
+    p->setColors(m_view);
+    connect(p, &Panel::rowClicked, this, [this, c](int row) {
         emit queryClicked(m_view.allLayersOf >= 0 ? m_view.allLayersOf : c, row);
     });
-    connect(p, &HeatmapPanel::viewChanged, this,
-            [this, p](const QCPRange& k, const QCPRange& q) { syncView(p, k, q); });
+    connect(p, &Panel::areaChanged, this, [this, p](const TableArea& area) { syncArea(p, area); });
     return p;
 }
 
-void ComparisonGrid::reshape(int cols, int rows, bool lines) {
-    if (cols == m_columns && rows == m_rows && lines == m_linesShown) return;  // reused
+void ComparisonGrid::reshape(int cols, int rows, PanelKind kind) {
+    if (cols == m_columns && rows == m_rows && kind == m_kind) return;  // reused
     for (auto* h : m_headers) delete h;
-    for (auto& col : m_panels)
-        for (auto* p : col) delete p;
-    for (auto& col : m_lines)
-        for (auto* p : col) delete p;
+    forEachPanel([](Panel* p) { delete p; });
     m_headers.clear();
-    m_panels.assign(lines ? 0 : static_cast<size_t>(cols), {});
-    m_lines.assign(lines ? static_cast<size_t>(cols) : 0, {});
-    m_linesShown = lines;
+    m_panels.assign(static_cast<size_t>(cols), {});
+    m_kind = kind;
     for (int c = 0; c < cols; ++c) {
         m_headers.push_back(makeHeader(c));
         m_layout->addWidget(m_headers.back(), 0, c);
         for (int h = 0; h < rows; ++h) {
-            QWidget* w;
-            if (lines) {
-                auto* p = new LinesPanel(this);
-                connect(p, &LinesPanel::rowClicked, this, [this, c](int row) {
-                    emit queryClicked(m_view.allLayersOf >= 0 ? m_view.allLayersOf : c, row);
-                });
-                m_lines[size_t(c)].push_back(p);
-                w = p;
-            } else {
-                m_panels[size_t(c)].push_back(makePanel(c));
-                w = m_panels[size_t(c)].back();
-            }
-            m_layout->addWidget(w, h + 1, c);
+            m_panels[size_t(c)].push_back(makePanelOf(c));
+            m_layout->addWidget(m_panels[size_t(c)].back(), h + 1, c);
         }
     }
     m_columns = cols;
@@ -200,7 +168,6 @@ void ComparisonGrid::rebuild() {
     QToolTip::hideText();  // it may describe a cell of the previous tables
     m_view = m_model->view();
     const Selection s = m_model->selection();
-    if (s.diverging) m_view.lines = false;  // signed tables are drawn as heatmaps
     // Nothing to draw (rollout of cross-attention, a difference with one column, no model):
     // say why, where the panels would be.
     if (!m_empty) {
@@ -214,14 +181,20 @@ void ComparisonGrid::rebuild() {
     m_empty->setText(QString::fromStdString(s.error));
     m_empty->setVisible(nothing);
     if (nothing) m_layout->addWidget(m_empty, 1, 0);
-    reshape(int(s.columns.size()), std::max(1, s.rows), m_view.lines);
-    m_lineRows = 0;  // one pitch for every lines panel
+    reshape(int(s.columns.size()), std::max(1, s.rows), panelKindFor(m_view, s));
+    m_alignedRows = 0;  // panels side by side line up their tokens
     for (const auto& col : s.columns)
         for (const auto& t : col.tables)
             if (t.weights)
-                m_lineRows =
-                    std::max(m_lineRows, int(std::max(t.weights->rows(), t.weights->cols())));
+                m_alignedRows =
+                    std::max(m_alignedRows, int(std::max(t.weights->rows(), t.weights->cols())));
     for (int c = 0; c < m_columns; ++c) fillColumn(c, s.columns[size_t(c)], m_rows);
+    // New panels in a shown grid: shown now, as QLayout would only a moment later (queued),
+    // until when the layout leaves them out and the grid would be fitted to none of them.
+    if (isVisible()) {
+        for (auto* h : m_headers) h->show();
+        forEachPanel([](Panel* p) { p->show(); });
+    }
     applySizes();
     // Panels' minimum sizes follow their token counts: lay out again (the scroll area
     // follows), also when the tables arrived while the grid was hidden.
@@ -276,38 +249,21 @@ void ComparisonGrid::fillColumn(int c, const SelectedColumn& col, int rows) {
     m_headers[size_t(c)]->setToolTip(tip);
     const QString name = QString::fromStdString(r.name);
     const QString where = QString("%1 L%2").arg(kindLabel(m_view.kind)).arg(col.layer);
-    // A panel past the column's tables (or of a failed model) shows why, else the table.
-    auto tableFor = [&](auto* p, int h) -> const SelectedTable* {
-        if (h < int(col.tables.size())) return &col.tables[size_t(h)];
-        p->setTitle(r.error.empty() ? QString("%1\n%2").arg(name, where) : name);
-        p->setMessage(h == 0 ? QString::fromStdString(col.error) : QString());
-        return nullptr;
-    };
-    if (m_linesShown) {
-        for (int h = 0; h < rows; ++h) {
-            LinesPanel* p = m_lines[size_t(c)][size_t(h)];
-            const SelectedTable* t = tableFor(p, h);
-            if (!t) continue;
-            p->setTitle(QString("%1\n%2").arg(name, QString::fromStdString(t->where)));
-            p->setRows(m_lineRows);
-            p->setTable(*t);
-            p->setSelectedQuery(m_view.query);
-        }
-        return;
-    }
     for (int h = 0; h < rows; ++h) {
-        HeatmapPanel* p = m_panels[size_t(c)][size_t(h)];
-        const SelectedTable* tp = tableFor(p, h);
-        if (!tp) continue;
-        const SelectedTable& t = *tp;
+        Panel* p = m_panels[size_t(c)][size_t(h)];
+        if (h >= int(col.tables.size())) {  // past the column's tables, or a failed model: why
+            p->setTitle(r.error.empty() ? QString("%1\n%2").arg(name, where) : name);
+            p->setMessage(h == 0 ? QString::fromStdString(col.error) : QString());
+            continue;
+        }
+        const SelectedTable& t = col.tables[size_t(h)];
         const QString what = QString::fromStdString(t.where);
         p->setTitle(QString("%1\n%2").arg(name, what));
         p->setToolTipTitle(QString("%1 · %2").arg(name, what));
-        p->setColormap(m_view.colormap);
-        p->setScaling(m_view.scaling);
-        p->setOwnColorBar(!m_view.shared);
+        p->setColors(m_view);
+        p->setAlignedRows(m_alignedRows);
         p->setTable(t);
-        p->setHighlightedRow(m_view.query);
+        p->setQuery(m_view.query);
     }
 }
 

@@ -5,19 +5,21 @@
 #include <QGridLayout>
 #include <QLabel>
 #include <QWidget>
+#include <vector>
 
 #include "heatmap_panel.h"
 #include "lines_panel.h"
+#include "panel.h"
 #include "workspace_model.h"
 
 namespace attnviz::ui {
 
-// Lays out one HeatmapPanel (or, in the lines view, one LinesPanel) per selected table
-// (core/selection.h): columns are models (or one model's layers), rows are heads (or one row with
-// their mean). It draws the workspace model's selection and keeps no results of its own. Panels are
-// reused while the grid's shape stays the same; zoom and pan are shared by all panels; a clicked
-// query row is outlined everywhere. Column headers have a context menu to move or remove the
-// column.
+// Lays out one Panel per selected table (core/selection.h), of the kind panelKindFor() gives
+// (ui/panel.h: a HeatmapPanel, or in the lines view a LinesPanel): columns are models (or one
+// model's layers), rows are heads (or one row with their mean). It draws the workspace model's
+// selection and keeps no results of its own. Panels are reused while the grid's shape and kind
+// stay the same; zoom and pan are shared by all panels; a clicked query row is outlined
+// everywhere. Column headers have a context menu to move or remove the column.
 class ComparisonGrid : public QWidget {
     Q_OBJECT
 public:
@@ -26,10 +28,16 @@ public:
     // Per-column details for the header tooltips (variant formula, parameter counts).
     void setColumnInfo(const QStringList& info) { m_info = info; }
 
-    // panel(model, row); null when absent (or when the view shows lines).
-    HeatmapPanel* panel(int column, int row) const;
-    // The lines view's panel(model, row); null when absent (or when the view shows heatmaps).
-    LinesPanel* linesPanel(int column, int row) const;
+    // The panel (model, row), of any kind; null when absent.
+    Panel* panelAt(int column, int row) const;
+    // The panel (model, row) when it is a heatmap; null when absent or of another kind.
+    HeatmapPanel* panel(int column, int row) const {
+        return qobject_cast<HeatmapPanel*>(panelAt(column, row));
+    }
+    // The lines view's panel (model, row); null when absent or of another kind.
+    LinesPanel* linesPanel(int column, int row) const {
+        return qobject_cast<LinesPanel*>(panelAt(column, row));
+    }
     // Scrolls the view so that panel (column, row) is in sight.
     void revealPanel(int column, int row);
     QLabel* header(int column) const;
@@ -55,11 +63,16 @@ private:
     void viewChanged();
     void applySizes();   // the view's zoom and label size to every panel
     void fitViewport();  // the grid's size: the view's, or the panels' minimum when larger
-    void reshape(int columns, int rows, bool lines);
+    void reshape(int columns, int rows, PanelKind kind);
     QLabel* makeHeader(int column);
-    HeatmapPanel* makePanel(int column);
+    Panel* makePanelOf(int column);
     void fillColumn(int c, const SelectedColumn& column, int rows);
-    void syncView(HeatmapPanel* from, const QCPRange& keys, const QCPRange& queries);
+    void syncArea(const Panel* from, const TableArea& area);
+    template <class F>
+    void forEachPanel(F f) const {
+        for (const auto& col : m_panels)
+            for (Panel* p : col) f(p);
+    }
 
     WorkspaceModel* m_model;
     ViewState m_view;  // the view drawn
@@ -67,10 +80,9 @@ private:
     QGridLayout* m_layout;
     std::vector<QLabel*> m_headers;
     QLabel* m_empty = nullptr;  // why there is nothing to show (the selection's error)
-    std::vector<std::vector<HeatmapPanel*>> m_panels;  // [column][row], heatmap view
-    std::vector<std::vector<LinesPanel*>> m_lines;     // [column][row], lines view
-    bool m_linesShown = false;
-    int m_lineRows = 0;  // the most tokens of any table: every lines panel's row count
+    std::vector<std::vector<Panel*>> m_panels;  // [column][row], children of the grid
+    PanelKind m_kind = PanelKind::Heatmap;      // of every panel
+    int m_alignedRows = 0;  // the most tokens of any table (Panel::setAlignedRows)
     int m_columns = 0, m_rows = 0;
     QAbstractScrollArea* m_area = nullptr;
     int m_fillHeight = 0;  // what a single row of panels may fill (0: not known yet)

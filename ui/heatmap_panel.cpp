@@ -35,30 +35,74 @@ const Mat kNoWeights;
 
 }  // namespace
 
-HeatmapPanel::HeatmapPanel(QWidget* parent) : QCustomPlot(parent) {
+// The QCustomPlot filling the panel: its own handling of each event first (drag, zoom),
+// then the panel's, as when the panel was the plot.
+class HeatmapPanel::Plot : public QCustomPlot {
+public:
+    explicit Plot(HeatmapPanel* panel) : QCustomPlot(panel), m_panel(panel) {}
+    using QCustomPlot::updateLayout;  // the panel lays the map out (fitLayout)
+
+protected:
+    void mouseMoveEvent(QMouseEvent* event) override {
+        QCustomPlot::mouseMoveEvent(event);
+        m_panel->plotMouseMove(event);
+    }
+    void mousePressEvent(QMouseEvent* event) override {
+        QCustomPlot::mousePressEvent(event);
+        m_panel->plotMousePress(event);
+    }
+    void mouseDoubleClickEvent(QMouseEvent* event) override {
+        QCustomPlot::mouseDoubleClickEvent(event);
+        m_panel->plotDoubleClick();
+    }
+    // The map fitted to the new size before QCustomPlot draws it: its resizeEvent replots at
+    // once, and a fit after it would be drawn only at the next replot.
+    void resizeEvent(QResizeEvent* event) override {
+        setViewport(rect());
+        m_panel->plotResized();
+        QCustomPlot::resizeEvent(event);
+    }
+    void wheelEvent(QWheelEvent* event) override {
+        if (event->modifiers() & Qt::ControlModifier) {
+            event->ignore();  // Ctrl+wheel zooms the whole grid (ComparisonGrid)
+            return;
+        }
+        QCustomPlot::wheelEvent(event);
+    }
+    void paintEvent(QPaintEvent* event) override {
+        m_panel->plotPainting();
+        QCustomPlot::paintEvent(event);
+    }
+
+private:
+    HeatmapPanel* m_panel;
+};
+
+HeatmapPanel::HeatmapPanel(QWidget* parent) : Panel(parent), m_plot(new Plot(this)) {
     setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Expanding);
-    plotLayout()->insertRow(0);
+    QCustomPlot* plot = m_plot;
+    plot->plotLayout()->insertRow(0);
     m_title =
-        new QCPTextElement(this, QString(), QFont(render::figureFontFamily(), 8, QFont::DemiBold));
-    plotLayout()->addElement(0, 0, m_title);
-    m_map = new QCPColorMap(xAxis, yAxis);
+        new QCPTextElement(plot, QString(), QFont(render::figureFontFamily(), 8, QFont::DemiBold));
+    plot->plotLayout()->addElement(0, 0, m_title);
+    m_map = new QCPColorMap(plot->xAxis, plot->yAxis);
     m_map->setInterpolate(false);
     m_map->setTightBoundary(false);
     m_map->setGradient(gradientOf("viridis"));
     m_map->setDataRange(QCPRange(0, 1));
-    yAxis->setRangeReversed(true);  // query 0 at the top
-    for (QCPAxis* a : {xAxis, yAxis}) {
+    plot->yAxis->setRangeReversed(true);  // query 0 at the top
+    for (QCPAxis* a : {plot->xAxis, plot->yAxis}) {
         a->grid()->setVisible(false);
         a->setSubTicks(false);
         a->setTickLength(0, 3);
         a->setTickLabelFont(QFont(render::figureFontFamily(), 8));
     }
-    xAxis->setTickLabelRotation(90);  // one label per column, never overlapping
-    m_highlight = new QCPItemRect(this);
+    plot->xAxis->setTickLabelRotation(90);  // one label per column, never overlapping
+    m_highlight = new QCPItemRect(plot);
     m_highlight->setPen(QPen(QColor("#ff3b30"), 2));
     m_highlight->setBrush(Qt::NoBrush);
     m_highlight->setVisible(false);
-    m_message = new QCPItemText(this);
+    m_message = new QCPItemText(plot);
     m_message->setClipToAxisRect(false);
     m_message->position->setType(QCPItemPosition::ptViewportRatio);
     m_message->position->setCoords(0.5, 0.5);
@@ -67,16 +111,52 @@ HeatmapPanel::HeatmapPanel(QWidget* parent) : QCustomPlot(parent) {
     m_message->setColor(QColor("#b00020"));
     m_message->setVisible(false);
     // Wheel zooms, drag pans (both axes); double-click resets.
-    setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
+    plot->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
     auto emitView = [this] {
-        if (!m_settingView) emit viewChanged(xAxis->range(), yAxis->range());
+        if (!m_settingView) emitArea();
     };
-    connect(xAxis, qOverload<const QCPRange&>(&QCPAxis::rangeChanged), this, emitView);
-    connect(yAxis, qOverload<const QCPRange&>(&QCPAxis::rangeChanged), this, emitView);
-    setMouseTracking(true);
+    connect(plot->xAxis, qOverload<const QCPRange&>(&QCPAxis::rangeChanged), this, emitView);
+    connect(plot->yAxis, qOverload<const QCPRange&>(&QCPAxis::rangeChanged), this, emitView);
+    plot->setMouseTracking(true);
+}
+
+QCustomPlot* HeatmapPanel::plot() const {
+    return m_plot;
+}
+
+void HeatmapPanel::emitArea() {
+    const QCPRange k = m_plot->xAxis->range(), q = m_plot->yAxis->range();
+    emit areaChanged(TableArea{k.lower, k.upper, q.lower, q.upper});
+}
+
+void HeatmapPanel::setArea(const TableArea& a) {
+    setView(QCPRange(a.keysFrom, a.keysTo), QCPRange(a.queriesFrom, a.queriesTo));
+}
+
+QSize HeatmapPanel::sizeHint() const {
+    // The plot's, without the spare room fitLayout leaves around the map: that room follows
+    // the size the panel was given, and would keep a panel once made large from shrinking.
+    const QMargins spare = m_plot->plotLayout()->margins();
+    return static_cast<const QWidget*>(m_plot)->sizeHint().shrunkBy(spare);
+}
+
+void HeatmapPanel::resizeEvent(QResizeEvent* event) {
+    Panel::resizeEvent(event);
+    m_plot->setGeometry(rect());
+}
+
+void HeatmapPanel::setColors(const ViewState& view) {
+    setColormap(view.colormap);
+    setScaling(view.scaling);
+    m_ownBarWanted = !view.shared;  // from the next table on (setTable)
+}
+
+void HeatmapPanel::redrawNow() {
+    m_plot->replot(QCustomPlot::rpImmediateRefresh);
 }
 
 void HeatmapPanel::setTable(const SelectedTable& t) {
+    if (hasOwnColorBar() != m_ownBarWanted) setOwnColorBar(m_ownBarWanted);
     const bool sameShape = rows() == t.weights->rows() && cols() == t.weights->cols();
     m_weights = t.weights;
     m_queries.clear();
@@ -107,7 +187,7 @@ void HeatmapPanel::setTable(const SelectedTable& t) {
         resetView();
         updateGeometry();  // the minimum size follows the token count
     }
-    setHighlightedRow(m_row < nq ? m_row : -1);
+    setQuery(m_row < nq ? m_row : -1);
     requestReplot();
 }
 
@@ -126,7 +206,7 @@ void HeatmapPanel::setFillHeight(int pixels) {
 void HeatmapPanel::setLabelPoints(int points) {
     if (points == m_labelPoints) return;
     m_labelPoints = points;
-    for (QCPAxis* a : {xAxis, yAxis})
+    for (QCPAxis* a : {m_plot->xAxis, m_plot->yAxis})
         a->setTickLabelFont(QFont(render::figureFontFamily(), points));
     updateGeometry();
     fitLayout();
@@ -136,7 +216,7 @@ void HeatmapPanel::setLabelPoints(int points) {
 // Labels never overlap: when a cell is smaller than a label, only every k-th token is named,
 // and the selected and hovered rows always are.
 void HeatmapPanel::updateTickLabels() {
-    const double labelH = QFontMetricsF(xAxis->tickLabelFont()).height() * 0.8;
+    const double labelH = QFontMetricsF(m_plot->xAxis->tickLabelFont()).height() * 0.8;
     auto thin = [&](const QStringList& tokens, double pixels, int keep1, int keep2) {
         const int n = int(tokens.size());
         const double cell = n > 0 && pixels > 0 ? pixels / n : labelH;
@@ -146,13 +226,13 @@ void HeatmapPanel::updateTickLabels() {
             if (k == 1 || i % k == 0 || i == keep1 || i == keep2) t->addTick(i, tokens[i]);
         return t;
     };
-    const QRect r = axisRect()->rect();
-    xAxis->setTicker(thin(m_keys, r.width(), -1, -1));
-    yAxis->setTicker(thin(m_queries, r.height(), m_row, m_hoverRow));
+    const QRect r = m_plot->axisRect()->rect();
+    m_plot->xAxis->setTicker(thin(m_keys, r.width(), -1, -1));
+    m_plot->yAxis->setTicker(thin(m_queries, r.height(), m_row, m_hoverRow));
 }
 
 int HeatmapPanel::labelStep(Qt::Orientation o) const {
-    const QCPAxis* a = o == Qt::Horizontal ? xAxis : yAxis;
+    const QCPAxis* a = o == Qt::Horizontal ? m_plot->xAxis : m_plot->yAxis;
     auto t = qSharedPointerDynamicCast<QCPAxisTickerText>(a->ticker());
     const int n = o == Qt::Horizontal ? cols() : rows();
     const int shown = t ? int(t->ticks().size()) : n;
@@ -160,7 +240,7 @@ int HeatmapPanel::labelStep(Qt::Orientation o) const {
 }
 
 QSize HeatmapPanel::minimumSizeHint() const {
-    const QFontMetrics fm(xAxis->tickLabelFont());
+    const QFontMetrics fm(m_plot->xAxis->tickLabelFont());
     int label = 0;
     for (const auto& t : m_queries) label = std::max(label, fm.horizontalAdvance(t));
     for (const auto& t : m_keys) label = std::max(label, fm.horizontalAdvance(t));
@@ -206,9 +286,10 @@ void HeatmapPanel::applyScaling() {
 }
 
 void HeatmapPanel::setOwnColorBar(bool on) {
+    m_ownBarWanted = on;
     if (on && !m_scale) {
-        m_scale = new QCPColorScale(this);
-        plotLayout()->addElement(1, 1, m_scale);
+        m_scale = new QCPColorScale(m_plot);
+        m_plot->plotLayout()->addElement(1, 1, m_scale);
         m_scale->setBarWidth(8);
         m_scale->axis()->setTickLabelFont(QFont(render::figureFontFamily(), 7));
         m_scale->axis()->setSubTicks(false);
@@ -218,15 +299,15 @@ void HeatmapPanel::setOwnColorBar(bool on) {
         m_scale->setDataRange(QCPRange(0, 1));               // scale's gradient and range
         m_map->setColorScale(m_scale);
         // The bar as tall as the map.
-        auto* group = new QCPMarginGroup(this);
-        axisRect()->setMarginGroup(QCP::msBottom | QCP::msTop, group);
+        auto* group = new QCPMarginGroup(m_plot);
+        m_plot->axisRect()->setMarginGroup(QCP::msBottom | QCP::msTop, group);
         m_scale->setMarginGroup(QCP::msBottom | QCP::msTop, group);
         updateScaleTicks();
     }
     if (m_scale) {
         if (m_scale->visible() != on) updateGeometry();
         m_scale->setVisible(on);
-        plotLayout()->setColumnStretchFactor(1, on ? 0.01 : 0.0001);
+        m_plot->plotLayout()->setColumnStretchFactor(1, on ? 0.01 : 0.0001);
         if (!on) m_scale->setMinimumSize(0, 0);
         fitLayout();
         requestReplot();
@@ -267,8 +348,8 @@ void HeatmapPanel::setMessage(const QString& message) {
     m_map->setVisible(false);
     m_highlight->setVisible(false);
     // No token labels of a previous table around the message.
-    xAxis->setTicker(labels({}));
-    yAxis->setTicker(labels({}));
+    m_plot->xAxis->setTicker(labels({}));
+    m_plot->yAxis->setTicker(labels({}));
     m_messageText = message;
     wrapMessage();
     m_message->setVisible(true);
@@ -296,8 +377,7 @@ void HeatmapPanel::wrapMessage() {
     m_message->setText(lines.join('\n'));
 }
 
-void HeatmapPanel::resizeEvent(QResizeEvent* event) {
-    QCustomPlot::resizeEvent(event);
+void HeatmapPanel::plotResized() {
     if (m_message->visible()) wrapMessage();
     fitLayout();
 }
@@ -306,12 +386,12 @@ void HeatmapPanel::resizeEvent(QResizeEvent* event) {
 // measured for minimumSizeHint, and square cells, the spare width or height left around the
 // map (centred across, below it down) rather than stretching the cells.
 void HeatmapPanel::fitLayout() {
-    plotLayout()->setMargins(QMargins());
+    m_plot->plotLayout()->setMargins(QMargins());
     if (!m_weights || m_message->visible()) return;
-    updateLayout();  // the axis rect's new size (no drawing)
+    m_plot->updateLayout();  // the axis rect's new size (no drawing)
     updateTickLabels();
-    updateLayout();
-    const QRect ar = axisRect()->rect();
+    m_plot->updateLayout();
+    const QRect ar = m_plot->axisRect()->rect();
     const QSize around(width() - ar.width(), height() - ar.height());
     if (ar.width() > 0 && ar.height() > 0 && around != m_around) {
         m_around = around;
@@ -322,36 +402,27 @@ void HeatmapPanel::fitLayout() {
     const int spareW = ar.width() - int(std::floor(cell * cols()));
     const int spareH = ar.height() - int(std::floor(cell * rows()));
     if (spareW < 2 && spareH < 2) return;
-    plotLayout()->setMargins(QMargins(spareW / 2, 0, spareW - spareW / 2, spareH));
-    updateLayout();
+    m_plot->plotLayout()->setMargins(QMargins(spareW / 2, 0, spareW - spareW / 2, spareH));
+    m_plot->updateLayout();
     updateTickLabels();
-    updateLayout();
+    m_plot->updateLayout();
 }
 
 // Drawn now when on screen; a panel scrolled out of view is drawn when it is next painted,
 // so an edit costs only the panels a person can see.
 void HeatmapPanel::requestReplot() {
-    if (isVisible() && !visibleRegion().isEmpty()) {
-        replot(QCustomPlot::rpQueuedReplot);
+    if (m_plot->isVisible() && !m_plot->visibleRegion().isEmpty()) {
+        m_plot->replot(QCustomPlot::rpQueuedReplot);
     } else {
         m_dirty = true;
     }
 }
 
-void HeatmapPanel::paintEvent(QPaintEvent* event) {
+void HeatmapPanel::plotPainting() {
     if (m_dirty) {
         m_dirty = false;
-        replot(QCustomPlot::rpQueuedRefresh);  // draws the layers now; the widget below
+        m_plot->replot(QCustomPlot::rpQueuedRefresh);  // draws the layers now; the plot below
     }
-    QCustomPlot::paintEvent(event);
-}
-
-void HeatmapPanel::wheelEvent(QWheelEvent* event) {
-    if (event->modifiers() & Qt::ControlModifier) {
-        event->ignore();  // Ctrl+wheel zooms the whole grid (ComparisonGrid)
-        return;
-    }
-    QCustomPlot::wheelEvent(event);
 }
 
 void HeatmapPanel::setColormap(const QString& name) {
@@ -363,7 +434,7 @@ void HeatmapPanel::setColormap(const QString& name) {
     requestReplot();
 }
 
-void HeatmapPanel::setHighlightedRow(int row) {
+void HeatmapPanel::setQuery(int row) {
     const bool relabel = row != m_row;
     m_row = row;
     if (relabel) updateTickLabels();
@@ -378,8 +449,8 @@ void HeatmapPanel::setHighlightedRow(int row) {
 
 void HeatmapPanel::setView(const QCPRange& keys, const QCPRange& queries) {
     m_settingView = true;
-    xAxis->setRange(keys);
-    yAxis->setRange(queries);
+    m_plot->xAxis->setRange(keys);
+    m_plot->yAxis->setRange(queries);
     m_settingView = false;
     requestReplot();
 }
@@ -408,33 +479,30 @@ QString HeatmapPanel::cellText(int i, int j) const {
 }
 
 int HeatmapPanel::rowAt(const QPointF& p) const {
-    const QRect r = axisRect()->rect();
+    const QRect r = m_plot->axisRect()->rect();
     // On the map, or left of it on the query labels.
     if (p.y() < r.top() || p.y() > r.bottom() || p.x() > r.right()) return -1;
-    const int i = int(std::lround(yAxis->pixelToCoord(p.y())));
+    const int i = int(std::lround(m_plot->yAxis->pixelToCoord(p.y())));
     return i >= 0 && i < rows() ? i : -1;
 }
 
-void HeatmapPanel::mousePressEvent(QMouseEvent* event) {
-    QCustomPlot::mousePressEvent(event);
+void HeatmapPanel::plotMousePress(QMouseEvent* event) {
     if (event->button() == Qt::LeftButton) {
         const int row = rowAt(event->position());
         if (row >= 0) emit rowClicked(row);
     }
 }
 
-void HeatmapPanel::mouseDoubleClickEvent(QMouseEvent* event) {
-    QCustomPlot::mouseDoubleClickEvent(event);
+void HeatmapPanel::plotDoubleClick() {
     resetView();
-    emit viewChanged(xAxis->range(), yAxis->range());
+    emitArea();
 }
 
-void HeatmapPanel::mouseMoveEvent(QMouseEvent* event) {
-    QCustomPlot::mouseMoveEvent(event);
+void HeatmapPanel::plotMouseMove(QMouseEvent* event) {
     const QPointF p = event->position();
-    const int j = int(std::lround(xAxis->pixelToCoord(p.x())));
-    const int i = int(std::lround(yAxis->pixelToCoord(p.y())));
-    const bool inside = axisRect()->rect().contains(p.toPoint());
+    const int j = int(std::lround(m_plot->xAxis->pixelToCoord(p.x())));
+    const int i = int(std::lround(m_plot->yAxis->pixelToCoord(p.y())));
+    const bool inside = m_plot->axisRect()->rect().contains(p.toPoint());
     const QString text = inside ? cellText(i, j) : QString();
     const int hover = inside && i >= 0 && i < rows() ? i : -1;
     if (hover != m_hoverRow && labelStep(Qt::Vertical) > 1) {  // name the hovered row

@@ -7,28 +7,33 @@
 #include <memory>
 
 #include "core/selection.h"
+#include "panel.h"
 #include "render/scaling.h"
 
 namespace attnviz::ui {
 
 using render::Scaling;
 
-// One attention map: a QCustomPlot heatmap with queries down (rows) and keys across
-// (columns), token labels on both axes and a title. A thin adapter: it shares the selected
-// table's matrix, puts its colour-map positions (render/scaling.h) into a QCPColorMap whose
-// gradient is the figures' colour map, draws the selected query row, and reports clicks
-// and zooms.
-class HeatmapPanel : public QCustomPlot {
+// One attention map: a heatmap with queries down (rows) and keys across (columns), token
+// labels on both axes and a title, drawn by the QCustomPlot it holds (plot()). A thin adapter:
+// it shares the selected table's matrix, puts its colour-map positions (render/scaling.h) into
+// a QCPColorMap whose gradient is the figures' colour map, draws the selected query row, and
+// reports clicks and zooms. The grid's Panel of kind Heatmap; the film dock uses it alone.
+class HeatmapPanel : public Panel {
     Q_OBJECT
 public:
     explicit HeatmapPanel(QWidget* parent = nullptr);
+    PanelKind kind() const override { return PanelKind::Heatmap; }
+    // The plot drawing the map, filling the panel (its axes map tokens to pixels; it takes
+    // the mouse).
+    QCustomPlot* plot() const;
 
     // The table's weights [Nq, Nk] with its token labels and the top of its colour scale.
-    void setTable(const SelectedTable& table);
-    void setTitle(const QString& title);
+    void setTable(const SelectedTable& table) override;
+    void setTitle(const QString& title) override;
     // The full name (model, block, layer, head) shown in tooltips; defaults to the title.
-    void setToolTipTitle(const QString& title) { m_fullTitle = title; }
-    void setMessage(const QString& message);  // shown instead of the map (errors), wrapped
+    void setToolTipTitle(const QString& title) override { m_fullTitle = title; }
+    void setMessage(const QString& message) override;  // instead of the map (errors), wrapped
     QString message() const { return m_messageText; }
     QString shownMessage() const { return m_message->visible() ? m_message->text() : QString(); }
     void setColormap(const QString& name);
@@ -36,15 +41,20 @@ public:
     void setOwnColorBar(bool on);
     bool hasOwnColorBar() const { return m_scale != nullptr && m_scale->visible(); }
     void setScaling(Scaling s);
+    // The view's colour map and scaling now; its own colour bar (when scales are per panel)
+    // from the next setTable, so that a panel showing a message gets none.
+    void setColors(const ViewState& view) override;
     // Outlines query row i (-1: none).
-    void setHighlightedRow(int row);
-    int highlightedRow() const { return m_row; }
-    // Visible key and query ranges (zoom and pan), without emitting viewChanged.
+    void setQuery(int row) override;
+    int query() const override { return m_row; }
+    // Visible key and query ranges (zoom and pan), without emitting areaChanged.
     void setView(const QCPRange& keys, const QCPRange& queries);
+    void setArea(const TableArea& area) override;
     void resetView();
+    void redrawNow() override;
 
     const Mat& matrix() const;
-    QString title() const;
+    QString title() const override;
     // Tooltip text for cell (query i, key j).
     QString cellText(int i, int j) const;
     // The query row at a widget position (on the map or on the query labels), or -1.
@@ -52,32 +62,31 @@ public:
     // Never smaller than kMinCell pixels per token plus the labels and title: below that the
     // labels overlap and cells blur, so the grid scrolls instead (issue 13).
     QSize minimumSizeHint() const override;
+    QSize sizeHint() const override;         // the plot's, less the spare room around the map
     static constexpr int kMinCell = 14;      // an 8 pt label's height, at zoom 1
     static constexpr int kMaxMinSide = 720;  // the most the minimum size asks for, at zoom 1
     // Panel size factor (the grid's zoom) and the token labels' point size.
-    void setZoom(double zoom);
-    void setLabelPoints(int points);
+    void setZoom(double zoom) override;
+    void setLabelPoints(int points) override;
     // A single row of panels (the mean layout) is as tall as the view: square cells sized so
     // that the panel fills this many pixels of height (times the zoom, at most kMaxFillCell
     // per token); 0: the readable minimum only.
-    void setFillHeight(int pixels);
+    void setFillHeight(int pixels) override;
     static constexpr int kMaxFillCell = 64;
     // How many tokens per shown label on an axis (1: every token named).
     int labelStep(Qt::Orientation o) const;
 
-signals:
-    void rowClicked(int row);
-    void viewChanged(const QCPRange& keys, const QCPRange& queries);
-
 protected:
-    void mouseMoveEvent(QMouseEvent* event) override;
-    void mousePressEvent(QMouseEvent* event) override;
-    void mouseDoubleClickEvent(QMouseEvent* event) override;
     void resizeEvent(QResizeEvent* event) override;
-    void wheelEvent(QWheelEvent* event) override;
-    void paintEvent(QPaintEvent* event) override;
 
 private:
+    class Plot;  // the QCustomPlot, passing its mouse, size and paint events here
+    void plotMouseMove(QMouseEvent* event);
+    void plotMousePress(QMouseEvent* event);
+    void plotDoubleClick();
+    void plotResized();
+    void plotPainting();
+    void emitArea();
     void applyScaling();
     void wrapMessage();
     void fitLayout();  // square cells, thinned labels, m_around (heatmap_panel.cpp)
@@ -86,6 +95,7 @@ private:
     void requestReplot();     // now if on screen, else at the next paint
     int rows() const { return m_weights ? int(m_weights->rows()) : 0; }
     int cols() const { return m_weights ? int(m_weights->cols()) : 0; }
+    Plot* m_plot;
     QCPColorMap* m_map;
     QCPTextElement* m_title;
     QCPItemText* m_message;
@@ -107,6 +117,7 @@ private:
     int m_fillHeight = 0;
     int m_labelPoints = 8;
     bool m_settingView = false;
+    bool m_ownBarWanted = false;  // setOwnColorBar's, or the view's (setColors)
 };
 
 }  // namespace attnviz::ui

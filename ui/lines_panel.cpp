@@ -13,7 +13,7 @@ namespace {
 constexpr int kMinPitch = 20;  // pixels per token row: labels at the widget font stay readable
 }
 
-LinesPanel::LinesPanel(QWidget* parent) : QWidget(parent) {
+LinesPanel::LinesPanel(QWidget* parent) : Panel(parent) {
     setMouseTracking(true);
     setAttribute(Qt::WA_OpaquePaintEvent);
     setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Expanding);
@@ -39,12 +39,12 @@ void LinesPanel::setMessage(const QString& message) {
     update();
 }
 
-void LinesPanel::setSelectedQuery(int row) {
+void LinesPanel::setQuery(int row) {
     m_selected = row;
     update();
 }
 
-void LinesPanel::setRows(int rows) {
+void LinesPanel::setAlignedRows(int rows) {
     m_rows = rows;
     updateGeometry();
     update();

@@ -1,9 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-#include <QWidget>
-
 #include "core/selection.h"
+#include "panel.h"
 #include "render/lines.h"
 
 namespace attnviz::ui {
@@ -12,33 +11,32 @@ namespace attnviz::ui {
 // query tokens left, key tokens right, a line per weight. Hovering a token keeps only its
 // lines; clicking a query selects it (as a click on a heatmap row); the selected query's
 // lines stay when nothing is hovered. Never shorter than a readable pitch per token: the
-// grid scrolls instead.
-class LinesPanel : public QWidget {
+// grid scrolls instead. The grid's Panel of kind Lines.
+class LinesPanel : public Panel {
     Q_OBJECT
 public:
     explicit LinesPanel(QWidget* parent = nullptr);
-    void setTable(const SelectedTable& table);
-    void setTitle(const QString& title);      // model and block, two lines
-    void setMessage(const QString& message);  // shown instead of the lines (errors)
-    void setSelectedQuery(int row);
+    PanelKind kind() const override { return PanelKind::Lines; }
+    void setTable(const SelectedTable& table) override;
+    void setTitle(const QString& title) override;      // model and block, two lines
+    void setMessage(const QString& message) override;  // shown instead of the lines (errors)
+    void setQuery(int row) override;
+    int query() const override { return m_selected; }
     // Lays out at least this many token rows, so that panels side by side line up.
-    void setRows(int rows);
+    void setAlignedRows(int rows) override;
     // Panel size factor (the grid's zoom) and the labels' point size.
-    void setZoom(double zoom);
-    void setLabelPoints(int points);
-    int selectedQuery() const { return m_selected; }
+    void setZoom(double zoom) override;
+    void setLabelPoints(int points) override;
+    void redrawNow() override { repaint(); }
     // The token under the mouse: {0, i} query, {1, j} key, {-1, -1} none.
     render::LinesHit hovered() const { return m_hover; }
     // What is drawn now (for tests): the style with the hovered or selected focus.
     render::LinesStyle style() const;
     const SelectedTable& table() const { return m_table; }
-    QString title() const { return m_title; }
+    QString title() const override { return m_title; }
     // Where the lines and labels go in this widget.
     render::LinesLayout currentLayout() const;
     QSize minimumSizeHint() const override;
-
-signals:
-    void rowClicked(int row);
 
 protected:
     void paintEvent(QPaintEvent* event) override;

@@ -71,10 +71,11 @@ void waitForResults(MainWindow& w) {
 // Clicks the label of query row `row` on panel p (left of the map).
 void clickQueryLabel(HeatmapPanel* p, int row) {
     QTest::qWait(50);  // new panels are shown and laid out by queued events
-    p->replot(QCustomPlot::rpImmediateRefresh);
-    const QPoint at(p->axisRect()->left() - 12, int(p->yAxis->coordToPixel(row)));
+    p->redrawNow();
+    QCustomPlot* plot = p->plot();
+    const QPoint at(plot->axisRect()->left() - 12, int(plot->yAxis->coordToPixel(row)));
     ASSERT_GE(p->rowAt(at), 0) << "panel not laid out: " << p->width() << "x" << p->height();
-    QTest::mouseClick(p, Qt::LeftButton, {}, at);
+    QTest::mouseClick(plot, Qt::LeftButton, {}, at);
 }
 
 }  // namespace
@@ -125,7 +126,7 @@ TEST(MainWindow, ClickingATokenHighlightsItsRowEverywhereAndPlotsItsProfile) {
     clickQueryLabel(w.grid()->panel(2, 1), 3);  // "go" in the HC-SA column, head 1
     for (int c = 0; c < 3; ++c)
         for (int h = 0; h < w.grid()->rowCount(); ++h)
-            EXPECT_EQ(w.grid()->panel(c, h)->highlightedRow(), 3) << c << "," << h;
+            EXPECT_EQ(w.grid()->panel(c, h)->query(), 3) << c << "," << h;
     EXPECT_EQ(w.view().query, 3);
     EXPECT_EQ(w.profile()->lineCount(), 3);  // one line per model
     EXPECT_NE(w.profile()->caption().indexOf("Query 3 \"go\""), -1)
@@ -135,14 +136,14 @@ TEST(MainWindow, ClickingATokenHighlightsItsRowEverywhereAndPlotsItsProfile) {
     EXPECT_NEAR(hc->at(2)->value, hc->at(4)->value, 1e-6);
     // Keyboard: the next query, and the profile follows; the next column becomes current.
     QTest::keyClick(&w, Qt::Key_Down, Qt::AltModifier);
-    EXPECT_EQ(w.grid()->panel(0, 0)->highlightedRow(), 4);
+    EXPECT_EQ(w.grid()->panel(0, 0)->query(), 4);
     QTest::keyClick(&w, Qt::Key_Right, Qt::ControlModifier | Qt::AltModifier);  // hc-sa (2) to dot
     EXPECT_TRUE(w.variantPanel()->text().startsWith("<b>dot</b>"))
         << w.variantPanel()->text().toStdString();
     // A new sentence keeps the selection and refills the profile.
     QTest::keyClicks(w.sourceEdit(), " today");
     waitForResults(w);
-    EXPECT_EQ(w.grid()->panel(1, 3)->highlightedRow(), 4);
+    EXPECT_EQ(w.grid()->panel(1, 3)->query(), 4);
     EXPECT_EQ(w.profile()->lineCount(), 3);
 }
 
@@ -315,9 +316,9 @@ TEST(MainWindow, ColumnsMoveAndGoAndZoomIsShared) {
     ASSERT_EQ(w.grid()->columnCount(), 2);
     EXPECT_EQ(w.columns()[1].name, "dense");
     HeatmapPanel* a = w.grid()->panel(0, 0);
-    a->xAxis->setRange(0.5, 2.5);  // as a wheel zoom does
-    EXPECT_DOUBLE_EQ(w.grid()->panel(1, 3)->xAxis->range().lower, 0.5);
-    EXPECT_DOUBLE_EQ(w.grid()->panel(1, 3)->xAxis->range().upper, 2.5);
+    a->plot()->xAxis->setRange(0.5, 2.5);  // as a wheel zoom does
+    EXPECT_DOUBLE_EQ(w.grid()->panel(1, 3)->plot()->xAxis->range().lower, 0.5);
+    EXPECT_DOUBLE_EQ(w.grid()->panel(1, 3)->plot()->xAxis->range().upper, 2.5);
 }
 
 TEST(MainWindow, NoColumnsLeftWhileAnalysingLeavesAnEmptyGrid) {
@@ -375,7 +376,7 @@ TEST(MainWindow, ASavedWorkspaceReopensIdentically) {
     ASSERT_EQ(w2.grid()->rowCount(), 1);  // mean of heads
     for (int c = 0; c < 2; ++c) {
         EXPECT_EQ(w2.grid()->panel(c, 0)->matrix(), w.grid()->panel(c, 0)->matrix());
-        EXPECT_EQ(w2.grid()->panel(c, 0)->highlightedRow(), 2);
+        EXPECT_EQ(w2.grid()->panel(c, 0)->query(), 2);
         EXPECT_EQ(w2.grid()->panel(c, 0)->title(), w.grid()->panel(c, 0)->title());
     }
     EXPECT_EQ(w2.sentences()->lines(), w.sentences()->lines());
@@ -460,15 +461,15 @@ TEST(MainWindow, ScreenAndFigureColourEveryCellAlike) {
             for (const render::PanelPlace& pl : L.panels) {
                 HeatmapPanel* panel = w.grid()->panel(pl.column, pl.row);
                 ASSERT_NE(panel, nullptr);
-                panel->replot(QCustomPlot::rpImmediateRefresh);
+                panel->redrawNow();
                 const QImage screen = panel->grab().toImage();
                 const Mat& m = panel->matrix();
                 ASSERT_EQ(m.rows(), 8);
                 ASSERT_GE(pl.cell, 4);
                 for (int i = 0; i < m.rows(); ++i)
                     for (int j = 0; j < m.cols(); ++j) {
-                        const QPoint s(int(panel->xAxis->coordToPixel(j)),
-                                       int(panel->yAxis->coordToPixel(i)));
+                        const QPoint s(int(panel->plot()->xAxis->coordToPixel(j)),
+                                       int(panel->plot()->yAxis->coordToPixel(i)));
                         const QPoint f(int(pl.origin.x() + (j + 0.5) * pl.cell),
                                        int(pl.origin.y() + (i + 0.5) * pl.cell));
                         const QRgb a = screen.pixel(s) & 0xffffff, b = file.pixel(f) & 0xffffff;
@@ -627,7 +628,7 @@ TEST(MainWindow, LinesViewHoverClickAndWorkspace) {
     // Click query 2: selected everywhere, and its lines stay when the mouse leaves.
     QTest::mouseClick(p, Qt::LeftButton, {}, l.queries[2].center().toPoint());
     EXPECT_EQ(w.view().query, 2);
-    EXPECT_EQ(w.grid()->linesPanel(1, 2)->selectedQuery(), 2);
+    EXPECT_EQ(w.grid()->linesPanel(1, 2)->query(), 2);
     EXPECT_TRUE(waitUntil([&] { return !profileDock->visibleRegion().isEmpty(); }))
         << "the profile is brought forward by the click";
     QEvent leave(QEvent::Leave);
@@ -784,31 +785,32 @@ TEST(MainWindow, ZoomLabelSizeAndLabelThinning) {
     QTest::qWait(20);
     EXPECT_GT(p->labelStep(Qt::Vertical), 1);
     w.selectQuery(0, 7);
-    auto ticker = qSharedPointerDynamicCast<QCPAxisTickerText>(p->yAxis->ticker());
+    auto ticker = qSharedPointerDynamicCast<QCPAxisTickerText>(p->plot()->yAxis->ticker());
     ASSERT_TRUE(ticker);
     EXPECT_TRUE(ticker->ticks().contains(7.0));
     // A thinned-out row is named while the pointer is over it, and only then.
     const int step = p->labelStep(Qt::Vertical);
     ASSERT_GT(step, 1);
     const int hidden = 1;  // not a multiple of the step, not the selected row
-    ticker = qSharedPointerDynamicCast<QCPAxisTickerText>(p->yAxis->ticker());
+    ticker = qSharedPointerDynamicCast<QCPAxisTickerText>(p->plot()->yAxis->ticker());
     ASSERT_FALSE(ticker->ticks().contains(double(hidden)));
-    const QPoint over(int(p->xAxis->coordToPixel(0)), int(p->yAxis->coordToPixel(hidden)));
-    QTest::mouseMove(p, over);
+    const QPoint over(int(p->plot()->xAxis->coordToPixel(0)),
+                      int(p->plot()->yAxis->coordToPixel(hidden)));
+    QTest::mouseMove(p->plot(), over);
     QTest::qWait(20);
-    ticker = qSharedPointerDynamicCast<QCPAxisTickerText>(p->yAxis->ticker());
+    ticker = qSharedPointerDynamicCast<QCPAxisTickerText>(p->plot()->yAxis->ticker());
     EXPECT_EQ(ticker->ticks().value(double(hidden)), "the");  // station the station …
-    QTest::mouseMove(
-        p,
-        over + QPoint(0, int(step * 3 * (p->yAxis->coordToPixel(1) - p->yAxis->coordToPixel(0)))));
+    QTest::mouseMove(p->plot(), over + QPoint(0, int(step * 3 *
+                                                     (p->plot()->yAxis->coordToPixel(1) -
+                                                      p->plot()->yAxis->coordToPixel(0)))));
     QTest::qWait(20);
-    ticker = qSharedPointerDynamicCast<QCPAxisTickerText>(p->yAxis->ticker());
+    ticker = qSharedPointerDynamicCast<QCPAxisTickerText>(p->plot()->yAxis->ticker());
     EXPECT_FALSE(ticker->ticks().contains(double(hidden)));
     // Label size.
     ViewState v = w.view();
     v.labelPoints = 12;
     w.setView(v);
-    EXPECT_EQ(p->xAxis->tickLabelFont().pointSize(), 12);
+    EXPECT_EQ(p->plot()->xAxis->tickLabelFont().pointSize(), 12);
     EXPECT_EQ(ViewState::fromJson(w.view().toJson()).labelPoints, 12);
     EXPECT_DOUBLE_EQ(ViewState::fromJson(w.view().toJson()).zoom, ViewState::kZoomMin);
 }
@@ -823,7 +825,7 @@ TEST(MainWindow, SquareCellsAndTheMeanLayoutFillsTheView) {
     w.show();
     waitForResults(w);
     auto cellSize = [](HeatmapPanel* p) {
-        const QRect r = p->axisRect()->rect();
+        const QRect r = p->plot()->axisRect()->rect();
         return QSizeF(double(r.width()) / p->matrix().cols(),
                       double(r.height()) / p->matrix().rows());
     };
@@ -951,7 +953,7 @@ TEST(MainWindow, PanelsOutOfViewAreDrawnWhenShownAndShowTheLatestTables) {
     }));
     EXPECT_TRUE(last->visibleRegion().isEmpty());  // off screen at this size
     const QImage lazy = last->grab().toImage();
-    last->replot(QCustomPlot::rpImmediateRefresh);
+    last->redrawNow();
     const QImage forced = last->grab().toImage();
     EXPECT_TRUE(lazy == forced);
     EXPECT_EQ(last->matrix().rows(), 7);  // the second sentence: 6 words + <eos>
@@ -1120,9 +1122,9 @@ TEST(HeatmapPanel, OneRowTablesDrawTheirCells) {
     p.resize(400, 300);
     p.setTable(t);
     p.show();
-    p.replot();
+    p.plot()->replot();
     const QImage img = p.grab().toImage();
-    const QRect r = p.axisRect()->rect();
+    const QRect r = p.plot()->axisRect()->rect();
     // The middle cell (weight 1) is the colour map's top (viridis: yellow), the others its
     // bottom (dark purple): sample across the row's centre line.
     const int y = r.center().y();

@@ -1,0 +1,118 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The grid's panels through their common face (ui/panel.h), as ComparisonGrid drives them:
+// the kind chosen for a view, and every kind taking a table, a title, a query and a message
+// and reporting clicks.
+#include "ui/panel.h"
+
+#include <gtest/gtest.h>
+
+#include <QSignalSpy>
+#include <QTest>
+#include <memory>
+
+#include "tests/ui/wait.h"
+#include "ui/heatmap_panel.h"
+#include "ui/lines_panel.h"
+
+namespace attnviz::ui {
+namespace {
+
+// A 3x3 table: query i attends mostly to key i.
+SelectedTable table3() {
+    SelectedTable t;
+    Mat m(3, 3);
+    m << 0.8f, 0.1f, 0.1f, 0.1f, 0.8f, 0.1f, 0.1f, 0.1f, 0.8f;
+    t.weights = std::make_shared<const Mat>(m);
+    const std::vector<std::string> tokens{"a", "b", "c"};
+    t.queries = std::make_shared<const std::vector<std::string>>(tokens);
+    t.keys = t.queries;
+    t.scaleMax = 0.8;
+    t.where = "enc self L0 · head 0";
+    return t;
+}
+
+// Where to click to select query row `row` on a panel of this kind (widget coordinates of
+// the widget that takes the mouse).
+std::pair<QWidget*, QPoint> queryPoint(Panel* p, int row) {
+    if (auto* h = qobject_cast<HeatmapPanel*>(p)) {
+        h->redrawNow();
+        QCustomPlot* plot = h->plot();
+        return {plot, QPoint(plot->axisRect()->left() - 8, int(plot->yAxis->coordToPixel(row)))};
+    }
+    auto* l = qobject_cast<LinesPanel*>(p);
+    return {l, l->currentLayout().queries[size_t(row)].center().toPoint()};
+}
+
+TEST(Panel, TheKindFollowsTheViewAndSignedTablesAreHeatmaps) {
+    ViewState v;
+    Selection s;
+    EXPECT_EQ(panelKindFor(v, s), PanelKind::Heatmap);
+    v.lines = true;
+    EXPECT_EQ(panelKindFor(v, s), PanelKind::Lines);
+    s.diverging = true;  // differences, residuals: a diverging colour scale
+    EXPECT_EQ(panelKindFor(v, s), PanelKind::Heatmap);
+}
+
+TEST(Panel, EveryKindTakesTablesTitlesQueriesAndMessagesAndReportsClicks) {
+    for (PanelKind kind : {PanelKind::Heatmap, PanelKind::Lines}) {
+        SCOPED_TRACE(int(kind));
+        std::unique_ptr<Panel> p(makePanel(kind, nullptr));
+        ASSERT_NE(p, nullptr);
+        EXPECT_EQ(p->kind(), kind);
+        p->resize(400, 400);
+        p->setTitle("dot\nenc self L0 · head 0");
+        p->setToolTipTitle("dot · enc self L0 · head 0");
+        ViewState v;
+        v.shared = false;
+        p->setColors(v);
+        p->setAlignedRows(3);
+        p->setTable(table3());
+        p->setQuery(2);
+        p->setZoom(1.0);
+        p->setLabelPoints(8);
+        EXPECT_EQ(p->title(), "dot\nenc self L0 · head 0");
+        EXPECT_EQ(p->query(), 2);
+        EXPECT_GT(p->minimumSizeHint().height(), 3 * 4);  // room for three token rows
+        p->show();
+        ASSERT_TRUE(QTest::qWaitForWindowExposed(p.get()));
+        p->redrawNow();
+        QSignalSpy clicked(p.get(), &Panel::rowClicked);
+        const auto [target, at] = queryPoint(p.get(), 1);
+        QTest::mouseClick(target, Qt::LeftButton, {}, at);
+        ASSERT_EQ(clicked.count(), 1);
+        EXPECT_EQ(clicked.front().front().toInt(), 1);
+        EXPECT_EQ(p->query(), 2) << "a click is reported; the view outlines the query";
+        p->setMessage("no enc self block\nin layer 3");
+        p->redrawNow();  // draws the message, not the dropped table
+        p->setQuery(-1);
+        EXPECT_EQ(p->query(), -1);
+    }
+}
+
+// Zoom and pan: a heatmap reports its new area and shows another panel's without reporting
+// it back; the lines view has no area and ignores one.
+TEST(Panel, AreasAreReportedAndShown) {
+    HeatmapPanel h;
+    h.resize(300, 300);
+    h.setTable(table3());
+    QSignalSpy moved(&h, &Panel::areaChanged);
+    h.plot()->xAxis->setRange(0.5, 1.5);  // as a wheel zoom does
+    ASSERT_GE(moved.count(), 1);
+    const auto area = moved.back().front().value<TableArea>();
+    EXPECT_DOUBLE_EQ(area.keysFrom, 0.5);
+    EXPECT_DOUBLE_EQ(area.keysTo, 1.5);
+    EXPECT_DOUBLE_EQ(area.queriesFrom, -0.5);
+    EXPECT_DOUBLE_EQ(area.queriesTo, 2.5);
+    moved.clear();
+    h.setArea(TableArea{-0.5, 0.5, 1.5, 2.5});
+    EXPECT_EQ(moved.count(), 0);
+    EXPECT_DOUBLE_EQ(h.plot()->xAxis->range().upper, 0.5);
+    EXPECT_DOUBLE_EQ(h.plot()->yAxis->range().lower, 1.5);
+    LinesPanel l;
+    l.setTable(table3());
+    l.setArea(TableArea{0, 1, 0, 1});
+    EXPECT_EQ(l.currentLayout().queries.size(), 3u);
+}
+
+}  // namespace
+}  // namespace attnviz::ui

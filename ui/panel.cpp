@@ -1,0 +1,23 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "panel.h"
+
+#include "heatmap_panel.h"
+#include "lines_panel.h"
+
+namespace attnviz::ui {
+
+PanelKind panelKindFor(const ViewState& view, const Selection& selection) {
+    return view.lines && !selection.diverging ? PanelKind::Lines : PanelKind::Heatmap;
+}
+
+Panel* makePanel(PanelKind kind, QWidget* parent) {
+    switch (kind) {
+        case PanelKind::Lines:
+            return new LinesPanel(parent);
+        case PanelKind::Heatmap:
+            break;
+    }
+    return new HeatmapPanel(parent);
+}
+
+}  // namespace attnviz::ui
