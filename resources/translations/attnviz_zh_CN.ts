@@ -1336,44 +1336,12 @@ weight %6</source>
             <translation>在此训练的 %1 个模型尚未保存（训练 › 保存模型…）。退出将丢失它们。仍要退出吗？</translation>
         </message>
         <message>
-            <source>watching %1: %2 was removed (its column stays)</source>
-            <translation>正在监视 %1：%2 已被移除（其列保留）</translation>
-        </message>
-        <message>
-            <source>A folder could not be watched</source>
-            <translation>无法监视文件夹</translation>
-        </message>
-        <message>
             <source>Watching %1</source>
             <translation>正在监视 %1</translation>
         </message>
         <message>
             <source>Checkpoints appearing in %1 become columns; a replaced file updates its column (File › Stop watching)</source>
             <translation>%1 中出现的检查点会成为新列；被替换的文件会更新其列（文件 › 停止监视）</translation>
-        </message>
-        <message>
-            <source>watching %1: no checkpoints yet</source>
-            <translation>正在监视 %1：尚无检查点</translation>
-        </message>
-        <message>
-            <source>A checkpoint in the watched folder could not be opened (tried again when the file changes)</source>
-            <translation>无法打开所监视文件夹中的一个检查点（文件变化时会重试）</translation>
-        </message>
-        <message>
-            <source>watching %1: updated %2 (step %3)</source>
-            <translation>正在监视 %1：已更新 %2（第 %3 步）</translation>
-        </message>
-        <message>
-            <source>watching %1: updated %2</source>
-            <translation>正在监视 %1：已更新 %2</translation>
-        </message>
-        <message>
-            <source>watching %1: added %2</source>
-            <translation>正在监视 %1：已添加 %2</translation>
-        </message>
-        <message>
-            <source>stopped watching %1 (its columns stay)</source>
-            <translation>已停止监视 %1（其列保留）</translation>
         </message>
         <message>
             <source>%1: %2</source>
@@ -1861,4 +1829,39 @@ weight %6</source>
             <translation>%1 个模型</translation>
         </message>
     </context>
+<context>
+    <name>attnviz::ui::FolderColumns</name>
+        <message>
+            <source>watching %1: %2 was removed (its column stays)</source>
+            <translation>正在监视 %1：%2 已被移除（其列保留）</translation>
+        </message>
+        <message>
+            <source>A folder could not be watched</source>
+            <translation>无法监视文件夹</translation>
+        </message>
+        <message>
+            <source>watching %1: no checkpoints yet</source>
+            <translation>正在监视 %1：尚无检查点</translation>
+        </message>
+        <message>
+            <source>stopped watching %1 (its columns stay)</source>
+            <translation>已停止监视 %1（其列保留）</translation>
+        </message>
+        <message>
+            <source>A checkpoint in the watched folder could not be opened (tried again when the file changes)</source>
+            <translation>无法打开所监视文件夹中的一个检查点（文件变化时会重试）</translation>
+        </message>
+        <message>
+            <source>watching %1: updated %2 (step %3)</source>
+            <translation>正在监视 %1：已更新 %2（第 %3 步）</translation>
+        </message>
+        <message>
+            <source>watching %1: updated %2</source>
+            <translation>正在监视 %1：已更新 %2</translation>
+        </message>
+        <message>
+            <source>watching %1: added %2</source>
+            <translation>正在监视 %1：已添加 %2</translation>
+        </message>
+</context>
 </TS>

@@ -1336,44 +1336,12 @@ weight %6</source>
             <translation>在此訓練的 %1 個模型尚未儲存（訓練 › 儲存模型…）。結束將會遺失它們。仍要結束嗎？</translation>
         </message>
         <message>
-            <source>watching %1: %2 was removed (its column stays)</source>
-            <translation>正在監看 %1：%2 已被移除（其欄保留）</translation>
-        </message>
-        <message>
-            <source>A folder could not be watched</source>
-            <translation>無法監看資料夾</translation>
-        </message>
-        <message>
             <source>Watching %1</source>
             <translation>正在監看 %1</translation>
         </message>
         <message>
             <source>Checkpoints appearing in %1 become columns; a replaced file updates its column (File › Stop watching)</source>
             <translation>%1 中出現的檢查點會成為新欄；被取代的檔案會更新其欄（檔案 › 停止監看）</translation>
-        </message>
-        <message>
-            <source>watching %1: no checkpoints yet</source>
-            <translation>正在監看 %1：尚無檢查點</translation>
-        </message>
-        <message>
-            <source>A checkpoint in the watched folder could not be opened (tried again when the file changes)</source>
-            <translation>無法開啟所監看資料夾中的某個檢查點（檔案變更時會重試）</translation>
-        </message>
-        <message>
-            <source>watching %1: updated %2 (step %3)</source>
-            <translation>正在監看 %1：已更新 %2（第 %3 步）</translation>
-        </message>
-        <message>
-            <source>watching %1: updated %2</source>
-            <translation>正在監看 %1：已更新 %2</translation>
-        </message>
-        <message>
-            <source>watching %1: added %2</source>
-            <translation>正在監看 %1：已新增 %2</translation>
-        </message>
-        <message>
-            <source>stopped watching %1 (its columns stay)</source>
-            <translation>已停止監看 %1（其欄保留）</translation>
         </message>
         <message>
             <source>%1: %2</source>
@@ -1861,4 +1829,39 @@ weight %6</source>
             <translation>%1 個模型</translation>
         </message>
     </context>
+<context>
+    <name>attnviz::ui::FolderColumns</name>
+        <message>
+            <source>watching %1: %2 was removed (its column stays)</source>
+            <translation>正在監看 %1：%2 已被移除（其欄保留）</translation>
+        </message>
+        <message>
+            <source>A folder could not be watched</source>
+            <translation>無法監看資料夾</translation>
+        </message>
+        <message>
+            <source>watching %1: no checkpoints yet</source>
+            <translation>正在監看 %1：尚無檢查點</translation>
+        </message>
+        <message>
+            <source>stopped watching %1 (its columns stay)</source>
+            <translation>已停止監看 %1（其欄保留）</translation>
+        </message>
+        <message>
+            <source>A checkpoint in the watched folder could not be opened (tried again when the file changes)</source>
+            <translation>無法開啟所監看資料夾中的某個檢查點（檔案變更時會重試）</translation>
+        </message>
+        <message>
+            <source>watching %1: updated %2 (step %3)</source>
+            <translation>正在監看 %1：已更新 %2（第 %3 步）</translation>
+        </message>
+        <message>
+            <source>watching %1: updated %2</source>
+            <translation>正在監看 %1：已更新 %2</translation>
+        </message>
+        <message>
+            <source>watching %1: added %2</source>
+            <translation>正在監看 %1：已新增 %2</translation>
+        </message>
+</context>
 </TS>
