@@ -37,8 +37,7 @@ private:
     using Inputs = std::vector<std::pair<std::string, std::optional<std::string>>>;
     Inputs readInputs(const Model& m, bool haveText) const;
     nlohmann::json rolloutJson(const std::vector<Analysis>& runs) const;
-    nlohmann::json importanceAndPrune(Model& m, const Inputs& inputs, bool haveText,
-                                      nlohmann::json& heads) const;
+    nlohmann::json pruneJson(Model& m, const SetAnalysis& set) const;
 };
 
 CLI::App* AnalyzeCommand::add(CLI::App& parent) {
@@ -138,108 +137,83 @@ json AnalyzeCommand::rolloutJson(const std::vector<Analysis>& runs) const {
     return rollout;
 }
 
-// With --importance: each head's importance added to `heads`; with --prune, the curves.
-json AnalyzeCommand::importanceAndPrune(Model& m, const Inputs& inputs, bool haveText,
-                                        json& heads) const {
-    const bool seq2seq = m.config().hasEncoder();
-    json prune = json::object();
-    if (m_prune && !m_importance) throw Error("--prune needs --importance");
-    if (m_importance) {
-        if (haveText) throw Error("--importance needs a set of sentences: --data or --task");
-        std::vector<SetSentence> set;
-        for (const auto& [src, tgt] : inputs) set.push_back({src, tgt});
-        const std::vector<Example> ex = importanceExamples(m, set).examples;
-        if (ex.empty())
-            throw Error("--importance found no usable sentence" +
-                        std::string(seq2seq ? " (it needs source TAB target lines)" : ""));
-        const auto imp = headImportance(m, ex);
-        size_t k = 0;
-        for (auto& h : heads) {  // the same capture order
-            h["importance"] = imp[k].importance;
-            h["importance_normalised"] = imp[k].normalised;
-            ++k;
+// With --prune: the curves of removing heads one by one (core/head_importance.h), loss and
+// BLEU after each, over the examples the importance was computed on.
+json AnalyzeCommand::pruneJson(Model& m, const SetAnalysis& set) const {
+    const PruneCurves curves = pruneHeads(m, set.examples.examples, set.importance, m_seed);
+    auto points = [](const std::vector<PrunePoint>& curve) {
+        json out = json::array();
+        for (const PrunePoint& pt : curve) {
+            json p{{"removed", pt.removed}, {"loss", pt.loss}};
+            if (pt.bleu) p["bleu"] = *pt.bleu;
+            if (pt.head)
+                p["head"] = {{"block", blockKindName(pt.head->kind)},
+                             {"layer", pt.head->layer},
+                             {"head", pt.head->head}};
+            out.push_back(p);
         }
-        if (m_prune) {
-            // Heads removed one by one (core/head_importance.h), loss and BLEU after each.
-            const PruneCurves curves = pruneHeads(m, ex, imp, m_seed);
-            auto points = [](const std::vector<PrunePoint>& curve) {
-                json out = json::array();
-                for (const PrunePoint& pt : curve) {
-                    json p{{"removed", pt.removed}, {"loss", pt.loss}};
-                    if (pt.bleu) p["bleu"] = *pt.bleu;
-                    if (pt.head)
-                        p["head"] = {{"block", blockKindName(pt.head->kind)},
-                                     {"layer", pt.head->layer},
-                                     {"head", pt.head->head}};
-                    out.push_back(p);
-                }
-                return out;
-            };
-            prune = {{"by_importance", points(curves.byImportance)},
-                     {"random", points(curves.random)},
-                     {"sentences", ex.size()}};
-        }
-    }
-    return prune;
+        return out;
+    };
+    return {{"by_importance", points(curves.byImportance)},
+            {"random", points(curves.random)},
+            {"sentences", set.examples.examples.size()}};
 }
 
 void AnalyzeCommand::run(const Context& ctx) {
     const bool haveText = m_textOpt->count() > 0;
     if (!haveText + m_data.empty() + m_task.empty() != 2)
         throw Error("analyze needs one of --text, --data or --task");
+    if (m_prune && !m_importance) throw Error("--prune needs --importance");
+    if (m_importance && haveText)
+        throw Error("--importance needs a set of sentences: --data or --task");
     if (!m_out.empty() && m_out != "-") checkOutputPath(m_out, {m_model, m_data});
     Model m = Model::load(m_model);
-    const Inputs inputs = readInputs(m, haveText);
-    // Every sentence's captured blocks; per (block, head) its tables.
-    std::vector<Analysis> runs;
-    int skipped = 0;
-    std::string firstProblem;
-    for (const auto& [src, tgt] : inputs) {
-        try {
-            runs.push_back(tgt ? m.analyze(src, std::string_view(*tgt)) : m.analyze(src));
-        } catch (const Error& e) {  // too long, empty: say so, analyse the rest
-            if (inputs.size() == 1) throw Error(m_model + ": " + e.what());
-            if (firstProblem.empty()) firstProblem = e.what();
-            ++skipped;
-        }
-    }
-    if (runs.empty()) throw Error("no sentence could be analysed: " + firstProblem);
-    if (skipped > 0)
-        ctx.err << "attnviz-cli: note: " << skipped << " of " << inputs.size()
-                << " sentences skipped (first: " << firstProblem << ")\n";
+    std::vector<SetSentence> sentences;
+    for (const auto& [src, tgt] : readInputs(m, haveText)) sentences.push_back({src, tgt});
+    // Every sentence analysed, every head's statistics over them (the Heads dock's road).
+    const SetAnalysis set = analyzeSet(m, sentences, {m_importance, {}, {}});
+    if (set.runs.empty() && sentences.size() == 1) throw Error(m_model + ": " + set.firstProblem);
+    if (set.runs.empty()) throw Error("no sentence could be analysed: " + set.firstProblem);
+    if (set.skipped > 0)
+        ctx.err << "attnviz-cli: note: " << set.skipped << " of " << sentences.size()
+                << " sentences skipped (first: " << set.firstProblem << ")\n";
+    if (m_importance && !set.importanceError.empty()) throw Error(set.importanceError);
+    if (m_importance && set.importance.empty())
+        throw Error(
+            "--importance found no usable sentence" +
+            std::string(m.config().hasEncoder() ? " (it needs source TAB target lines)" : ""));
     json heads = json::array();
-    const auto& blocks = runs.front().blocks;
-    for (size_t k = 0; k < blocks.size(); ++k) {
-        for (int h = 0; h < blocks[k].heads; ++h) {
-            const HeadSetStats set = headSetStats(runs, k, h);
-            const HeadStats& s = set.stats;
-            json j{{"block", blockKindName(blocks[k].kind)},
-                   {"layer", blocks[k].layer},
-                   {"head", h},
-                   {"variant", blocks[k].variant},
-                   {"entropy", s.entropy},
-                   {"confidence", s.confidence},
-                   {"distance", s.distance},
-                   {"rows", s.rows},
-                   {"gaussian_fit",
-                    {{"offset", s.fit.offset}, {"sigma", s.fit.sigma}, {"r2", s.fit.r2}}},
-                   {"offset_profile", offsetProfile(headTables(runs, k, h), m_maxOffset)}};
-            if (runs.size() > 1) {
-                j["input_dependence"] = set.inputDependence;
-                j["input_dependence_rows"] = set.compared;
-            }
-            heads.push_back(j);
+    for (const SetHead& head : set.heads) {
+        const HeadStats& s = head.set.stats;
+        json j{
+            {"block", blockKindName(head.kind)},
+            {"layer", head.layer},
+            {"head", head.head},
+            {"variant", head.variant},
+            {"entropy", s.entropy},
+            {"confidence", s.confidence},
+            {"distance", s.distance},
+            {"rows", s.rows},
+            {"gaussian_fit", {{"offset", s.fit.offset}, {"sigma", s.fit.sigma}, {"r2", s.fit.r2}}},
+            {"offset_profile",
+             offsetProfile(headTables(set.runs, head.block, head.head), m_maxOffset)}};
+        if (set.runs.size() > 1) {
+            j["input_dependence"] = head.set.inputDependence;
+            j["input_dependence_rows"] = head.set.compared;
         }
+        if (head.importance >= 0) {
+            j["importance"] = set.importance[size_t(head.importance)].importance;
+            j["importance_normalised"] = set.importance[size_t(head.importance)].normalised;
+        }
+        heads.push_back(j);
     }
-    const json rollout = m_rollout ? rolloutJson(runs) : json::object();
-    const json prune = importanceAndPrune(m, inputs, haveText, heads);
     json out{{"model", m_model},
-             {"sentences", runs.size()},
+             {"sentences", set.runs.size()},
              {"max_offset", m_maxOffset},
              {"definitions", "docs/analysis.md"},
              {"heads", heads}};
-    if (m_rollout) out["rollout"] = rollout;
-    if (m_prune) out["prune"] = prune;
+    if (m_rollout) out["rollout"] = rolloutJson(set.runs);
+    if (m_prune) out["prune"] = pruneJson(m, set);
     const std::string text = out.dump(2) + "\n";
     if (m_out.empty() || m_out == "-") {
         ctx.out << text;

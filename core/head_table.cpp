@@ -59,4 +59,47 @@ ImportanceExamples importanceExamples(const Model& model,
     return out;
 }
 
+SetAnalysis analyzeSet(Model& model, const std::vector<SetSentence>& sentences,
+                       const SetRequest& request) {
+    SetAnalysis out;
+    auto stop = [&] { return out.cancelled = request.cancelled && request.cancelled(); };
+    for (const SetSentence& s : sentences) {
+        if (stop()) return out;
+        try {
+            out.runs.push_back(s.target ? model.analyze(s.source, std::string_view(*s.target))
+                                        : model.analyze(s.source));
+        } catch (const std::exception& e) {  // too long, empty: analyse the rest
+            if (out.firstProblem.empty()) out.firstProblem = e.what();
+            ++out.skipped;
+        }
+        if (request.sentenceDone) request.sentenceDone();
+    }
+    if (out.runs.empty()) return out;
+    if (request.importance) {  // one pass over the examples for every head
+        out.examples = importanceExamples(model, sentences);
+        if (!out.examples.examples.empty() && !stop()) {
+            try {
+                out.importance = headImportance(model, out.examples.examples);
+            } catch (const std::exception& e) {
+                out.importanceError = e.what();
+            }
+        }
+    }
+    const std::vector<CapturedBlock>& blocks = out.runs.front().blocks;
+    for (size_t k = 0; k < blocks.size(); ++k) {
+        const CapturedBlock& b = blocks[k];
+        Eigen::Index keys = 0;
+        for (const Analysis& r : out.runs) keys = std::max(keys, r.blocks[k].weights[0].cols());
+        for (int h = 0; h < b.heads && h < int(b.weights.size()); ++h) {
+            if (stop()) return out;
+            SetHead head{k, b.kind, b.layer, h, b.variant, headSetStats(out.runs, k, h), keys};
+            for (size_t i = 0; i < out.importance.size(); ++i)
+                if (out.importance[i].block == int(k) && out.importance[i].head == h)
+                    head.importance = int(i);
+            out.heads.push_back(std::move(head));
+        }
+    }
+    return out;
+}
+
 }  // namespace attnviz

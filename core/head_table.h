@@ -6,10 +6,12 @@
 // head's statistics over the analyses of all of them, and the examples head importance
 // (core/head_importance.h) needs. The app's Heads dock runs these, sentence by sentence, on a
 // worker thread ("Over the sentence list").
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "head_importance.h"
 #include "head_stats.h"
 #include "model.h"
 #include "tasks.h"
@@ -50,5 +52,38 @@ struct ImportanceExamples {
 };
 ImportanceExamples importanceExamples(const Model& model,
                                       const std::vector<SetSentence>& sentences);
+
+// One model over a set of sentences: what `attnviz-cli analyze --data|--task` and the Heads
+// dock's "Over the sentence list" show, computed here for both (issue 26). Each sentence is
+// analysed (seq2seq without a target: decoded greedily); one that fails (too long, empty) is
+// skipped and counted. Every head gets its statistics over all the analysed sentences
+// (headSetStats), in capture order; with `importance`, each head's importance (Michel et al.
+// 2019) over the sentences that make usable examples.
+struct SetRequest {
+    bool importance = false;
+    std::function<bool()> cancelled;     // true: stop (between sentences and heads)
+    std::function<void()> sentenceDone;  // after each sentence, for progress
+};
+struct SetHead {
+    size_t block = 0;  // index of the captured block
+    BlockKind kind = BlockKind::EncoderSelf;
+    int layer = 0, head = 0;
+    std::string variant;
+    HeadSetStats set;
+    Eigen::Index keys = 0;  // the most keys of any sentence: the fit's bound |μ| <= keys
+    int importance = -1;    // its entry in SetAnalysis::importance, -1 when not computed
+};
+struct SetAnalysis {
+    std::vector<Analysis> runs;              // the sentences analysed
+    int skipped = 0;                         // sentences that could not be
+    std::string firstProblem;                // why the first of them could not
+    std::vector<SetHead> heads;              // every head, in capture order (empty when no run)
+    ImportanceExamples examples;             // with importance: the usable sentences
+    std::vector<HeadImportance> importance;  // with importance and examples: capture order
+    std::string importanceError;             // headImportance failed: why
+    bool cancelled = false;                  // stopped early: the rest is incomplete
+};
+SetAnalysis analyzeSet(Model& model, const std::vector<SetSentence>& sentences,
+                       const SetRequest& request = {});
 
 }  // namespace attnviz

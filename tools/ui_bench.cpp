@@ -154,6 +154,8 @@ int main(int argc, char** argv) {
                                    {"ms_median", ms[ms.size() / 2]},
                                    {"ms_median_until_results_set", analysis[analysis.size() / 2]},
                                    {"cpu_ms_median", cpu[cpu.size() / 2]},
+                                   // Heads fitted for the last edit (each once, shared).
+                                   {"heads_fitted", w.workspace()->stats()->computedCount()},
                                    {"ms_min", ms.front()},
                                    {"ms_max", ms.back()},
                                    {"runs", int(ms.size())}});

@@ -113,117 +113,60 @@ HeadsComputation computeHeads(const ResultStats& stats, const std::vector<HeadKe
     return out;
 }
 
-SetResult computeSet(const std::vector<ModelColumn>& columns, const std::vector<std::string>& lines,
-                     SetJob& job) {
-    SetResult result;
-    HeadsContent& out = result.content;
-    QStringList failures;
-    int withoutTarget = 0;  // lines without a target, for the seq2seq models
-    const int sentenceCount = int(sentenceSet(lines, false).size());  // as for any model
-    const auto cancelled = [&] { return job.cancelled.load(std::memory_order_relaxed); };
-    for (size_t c = 0; c < columns.size(); ++c) {
-        const ModelColumn& column = columns[c];
-        const QString name = QString::fromStdString(column.name);
-        const int before = job.done.load();
-        try {
-            Model m = [&] {
-                std::lock_guard<std::mutex> lock(*column.lock);
-                return column.model->clone();
-            }();
-            const bool seq2seq = m.config().hasEncoder();
-            const std::vector<SetSentence> sentences = sentenceSet(lines, seq2seq);
-            std::vector<Analysis> runs;
-            int skipped = 0;
-            std::string firstProblem;
-            for (const SetSentence& s : sentences) {
-                if (cancelled()) return result;
-                try {
-                    runs.push_back(s.target ? m.analyze(s.source, std::string_view(*s.target))
-                                            : m.analyze(s.source));
-                } catch (const std::exception& e) {  // too long, empty: analyse the rest
-                    if (firstProblem.empty()) firstProblem = e.what();
-                    ++skipped;
-                }
-                ++job.done;
-            }
-            if (runs.empty()) {
-                //: A failed model column: its name, then the reason. Keep "%1: " at the start
-                //: (the list of failures groups them by what follows it).
-                failures << QCoreApplication::translate("attnviz::ui::HeadsTable",
-                                                        "%1: no sentence could be analysed (%2)")
-                                .arg(name, QString::fromStdString(firstProblem));
-                job.done = before + sentenceCount + 1;
-                continue;
-            }
-            if (skipped > 0) {
-                //: %1 the model, %2 "3 sentences", %3 their total, %4 the first error
-                out.notes << QCoreApplication::translate("attnviz::ui::HeadsTable",
-                                                         "%1: %2 of %3 skipped (first: %4)")
-                                 .arg(name, plural(skipped, "sentence"))
-                                 .arg(sentenceCount)
-                                 .arg(QString::fromStdString(firstProblem));
-            }
+namespace {
 
-            // Importance, in capture order: one call per model.
-            std::vector<HeadImportance> importance;
-            const ImportanceExamples ex = importanceExamples(m, sentences);
-            if (seq2seq) withoutTarget = ex.withoutTarget;
-            if (cancelled()) return result;
-            if (!ex.examples.empty()) {
-                try {
-                    importance = headImportance(m, ex.examples);
-                    result.prunable.push_back({column, ex.examples, importance});
-                } catch (const std::exception& e) {
-                    out.notes << QCoreApplication::translate("attnviz::ui::HeadsTable",
-                                                             "%1: no importance: %2")
-                                     .arg(name, QString::fromUtf8(e.what()));
-                }
-                if (ex.unusable > 0) {
-                    //: %1 the model, %2 "3 sentences", %3 their total, %4 how many were unusable
-                    out.notes << QCoreApplication::translate(
-                                     "attnviz::ui::HeadsTable",
-                                     "%1: importance over %2 of %3 (%4 empty or too long)")
-                                     .arg(name, plural(qsizetype(ex.examples.size()), "sentence"))
-                                     .arg(sentenceCount)
-                                     .arg(ex.unusable);
-                }
-            } else if (ex.unusable > 0) {
-                out.notes << QCoreApplication::translate(
-                                 "attnviz::ui::HeadsTable",
-                                 "%1: no importance: every sentence is empty or too long")
-                                 .arg(name);
-            }
-
-            const std::vector<CapturedBlock>& blocks = runs.front().blocks;
-            for (size_t k = 0; k < blocks.size(); ++k) {
-                const CapturedBlock& b = blocks[k];
-                Eigen::Index keys = 0;  // the most keys of any sentence: the fit's bound
-                for (const Analysis& r : runs) keys = std::max(keys, r.blocks[k].weights[0].cols());
-                for (int h = 0; h < b.heads && h < int(b.weights.size()); ++h) {
-                    if (cancelled()) return result;
-                    const HeadSetStats s = headSetStats(runs, k, h);
-                    Row row{int(c),  name, b.kind, b.layer, h, QString::fromStdString(b.variant),
-                            s.stats, false};
-                    row.fitAtBound =
-                        s.stats.rows > 0 && std::abs(s.stats.fit.offset) >= double(keys) - 1e-9;
-                    if (s.compared > 0) row.inputDependence = s.inputDependence;
-                    row.compared = s.compared;
-                    for (const HeadImportance& i : importance) {
-                        if (i.block == int(k) && i.kind == b.kind && i.layer == b.layer &&
-                            i.head == h) {
-                            row.importance = i.normalised;
-                            row.rawImportance = i.importance;
-                        }
-                    }
-                    out.rows.push_back(std::move(row));
-                }
-            }
-            ++out.models;
-        } catch (const std::exception& e) {
-            failures << QString("%1: %2").arg(name, e.what());
-        }
-        job.done = before + sentenceCount + 1;
+// What the set computation says of one model beside its rows: sentences skipped, importance
+// over fewer sentences or none.
+QStringList setNotes(const QString& name, const SetAnalysis& set, int sentenceCount) {
+    QStringList notes;
+    if (set.skipped > 0) {
+        //: %1 the model, %2 "3 sentences", %3 their total, %4 the first error
+        notes << QCoreApplication::translate("attnviz::ui::HeadsTable",
+                                             "%1: %2 of %3 skipped (first: %4)")
+                     .arg(name, plural(set.skipped, "sentence"))
+                     .arg(sentenceCount)
+                     .arg(QString::fromStdString(set.firstProblem));
     }
+    const ImportanceExamples& ex = set.examples;
+    if (!set.importanceError.empty())
+        notes << QCoreApplication::translate("attnviz::ui::HeadsTable", "%1: no importance: %2")
+                     .arg(name, QString::fromStdString(set.importanceError));
+    if (!ex.examples.empty() && ex.unusable > 0) {
+        //: %1 the model, %2 "3 sentences", %3 their total, %4 how many were unusable
+        notes << QCoreApplication::translate("attnviz::ui::HeadsTable",
+                                             "%1: importance over %2 of %3 (%4 empty or too long)")
+                     .arg(name, plural(qsizetype(ex.examples.size()), "sentence"))
+                     .arg(sentenceCount)
+                     .arg(ex.unusable);
+    } else if (ex.examples.empty() && ex.unusable > 0) {
+        notes << QCoreApplication::translate(
+                     "attnviz::ui::HeadsTable",
+                     "%1: no importance: every sentence is empty or too long")
+                     .arg(name);
+    }
+    return notes;
+}
+
+// The table's rows of column `c` from its set analysis (core/head_table.h analyzeSet).
+void addSetRows(int c, const QString& name, const SetAnalysis& set, HeadsContent& out) {
+    for (const SetHead& h : set.heads) {
+        Row row{c,           name, h.kind, h.layer, h.head, QString::fromStdString(h.variant),
+                h.set.stats, false};
+        row.fitAtBound =
+            h.set.stats.rows > 0 && std::abs(h.set.stats.fit.offset) >= double(h.keys) - 1e-9;
+        if (h.set.compared > 0) row.inputDependence = h.set.inputDependence;
+        row.compared = h.set.compared;
+        if (h.importance >= 0) {
+            row.importance = set.importance[size_t(h.importance)].normalised;
+            row.rawImportance = set.importance[size_t(h.importance)].importance;
+        }
+        out.rows.push_back(std::move(row));
+    }
+}
+
+// The notes of the whole computation: lines without a target, failed columns.
+void addSetSummary(HeadsContent& out, int sentenceCount, int withoutTarget,
+                   const QStringList& failures) {
     //: Heads dock status: "48 heads of 2 models · 10 sentences"
     out.summary = QCoreApplication::translate("attnviz::ui::HeadsTable", "%1 of %2 · %3")
                       .arg(plural(qsizetype(out.rows.size()), "head"), plural(out.models, "model"),
@@ -241,10 +184,53 @@ SetResult computeSet(const std::vector<ModelColumn>& columns, const std::vector<
                               .arg(plural(withoutTarget, "line"))
                               .arg(sentenceCount - withoutTarget));
     }
-    if (!failures.isEmpty()) {
+    if (!failures.isEmpty())
         out.notes << QCoreApplication::translate("attnviz::ui::HeadsTable", "%1 failed: %2")
                          .arg(plural(failures.size(), "column"), grouped(failures));
+}
+
+}  // namespace
+
+SetResult computeSet(const std::vector<ModelColumn>& columns, const std::vector<std::string>& lines,
+                     SetJob& job) {
+    SetResult result;
+    HeadsContent& out = result.content;
+    QStringList failures;
+    int withoutTarget = 0;  // lines without a target, for the seq2seq models
+    const int sentenceCount = int(sentenceSet(lines, false).size());  // as for any model
+    const SetRequest request{true, [&] { return job.cancelled.load(std::memory_order_relaxed); },
+                             [&] { ++job.done; }};
+    for (size_t c = 0; c < columns.size(); ++c) {
+        const QString name = QString::fromStdString(columns[c].name);
+        const int before = job.done.load();
+        try {
+            Model m = [&] {
+                std::lock_guard<std::mutex> lock(*columns[c].lock);
+                return columns[c].model->clone();
+            }();
+            const SetAnalysis set =
+                analyzeSet(m, sentenceSet(lines, m.config().hasEncoder()), request);
+            if (set.cancelled) return result;
+            if (m.config().hasEncoder()) withoutTarget = set.examples.withoutTarget;
+            if (set.runs.empty()) {
+                //: A failed model column: its name, then the reason. Keep "%1: " at the start
+                //: (the list of failures groups them by what follows it).
+                failures << QCoreApplication::translate("attnviz::ui::HeadsTable",
+                                                        "%1: no sentence could be analysed (%2)")
+                                .arg(name, QString::fromStdString(set.firstProblem));
+            } else {
+                out.notes << setNotes(name, set, sentenceCount);
+                addSetRows(int(c), name, set, out);
+                if (!set.importance.empty())
+                    result.prunable.push_back({columns[c], set.examples.examples, set.importance});
+                ++out.models;
+            }
+        } catch (const std::exception& e) {
+            failures << QString("%1: %2").arg(name, e.what());
+        }
+        job.done = before + sentenceCount + 1;
     }
+    addSetSummary(out, sentenceCount, withoutTarget, failures);
     return result;
 }
 

@@ -19,6 +19,7 @@
 #include "folder_columns.h"
 #include "heads_dock.h"
 #include "language.h"
+#include "panel.h"
 #include "problems_panel.h"
 #include "profile_plot.h"
 #include "sentence_list.h"
@@ -201,7 +202,8 @@ void MainWindow::updateColorBar() {
     const ViewState& v = view();
     const Selection s = m_workspace->selection();
     m_colorBar->setScale(v.colormap, v.scaling, s.maxWeight, s.diverging);
-    m_colorBar->setVisible(v.shared && (!v.lines || s.diverging) && s.maxWeight > 0);
+    // The shared scale of panels that colour their cells.
+    m_colorBar->setVisible(v.shared && panelKindFor(v, s) == PanelKind::Heatmap && s.maxWeight > 0);
 }
 
 void MainWindow::resultsChanged() {
