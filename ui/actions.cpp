@@ -40,6 +40,34 @@ void MainWindow::addFileMenu() {
     };
     auto* file = menuBar()->addMenu(QString());
     named(file->menuAction(), QT_TR_NOOP("&File"));
+    addFileOpenActions(file);
+    m_recent = file->addMenu(QString());
+    named(m_recent->menuAction(), QT_TR_NOOP("&Recent sentences"));
+    connect(m_recent, &QMenu::aboutToShow, this, &MainWindow::rebuildRecentMenu);
+    file->addSeparator();
+    add(file, QT_TR_NOOP("Open &workspace…"), this, [this] {
+        const QString path = QFileDialog::getOpenFileName(
+            this, tr("Open workspace"), {}, tr("attnviz workspace (*.attnviz.json *.json)"));
+        QString error;
+        if (!path.isEmpty()) openSession(path, &error);  // problems are listed in the panel
+    });
+    add(file, QT_TR_NOOP("Save workspace &as…"), QKeySequence::SaveAs, this, [this] {
+        const QString path =
+            QFileDialog::getSaveFileName(this, tr("Save workspace"), "workspace.attnviz.json",
+                                         tr("attnviz workspace (*.attnviz.json)"));
+        QString error;
+        if (!path.isEmpty() && !saveSession(path, &error)) message(error);
+    });
+    file->addSeparator();
+    addFileExportActions(file);
+    file->addSeparator();
+    add(file, QT_TR_NOOP("&Quit"), QKeySequence::Quit, this, &QWidget::close);
+}
+
+void MainWindow::addFileOpenActions(QMenu* file) {
+    auto add = [this](QMenu* m, const char* source, auto&&... args) {
+        return named(m->addAction(QString(), args...), source);
+    };
     add(file, QT_TR_NOOP("&Open checkpoint as a new column…"), QKeySequence::Open, this, [this] {
         // Starts in the bundled models' folder: the other sets are its subfolders.
         const QString path = QFileDialog::getOpenFileName(
@@ -72,24 +100,12 @@ void MainWindow::addFileMenu() {
         if (!dir.isEmpty()) watchFolder(dir, &error);  // a failure is listed in Problems
     });
     add(file, QT_TR_NOOP("Stop &watching"), this, &MainWindow::stopWatching);
-    m_recent = file->addMenu(QString());
-    named(m_recent->menuAction(), QT_TR_NOOP("&Recent sentences"));
-    connect(m_recent, &QMenu::aboutToShow, this, &MainWindow::rebuildRecentMenu);
-    file->addSeparator();
-    add(file, QT_TR_NOOP("Open &workspace…"), this, [this] {
-        const QString path = QFileDialog::getOpenFileName(
-            this, tr("Open workspace"), {}, tr("attnviz workspace (*.attnviz.json *.json)"));
-        QString error;
-        if (!path.isEmpty()) openSession(path, &error);  // problems are listed in the panel
-    });
-    add(file, QT_TR_NOOP("Save workspace &as…"), QKeySequence::SaveAs, this, [this] {
-        const QString path =
-            QFileDialog::getSaveFileName(this, tr("Save workspace"), "workspace.attnviz.json",
-                                         tr("attnviz workspace (*.attnviz.json)"));
-        QString error;
-        if (!path.isEmpty() && !saveSession(path, &error)) message(error);
-    });
-    file->addSeparator();
+}
+
+void MainWindow::addFileExportActions(QMenu* file) {
+    auto add = [this](QMenu* m, const char* source, auto&&... args) {
+        return named(m->addAction(QString(), args...), source);
+    };
     add(file, QT_TR_NOOP("&Export figure…"), QKeySequence("Ctrl+E"), this, [this] {
         std::unique_ptr<ExportDialog> d(createExportDialog());
         d->setStartFolder(QStandardPaths::writableLocation(QStandardPaths::PicturesLocation));
@@ -105,8 +121,6 @@ void MainWindow::addFileMenu() {
         if (!path.isEmpty())
             message(exportData(path, &error) ? tr("exported %1").arg(path) : error);
     });
-    file->addSeparator();
-    add(file, QT_TR_NOOP("&Quit"), QKeySequence::Quit, this, &QWidget::close);
 }
 
 void MainWindow::addViewMenu() {

@@ -5,6 +5,7 @@
 #include <QScrollArea>
 #include <QVBoxLayout>
 #include <map>
+#include <utility>
 
 #include "comparison_grid.h"
 #include "film_dock.h"
@@ -30,9 +31,46 @@ QDockWidget* dock(QMainWindow* w, const QString& name, QWidget* content, Qt::Doc
     return d;
 }
 
+// The tools scroll inside their tab, so that their forms do not set the bottom's height.
+QScrollArea* scrolled(QWidget* content) {
+    auto* s = new QScrollArea;
+    s->setWidget(content);
+    s->setWidgetResizable(true);
+    s->setFrameShape(QFrame::NoFrame);
+    return s;
+}
+
 }  // namespace
 
 void MainWindow::createDocks() {
+    // Query profile (bottom), sentences (left), variant and training (right).
+    m_profileDock = dock(this, "profile", createProfileBox(), Qt::BottomDockWidgetArea);
+    m_sentenceDock = dock(this, "sentences", m_sentences, Qt::LeftDockWidgetArea);
+    auto* variantDock = dock(this, "variant", scrolled(m_variant), Qt::BottomDockWidgetArea);
+    auto* trainingDock = dock(this, "training", scrolled(m_training), Qt::BottomDockWidgetArea);
+    const auto [headsDock, offsetsDock] = createHeadDocks();
+    createFilmDock();
+    // The grid gets the whole width; the tools share the bottom as tabs.
+    tabifyDockWidget(m_profileDock, variantDock);
+    tabifyDockWidget(variantDock, trainingDock);
+    tabifyDockWidget(trainingDock, headsDock);
+    tabifyDockWidget(headsDock, offsetsDock);
+    tabifyDockWidget(offsetsDock, m_filmDock);
+    // The profile is empty until a query is clicked: the variant's description is shown
+    // first, and the profile comes forward at the first click (selectQuery).
+    variantDock->raise();
+    m_heads->setSeen(false);  // behind the Variant tab until chosen
+    m_offsets->setSeen(false);
+    m_sentenceDock->hide();
+    // Files that could not be opened: above the grid, shown when there are any, kept until
+    // cleared or closed.
+    m_problemsDock = dock(this, "problems", m_problems, Qt::TopDockWidgetArea);
+    m_problemsDock->hide();
+    m_docks = {m_profileDock, m_sentenceDock, variantDock, trainingDock,
+               headsDock,     offsetsDock,    m_filmDock,  m_problemsDock};
+}
+
+QWidget* MainWindow::createProfileBox() {
     auto* profileBox = new QWidget;
     auto* pv = new QVBoxLayout(profileBox);
     pv->setContentsMargins(2, 2, 2, 2);
@@ -40,19 +78,10 @@ void MainWindow::createDocks() {
     m_profileMode->addItems({QString(), QString()});  // retranslateDocks
     pv->addWidget(m_profileMode);
     pv->addWidget(m_profile, 1);
-    // Query profile (bottom), sentences (left), variant and training (right).
-    m_profileDock = dock(this, "profile", profileBox, Qt::BottomDockWidgetArea);
-    m_sentenceDock = dock(this, "sentences", m_sentences, Qt::LeftDockWidgetArea);
-    // The tools scroll inside their tab, so that their forms do not set the bottom's height.
-    auto scrolled = [](QWidget* content) {
-        auto* s = new QScrollArea;
-        s->setWidget(content);
-        s->setWidgetResizable(true);
-        s->setFrameShape(QFrame::NoFrame);
-        return s;
-    };
-    auto* variantDock = dock(this, "variant", scrolled(m_variant), Qt::BottomDockWidgetArea);
-    auto* trainingDock = dock(this, "training", scrolled(m_training), Qt::BottomDockWidgetArea);
+    return profileBox;
+}
+
+std::pair<QDockWidget*, QDockWidget*> MainWindow::createHeadDocks() {
     // Every head's statistics for the sentence (issue 15), computed off the UI thread.
     m_heads = new HeadsDock;
     auto* headsDock = dock(this, "heads", m_heads, Qt::BottomDockWidgetArea);
@@ -76,6 +105,10 @@ void MainWindow::createDocks() {
         m_heads->setStats(m_workspace->stats());
         m_offsets->setStats(m_workspace->stats());
     });
+    return {headsDock, offsetsDock};
+}
+
+void MainWindow::createFilmDock() {
     // Attention over training (issue 15): a probe's snapshots, live from the Training tab or
     // from a probe file, drawn with the window's block, layer, heads and colours.
     m_film = new FilmDock;
@@ -84,24 +117,6 @@ void MainWindow::createDocks() {
     connect(m_training, &TrainingDock::probeSnapshot, m_film, &FilmDock::addSnapshot);
     connect(m_film, &FilmDock::message, this, &MainWindow::message);
     connect(m_workspace, &WorkspaceModel::viewChanged, m_film, [this] { m_film->setView(view()); });
-    // The grid gets the whole width; the tools share the bottom as tabs.
-    tabifyDockWidget(m_profileDock, variantDock);
-    tabifyDockWidget(variantDock, trainingDock);
-    tabifyDockWidget(trainingDock, headsDock);
-    tabifyDockWidget(headsDock, offsetsDock);
-    tabifyDockWidget(offsetsDock, m_filmDock);
-    // The profile is empty until a query is clicked: the variant's description is shown
-    // first, and the profile comes forward at the first click (selectQuery).
-    variantDock->raise();
-    m_heads->setSeen(false);  // behind the Variant tab until chosen
-    m_offsets->setSeen(false);
-    m_sentenceDock->hide();
-    // Files that could not be opened: above the grid, shown when there are any, kept until
-    // cleared or closed.
-    m_problemsDock = dock(this, "problems", m_problems, Qt::TopDockWidgetArea);
-    m_problemsDock->hide();
-    m_docks = {m_profileDock, m_sentenceDock, variantDock, trainingDock,
-               headsDock,     offsetsDock,    m_filmDock,  m_problemsDock};
 }
 
 void MainWindow::retranslateDocks() {

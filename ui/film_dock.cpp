@@ -203,6 +203,11 @@ void FilmDock::showCurrent() {
         m_shown = 0;
         return;
     }
+    showCaption(step);
+    showPanels(step);
+}
+
+void FilmDock::showCaption(int step) {
     const int n = int(m_record.snapshots.size());
     QString sentence = QString::fromStdString(m_record.source);
     if (m_record.target) sentence += " → " + QString::fromStdString(*m_record.target);
@@ -223,7 +228,9 @@ void FilmDock::showCurrent() {
                              .arg(step)
                              .arg(m_record.snapshots.back().step)
                              .arg(m_record.every));
+}
 
+void FilmDock::showPanels(int step) {
     Selection s;
     try {
         s = selectTables(std::make_shared<const Results>(

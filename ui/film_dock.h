@@ -75,6 +75,8 @@ private:
     void openFromDialog();
     void exportFromDialog();
     void saveFromDialog();
+    void showCaption(int step);  // the caption and the slider's tooltip for the snapshot at `step`
+    void showPanels(int step);   // that snapshot's tables through selectTables into the panels
     attnviz::SelectionRequest request() const;
     render::FigureStyle style() const;
 

@@ -53,6 +53,24 @@ HeadsDock::HeadsDock(QWidget* parent)
       m_poll(new QTimer(this)),
       m_current(std::make_unique<HeadsContent>()),
       m_set(std::make_unique<HeadsContent>()) {
+    setUpTable();
+    m_status->setWordWrap(true);
+    m_status->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_filter->setClearButtonEnabled(true);
+    m_filter->setMaximumWidth(200);
+    m_progress->setMaximumWidth(160);
+    m_progress->hide();
+    m_cancel->hide();
+    m_pruneModels->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    m_poll->setInterval(50);
+    layOutControls();
+    connectControls();
+    m_current->summary = tr("No models");
+    setPrunable({});
+    retranslateUi();
+}
+
+void HeadsDock::setUpTable() {
     m_proxy->setSourceModel(m_model);
     m_proxy->setSortRole(ValueRole);
     m_proxy->setFilterKeyColumn(Model);
@@ -71,16 +89,9 @@ HeadsDock::HeadsDock(QWidget* parent)
     m_view->horizontalHeader()->setSortIndicatorClearable(true);
     m_view->setSortingEnabled(true);
     m_view->installEventFilter(this);
-    m_status->setWordWrap(true);
-    m_status->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    m_filter->setClearButtonEnabled(true);
-    m_filter->setMaximumWidth(200);
-    m_progress->setMaximumWidth(160);
-    m_progress->hide();
-    m_cancel->hide();
-    m_pruneModels->setSizeAdjustPolicy(QComboBox::AdjustToContents);
-    m_poll->setInterval(50);
+}
 
+void HeadsDock::layOutControls() {
     auto* top = new QHBoxLayout;
     top->addWidget(m_status, 1);
     top->addWidget(m_overSet);
@@ -93,7 +104,9 @@ HeadsDock::HeadsDock(QWidget* parent)
     v->setContentsMargins(2, 2, 2, 2);
     v->addLayout(top);
     v->addWidget(m_view, 1);
+}
 
+void HeadsDock::connectControls() {
     connect(m_view, &QTableView::clicked, this, &HeadsDock::activate);
     connect(m_filter, &QLineEdit::textChanged, this, [this](const QString& text) {
         m_proxy->setFilterFixedString(text);
@@ -106,9 +119,6 @@ HeadsDock::HeadsDock(QWidget* parent)
         if (const SetJob* job = m_setJob ? m_setJob.get() : m_pruneJob.get())
             m_progress->setValue(job->done.load());
     });
-    m_current->summary = tr("No models");
-    setPrunable({});
-    retranslateUi();
 }
 
 void HeadsDock::changeEvent(QEvent* event) {

@@ -152,6 +152,9 @@ protected:
     void changeEvent(QEvent* event) override;
 
 private:
+    void setUpTable();       // the view over the sorting, filtering proxy of the model
+    void layOutControls();   // the controls' row above the table
+    void connectControls();  // the table's clicks, the filter, the buttons and the poll timer
     bool seen() const;
     void refresh();  // the current sentence's table, for the current scope
     void showComputation(HeadsComputation c);

@@ -299,9 +299,10 @@ QVariant HeadsTableModel::data(const QModelIndex& index, int role) const {
     return std::isfinite(x) ? x : -std::numeric_limits<double>::infinity();
 }
 
-QVariant HeadsTableModel::headerData(int section, Qt::Orientation orientation, int role) const {
-    if (orientation != Qt::Horizontal || section < 0 || section >= HeadsDock::ColumnCount)
-        return {};
+namespace {
+
+// The title of the Heads table's column `section` (HeadsDock::Column), translated.
+QString headerTitle(int section) {
     static const char* const titles[] = {
         QT_TRANSLATE_NOOP("attnviz::ui::HeadsTable", "Model"),
         QT_TRANSLATE_NOOP("attnviz::ui::HeadsTable", "Block"),
@@ -316,6 +317,11 @@ QVariant HeadsTableModel::headerData(int section, Qt::Orientation orientation, i
         QT_TRANSLATE_NOOP("attnviz::ui::HeadsTable", "R²"),
         QT_TRANSLATE_NOOP("attnviz::ui::HeadsTable", "Input dep."),
         QT_TRANSLATE_NOOP("attnviz::ui::HeadsTable", "Importance")};
+    return QCoreApplication::translate("attnviz::ui::HeadsTable", titles[section]);
+}
+
+// What column `section` holds, translated: the start of its tooltip.
+QString headerTip(int section) {
     static const char* const tips[] = {
         QT_TRANSLATE_NOOP("attnviz::ui::HeadsTable",
                           "The model column (sorting by it gives back the workspace's order)"),
@@ -361,36 +367,47 @@ QVariant HeadsTableModel::headerData(int section, Qt::Orientation orientation, i
             "language model's line is its own target. Normalised within each block, so compare "
             "heads of one block: a block with one head scores 1 by construction. Over the sentence "
             "list only (— otherwise)")};
-    if (role == Qt::DisplayRole)
-        return QCoreApplication::translate("attnviz::ui::HeadsTable", titles[section]);
-    if (role == Qt::ToolTipRole) {
-        const QString tip = QCoreApplication::translate("attnviz::ui::HeadsTable", tips[section]);
-        if (section >= HeadsDock::Entropy && section <= HeadsDock::R2 && m_overSet) {
-            //: %1 a column's tooltip (a statistic), completed with what it is computed over
-            return QCoreApplication::translate(
-                       "attnviz::ui::HeadsTable",
-                       "%1. Over every sentence of the sentence list (all their rows; one "
-                       "Gaussian fit for all), each row normalised over its allowed keys "
-                       "(docs/analysis.md).")
-                .arg(tip);
-        }
-        if (section >= HeadsDock::Entropy && section <= HeadsDock::R2) {
-            //: %1 a column's tooltip (a statistic), completed with what it is computed over
-            return QCoreApplication::translate(
-                       "attnviz::ui::HeadsTable",
-                       "%1. Over the current sentence, each row normalised over its allowed "
-                       "keys (docs/analysis.md).")
-                .arg(tip);
-        }
-        if (section >= HeadsDock::Entropy) {
-            //: %1 a column's tooltip (a statistic), completed with how its rows are normalised
-            return QCoreApplication::translate(
-                       "attnviz::ui::HeadsTable",
-                       "%1, each row normalised over its allowed keys (docs/analysis.md).")
-                .arg(tip);
-        }
-        return tip;
+    return QCoreApplication::translate("attnviz::ui::HeadsTable", tips[section]);
+}
+
+// Column `section`'s tooltip: what it holds and, for a statistic, what it is computed over
+// (the sentence list when `overSet`, else the current sentence).
+QString headerToolTip(int section, bool overSet) {
+    const QString tip = headerTip(section);
+    if (section >= HeadsDock::Entropy && section <= HeadsDock::R2 && overSet) {
+        //: %1 a column's tooltip (a statistic), completed with what it is computed over
+        return QCoreApplication::translate(
+                   "attnviz::ui::HeadsTable",
+                   "%1. Over every sentence of the sentence list (all their rows; one "
+                   "Gaussian fit for all), each row normalised over its allowed keys "
+                   "(docs/analysis.md).")
+            .arg(tip);
     }
+    if (section >= HeadsDock::Entropy && section <= HeadsDock::R2) {
+        //: %1 a column's tooltip (a statistic), completed with what it is computed over
+        return QCoreApplication::translate(
+                   "attnviz::ui::HeadsTable",
+                   "%1. Over the current sentence, each row normalised over its allowed "
+                   "keys (docs/analysis.md).")
+            .arg(tip);
+    }
+    if (section >= HeadsDock::Entropy) {
+        //: %1 a column's tooltip (a statistic), completed with how its rows are normalised
+        return QCoreApplication::translate(
+                   "attnviz::ui::HeadsTable",
+                   "%1, each row normalised over its allowed keys (docs/analysis.md).")
+            .arg(tip);
+    }
+    return tip;
+}
+
+}  // namespace
+
+QVariant HeadsTableModel::headerData(int section, Qt::Orientation orientation, int role) const {
+    if (orientation != Qt::Horizontal || section < 0 || section >= HeadsDock::ColumnCount)
+        return {};
+    if (role == Qt::DisplayRole) return headerTitle(section);
+    if (role == Qt::ToolTipRole) return headerToolTip(section, m_overSet);
     return {};
 }
 

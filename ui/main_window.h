@@ -156,6 +156,12 @@ private:
     void stepColumn(int delta);                           // actions.cpp
     void rebuildRecentMenu();                             // actions.cpp
     void rememberSentence();                              // actions.cpp
+    // Parts of createDocks (docks.cpp) and addFileMenu (actions.cpp).
+    QWidget* createProfileBox();                              // the query profile and its mode
+    std::pair<QDockWidget*, QDockWidget*> createHeadDocks();  // Heads, Offset profiles docks
+    void createFilmDock();                   // the Over training dock, fed by the Training tab
+    void addFileOpenActions(QMenu* file);    // checkpoint, sentence list, probe, watch folder
+    void addFileExportActions(QMenu* file);  // Export figure, Export data
     void connectWidgets();
     void requestAnalysis();
     void resultsChanged();

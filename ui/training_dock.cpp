@@ -84,15 +84,7 @@ TrainingDock::TrainingDock(QWidget* parent) : QWidget(parent) {
     for (QWidget* field : std::initializer_list<QWidget*>{m_tokenizer, m_variant, m_size, m_steps})
         form->addRow(rowLabel(field), field);
     form->addRow(probeRow);
-    auto* buttons = new QHBoxLayout;
-    m_start = new QPushButton;
-    m_pause = new QPushButton;
-    m_pause->setCheckable(true);
-    m_stop = new QPushButton;
-    m_save = new QPushButton;
-    for (auto* b : {m_pause, m_stop, m_save}) b->setEnabled(false);
-    for (auto* b : {m_start, m_pause, m_stop, m_save}) buttons->addWidget(b);
-    form->addRow(buttons);
+    form->addRow(makeButtonRow());
     m_progress = new QProgressBar;
     m_progress->setRange(0, 1);
     m_progress->setValue(0);
@@ -100,12 +92,7 @@ TrainingDock::TrainingDock(QWidget* parent) : QWidget(parent) {
     m_status = new QLabel;
     m_status->setWordWrap(true);
     form->addRow(m_status);
-    m_plot = new QCustomPlot;
-    m_plot->setMinimumHeight(160);
-    m_plot->legend->setVisible(true);
-    m_plot->legend->setFont(QFont(render::figureFontFamily(), 8));
-    m_plot->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
-    row->addWidget(m_plot, 1);
+    row->addWidget(makeLossPlot(), 1);
 
     connect(m_start, &QPushButton::clicked, this, &TrainingDock::startFromControls);
     connect(m_pause, &QPushButton::toggled, this, &TrainingDock::setPaused);
@@ -161,6 +148,29 @@ void TrainingDock::retranslateUi() {
     m_plot->yAxis->setLabel(loss);
     m_plot->replot();
     retranslateRows();
+}
+
+// Train, Pause, Stop and Save model; all but Train disabled until a run starts.
+QHBoxLayout* TrainingDock::makeButtonRow() {
+    auto* buttons = new QHBoxLayout;
+    m_start = new QPushButton;
+    m_pause = new QPushButton;
+    m_pause->setCheckable(true);
+    m_stop = new QPushButton;
+    m_save = new QPushButton;
+    for (auto* b : {m_pause, m_stop, m_save}) b->setEnabled(false);
+    for (auto* b : {m_start, m_pause, m_stop, m_save}) buttons->addWidget(b);
+    return buttons;
+}
+
+// The loss curves: a line per run, dragged and zoomed with the mouse.
+QCustomPlot* TrainingDock::makeLossPlot() {
+    m_plot = new QCustomPlot;
+    m_plot->setMinimumHeight(160);
+    m_plot->legend->setVisible(true);
+    m_plot->legend->setFont(QFont(render::figureFontFamily(), 8));
+    m_plot->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
+    return m_plot;
 }
 
 // The data file, its browse button and the tokenizer choice, enabled with "data file…".
@@ -304,57 +314,59 @@ bool TrainingDock::start(const JobSpec& spec, const QString& name, QString* erro
     m_progress->setRange(0, spec.train.steps);
     m_progress->setValue(0);
     m_status->setText(tr("preparing…"));
-    const int total = spec.train.steps;
-    m_future = QtConcurrent::run([this, spec, name, total] {
-        QString err;
-        std::shared_ptr<Model> model;
-        try {
-            auto job =
-                std::make_shared<TrainingJob>(spec);  // reads a data file: not on the UI thread
-            QStringList notes;  // skipped data lines, a probe that could not be recorded
-            for (const auto& n : job->notes()) notes << QString::fromStdString(n);
-            const QString note = notes.join("; ");
-            QMetaObject::invokeMethod(
-                this, [this, note] { m_status->setText(note); }, Qt::QueuedConnection);
-            // Probe snapshots, copied: the recorder's are the worker's.
-            auto deliver = [this, name, source = spec.probeSource,
-                            every = spec.probeEvery](const ProbeSnapshot& s) {
-                QMetaObject::invokeMethod(
-                    this,
-                    [this, name, source, every, s] {
-                        emit probeSnapshot(name, source, every, s, s.step == 0);
-                    },
-                    Qt::QueuedConnection);
-            };
-            if (const ProbeRecorder* probe = job->probe();
-                probe && !probe->record().snapshots.empty())
-                deliver(probe->record().snapshots.front());  // step 0, recorded when prepared
-            job->run(
-                [&](const Progress& p) {
-                    if (p.probe) deliver(*p.probe);
-                    if (p.stats.step % 5 == 0 || p.stats.step == total)
-                        QMetaObject::invokeMethod(
-                            this,
-                            [this, s = p.stats.step, total, l = p.stats.loss, eta = p.etaSeconds,
-                             t = p.tokensPerSecond] { onProgress(s, total, l, eta, t); },
-                            Qt::QueuedConnection);
-                    while (m_pauseFlag && !m_stopFlag)
-                        std::this_thread::sleep_for(std::chrono::milliseconds(50));
-                },
-                &m_stopFlag);
-            const bool stopped = m_stopFlag.load();
-            job->finish(job->evaluateHeldOut(!stopped), stopped);
-            nlohmann::json t = job->model().training().raw();
-            t["name"] = name.toStdString();
-            job->model().setTraining(t);
-            model = std::make_shared<Model>(std::move(job->model()));
-        } catch (const std::exception& e) {
-            err = QString::fromUtf8(e.what());
-        }
-        QMetaObject::invokeMethod(
-            this, [this, model, name, err] { onFinished(model, name, err); }, Qt::QueuedConnection);
-    });
+    m_future = QtConcurrent::run([this, spec, name] { train(spec, name); });
     return true;
+}
+
+// On the worker thread: prepares and runs the job, its progress, notes and probe snapshots
+// queued to the UI thread; ends with onFinished, queued too.
+void TrainingDock::train(const JobSpec& spec, const QString& name) {
+    const int total = spec.train.steps;
+    QString err;
+    std::shared_ptr<Model> model;
+    try {
+        auto job = std::make_shared<TrainingJob>(spec);  // reads a data file: not on the UI thread
+        QStringList notes;  // skipped data lines, a probe that could not be recorded
+        for (const auto& n : job->notes()) notes << QString::fromStdString(n);
+        const QString note = notes.join("; ");
+        QMetaObject::invokeMethod(
+            this, [this, note] { m_status->setText(note); }, Qt::QueuedConnection);
+        // Probe snapshots, copied: the recorder's are the worker's.
+        auto deliver = [this, name, source = spec.probeSource,
+                        every = spec.probeEvery](const ProbeSnapshot& s) {
+            QMetaObject::invokeMethod(
+                this,
+                [this, name, source, every, s] {
+                    emit probeSnapshot(name, source, every, s, s.step == 0);
+                },
+                Qt::QueuedConnection);
+        };
+        if (const ProbeRecorder* probe = job->probe(); probe && !probe->record().snapshots.empty())
+            deliver(probe->record().snapshots.front());  // step 0, recorded when prepared
+        job->run(
+            [&](const Progress& p) {
+                if (p.probe) deliver(*p.probe);
+                if (p.stats.step % 5 == 0 || p.stats.step == total)
+                    QMetaObject::invokeMethod(
+                        this,
+                        [this, s = p.stats.step, total, l = p.stats.loss, eta = p.etaSeconds,
+                         t = p.tokensPerSecond] { onProgress(s, total, l, eta, t); },
+                        Qt::QueuedConnection);
+                while (m_pauseFlag && !m_stopFlag)
+                    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+            },
+            &m_stopFlag);
+        const bool stopped = m_stopFlag.load();
+        job->finish(job->evaluateHeldOut(!stopped), stopped);
+        nlohmann::json t = job->model().training().raw();
+        t["name"] = name.toStdString();
+        job->model().setTraining(t);
+        model = std::make_shared<Model>(std::move(job->model()));
+    } catch (const std::exception& e) {
+        err = QString::fromUtf8(e.what());
+    }
+    QMetaObject::invokeMethod(
+        this, [this, model, name, err] { onFinished(model, name, err); }, Qt::QueuedConnection);
 }
 
 void TrainingDock::onProgress(int step, int total, double loss, double eta, double tps) {

@@ -76,6 +76,7 @@ private:
     void retranslateUi();
     void retranslateRows();  // the data and probe rows
     void startFromControls();
+    void train(const JobSpec& spec, const QString& name);  // the run, on the worker thread
     void onProgress(int step, int total, double loss, double eta, double tokensPerSecond);
     void onFinished(std::shared_ptr<Model> model, QString name, QString error);
     void saveLast();
@@ -86,6 +87,8 @@ private:
     QComboBox* m_tokenizer;  // word or sentencepiece, for data files
     QHBoxLayout* makeDataRow();
     QHBoxLayout* makeProbeRow();
+    QHBoxLayout* makeButtonRow();  // Train, Pause, Stop, Save model
+    QCustomPlot* makeLossPlot();   // m_plot, the loss curves
     QSpinBox* m_steps;
     QCheckBox* m_probe;      // record attention over training
     QSpinBox* m_probeEvery;  // every N steps (steps / 20 until the user sets it)
