@@ -17,6 +17,7 @@ namespace attnviz {
     X(mixtureVariant)          \
     X(gaussianVariant)         \
     X(localVariant)            \
+    X(learnedGaussianVariant)  \
     /* end of the list: a new variant is one line above */
 
 #define ATTNVIZ_DECLARE(f) VariantInfo f();

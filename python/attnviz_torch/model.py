@@ -132,6 +132,16 @@ class AttnvizModel(torch.nn.Module):
             off = torch.arange(nk, device=xq.device)[None, :] - torch.arange(nq, device=xq.device)[:, None]
             S = P("local.logits")[:, off.clamp(-w, w) + w]
             return S.masked_fill((off.abs() > w)[None], float("-inf"))[None]
+        if variant == "learned_gaussian":
+            # mu = init_mu (cycled over heads) + shift, log sigma = log init_sigma + shift.
+            u, v = P("lgauss.mu_shift"), P("lgauss.log_sigma_shift")  # [h] each
+            mu0 = bc["init_mu"]
+            mu = u + torch.tensor([mu0[k % len(mu0)] for k in range(h)], dtype=u.dtype, device=u.device)
+            sigma = torch.exp(v + math.log(bc["init_sigma"]))
+            off = (torch.arange(nk, device=xq.device)[None, :]
+                   - torch.arange(nq, device=xq.device)[:, None]).to(u.dtype)  # j - i
+            z = (off[None] - mu[:, None, None]) / sigma[:, None, None]  # [h, Nq, Nk]
+            return (-0.5 * z * z)[None]
         raise ValueError(f"unknown attention variant {variant!r}")
 
     def _weights(self, kind, bc, pre, xq, xk, allowed):

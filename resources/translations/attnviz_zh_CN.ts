@@ -258,6 +258,18 @@ in layer %2</source>
             <source>cross-attention only: window centre r*i + o_h, r ~ source/target length</source>
             <translation>仅用于交叉注意力：窗口中心 r*i + o_h，r ≈ 源句长度/目标句长度</translation>
         </message>
+        <message>
+            <source>Learned Gaussian window (our 1D reading of Cordonnier, Loukas &amp; Jaggi, 2020): each head learns the centre and width of a Gaussian over relative positions; no query-key comparison.</source>
+            <translation>可学习的高斯窗口（我们对 Cordonnier, Loukas &amp; Jaggi, 2020 的一维解读）：每个头学习相对位置上一个高斯的中心和宽度；没有查询与键的比较。</translation>
+        </message>
+        <message>
+            <source>starting centre mu_h of head h's window relative to the query (heads cycle through the list); default [-1, 0, 1], in decoder self-attention [-1, 0]</source>
+            <translation>头 h 的窗口的起始中心 mu_h，相对于查询位置（各头依次循环使用列表）；默认 [-1, 0, 1]，解码器自注意力中为 [-1, 0]</translation>
+        </message>
+        <message>
+            <source>starting width sigma of every head's window, in positions</source>
+            <translation>每个头的窗口的起始宽度 sigma，以位置为单位</translation>
+        </message>
     </context>
     <context>
         <name>attnviz::ui::AnalysisRunner</name>

@@ -258,6 +258,18 @@ in layer %2</source>
             <source>cross-attention only: window centre r*i + o_h, r ~ source/target length</source>
             <translation>僅用於交叉注意力：窗口中心 r*i + o_h，r ≈ 源句長度/目標句長度</translation>
         </message>
+        <message>
+            <source>Learned Gaussian window (our 1D reading of Cordonnier, Loukas &amp; Jaggi, 2020): each head learns the centre and width of a Gaussian over relative positions; no query-key comparison.</source>
+            <translation>可學習的高斯窗口（我們對 Cordonnier, Loukas &amp; Jaggi, 2020 的一維解讀）：每個頭學習相對位置上一個高斯的中心與寬度；沒有查詢與鍵的比較。</translation>
+        </message>
+        <message>
+            <source>starting centre mu_h of head h's window relative to the query (heads cycle through the list); default [-1, 0, 1], in decoder self-attention [-1, 0]</source>
+            <translation>頭 h 的窗口的起始中心 mu_h，相對於查詢位置（各頭依序循環使用清單）；預設 [-1, 0, 1]，解碼器自注意力中為 [-1, 0]</translation>
+        </message>
+        <message>
+            <source>starting width sigma of every head's window, in positions</source>
+            <translation>每個頭的窗口的起始寬度 sigma，以位置為單位</translation>
+        </message>
     </context>
     <context>
         <name>attnviz::ui::AnalysisRunner</name>
