@@ -39,8 +39,9 @@ HeadStats headStats(const std::vector<HeadTable>& tables);
 // The Gaussian g_ij ∝ exp(-(j - i - μ)² / 2σ²), normalised over the allowed keys of row i,
 // closest to p in squared error over every row of every table, within |μ| <= N and
 // 0.05 <= σ <= 4N (N: the most keys of any table; beyond, a "window" is a ramp over the
-// whole row): a grid over the box judged on at most 16 of the rows, then a damped Newton
-// search on every row from the three best grid points (docs/analysis.md).
+// whole row): a grid over the box judged on at most 16 of the rows, a damped Newton search
+// from the three best grid points on at most 24 rows, and the best polished on every row
+// (docs/analysis.md).
 GaussianFit fitGaussian(const std::vector<HeadTable>& tables);
 // Squared error Σ (p_ij - g_ij)² of a given (μ, σ) over the tables (what fitGaussian minimises).
 double gaussianSse(const std::vector<HeadTable>& tables, double offset, double sigma);
