@@ -284,14 +284,14 @@ GaussianFit fitGaussian(const std::vector<HeadTable>& tables) {
         }
     std::sort(grid.begin(), grid.end());
     // The search from the three best grid points to 1e-4 (which basin) on at most 24 of the
-    // rows, then from the best of them to 1e-11 on every row.
+    // rows, then from the best of them to 1e-9 on every row.
     const FitRows some = rows.sample(24);
     std::array<double, 3> found{std::numeric_limits<double>::infinity(), 0, 0};
     for (size_t start = 0; start < std::min<size_t>(3, grid.size()); ++start) {
         const auto r = refine(some, box, std::get<1>(grid[start]), std::get<2>(grid[start]), 1e-4);
         if (r[0] < found[0]) found = r;
     }
-    found = refine(rows, box, found[1], found[2], 1e-11);
+    found = refine(rows, box, found[1], found[2], 1e-9);
     best.offset = found[1];
     best.sigma = std::exp(found[2]);
     best.sse = found[0];
