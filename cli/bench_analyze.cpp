@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <chrono>
 #include <ctime>
+#include <iterator>
 #include <ostream>
 #include <set>
 #include <sstream>
@@ -12,7 +13,6 @@
 #include "command.h"
 #include "core/error.h"
 #include "core/head_stats.h"
-#include "core/presets.h"
 #include "core/workspace.h"
 
 namespace attnviz::cli {
@@ -51,25 +51,6 @@ std::string sentence(int n) {
     return out;
 }
 
-// Untrained models that take `n` tokens: the dot, random, hc-sa and local presets at d_model
-// 48 with max_len n + 4 (for lengths beyond the bundled models', as attnviz-ui-bench does).
-std::vector<ModelColumn> untrainedModels(int n) {
-    const auto presets = loadPresets(presetDirectory());
-    std::istringstream in(sentence(32));
-    std::set<std::string> unique{std::istream_iterator<std::string>(in), {}};
-    const Vocab v = Vocab::fromWords(std::vector<std::string>(unique.begin(), unique.end()));
-    std::vector<ModelColumn> out;
-    for (const char* id : {"dot", "random", "hc-sa", "local"}) {
-        const json cfg = presetConfig(findPreset(presets, id), {{"max_len", n + 4}}, false);
-        ModelColumn c;
-        c.name = std::string(id) + " (untrained)";
-        c.model = std::make_shared<Model>(
-            Model::initialize(ModelConfig::fromJson(cfg), v, v, Tokenizer(true), 1));
-        out.push_back(std::move(c));
-    }
-    return out;
-}
-
 CLI::App* BenchAnalyzeCommand::add(CLI::App& parent) {
     auto* c = parent.add_subcommand(
         "analyze", "Time each head's statistics and Gaussian fit (what the Heads dock shows)");
@@ -96,7 +77,13 @@ void BenchAnalyzeCommand::run(const Context& ctx) {
         Results runs = analyzeAll(trained, text, text);
         bool untrained = std::none_of(runs.begin(), runs.end(),
                                       [](const ColumnResult& r) { return r.error.empty(); });
-        if (untrained) runs = analyzeAll(untrainedModels(n), text, text);
+        if (untrained) {  // the presets at max_len n + 4, as attnviz-ui-bench does at 256
+            std::istringstream in(sentence(32));
+            const std::set<std::string> words{std::istream_iterator<std::string>(in), {}};
+            runs = analyzeAll(untrainedPresetColumns({"dot", "random", "hc-sa", "local"}, n + 4,
+                                                     {words.begin(), words.end()}),
+                              text, text);
+        }
         std::vector<std::pair<const Mat*, bool>> heads;  // every head of every model that ran
         int models = 0, tokens = 0;
         for (const ColumnResult& r : runs) {

@@ -94,7 +94,13 @@ public:
         }
         return out;
     }
-    bool empty() const { return m_rows.empty(); }
+    bool empty() const { return m_p.empty(); }
+    // Σ (p_ij − p̄)² over every cell of every row, for R².
+    double totalSquares() const {
+        double sum = 0, sumSq = 0;
+        for (double x : m_p) sum += x, sumSq += x * x;
+        return sumSq - sum * sum / double(m_p.size());
+    }
 
     // Σ (p − g)² at (μ, σ).
     double sse(double mu, double sigma) const { return visit(mu, sigma, nullptr); }
@@ -258,20 +264,13 @@ double gaussianSse(const std::vector<HeadTable>& tables, double offset, double s
 }
 
 GaussianFit fitGaussian(const std::vector<HeadTable>& tables) {
-    // The total sum of squares around the mean weight, for R².
-    double sum = 0, sumSq = 0;
-    long count = 0;
     int maxKeys = 1;
-    for (const auto& t : tables) {
-        maxKeys = std::max(maxKeys, int(t.weights->cols()));
-        for (int i = 0; i < int(t.weights->rows()); ++i)
-            for (double x : normalisedRow(t, i)) sum += x, sumSq += x * x, ++count;
-    }
+    for (const auto& t : tables) maxKeys = std::max(maxKeys, int(t.weights->cols()));
     GaussianFit best;
-    if (count == 0) return best;
-    const double sst = sumSq - sum * sum / double(count);
+    const FitRows rows(tables);  // every row normalised once
+    if (rows.empty()) return best;
+    const double sst = rows.totalSquares();
     const Box box{double(maxKeys), std::log(0.05), std::log(4.0 * maxKeys)};
-    const FitRows rows(tables);
     // Where to start: a grid over the whole box (μ every max(½, N/16) positions, σ at 16
     // log-spaced values), each point judged on at most 16 of the rows.
     const FitRows few = rows.sample(16);

@@ -21,27 +21,25 @@ ResultStats::ResultStats(std::shared_ptr<const Results> results)
 }
 
 std::vector<HeadKey> ResultStats::heads(BlockKind kind, int layer) const {
+    return headsWhere(
+        [&](const CapturedBlock& b) { return b.kind == kind && (layer < 0 || b.layer == layer); });
+}
+
+std::vector<HeadKey> ResultStats::allHeads() const {
+    return headsWhere([](const CapturedBlock&) { return true; });
+}
+
+std::vector<HeadKey> ResultStats::headsWhere(
+    const std::function<bool(const CapturedBlock&)>& wanted) const {
     std::vector<HeadKey> out;
     for (size_t c = 0; c < m_results->size(); ++c) {
         const ColumnResult& r = (*m_results)[c];
         if (!r.error.empty()) continue;
         for (size_t b = 0; b < r.analysis.blocks.size(); ++b) {
-            const CapturedBlock& block = r.analysis.blocks[b];
-            if (block.kind != kind || (layer >= 0 && block.layer != layer)) continue;
-            for (int h = 0; h < int(block.weights.size()); ++h) out.push_back({c, b, h});
-        }
-    }
-    return out;
-}
-
-std::vector<HeadKey> ResultStats::allHeads() const {
-    std::vector<HeadKey> out;
-    for (size_t c = 0; c < m_results->size(); ++c) {
-        const ColumnResult& r = (*m_results)[c];
-        if (!r.error.empty()) continue;
-        for (size_t b = 0; b < r.analysis.blocks.size(); ++b)
+            if (!wanted(r.analysis.blocks[b])) continue;
             for (int h = 0; h < int(r.analysis.blocks[b].weights.size()); ++h)
                 out.push_back({c, b, h});
+        }
     }
     return out;
 }

@@ -61,6 +61,8 @@ private:
         HeadStats stats;
     };
     size_t slotOf(const HeadKey& head) const;
+    // Every head of the blocks `wanted` accepts, of every column that ran, in capture order.
+    std::vector<HeadKey> headsWhere(const std::function<bool(const CapturedBlock&)>& wanted) const;
 
     std::shared_ptr<const Results> m_results;
     std::vector<std::vector<size_t>> m_first;  // [column][block]: its head 0's slot

@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <future>
 
+#include "presets.h"
 #include "texts.h"
 
 namespace attnviz {
@@ -123,6 +124,23 @@ Results analyzeAll(const std::vector<ModelColumn>& columns, const std::string& s
                                      std::cref(source), std::cref(target)));
     Results out;
     for (auto& f : running) out.push_back(f.get());
+    return out;
+}
+
+std::vector<ModelColumn> untrainedPresetColumns(const std::vector<std::string>& ids, int maxLen,
+                                                const std::vector<std::string>& words) {
+    const auto presets = loadPresets(presetDirectory());
+    const Vocab v = Vocab::fromWords(words);
+    std::vector<ModelColumn> out;
+    for (const std::string& id : ids) {
+        const nlohmann::json cfg =
+            presetConfig(findPreset(presets, id), {{"max_len", maxLen}}, false);
+        ModelColumn c;
+        c.name = id + " (untrained, max_len " + std::to_string(maxLen) + ")";
+        c.model = std::make_shared<Model>(
+            Model::initialize(ModelConfig::fromJson(cfg), v, v, Tokenizer(true), 1));
+        out.push_back(std::move(c));
+    }
     return out;
 }
 

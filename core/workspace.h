@@ -55,6 +55,12 @@ std::string modelSetDirectory(const ModelSet& set);
 // Whether the set's folder has a checkpoint (*.safetensors) at all.
 bool modelSetAvailable(const ModelSet& set);
 
+// Untrained models for the benchmarks (attnviz-ui-bench, `attnviz-cli bench analyze`): the
+// presets `ids` (resources/models/configs) with max_len `maxLen`, a vocabulary of `words`,
+// seed 1, named "<id> (untrained, max_len N)". Throws Error for an unknown preset.
+std::vector<ModelColumn> untrainedPresetColumns(const std::vector<std::string>& ids, int maxLen,
+                                                const std::vector<std::string>& words);
+
 // One model's result for the current sentence: the analysis, or the reason it failed.
 struct ColumnResult {
     std::string name;

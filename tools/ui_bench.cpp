@@ -23,7 +23,7 @@
 #include <ctime>
 #include <set>
 
-#include "core/presets.h"
+#include "core/workspace.h"
 #include "ui/comparison_grid.h"
 #include "ui/heads_dock.h"
 #include "ui/main_window.h"
@@ -71,21 +71,10 @@ QString sentence(int n, int run) {
 
 // Untrained models that accept 256-token sentences: the presets at d_model 48, max_len 260.
 std::vector<attnviz::ModelColumn> longModels() {
-    using namespace attnviz;
-    const auto presets = loadPresets(presetDirectory());
     std::set<std::string> unique;
     for (const auto& word : sentence(24, 0).split(' ')) unique.insert(word.toStdString());
-    const Vocab v = Vocab::fromWords(std::vector<std::string>(unique.begin(), unique.end()));
-    std::vector<ModelColumn> out;
-    for (const char* id : {"dot", "random", "hc-sa", "local"}) {
-        const nlohmann::json cfg = presetConfig(findPreset(presets, id), {{"max_len", 260}}, false);
-        ModelColumn c;
-        c.name = std::string(id) + " (untrained, max_len 260)";
-        c.model = std::make_shared<Model>(
-            Model::initialize(ModelConfig::fromJson(cfg), v, v, Tokenizer(true), 1));
-        out.push_back(std::move(c));
-    }
-    return out;
+    return attnviz::untrainedPresetColumns({"dot", "random", "hc-sa", "local"}, 260,
+                                           {unique.begin(), unique.end()});
 }
 
 }  // namespace
