@@ -66,15 +66,14 @@ void AttentionBlock::forward(const Mat& xq, const Mat& xk, int B, int Tq, int Tk
             for (int hd = 0; hd < h; ++hd) {
                 const BandedWeights& a = m_band[size_t(b * h + hd)];
                 for (int i = 0; i < Tq; ++i) {
-                    const int len = a.len[size_t(i)];
-                    auto c = m_ctx.block(b * Tq + i, hd * dk, 1, dk);
-                    if (len == 0) {
-                        c.setZero();
-                        continue;
-                    }
-                    c.noalias() =
-                        Eigen::Map<const Vec>(&a.values[size_t(a.start[size_t(i)])], len) *
-                        m_v.block(b * Tk + a.lo[size_t(i)], hd * dk, len, dk);
+                    // Σ_j w_j V_j over the band, written out: a BLAS call per row (Eigen
+                    // hands [1, len]·[len, dk] to gemv) cost more than the arithmetic.
+                    auto c = m_ctx.row(b * Tq + i).segment(hd * dk, dk);
+                    c.setZero();
+                    const Scalar* w = a.values.data() + a.start[size_t(i)];
+                    const int lo = b * Tk + a.lo[size_t(i)];
+                    for (int j = 0; j < a.len[size_t(i)]; ++j)
+                        c += w[j] * m_v.row(lo + j).segment(hd * dk, dk);
                 }
             }
         applyGates();

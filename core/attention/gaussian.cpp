@@ -5,6 +5,9 @@
 // 0; rows are not renormalised unless `normalize` is set.
 #include <algorithm>
 #include <cmath>
+#include <limits>
+#include <map>
+#include <tuple>
 #include <unordered_map>
 
 #include "texts.h"
@@ -32,23 +35,18 @@ public:
     void weights(int B, int Tq, int Tk, const AttentionMask& mask, std::vector<Mat>& A) override {
         const int h = m_geo.heads;
         A.resize(static_cast<size_t>(B * h));
-        // A sequence's weights depend on it only through its allowed keys: sequences with
-        // as many keys as an earlier one get a copy of its matrices.
-        std::unordered_map<int, int> firstWithKeys;  // min(Tk, keyLen[b]) -> first such b
         for (int b = 0; b < B; ++b) {
-            const int keys = std::min(Tk, mask.keyLen[static_cast<size_t>(b)]);
-            const auto [first, isNew] = firstWithKeys.emplace(keys, b);
+            Shape& s = shape(Tq, Tk, keysOf(b, Tk, mask), mask.causal);
             for (int hd = 0; hd < h; ++hd) {
                 Mat& a = A[static_cast<size_t>(b * h + hd)];
-                if (!isNew) {
-                    a = A[static_cast<size_t>(first->second * h + hd)];
+                if (!s.full.empty()) {
+                    a = s.full[size_t(hd)];
                     continue;
                 }
-                a.setZero(Tq, Tk);
-                for (int i = 0; i < Tq; ++i) {
-                    const Row& r = row(hd, i, mask.limit(b, i, Tk));
-                    a.row(i).segment(r.lo, Eigen::Index(r.values.size())) =
-                        Eigen::Map<const Vec>(r.values.data(), Eigen::Index(r.values.size()));
+                fill(s.band[size_t(hd)], Tq, Tk, a);
+                if (hd == h - 1 && cacheFull(Tq, Tk)) {  // kept for the next sequence or call
+                    s.full.assign(&A[size_t(b * h)], &A[size_t(b * h)] + h);
+                    m_bytes += size_t(h) * size_t(Tq) * size_t(Tk) * sizeof(Scalar);
                 }
             }
         }
@@ -58,36 +56,16 @@ public:
     bool bandedWeights(int B, int Tq, int Tk, const AttentionMask& mask, size_t maxEntries,
                        std::vector<BandedWeights>& A) override {
         const int h = m_geo.heads;
-        // First the count, per distinct key length (a sequence's bands depend on it only
-        // through that), so that nothing is built when the bands are too many.
-        std::unordered_map<int, size_t> perKeys;  // min(Tk, keyLen) -> entries of its h bands
+        // First the count, so that nothing is copied when the bands are too many.
         size_t entries = 0;
         for (int b = 0; b < B; ++b) {
-            const auto [it, isNew] =
-                perKeys.emplace(std::min(Tk, mask.keyLen[static_cast<size_t>(b)]), 0);
-            if (isNew)
-                for (int hd = 0; hd < h; ++hd)
-                    for (int i = 0; i < Tq; ++i)
-                        it->second += row(hd, i, mask.limit(b, i, Tk)).values.size();
-            entries += it->second;
+            entries += shape(Tq, Tk, keysOf(b, Tk, mask), mask.causal).entries;
             if (entries > maxEntries) return false;
         }
         A.resize(static_cast<size_t>(B * h));
         for (int b = 0; b < B; ++b) {
-            for (int hd = 0; hd < h; ++hd) {
-                BandedWeights& a = A[static_cast<size_t>(b * h + hd)];
-                a.lo.resize(size_t(Tq));
-                a.len.resize(size_t(Tq));
-                a.start.resize(size_t(Tq));
-                a.values.clear();
-                for (int i = 0; i < Tq; ++i) {
-                    const Row& r = row(hd, i, mask.limit(b, i, Tk));
-                    a.lo[size_t(i)] = r.lo;
-                    a.len[size_t(i)] = int(r.values.size());
-                    a.start[size_t(i)] = int(a.values.size());
-                    a.values.insert(a.values.end(), r.values.begin(), r.values.end());
-                }
-            }
+            const Shape& s = shape(Tq, Tk, keysOf(b, Tk, mask), mask.causal);
+            for (int hd = 0; hd < h; ++hd) A[static_cast<size_t>(b * h + hd)] = s.band[size_t(hd)];
         }
         return true;
     }
@@ -108,8 +86,65 @@ public:
     }
 
 private:
+    // A sequence's weights depend on it only through its number of allowed keys
+    // min(Tk, keyLen[b]) (and the causal mask): sequences alike share one Shape.
+    static int keysOf(int b, int Tk, const AttentionMask& mask) {
+        return std::min(Tk, mask.keyLen[static_cast<size_t>(b)]);
+    }
+
+    // Every head's weights for one shape of sequence: Tq queries over Tk keys of which the
+    // first `keys` are allowed (causal: query i also only keys 0..i). The bands are built
+    // when the shape is first seen; the full matrices the first time they are asked for
+    // (kept when small, see cacheFull). Built from the same rows as row(), so the values
+    // are the same bit for bit whichever road reads them.
+    struct Shape {
+        std::vector<BandedWeights> band;  // [h]
+        size_t entries = 0;               // values in the h bands
+        std::vector<Mat> full;            // [h] [Tq, Tk]; empty until asked and small enough
+    };
+
+    Shape& shape(int Tq, int Tk, int keys, bool causal) {
+        const auto key = std::make_tuple(Tq, Tk, keys, causal);
+        auto it = m_shapes.find(key);
+        if (it != m_shapes.end()) return it->second;
+        if (m_bytes > kMaxShapeBytes) m_shapes.clear(), m_bytes = 0;
+        Shape s;
+        s.band.resize(size_t(m_geo.heads));
+        for (int hd = 0; hd < m_geo.heads; ++hd) {
+            BandedWeights& a = s.band[size_t(hd)];
+            a.lo.resize(size_t(Tq));
+            a.len.resize(size_t(Tq));
+            a.start.resize(size_t(Tq));
+            for (int i = 0; i < Tq; ++i) {
+                const Row& r = row(hd, i, causal ? std::min(keys, i + 1) : keys);
+                a.lo[size_t(i)] = r.lo;
+                a.len[size_t(i)] = int(r.values.size());
+                a.start[size_t(i)] = int(a.values.size());
+                a.values.insert(a.values.end(), r.values.begin(), r.values.end());
+            }
+            s.entries += a.values.size();
+            m_bytes += a.values.size() * sizeof(Scalar) + 3 * sizeof(int) * size_t(Tq);
+        }
+        return m_shapes.emplace(key, std::move(s)).first->second;
+    }
+
+    // a [Tq, Tk]: zero outside the band.
+    static void fill(const BandedWeights& band, int Tq, int Tk, Mat& a) {
+        a.setZero(Tq, Tk);
+        for (int i = 0; i < Tq; ++i)
+            a.row(i).segment(band.lo[size_t(i)], band.len[size_t(i)]) = Eigen::Map<const Vec>(
+                &band.values[size_t(band.start[size_t(i)])], band.len[size_t(i)]);
+    }
+
+    // Full matrices are kept for shapes up to kMaxFullValues values a head (256 × 256).
+    bool cacheFull(int Tq, int Tk) const {
+        return size_t(Tq) * size_t(Tk) <= kMaxFullValues && m_bytes <= kMaxShapeBytes;
+    }
+
     // Query i of head hd over its first n allowed keys, as float: the keys lo .. lo+size-1;
-    // every other key's weight is exactly 0 in float (below half the smallest subnormal).
+    // every other key's weight is exactly 0. Weights below the smallest normal float
+    // (2^-126, about 13σ from the centre) are 0 too: subnormal operands make every product
+    // with the weights several times slower on x86, and no sum of a row can show them.
     struct Row {
         int lo = 0;
         std::vector<Scalar> values;
@@ -145,7 +180,8 @@ private:
                 const Eigen::ArrayXd z = offsets / sigma;
                 w = norm * (-0.5 * z.square()).exp();  // below e^-709: 0 once in float
             }
-            const Eigen::Array<Scalar, Eigen::Dynamic, 1> f = w.cast<Scalar>();
+            Eigen::Array<Scalar, Eigen::Dynamic, 1> f = w.cast<Scalar>();
+            f = (f < std::numeric_limits<Scalar>::min()).select(Scalar(0), f);  // no subnormals
             int lo = 0, hi = n;
             while (lo < hi && f(lo) == 0) ++lo;
             while (hi > lo && f(hi - 1) == 0) --hi;
@@ -156,7 +192,11 @@ private:
     }
 
     static constexpr size_t kMaxRows = size_t(1) << 20;
+    static constexpr size_t kMaxFullValues = 256 * 256;
+    static constexpr size_t kMaxShapeBytes = size_t(64) << 20;  // then the shapes start over
     std::unordered_map<uint64_t, Row> m_rows;
+    std::map<std::tuple<int, int, int, bool>, Shape> m_shapes;
+    size_t m_bytes = 0;  // held by m_shapes
     std::vector<double> m_offsets;
     double m_sigma, m_ratio;
     bool m_normalize;

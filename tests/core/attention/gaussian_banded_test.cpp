@@ -6,6 +6,9 @@
 // full-matrix path, the band is narrow, and short sequences stay on the full matrices.
 #include <gtest/gtest.h>
 
+#include <cmath>
+#include <limits>
+
 #include "../test_util.h"
 #include "core/attention/block.h"
 #include "core/network.h"
@@ -57,7 +60,7 @@ TEST(GaussianBanded, BandHoldsTheFullMatrixEntriesBitForBitAndNothingElse) {
                 ASSERT_EQ(got, want) << "block " << k << " row " << i << " key " << j;
             }
         }
-    // exp(-z²/2)/(σ√2π) < 2^-150 past |z| ≈ 14.3: about 2·14.3·1.3 + 1 keys.
+    // exp(-z²/2)/(σ√2π) < 2^-126 (subnormals are 0) past |z| ≈ 13.1: about 2·13.1·1.3 + 1.
     EXPECT_LE(widest, 40);
     EXPECT_GE(widest, 30);
 }
@@ -172,5 +175,84 @@ TEST(GaussianBanded, DecodingStepsOverTheWindowEqualTheWholePrefix) {
                 << "step " << t;
         }
         token[0] = fed[size_t(t)];
+    }
+}
+
+// A weight that would be subnormal in float is 0: the paper's density there is below 2^-126
+// (about 13σ from the centre), far below anything a row's sum can show, and subnormal
+// operands made every product with the weights several times slower on x86 (the Gaussian
+// blocks were slower than dot-product ones at 64 positions). Every other weight is the
+// density rounded to float.
+TEST(GaussianBanded, WeightsBelowTheSmallestNormalFloatAreZero) {
+    const Scalar tiny = std::numeric_limits<Scalar>::min();
+    int zeroed = 0, kept = 0;
+    for (const double sigma : {0.3, 1.0, 2.5})
+        for (const bool normalize : {false, true}) {
+            nlohmann::json j{{"variant", "gaussian"},
+                             {"sigma", sigma},
+                             {"normalize", normalize},
+                             {"ratio", 1.5},
+                             {"offsets", {-1, 2}}};
+            BlockConfig cfg = parseBlockConfig(j, BlockKind::Cross, 32, 2, 512);
+            auto v = createVariant(cfg, BlockGeometry{32, 2, 512, BlockKind::Cross});
+            std::vector<Mat> A;
+            v->weights(1, 60, 90, AttentionMask{{90}, false}, A);
+            for (int hd = 0; hd < 2; ++hd)
+                for (int i = 0; i < 60; ++i) {
+                    const double mu = 1.5 * i + (hd == 0 ? -1 : 2);
+                    double z = 0;  // the row's normaliser (normalize), over the 90 keys
+                    for (int k = 0; k < 90; ++k)
+                        z += std::exp(-0.5 * std::pow((k - mu) / sigma, 2));
+                    for (int k = 0; k < 90; ++k) {
+                        const double g = std::exp(-0.5 * std::pow((k - mu) / sigma, 2));
+                        const double d = normalize ? g / z : g / (sigma * std::sqrt(2 * M_PI));
+                        const Scalar got = A[size_t(hd)](i, k);
+                        ASSERT_TRUE(got == 0 || got >= tiny) << sigma << " " << i << " " << k;
+                        if (d < 0.5 * tiny || d > 2.0 * tiny) {  // clear of the threshold
+                            if (d < tiny) {
+                                ASSERT_EQ(got, 0) << sigma << " " << i << " " << k;
+                                zeroed += d > 0;
+                            } else {
+                                ASSERT_NEAR(got, d, 1e-6 * d) << sigma << " " << i << " " << k;
+                                ++kept;
+                            }
+                        }
+                    }
+                }
+        }
+    EXPECT_GT(zeroed, 1000);  // the test saw densities that float would hold as subnormals
+    EXPECT_GT(kept, 1000);
+}
+
+// The variant builds each shape of sequence once (queries, keys, allowed keys, causal) and
+// hands out copies: a batch of mixed lengths gets, for every sequence, exactly what that
+// sequence alone gets from a fresh variant, and again on the next call (full and banded).
+TEST(GaussianBanded, SequencesOfOneShapeShareTheirWeightsExactly) {
+    const nlohmann::json j{{"variant", "gaussian"}, {"sigma", 0.9}};
+    const BlockConfig cfg = parseBlockConfig(j, BlockKind::DecoderSelf, 32, 4, 512);
+    const BlockGeometry geo{32, 4, 512, BlockKind::DecoderSelf};
+    auto v = createVariant(cfg, geo);
+    const std::vector<int> keyLen{40, 17, 40, 3, 17};
+    const AttentionMask mask{keyLen, true};
+    for (int round = 0; round < 2; ++round) {
+        std::vector<Mat> A;
+        std::vector<BandedWeights> band;
+        v->weights(5, 40, 40, mask, A);
+        ASSERT_TRUE(v->bandedWeights(5, 40, 40, mask, SIZE_MAX, band));
+        for (int b = 0; b < 5; ++b) {
+            auto alone = createVariant(cfg, geo);
+            std::vector<Mat> one;
+            std::vector<BandedWeights> oneBand;
+            alone->weights(1, 40, 40, AttentionMask{{keyLen[size_t(b)]}, true}, one);
+            alone->bandedWeights(1, 40, 40, AttentionMask{{keyLen[size_t(b)]}, true}, SIZE_MAX,
+                                 oneBand);
+            for (int hd = 0; hd < 4; ++hd) {
+                const size_t k = size_t(b * 4 + hd);
+                ASSERT_TRUE(A[k] == one[size_t(hd)]) << "round " << round << " seq " << b;
+                ASSERT_EQ(band[k].values, oneBand[size_t(hd)].values) << b;
+                ASSERT_EQ(band[k].lo, oneBand[size_t(hd)].lo) << b;
+                ASSERT_EQ(band[k].len, oneBand[size_t(hd)].len) << b;
+            }
+        }
     }
 }
