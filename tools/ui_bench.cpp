@@ -4,7 +4,9 @@
 // max_len 260 (dot, random, hc-sa, local; 4 x 4 panels) at 256 tokens; with the analysis
 // docks hidden behind other tabs (the default) and with the Heads and Offset profiles docks
 // open (floating beside the window). Prints JSON.
-//   attnviz-ui-bench [--models DIR] [--repeat N]
+//   attnviz-ui-bench [--models DIR] [--repeat N] [--cases LIST]
+// LIST names the cases to run, comma-separated (default: all): 12, 47, 47-docks, 256,
+// 256-docks (12 and 47 are run with every panel and with the panels on screen).
 // Each run edits the source field (as typing does), waits for the analysis on the worker
 // thread and for every open dock's computation, then forces a synchronous repaint of every
 // panel; the time is wall clock from the edit to the end of the last repaint, and the CPU
@@ -84,9 +86,20 @@ int main(int argc, char** argv) {
     QCommandLineParser cli;
     QCommandLineOption models("models", "Checkpoint folder (default: bundled)", "dir");
     QCommandLineOption repeat("repeat", "Runs per length", "n", "15");
-    cli.addOptions({models, repeat});
+    QCommandLineOption cases("cases", "Cases to run: 12, 47, 47-docks, 256, 256-docks", "list",
+                             "12,47,47-docks,256,256-docks");
+    cli.addOptions({models, repeat, cases});
     cli.addHelpOption();
     cli.process(app);
+    const QStringList known{"12", "47", "47-docks", "256", "256-docks"};
+    const QStringList chosen = cli.value(cases).split(',', Qt::SkipEmptyParts);
+    for (const QString& c : chosen)
+        if (!known.contains(c)) {
+            QTextStream(stderr) << "attnviz-ui-bench: unknown case '" << c
+                                << "' (cases: " << known.join(", ") << ")\n";
+            return 2;
+        }
+    const auto want = [&](const QString& c) { return chosen.contains(c); };
     std::vector<std::string> errors;
     auto columns = attnviz::loadModelDirectory(
         cli.isSet(models) ? cli.value(models).toStdString() : attnviz::bundledModelDirectory(),
@@ -159,11 +172,13 @@ int main(int argc, char** argv) {
                                    {"runs", int(ms.size())}});
     };
     for (bool all : {true, false})
-        for (int n : {12, 47}) measure(n, int(columns.size()), false, all, false);
-    measure(47, int(columns.size()), false, false, true);
-    w.setColumns(longModels());
-    for (bool all : {true, false}) measure(256, 4, true, all, false);
-    measure(256, 4, true, false, true);
+        for (int n : {12, 47})
+            if (want(QString::number(n))) measure(n, int(columns.size()), false, all, false);
+    if (want("47-docks")) measure(47, int(columns.size()), false, false, true);
+    if (want("256") || want("256-docks")) w.setColumns(longModels());
+    if (want("256"))
+        for (bool all : {true, false}) measure(256, 4, true, all, false);
+    if (want("256-docks")) measure(256, 4, true, false, true);
     QTextStream(stdout) << QJsonDocument(
                                QJsonObject{
                                    {"benchmark", "text edit to every panel repainted"},

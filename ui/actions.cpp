@@ -261,7 +261,7 @@ bool MainWindow::openSentenceFile(const QString& path) {
 }
 
 void MainWindow::rememberSentence() {
-    const QString s = m_source->text().trimmed();
+    const QString s = m_workspace->source().trimmed();
     if (s.isEmpty()) return;
     QSettings settings;
     QStringList recent = settings.value("recentSentences").toStringList();

@@ -86,8 +86,10 @@ std::pair<QDockWidget*, QDockWidget*> MainWindow::createHeadDocks() {
     m_heads = new HeadsDock;
     auto* headsDock = dock(this, "heads", m_heads, Qt::BottomDockWidgetArea);
     connect(m_heads, &HeadsDock::headActivated, this, &MainWindow::showHead);
-    connect(m_sentences, &SentenceList::linesChanged, this,
-            [this] { m_heads->setSentenceSet(columns(), m_sentences->lines()); });
+    // Its set analysis is over the workspace's sentence list and columns.
+    for (auto changed : {&WorkspaceModel::sentencesChanged, &WorkspaceModel::columnsChanged})
+        connect(m_workspace, changed, m_heads,
+                [this] { m_heads->setSentenceSet(columns(), m_workspace->sentences()); });
     // Every head's offset profile beside its Gaussian fit, for the view's block and layer.
     m_offsets = new OffsetProfileView;
     auto* offsetsDock = dock(this, "offsets", scrolled(m_offsets), Qt::BottomDockWidgetArea);

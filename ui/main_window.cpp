@@ -26,6 +26,7 @@
 #include "training_dock.h"
 #include "variant_panel.h"
 #include "view_controls.h"
+#include "workspace_fields.h"
 
 namespace attnviz::ui {
 
@@ -91,8 +92,11 @@ QWidget* MainWindow::createCentralWidget() {
 void MainWindow::connectWidgets() {
     connect(m_modelSet, &QComboBox::activated, this,
             [this](int i) { chooseModelSet(m_modelSet->itemData(i).toString()); });
-    connect(m_source, &QLineEdit::textChanged, this, &MainWindow::requestAnalysis);
-    connect(m_target, &QLineEdit::textChanged, this, &MainWindow::requestAnalysis);
+    // The fields, the sentence list and the Models box show the workspace and edit it.
+    followSentence(m_workspace, m_source, m_target);
+    followModelSet(m_workspace, m_modelSet);
+    m_sentences->follow(m_workspace);
+    connect(m_workspace, &WorkspaceModel::analysisRequested, this, &MainWindow::analysing);
     connect(m_source, &QLineEdit::returnPressed, this, &MainWindow::rememberSentence);
     connect(m_controls, &ViewControls::changed, this,
             [this] { setView(m_controls->applied(view())); });
@@ -104,18 +108,14 @@ void MainWindow::connectWidgets() {
     connect(m_grid, &ComparisonGrid::zoomRequested, this, &MainWindow::zoomBy);
     connect(m_grid, &ComparisonGrid::moveColumnRequested, this, &MainWindow::moveColumn);
     connect(m_grid, &ComparisonGrid::removeColumnRequested, this, &MainWindow::removeColumn);
-    connect(m_sentences, &SentenceList::sentenceChosen, this,
-            [this](const QString& s, const QString& t) {
-                setSentence(s, t);
-                rememberSentence();
-            });
+    connect(m_sentences, &SentenceList::sentenceChosen, this, &MainWindow::rememberSentence);
     connect(m_training, &TrainingDock::modelTrained, this, &MainWindow::addColumn);
     connect(m_training, &TrainingDock::modelSaved, this,
             [this](std::shared_ptr<Model> model, const QString& path) {
                 m_workspace->setSavedPath(model, path.toStdString());
             });
     connect(m_training, &TrainingDock::message, this, &MainWindow::message);
-    connect(m_variant, &VariantPanel::modelChanged, this, &MainWindow::requestAnalysis);
+    connect(m_variant, &VariantPanel::modelChanged, m_workspace, &WorkspaceModel::analyze);
     connect(m_variant, &VariantPanel::message, this, &MainWindow::message);
 }
 
@@ -154,15 +154,10 @@ void MainWindow::columnsChanged() {
     // The columns moved in memory: the Variant tab must not keep the old one.
     if (m_currentColumn >= 0 && m_currentColumn < int(columns().size()))
         m_variant->showColumn(&columns()[size_t(m_currentColumn)], view().kind);
-    m_heads->setSentenceSet(columns(), m_sentences->lines());
-    requestAnalysis();
 }
 
 void MainWindow::setSentence(const QString& source, const QString& target) {
-    const QSignalBlocker b1(m_source), b2(m_target);
-    m_source->setText(source);
-    m_target->setText(target);
-    requestAnalysis();
+    m_workspace->setSentence(source, target);
 }
 
 void MainWindow::setBlock(BlockKind kind, int layer) {
@@ -188,14 +183,14 @@ void MainWindow::setView(const ViewState& v) {
     updateProfile();
 }
 
-void MainWindow::requestAnalysis() {
+void MainWindow::analysing() {
     if (!columns().empty()) message(tr("analysing…"));
-    m_training->setProbeSentence(m_source->text().toStdString(), m_target->text().toStdString());
-    m_workspace->analyze(m_source->text().toStdString(), m_target->text().toStdString());
+    m_training->setProbeSentence(m_workspace->source().toStdString(),
+                                 m_workspace->target().toStdString());
 }
 
 void MainWindow::analyzeNow() {
-    m_workspace->analyzeNow(m_source->text().toStdString(), m_target->text().toStdString());
+    m_workspace->analyzeNow();
 }
 
 void MainWindow::updateColorBar() {

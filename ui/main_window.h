@@ -163,7 +163,7 @@ private:
     void addFileOpenActions(QMenu* file);    // checkpoint, sentence list, probe, watch folder
     void addFileExportActions(QMenu* file);  // Export figure, Export data
     void connectWidgets();
-    void requestAnalysis();
+    void analysing();      // the status and the Training tab's probe follow the sentence
     void resultsChanged();
     void updateColorBar();
     void updateProfile();

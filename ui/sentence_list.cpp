@@ -5,6 +5,7 @@
 #include <QVBoxLayout>
 
 #include "core/input_limits.h"
+#include "workspace_model.h"
 
 namespace attnviz::ui {
 
@@ -18,6 +19,23 @@ SentenceList::SentenceList(QWidget* parent) : QWidget(parent), m_list(new QListW
         const QStringList parts = m_list->item(row)->data(Qt::UserRole).toString().split('\t');
         emit sentenceChosen(parts.value(0), parts.value(1));
     });
+}
+
+void SentenceList::follow(WorkspaceModel* workspace) {
+    auto show = [this, workspace] {
+        const QSignalBlocker b(this), bl(m_list);  // shown, not chosen again
+        if (lines() != workspace->sentences()) setLines(workspace->sentences());
+        setCurrentIndex(workspace->sentenceIndex());
+    };
+    connect(workspace, &WorkspaceModel::sentencesChanged, this, show);
+    connect(this, &SentenceList::linesChanged, workspace,
+            [this, workspace] { workspace->setSentences(lines(), currentIndex()); });
+    connect(this, &SentenceList::sentenceChosen, workspace,
+            [this, workspace](const QString& source, const QString& target) {
+                workspace->setSentences(lines(), currentIndex());
+                workspace->setSentence(source, target);
+            });
+    show();
 }
 
 bool SentenceList::loadFile(const QString& path, QString* error) {

@@ -17,6 +17,7 @@
 #include "main_window.h"
 #include "problems_panel.h"
 #include "sentence_list.h"
+#include "view_controls.h"
 
 namespace attnviz::ui {
 
@@ -65,10 +66,9 @@ bool MainWindow::confirm(const QString& title, const QString& text) {
 
 bool MainWindow::chooseModelSet(const QString& id, bool ask) {
     const ModelSet* set = findModelSet(id.toStdString());
-    const int before = m_modelSet->findData(modelSet());
-    auto revert = [&] {
+    auto revert = [&] {  // the box back to the workspace's set
         const QSignalBlocker b(m_modelSet);
-        m_modelSet->setCurrentIndex(before);
+        m_modelSet->setCurrentIndex(m_modelSet->findData(modelSet()));
         return false;
     };
     if (!set) return revert();
@@ -83,10 +83,7 @@ bool MainWindow::chooseModelSet(const QString& id, bool ask) {
     const QString dir = QString::fromStdString(modelSetDirectory(*set));
     QStringList skipped;
     auto cols = openColumnsIn(dir, &skipped);
-    {
-        const QSignalBlocker b(m_modelSet);
-        m_modelSet->setCurrentIndex(m_modelSet->findData(id));
-    }
+    m_workspace->setModelSet(id);
     m_currentColumn = -1;
     setColumns(std::move(cols));
     // Language models have no encoder: a set of them would open on panels that all say
@@ -168,52 +165,18 @@ bool MainWindow::restoreLastSession() {
 }
 
 Session MainWindow::session() const {
-    Session s;
-    s.source = m_source->text();
-    s.target = m_target->text();
-    s.sentences = m_sentences->lines();
-    s.sentenceIndex = m_sentences->currentIndex();
-    for (const auto& c : columns()) {  // models trained in the app need saving first
-        if (c.path.empty()) continue;
-        s.columns << QString::fromStdString(c.path);
-        bool modified = false;
-        std::string config;
-        {
-            std::lock_guard<std::mutex> g(*c.lock);
-            modified = isModified(c);
-            if (modified) config = c.model->config().toJson().dump();
-        }
-        s.columnConfigs.append(
-            modified
-                ? QJsonValue(QJsonDocument::fromJson(QByteArray::fromStdString(config)).object())
-                : QJsonValue());
-    }
-    s.view = view();
-    s.modelSet = modelSet();
-    return s;
+    return m_workspace->session();
 }
 
 void MainWindow::applySession(const Session& s, QStringList* errors) {
     std::vector<ModelColumn> cols = s.openColumns(errors);
-    m_sentences->setLines(s.sentences);
-    {
-        const QSignalBlocker b(m_sentences->list());
-        m_sentences->setCurrentIndex(s.sentenceIndex);
-    }
     m_currentColumn = -1;
-    setView(s.view);
-    {
-        const QSignalBlocker b1(m_source), b2(m_target);
-        m_source->setText(s.source);
-        m_target->setText(s.target);
-    }
-    setColumns(std::move(cols));
-    const QSignalBlocker b(m_modelSet);
-    m_modelSet->setCurrentIndex(m_modelSet->findData(s.modelSet));
+    m_controls->showView(s.view);
+    m_workspace->apply(s, std::move(cols));
 }
 
 QString MainWindow::modelSet() const {
-    return m_modelSet->currentData().toString();
+    return m_workspace->modelSet();
 }
 
 bool MainWindow::saveSession(const QString& path, QString* error) const {

@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "workspace_model.h"
 
+#include <QJsonDocument>
+#include <algorithm>
+
 #include "language.h"
 #include "render/words.h"
 
@@ -14,11 +17,13 @@ WorkspaceModel::WorkspaceModel(QObject* parent)
 void WorkspaceModel::setColumns(std::vector<ModelColumn> columns) {
     m_columns = std::move(columns);
     emit columnsChanged();
+    analyze();
 }
 
 void WorkspaceModel::addColumn(ModelColumn column) {
     m_columns.push_back(std::move(column));
     emit columnsChanged();
+    analyze();
 }
 
 bool WorkspaceModel::moveColumn(int c, int delta) {
@@ -28,6 +33,7 @@ bool WorkspaceModel::moveColumn(int c, int delta) {
     m_columns.erase(m_columns.begin() + c);
     m_columns.insert(m_columns.begin() + to, std::move(moved));
     emit columnsChanged();
+    analyze();
     return true;
 }
 
@@ -45,6 +51,7 @@ bool WorkspaceModel::removeColumn(int c) {
     if (c < 0 || c >= int(m_columns.size())) return false;
     m_columns.erase(m_columns.begin() + c);
     emit columnsChanged();
+    analyze();
     return true;
 }
 
@@ -52,6 +59,72 @@ void WorkspaceModel::setView(const ViewState& view) {
     m_view = view;
     m_selection.reset();
     emit viewChanged();
+}
+
+void WorkspaceModel::setSentence(const QString& source, const QString& target) {
+    if (source == m_source && target == m_target) return;
+    m_source = source;
+    m_target = target;
+    emit sentenceChanged();
+    analyze();
+}
+
+void WorkspaceModel::setSentences(const QStringList& lines, int current) {
+    current = lines.isEmpty() ? -1 : std::clamp(current, -1, int(lines.size()) - 1);
+    if (lines == m_sentences && current == m_sentenceIndex) return;
+    m_sentences = lines;
+    m_sentenceIndex = current;
+    emit sentencesChanged();
+}
+
+void WorkspaceModel::setModelSet(const QString& id) {
+    if (id == m_modelSet) return;
+    m_modelSet = id;
+    emit modelSetChanged();
+}
+
+Session WorkspaceModel::session() const {
+    Session s;
+    s.source = m_source;
+    s.target = m_target;
+    s.sentences = m_sentences;
+    s.sentenceIndex = m_sentenceIndex;
+    for (const auto& c : m_columns) {  // models trained in the app need saving first
+        if (c.path.empty()) continue;
+        s.columns << QString::fromStdString(c.path);
+        bool modified = false;
+        std::string config;
+        {
+            std::lock_guard<std::mutex> g(*c.lock);
+            modified = isModified(c);
+            if (modified) config = c.model->config().toJson().dump();
+        }
+        s.columnConfigs.append(
+            modified
+                ? QJsonValue(QJsonDocument::fromJson(QByteArray::fromStdString(config)).object())
+                : QJsonValue());
+    }
+    s.view = m_view;
+    s.modelSet = m_modelSet;
+    return s;
+}
+
+void WorkspaceModel::apply(const Session& s, std::vector<ModelColumn> columns) {
+    m_columns = std::move(columns);
+    m_view = s.view;
+    m_selection.reset();
+    m_source = s.source;
+    m_target = s.target;
+    m_sentences = s.sentences;
+    m_sentenceIndex =
+        s.sentences.isEmpty() ? -1 : std::clamp(s.sentenceIndex, -1, int(s.sentences.size()) - 1);
+    m_modelSet = s.modelSet;
+    emit viewChanged();
+    emit sentenceChanged();
+    emit sentencesChanged();
+    emit modelSetChanged();
+    emit columnsChanged();
+    analyze();
 }
 
 Selection WorkspaceModel::selection(const std::string& heads, const QString& language) const {
@@ -90,14 +163,16 @@ Profile WorkspaceModel::profile(int column, const QString& language) const {
                          render::wording(language.isEmpty() ? currentLanguage() : language));
 }
 
-void WorkspaceModel::analyze(const std::string& source, const std::string& target) {
+void WorkspaceModel::analyze() {
     // Through the runner even with no columns: a running analysis becomes stale and its
     // results (of columns since removed) are dropped.
-    m_runner->request(m_columns, source, target);
+    emit analysisRequested();
+    m_runner->request(m_columns, m_source.toStdString(), m_target.toStdString());
 }
 
-void WorkspaceModel::analyzeNow(const std::string& source, const std::string& target) {
-    setResults(std::make_shared<const Results>(analyzeCatching(m_columns, source, target)));
+void WorkspaceModel::analyzeNow() {
+    setResults(std::make_shared<const Results>(
+        analyzeCatching(m_columns, m_source.toStdString(), m_target.toStdString())));
 }
 
 void WorkspaceModel::setResults(std::shared_ptr<const Results> results) {

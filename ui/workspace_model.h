@@ -9,13 +9,17 @@
 #include "analysis_runner.h"
 #include "core/result_stats.h"
 #include "core/selection.h"
+#include "session.h"
 #include "view_state.h"
 
 namespace attnviz::ui {
 
-// The workspace's data, apart from any widget: the model columns, the latest analysis
-// results and the view. The grid, the profile plot and the exports read it; widgets only
-// draw. Analyses run on the runner's worker thread; results arrive by resultsChanged.
+// The workspace's data, apart from any widget: the model columns, the sentence and the
+// sentence list, the bundled set the columns came from, the view and the latest analysis
+// results; a saved workspace (Session) is made from it and applied to it. The grid, the
+// fields, the docks and the exports read it and draw; they change it through its setters.
+// Every change of the sentence or the columns is analysed on the runner's worker thread;
+// results arrive by resultsChanged.
 class WorkspaceModel : public QObject {
     Q_OBJECT
 public:
@@ -34,6 +38,26 @@ public:
     const ViewState& view() const { return m_view; }
     void setView(const ViewState& view);
 
+    // The sentence analysed: source, and target ("" = each model decodes greedily). Setting
+    // a different one analyses it and emits sentenceChanged.
+    const QString& source() const { return m_source; }
+    const QString& target() const { return m_target; }
+    void setSentence(const QString& source, const QString& target);
+    // The sentence list ("source" or "source\ttarget" lines) and its current entry (-1: none).
+    const QStringList& sentences() const { return m_sentences; }
+    int sentenceIndex() const { return m_sentenceIndex; }
+    void setSentences(const QStringList& lines, int current);
+    // The bundled set the columns came from (core/workspace.h ModelSet id), "" if none.
+    const QString& modelSet() const { return m_modelSet; }
+    void setModelSet(const QString& id);
+
+    // The workspace as a file would hold it (columns trained here and never saved have no
+    // path and are left out; a column edited in the app keeps its configuration).
+    Session session() const;
+    // Everything of `s` at once, with its columns already opened: one analysis, and every
+    // signal once.
+    void apply(const Session& s, std::vector<ModelColumn> columns);
+
     // The latest results (never null; empty before the first analysis).
     const std::shared_ptr<const Results>& results() const { return m_results; }
     // Their head statistics, each computed once when some view first asks (never null).
@@ -49,14 +73,19 @@ public:
     // The query profile of the view's query: a line per model, or per head of `column`.
     Profile profile(int column, const QString& language = {}) const;
 
-    // Analyses the sentence with every column: on the worker thread, or here and now.
-    void analyze(const std::string& source, const std::string& target);
-    void analyzeNow(const std::string& source, const std::string& target);
+    // Analyses the sentence with every column again (a model was edited): on the worker
+    // thread, or here and now.
+    void analyze();
+    void analyzeNow();
     AnalysisRunner* runner() const { return m_runner; }
 
 signals:
     void columnsChanged();
     void viewChanged();
+    void sentenceChanged();
+    void sentencesChanged();
+    void modelSetChanged();
+    void analysisRequested();  // an analysis of the current sentence and columns was asked for
     void resultsChanged();
 
 private:
@@ -64,6 +93,10 @@ private:
 
     std::vector<ModelColumn> m_columns;
     ViewState m_view;
+    QString m_source, m_target;
+    QStringList m_sentences;
+    int m_sentenceIndex = -1;
+    QString m_modelSet;
     std::shared_ptr<const Results> m_results = std::make_shared<const Results>();
     std::shared_ptr<const ResultStats> m_stats = std::make_shared<const ResultStats>(m_results);
     // The view's selection, and the language it was made in; empty after a change.

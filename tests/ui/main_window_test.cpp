@@ -386,6 +386,52 @@ TEST(MainWindow, ASavedWorkspaceReopensIdentically) {
     EXPECT_NE(error.indexOf("bad.json"), -1);
 }
 
+// The workspace model owns the sentence, the sentence list and the model set: the fields,
+// the Sentences dock and the Models box show what it holds, whoever changed it; a saved
+// workspace is made from it alone and applied to it with one analysis.
+TEST(MainWindow, TheWorkspaceModelOwnsTheSentenceTheListAndTheSet) {
+    MainWindow w;
+    WorkspaceModel* m = w.workspace();
+    w.setColumns({bundled("01-dot.safetensors")});
+    m->setSentence("the cat sees a dog", "de kato vida un hundo");
+    EXPECT_EQ(w.sourceEdit()->text(), "the cat sees a dog");
+    EXPECT_EQ(w.targetEdit()->text(), "de kato vida un hundo");
+    w.sourceEdit()->setText("she reads a book");  // typing changes the model's sentence
+    EXPECT_EQ(m->source(), "she reads a book");
+    m->setSentences({"a b", "c d\te f"}, 1);
+    EXPECT_EQ(w.sentences()->lines(), (QStringList{"a b", "c d\te f"}));
+    EXPECT_EQ(w.sentences()->currentIndex(), 1);
+    EXPECT_EQ(m->sentenceIndex(), 1);  // showing the list did not choose another entry
+    EXPECT_EQ(w.sourceEdit()->text(), "she reads a book");
+    waitForResults(w);
+    Session s = m->session();
+    EXPECT_EQ(s.source, "she reads a book");
+    EXPECT_EQ(s.sentences, (QStringList{"a b", "c d\te f"}));
+    EXPECT_EQ(s.sentenceIndex, 1);
+    ASSERT_EQ(s.columns.size(), 1);
+    // Applied to another window: every widget shows it, after one analysis request.
+    MainWindow w2;
+    QSignalSpy requests(w2.workspace(), &WorkspaceModel::analysisRequested);
+    s.modelSet = "toy";
+    s.source = "I want to go to the station";
+    QStringList errors;
+    w2.applySession(s, &errors);
+    EXPECT_TRUE(errors.isEmpty());
+    EXPECT_EQ(requests.count(), 1);
+    EXPECT_EQ(w2.sourceEdit()->text(), "I want to go to the station");
+    EXPECT_EQ(w2.sentences()->lines(), s.sentences);
+    EXPECT_EQ(w2.sentences()->currentIndex(), 1);
+    EXPECT_EQ(w2.workspace()->sentenceIndex(), 1);
+    EXPECT_EQ(w2.modelSet(), "toy");
+    EXPECT_EQ(w2.modelSetBox()->currentData().toString(), "toy");
+    waitForResults(w2);
+    EXPECT_EQ(w2.grid()->columnCount(), 1);
+    EXPECT_TRUE(w2.session() == s);
+    // The same sentence again: nothing to analyse.
+    w2.setSentence(s.source, s.target);
+    EXPECT_EQ(requests.count(), 1);
+}
+
 // The export dialog writes what the workspace shows: every kind of figure, by extension.
 TEST(MainWindow, ExportDialogWritesGridPanelProfileAndLossAsVectors) {
     MainWindow w;
