@@ -84,7 +84,7 @@ def parse_safetensors(raw, dtypes=("F32",)):
             if not _unsigned(s):
                 raise InputError(where + "shape has a negative or non-integer size")
             if s > MAX_SIZE or (s and nonzero > MAX_SIZE // s):
-                raise InputError(where + f"shape {excerpt(shape)} is too large")
+                raise InputError(where + f"shape {shape} is too large")
             if s:
                 nonzero *= s
             count *= s

@@ -218,7 +218,14 @@ class AttnvizModel(torch.nn.Module):
         return ctx @ self.P(pre + "out_proj.weight").T + (self.P(pre + "out_proj.bias") if bias else 0)
 
     def _norm(self, x, name):
-        return F.layer_norm(x, (x.shape[-1],), self.P(name + ".weight"), self.P(name + ".bias"), 1e-5)
+        # LayerNorm as the engine computes it (core/layers.cpp): mean, then the mean square of
+        # the deviations, then 1/sqrt(var + 1e-5). F.layer_norm agrees within rounding, but a
+        # row whose variance overflows (weights of 1e29) gives NaN there and 0 here, as in
+        # the engine.
+        mean = x.mean(-1, keepdim=True)
+        dev = x - mean
+        inv = 1.0 / torch.sqrt((dev * dev).mean(-1, keepdim=True) + 1e-5)
+        return dev * inv * self.P(name + ".weight") + self.P(name + ".bias")
 
     def _ffn(self, x, p):
         hid = torch.relu(x @ self.P(p + ".linear1.weight").T + self.P(p + ".linear1.bias"))
