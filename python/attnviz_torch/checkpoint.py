@@ -191,7 +191,8 @@ def check_metadata(meta):
     if meta["format"] != "attnviz":
         raise InputError(f"not an attnviz checkpoint: format is '{cut(meta['format'])}'")
     if meta["format_version"] != "1":
-        raise InputError(f"unsupported checkpoint format_version '{cut(meta['format_version'])}' (this version reads 1)")
+        raise InputError(f"unsupported checkpoint format_version '{cut(meta['format_version'])}' "
+                         "(this version reads 1)")
     try:
         config = cfgmod.resolve(parse_json(meta["config"], "the text", MAX_CONFIG_BYTES))
     except InputError as e:

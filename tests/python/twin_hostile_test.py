@@ -20,7 +20,6 @@ Usage: twin_hostile_test.py [CLI]   (CTest passes attnviz-cli; without it the en
 """
 import contextlib
 import io
-import json
 import os
 import random
 import stat
