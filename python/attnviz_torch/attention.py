@@ -3,50 +3,76 @@
 
 Prints the attention dump of docs/model-spec.md ("Attention dump (JSON)"), the same JSON as
 `attnviz-cli attention`: every block's weights for one sentence, computed by the PyTorch
-model. Without a target a seq2seq model decodes greedily."""
+model. Without a target (or with one that tokenizes to nothing) a seq2seq model decodes
+greedily (3.9), and the target's text is the decoded tokens detokenized (8)."""
 import argparse
 import json
 import sys
 
 import torch
 
-from .model import BOS, EOS, AttnvizModel
+from . import config as cfgmod
+from .checkpoint import write_file_atomically
+from .limits import InputError
+from .model import BOS, EOS, PAD, AttnvizModel
 
 
-def greedy(model, src_ids, limit):
-    """Greedy decoding (argmax, lowest id on ties), up to `limit` tokens or <eos>."""
+def greedy_limit(model, n):
+    """The most tokens greedy decoding emits for n source tokens (docs/model-spec.md 3.9):
+    min(2n + 10, the longest target the model accepts)."""
+    return min(2 * n + 10, cfgmod.max_target_tokens(model.cfg))
+
+
+def greedy(model, src_ids, limit=None):
+    """Greedy decoding (3.9): the arg-max over the target vocabulary without <pad> and <bos>
+    (lowest id on ties), until <eos> (not part of the output) or `limit` tokens (default:
+    greedy_limit)."""
+    limit = greedy_limit(model, len(src_ids)) if limit is None else limit
     out = []
     with torch.no_grad():
         src = torch.tensor([src_ids + [EOS]])
         for _ in range(limit):
-            logits = model.forward(src, torch.tensor([[BOS] + out]))
-            nxt = int(torch.argmax(logits[0, -1]))
+            logits = model.forward(src, torch.tensor([[BOS] + out]))[0, -1].clone()
+            logits[PAD] = logits[BOS] = float("-inf")
+            nxt = int(torch.argmax(logits))  # the first maximum: the lowest id
             if nxt == EOS:
                 break
             out.append(nxt)
     return out
 
 
+def _check_length(n, limit, c, what, special):
+    if n > limit:
+        note = f" (max_len {c['max_len']} less one for <{special}>)" if limit + 1 == c["max_len"] else ""
+        raise InputError(f"the {what} has {n} tokens; this model accepts at most {limit}{note}")
+
+
 def dump(model, name, text, target=None):
     c = model.cfg
     seq2seq = c["arch"] == "seq2seq"
     toks = model.tokenizer.tokenize(text)
+    if not toks:
+        raise InputError("the source sentence is empty: type a sentence" if seq2seq else
+                         "the text is empty: type a sentence")
     d = {"model": name, "config": c}
     decoded = False
     if seq2seq:
+        _check_length(len(toks), cfgmod.max_source_tokens(c), c, "source", "eos")
         sids = [model._src_index.get(t, 1) for t in toks]
         d["source"] = {"text": text, "tokens": toks + ["<eos>"], "ids": sids + [EOS]}
-        if target is None:
-            tids = greedy(model, sids, c["max_len"] - 1)
-            ttoks = [model.tgt_vocab[i] for i in tids]
-            ttext, decoded = " ".join(ttoks), True
-        else:
-            ttoks = model.tokenizer.tokenize(target)
+        ttoks = model.tokenizer.tokenize(target) if target is not None else []
+        if ttoks:
+            _check_length(len(ttoks), cfgmod.max_target_tokens(c), c, "target", "bos")
             tids = [model._tgt_index.get(t, 1) for t in ttoks]
             ttext = target
+        else:
+            tids = greedy(model, sids)
+            ttoks = [model.tgt_vocab[i] for i in tids]
+            ttext, decoded = model.tokenizer.detokenize(ttoks), True
     else:
         if target is not None:
-            raise ValueError("a decoder-only model takes one text, not a target")
+            raise InputError("a decoder-only model takes one text, not a target")
+        _check_length(len(toks), cfgmod.max_target_tokens(c), c, "text", "bos")
         sids, ttoks, ttext = None, toks, text
         tids = [model._tgt_index.get(t, 1) for t in toks]
     d["target"] = {"text": ttext, "tokens": ["<bos>"] + ttoks, "ids": [BOS] + tids, "decoded": decoded}
@@ -62,6 +88,11 @@ def dump(model, name, text, target=None):
     # Dump order: encoder layers, then each decoder layer's self and cross blocks (the order
     # the forward pass records them in, which _blocks() lists).
     for A, kind, prefix in zip(record, kinds, names):
+        for h in range(A.shape[1]):
+            if not bool(torch.isfinite(A[0, h]).all()):
+                raise InputError("this model's weights give non-finite attention (NaN or infinity) in "
+                                 f"{prefix.rstrip('.')}, head {h}: the checkpoint's values are too large "
+                                 "to compute with")
         layer = int(prefix.split(".")[2])
         blocks.append({"name": prefix.rstrip("."), "kind": kind, "layer": layer,
                        "variant": c[kind]["variant"], "heads": c[kind]["heads"],
@@ -79,15 +110,15 @@ def main(argv=None):
     a = ap.parse_args(argv)
     try:
         m = AttnvizModel.from_checkpoint(a.model)
-        text = json.dumps(dump(m, a.model, a.text, a.target), ensure_ascii=False)
-    except (OSError, ValueError, KeyError) as e:
+        text = json.dumps(dump(m, a.model, a.text, a.target), ensure_ascii=False, allow_nan=False)
+        if a.out:
+            write_file_atomically(a.out, [(text + "\n").encode()])
+        else:
+            sys.stdout.write(text + "\n")
+            sys.stdout.flush()
+    except (OSError, ValueError) as e:
         print(f"attnviz_torch.attention: {e}", file=sys.stderr)
         return 1
-    if a.out:
-        with open(a.out, "w") as f:
-            f.write(text + "\n")
-    else:
-        print(text)
     return 0
 
 

@@ -11,8 +11,8 @@ import math
 import torch
 import torch.nn.functional as F
 
-from .checkpoint import read_checkpoint, write_checkpoint
-from .tokenizer import make_tokenizer
+from .limits import InputError
+from .checkpoint import check_finite, check_metadata, read_checkpoint_checked, serialize, write_checkpoint
 
 PAD, UNK, BOS, EOS = 0, 1, 2, 3
 
@@ -36,13 +36,16 @@ def _frozen(cfg):
 
 
 class AttnvizModel(torch.nn.Module):
-    def __init__(self, tensors, meta):
+    def __init__(self, tensors, meta, checked=None):
+        """`checked`: check_metadata(meta) when the caller has it (read_checkpoint_checked);
+        the metadata is validated here otherwise. The configuration used is the resolved one."""
         super().__init__()
+        checked = checked or check_metadata(meta)
         self.meta = dict(meta)
-        self.cfg = json.loads(meta["config"])
-        self.src_vocab = json.loads(meta["src_vocab"])
-        self.tgt_vocab = json.loads(meta["tgt_vocab"])
-        self.tokenizer = make_tokenizer(meta["tokenizer"])
+        self.cfg = checked.config
+        self.src_vocab = checked.src_vocab
+        self.tgt_vocab = checked.tgt_vocab
+        self.tokenizer = checked.tokenizer
         self._src_index = {t: i for i, t in enumerate(self.src_vocab)}
         self._tgt_index = {t: i for i, t in enumerate(self.tgt_vocab)}
         self.names = sorted(tensors)
@@ -58,18 +61,34 @@ class AttnvizModel(torch.nn.Module):
     # -- checkpoints ------------------------------------------------------------------------
     @classmethod
     def from_checkpoint(cls, path):
-        return cls(*read_checkpoint(path))
+        """The model of a checkpoint; InputError (a ValueError) naming the path and the
+        problem for any file the engine refuses."""
+        return cls(*read_checkpoint_checked(path))
 
     def state_tensors(self):
         return {n: self.params[n.replace(".", "/")].detach() for n in self.names}
 
-    def save(self, path, training=None):
-        """Writes the model as an attnviz checkpoint (atomically); `training` replaces the
-        "training" metadata when given."""
+    def _meta(self, training):
         meta = dict(self.meta)
         if training is not None:
-            meta["training"] = json.dumps(training, separators=(",", ":"))
-        write_checkpoint(path, self.state_tensors(), meta)
+            try:
+                meta["training"] = json.dumps(training, separators=(",", ":"), allow_nan=False)
+            except ValueError:
+                raise InputError("not writing a checkpoint whose training metadata holds NaN or "
+                                 "infinity (the file would not be JSON)") from None
+        return meta
+
+    def save(self, path, training=None):
+        """Writes the model as an attnviz checkpoint (atomically); `training` replaces the
+        "training" metadata when given. InputError for non-finite weights (or a non-finite
+        number in `training`): nothing is written then."""
+        write_checkpoint(path, self.state_tensors(), self._meta(training))
+
+    def checkpoint_chunks(self, training=None):
+        """The checkpoint's bytes (a list of byte strings), as save() would write them."""
+        tensors = self.state_tensors()
+        check_finite(tensors, "the checkpoint")
+        return serialize(tensors, self._meta(training))
 
     def P(self, name):
         return self.params[name.replace(".", "/")]
@@ -199,7 +218,14 @@ class AttnvizModel(torch.nn.Module):
         return ctx @ self.P(pre + "out_proj.weight").T + (self.P(pre + "out_proj.bias") if bias else 0)
 
     def _norm(self, x, name):
-        return F.layer_norm(x, (x.shape[-1],), self.P(name + ".weight"), self.P(name + ".bias"), 1e-5)
+        # LayerNorm as the engine computes it (core/layers.cpp): mean, then the mean square of
+        # the deviations, then 1/sqrt(var + 1e-5). F.layer_norm agrees within rounding, but a
+        # row whose variance overflows (weights of 1e29) gives NaN there and 0 here, as in
+        # the engine.
+        mean = x.mean(-1, keepdim=True)
+        dev = x - mean
+        inv = 1.0 / torch.sqrt((dev * dev).mean(-1, keepdim=True) + 1e-5)
+        return dev * inv * self.P(name + ".weight") + self.P(name + ".bias")
 
     def _ffn(self, x, p):
         hid = torch.relu(x @ self.P(p + ".linear1.weight").T + self.P(p + ".linear1.bias"))

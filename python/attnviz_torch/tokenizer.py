@@ -6,9 +6,16 @@ characters, punctuation and symbols are tokens of their own; emoji sequences sta
 letters, digits and combining marks form words; `lowercase` maps the capitals of ASCII,
 Latin-1, Latin Extended-A, Greek, Cyrillic and full-width Latin one to one.
 "sentencepiece": the model travels base64-encoded in the checkpoint's "tokenizer" metadata
-and is run by Debian's python3-sentencepiece."""
+and is run by Debian's python3-sentencepiece, after attnviz_torch.spm has validated it (the
+library trusts its input; docs/tokenizer.md, "Validation").
+
+A text must be valid UTF-8 of at most 1 MiB (InputError otherwise)."""
 import base64
+import binascii
 import json
+
+from . import spm
+from .limits import InputError, check_text, cut
 
 
 def _in(c, lo, hi):
@@ -76,7 +83,15 @@ class WordTokenizer:
     def __init__(self, lowercase=True):
         self.lowercase = lowercase
 
+    pieces = None  # a word tokenizer has no piece list
+
+    @staticmethod
+    def detokenize(tokens):
+        """Decoded tokens as text: joined by single spaces."""
+        return " ".join(tokens)
+
     def tokenize(self, text):
+        check_text(text)
         out, word = [], []
         last_symbol = join_next = last_flag_half = False
         low = _lower if self.lowercase else (lambda c: c)
@@ -113,19 +128,49 @@ class SentencePieceTokenizer:
     def __init__(self, model_proto):
         import sentencepiece  # Debian python3-sentencepiece
 
+        clean, self.pieces = spm.validate(model_proto)  # InputError before the library sees it
         self.sp = sentencepiece.SentencePieceProcessor()
-        self.sp.LoadFromSerializedProto(model_proto)
+        try:
+            self.sp.LoadFromSerializedProto(clean)
+        except (RuntimeError, OSError) as e:
+            raise InputError(f"not a valid SentencePiece model: {str(e)[:200]}") from None
+        if self.sp.GetPieceSize() != len(self.pieces):
+            raise InputError("not a valid SentencePiece model: the library reads another piece count")
         self.proto = model_proto
 
     def tokenize(self, text):
+        check_text(text)
         return self.sp.encode(text, out_type=str)
+
+    def detokenize(self, pieces):
+        """The text of decoded pieces: the library's Decode (word-start marks become spaces,
+        byte pieces bytes), as the engine's Tokenizer::detokenize."""
+        return self.sp.decode_pieces(list(pieces)) if pieces else ""
 
 
 def make_tokenizer(description):
-    """The tokenizer of a checkpoint's "tokenizer" metadata (a JSON string or dict)."""
+    """The tokenizer of a checkpoint's "tokenizer" metadata (a JSON string or parsed JSON);
+    InputError for anything the engine refuses (Tokenizer::fromJson)."""
     d = json.loads(description) if isinstance(description, str) else description
-    if d.get("kind") == "word":
-        return WordTokenizer(d.get("lowercase", True))
-    if d.get("kind") == "sentencepiece":
-        return SentencePieceTokenizer(base64.b64decode(d["model"]))
-    raise ValueError(f"unsupported tokenizer kind {d.get('kind')!r} (word or sentencepiece)")
+    if not isinstance(d, dict):
+        raise InputError("tokenizer description must be a JSON object")
+    if not isinstance(d.get("kind"), str):
+        raise InputError("tokenizer 'kind' must be a string, got " + ("nothing" if "kind" not in d else
+                                                                       json.dumps(d["kind"])[:40]))
+    if d["kind"] == "sentencepiece":
+        if not isinstance(d.get("model"), str):
+            raise InputError("sentencepiece tokenizer needs 'model' (the model, base64)")
+        m = d["model"]
+        if len(m) % 4:
+            raise InputError("base64 text has a length that is not a multiple of 4")
+        try:
+            blob = base64.b64decode(m, validate=True)
+        except (binascii.Error, ValueError):
+            raise InputError("base64 text has an invalid character") from None
+        return SentencePieceTokenizer(blob)
+    if d["kind"] != "word":
+        raise InputError(f"unsupported tokenizer kind '{cut(d['kind'])}' (this version reads 'word' and "
+                         "'sentencepiece')")
+    if "lowercase" in d and not isinstance(d["lowercase"], bool):
+        raise InputError("tokenizer 'lowercase' must be true or false")
+    return WordTokenizer(d.get("lowercase", True))

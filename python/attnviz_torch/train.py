@@ -6,9 +6,15 @@
 
 The options are attnviz-cli train's (--batch-size, --lr, --optimizer, --schedule, --warmup,
 --weight-decay, --dropout, --label-smoothing, --clip, --seed, --held-out, --tokenizer,
---vocab-size), plus --save-every K (a checkpoint every K steps, written atomically so the app
-can open it while training runs), --resume (continue from --out and its training state) and
+--vocab-size), with attnviz-cli train's rules for their values, plus --save-every K (a
+checkpoint every K steps, written atomically so the app can open it while training runs),
+--resume (continue from --out and its training state, M.safetensors.trainstate) and
 --backend (gloo on CPU, nccl on GPUs; default: nccl when CUDA is available).
+
+--out may not be an input (--data, --init, --config; compared after resolving symbolic
+links). Training stops with a message, and writes nothing, when the loss or the weights stop
+being finite. The training state holds numbers only (no pickle) and names the checkpoint it
+belongs to: a pair left out of step by a run stopped while saving is refused by --resume.
 
 The model starts exactly as `attnviz-cli train` would start it: the C++ CLI (ATTNVIZ_CLI,
 else attnviz-cli on PATH, else build/release/app/attnviz-cli of this repository) writes the
@@ -30,13 +36,16 @@ import json
 import math
 import os
 import shutil
+import signal
 import subprocess
 import sys
-import tempfile
 
 import torch
 import torch.distributed as dist
 
+from . import trainstate
+from .checkpoint import check_target
+from .limits import MAX_DATA_BYTES, InputError, read_file
 from .model import AttnvizModel
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -103,15 +112,61 @@ def parse(argv):
                     help="arithmetic of training (the checkpoint is F32 either way); float64 shows "
                          "that N processes compute the 1-process run's steps, free of float32 rounding")
     a = ap.parse_args(argv)
-    if a.steps < 0 or a.batch_size < 1 or a.micro_batches < 1:
-        ap.error("--steps must be at least 0, --batch-size and --micro-batches at least 1")
+    problem = option_problem(a)
+    if problem:
+        ap.error(problem)
     if not a.resume and not a.init and not a.config:
         ap.error("needs --config, --init or --resume")
     return a
 
 
+def option_problem(a):
+    """The first option attnviz-cli train would refuse (TrainOptions::validate), or None."""
+    fin = math.isfinite
+    rules = [
+        (a.steps >= 0, "--steps must be at least 0"),
+        (1 <= a.batch_size <= 65536, "--batch-size must be between 1 and 65536"),
+        (a.micro_batches >= 1, "--micro-batches must be at least 1"),
+        (fin(a.lr) and 0 < a.lr <= 10, "--lr must be a positive finite number of at most 10"),
+        (a.warmup >= 0, "--warmup must be at least 0"),
+        (0 <= a.dropout < 1, "--dropout must be in [0, 1)"),
+        (0 <= a.label_smoothing < 1, "--label-smoothing must be in [0, 1)"),
+        (fin(a.clip) and a.clip >= 0, "--clip must be a finite number of at least 0 (0 = off)"),
+        (0 <= a.weight_decay <= 1, "--weight-decay must be a number between 0 and 1"),
+        (a.save_every >= 0 and a.stop_after >= 0, "--save-every and --stop-after must be at least 0"),
+        (0 <= a.seed < (1 << 64), "--seed must be an integer from 0 to 2^64 - 1"),
+        (0 <= a.held_out <= 1000000, "--held-out must be between 0 and 1000000"),
+    ]
+    return next((msg for ok, msg in rules if not ok), None)
+
+
+def check_output(a):
+    """--out must be a regular file we may replace (or new) in a writable directory, and no
+    input: the same file as --data, --init or --config (after resolving symbolic links)."""
+    out = a.out
+    if not out:
+        raise InputError("--out is empty")
+    check_target(out, "--out")
+    for flag, path in (("--data", a.data), ("--init", a.init), ("--config", a.config)):
+        if not path:
+            continue
+        try:
+            same = os.path.samefile(out, path) if os.path.exists(out) else \
+                os.path.realpath(out) == os.path.realpath(path)
+        except OSError:
+            same = False
+        if same:
+            raise InputError(f"--out '{out}' is the same file as the input {flag} '{path}'; refusing to "
+                             "overwrite an input")
+    d = os.path.dirname(os.path.abspath(out))
+    if not os.path.isdir(d):
+        raise InputError(f"--out '{out}': the directory '{d}' does not exist")
+    if not os.access(d, os.W_OK | os.X_OK):
+        raise InputError(f"--out '{out}': the directory '{d}' is not writable")
+
+
 def state_path(out):
-    return out + ".trainstate.pt"
+    return trainstate.state_path(out)
 
 
 def rank0_initial_checkpoint(a, path):
@@ -141,8 +196,11 @@ def read_lines(a, count):
         held = subprocess.run([find_cli(), "examples", "--task", a.task, "--count", str(max(1, a.held_out)),
                                "--seed", str(a.seed), "--held-out"], capture_output=True, text=True).stdout.splitlines()
     else:
-        with open(a.data, encoding="utf-8") as f:
-            usable = [ln.rstrip("\r\n") for ln in f if ln.strip()]
+        try:
+            text = read_file(a.data, MAX_DATA_BYTES, "data file").decode("utf-8")
+        except UnicodeDecodeError as e:
+            raise InputError(f"{a.data}: not valid UTF-8 (byte {e.start})") from None
+        usable = [ln.rstrip("\r") for ln in text.split("\n") if ln.strip()]
         lines = [ln for i, ln in enumerate(usable) if i % 20 != 19]
         held = [ln for i, ln in enumerate(usable) if i % 20 == 19][:a.held_out]
 
@@ -204,8 +262,36 @@ def evaluate(model, pairs):
     return {"loss": tot / toks, "token_accuracy": correct / toks, "tokens": toks, "sentences": len(pairs)}
 
 
+def diverged(a, step):
+    raise InputError(f"training diverged: the loss is not finite at step {step}; no checkpoint written to "
+                     f"'{a.out}' (lower --lr or set --clip)")
+
+
+def _terminate(signum, frame):
+    # SIGTERM (a job scheduler, kill) unwinds like Ctrl-C: a write in progress removes its
+    # temporary file, and nothing half-written is left.
+    raise SystemExit(128 + signum)
+
+
 def main(argv=None):
     a = parse(argv)
+    signal.signal(signal.SIGTERM, _terminate)
+    try:
+        return run(a)
+    except InputError as e:
+        print(f"attnviz_torch.train: {e}", file=sys.stderr)
+        return 1
+
+
+def checkpoint_step(model):
+    """The "steps" of a checkpoint's training metadata (0 when absent)."""
+    t = model.meta.get("training")
+    steps = json.loads(t).get("steps", 0) if t else 0
+    return steps if isinstance(steps, int) else 0
+
+
+def run(a):
+    check_output(a)
     distributed = "WORLD_SIZE" in os.environ and int(os.environ["WORLD_SIZE"]) > 1
     if distributed:
         backend = a.backend or ("nccl" if torch.cuda.is_available() else "gloo")
@@ -221,11 +307,14 @@ def main(argv=None):
     start = 0
     state = None
     if a.resume:
+        if os.path.exists(a.out + ".trainstate.pt") and not os.path.exists(state_path(a.out)):
+            raise InputError(f"{a.out}.trainstate.pt is a training state of an earlier version (a pickle, "
+                             "which could run code when read): it is not read. Train again without --resume")
         if not os.path.exists(a.out) or not os.path.exists(state_path(a.out)):
-            raise SystemExit(f"attnviz_torch.train: --resume needs {a.out} and {state_path(a.out)}")
+            raise InputError(f"--resume needs {a.out} and {state_path(a.out)}")
         model = AttnvizModel.from_checkpoint(a.out)
-        state = torch.load(state_path(a.out), weights_only=False)
-        start = state["step"]
+        start = checkpoint_step(model)
+        state = True
     else:
         # Rank 0 makes the initial checkpoint; the others wait and read it.
         init = os.path.join(out_dir, os.path.basename(a.out) + ".init.safetensors")
@@ -270,7 +359,7 @@ def main(argv=None):
     else:
         opt = torch.optim.SGD(params, lr=a.lr)
     if state:
-        opt.load_state_dict(state["optimizer"])
+        trainstate.load(a.out, opt, a.optimizer, start)  # refuses a state of another step
     options = {"steps": a.steps, "batch_size": a.batch_size, "optimizer": a.optimizer, "lr": a.lr,
                "schedule": a.schedule, "warmup": a.warmup, "weight_decay": a.weight_decay, "betas": [0.9, 0.98],
                "adam_eps": 1e-9, "dropout": a.dropout, "label_smoothing": a.label_smoothing, "clip": a.clip,
@@ -287,10 +376,9 @@ def main(argv=None):
             training["data"] = os.path.basename(a.data)
         if final:
             training["held_out"] = dict(evaluate(model, held), source="held-out examples never trained on")
-        model.save(a.out, training)
-        tmp = state_path(a.out) + ".tmp"
-        torch.save({"step": step, "optimizer": opt.state_dict(), "options": options}, tmp)
-        os.replace(tmp, state_path(a.out))
+        # The state first, then the checkpoint: the state names the checkpoint's bytes, so a
+        # run stopped between the two leaves a pair that --resume refuses.
+        trainstate.save_pair(a.out, model.checkpoint_chunks(training), opt, a.optimizer, step)
 
     lo, hi = rank * a.batch_size // world, (rank + 1) * a.batch_size // world
     end = min(a.steps, start + a.stop_after) if a.stop_after > 0 else a.steps
@@ -319,6 +407,9 @@ def main(argv=None):
                 (loss * world).backward()
         # Global gradient norm, clipped as core/trainer.cpp does (scale clip / norm above clip).
         norm = math.sqrt(sum(float((p.grad.double() ** 2).sum()) for p in params if p.grad is not None))
+        # The gradient is the same on every process, so they all stop together.
+        if not math.isfinite(norm) or not math.isfinite(float(loss)):
+            diverged(a, step + 1)
         scale = a.clip / norm if a.clip > 0 and norm > a.clip else 1.0
         if scale != 1.0:
             for p in params:
@@ -327,6 +418,8 @@ def main(argv=None):
         for g in opt.param_groups:
             g["lr"] = learning_rate(a, step + 1)
         opt.step()
+        if not all(bool(torch.isfinite(p).all()) for p in params):
+            diverged(a, step + 1)
         if rank == 0 and a.log_every and (step + 1) % a.log_every == 0:
             print(f"step {step + 1}/{a.steps}  loss {float(loss) * world:.3f} (shard 0)  grad-norm {norm:.3f}",
                   file=sys.stderr, flush=True)

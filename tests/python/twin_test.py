@@ -18,6 +18,11 @@ Usage: twin_test.py CLI   (CTest runs it; Debian's python3 with torch, numpy, se
 4. A run stopped after 5 of 12 steps and resumed equals the uninterrupted run, with dropout.
 5. The word tokenizer equals `attnviz-cli tokenize` on texts of every rule of
    docs/tokenizer.md.
+6. Greedy decoding (docs/model-spec.md 3.9 and 8): without a target, or with one that
+   tokenizes to nothing, the twin's decoded target (tokens, ids, text: word tokens joined by
+   spaces, SentencePiece pieces detokenized) equals `attnviz-cli attention`'s, for every
+   seq2seq configuration (untrained: most run to the min(2n + 10, …) limit) and a trained
+   SentencePiece model.
 """
 import glob
 import json
@@ -110,6 +115,14 @@ def main():
             d2 = max_diff(e, engine_dump(back, text, target))
             check(same and d2 == 0.0, f"{name}: written back by PyTorch, read by attnviz-cli: tensors and metadata "
                                       f"equal, dump max |diff| {d2:.1e}")
+            if target:  # 6: greedy decoding, without a target and with one of no tokens
+                for tgt in (None, " \t "):
+                    args = ["attention", "--model", path, "--text", text] + (["--target", tgt] if tgt else [])
+                    e = json.loads(cli(*args))
+                    t = dump(AttnvizModel.from_checkpoint(path), path, text, tgt)
+                    check(e["target"] == t["target"] and max_diff(e, t) < 1e-5,
+                          f"{name}: greedy decoding (target {tgt!r}): {len(t['target']['ids']) - 1} tokens, "
+                          f"the engine's {len(e['target']['ids']) - 1}, text equal: {e['target']['text'] == t['target']['text']}")
         # 3: two processes against one.
         for cfg in ("mixture", "gaussian", "dot_post_nobias_untied"):
             config = os.path.join(ROOT, "tests/data/configs", cfg + ".json")
@@ -163,6 +176,9 @@ def main():
             text, target = "I want to go to the station", "Quiero ir a la estación"
             d = max_diff(engine_dump(real, text, target), twin_dump(real, text, target))
             check(d < 1e-5, f"en-es 09-hc-sa (SentencePiece, trained weights): attention max |diff| {d:.1e}")
+            e, t = engine_dump(real, text, None), twin_dump(real, text, None)
+            check(e["target"] == t["target"] and max_diff(e, t) < 1e-5,
+                  f"en-es 09-hc-sa greedy: the twin's decoded target equals the engine's ({t['target']['text']!r})")
     if failures:
         sys.exit(f"{len(failures)} failed")
     print("all passed")
