@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "heatmap_panel.h"
 
+#include <QScopedValueRollback>
 #include <QToolTip>
+#include <algorithm>
 #include <cmath>
 
 #include "render/colormaps.h"
@@ -62,12 +64,15 @@ protected:
         m_panel->plotResized();
         QCustomPlot::resizeEvent(event);
     }
+    // A plain wheel scrolls the grid and Ctrl+wheel zooms it (ComparisonGrid); Shift+wheel
+    // zooms into the map around the pointer, in every panel at once.
     void wheelEvent(QWheelEvent* event) override {
-        if (event->modifiers() & Qt::ControlModifier) {
-            event->ignore();  // Ctrl+wheel zooms the whole grid (ComparisonGrid)
+        if (event->modifiers() & Qt::ShiftModifier) {
+            m_panel->plotWheelZoom(event);
+            event->accept();
             return;
         }
-        QCustomPlot::wheelEvent(event);
+        event->ignore();
     }
     void paintEvent(QPaintEvent* event) override {
         m_panel->plotPainting();
@@ -110,10 +115,13 @@ HeatmapPanel::HeatmapPanel(QWidget* parent) : Panel(parent), m_plot(new Plot(thi
     m_message->setTextAlignment(Qt::AlignCenter);
     m_message->setColor(QColor("#b00020"));
     m_message->setVisible(false);
-    // Wheel zooms, drag pans (both axes); double-click resets.
-    plot->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
+    // Drag pans (both axes), Shift+wheel zooms (Plot::wheelEvent), never past the map;
+    // double-click resets.
+    plot->setInteractions(QCP::iRangeDrag);
     auto emitView = [this] {
-        if (!m_settingView) emitArea();
+        if (m_settingView) return;
+        clampToMap();
+        emitArea();
     };
     connect(plot->xAxis, qOverload<const QCPRange&>(&QCPAxis::rangeChanged), this, emitView);
     connect(plot->yAxis, qOverload<const QCPRange&>(&QCPAxis::rangeChanged), this, emitView);
@@ -131,6 +139,7 @@ void HeatmapPanel::emitArea() {
 
 void HeatmapPanel::setArea(const TableArea& a) {
     setView(QCPRange(a.keysFrom, a.keysTo), QCPRange(a.queriesFrom, a.queriesTo));
+    clampToMap();  // another panel's map may be larger
 }
 
 QSize HeatmapPanel::sizeHint() const {
@@ -452,6 +461,35 @@ void HeatmapPanel::setView(const QCPRange& keys, const QCPRange& queries) {
     m_plot->xAxis->setRange(keys);
     m_plot->yAxis->setRange(queries);
     m_settingView = false;
+    requestReplot();
+}
+
+// Each axis's range within the map's extent (−½ .. n − ½): no wider, and shifted inside.
+void HeatmapPanel::clampToMap() {
+    auto clamp = [](const QCPRange& r, double extent) {
+        const double size = std::min(r.size(), extent);
+        const double lo = std::clamp(r.lower, -0.5, -0.5 + extent - size);
+        return QCPRange(lo, lo + size);
+    };
+    if (rows() <= 0 || cols() <= 0) return;
+    const QScopedValueRollback guard(m_settingView, true);
+    m_plot->xAxis->setRange(clamp(m_plot->xAxis->range(), double(cols())));
+    m_plot->yAxis->setRange(clamp(m_plot->yAxis->range(), double(rows())));
+}
+
+void HeatmapPanel::plotWheelZoom(QWheelEvent* event) {
+    const QPoint delta = event->angleDelta();  // Shift may turn the wheel sideways
+    const double steps = (delta.y() != 0 ? delta.y() : delta.x()) / 120.0;
+    if (steps == 0) return;
+    const double factor = std::pow(0.85, steps);  // < 1: in
+    const QPointF p = event->position();
+    {
+        const QScopedValueRollback guard(m_settingView, true);
+        m_plot->xAxis->scaleRange(factor, m_plot->xAxis->pixelToCoord(p.x()));
+        m_plot->yAxis->scaleRange(factor, m_plot->yAxis->pixelToCoord(p.y()));
+    }
+    clampToMap();
+    emitArea();
     requestReplot();
 }
 

@@ -84,6 +84,8 @@ private:
     void plotMouseMove(QMouseEvent* event);
     void plotMousePress(QMouseEvent* event);
     void plotDoubleClick();
+    void plotWheelZoom(QWheelEvent* event);
+    void clampToMap();  // the axes' ranges kept within the map
     void plotResized();
     void plotPainting();
     void emitArea();

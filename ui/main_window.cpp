@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "main_window.h"
 
+#include <QApplication>
 #include <QCloseEvent>
 #include <QComboBox>
 #include <QDockWidget>
@@ -18,6 +19,7 @@
 #include "comparison_grid.h"
 #include "folder_columns.h"
 #include "heads_dock.h"
+#include "input_guards.h"
 #include "language.h"
 #include "panel.h"
 #include "problems_panel.h"
@@ -61,6 +63,9 @@ MainWindow::MainWindow(QWidget* parent)
     connect(m_folderColumns, &FolderColumns::watching, this, &MainWindow::showWatching);
     connect(m_folderColumns, &FolderColumns::reveal, this,
             [this](int c) { m_grid->revealPanel(c, 0); });
+    qApp->installEventFilter(new WheelGuard(this));  // no model changed by scrolling past it
+    for (QLineEdit* field : {m_source, m_target})
+        field->installEventFilter(new ShortcutsFirst(this));
     retranslateUi();  // main_window_texts.cpp
 }
 

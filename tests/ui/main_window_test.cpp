@@ -321,6 +321,56 @@ TEST(MainWindow, ColumnsMoveAndGoAndZoomIsShared) {
     EXPECT_DOUBLE_EQ(w.grid()->panel(1, 3)->plot()->xAxis->range().upper, 2.5);
 }
 
+// The wheel (issues 27, 29): a plain wheel over a panel scrolls the grid and leaves the map
+// as it is; Shift+wheel zooms the map, never past it; a spin box in a dock takes the wheel
+// only when focused (scrolling past σ does not change the model). The window's shortcuts
+// work while the Source field has the focus (Ctrl+Shift+Right moves the clicked column).
+TEST(MainWindow, WheelScrollsShiftWheelZoomsAndShortcutsWinOverTheField) {
+    MainWindow w;
+    w.resize(1000, 700);
+    w.setColumns({bundled("01-dot.safetensors"), bundled("09-hc-sa.safetensors")});
+    w.show();
+    w.setSentence("I want to go to the station");
+    waitForResults(w);
+    HeatmapPanel* p = w.grid()->panel(1, 0);
+    auto wheel = [](QWidget* target, Qt::KeyboardModifiers mods, int dy) {
+        const QPointF at(target->width() / 2.0, target->height() / 2.0);
+        QWheelEvent e(at, target->mapToGlobal(at), QPoint(), QPoint(0, dy), Qt::NoButton, mods,
+                      Qt::NoScrollPhase, false);
+        QApplication::sendEvent(target, &e);
+    };
+    const QCPRange before = p->plot()->xAxis->range();
+    wheel(p->plot(), Qt::NoModifier, 240);
+    EXPECT_EQ(p->plot()->xAxis->range(), before);  // not zoomed
+    wheel(p->plot(), Qt::ShiftModifier, 240);       // in
+    EXPECT_LT(p->plot()->xAxis->range().size(), before.size() * 0.9);
+    EXPECT_NEAR(w.grid()->panel(0, 2)->plot()->xAxis->range().size(),
+                p->plot()->xAxis->range().size(), 1e-9);  // every panel at once
+    for (int i = 0; i < 10; ++i) wheel(p->plot(), Qt::ShiftModifier, -240);  // far out
+    EXPECT_NEAR(p->plot()->xAxis->range().lower, before.lower, 1e-9);  // clamped to the map
+    EXPECT_NEAR(p->plot()->xAxis->range().upper, before.upper, 1e-9);
+    p->plot()->xAxis->setRange(-20, -10);  // a drag far to the left
+    EXPECT_NEAR(p->plot()->xAxis->range().lower, -0.5, 1e-9);
+    // σ in the Variant tab: an unfocused spin box ignores the wheel.
+    clickQueryLabel(p, 3);
+    auto* sigma = qobject_cast<QDoubleSpinBox*>(w.variantPanel()->editor("sigma"));
+    ASSERT_TRUE(sigma);
+    const double sigma0 = sigma->value();
+    w.sourceEdit()->setFocus();
+    wheel(sigma, Qt::NoModifier, 120);
+    EXPECT_EQ(sigma->value(), sigma0);
+    sigma->setFocus();
+    wheel(sigma, Qt::NoModifier, 120);
+    EXPECT_NE(sigma->value(), sigma0);  // focused: the wheel is its own
+    waitForResults(w);
+    // Ctrl+Shift+Left with the caret in the Source field moves hc-sa (the clicked column).
+    w.sourceEdit()->setFocus();
+    QTest::keyClick(w.sourceEdit(), Qt::Key_Left, Qt::ControlModifier | Qt::ShiftModifier);
+    waitForResults(w);
+    EXPECT_EQ(w.columns()[0].name, "hc-sa");
+    EXPECT_EQ(w.sourceEdit()->text(), "I want to go to the station");
+}
+
 TEST(MainWindow, NoColumnsLeftWhileAnalysingLeavesAnEmptyGrid) {
     MainWindow w;
     w.setColumns({bundled("01-dot.safetensors"), bundled("09-hc-sa.safetensors")});

@@ -1,0 +1,40 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "input_guards.h"
+
+#include <QAbstractSpinBox>
+#include <QAction>
+#include <QComboBox>
+#include <QEvent>
+#include <QKeyEvent>
+#include <QSlider>
+#include <QWidget>
+
+namespace attnviz::ui {
+
+bool WheelGuard::eventFilter(QObject* watched, QEvent* event) {
+    if (event->type() != QEvent::Wheel) return false;
+    auto* w = qobject_cast<QWidget*>(watched);
+    const bool control = qobject_cast<QAbstractSpinBox*>(watched) ||
+                         qobject_cast<QComboBox*>(watched) ||
+                         qobject_cast<QSlider*>(watched);  // not scroll bars: they scroll
+    if (!w || !control || w->hasFocus()) return false;
+    // Not the control's: ignored, so QApplication hands it to the parents (the scroll area).
+    event->ignore();
+    return true;
+}
+
+ShortcutsFirst::ShortcutsFirst(QWidget* window) : QObject(window), m_window(window) {}
+
+bool ShortcutsFirst::eventFilter(QObject*, QEvent* event) {
+    if (event->type() != QEvent::ShortcutOverride) return false;
+    const QKeySequence pressed(static_cast<QKeyEvent*>(event)->keyCombination());
+    for (const QAction* a : m_window->findChildren<QAction*>())
+        if (a->isEnabled() && a->shortcuts().contains(pressed)) {
+            // Not accepted: the field does not claim the key, and Qt runs the shortcut.
+            event->ignore();
+            return true;
+        }
+    return false;
+}
+
+}  // namespace attnviz::ui

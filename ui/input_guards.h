@@ -1,0 +1,31 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include <QObject>
+
+class QWidget;
+
+namespace attnviz::ui {
+
+// Spin boxes, combo boxes and sliders (not scroll bars) take the mouse wheel only when they have
+// the keyboard focus (clicked or tabbed into): scrolling a dock over them scrolls the dock instead
+// of changing a model's σ on the way. Installed once on the application (MainWindow).
+class WheelGuard : public QObject {
+public:
+    using QObject::QObject;
+    bool eventFilter(QObject* watched, QEvent* event) override;
+};
+
+// The window's own shortcuts win over a text field's key bindings (Ctrl+Shift+Left/Right
+// move a column, not select a word; Ctrl+E exports): installed on the Source and Target
+// fields. Keys without a window shortcut stay the field's.
+class ShortcutsFirst : public QObject {
+public:
+    explicit ShortcutsFirst(QWidget* window);
+    bool eventFilter(QObject* watched, QEvent* event) override;
+
+private:
+    QWidget* m_window;
+};
+
+}  // namespace attnviz::ui
