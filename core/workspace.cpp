@@ -2,6 +2,7 @@
 #include "workspace.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cstdlib>
 #include <filesystem>
 #include <future>
@@ -91,6 +92,63 @@ bool modelSetAvailable(const ModelSet& set) {
          it.increment(ec))
         if (it->path().extension() == ".safetensors") return true;
     return false;
+}
+
+const std::vector<ComparisonPreset>& comparisonPresets() {
+    static const std::vector<ComparisonPreset> presets{
+        {"dot-hc-sa",
+         ATTNVIZ_TR("attnviz::Engine", "Dot-product vs hard-coded Gaussian (HC-SA)"),
+         {"dot", "hc-sa|gaussian"}},
+        {"hc-sa-paper",
+         ATTNVIZ_TR("attnviz::Engine", "The hard-coded attention paper's four (You et al. 2020)"),
+         {"dot", "hc-sa|gaussian", "hc-all", "hc-sa-1head"}},
+        {"synthesizer",
+         ATTNVIZ_TR("attnviz::Engine", "The Synthesizer family (Tay et al. 2021) beside dot"),
+         {"dot", "dense", "random", "fixed-random", "factorized-dense", "factorized-random",
+          "random+dot", "dense+dot"}},
+        {"all", ATTNVIZ_TR("attnviz::Engine", "Every model of the set"), {}}};
+    return presets;
+}
+
+const ComparisonPreset* findComparisonPreset(const std::string& id) {
+    for (const auto& p : comparisonPresets())
+        if (p.id == id) return &p;
+    return nullptr;
+}
+
+std::string presetKey(const ModelColumn& c) {
+    if (c.path.empty()) return {};
+    std::string stem = fs::path(c.path).stem().string();
+    size_t digits = 0;
+    while (digits < stem.size() && std::isdigit(static_cast<unsigned char>(stem[digits]))) ++digits;
+    if (digits > 0 && digits < stem.size() && stem[digits] == '-') stem.erase(0, digits + 1);
+    if (stem.rfind("lm-", 0) == 0) stem.erase(0, 3);
+    return stem;
+}
+
+std::vector<ModelColumn> presetColumns(const std::vector<ModelColumn>& columns,
+                                       const ComparisonPreset& preset) {
+    if (preset.models.empty()) return columns;
+    std::vector<ModelColumn> out;
+    for (const std::string& entry : preset.models) {
+        std::vector<std::string> names;  // the alternatives, in order of preference
+        for (size_t at = 0; at <= entry.size();) {
+            const size_t bar = std::min(entry.find('|', at), entry.size());
+            names.push_back(entry.substr(at, bar - at));
+            at = bar + 1;
+        }
+        bool found = false;
+        for (const std::string& name : names) {
+            for (const ModelColumn& c : columns)
+                if (presetKey(c) == name) {
+                    out.push_back(c);
+                    found = true;
+                    break;
+                }
+            if (found) break;
+        }
+    }
+    return out;
 }
 
 namespace {

@@ -55,6 +55,25 @@ std::string modelSetDirectory(const ModelSet& set);
 // Whether the set's folder has a checkpoint (*.safetensors) at all.
 bool modelSetAvailable(const ModelSet& set);
 
+// A comparison a lecture needs, by the bundled files' names: which models, in which order.
+struct ComparisonPreset {
+    std::string id;     // "dot-hc-sa", "hc-sa-paper", "synthesizer", "all"
+    std::string label;  // for people
+    // Each entry a model's key (presetKey), alternatives separated by '|' ("hc-sa|gaussian":
+    // the toy language models call their hard-coded one "gaussian"); empty: every model.
+    std::vector<std::string> models;
+};
+const std::vector<ComparisonPreset>& comparisonPresets();
+const ComparisonPreset* findComparisonPreset(const std::string& id);
+// A checkpoint's key for the presets: its file name without extension, numeric prefix and
+// "lm-" ("en-es/09-hc-sa.safetensors" -> "hc-sa", "lm/lm-dot.safetensors" -> "dot"); "" for
+// a column without a file.
+std::string presetKey(const ModelColumn& c);
+// The preset's models among `columns`, in the preset's order (each entry's first match);
+// entries no column matches are left out.
+std::vector<ModelColumn> presetColumns(const std::vector<ModelColumn>& columns,
+                                       const ComparisonPreset& preset);
+
 // Untrained models for the benchmarks (attnviz-ui-bench, `attnviz-cli bench analyze`): the
 // presets `ids` (resources/models/configs) with max_len `maxLen`, a vocabulary of `words`,
 // seed 1, named "<id> (untrained, max_len N)". Throws Error for an unknown preset.

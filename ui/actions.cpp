@@ -230,6 +230,17 @@ void MainWindow::addColumnsMenu() {
         [this] { moveColumn(m_currentColumn, +1); });
     add(columns, QT_TR_NOOP("&Remove clicked column"), QKeySequence("Ctrl+Shift+Del"), this,
         [this] { removeColumn(m_currentColumn); });
+    columns->addSeparator();
+    add(columns, QT_TR_NOOP("&Choose models…"), QKeySequence("Ctrl+M"), this,
+        [this] { chooseModels(); });
+    QMenu* compare = columns->addMenu(QString());
+    named(compare->menuAction(), QT_TR_NOOP("Co&mpare"));
+    for (const auto& p : comparisonPresets()) {  // texts: retranslateUi (engine texts)
+        QAction* a = compare->addAction(engineText(p.label));
+        m_presetActions.emplace_back(a, p.label);
+        const QString id = QString::fromStdString(p.id);
+        connect(a, &QAction::triggered, this, [this, id] { applyComparison(id); });
+    }
 }
 
 void MainWindow::stepColumn(int delta) {

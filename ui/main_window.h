@@ -46,6 +46,13 @@ public:
     // models trained here and not saved would be closed (ask = false: never asks, closes
     // them). False when the user declined or the set is unknown.
     bool chooseModelSet(const QString& id, bool ask = true);  // workspace_files.cpp
+    // Columns › Compare: the preset's models of the workspace's set (comparisons.cpp).
+    void applyComparison(const QString& presetId);
+    // Columns › Choose models…: which models of the set are shown, in which order.
+    void chooseModels();
+    // Stands in for the picker's exec() (tests): true = OK.
+    using PickModels = std::function<bool(class ModelPicker&)>;
+    void setPickModels(PickModels pick) { m_pickModels = std::move(pick); }
     QString modelSet() const;  // the set the columns came from, "" when none
     QComboBox* modelSetBox() const { return m_modelSet; }
     // How the window asks a yes/no question before losing work (quit, switching sets); the
@@ -163,7 +170,7 @@ private:
     void addFileOpenActions(QMenu* file);    // checkpoint, sentence list, probe, watch folder
     void addFileExportActions(QMenu* file);  // Export figure, Export data
     void connectWidgets();
-    void analysing();      // the status and the Training tab's probe follow the sentence
+    void analysing();  // the status and the Training tab's probe follow the sentence
     void resultsChanged();
     void updateColorBar();
     void updateProfile();
@@ -192,12 +199,16 @@ private:
     QLineEdit *m_source, *m_target;
     QComboBox* m_modelSet;  // the bundled sets (core/workspace.h)
     Confirm m_confirm;
+    PickModels m_pickModels;
+    const ModelSet& comparisonSet() const;  // the workspace's set, else the default one
+    bool showColumns(std::vector<ModelColumn> wanted, const QString& title);
     bool confirm(const QString& title, const QString& text);
     QComboBox* m_profileMode = nullptr;
     QMenu* m_recent = nullptr;
     QDockWidget *m_profileDock = nullptr, *m_sentenceDock = nullptr, *m_problemsDock = nullptr;
     std::vector<QDockWidget*> m_docks;
     std::vector<std::pair<QPointer<QAction>, const char*>> m_named;  // named(): action, source
+    std::vector<std::pair<QPointer<QAction>, std::string>> m_presetActions;  // Compare menu
     bool m_shown = false;
     bool m_profileRaised = false;  // the query profile was brought forward by a first click
     FolderColumns* m_folderColumns = nullptr;  // File › Watch folder

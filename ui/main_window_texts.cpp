@@ -54,6 +54,8 @@ void MainWindow::retranslateUi() {
     retranslateDocks();
     for (auto& [action, source] : m_named)
         if (action) action->setText(tr(source));
+    for (auto& [action, label] : m_presetActions)
+        if (action) action->setText(engineText(label));
 }
 
 void MainWindow::showFailures() {

@@ -115,6 +115,44 @@ TEST(Workspace, LoadsADirectoryByFileNameAndSkipsBrokenFiles) {
 
 // Difference maps: every column but the base's, each table exactly its own minus the base's
 // (same block, layer and head), on a diverging scale topped by the largest |value|.
+// Comparison presets (issue 29) pick models by the bundled files' names, in the preset's
+// order, with alternatives ("hc-sa|gaussian") and without the ones a set lacks.
+TEST(Workspace, ComparisonPresetsPickModelsByFileNameInTheirOrder) {
+    auto col = [](const std::string& path) {
+        ModelColumn c;
+        c.name = "shown name";
+        c.path = path;
+        return c;
+    };
+    EXPECT_EQ(presetKey(col("m/en-es/09-hc-sa.safetensors")), "hc-sa");
+    EXPECT_EQ(presetKey(col("m/lm/lm-dot.safetensors")), "dot");
+    EXPECT_EQ(presetKey(col("m/07-random+dot.safetensors")), "random+dot");
+    EXPECT_EQ(presetKey(col("m/2024-notes.safetensors")), "notes");
+    EXPECT_EQ(presetKey(col("m/dot.safetensors")), "dot");
+    EXPECT_EQ(presetKey(col("")), "");  // trained here, never saved
+    const std::vector<ModelColumn> set{
+        col("s/01-dot.safetensors"),          col("s/03-random.safetensors"),
+        col("s/04-fixed-random.safetensors"), col("s/09-hc-sa.safetensors"),
+        col("s/10-hc-all.safetensors"),       col("")};
+    auto keys = [](const std::vector<ModelColumn>& cs) {
+        std::vector<std::string> out;
+        for (const auto& c : cs) out.push_back(presetKey(c));
+        return out;
+    };
+    const ComparisonPreset* dotHc = findComparisonPreset("dot-hc-sa");
+    ASSERT_TRUE(dotHc);
+    EXPECT_EQ(keys(presetColumns(set, *dotHc)), (std::vector<std::string>{"dot", "hc-sa"}));
+    EXPECT_EQ(keys(presetColumns(set, *findComparisonPreset("hc-sa-paper"))),
+              (std::vector<std::string>{"dot", "hc-sa", "hc-all"}));  // no 1-head model here
+    EXPECT_EQ(keys(presetColumns(set, *findComparisonPreset("synthesizer"))),
+              (std::vector<std::string>{"dot", "random", "fixed-random"}));  // not "random" twice
+    EXPECT_EQ(presetColumns(set, *findComparisonPreset("all")).size(), set.size());
+    const std::vector<ModelColumn> lm{col("lm/lm-dot.safetensors"),
+                                      col("lm/lm-gaussian.safetensors")};
+    EXPECT_EQ(keys(presetColumns(lm, *dotHc)), (std::vector<std::string>{"dot", "gaussian"}));
+    EXPECT_EQ(findComparisonPreset("nope"), nullptr);
+}
+
 TEST(Selection, DifferenceIsEachTableMinusTheBaseColumns) {
     Fixture f;
     SelectionRequest q;

@@ -5,6 +5,7 @@
 // (when the corpus is built) the recorded held-out metrics reproduced.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 
@@ -142,6 +143,31 @@ TEST(RealModels, OnePerPresetAndOneTokenizerPerSet) {
 }
 
 // The app's model sets point at these folders, the real set first (the default).
+// Every bundled set answers the lecture's presets: dot vs HC-SA in each, the paper's four
+// and the Synthesizer family in the translation sets, in the preset's order.
+TEST(RealModels, ComparisonPresetsFindTheirModelsInEveryBundledSet) {
+    for (const auto& set : modelSets()) {
+        std::vector<ModelColumn> files;  // keys need only the paths
+        for (const auto& e : std::filesystem::directory_iterator(modelSetDirectory(set)))
+            if (e.path().extension() == ".safetensors") {
+                ModelColumn c;
+                c.path = e.path().string();
+                files.push_back(c);
+            }
+        std::sort(files.begin(), files.end(),
+                  [](const auto& a, const auto& b) { return a.path < b.path; });
+        const bool translation = set.id == "en-es" || set.id == "toy";
+        EXPECT_EQ(presetColumns(files, *findComparisonPreset("dot-hc-sa")).size(), 2u) << set.id;
+        EXPECT_EQ(presetColumns(files, *findComparisonPreset("hc-sa-paper")).size(),
+                  translation ? 4u : 2u)
+            << set.id;
+        EXPECT_EQ(presetColumns(files, *findComparisonPreset("synthesizer")).size(),
+                  translation ? 8u : 3u)
+            << set.id;
+        EXPECT_EQ(presetKey(presetColumns(files, *findComparisonPreset("dot-hc-sa"))[0]), "dot");
+    }
+}
+
 TEST(RealModels, ModelSetsNameTheFolders) {
     ASSERT_GE(modelSets().size(), 4u);
     EXPECT_EQ(modelSets().front().id, "en-es");

@@ -13,6 +13,7 @@
 #include <QDoubleSpinBox>
 #include <QElapsedTimer>
 #include <QLineEdit>
+#include <QListWidget>
 #include <QScrollArea>
 #include <QSettings>
 #include <QSignalSpy>
@@ -32,6 +33,7 @@
 #include "ui/export_dialog.h"
 #include "ui/heads_dock.h"
 #include "ui/lines_panel.h"
+#include "ui/model_picker.h"
 #include "ui/offset_profiles.h"
 #include "ui/profile_plot.h"
 #include "ui/sentence_list.h"
@@ -369,6 +371,58 @@ TEST(MainWindow, WheelScrollsShiftWheelZoomsAndShortcutsWinOverTheField) {
     waitForResults(w);
     EXPECT_EQ(w.columns()[0].name, "hc-sa");
     EXPECT_EQ(w.sourceEdit()->text(), "I want to go to the station");
+}
+
+// The lecture's comparison in one step (issue 29): Columns › Compare picks the preset's
+// models of the workspace's set in the preset's order, a model already shown keeps its
+// edited settings, and Choose models… shows, hides and reorders the set's models.
+TEST(MainWindow, ComparisonPresetsAndTheModelPicker) {
+    MainWindow w;
+    ASSERT_TRUE(w.chooseModelSet("toy", false));
+    ASSERT_EQ(w.columns().size(), 12u);
+    w.setSentence("I want to go to the station");
+    waitForResults(w);
+    // σ of hc-sa edited, then the two-model comparison.
+    auto hc = std::find_if(w.columns().begin(), w.columns().end(),
+                           [](const ModelColumn& c) { return c.name == "hc-sa"; });
+    ASSERT_NE(hc, w.columns().end());
+    const auto hcModel = hc->model;
+    w.applyComparison("dot-hc-sa");
+    waitForResults(w);
+    ASSERT_EQ(w.columns().size(), 2u);
+    EXPECT_EQ(w.columns()[0].name, "dot");
+    EXPECT_EQ(w.columns()[1].name, "hc-sa");
+    EXPECT_EQ(w.columns()[1].model, hcModel);  // the shown model itself, not a fresh copy
+    EXPECT_EQ(w.grid()->columnCount(), 2);
+    EXPECT_EQ(w.modelSet(), "toy");
+    EXPECT_EQ(w.session().columns.size(), 2);  // saved with the workspace
+    w.applyComparison("hc-sa-paper");
+    waitForResults(w);
+    ASSERT_EQ(w.columns().size(), 4u);
+    EXPECT_EQ(w.columns()[3].name, "hc-sa-1head");
+    // The picker: hide dot, show dense first.
+    w.setPickModels([](ModelPicker& picker) {
+        QListWidget* list = picker.list();
+        EXPECT_EQ(list->item(0)->text(), "dot");  // the shown ones first, ticked
+        EXPECT_EQ(list->item(0)->checkState(), Qt::Checked);
+        EXPECT_EQ(list->item(4)->checkState(), Qt::Unchecked);
+        list->item(0)->setCheckState(Qt::Unchecked);
+        for (int i = 0; i < list->count(); ++i)
+            if (list->item(i)->text() == "dense") {
+                list->item(i)->setCheckState(Qt::Checked);
+                list->insertItem(0, list->takeItem(i));
+            }
+        return true;
+    });
+    w.chooseModels();
+    waitForResults(w);
+    ASSERT_EQ(w.columns().size(), 4u);
+    EXPECT_EQ(w.columns()[0].name, "dense");
+    EXPECT_EQ(w.columns()[1].name, "hc-sa");
+    // Cancelled: nothing changes.
+    w.setPickModels([](ModelPicker&) { return false; });
+    w.chooseModels();
+    EXPECT_EQ(w.columns().size(), 4u);
 }
 
 TEST(MainWindow, NoColumnsLeftWhileAnalysingLeavesAnEmptyGrid) {

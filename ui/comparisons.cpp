@@ -1,0 +1,95 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// MainWindow's Columns › Compare presets and Choose models…: the columns a lecture needs,
+// from the workspace's model set (else the default set), models already shown kept as they
+// are (their edited settings, models trained here).
+#include <algorithm>
+
+#include "column_files.h"
+#include "language.h"
+#include "main_window.h"
+#include "model_picker.h"
+
+namespace attnviz::ui {
+
+const ModelSet& MainWindow::comparisonSet() const {
+    const ModelSet* set = findModelSet(modelSet().toStdString());
+    return set ? *set : modelSets().front();
+}
+
+// `wanted` (columns of the set, in order) with each model already shown taken from the
+// workspace instead; asks first when models trained here would be closed.
+bool MainWindow::showColumns(std::vector<ModelColumn> wanted, const QString& title) {
+    int dropped = 0;
+    for (const auto& c : columns())
+        if (c.path.empty() && std::none_of(wanted.begin(), wanted.end(),
+                                           [&](const auto& w) { return w.model == c.model; }))
+            ++dropped;
+    if (dropped > 0 && !confirm(title, tr("%1 model(s) trained here are not saved and would be "
+                                          "closed; their training is lost. Continue?")
+                                           .arg(dropped)))
+        return false;
+    for (auto& w : wanted)
+        for (const auto& c : columns())
+            if (!w.path.empty() && c.path == w.path) w = c;  // its settings and state as shown
+    m_currentColumn = -1;
+    m_workspace->setModelSet(QString::fromStdString(comparisonSet().id));
+    setColumns(std::move(wanted));
+    return true;
+}
+
+void MainWindow::applyComparison(const QString& id) {
+    const ComparisonPreset* preset = findComparisonPreset(id.toStdString());
+    if (!preset) return;
+    const ModelSet& set = comparisonSet();
+    QStringList skipped;
+    auto all = openColumnsIn(QString::fromStdString(modelSetDirectory(set)), &skipped);
+    auto chosen = presetColumns(all, *preset);
+    if (chosen.empty()) {
+        message(tr("\"%1\" has none of the models of \"%2\"")
+                    .arg(engineText(set.label), engineText(preset->label)));
+        return;
+    }
+    if (showColumns(std::move(chosen), engineText(preset->label)))
+        message(tr("%1: %2 models").arg(engineText(preset->label)).arg(columns().size()));
+}
+
+void MainWindow::chooseModels() {
+    const ModelSet& set = comparisonSet();
+    QStringList skipped;
+    auto all = openColumnsIn(QString::fromStdString(modelSetDirectory(set)), &skipped);
+    // Keys: a column's path, or "#k" for the k-th shown column without one.
+    QStringList names, keys, shown;
+    for (size_t k = 0; k < columns().size(); ++k) {
+        const auto& c = columns()[k];
+        const QString key = c.path.empty() ? QString("#%1").arg(k) : QString::fromStdString(c.path);
+        names << QString::fromStdString(c.name);
+        keys << key;
+        shown << key;
+    }
+    for (const auto& c : all)
+        if (!keys.contains(QString::fromStdString(c.path))) {
+            names << QString::fromStdString(c.name);
+            keys << QString::fromStdString(c.path);
+        }
+    ModelPicker picker(names, keys, shown, this);
+    if (m_pickModels ? !m_pickModels(picker) : picker.exec() != QDialog::Accepted) return;
+    std::vector<ModelColumn> wanted;
+    for (const QString& key : picker.chosen()) {
+        if (key.startsWith('#')) {
+            wanted.push_back(columns()[size_t(key.mid(1).toInt())]);
+            continue;
+        }
+        auto pick = [&](const std::vector<ModelColumn>& from) {
+            for (const auto& c : from)
+                if (QString::fromStdString(c.path) == key) {
+                    wanted.push_back(c);
+                    return true;
+                }
+            return false;
+        };
+        if (!pick(columns())) pick(all);  // a shown one as it is
+    }
+    showColumns(std::move(wanted), tr("Choose models"));
+}
+
+}  // namespace attnviz::ui
