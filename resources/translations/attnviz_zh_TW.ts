@@ -127,6 +127,22 @@ in layer %2</source>
     <context>
         <name>attnviz::Engine</name>
         <message>
+            <source>Dot-product vs hard-coded Gaussian (HC-SA)</source>
+            <translation>點積注意力 vs 硬編碼高斯注意力（HC-SA）</translation>
+        </message>
+        <message>
+            <source>The hard-coded attention paper&apos;s four (You et al. 2020)</source>
+            <translation>硬編碼注意力論文的四個模型（You 等，2020）</translation>
+        </message>
+        <message>
+            <source>The Synthesizer family (Tay et al. 2021) beside dot</source>
+            <translation>Synthesizer 家族（Tay 等，2021）與點積對照</translation>
+        </message>
+        <message>
+            <source>Every model of the set</source>
+            <translation>該組的全部模型</translation>
+        </message>
+        <message>
             <source>English → Spanish (real text, subwords)</source>
             <translation>英語 → 西班牙語（真實文本，子詞）</translation>
         </message>
@@ -1037,6 +1053,30 @@ weight %6</source>
     <context>
         <name>attnviz::ui::MainWindow</name>
         <message>
+            <source>&amp;Choose models…</source>
+            <translation>選擇模型(&amp;C)…</translation>
+        </message>
+        <message>
+            <source>Co&amp;mpare</source>
+            <translation>對比(&amp;M)</translation>
+        </message>
+        <message>
+            <source>%1 model(s) trained here are not saved and would be closed; their training is lost. Continue?</source>
+            <translation>%1 個在此訓練的模型尚未儲存，將被關閉，其訓練結果會丟失。繼續嗎？</translation>
+        </message>
+        <message>
+            <source>&quot;%1&quot; has none of the models of &quot;%2&quot;</source>
+            <translation>“%1”中沒有“%2”所需的模型</translation>
+        </message>
+        <message>
+            <source>%1: %2 models</source>
+            <translation>%1：%2 個模型</translation>
+        </message>
+        <message>
+            <source>Choose models</source>
+            <translation>選擇模型</translation>
+        </message>
+        <message>
             <source>&amp;File</source>
             <translation>檔案(&amp;F)</translation>
         </message>
@@ -1874,6 +1914,17 @@ weight %6</source>
         <message>
             <source>watching %1: added %2</source>
             <translation>正在監看 %1：已新增 %2</translation>
+        </message>
+</context>
+<context>
+    <name>attnviz::ui::ModelPicker</name>
+        <message>
+            <source>Choose models</source>
+            <translation>選擇模型</translation>
+        </message>
+        <message>
+            <source>Tick the models to show; drag them (or Alt+Up/Down) into the order of the columns.</source>
+            <translation>勾選要顯示的模型；拖動它們（或按 Alt+上/下）排列各列的順序。</translation>
         </message>
 </context>
 </TS>
