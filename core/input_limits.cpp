@@ -89,6 +89,10 @@ json parseJson(std::string_view text, const std::string& what, uint64_t maxBytes
         // text read so far: keep what went wrong and where, never the text.
         std::string why = e.what();
         why = why.substr(0, why.find("; last read"));
+        // "[json.exception.parse_error.101] parse error at …": the library's tag means nothing
+        // to a reader of the message.
+        if (why.rfind("[json.exception.", 0) == 0 && why.find("] ") != std::string::npos)
+            why = why.substr(why.find("] ") + 2);
         if (why.size() > 200) why = why.substr(0, 200) + "…";
         throw Error(what + " is not valid JSON: " + why);
     }

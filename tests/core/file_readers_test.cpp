@@ -173,6 +173,14 @@ TEST(FileReaders, AProbeWithNonFiniteNumbersIsRefused) {
         const std::string error = test::errorOf([&] { parseProbeJson(text, "p"); });
         EXPECT_NE(error.find("must be a finite number"), std::string::npos) << bad << ": " << error;
     }
+    // Past the range of a double the JSON reader refuses, in words (no library tag).
+    const std::string text = j.dump();
+    const std::string error = test::errorOf([&] {
+        parseProbeJson(std::string(text).replace(text.find("\"weights\":[[[") + 13, 1, "1e999,"),
+                       "p");
+    });
+    EXPECT_NE(error.find("p is not valid JSON: number overflow"), std::string::npos) << error;
+    EXPECT_EQ(error.find("json.exception"), std::string::npos) << error;
 }
 
 // Item 8: a data file within its size limit took 22 times its size in memory (255 MiB of
