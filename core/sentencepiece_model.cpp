@@ -172,6 +172,9 @@ std::string checkPiece(std::string_view bytes, size_t index, std::vector<bool>& 
              std::to_string(kMaxPieceBytes) + ")");
     }
     if (!validUtf8(piece)) fail(where + " is not valid UTF-8");
+    // The library's trie builder throws on a NUL byte, through code that cannot pass it on:
+    // std::terminate (found by fuzz_sentencepiece).
+    if (piece.find('\0') != std::string_view::npos) fail(where + " contains a NUL byte");
     const int b = bytePiece(piece);
     if ((type == kByte) != (b >= 0)) {
         fail(where + " '" + excerpt(piece) + "' " +

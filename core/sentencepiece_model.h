@@ -52,7 +52,8 @@ struct SentencePieceModelInfo {
 const std::vector<std::string>& sentencePieceRuleNames();
 
 // Checks `proto` as described above and returns what may be given to the library. Every
-// piece must be valid UTF-8, non-empty, at most kMaxPieceBytes, unique, with a finite score;
+// piece must be valid UTF-8 without NUL, non-empty, at most kMaxPieceBytes, unique, with a
+// finite score;
 // byte pieces are spelled "<0xHH>", each of the 256 bytes once; at most kMaxSentencePieces.
 // The normalizer must be named by one of sentencePieceRuleNames() and its table must equal
 // `tableFor(name)`, the library's own table for that rule: a custom table is refused.

@@ -261,6 +261,7 @@ std::vector<Case> hostileCases() {
               "b",
               1, "not valid UTF-8");
     pieceCase("surrogate piece", "\xED\xA0\x80", 1, "not valid UTF-8");
+    pieceCase("NUL in a piece", std::string("\0\0\0\t<d>\t", 8), 1, "contains a NUL byte");
     pieceCase("empty piece", "", 1, "is empty");
     pieceCase("duplicate piece", "<unk>", 1, "appears twice");
     pieceCase("user-defined piece", "abc", 4, "has type 4");

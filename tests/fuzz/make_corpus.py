@@ -122,6 +122,9 @@ def sentencepiece_seeds(model):
     long_piece = list(top)
     long_piece[pieces[-1]] = (1, 2, pb_join([(1, 2, b"a" * 200_000), (2, 5, b"\0\0\0\0"), (3, 0, varint(1))]))
     put("sentencepiece", "crash-piece-200kb.model", pb_join(long_piece))
+    nul_piece = list(top)  # found by fuzz_sentencepiece: the trie builder threw, std::terminate
+    nul_piece[pieces[-1]] = (1, 2, pb_join([(1, 2, b"\0\0\0\t<d>\t"), (2, 5, b"\0\0\0\0"), (3, 0, varint(1))]))
+    put("sentencepiece", "crash-nul-in-piece.model", pb_join(nul_piece))
     samples = b"".join(pb_join([(1, 2, pb_join([(1, 2, b"sample %d" % i), (2, 2, b"x")]))])
                        for i in range(2000))
     put("sentencepiece", "self-test-samples.model", model + pb_join([(4, 2, samples)]))
