@@ -172,8 +172,12 @@ void AnalyzeCommand::run(const Context& ctx) {
     for (const auto& [src, tgt] : readInputs(m, haveText)) sentences.push_back({src, tgt});
     // Every sentence analysed, every head's statistics over them (the Heads dock's road).
     const SetAnalysis set = analyzeSet(m, sentences, {m_importance, {}, {}});
-    if (set.runs.empty() && sentences.size() == 1) throw Error(m_model + ": " + set.firstProblem);
-    if (set.runs.empty()) throw Error("no sentence could be analysed: " + set.firstProblem);
+    if (sentences.empty()) throw Error("no sentence to analyse: the input holds none");
+    // A reason is always given, even if the analysis left none.
+    const std::string problem =
+        set.firstProblem.empty() ? std::string("no reason was given") : set.firstProblem;
+    if (set.runs.empty() && sentences.size() == 1) throw Error(m_model + ": " + problem);
+    if (set.runs.empty()) throw Error("no sentence could be analysed: " + problem);
     if (set.skipped > 0)
         ctx.err << "attnviz-cli: note: " << set.skipped << " of " << sentences.size()
                 << " sentences skipped (first: " << set.firstProblem << ")\n";

@@ -3,6 +3,8 @@
 
 #include <unistd.h>
 
+#include <cerrno>
+#include <cstring>
 #include <iostream>
 #include <new>
 #include <nlohmann/json.hpp>
@@ -13,6 +15,7 @@
 #include "core/error.h"
 #include "core/gemm.h"
 #include "core/input_limits.h"
+#include "fd_output.h"
 
 namespace attnviz::cli {
 
@@ -91,6 +94,20 @@ int runChosen(const Registered& commands, const Context& ctx) {
     return 0;
 }
 
+// Output that could not be written (a full disk, /dev/full, a device error) is lost: the
+// exit code must say so. `out` is flushed, then checked.
+int checkedOutput(int code, std::ostream& out, std::ostream& err) {
+    errno = 0;
+    out.flush();
+    if (out) return code;
+    // The reason: kept by attnviz-cli's own buffer; else errno, set if this flush failed.
+    const auto* fd = dynamic_cast<const FdOutputBuffer*>(out.rdbuf());
+    const int e = fd && fd->error() ? fd->error() : errno;
+    err << "attnviz-cli: error: the output could not be written to standard output"
+        << (e ? std::string(" (") + std::strerror(e) + ")" : std::string()) << '\n';
+    return 1;
+}
+
 }  // namespace
 
 int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err) {
@@ -119,9 +136,10 @@ int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err)
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
         const int code = app.exit(e, out, err);
-        return code == 0 ? 0 : 2;
+        return checkedOutput(code == 0 ? 0 : 2, out, err);
     }
-    return runChosen(commands, {out, err, &err == &std::cerr && isatty(STDERR_FILENO)});
+    const int code = runChosen(commands, {out, err, &err == &std::cerr && isatty(STDERR_FILENO)});
+    return checkedOutput(code, out, err);
 }
 
 }  // namespace attnviz::cli

@@ -7,7 +7,8 @@ namespace attnviz::cli {
 
 // Runs attnviz-cli with the given arguments. Output goes to `out`, messages to `err`.
 // Returns the process exit code: 0 success, 1 an error in the work (bad file, bad text),
-// 2 a usage error (unknown option, missing argument).
+// 2 a usage error (unknown option, missing argument). Output that cannot be written (a full
+// disk, /dev/full) is an error: `out` is flushed and checked at the end, exit code 1.
 int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err);
 
 }  // namespace attnviz::cli

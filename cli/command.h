@@ -16,6 +16,7 @@
 // Adding a command: write cli/<name>.cpp with the class and its factory (CMake picks the
 // file up), and declare the factory and add it to the list in cli.cpp.
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <iosfwd>
 #include <memory>
 #include <string>
@@ -48,14 +49,20 @@ inline void addStepSizeOptions(CLI::App* c, int& batch, int& len, int& threads, 
         ->check(CLI::Range(5, 1000000));
 }
 
-// For unsigned options such as --seed: refuses a negative number, which CLI11 would wrap
-// round to 2^64 - 1.
+// For unsigned 64-bit options such as --seed: refuses a negative number, which CLI11 would
+// wrap round to 2^64 - 1, and a number above 2^64 - 1, which it would cut to that silently.
 inline CLI::Validator nonNegative() {
     return CLI::Validator(
         [](std::string& s) {
             const auto first = s.find_first_not_of(" \t");
-            return first != std::string::npos && s[first] == '-' ? "must be 0 or more, got " + s
-                                                                 : std::string();
+            if (first != std::string::npos && s[first] == '-') return "must be 0 or more, got " + s;
+            auto digits = s.substr(first == std::string::npos ? s.size() : first);
+            digits = digits.substr(0, digits.find_first_not_of("0123456789"));
+            digits.erase(0, std::min(digits.find_first_not_of('0'), digits.size()));
+            const std::string max = "18446744073709551615";
+            if (digits.size() > max.size() || (digits.size() == max.size() && digits > max))
+                return "must be at most " + max + ", got " + s.substr(0, 40);
+            return std::string();
         },
         "NON-NEGATIVE");
 }

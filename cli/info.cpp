@@ -43,7 +43,13 @@ void printInfo(const Model& m, const std::string& path, const ParamCount& c, std
             << cfg.toJson()[blockKindName(k)].dump() << "\n";
     }
     out << "vocab      source " << m.srcVocab().size() << ", target " << m.tgtVocab().size()
-        << " tokens; tokenizer " << m.tokenizer().toJson().dump() << "\n"
+        << " tokens; tokenizer "
+        // A SentencePiece model is hundreds of KB of base64: named and counted (--json has it).
+        << (m.tokenizer().kind() == Tokenizer::Kind::SentencePiece
+                ? "sentencepiece (" + std::to_string(m.tokenizer().pieces().size()) +
+                      " pieces; the model in --json)"
+                : m.tokenizer().toJson().dump())
+        << "\n"
         << "parameters " << c.total << " (" << c.trainable << " trainable)\n";
     for (const auto& [role, n] : c.byRole)
         out << "  " << std::left << std::setw(26) << role << n << "\n";

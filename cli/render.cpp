@@ -2,6 +2,7 @@
 #include "render.h"
 
 #include <QFileInfo>
+#include <cmath>
 #include <limits>
 #include <optional>
 #include <ostream>
@@ -38,7 +39,8 @@ int queryIndex(const Analysis& a, BlockKind kind, const std::string& query) {
     if (q < 0 || q >= int(queries.size())) {
         std::string all;
         for (const auto& t : queries) all += (all.empty() ? "" : " ") + t;
-        throw Error("query token '" + query + "' is not among the queries: " + all);
+        throw Error("query token '" + excerpt(query) +
+                    "' is not among the queries: " + excerpt(all));
     }
     return q;
 }
@@ -285,24 +287,52 @@ void RenderCommand::runCharts(std::ostream& out) {
         checkOutputPath(m_out, {m_pruneFile});
         const nlohmann::json j = parseJson(
             readTextFile(m_pruneFile, 64 << 20, "'" + m_pruneFile + "'"), "'" + m_pruneFile + "'");
-        if (!j.contains("prune") || !j["prune"].contains("by_importance"))
+        const std::string file = "'" + m_pruneFile + "'";
+        if (!j.is_object() || !j.contains("prune") || !j["prune"].is_object() ||
+            !j["prune"].contains("by_importance"))
             throw Error(m_pruneFile +
                         " has no pruning curves (make it with attnviz-cli analyze "
                         "--importance --prune --out F.json)");
+        // Every value typed, with the file and the key in the message.
+        auto wrong = [&](const std::string& key, const char* type, const nlohmann::json& v) {
+            return Error(file + ": '" + key + "' must be " + type + ", got " + excerpt(v));
+        };
+        auto integer = [&](const nlohmann::json& o, const std::string& where, const char* key) {
+            if (!o.contains(key)) return 0;
+            const auto& v = o[key];
+            if (!v.is_number_integer() || v.get<int64_t>() < 0 || v.get<int64_t>() > (1 << 30))
+                throw wrong(where + key, "an integer of at least 0", v);
+            return int(v.get<int64_t>());
+        };
+        auto number = [&](const nlohmann::json& v, const std::string& key) {
+            if (v.is_null())
+                return std::numeric_limits<double>::quiet_NaN();  // not finite when written
+            if (!v.is_number() || !std::isfinite(v.get<double>())) throw wrong(key, "a number", v);
+            return v.get<double>();
+        };
+        const nlohmann::json& prune = j["prune"];
         PruneCurves curves;
-        curves.sentences = j["prune"].value("sentences", 0);
+        curves.sentences = integer(prune, "prune.", "sentences");
         for (const char* order : {"by_importance", "random"}) {
-            if (!j["prune"].contains(order)) continue;
+            if (!prune.contains(order)) continue;
+            const std::string where = std::string("prune.") + order;
+            if (!prune[order].is_array()) throw wrong(where, "an array", prune[order]);
             auto& curve = order == std::string("random") ? curves.random : curves.byImportance;
-            for (const auto& pt : j["prune"][order]) {
+            for (size_t i = 0; i < prune[order].size(); ++i) {
+                const auto& pt = prune[order][i];
+                const std::string at = where + "[" + std::to_string(i) + "]";
+                if (!pt.is_object()) throw wrong(at, "an object", pt);
                 PrunePoint p;
-                p.removed = pt.value("removed", 0);
-                p.loss = pt.contains("loss") ? pt["loss"].get<double>()
+                p.removed = integer(pt, at + ".", "removed");
+                p.loss = pt.contains("loss") ? number(pt["loss"], at + ".loss")
                                              : std::numeric_limits<double>::quiet_NaN();
-                if (pt.contains("bleu")) p.bleu = pt["bleu"].get<double>();
+                if (pt.contains("bleu") && !pt["bleu"].is_null())
+                    p.bleu = number(pt["bleu"], at + ".bleu");
                 curve.push_back(p);
             }
         }
+        if (j.contains("model") && !j["model"].is_string())
+            throw wrong("model", "a string", j["model"]);
         // The model by its file name, not its path: a title for slides.
         g = render::pruningCharts(
             curves,

@@ -70,7 +70,7 @@ ModelConfig ModelConfig::fromJson(const json& j) {
     } else if (arch == "decoder") {
         c.arch = Arch::Decoder;
     } else {
-        throw Error("'arch' must be \"seq2seq\" or \"decoder\", got \"" + arch + "\"");
+        throw Error("'arch' must be \"seq2seq\" or \"decoder\", got \"" + excerpt(arch) + "\"");
     }
     c.dModel = getInt(j, where, "d_model", 64, 1, 1 << 16);
     c.heads = getInt(j, where, "heads", 4, 1, 4096);
@@ -92,7 +92,7 @@ ModelConfig ModelConfig::fromJson(const json& j) {
     } else if (norm == "post") {
         c.norm = Norm::Post;
     } else {
-        throw Error("'norm' must be \"pre\" or \"post\", got \"" + norm + "\"");
+        throw Error("'norm' must be \"pre\" or \"post\", got \"" + excerpt(norm) + "\"");
     }
     c.bias = getBool(j, where, "bias", true);
     c.shareEmbeddings = getBool(j, where, "share_embeddings", false);

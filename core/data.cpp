@@ -4,56 +4,89 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
-#include <sstream>
+#include <string_view>
 
 #include "config.h"
 #include "error.h"
 
 namespace attnviz {
 
-LoadedData loadData(const std::string& path, bool seq2seq, const Tokenizer& tok, int maxTokens) {
-    std::istringstream in(readTextFile(path, kMaxDataBytes, "data file"));
+namespace {
+
+// Calls f(line) for every line of `text` without copying it, CR of CRLF removed.
+template <class F>
+void forEachLine(const std::string& text, F&& f) {
+    size_t pos = 0;
+    while (pos < text.size()) {
+        size_t end = text.find('\n', pos);
+        if (end == std::string::npos) end = text.size();
+        std::string_view line(text.data() + pos, end - pos);
+        if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+        f(line);
+        pos = end + 1;
+    }
+}
+
+// Bytes a string takes: its object, and its characters when too long to live inside it.
+uint64_t stringBytes(size_t length) {
+    return sizeof(std::string) + (length > 15 ? length + 1 : 0);
+}
+
+uint64_t tokensBytes(const std::vector<std::string>& tokens) {
+    uint64_t n = 0;
+    for (const auto& t : tokens) n += stringBytes(t.size());
+    return n;
+}
+
+Error tooMuchMemory(const std::string& path, int line, uint64_t maxMemory) {
+    return Error("'" + path + "': its examples would take more than " +
+                 gigabytes(double(maxMemory)) + " of memory (stopped at line " +
+                 std::to_string(line) +
+                 "; very short tokens cost ~40 bytes each): use a smaller file");
+}
+
+}  // namespace
+
+LoadedData loadData(const std::string& path, bool seq2seq, const Tokenizer& tok, int maxTokens,
+                    uint64_t maxMemory) {
+    const std::string text = readTextFile(path, kMaxDataBytes, "data file");
     LoadedData d;
-    std::string line;
     int number = 0;
-    while (std::getline(in, line)) {
+    uint64_t memory = 0;
+    forEachLine(text, [&](std::string_view line) {
         ++number;
-        if (!line.empty() && line.back() == '\r') line.pop_back();
-        if (line.find_first_not_of(" \t") == std::string::npos) continue;
+        if (line.find_first_not_of(" \t") == std::string::npos) return;
         ++d.lines;
-        auto skip = [&](const std::string& why) { d.skipped.push_back({number, why}); };
+        auto skip = [&](const std::string& why) {
+            ++d.skippedLines;
+            if (d.skipped.size() < LoadedData::kMaxListedIssues) d.skipped.push_back({number, why});
+        };
+        Example e;
         try {
-            Example e;
             if (seq2seq) {
                 const auto tab = line.find('\t');
-                if (tab == std::string::npos) {
-                    skip("no tab between source and target");
-                    continue;
-                }
-                if (line.find('\t', tab + 1) != std::string::npos) {
-                    skip("more than one tab (expected source<TAB>target)");
-                    continue;
-                }
-                e.src = tok.tokenize(std::string_view(line).substr(0, tab));
-                e.tgt = tok.tokenize(std::string_view(line).substr(tab + 1));
-                if (e.src.empty() || e.tgt.empty()) {
-                    skip(e.src.empty() ? "empty source" : "empty target");
-                    continue;
-                }
+                if (tab == std::string::npos) return skip("no tab between source and target");
+                if (line.find('\t', tab + 1) != std::string::npos)
+                    return skip("more than one tab (expected source<TAB>target)");
+                e.src = tok.tokenize(line.substr(0, tab));
+                e.tgt = tok.tokenize(line.substr(tab + 1));
+                if (e.src.empty() || e.tgt.empty())
+                    return skip(e.src.empty() ? "empty source" : "empty target");
             } else {
                 e.tgt = tok.tokenize(line);
             }
-            const size_t longest = std::max(e.src.size(), e.tgt.size());
-            if (static_cast<int>(longest) > maxTokens) {
-                skip(std::to_string(longest) + " tokens, more than the model's " +
-                     std::to_string(maxTokens));
-                continue;
-            }
-            d.examples.push_back(std::move(e));
         } catch (const Error& err) {
-            skip(err.what());
+            return skip(err.what());
         }
-    }
+        const size_t longest = std::max(e.src.size(), e.tgt.size());
+        if (static_cast<int>(longest) > maxTokens) {
+            return skip(std::to_string(longest) + " tokens, more than the model's " +
+                        std::to_string(maxTokens));
+        }
+        memory += sizeof(Example) + tokensBytes(e.src) + tokensBytes(e.tgt);
+        if (memory > maxMemory) throw tooMuchMemory(path, number, maxMemory);
+        d.examples.push_back(std::move(e));
+    });
     if (d.examples.empty()) {
         throw Error(path + ": no usable " + (seq2seq ? "sentence pair" : "sentence") +
                     (d.lines ? " (" + describeSkipped(d, 3) + ")" : " (the file is empty)"));
@@ -61,21 +94,27 @@ LoadedData loadData(const std::string& path, bool seq2seq, const Tokenizer& tok,
     return d;
 }
 
-std::vector<std::string> dataSentences(const std::string& path, bool seq2seq) {
-    std::istringstream in(readTextFile(path, kMaxDataBytes, "data file"));
+std::vector<std::string> dataSentences(const std::string& path, bool seq2seq, uint64_t maxMemory) {
+    const std::string text = readTextFile(path, kMaxDataBytes, "data file");
     std::vector<std::string> out;
-    std::string line;
-    while (std::getline(in, line)) {
-        if (!line.empty() && line.back() == '\r') line.pop_back();
-        if (line.find_first_not_of(" \t") == std::string::npos) continue;
+    uint64_t memory = 0;
+    int number = 0;
+    auto add = [&](std::string_view s) {
+        memory += stringBytes(s.size());
+        if (memory > maxMemory) throw tooMuchMemory(path, number, maxMemory);
+        out.emplace_back(s);
+    };
+    forEachLine(text, [&](std::string_view line) {
+        ++number;
+        if (line.find_first_not_of(" \t") == std::string::npos) return;
         const auto tab = line.find('\t');
         if (!seq2seq) {
-            out.push_back(line);
+            add(line);
         } else if (tab != std::string::npos && line.find('\t', tab + 1) == std::string::npos) {
-            out.push_back(line.substr(0, tab));
-            out.push_back(line.substr(tab + 1));
+            add(line.substr(0, tab));
+            add(line.substr(tab + 1));
         }
-    }
+    });
     return out;
 }
 
@@ -103,11 +142,11 @@ void splitHeldOut(std::vector<Example>& train, std::vector<Example>& heldOut, do
 
 std::string describeSkipped(const LoadedData& d, size_t limit) {
     std::string s =
-        std::to_string(d.skipped.size()) + " of " + std::to_string(d.lines) + " lines skipped";
+        std::to_string(d.skippedLines) + " of " + std::to_string(d.lines) + " lines skipped";
     for (size_t i = 0; i < d.skipped.size() && i < limit; ++i)
         s += (i ? "; " : ": ") + std::string("line ") + std::to_string(d.skipped[i].line) + ": " +
              d.skipped[i].message;
-    if (d.skipped.size() > limit) s += "; ...";
+    if (size_t(d.skippedLines) > limit) s += "; ...";
     return s;
 }
 

@@ -5,6 +5,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -22,6 +23,12 @@ namespace {
 std::string bytesText(uint64_t n) {
     if (n >= (1ull << 20) && n % (1ull << 20) == 0) return std::to_string(n >> 20) + " MiB";
     return std::to_string(n) + " bytes";
+}
+
+std::string tooLargeMessage(const std::string& path, const std::string& what, uint64_t size,
+                            uint64_t maxBytes) {
+    return "'" + path + "' is larger than the limit for a " + what + " (" + bytesText(size) +
+           " read, limit " + bytesText(maxBytes) + ")";
 }
 
 }  // namespace
@@ -82,6 +89,10 @@ json parseJson(std::string_view text, const std::string& what, uint64_t maxBytes
         // text read so far: keep what went wrong and where, never the text.
         std::string why = e.what();
         why = why.substr(0, why.find("; last read"));
+        // "[json.exception.parse_error.101] parse error at …": the library's tag means nothing
+        // to a reader of the message.
+        if (why.rfind("[json.exception.", 0) == 0 && why.find("] ") != std::string::npos)
+            why = why.substr(why.find("] ") + 2);
         if (why.size() > 200) why = why.substr(0, 200) + "…";
         throw Error(what + " is not valid JSON: " + why);
     }
@@ -110,7 +121,12 @@ std::string excerpt(const json& v) {
     return excerpt(std::string_view(v.dump()));
 }
 
-std::string readTextFile(const std::string& path, uint64_t maxBytes, const std::string& what) {
+namespace {
+
+// Opens `path` for reading without blocking and checks it is a regular file within
+// `maxBytes` (its size returned in `size`); Error with the road's messages.
+int openRegular(const std::string& path, uint64_t maxBytes, const std::string& what,
+                uint64_t& size) {
     // O_NONBLOCK: opening a FIFO must not wait for a writer before we can refuse it.
     const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
     if (fd < 0) throw Error("cannot open '" + path + "': " + std::strerror(errno));
@@ -120,14 +136,21 @@ std::string readTextFile(const std::string& path, uint64_t maxBytes, const std::
         ::close(fd);
         throw Error("'" + path + "' is " + kind + ", not a file");
     }
-    auto tooLarge = [&](uint64_t size) {
+    size = static_cast<uint64_t>(st.st_size);
+    if (size > maxBytes) {
         ::close(fd);
-        throw Error("'" + path + "' is larger than the limit for a " + what + " (" +
-                    bytesText(size) + " read, limit " + bytesText(maxBytes) + ")");
-    };
-    if (static_cast<uint64_t>(st.st_size) > maxBytes) tooLarge(static_cast<uint64_t>(st.st_size));
+        throw Error(tooLargeMessage(path, what, size, maxBytes));
+    }
+    return fd;
+}
+
+}  // namespace
+
+std::string readTextFile(const std::string& path, uint64_t maxBytes, const std::string& what) {
+    uint64_t size = 0;
+    const int fd = openRegular(path, maxBytes, what, size);
     std::string text;
-    text.reserve(size_t(st.st_size));  // within the limit: a checkpoint is not copied as it grows
+    text.reserve(size_t(size));  // within the limit: a checkpoint is not copied as it grows
     char buf[65536];
     for (;;) {
         const ssize_t n = ::read(fd, buf, sizeof buf);
@@ -139,10 +162,36 @@ std::string readTextFile(const std::string& path, uint64_t maxBytes, const std::
         }
         if (n == 0) break;
         text.append(buf, size_t(n));
-        if (text.size() > maxBytes) tooLarge(text.size());  // grew while we read
+        if (text.size() > maxBytes) {  // grew while we read
+            ::close(fd);
+            throw Error(tooLargeMessage(path, what, text.size(), maxBytes));
+        }
     }
     ::close(fd);
     return text;
+}
+
+InputFile::InputFile(const std::string& path, uint64_t maxBytes, const std::string& what)
+    : m_path(path) {
+    m_fd = openRegular(path, maxBytes, what, m_size);
+}
+
+InputFile::~InputFile() {
+    if (m_fd >= 0) ::close(m_fd);
+}
+
+void InputFile::read(uint64_t offset, void* out, uint64_t n) const {
+    auto* p = static_cast<char*>(out);
+    while (n > 0) {
+        const size_t chunk = size_t(std::min<uint64_t>(n, 1u << 30));
+        const ssize_t got = ::pread(m_fd, p, chunk, off_t(offset));
+        if (got < 0 && errno == EINTR) continue;
+        if (got < 0) throw Error("error while reading '" + m_path + "': " + std::strerror(errno));
+        if (got == 0) throw Error("'" + m_path + "' became shorter while it was read");
+        p += got;
+        offset += uint64_t(got);
+        n -= uint64_t(got);
+    }
 }
 
 }  // namespace attnviz

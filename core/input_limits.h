@@ -18,6 +18,9 @@ constexpr int kMaxJsonDepth = 64;
 constexpr uint64_t kMaxConfigBytes = 1ull << 20;    // model configurations, presets
 constexpr uint64_t kMaxSessionBytes = 16ull << 20;  // app sessions
 constexpr uint64_t kMaxDataBytes = 256ull << 20;    // TSV / text data, vocabularies, bleu input
+// What a data file's examples (or sentences) may occupy in memory once read, counted as
+// strings: 8 times the largest file, so that no file within kMaxDataBytes costs more.
+constexpr uint64_t kMaxDataMemoryBytes = 8 * kMaxDataBytes;
 // Attention over training (core/probe.h): as much as a checkpoint's header may hold.
 constexpr uint64_t kMaxProbeBytes = 64ull << 20;
 constexpr uint64_t kMaxSentenceListBytes = 64ull << 20;  // the app's sentence lists
@@ -65,5 +68,26 @@ inline std::string excerpt(const std::string& s) {
 // "'<path>' is a FIFO (named pipe), not a file", "'<path>' is larger than the limit for a
 // <what> (N bytes read, limit L)". `what` names the kind of input ("configuration").
 std::string readTextFile(const std::string& path, uint64_t maxBytes, const std::string& what);
+
+// The same road for a reader that checks a header before it reads the rest (checkpoints): a
+// regular file of at most `maxBytes`, opened and checked as readTextFile does (the same
+// messages), then read in parts, so a bad header is refused without reading the data.
+class InputFile {
+public:
+    InputFile(const std::string& path, uint64_t maxBytes, const std::string& what);
+    ~InputFile();
+    InputFile(const InputFile&) = delete;
+    InputFile& operator=(const InputFile&) = delete;
+
+    uint64_t size() const { return m_size; }  // when opened
+    // Reads exactly `n` bytes at `offset` into `out`. Error naming the path when the file
+    // ends sooner (it shrank) or a read fails.
+    void read(uint64_t offset, void* out, uint64_t n) const;
+
+private:
+    int m_fd = -1;
+    uint64_t m_size = 0;
+    std::string m_path;
+};
 
 }  // namespace attnviz

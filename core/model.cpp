@@ -84,17 +84,18 @@ Model Model::initialize(ModelConfig config, Vocab src, Vocab tgt, Tokenizer toke
     return m;
 }
 
-Model Model::fromSafeTensors(const SafeTensorsFile& f) {
+Model Model::fromHeader(const std::map<std::string, std::string>& metadata,
+                        const std::map<std::string, std::vector<int64_t>>& shapes) {
     auto meta = [&](const std::string& key) -> const std::string& {
-        auto it = f.metadata.find(key);
-        if (it == f.metadata.end())
+        auto it = metadata.find(key);
+        if (it == metadata.end())
             throw Error("not an attnviz checkpoint: metadata '" + key + "' is missing");
         return it->second;
     };
     if (meta("format") != "attnviz")
-        throw Error("not an attnviz checkpoint: format is '" + meta("format") + "'");
+        throw Error("not an attnviz checkpoint: format is '" + excerpt(meta("format")) + "'");
     if (meta("format_version") != "1") {
-        throw Error("unsupported checkpoint format_version '" + meta("format_version") +
+        throw Error("unsupported checkpoint format_version '" + excerpt(meta("format_version")) +
                     "' (this version reads 1)");
     }
     ModelConfig cfg;
@@ -120,12 +121,30 @@ Model Model::fromSafeTensors(const SafeTensorsFile& f) {
     Vocab src = vocab("src_vocab"), tgt = vocab("tgt_vocab");
     Tokenizer tokenizer;
     try {
-        tokenizer = Tokenizer::fromJson(parseJson(meta("tokenizer"), "tokenizer"));
+        // The header bounds it: a SentencePiece model of kMaxSentencePieces pieces is larger
+        // than a configuration.
+        tokenizer = Tokenizer::fromJson(
+            parseJson(meta("tokenizer"), "tokenizer", SafeTensorsFile::kMaxHeaderBytes));
     } catch (const Error& e) {
         throw Error(std::string("checkpoint tokenizer: ") + e.what());
     }
+    if (tokenizer.kind() == Tokenizer::Kind::SentencePiece) {
+        // Ids are the SentencePiece model's: a vocabulary that differs would map every piece
+        // it lacks to <unk>, silently.
+        const auto pieces = tokenizer.pieces();
+        for (const auto& [key, v] : {std::pair{"src_vocab", &src}, std::pair{"tgt_vocab", &tgt}}) {
+            const auto& tokens = v->tokens();
+            if (tokens == pieces) continue;
+            size_t i = 0;
+            while (i < tokens.size() && i < pieces.size() && tokens[i] == pieces[i]) ++i;
+            throw Error(std::string("checkpoint ") + key + " differs from the SentencePiece " +
+                        "model's pieces at id " + std::to_string(i) + " (" +
+                        std::to_string(tokens.size()) + " tokens, " +
+                        std::to_string(pieces.size()) + " pieces)");
+        }
+    }
     Model m(std::move(cfg), std::move(src), std::move(tgt), tokenizer);
-    if (auto it = f.metadata.find("training"); it != f.metadata.end()) {
+    if (auto it = metadata.find("training"); it != metadata.end()) {
         m.d->training = TrainingInfo::fromJson(
             parseJson(it->second, "checkpoint training metadata", SafeTensorsFile::kMaxHeaderBytes),
             "checkpoint training metadata");
@@ -133,35 +152,56 @@ Model Model::fromSafeTensors(const SafeTensorsFile& f) {
     const auto expected = m.parameterInfo();
     std::map<std::string, const ParamInfo*> byName;
     for (const auto& p : expected) byName[p.name] = &p;
-    for (const auto& [name, t] : f.tensors) {
+    for (const auto& [name, shape] : shapes) {
         if (!byName.count(name))
-            throw Error("unexpected tensor '" + name + "' for this configuration");
+            throw Error("unexpected tensor '" + excerpt(name) + "' for this configuration");
     }
     for (const auto& p : expected) {
-        auto it = f.tensors.find(p.name);
-        if (it == f.tensors.end()) throw Error("missing tensor '" + p.name + "'");
-        if (it->second.shape != p.shape) {
-            throw Error("tensor '" + p.name + "' has shape " + shapeToString(it->second.shape) +
+        auto it = shapes.find(p.name);
+        if (it == shapes.end()) throw Error("missing tensor '" + p.name + "'");
+        if (it->second != p.shape) {
+            throw Error("tensor '" + p.name + "' has shape " + shapeToString(it->second) +
                         " but the configuration needs " + shapeToString(p.shape));
         }
-        const Tensor& t = it->second;
+    }
+    return m;
+}
+
+void Model::setParameters(const std::map<std::string, Tensor>& tensors) {
+    for (const auto& p : parameterInfo()) {
+        const Tensor& t = tensors.at(p.name);
         for (int64_t i = 0; i < t.numel(); ++i) {
             if (!std::isfinite(t.data()[i]))
                 throw Error("tensor '" + p.name + "' contains NaN or infinity");
         }
-        m.d->params->emplace(p.name, t);
+        d->params->emplace(p.name, t);
     }
-    m.d->bind();
+    d->bind();
+}
+
+Model Model::fromSafeTensors(const SafeTensorsFile& f) {
+    std::map<std::string, std::vector<int64_t>> shapes;
+    for (const auto& [name, t] : f.tensors) shapes[name] = t.shape;
+    Model m = fromHeader(f.metadata, shapes);
+    m.setParameters(f.tensors);
     return m;
 }
 
 Model Model::load(const std::string& path) {
-    const SafeTensorsFile f = SafeTensorsFile::read(path);
+    // The header is checked in full (configuration, vocabularies, tokenizer, tensor names and
+    // shapes) before the data is read: a bad checkpoint of gigabytes is refused at once.
+    std::optional<Model> m;
+    const SafeTensorsFile f =
+        SafeTensorsFile::read(path, [&](const std::map<std::string, std::string>& metadata,
+                                        const std::map<std::string, std::vector<int64_t>>& shapes) {
+            m.emplace(fromHeader(metadata, shapes));
+        });
     try {
-        return fromSafeTensors(f);
+        m->setParameters(f.tensors);
     } catch (const Error& e) {
         throw Error(path + ": " + e.what());
     }
+    return std::move(*m);
 }
 
 SafeTensorsFile Model::toSafeTensors() const {

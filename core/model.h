@@ -3,6 +3,7 @@
 
 // The Transformer of docs/model-spec.md with a pluggable attention variant per block kind:
 // seq2seq (encoder + decoder with cross-attention) or decoder-only, pre- or post-norm.
+#include <map>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -130,6 +131,13 @@ public:
                      std::optional<std::string_view> target = std::nullopt);
 
 private:
+    // Everything a checkpoint's header decides, checked: a model whose parameters are not
+    // set yet. Error naming the problem.
+    static Model fromHeader(const std::map<std::string, std::string>& metadata,
+                            const std::map<std::string, std::vector<int64_t>>& shapes);
+    // Copies the parameters (shapes already checked); Error on NaN or infinity.
+    void setParameters(const std::map<std::string, Tensor>& tensors);
+
     // Display labels and word starts of tokens with their ids; returns how many are <unk>.
     int label(const std::vector<std::string>& tokens, const std::vector<int>& ids,
               std::vector<std::string>& labels, std::vector<bool>& starts) const;

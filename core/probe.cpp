@@ -2,6 +2,7 @@
 #include "probe.h"
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 
 #include "dump.h"
@@ -19,6 +20,15 @@ int intOf(const json& v, const std::string& what, const char* key) {
         v.get<int64_t>() > std::numeric_limits<int>::max())
         throw Error(what + ": '" + key + "' must be an integer, got " + excerpt(v));
     return int(v.get<int64_t>());
+}
+
+// A number of the file that must be finite once stored as `T` (1e39 is a float infinity).
+template <class T>
+T finiteOf(const json& v, const std::string& what, const std::string& key) {
+    const T x = v.is_number() ? v.get<T>() : std::numeric_limits<T>::quiet_NaN();
+    if (!std::isfinite(x))
+        throw Error(what + ": '" + key + "' must be a finite number, got " + excerpt(v));
+    return x;
 }
 
 // The Analysis of a dump (the parts figures and statistics use): tokens, ids, texts, loss
@@ -41,7 +51,8 @@ Analysis analysisFromDump(const json& d, const json& snap, const std::string& wh
     side("source", a.sourceText, a.sourceTokens, a.sourceIds);
     a.hasTarget = side("target", a.targetText, a.targetTokens, a.targetIds);
     if (a.hasTarget) a.decoded = d.at("target").value("decoded", false);
-    if (d.contains("loss")) a.loss = d.at("loss").get<double>();
+    if (d.contains("loss") && !d.at("loss").is_null())  // null: a loss that was not finite
+        a.loss = finiteOf<double>(d.at("loss"), what, "loss");
     auto labels = [&](const char* key, const std::vector<std::string>& tokens) {
         const auto l = snap.value(key, std::vector<std::string>{});
         return l.size() == tokens.size() ? l : tokens;
@@ -52,7 +63,8 @@ Analysis analysisFromDump(const json& d, const json& snap, const std::string& wh
         CapturedBlock c;
         c.name = b.at("name").get<std::string>();
         if (!blockKindFromName(b.at("kind").get<std::string>(), &c.kind))
-            throw Error(what + ": unknown block kind '" + b.at("kind").get<std::string>() + "'");
+            throw Error(what + ": unknown block kind '" + excerpt(b.at("kind").get<std::string>()) +
+                        "'");
         c.layer = intOf(b.at("layer"), what, "layer");
         c.variant = b.at("variant").get<std::string>();
         c.heads = intOf(b.at("heads"), what, "heads");
@@ -68,7 +80,9 @@ Analysis analysisFromDump(const json& d, const json& snap, const std::string& wh
                 const json& row = rows.at(size_t(i));
                 if (Eigen::Index(row.size()) != nk)
                     throw Error(what + ": block " + c.name + " has rows of unequal length");
-                for (Eigen::Index j = 0; j < nk; ++j) m(i, j) = row.at(size_t(j)).get<Scalar>();
+                for (Eigen::Index j = 0; j < nk; ++j)
+                    m(i, j) = finiteOf<Scalar>(row.at(size_t(j)), what,
+                                               "block " + excerpt(c.name) + " weights");
             }
             // Queries are the target's tokens (the source's for encoder self-attention),
             // keys the source's (the target's for decoder self-attention): a table of any

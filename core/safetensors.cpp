@@ -21,37 +21,44 @@ uint64_t readLe64(const uint8_t* p) {
     return v;
 }
 
-}  // namespace
+struct Span {
+    uint64_t begin, end;
+    std::string name;
+    std::vector<int64_t> dims;
+};
 
-SafeTensorsFile SafeTensorsFile::parse(const uint8_t* data, size_t size) {
-    if (size < 8) throw Error("not a safetensors file: only " + std::to_string(size) + " bytes");
-    const uint64_t n = readLe64(data);
-    if (n > kMaxHeaderBytes) {
+// What the header says: the metadata and where each tensor lies in the data section.
+struct Layout {
+    std::map<std::string, std::string> metadata;
+    std::vector<Span> spans;  // sorted by offset, disjoint, covering the data section
+};
+
+// The header size from the first 8 bytes, checked against the limit and the file size.
+uint64_t headerSize(const uint8_t* first8, uint64_t fileSize) {
+    if (fileSize < 8)
+        throw Error("not a safetensors file: only " + std::to_string(fileSize) + " bytes");
+    const uint64_t n = readLe64(first8);
+    if (n > SafeTensorsFile::kMaxHeaderBytes) {
         throw Error("oversized header: " + std::to_string(n) + " bytes (limit " +
-                    std::to_string(kMaxHeaderBytes) + ")");
+                    std::to_string(SafeTensorsFile::kMaxHeaderBytes) + ")");
     }
-    if (n > size - 8) {
+    if (n > fileSize - 8) {
         throw Error("truncated file: header of " + std::to_string(n) +
-                    " bytes runs past the end of the " + std::to_string(size) + "-byte file");
+                    " bytes runs past the end of the " + std::to_string(fileSize) + "-byte file");
     }
+    return n;
+}
+
+Layout parseLayout(std::string_view headerText, uint64_t bufferSize) {
     json header;
     try {
-        header = parseJson(std::string_view(reinterpret_cast<const char*>(data + 8), n), "header",
-                           kMaxHeaderBytes);
+        header = parseJson(headerText, "header", SafeTensorsFile::kMaxHeaderBytes);
     } catch (const Error& e) {
         throw Error(std::string("malformed header: ") + e.what());
     }
     if (!header.is_object()) throw Error("malformed header: not a JSON object");
-    const uint8_t* buffer = data + 8 + n;
-    const uint64_t bufferSize = size - 8 - n;
-
-    SafeTensorsFile f;
-    struct Span {
-        uint64_t begin, end;
-        std::string name;
-        std::vector<int64_t> dims;
-    };
-    std::vector<Span> spans;
+    Layout layout;
+    std::vector<Span>& spans = layout.spans;
     for (auto it = header.begin(); it != header.end(); ++it) {
         const std::string& name = it.key();
         const json& e = it.value();
@@ -59,18 +66,20 @@ SafeTensorsFile SafeTensorsFile::parse(const uint8_t* data, size_t size) {
             if (!e.is_object()) throw Error("malformed header: __metadata__ is not an object");
             for (auto m = e.begin(); m != e.end(); ++m) {
                 if (!m.value().is_string())
-                    throw Error("malformed header: metadata '" + m.key() + "' is not a string");
-                f.metadata[m.key()] = m.value().get<std::string>();
+                    throw Error("malformed header: metadata '" + excerpt(m.key()) +
+                                "' is not a string");
+                layout.metadata[m.key()] = m.value().get<std::string>();
             }
             continue;
         }
-        const std::string where = "tensor '" + name + "': ";
+        const std::string where = "tensor '" + excerpt(name) + "': ";
         if (!e.is_object() || !e.contains("dtype") || !e.contains("shape") ||
             !e.contains("data_offsets"))
             throw Error(where + "entry needs dtype, shape and data_offsets");
         if (!e["dtype"].is_string()) throw Error(where + "dtype is not a string");
         const auto dtype = e["dtype"].get<std::string>();
-        if (dtype != "F32") throw Error(where + "unsupported dtype '" + dtype + "' (expected F32)");
+        if (dtype != "F32")
+            throw Error(where + "unsupported dtype '" + excerpt(dtype) + "' (expected F32)");
         const json& shape = e["shape"];
         if (!shape.is_array() || shape.size() > 8)
             throw Error(where + "shape must be an array of at most 8 sizes");
@@ -110,20 +119,32 @@ SafeTensorsFile SafeTensorsFile::parse(const uint8_t* data, size_t size) {
     uint64_t covered = 0;
     for (const auto& s : spans) {
         if (s.begin < covered) {
-            throw Error("tensor '" + s.name + "' overlaps another tensor's data (offset " +
+            throw Error("tensor '" + excerpt(s.name) + "' overlaps another tensor's data (offset " +
                         std::to_string(s.begin) + ")");
         }
         if (s.begin > covered)
-            throw Error("data section has unused bytes before tensor '" + s.name + "'");
+            throw Error("data section has unused bytes before tensor '" + excerpt(s.name) + "'");
         covered = s.end;
     }
     if (covered != bufferSize) {
         throw Error("data section has " + std::to_string(bufferSize - covered) +
                     " unused bytes at the end");
     }
+    return layout;
+}
+
+}  // namespace
+
+SafeTensorsFile SafeTensorsFile::parse(const uint8_t* data, size_t size) {
+    const uint64_t n = headerSize(data, size);
+    Layout layout =
+        parseLayout(std::string_view(reinterpret_cast<const char*>(data + 8), n), size - 8 - n);
+    const uint8_t* buffer = data + 8 + n;
     // Only now, with every span inside the buffer and disjoint, is memory allocated: the
     // total is bounded by the file size.
-    for (const auto& s : spans) {
+    SafeTensorsFile f;
+    f.metadata = std::move(layout.metadata);
+    for (const auto& s : layout.spans) {
         Tensor t(s.dims);
         if (s.end > s.begin) std::memcpy(t.data(), buffer + s.begin, s.end - s.begin);
         f.tensors.emplace(s.name, std::move(t));
@@ -131,12 +152,32 @@ SafeTensorsFile SafeTensorsFile::parse(const uint8_t* data, size_t size) {
     return f;
 }
 
-SafeTensorsFile SafeTensorsFile::read(const std::string& path) {
+SafeTensorsFile SafeTensorsFile::read(const std::string& path, const HeaderCheck& check) {
     // The one road for files (core/input_limits.h): a FIFO, device or directory is refused
-    // by name without blocking, and the size is checked before anything is read.
-    const std::string bytes = readTextFile(path, kMaxFileBytes, "checkpoint");
+    // by name without blocking, and the size is checked before anything is read. Then the
+    // header alone is read and checked, offsets and all (and by `check`), before the data.
+    const InputFile file(path, kMaxFileBytes, "checkpoint");
     try {
-        return parse(reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size());
+        uint8_t first8[8] = {};
+        if (file.size() >= 8) file.read(0, first8, 8);
+        const uint64_t n = headerSize(first8, file.size());
+        std::string text(size_t(n), '\0');
+        file.read(8, text.data(), n);
+        Layout layout = parseLayout(text, file.size() - 8 - n);
+        text = std::string();
+        if (check) {
+            std::map<std::string, std::vector<int64_t>> shapes;
+            for (const auto& s : layout.spans) shapes[s.name] = s.dims;
+            check(layout.metadata, shapes);
+        }
+        SafeTensorsFile f;
+        f.metadata = std::move(layout.metadata);
+        for (const auto& s : layout.spans) {
+            Tensor t(s.dims);
+            if (s.end > s.begin) file.read(8 + n + s.begin, t.data(), s.end - s.begin);
+            f.tensors.emplace(s.name, std::move(t));
+        }
+        return f;
     } catch (const Error& e) {
         throw Error(path + ": " + e.what());
     }
@@ -154,6 +195,11 @@ std::string SafeTensorsFile::serialize() const {
     }
     std::string h = header.dump();
     while (h.size() % 8) h.push_back(' ');
+    if (h.size() > kMaxHeaderBytes) {  // every reader would refuse the file: never write it
+        throw Error("the checkpoint's header would be " + std::to_string(h.size()) +
+                    " bytes, over the limit of " + std::to_string(kMaxHeaderBytes) +
+                    " that readers accept (a vocabulary or tokenizer too large)");
+    }
     std::string out;
     out.reserve(8 + h.size() + offset);
     uint64_t n = h.size();

@@ -18,6 +18,7 @@
 // are reversed, run past the buffer, disagree with the shape, overlap another tensor or
 // leave bytes of the buffer unused; metadata values that are not strings.
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <string>
 #include <vector>
@@ -34,8 +35,16 @@ public:
     std::map<std::string, Tensor> tensors;
     std::map<std::string, std::string> metadata;
 
+    // Called by read() with the metadata and the tensor shapes once the header has passed its
+    // checks and before any data is read; it throws Error to refuse the file.
+    using HeaderCheck =
+        std::function<void(const std::map<std::string, std::string>& metadata,
+                           const std::map<std::string, std::vector<int64_t>>& shapes)>;
+
     static SafeTensorsFile parse(const uint8_t* data, size_t size);
-    static SafeTensorsFile read(const std::string& path);
+    // Reads the 8-byte size and the header first and checks them (offsets included, then
+    // `check`): a bad header is refused without reading the data, in any file size.
+    static SafeTensorsFile read(const std::string& path, const HeaderCheck& check = {});
     std::string serialize() const;
     // Atomic: writes a temporary file next to `path`, flushes it, then renames it over `path`.
     void write(const std::string& path) const;

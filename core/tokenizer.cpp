@@ -169,7 +169,7 @@ Vocab::Vocab(std::vector<std::string> tokens) : m_tokens(std::move(tokens)) {
             throw Error("vocabulary token " + std::to_string(i) + " is not valid UTF-8");
         }
         if (!m_index.emplace(m_tokens[i], static_cast<int>(i)).second)
-            throw Error("vocabulary token '" + m_tokens[i] + "' appears twice");
+            throw Error("vocabulary token '" + excerpt(m_tokens[i]) + "' appears twice");
     }
 }
 

@@ -38,8 +38,9 @@ public:
     explicit Tokenizer(bool lowercase = true) : m_lowercase(lowercase) {}
 
     // A SentencePiece tokenizer from a trained model (the bytes of its .model file). Error
-    // unless the bytes are a valid model with byte fallback whose first four pieces are
-    // <pad>, <unk>, <bos>, <eos>.
+    // unless the bytes pass checkSentencePieceModel (core/sentencepiece_model.h: the library
+    // sees nothing else) and are a valid model with byte fallback whose first four pieces are
+    // <pad>, <unk>, <bos>, <eos>. Self-test samples are dropped.
     static Tokenizer sentencePiece(std::string modelProto);
     // Trains a SentencePiece unigram model with byte fallback on `sentences` (a vocabulary of
     // at most vocabSize pieces, specials included), deterministically.
@@ -66,7 +67,8 @@ public:
     // The text of tokens (SentencePiece: decoded; word: joined with spaces).
     std::string detokenize(const std::vector<std::string>& tokens) const;
 
-    // Largest text accepted, in bytes; longer input is refused with a clear message.
+    // Largest text accepted, in bytes; longer input is refused with a clear message. A
+    // SentencePiece text must also stay within it in characters once normalized.
     static constexpr size_t kMaxTextBytes = 1 << 20;
 
 private:
@@ -75,6 +77,7 @@ private:
     bool m_lowercase;
     std::shared_ptr<const sentencepiece::SentencePieceProcessor> m_sp;  // null: word
     std::shared_ptr<const std::string> m_proto;                         // its serialized model
+    std::shared_ptr<const std::string> m_table;  // its normalizer table (the library's own)
 };
 
 // Token strings in id order. Ids 0..3 are always <pad>, <unk>, <bos>, <eos>.

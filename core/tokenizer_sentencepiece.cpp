@@ -5,11 +5,20 @@
 #include <sentencepiece_trainer.h>
 
 #include <algorithm>
+#include <map>
+#include <mutex>
 #include <unordered_map>
 
 #include "error.h"
+#include "input_limits.h"
+#include "sentencepiece_model.h"
 #include "tokenizer.h"
 #include "utf8.h"
+
+// Exported by libsentencepiece (logging.h is not installed): 0 info ... 3 fatal.
+namespace sentencepiece::logging {
+void SetMinLogLevel(int v);
+}
 
 namespace attnviz {
 namespace {
@@ -60,9 +69,58 @@ private:
     size_t m_i = 0;
 };
 
+std::unordered_map<std::string, std::string> trainerArgs(int vocabSize, const std::string& rule) {
+    return {{"model_type", "unigram"},
+            {"vocab_size", std::to_string(vocabSize)},
+            {"byte_fallback", "true"},
+            {"hard_vocab_limit", "false"},
+            {"character_coverage", "0.9995"},
+            {"split_digits", "true"},
+            {"normalization_rule_name", rule},
+            {"pad_id", "0"},
+            {"unk_id", "1"},
+            {"bos_id", "2"},
+            {"eos_id", "3"},
+            {"pad_piece", "<pad>"},
+            {"unk_piece", "<unk>"},
+            {"bos_piece", "<bos>"},
+            {"eos_piece", "<eos>"},
+            {"num_threads", "1"},
+            {"minloglevel", "2"},
+            {"max_sentence_length", "65536"}};
+}
+
+// The library's own normalizer table for a rule name, taken from a tiny model it trains
+// (~20 ms, once per rule and process): the only tables a checkpoint may carry.
+std::string libraryTable(const std::string& rule) {
+    static std::mutex mutex;
+    static std::map<std::string, std::string> tables;
+    const std::lock_guard<std::mutex> lock(mutex);
+    if (auto it = tables.find(rule); it != tables.end()) return it->second;
+    const std::vector<std::string> text{"a b c", "hello world"};
+    VectorIterator it(text);
+    std::string proto;
+    const auto status =
+        sentencepiece::SentencePieceTrainer::Train(trainerArgs(300, rule), &it, &proto);
+    if (!status.ok())
+        throw Error("SentencePiece cannot build its '" + rule + "' table: " + status.ToString());
+    return tables[rule] = sentencePieceNormalizerTable(proto);
+}
+
+void silenceLibrary() {
+    static std::once_flag once;
+    std::call_once(once, [] { sentencepiece::logging::SetMinLogLevel(3); });  // fatal only
+}
+
 }  // namespace
 
 Tokenizer Tokenizer::sentencePiece(std::string modelProto) {
+    silenceLibrary();
+    SentencePieceModelInfo info = checkSentencePieceModel(modelProto, libraryTable);
+    if (info.pieces.size() < Vocab::specials().size() + 256)
+        throw Error("SentencePiece model has only " + std::to_string(info.pieces.size()) +
+                    " pieces (needs the 4 specials and 256 byte pieces at least)");
+    modelProto = std::move(info.proto);
     auto sp = std::make_shared<sentencepiece::SentencePieceProcessor>();
     const auto status = sp->LoadFromSerializedProto(modelProto);
     if (!status.ok())
@@ -81,44 +139,40 @@ Tokenizer Tokenizer::sentencePiece(std::string modelProto) {
     for (int id = 0; id < sp->GetPieceSize(); ++id) bytes += sp->IsByte(id) ? 1 : 0;
     if (bytes != 256)
         throw Error("SentencePiece model has no byte fallback (unknown text would become <unk>)");
+    for (int id = 0; id < sp->GetPieceSize(); ++id) {
+        if (sp->IdToPiece(id) != info.pieces[size_t(id)])
+            throw Error("SentencePiece model: the library reads piece " + std::to_string(id) +
+                        " differently");
+    }
     Tokenizer t(false);
     t.m_sp = std::move(sp);
     t.m_proto = std::make_shared<const std::string>(std::move(modelProto));
+    t.m_table = std::make_shared<const std::string>(libraryTable(info.normalizer));
     return t;
 }
 
 Tokenizer Tokenizer::trainSentencePiece(const std::vector<std::string>& sentences, int vocabSize) {
-    if (vocabSize < 300 || vocabSize > 1000000)
-        throw Error("a SentencePiece vocabulary needs 300 to 1000000 pieces, got " +
+    if (vocabSize < 300 || vocabSize > kMaxSentencePieces)
+        throw Error("a SentencePiece vocabulary needs 300 to " +
+                    std::to_string(kMaxSentencePieces) + " pieces, got " +
                     std::to_string(vocabSize));
     if (sentences.empty()) throw Error("no sentences to train a SentencePiece model on");
-    const std::unordered_map<std::string, std::string> args{
-        {"model_type", "unigram"},
-        {"vocab_size", std::to_string(vocabSize)},
-        {"byte_fallback", "true"},
-        {"hard_vocab_limit", "false"},
-        {"character_coverage", "0.9995"},
-        {"split_digits", "true"},
-        {"pad_id", "0"},
-        {"unk_id", "1"},
-        {"bos_id", "2"},
-        {"eos_id", "3"},
-        {"pad_piece", "<pad>"},
-        {"unk_piece", "<unk>"},
-        {"bos_piece", "<bos>"},
-        {"eos_piece", "<eos>"},
-        {"num_threads", "1"},
-        {"minloglevel", "2"},
-        {"max_sentence_length", "65536"}};
+    silenceLibrary();
     VectorIterator it(sentences);
     std::string proto;
-    const auto status = sentencepiece::SentencePieceTrainer::Train(args, &it, &proto);
+    const auto status =
+        sentencepiece::SentencePieceTrainer::Train(trainerArgs(vocabSize, "nmt_nfkc"), &it, &proto);
     if (!status.ok())
         throw Error(std::string("training the SentencePiece model failed: ") + status.ToString());
     return sentencePiece(std::move(proto));
 }
 
 std::vector<std::string> Tokenizer::encodePieces(std::string_view text) const {
+    const uint64_t normalized = normalizedCodePointsBound(text, *m_table);
+    if (normalized > kMaxTextBytes + 1) {
+        throw Error("text is too long once normalized: up to " + std::to_string(normalized) +
+                    " characters (limit " + std::to_string(kMaxTextBytes) + ")");
+    }
     std::vector<std::string> pieces;
     const auto status = m_sp->Encode(text, &pieces);
     if (!status.ok()) throw Error(std::string("SentencePiece: ") + status.ToString());

@@ -7,6 +7,7 @@
 #include "data.h"
 #include "error.h"
 #include "input_limits.h"
+#include "safetensors.h"
 #include "trainer.h"
 
 namespace attnviz {
@@ -50,6 +51,19 @@ void checkTrainingMemory(const ModelConfig& cfg, const TrainOptions& t) {
                     " for this model (max_len " + std::to_string(cfg.maxLen) + ", d_model " +
                     std::to_string(cfg.dModel) + "); the limit is " +
                     gigabytes(double(kMaxRequestBytes)) + ": lower --batch-size");
+    }
+}
+
+// The checkpoint this job will write must be one every reader accepts: a vocabulary or a
+// tokenizer too large for the header is refused now, before the training, not after it.
+void checkHeaderFits(const Tokenizer& tok, const Vocab& src, const Vocab& tgt) {
+    const uint64_t bytes = tok.toJson().dump().size() + nlohmann::json(src.tokens()).dump().size() +
+                           nlohmann::json(tgt.tokens()).dump().size();
+    const uint64_t room = SafeTensorsFile::kMaxHeaderBytes - (1ull << 20);  // config, tensors
+    if (bytes > room) {
+        throw Error("the vocabularies and tokenizer need " + std::to_string(bytes) +
+                    " bytes of checkpoint header, over the " + std::to_string(room) +
+                    " a checkpoint may hold: use a smaller --vocab-size");
     }
 }
 
@@ -153,6 +167,7 @@ struct TrainingJob::Impl {
                 src = tgt = Vocab::fromWords(all);
             }
             if (!cfg.hasEncoder()) src = tgt;
+            checkHeaderFits(tok, src, tgt);
             model = Model::initialize(cfg, src, tgt, tok, spec.train.seed);
         }
         if (task) {

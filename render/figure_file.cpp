@@ -27,10 +27,12 @@ bool parseFigureSize(const QString& text, QSizeF* size, bool* named, QString* er
         const QStringList wh = text.split('x');
         bool okW = false, okH = false;
         const double w = wh.value(0).toDouble(&okW), h = wh.value(1).toDouble(&okH);
-        if (wh.size() != 2 || !okW || !okH || w < 16 || h < 16 || w > 20000 || h > 20000) {
+        // Written so that NaN (which compares false with everything) fails the range too.
+        const bool inRange = w >= 16 && w <= 20000 && h >= 16 && h <= 20000;
+        if (wh.size() != 2 || !okW || !okH || !inRange) {
             if (error)
                 *error = QString("size '%1' must be slide, column, page or WxH (16 to 20000 each)")
-                             .arg(text);
+                             .arg(text.size() > 40 ? text.left(40) + QStringLiteral("…") : text);
             return false;
         }
         *size = QSizeF(w, h);

@@ -2,6 +2,7 @@
 // attnviz-cli driven in-process, as a user would call it.
 #include "cli/cli.h"
 
+#include <fcntl.h>
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -818,4 +819,145 @@ TEST(Cli, RenderDrawsOffsetProfilesAndPruningCurves) {
     r = cli({"render", "--show", "offset-profile", "--model", models + "/09-hc-sa.safetensors",
              "--text", "a b", "--out", tmp("offsets.csv")});
     EXPECT_NE(r.err.find(".svg, .pdf or .png"), std::string::npos) << r.err;
+}
+
+// ---- Issue 27 ----
+
+namespace {
+
+// A standard output on a full disk: every write fails, as on /dev/full.
+class FullBuffer : public std::streambuf {
+protected:
+    int overflow(int) override { return traits_type::eof(); }
+    std::streamsize xsputn(const char*, std::streamsize) override { return 0; }
+};
+
+Result cliToFull(std::vector<std::string> args) {
+    args.insert(args.begin(), "attnviz-cli");
+    std::vector<const char*> argv;
+    for (auto& a : args) argv.push_back(a.c_str());
+    FullBuffer full;
+    std::ostream out(&full);
+    std::ostringstream err;
+    const int code = attnviz::cli::run(int(argv.size()), argv.data(), out, err);
+    return {code, "", err.str()};
+}
+
+// Every command, with arguments that succeed and write to standard output.
+std::vector<std::vector<std::string>> writingCommands(const std::string& name) {
+    const std::string model = freshModel(name), cfg = tmp(name + ".json");
+    const std::string text = tmp(name + ".txt"), data = tmp(name + ".tsv");
+    writeFile(text, "a b c\nthe cat\n");
+    writeFile(data, "a b\tb a\nthe cat\tcat the\n");
+    return {
+        {"--help"},
+        {"--version"},
+        {"init", "--config", cfg, "--out", tmp(name + "_init.safetensors")},
+        {"attention", "--model", model, "--text", "a b"},
+        {"info", "--model", model},
+        {"info", "--model", model, "--json"},
+        {"analyze", "--model", model, "--data", data},
+        {"eval", "--model", model, "--task", "copy", "--count", "3"},
+        {"bleu", "--hyp", text, "--ref", text},
+        {"variants"},
+        {"presets"},
+        {"tokenize", "--model", model, "--text", "a b"},
+        {"tokenize", "--model", model, "--file", text},
+        {"examples", "--task", "copy", "--count", "5"},
+        {"train", "--config", cfg, "--task", "copy", "--steps", "1", "--out",
+         tmp(name + "_train.safetensors")},
+        {"bench", "gemm", "--config", cfg, "--batch-size", "1", "--threads", "1"},
+    };
+}
+
+}  // namespace
+
+// Item 10: output lost on a full disk was reported as success.
+TEST(CliIssue27, EveryCommandFailsWhenItsOutputCannotBeWritten) {
+    for (const auto& args : writingCommands("full")) {
+        std::string line;
+        for (const auto& a : args) line += a + " ";
+        ASSERT_EQ(cli(args).code, 0) << line << cli(args).err;
+        const Result r = cliToFull(args);
+        EXPECT_EQ(r.code, 1) << line;
+        EXPECT_NE(r.err.find("could not be written to standard output"), std::string::npos)
+            << line << r.err;
+    }
+}
+
+// The same through the real program with its standard output on /dev/full.
+TEST(CliIssue27, TheProgramExitsOneOnDevFull) {
+    for (const auto& args : writingCommands("devfull")) {
+        std::string line;
+        for (const auto& a : args) line += a + " ";
+        int errPipe[2];
+        ASSERT_EQ(::pipe(errPipe), 0);
+        const pid_t child = ::fork();
+        if (child == 0) {
+            const int full = ::open("/dev/full", O_WRONLY);
+            ::dup2(full, STDOUT_FILENO);
+            ::dup2(errPipe[1], STDERR_FILENO);
+            std::vector<char*> argv{const_cast<char*>(ATTNVIZ_CLI_BINARY)};
+            for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+            argv.push_back(nullptr);
+            ::execv(ATTNVIZ_CLI_BINARY, argv.data());
+            ::_exit(127);
+        }
+        ::close(errPipe[1]);
+        std::string err;
+        char buf[4096];
+        for (ssize_t n; (n = ::read(errPipe[0], buf, sizeof buf)) > 0;) err.append(buf, size_t(n));
+        ::close(errPipe[0]);
+        int status = 0;
+        ASSERT_EQ(::waitpid(child, &status, 0), child);
+        ASSERT_TRUE(WIFEXITED(status)) << line;
+        EXPECT_EQ(WEXITSTATUS(status), 1) << line << err;
+        EXPECT_NE(err.find("No space left on device"), std::string::npos) << line << err;
+    }
+}
+
+// Items 24 and 25: refusals that name the problem in a few words.
+TEST(CliIssue27, MessagesNameTheProblemBriefly) {
+    const std::string model = freshModel("messages27"), cfg = tmp("messages27.json");
+    expectError(cli({"render", "--model", model, "--text", "a", "--size", "nanxnan", "--out",
+                     tmp("nan.svg")}),
+                1, "must be slide, column, page or WxH");
+    expectError(cli({"render", "--model", model, "--text", "a", "--size",
+                     "nanx" + std::string(100000, '9'), "--out", tmp("nan.svg")}),
+                1, "must be slide, column, page or WxH");
+    expectError(cli({"init", "--config", cfg, "--seed", "18446744073709551616", "--out",
+                     tmp("seed.safetensors")}),
+                2, "must be at most 18446744073709551615");
+    expectError(cli({"init", "--config", cfg, "--seed", std::string(1000, '9'), "--out",
+                     tmp("seed.safetensors")}),
+                2, "must be at most");
+    // A pruning file with values of the wrong type: the file and the key are named.
+    const std::string prune = tmp("prune27.json");
+    for (const auto& [body, key] : std::vector<std::pair<std::string, std::string>>{
+             {R"({"prune": {"by_importance": [{"removed": "two", "loss": 1}]}})",
+              "'prune.by_importance[0].removed' must be an integer"},
+             {R"({"prune": {"by_importance": [{"removed": 1, "loss": "x"}]}})",
+              "'prune.by_importance[0].loss' must be a number"},
+             {R"({"prune": {"by_importance": 5}})", "'prune.by_importance' must be an array"},
+             {R"({"prune": {"sentences": [], "by_importance": []}})", "'prune.sentences'"},
+             {R"({"model": 7, "prune": {"by_importance": []}})", "'model' must be a string"}}) {
+        writeFile(prune, body);
+        const Result r = cli({"render", "--prune", prune, "--out", tmp("prune27.svg")});
+        expectError(r, 1, key);
+        EXPECT_NE(r.err.find(prune), std::string::npos) << r.err;
+        EXPECT_EQ(r.err.find("json.exception"), std::string::npos) << r.err;
+    }
+    // A long value from a file is cut to an excerpt.
+    const std::string arch = tmp("arch27.json");
+    writeFile(arch, R"({"d_model": 8, "heads": 2, "arch": ")" + std::string(500000, 'x') + "\"}");
+    expectError(cli({"init", "--config", arch, "--out", tmp("arch27.safetensors")}), 1,
+                "'arch' must be");
+}
+
+TEST(CliIssue27, InfoSummarisesASentencePieceTokenizer) {
+    const std::string model = std::string(ATTNVIZ_MODELS_DIR) + "/en-es/01-dot.safetensors";
+    const Result r = cli({"info", "--model", model});
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_NE(r.out.find("tokenizer sentencepiece (4000 pieces"), std::string::npos) << r.out;
+    EXPECT_LT(r.out.size(), 8000u);
 }

@@ -79,7 +79,7 @@ TEST(SentencePiece, LabelsForPeople) {
 TEST(SentencePiece, HostileModelsAreRefused) {
     EXPECT_NE(test::errorOf([] {
                   Tokenizer::sentencePiece("not a model");
-              }).find("not a valid SentencePiece model"),
+              }).find("SentencePiece model: "),
               std::string::npos);
     EXPECT_NE(test::errorOf([] {
                   Tokenizer::fromJson({{"kind", "sentencepiece"}, {"model", "@@@@"}});
@@ -90,6 +90,6 @@ TEST(SentencePiece, HostileModelsAreRefused) {
               }).find("'kind' must be"),
               std::string::npos);
     EXPECT_NE(
-        test::errorOf([] { Tokenizer::trainSentencePiece({"a b"}, 10); }).find("300 to 1000000"),
+        test::errorOf([] { Tokenizer::trainSentencePiece({"a b"}, 10); }).find("300 to 262144"),
         std::string::npos);
 }

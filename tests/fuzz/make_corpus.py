@@ -43,6 +43,107 @@ def write_checkpoint(header, payload, raw_meta=None):
     return struct.pack("<Q", len(text)) + text + payload
 
 
+# ---- SentencePiece models (issue 27): a protobuf ModelProto, edited field by field ----
+
+def varint(n):
+    out = bytearray()
+    while n >= 0x80:
+        out.append((n & 0x7F) | 0x80)
+        n >>= 7
+    out.append(n)
+    return bytes(out)
+
+
+def pb_fields(b):
+    """[(field, wire, payload or raw value bytes)] of one message."""
+    out, i = [], 0
+    def read_varint():
+        nonlocal i
+        v, shift = 0, 0
+        while True:
+            c = b[i]; i += 1
+            v |= (c & 0x7F) << shift
+            shift += 7
+            if not c & 0x80:
+                return v
+    while i < len(b):
+        k = read_varint()
+        field, wire = k >> 3, k & 7
+        start = i
+        if wire == 0:
+            read_varint(); out.append((field, wire, b[start:i]))
+        elif wire == 2:
+            n = read_varint(); out.append((field, wire, b[i:i + n])); i += n
+        else:
+            n = 8 if wire == 1 else 4; out.append((field, wire, b[i:i + n])); i += n
+    return out
+
+
+def pb_join(fields):
+    out = bytearray()
+    for field, wire, data in fields:
+        out += varint(field << 3 | wire)
+        if wire == 2:
+            out += varint(len(data))
+        out += data
+    return bytes(out)
+
+
+def sentencepiece_model(path):
+    header, _ = read_checkpoint(path)
+    import base64
+    return base64.b64decode(json.loads(header["__metadata__"]["tokenizer"])["model"])
+
+
+def sentencepiece_seeds(model):
+    put("sentencepiece", "trained-en-es.model", model)
+    top = pb_fields(model)
+    def with_normalizer(edit):
+        fields = []
+        for f in top:
+            if f[0] == 3:
+                f = (3, 2, pb_join(edit(pb_fields(f[2]))))
+            fields.append(f)
+        return pb_join(fields)
+    def flip_table(n):
+        out = []
+        for field, wire, data in n:
+            if field == 2:
+                data = bytearray(data)
+                for k in (0, 1, 5, 100, 4000):
+                    data[k] ^= 0x5A
+                data = bytes(data)
+            out.append((field, wire, data))
+        return out
+    put("sentencepiece", "crash-corrupt-normalizer-table.model", with_normalizer(flip_table))
+    put("sentencepiece", "custom-rules.model",
+        with_normalizer(lambda n: n + [(6, 2, b"41\t" + b"41 " * 64 + b"\n")]))
+    pieces = [i for i, f in enumerate(top) if f[0] == 1]
+    long_piece = list(top)
+    long_piece[pieces[-1]] = (1, 2, pb_join([(1, 2, b"a" * 200_000), (2, 5, b"\0\0\0\0"), (3, 0, varint(1))]))
+    put("sentencepiece", "crash-piece-200kb.model", pb_join(long_piece))
+    nul_piece = list(top)  # found by fuzz_sentencepiece: the trie builder threw, std::terminate
+    nul_piece[pieces[-1]] = (1, 2, pb_join([(1, 2, b"\0\0\0\t<d>\t"), (2, 5, b"\0\0\0\0"), (3, 0, varint(1))]))
+    put("sentencepiece", "crash-nul-in-piece.model", pb_join(nul_piece))
+    samples = b"".join(pb_join([(1, 2, pb_join([(1, 2, b"sample %d" % i), (2, 2, b"x")]))])
+                       for i in range(2000))
+    put("sentencepiece", "self-test-samples.model", model + pb_join([(4, 2, samples)]))
+
+
+def probe_seeds():
+    snapshot = {"step": 0, "dump": {"source": {"text": "a b", "tokens": ["a", "b"], "ids": [4, 5]},
+                                    "target": {"text": "c", "tokens": ["<bos>", "c"], "ids": [2, 6]},
+                                    "blocks": [{"name": "enc.0.self", "kind": "encoder_self", "layer": 0,
+                                                "variant": "dot", "heads": 1,
+                                                "weights": [[[0.5, 0.5], [0.25, 0.75]]]}]}}
+    probe = {"format": "attnviz-probe", "version": 1, "model": "m", "every": 1,
+             "probe": {"source": "a b", "target": "c"}, "snapshots": [snapshot]}
+    put("probe", "valid.probe.json", json.dumps(probe))
+    put("probe", "weight-1e39.probe.json", json.dumps(probe).replace("0.25", "1e39"))
+    put("probe", "step-3e9.probe.json", json.dumps(probe).replace('"step": 0', '"step": 3000000000'))
+    put("probe", "deep-300k.probe.json", json.dumps(probe)[:-1] + ',"notes":' + deep(DEEP) + "}")
+
+
 def main():
     header, payload = read_checkpoint(os.path.join(CORPUS, "checkpoint", "mixture.safetensors"))
     cfg = json.loads(header["__metadata__"]["config"])
@@ -98,6 +199,11 @@ def main():
         '"sentence_index":"x","view":{"scaling":7,"heads":[[1]],"style":null}}')
     put("session", "sentence-index-out-of-range.json",
         '{"attnviz_session":1,"sentences":["a"],"sentence_index":99999999999}')
+
+
+    sentencepiece_seeds(sentencepiece_model(
+        os.path.join(HERE, "..", "..", "resources", "models", "en-es", "01-dot.safetensors")))
+    probe_seeds()
 
 
 if __name__ == "__main__":
