@@ -1,7 +1,12 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include <functional>
 #include <iosfwd>
+
+namespace CLI {
+class App;
+}
 
 namespace attnviz::cli {
 
@@ -9,5 +14,10 @@ namespace attnviz::cli {
 // Returns the process exit code: 0 success, 1 an error in the work (bad file, bad text),
 // 2 a usage error (unknown option, missing argument).
 int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err);
+
+// Builds the command line that run() parses (every command, option and help text, as --help
+// prints them) and hands it to `use`: the man page and the bash completion are generated from
+// it (packaging/docgen.cpp), so they cannot drift from --help.
+void withCommandLine(const std::function<void(const CLI::App&)>& use);
 
 }  // namespace attnviz::cli
