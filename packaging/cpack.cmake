@@ -4,18 +4,23 @@ set(CPACK_GENERATOR DEB)
 set(CPACK_PACKAGE_NAME attnviz)
 set(CPACK_PACKAGE_VERSION ${PROJECT_VERSION})
 set(CPACK_PACKAGE_VENDOR "The attnviz developers")
-set(CPACK_PACKAGE_CONTACT "attnviz developers <attnviz@localhost>")
+# Who answers for the package: set ATTNVIZ_MAINTAINER to a real address when publishing it.
+set(CPACK_PACKAGE_CONTACT "${ATTNVIZ_MAINTAINER}")
 set(CPACK_PACKAGE_DESCRIPTION_SUMMARY "compare Transformer attention variants side by side")
+# The long description: CPack puts the summary above it and indents each line by a space.
 set(CPACK_DEBIAN_PACKAGE_DESCRIPTION
-    "compare Transformer attention variants side by side
- attnviz runs small Transformers that differ only in their attention (dot-product,
- the Synthesizer's dense and random variants and their mixtures, hard-coded Gaussian
- attention) and shows each model's attention maps side by side for any sentence.
- .
- This package holds the desktop app (attnviz), the command-line tool (attnviz-cli),
- trained English-Spanish and toy models, and the PyTorch twin of the models
- (python3 -m attnviz_torch, which needs python3-torch).")
-set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)  # attnviz_0.1.0_amd64.deb
+    "attnviz runs small Transformers that differ only in their attention
+(dot-product, the Synthesizer's dense and random variants and their
+mixtures, hard-coded Gaussian attention) and shows each model's attention
+maps side by side for any sentence.
+
+This package holds the desktop app (attnviz), the command-line tool
+(attnviz-cli), trained English-Spanish and toy models, and the PyTorch twin
+of the models (python3 -m attnviz_torch, which needs python3-torch).")
+# Debian revision 1 of upstream 0.1.0: a package made from the upstream source, not a
+# Debian-native one (its changelog is then changelog.Debian.gz, as lintian expects).
+set(CPACK_DEBIAN_PACKAGE_RELEASE 1)
+set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)  # attnviz_0.1.0-1_amd64.deb
 set(CPACK_DEBIAN_PACKAGE_SECTION science)
 set(CPACK_DEBIAN_PACKAGE_PRIORITY optional)
 set(CPACK_DEBIAN_COMPRESSION_TYPE xz)
