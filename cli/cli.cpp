@@ -108,16 +108,29 @@ int checkedOutput(int code, std::ostream& out, std::ostream& err) {
     return 1;
 }
 
-}  // namespace
+const char* const kDescription =
+    "attnviz-cli: run, inspect and benchmark Transformers with different attention variants";
 
-int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err) {
-    CLI::App app{
-        "attnviz-cli: run, inspect and benchmark Transformers with different attention variants"};
+// The whole command line: the global flags and every command.
+Registered setUp(CLI::App& app) {
     app.require_subcommand(1);
     // The matrix-product library too: it decides the last bits of every trained number.
     app.set_version_flag("--version",
                          std::string("attnviz-cli 0.1.0 (matrix products: ") + gemmBackend() + ")");
-    const Registered commands = addCommands(app);
+    return addCommands(app);
+}
+
+}  // namespace
+
+void withCommandLine(const std::function<void(const CLI::App&)>& use) {
+    CLI::App app{kDescription, "attnviz-cli"};
+    const Registered commands = setUp(app);  // the commands own the options' variables
+    use(app);
+}
+
+int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err) {
+    CLI::App app{kDescription};
+    const Registered commands = setUp(app);
     // CLI11 reports an unknown word as "A subcommand is required": name it instead.
     if (argc > 1 && argv[1][0] != '-') {
         std::string names;

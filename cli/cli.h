@@ -1,7 +1,12 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include <functional>
 #include <iosfwd>
+
+namespace CLI {
+class App;
+}
 
 namespace attnviz::cli {
 
@@ -10,5 +15,10 @@ namespace attnviz::cli {
 // 2 a usage error (unknown option, missing argument). Output that cannot be written (a full
 // disk, /dev/full) is an error: `out` is flushed and checked at the end, exit code 1.
 int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err);
+
+// Builds the command line that run() parses (every command, option and help text, as --help
+// prints them) and hands it to `use`: the man page and the bash completion are generated from
+// it (packaging/docgen.cpp), so they cannot drift from --help.
+void withCommandLine(const std::function<void(const CLI::App&)>& use);
 
 }  // namespace attnviz::cli

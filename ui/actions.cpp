@@ -82,15 +82,7 @@ void MainWindow::addFileOpenActions(QMenu* file) {
             this, tr("Open training probe"), {},
             //: File dialog filters: translate the descriptions; keep the patterns and ";;"
             tr("Probe files (*.probe.json);;All files (*)"));
-        if (path.isEmpty()) return;
-        QString error;
-        if (!m_film->openFile(path, &error)) {
-            reportProblems(tr("A training probe could not be opened"), {error});
-            return;
-        }
-        m_filmDock->show();
-        m_filmDock->raise();
-        message(tr("opened %1").arg(path));
+        if (!path.isEmpty()) openProbeFile(path);
     });
     add(file, QT_TR_NOOP("&Watch folder…"), this, [this] {
         // Checkpoints synced from a trainer: a column each, refreshed when replaced.

@@ -26,4 +26,14 @@ ArgumentVector::ArgumentVector(std::vector<std::string> args) : strings(std::mov
     pointers.push_back(nullptr);
 }
 
+const char* AppOptions::description() {
+    return "Compare Transformer attention variants side by side.";
+}
+
+const char* AppOptions::filesHelp() {
+    return "Files to open: checkpoints (.safetensors) each as a new column, workspaces "
+           "(.attnviz.json) and training probes (.probe.json). Given files replace the last "
+           "workspace; when attnviz already runs they go to its window.";
+}
+
 }  // namespace attnviz::ui

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include <QCommandLineOption>
+#include <QList>
 #include <string>
 #include <vector>
 
@@ -18,6 +20,44 @@ struct ArgumentVector {
     std::vector<std::string> strings;
     std::vector<char*> pointers;
     int argc = 0;
+};
+
+// The desktop app's command line, in one table: app/attnviz/main.cpp parses it and
+// packaging/docgen.cpp writes the man page from it, so the two cannot drift. --help and
+// --version are QCommandLineParser's own.
+struct AppOptions {
+    static const char* description();
+    // The positional arguments: their name, help text and syntax, as --help shows them.
+    static const char* filesName() { return "files"; }
+    static const char* filesHelp();
+    static const char* filesSyntax() { return "[FILE...]"; }
+
+    QCommandLineOption models{
+        "models", "Folder of checkpoints to open (default: a bundled model set).", "dir"};
+    QCommandLineOption modelSet{
+        "model-set", "Bundled model set to open: en-es (default), toy, en-lm, toy-lm.", "id"};
+    QCommandLineOption text{"text", "Source sentence.", "text", "I want to go to the station"};
+    QCommandLineOption target{"target", "Target sentence (empty: greedy decoding).", "text"};
+    QCommandLineOption exportFigure{"export-figure",
+                                    "Render the comparison to an image file and exit.", "file"};
+    QCommandLineOption session{"session", "Open a saved workspace (.attnviz.json).", "file"};
+    QCommandLineOption fresh{"fresh",
+                             "Do not restore the last workspace; open the bundled models."};
+    QCommandLineOption language{
+        "language",
+        "Interface language for this run: en, zh_CN or zh_TW (default: the one chosen in "
+        "View > Language, else the system's).",
+        "code"};
+
+    QCommandLineOption newInstance{
+        "new-instance",
+        "Start a new window even when attnviz already runs (otherwise files given on the "
+        "command line go to the running window)."};
+
+    QList<QCommandLineOption> all() const {
+        return {models,  modelSet, text,     target,     exportFigure,
+                session, fresh,    language, newInstance};
+    }
 };
 
 }  // namespace attnviz::ui

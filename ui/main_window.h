@@ -69,6 +69,12 @@ public:
     bool openCheckpointFile(const QString& path);  // workspace_files.cpp
     // Opens a sentence list (text or TSV); false with the reason in the Problems panel.
     bool openSentenceFile(const QString& path);  // actions.cpp
+    // Opens a training probe in the Over training dock; false with the reason in Problems.
+    bool openProbeFile(const QString& path);  // file_arguments.cpp
+    // Opens files named from outside (command line, file manager, a second start): workspaces
+    // first, then each checkpoint as a new column, then probes (file_arguments.h). Each one
+    // that cannot be opened is named in the Problems panel. Returns how many opened.
+    int openFiles(const QStringList& paths);  // file_arguments.cpp
 
     void setSentence(const QString& source, const QString& target = {});
     void setBlock(BlockKind kind, int layer);

@@ -10,9 +10,11 @@
 #include "render/words.h"
 #include "ui/column_files.h"
 #include "ui/command_line.h"
+#include "ui/file_arguments.h"
 #include "ui/language.h"
 #include "ui/main_window.h"
 #include "ui/problems_panel.h"
+#include "ui/single_instance.h"
 
 int main(int argc, char** argv) {
     attnviz::render::ensureRuntimeDirectory();
@@ -22,46 +24,42 @@ int main(int argc, char** argv) {
     QApplication::setApplicationName("attnviz");
     QApplication::setOrganizationName("attnviz");
     QApplication::setApplicationVersion("0.1.0");
+    QApplication::setDesktopFileName("org.attnviz.attnviz");  // packaging/: icon, Wayland
 
     QCommandLineParser cli;
-    cli.setApplicationDescription("Compare Transformer attention variants side by side.");
+    cli.setApplicationDescription(attnviz::ui::AppOptions::description());
     cli.addHelpOption();
     cli.addVersionOption();
-    QCommandLineOption models(
-        "models", "Folder of checkpoints to open (default: a bundled model set).", "dir");
-    QCommandLineOption modelSet(
-        "model-set", "Bundled model set to open: en-es (default), toy, en-lm, toy-lm.", "id");
-    QCommandLineOption text("text", "Source sentence.", "text", "I want to go to the station");
-    QCommandLineOption target("target", "Target sentence (empty: greedy decoding).", "text");
-    QCommandLineOption exportFigure("export-figure",
-                                    "Render the comparison to an image file and exit.", "file");
-    QCommandLineOption session("session", "Open a saved workspace (.attnviz.json).", "file");
-    QCommandLineOption fresh("fresh",
-                             "Do not restore the last workspace; open the bundled models.");
-    QCommandLineOption language(
-        "language",
-        "Interface language for this run: en, zh_CN or zh_TW (default: the one chosen in "
-        "View > Language, else the system's).",
-        "code");
-    cli.addOptions({models, modelSet, text, target, exportFigure, session, fresh, language});
+    const attnviz::ui::AppOptions o;
+    cli.addOptions(o.all());
+    cli.addPositionalArgument(attnviz::ui::AppOptions::filesName(),
+                              attnviz::ui::AppOptions::filesHelp(),
+                              attnviz::ui::AppOptions::filesSyntax());
     cli.process(app);
 
     QTextStream err(stderr);
     QString lang = attnviz::ui::startupLanguage();
-    if (cli.isSet(language)) {
-        lang = cli.value(language);
+    if (cli.isSet(o.language)) {
+        lang = cli.value(o.language);
         if (!attnviz::render::isLanguage(lang)) {
             err << "attnviz: unknown --language '" << lang << "' (en, zh_CN, zh_TW)\n";
             return 2;
         }
     }
     attnviz::ui::installLanguage(lang);  // before any widget: they are made in it
+    // Files named on the command line (or by the file manager) go to the window that already
+    // runs, if any; else checkpoints among them are the columns, without a bundled set.
+    const QStringList files = cli.positionalArguments();
+    const bool ownWindow = cli.isSet(o.exportFigure) || cli.isSet(o.newInstance);
+    if (!files.isEmpty() && !ownWindow && attnviz::ui::SingleInstance::sendToRunning(files))
+        return 0;
 
     attnviz::ui::MainWindow window;
-    window.setSentence(cli.value(text), cli.value(target));
+    window.setSentence(cli.value(o.text), cli.value(o.target));
+    const bool checkpointFiles = attnviz::ui::anyCheckpoint(files);
     QString dir;
-    if (cli.isSet(models)) {
-        dir = cli.value(models);
+    if (cli.isSet(o.models)) {
+        dir = cli.value(o.models);
         QStringList skipped;
         window.setColumns(attnviz::ui::openColumnsIn(dir, &skipped));
         if (!skipped.isEmpty())
@@ -71,8 +69,8 @@ int main(int argc, char** argv) {
                                       .arg(skipped.size())
                                       .arg(dir),
                                   skipped);
-    } else {
-        QString id = cli.value(modelSet);
+    } else if (!checkpointFiles) {
+        QString id = cli.value(o.modelSet);
         if (!id.isEmpty() && !attnviz::findModelSet(id.toStdString())) {
             err << "attnviz: unknown model set '" << id << "' (known: en-es, toy, en-lm, toy-lm)\n";
             return 2;
@@ -92,27 +90,29 @@ int main(int argc, char** argv) {
         dir = QString::fromStdString(
             attnviz::modelSetDirectory(*attnviz::findModelSet(id.toStdString())));
     }
-    if (window.columns().empty()) err << "attnviz: no models found in " << dir << "\n";
+    if (window.columns().empty() && !checkpointFiles)
+        err << "attnviz: no models found in " << dir << "\n";
     // The last workspace comes back unless the command line says what to show.
     bool sessionFailed = false;
-    if (cli.isSet(session)) {
-        sessionFailed = !window.openSession(cli.value(session), nullptr);
-    } else if (!cli.isSet(models) && !cli.isSet(modelSet) && !cli.isSet(fresh) &&
-               !cli.isSet(exportFigure) && !cli.isSet(text)) {
+    if (cli.isSet(o.session)) {
+        sessionFailed = !window.openSession(cli.value(o.session), nullptr);
+    } else if (!cli.isSet(o.models) && !cli.isSet(o.modelSet) && !cli.isSet(o.fresh) &&
+               !cli.isSet(o.exportFigure) && !cli.isSet(o.text) && files.isEmpty()) {
         window.restoreLastSession();
     }
+    window.openFiles(files);
     // Everything that could not be opened, on stderr too (the only place headless).
     for (const QString& line : window.problems()->lines()) err << "attnviz: " << line << "\n";
     err.flush();
 
-    if (cli.isSet(exportFigure)) {
+    if (cli.isSet(o.exportFigure)) {
         if (sessionFailed) return 2;  // the figure would not show what was asked for
         window.resize(1800, 1000);
         window.show();
         window.analyzeNow();
         QApplication::processEvents();
         QString error;
-        const QString path = QFileInfo(cli.value(exportFigure)).absoluteFilePath();
+        const QString path = QFileInfo(cli.value(o.exportFigure)).absoluteFilePath();
         if (!window.exportFigure(path, &error)) {
             err << "attnviz: " << error << "\n";
             return 1;
@@ -121,5 +121,13 @@ int main(int argc, char** argv) {
         return 0;
     }
     window.show();
+    attnviz::ui::SingleInstance instance;  // later starts hand their files to this window
+    QObject::connect(&instance, &attnviz::ui::SingleInstance::filesReceived, &window,
+                     [&window](const QStringList& paths) {
+                         window.openFiles(paths);
+                         window.raise();
+                         window.activateWindow();
+                     });
+    if (!ownWindow) instance.listen();
     return QApplication::exec();
 }
