@@ -128,12 +128,12 @@ private:
         return m_shapes.emplace(key, std::move(s)).first->second;
     }
 
-    // a [Tq, Tk]: zero outside the band.
+    // a [Tq, Tk]: zero outside the band. A band may hold no value at all (data(), not [0]).
     static void fill(const BandedWeights& band, int Tq, int Tk, Mat& a) {
         a.setZero(Tq, Tk);
         for (int i = 0; i < Tq; ++i)
             a.row(i).segment(band.lo[size_t(i)], band.len[size_t(i)]) = Eigen::Map<const Vec>(
-                &band.values[size_t(band.start[size_t(i)])], band.len[size_t(i)]);
+                band.values.data() + band.start[size_t(i)], band.len[size_t(i)]);
     }
 
     // Full matrices are kept for shapes up to kMaxFullValues values a head (256 × 256).
