@@ -52,6 +52,7 @@ void MainWindow::addFileMenu() {
         if (!path.isEmpty()) openSession(path, &error);  // problems are listed in the panel
     });
     add(file, QT_TR_NOOP("Save workspace &as…"), QKeySequence::SaveAs, this, [this] {
+        if (!confirmUnsavedLeftOut()) return;
         const QString path =
             QFileDialog::getSaveFileName(this, tr("Save workspace"), "workspace.attnviz.json",
                                          tr("attnviz workspace (*.attnviz.json)"));

@@ -63,6 +63,8 @@ MainWindow::MainWindow(QWidget* parent)
     connect(m_folderColumns, &FolderColumns::watching, this, &MainWindow::showWatching);
     connect(m_folderColumns, &FolderColumns::reveal, this,
             [this](int c) { m_grid->revealPanel(c, 0); });
+    for (QLineEdit* field : {m_source, m_target})  // Qt's default cuts at 32,767 characters
+        field->setMaxLength(int(Tokenizer::kMaxTextBytes));
     qApp->installEventFilter(new WheelGuard(this));  // no model changed by scrolling past it
     for (QLineEdit* field : {m_source, m_target})
         field->installEventFilter(new ShortcutsFirst(this));

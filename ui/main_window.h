@@ -61,6 +61,9 @@ public:
     void setConfirm(Confirm confirm) { m_confirm = std::move(confirm); }
     // Columns holding models trained here and not saved yet.
     int unsavedColumns() const;
+    // Before a workspace is saved: true when no model trained here is unsaved, or the user
+    // agrees to leave those out (they have no file for the workspace to name).
+    bool confirmUnsavedLeftOut();
     void addColumn(ModelColumn column) { m_workspace->addColumn(std::move(column)); }
     void moveColumn(int column, int delta);
     void removeColumn(int column);

@@ -58,6 +58,16 @@ int MainWindow::unsavedColumns() const {
     return n;
 }
 
+bool MainWindow::confirmUnsavedLeftOut() {
+    const int unsaved = unsavedColumns();
+    return unsaved == 0 ||
+           confirm(tr("Save workspace"),
+                   tr("%1 model(s) trained here are not saved: a workspace names its models by "
+                      "their files, so they would be left out of it. Save them first with "
+                      "Training › Save model…, or save the workspace without them?")
+                       .arg(unsaved));
+}
+
 bool MainWindow::confirm(const QString& title, const QString& text) {
     if (m_confirm) return m_confirm(title, text);
     return QMessageBox::question(this, title, text, QMessageBox::Yes | QMessageBox::Cancel,

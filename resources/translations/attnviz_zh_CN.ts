@@ -1053,6 +1053,10 @@ weight %6</source>
     <context>
         <name>attnviz::ui::MainWindow</name>
         <message>
+            <source>%1 model(s) trained here are not saved: a workspace names its models by their files, so they would be left out of it. Save them first with Training › Save model…, or save the workspace without them?</source>
+            <translation>%1 个在此训练的模型尚未保存：工作区按文件记录模型，因此它们会被排除在外。请先用“训练 › 保存模型…”保存它们，还是不含它们直接保存工作区？</translation>
+        </message>
+        <message>
             <source>&amp;Choose models…</source>
             <translation>选择模型(&amp;C)…</translation>
         </message>

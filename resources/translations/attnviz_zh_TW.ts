@@ -1053,6 +1053,10 @@ weight %6</source>
     <context>
         <name>attnviz::ui::MainWindow</name>
         <message>
+            <source>%1 model(s) trained here are not saved: a workspace names its models by their files, so they would be left out of it. Save them first with Training › Save model…, or save the workspace without them?</source>
+            <translation>%1 個在此訓練的模型尚未儲存：工作區按檔案記錄模型，因此它們會被排除在外。請先用“訓練 › 儲存模型…”儲存它們，還是不含它們直接儲存工作區？</translation>
+        </message>
+        <message>
             <source>&amp;Choose models…</source>
             <translation>選擇模型(&amp;C)…</translation>
         </message>

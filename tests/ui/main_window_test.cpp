@@ -425,6 +425,32 @@ TEST(MainWindow, ComparisonPresetsAndTheModelPicker) {
     EXPECT_EQ(w.columns().size(), 4u);
 }
 
+// Issue 27, items 15 and 16: a source of 100,000 characters is kept whole by the field (Qt
+// cut it at 32,767 silently), and saving a workspace with a model trained here and never
+// saved says that it would be left out, and asks.
+TEST(MainWindow, LongSourcesStayWholeAndUnsavedModelsAreNotLeftOutSilently) {
+    MainWindow w;
+    w.setColumns({bundled("01-dot.safetensors")});
+    const QString longText = QString("to ").repeated(33334).left(100000);
+    w.workspace()->setSentence(longText, {});
+    EXPECT_EQ(w.sourceEdit()->text().size(), 100000);
+    w.sourceEdit()->setText(longText + "x");  // typed: the model gets every character
+    EXPECT_EQ(w.workspace()->source().size(), 100001);
+    waitForResults(w);
+    QStringList asked;
+    w.setConfirm([&](const QString&, const QString& text) {
+        asked << text;
+        return false;
+    });
+    EXPECT_TRUE(w.confirmUnsavedLeftOut());  // nothing unsaved: no question
+    EXPECT_TRUE(asked.isEmpty());
+    w.addColumn(column("gaussian", "trained here"));  // no file: as if trained in the app
+    EXPECT_FALSE(w.confirmUnsavedLeftOut());
+    ASSERT_EQ(asked.size(), 1);
+    EXPECT_NE(asked[0].indexOf("1 model(s)"), -1) << asked[0].toStdString();
+    EXPECT_NE(asked[0].indexOf("left out"), -1);
+}
+
 TEST(MainWindow, NoColumnsLeftWhileAnalysingLeavesAnEmptyGrid) {
     MainWindow w;
     w.setColumns({bundled("01-dot.safetensors"), bundled("09-hc-sa.safetensors")});
