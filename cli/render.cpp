@@ -272,6 +272,60 @@ void RenderCommand::run(std::ostream& out) {
     write(paint, error, out);
 }
 
+// The pruning curves of an `analyze --importance --prune --out` file, every value typed (the
+// file and the key in each message); *model: the model it names ("a model" if none).
+static PruneCurves readPruneFile(const std::string& path, std::string* model) {
+    const nlohmann::json j =
+        parseJson(readTextFile(path, 64 << 20, "'" + path + "'"), "'" + path + "'");
+    const std::string file = "'" + path + "'";
+    if (!j.is_object() || !j.contains("prune") || !j["prune"].is_object() ||
+        !j["prune"].contains("by_importance"))
+        throw Error(path +
+                    " has no pruning curves (make it with attnviz-cli analyze "
+                    "--importance --prune --out F.json)");
+    auto wrong = [&](const std::string& key, const char* type, const nlohmann::json& v) {
+        return Error(file + ": '" + key + "' must be " + type + ", got " + excerpt(v));
+    };
+    auto integer = [&](const nlohmann::json& o, const std::string& where, const char* key) {
+        if (!o.contains(key)) return 0;
+        const auto& v = o[key];
+        if (!v.is_number_integer() || v.get<int64_t>() < 0 || v.get<int64_t>() > (1 << 30))
+            throw wrong(where + key, "an integer of at least 0", v);
+        return int(v.get<int64_t>());
+    };
+    auto number = [&](const nlohmann::json& v, const std::string& key) {
+        if (v.is_null())
+            return std::numeric_limits<double>::quiet_NaN();  // not finite when written
+        if (!v.is_number() || !std::isfinite(v.get<double>())) throw wrong(key, "a number", v);
+        return v.get<double>();
+    };
+    const nlohmann::json& prune = j["prune"];
+    PruneCurves curves;
+    curves.sentences = integer(prune, "prune.", "sentences");
+    for (const char* order : {"by_importance", "random"}) {
+        if (!prune.contains(order)) continue;
+        const std::string where = std::string("prune.") + order;
+        if (!prune[order].is_array()) throw wrong(where, "an array", prune[order]);
+        auto& curve = order == std::string("random") ? curves.random : curves.byImportance;
+        for (size_t i = 0; i < prune[order].size(); ++i) {
+            const auto& pt = prune[order][i];
+            const std::string at = where + "[" + std::to_string(i) + "]";
+            if (!pt.is_object()) throw wrong(at, "an object", pt);
+            PrunePoint p;
+            p.removed = integer(pt, at + ".", "removed");
+            p.loss = pt.contains("loss") ? number(pt["loss"], at + ".loss")
+                                         : std::numeric_limits<double>::quiet_NaN();
+            if (pt.contains("bleu") && !pt["bleu"].is_null())
+                p.bleu = number(pt["bleu"], at + ".bleu");
+            curve.push_back(p);
+        }
+    }
+    if (j.contains("model") && !j["model"].is_string())
+        throw wrong("model", "a string", j["model"]);
+    *model = j.value("model", std::string("a model"));
+    return curves;
+}
+
 // Offset profiles (each head of the chosen block and layer of every model, beside its
 // Gaussian fit, over one or many sentences) or pruning curves, as small multiples.
 void RenderCommand::runCharts(std::ostream& out) {
@@ -285,60 +339,11 @@ void RenderCommand::runCharts(std::ostream& out) {
                 "--prune draws the curves its file holds: --model, --text and --show do "
                 "not apply (the file names its model)");
         checkOutputPath(m_out, {m_pruneFile});
-        const nlohmann::json j = parseJson(
-            readTextFile(m_pruneFile, 64 << 20, "'" + m_pruneFile + "'"), "'" + m_pruneFile + "'");
-        const std::string file = "'" + m_pruneFile + "'";
-        if (!j.is_object() || !j.contains("prune") || !j["prune"].is_object() ||
-            !j["prune"].contains("by_importance"))
-            throw Error(m_pruneFile +
-                        " has no pruning curves (make it with attnviz-cli analyze "
-                        "--importance --prune --out F.json)");
-        // Every value typed, with the file and the key in the message.
-        auto wrong = [&](const std::string& key, const char* type, const nlohmann::json& v) {
-            return Error(file + ": '" + key + "' must be " + type + ", got " + excerpt(v));
-        };
-        auto integer = [&](const nlohmann::json& o, const std::string& where, const char* key) {
-            if (!o.contains(key)) return 0;
-            const auto& v = o[key];
-            if (!v.is_number_integer() || v.get<int64_t>() < 0 || v.get<int64_t>() > (1 << 30))
-                throw wrong(where + key, "an integer of at least 0", v);
-            return int(v.get<int64_t>());
-        };
-        auto number = [&](const nlohmann::json& v, const std::string& key) {
-            if (v.is_null())
-                return std::numeric_limits<double>::quiet_NaN();  // not finite when written
-            if (!v.is_number() || !std::isfinite(v.get<double>())) throw wrong(key, "a number", v);
-            return v.get<double>();
-        };
-        const nlohmann::json& prune = j["prune"];
-        PruneCurves curves;
-        curves.sentences = integer(prune, "prune.", "sentences");
-        for (const char* order : {"by_importance", "random"}) {
-            if (!prune.contains(order)) continue;
-            const std::string where = std::string("prune.") + order;
-            if (!prune[order].is_array()) throw wrong(where, "an array", prune[order]);
-            auto& curve = order == std::string("random") ? curves.random : curves.byImportance;
-            for (size_t i = 0; i < prune[order].size(); ++i) {
-                const auto& pt = prune[order][i];
-                const std::string at = where + "[" + std::to_string(i) + "]";
-                if (!pt.is_object()) throw wrong(at, "an object", pt);
-                PrunePoint p;
-                p.removed = integer(pt, at + ".", "removed");
-                p.loss = pt.contains("loss") ? number(pt["loss"], at + ".loss")
-                                             : std::numeric_limits<double>::quiet_NaN();
-                if (pt.contains("bleu") && !pt["bleu"].is_null())
-                    p.bleu = number(pt["bleu"], at + ".bleu");
-                curve.push_back(p);
-            }
-        }
-        if (j.contains("model") && !j["model"].is_string())
-            throw wrong("model", "a string", j["model"]);
+        std::string model;
+        const PruneCurves curves = readPruneFile(m_pruneFile, &model);
         // The model by its file name, not its path: a title for slides.
         g = render::pruningCharts(
-            curves,
-            QFileInfo(QString::fromStdString(j.value("model", std::string("a model"))))
-                .completeBaseName()
-                .toStdString(),
+            curves, QFileInfo(QString::fromStdString(model)).completeBaseName().toStdString(),
             render::Words(QString::fromStdString(m_lang)));
     } else {
         if (m_models.empty() || (m_text.empty() && m_sentences.empty()))
