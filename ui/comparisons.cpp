@@ -2,6 +2,7 @@
 // MainWindow's Columns › Compare presets and Choose models…: the columns a lecture needs,
 // from the workspace's model set (else the default set), models already shown kept as they
 // are (their edited settings, models trained here).
+#include <QDir>
 #include <algorithm>
 
 #include "column_files.h"
@@ -16,8 +17,26 @@ const ModelSet& MainWindow::comparisonSet() const {
     return set ? *set : modelSets().front();
 }
 
+namespace {
+
+// The set's checkpoints as columns holding only their paths (named as openColumnsIn names
+// them, sorted): enough for presetKey and the picker; opened only once chosen.
+std::vector<ModelColumn> setFiles(const ModelSet& set) {
+    std::vector<ModelColumn> out;
+    const QDir d(QString::fromStdString(modelSetDirectory(set)));
+    for (const QString& name : d.entryList({"*.safetensors"}, QDir::Files, QDir::Name)) {
+        ModelColumn c;
+        c.path = d.filePath(name).toStdString();
+        out.push_back(std::move(c));
+    }
+    return out;
+}
+
+}  // namespace
+
 // `wanted` (columns of the set, in order) with each model already shown taken from the
-// workspace instead; asks first when models trained here would be closed.
+// workspace instead and the others opened; asks first when models trained here would be
+// closed. Files that cannot be opened are named in the Problems panel and left out.
 bool MainWindow::showColumns(std::vector<ModelColumn> wanted, const QString& title) {
     int dropped = 0;
     for (const auto& c : columns())
@@ -28,9 +47,25 @@ bool MainWindow::showColumns(std::vector<ModelColumn> wanted, const QString& tit
                                           "closed; their training is lost. Continue?")
                                            .arg(dropped)))
         return false;
-    for (auto& w : wanted)
+    std::vector<ModelColumn> shown;
+    QStringList problems;
+    for (auto& w : wanted) {
         for (const auto& c : columns())
             if (!w.path.empty() && c.path == w.path) w = c;  // its settings and state as shown
+        if (w.model) {
+            shown.push_back(std::move(w));
+        } else if (QString error; auto c = openColumn(QString::fromStdString(w.path), &error)) {
+            shown.push_back(std::move(*c));
+        } else {
+            problems << error;
+        }
+    }
+    if (!problems.isEmpty())
+        reportProblems(tr("%1 checkpoint(s) in %2 could not be opened and were skipped")
+                           .arg(problems.size())
+                           .arg(QString::fromStdString(modelSetDirectory(comparisonSet()))),
+                       problems);
+    wanted = std::move(shown);
     m_currentColumn = -1;
     m_workspace->setModelSet(QString::fromStdString(comparisonSet().id));
     setColumns(std::move(wanted));
@@ -41,9 +76,7 @@ void MainWindow::applyComparison(const QString& id) {
     const ComparisonPreset* preset = findComparisonPreset(id.toStdString());
     if (!preset) return;
     const ModelSet& set = comparisonSet();
-    QStringList skipped;
-    auto all = openColumnsIn(QString::fromStdString(modelSetDirectory(set)), &skipped);
-    auto chosen = presetColumns(all, *preset);
+    auto chosen = presetColumns(setFiles(set), *preset);
     if (chosen.empty()) {
         message(tr("\"%1\" has none of the models of \"%2\"")
                     .arg(engineText(set.label), engineText(preset->label)));
@@ -54,9 +87,7 @@ void MainWindow::applyComparison(const QString& id) {
 }
 
 void MainWindow::chooseModels() {
-    const ModelSet& set = comparisonSet();
-    QStringList skipped;
-    auto all = openColumnsIn(QString::fromStdString(modelSetDirectory(set)), &skipped);
+    const auto all = setFiles(comparisonSet());
     // Keys: a column's path, or "#k" for the k-th shown column without one.
     QStringList names, keys, shown;
     for (size_t k = 0; k < columns().size(); ++k) {
@@ -68,7 +99,7 @@ void MainWindow::chooseModels() {
     }
     for (const auto& c : all)
         if (!keys.contains(QString::fromStdString(c.path))) {
-            names << QString::fromStdString(c.name);
+            names << QString::fromStdString(presetKey(c));  // not opened: its file's name
             keys << QString::fromStdString(c.path);
         }
     ModelPicker picker(names, keys, shown, this);
