@@ -56,21 +56,7 @@ std::vector<Reader> readers() {
 }
 
 std::string errorWithin(const Reader& r, const std::string& path, const std::string& fifo = "") {
-    auto done = std::make_shared<std::promise<std::string>>();
-    auto result = done->get_future();
-    std::thread([r, path, done] {
-        done->set_value(test::errorOf([&] { r.read(path); }));
-    }).detach();
-    if (result.wait_for(std::chrono::seconds(3)) != std::future_status::ready) {
-        ADD_FAILURE() << r.name << ": reading '" << path << "' did not return";
-        if (fifo.empty()) {
-            std::fprintf(stderr, "FAILED: %s: reading '%s' did not return\n", r.name.c_str(),
-                         path.c_str());
-            std::_Exit(1);
-        }
-        ::close(::open(fifo.c_str(), O_RDWR));  // let the reader go
-    }
-    return result.get();
+    return test::errorWithin(r.name, r.read, path, fifo);  // test_util.h
 }
 
 std::string sparseFile(const std::string& name, const std::string& head, uint64_t size) {

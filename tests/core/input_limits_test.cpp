@@ -133,25 +133,8 @@ std::vector<Road> roads() {
     };
 }
 
-// Runs `read` on another thread: a reader that blocks (a FIFO opened for reading waits for a
-// writer) fails the test instead of hanging it, the FIFO then opened to release it; one that
-// reads without end (/dev/zero) ends the test binary with a failure before memory runs out.
 std::string errorWithin(const Road& r, const std::string& path, const std::string& fifo = "") {
-    auto done = std::make_shared<std::promise<std::string>>();
-    auto result = done->get_future();
-    std::thread([r, path, done] {
-        done->set_value(test::errorOf([&] { r.read(path); }));
-    }).detach();
-    if (result.wait_for(std::chrono::seconds(3)) != std::future_status::ready) {
-        ADD_FAILURE() << r.kind << ": reading '" << path << "' did not return";
-        if (fifo.empty()) {
-            std::fprintf(stderr, "FAILED: %s: reading '%s' did not return\n", r.kind.c_str(),
-                         path.c_str());
-            std::_Exit(1);
-        }
-        ::close(::open(fifo.c_str(), O_RDWR));  // let the reader go
-    }
-    return result.get();
+    return test::errorWithin(r.kind, r.read, path, fifo);  // test_util.h
 }
 
 void expectHas(const std::string& error, const std::string& part, const Road& r) {

@@ -1,9 +1,18 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include <fcntl.h>
 #include <gtest/gtest.h>
+#include <unistd.h>
 
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <functional>
+#include <future>
+#include <memory>
 #include <string>
+#include <thread>
 
 #include "core/model.h"
 
@@ -24,6 +33,28 @@ std::string errorOf(F&& f) {
         return e.what();
     }
     return "";
+}
+
+// The message of read(path) (errorOf), run on another thread: a reader that blocks (a FIFO
+// opened for reading waits for a writer) fails the test instead of hanging it, the FIFO then
+// opened to release it; one that reads without end (/dev/zero) ends the test binary with a
+// failure before memory runs out. `name` names the reader in the failure.
+inline std::string errorWithin(const std::string& name,
+                               const std::function<void(const std::string&)>& read,
+                               const std::string& path, const std::string& fifo = "") {
+    auto done = std::make_shared<std::promise<std::string>>();
+    auto result = done->get_future();
+    std::thread([read, path, done] { done->set_value(errorOf([&] { read(path); })); }).detach();
+    if (result.wait_for(std::chrono::seconds(3)) != std::future_status::ready) {
+        ADD_FAILURE() << name << ": reading '" << path << "' did not return";
+        if (fifo.empty()) {
+            std::fprintf(stderr, "FAILED: %s: reading '%s' did not return\n", name.c_str(),
+                         path.c_str());
+            std::_Exit(1);
+        }
+        ::close(::open(fifo.c_str(), O_RDWR));  // let the reader go
+    }
+    return result.get();
 }
 
 inline std::string tempPath(const std::string& name) {
