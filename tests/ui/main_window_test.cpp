@@ -344,12 +344,12 @@ TEST(MainWindow, WheelScrollsShiftWheelZoomsAndShortcutsWinOverTheField) {
     const QCPRange before = p->plot()->xAxis->range();
     wheel(p->plot(), Qt::NoModifier, 240);
     EXPECT_EQ(p->plot()->xAxis->range(), before);  // not zoomed
-    wheel(p->plot(), Qt::ShiftModifier, 240);       // in
+    wheel(p->plot(), Qt::ShiftModifier, 240);      // in
     EXPECT_LT(p->plot()->xAxis->range().size(), before.size() * 0.9);
     EXPECT_NEAR(w.grid()->panel(0, 2)->plot()->xAxis->range().size(),
-                p->plot()->xAxis->range().size(), 1e-9);  // every panel at once
+                p->plot()->xAxis->range().size(), 1e-9);                     // every panel at once
     for (int i = 0; i < 10; ++i) wheel(p->plot(), Qt::ShiftModifier, -240);  // far out
-    EXPECT_NEAR(p->plot()->xAxis->range().lower, before.lower, 1e-9);  // clamped to the map
+    EXPECT_NEAR(p->plot()->xAxis->range().lower, before.lower, 1e-9);        // clamped to the map
     EXPECT_NEAR(p->plot()->xAxis->range().upper, before.upper, 1e-9);
     p->plot()->xAxis->setRange(-20, -10);  // a drag far to the left
     EXPECT_NEAR(p->plot()->xAxis->range().lower, -0.5, 1e-9);
