@@ -57,12 +57,14 @@ protected:
         QCustomPlot::mouseDoubleClickEvent(event);
         m_panel->plotDoubleClick();
     }
-    // The map fitted to the new size before QCustomPlot draws it: its resizeEvent replots at
-    // once, and a fit after it would be drawn only at the next replot.
-    void resizeEvent(QResizeEvent* event) override {
+    // The map fitted to the new size, then drawn once: before the panel is next painted (or
+    // by a replot already queued), not here. QCustomPlot's own resizeEvent draws every layer
+    // at once, so a new sentence that resized the grid drew every panel twice, also the
+    // panels scrolled out of view (a quarter of the UI thread's time per edit).
+    void resizeEvent(QResizeEvent* /*event*/) override {
         setViewport(rect());
         m_panel->plotResized();
-        QCustomPlot::resizeEvent(event);
+        m_panel->replotBeforePainting();
     }
     // A plain wheel scrolls the grid and Ctrl+wheel zooms it (ComparisonGrid); Shift+wheel
     // zooms into the map around the pointer, in every panel at once.
@@ -126,6 +128,8 @@ HeatmapPanel::HeatmapPanel(QWidget* parent) : Panel(parent), m_plot(new Plot(thi
     connect(plot->xAxis, qOverload<const QCPRange&>(&QCPAxis::rangeChanged), this, emitView);
     connect(plot->yAxis, qOverload<const QCPRange&>(&QCPAxis::rangeChanged), this, emitView);
     plot->setMouseTracking(true);
+    // Whatever replots first (a queued replot, a paint) leaves nothing for the other to draw.
+    connect(plot, &QCustomPlot::beforeReplot, this, [this] { m_dirty = false; });
 }
 
 QCustomPlot* HeatmapPanel::plot() const {
@@ -427,9 +431,13 @@ void HeatmapPanel::requestReplot() {
     }
 }
 
+void HeatmapPanel::replotBeforePainting() {
+    m_dirty = true;
+    m_plot->update();
+}
+
 void HeatmapPanel::plotPainting() {
     if (m_dirty) {
-        m_dirty = false;
         m_plot->replot(QCustomPlot::rpQueuedRefresh);  // draws the layers now; the plot below
     }
 }

@@ -93,8 +93,9 @@ private:
     void wrapMessage();
     void fitLayout();  // square cells, thinned labels, m_around (heatmap_panel.cpp)
     void updateScaleTicks();
-    void updateTickLabels();  // every k-th label when cells are smaller than a label
-    void requestReplot();     // now if on screen, else at the next paint
+    void updateTickLabels();      // every k-th label when cells are smaller than a label
+    void requestReplot();         // now if on screen, else at the next paint
+    void replotBeforePainting();  // at the next paint, unless a replot comes first
     int rows() const { return m_weights ? int(m_weights->rows()) : 0; }
     int cols() const { return m_weights ? int(m_weights->cols()) : 0; }
     Plot* m_plot;
@@ -113,7 +114,7 @@ private:
     bool m_diverging = false;  // signed values (differences): the diverging map, from -m_max
     int m_row = -1;
     int m_hoverRow = -1;
-    bool m_dirty = false;  // changed while off screen: replot before the next paint
+    bool m_dirty = false;  // changed off screen or resized: replot before the next paint
     QSize m_around;        // widget size minus the map's, at the last layout (invalid before)
     double m_zoom = 1.0;
     int m_fillHeight = 0;
