@@ -5,6 +5,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <array>
+#include <atomic>
 #include <cerrno>
 #include <csignal>
 #include <cstring>
@@ -17,6 +19,44 @@
 namespace attnviz {
 
 namespace {
+
+// The temporary files of the writes in progress, for the termination handler: fixed slots
+// (nothing is allocated in the handler, and unlink is async-signal-safe). A slot's state is
+// 0 free, 1 being filled, 2 holding a path.
+struct Temporary {
+    std::atomic<int> state{0};
+    char path[4096];
+};
+std::array<Temporary, 16> g_temporaries;
+
+// Claims a slot for `path` (none when all are in use or the path is too long: that write is
+// then only cleaned up by the next write to its target, as before).
+Temporary* rememberTemporary(const std::string& path) {
+    if (path.size() >= sizeof(Temporary::path)) return nullptr;
+    for (Temporary& t : g_temporaries) {
+        int expected = 0;
+        if (!t.state.compare_exchange_strong(expected, 1)) continue;
+        std::memcpy(t.path, path.c_str(), path.size() + 1);
+        t.state.store(2);
+        return &t;
+    }
+    return nullptr;
+}
+
+// Frees the slot when the write is over (renamed or removed), whatever way it ends.
+struct TemporaryGuard {
+    Temporary* slot;
+    ~TemporaryGuard() {
+        if (slot) slot->state.store(0);
+    }
+};
+
+extern "C" void removeTemporariesAndEnd(int signal) {
+    for (Temporary& t : g_temporaries)
+        if (t.state.load() == 2) ::unlink(t.path);
+    std::signal(signal, SIG_DFL);
+    std::raise(signal);  // ends the process as the signal would have (its exit status)
+}
 
 // Removes `<name>.tmp-PID-RAND` beside `path` when process PID no longer runs.
 void removeStaleTemporaries(const std::filesystem::path& path) {
@@ -90,6 +130,7 @@ void writeFileAtomically(const std::string& path, const std::string& bytes) {
     std::random_device rd;
     const std::string tmp =
         path + ".tmp-" + std::to_string(::getpid()) + "-" + std::to_string(rd());
+    const TemporaryGuard remembered{rememberTemporary(tmp)};  // before the file exists
     const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
     if (fd < 0) throw Error("cannot write '" + path + "': " + std::strerror(errno));
     auto fail = [&](const char* what) {
@@ -119,6 +160,17 @@ void writeFileAtomically(const std::string& path, const std::string& bytes) {
         const int err = errno;
         ::unlink(tmp.c_str());
         throw Error("cannot write '" + path + "': " + std::strerror(err));
+    }
+}
+
+void removeTemporariesOnTermination() {
+    for (const int signal : {SIGTERM, SIGINT, SIGHUP}) {
+        struct sigaction now {};
+        if (::sigaction(signal, nullptr, &now) != 0 || now.sa_handler != SIG_DFL) continue;
+        struct sigaction with {};
+        with.sa_handler = removeTemporariesAndEnd;
+        sigemptyset(&with.sa_mask);
+        ::sigaction(signal, &with, nullptr);
     }
 }
 

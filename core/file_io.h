@@ -26,4 +26,11 @@ void writeFileAtomically(const std::string& path, const std::string& bytes);
 void checkOutputPath(const std::string& path, const std::vector<std::string>& inputs,
                      const std::string& flag = "--out");
 
+// Makes SIGTERM, SIGINT and SIGHUP remove the temporary file of every write in progress
+// (writeFileAtomically) before the process ends as the signal would end it: an interrupted
+// write leaves neither a partial file nor a temporary one. Only signals whose handling is
+// still the default are taken (a program's own SIGINT handling, as `train`'s, stays). Called
+// once by each program's main.
+void removeTemporariesOnTermination();
+
 }  // namespace attnviz

@@ -6,6 +6,7 @@
 #include <QFileInfo>
 #include <QTextStream>
 
+#include "core/file_io.h"
 #include "render/runtime.h"
 #include "render/words.h"
 #include "ui/column_files.h"
@@ -17,6 +18,7 @@
 #include "ui/single_instance.h"
 
 int main(int argc, char** argv) {
+    attnviz::removeTemporariesOnTermination();  // killed mid-save: no temp file left behind
     attnviz::render::ensureRuntimeDirectory();
     // Before QApplication, which would take "--session FILE" as its own session-manager option.
     attnviz::ui::ArgumentVector args(attnviz::ui::sessionSafeArguments(argc, argv));
