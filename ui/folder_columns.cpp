@@ -18,6 +18,12 @@ FolderColumns::FolderColumns(WorkspaceModel* workspace, QObject* parent)
         emit message(tr("watching %1: %2 was removed (its column stays)")
                          .arg(folder(), QFileInfo(path).fileName()));
     });
+    connect(m_watch, &FolderWatch::checkpointUnreadable, this,
+            [this](const QString& path, const QString& reason) {
+                emit problems(tr("A checkpoint in the watched folder cannot be read (tried again "
+                                 "when the file changes)"),
+                              {QString("%1: %2").arg(path, reason)});
+            });
     // The analysis that an event starts ends with a summary; the event is said with it.
     connect(m_workspace, &WorkspaceModel::resultsChanged, this, [this] {
         if (!m_note.isEmpty())

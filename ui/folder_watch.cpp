@@ -7,6 +7,7 @@
 #include <QFileSystemWatcher>
 #include <QSet>
 #include <QTimer>
+#include <iterator>
 #include <utility>
 #include <vector>
 
@@ -56,6 +57,7 @@ void FolderWatch::stop() {
     if (!m_watcher->files().isEmpty()) m_watcher->removePaths(m_watcher->files());
     if (!m_watcher->directories().isEmpty()) m_watcher->removePaths(m_watcher->directories());
     m_known.clear();
+    m_unreadable.clear();
     m_dir.clear();
 }
 
@@ -72,6 +74,7 @@ void FolderWatch::scan() {
             : QFileInfoList{};
     enum Kind { Added, Changed, Removed };
     std::vector<std::pair<Kind, QString>> events;
+    std::vector<std::pair<QString, QString>> unreadable;  // path, reason
     QSet<QString> present;
     QStringList watchNow;
     for (const QFileInfo& f : files) {
@@ -80,12 +83,23 @@ void FolderWatch::scan() {
         const Stamp stamp{f.size(), f.lastModified(), f.metadataChangeTime()};
         const auto known = m_known.constFind(path);
         if (known != m_known.cend() && *known == stamp) continue;
-        // Not ready yet (still empty, or locked while written): looked at again next time.
+        // Not ready yet (still empty): looked at again next time.
+        if (stamp.size <= 0) continue;
         QFile file(path);
-        if (stamp.size <= 0 || !file.open(QIODevice::ReadOnly)) continue;
+        if (!file.open(QIODevice::ReadOnly)) {  // said once, looked at again next time
+            const auto said = m_unreadable.constFind(path);
+            if (said == m_unreadable.cend() || !(*said == stamp)) {
+                m_unreadable.insert(path, stamp);
+                unreadable.emplace_back(path, file.errorString());
+            }
+            continue;
+        }
+        m_unreadable.remove(path);
         events.emplace_back(known == m_known.cend() ? Added : Changed, path);
         m_known.insert(path, stamp);
     }
+    for (auto it = m_unreadable.begin(); it != m_unreadable.end();)
+        it = present.contains(it.key()) ? std::next(it) : m_unreadable.erase(it);
     for (auto it = m_known.begin(); it != m_known.end();) {
         if (present.contains(it.key())) {
             ++it;
@@ -95,14 +109,20 @@ void FolderWatch::scan() {
         }
     }
     // A rename over a file replaces its inode, whose watch goes with it: watch the path anew.
+    // Not a file that cannot be read (inotify refuses it, with a warning on every scan; the
+    // poll looks at it again).
     const QStringList watched = m_watcher->files();
     for (const QString& path : present)
-        if (!watched.contains(path)) watchNow << path;
+        if (!watched.contains(path) && !m_unreadable.contains(path)) watchNow << path;
     if (!watchNow.isEmpty()) m_watcher->addPaths(watchNow);
     for (const QString& path : watched)
         if (!present.contains(path)) m_watcher->removePath(path);
 
     const int generation = m_generation;
+    for (const auto& [path, reason] : unreadable) {
+        if (m_generation != generation) return;
+        emit checkpointUnreadable(path, reason);
+    }
     for (const auto& [kind, path] : events) {
         if (m_generation != generation) return;  // a receiver stopped or moved the watch
         switch (kind) {

@@ -44,6 +44,9 @@ signals:
     void checkpointAdded(QString path);    // a new *.safetensors in the folder
     void checkpointChanged(QString path);  // an existing one replaced or rewritten
     void checkpointRemoved(QString path);
+    // A *.safetensors that exists but cannot be opened (no permission, …): said once per
+    // state of the file; reported as added or changed once it can be read.
+    void checkpointUnreadable(QString path, QString reason);
 
 private:
     struct Stamp {
@@ -60,8 +63,9 @@ private:
     QTimer* m_debounce;
     QTimer* m_poll;
     QString m_dir;
-    QHash<QString, Stamp> m_known;  // the checkpoints reported, as last reported
-    int m_generation = 0;           // counts watch() and stop(): a receiver may call either
+    QHash<QString, Stamp> m_known;       // the checkpoints reported, as last reported
+    QHash<QString, Stamp> m_unreadable;  // files that could not be opened, as last said
+    int m_generation = 0;                // counts watch() and stop(): a receiver may call either
 };
 
 }  // namespace attnviz::ui

@@ -1908,6 +1908,10 @@ weight %6</source>
             <translation>无法打开所监视文件夹中的一个检查点（文件变化时会重试）</translation>
         </message>
         <message>
+            <source>A checkpoint in the watched folder cannot be read (tried again when the file changes)</source>
+            <translation>无法读取所监视文件夹中的一个检查点（文件变化时会重试）</translation>
+        </message>
+        <message>
             <source>watching %1: updated %2 (step %3)</source>
             <translation>正在监视 %1：已更新 %2（第 %3 步）</translation>
         </message>

@@ -1908,6 +1908,10 @@ weight %6</source>
             <translation>無法開啟所監看資料夾中的某個檢查點（檔案變更時會重試）</translation>
         </message>
         <message>
+            <source>A checkpoint in the watched folder cannot be read (tried again when the file changes)</source>
+            <translation>無法讀取所監看資料夾中的某個檢查點（檔案變更時會重試）</translation>
+        </message>
+        <message>
             <source>watching %1: updated %2 (step %3)</source>
             <translation>正在監看 %1：已更新 %2（第 %3 步）</translation>
         </message>

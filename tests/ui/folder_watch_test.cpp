@@ -10,6 +10,8 @@
 #include "ui/folder_watch.h"
 
 #include <gtest/gtest.h>
+#include <sys/fsuid.h>
+#include <unistd.h>
 
 #include <QDir>
 #include <QElapsedTimer>
@@ -151,6 +153,72 @@ TEST(FolderWatch, FollowsAFolderWithoutEventsByPolling) {
     ASSERT_TRUE(waitUntil([&] { return changed.count() == 1; }, 3 * FolderWatch::kPollMs));
     EXPECT_EQ(changed[0][0].toString(), c);
     EXPECT_EQ(added.count(), 1);
+}
+
+// Root opens any file: the file checks of this thread are made as "nobody" instead (Linux
+// setfsuid, which also drops CAP_DAC_OVERRIDE), so a file of mode 000 cannot be opened.
+class AsNobody {
+public:
+    AsNobody() : m_root(::geteuid() == 0) {
+        if (m_root) ::setfsgid(65534), ::setfsuid(65534);
+    }
+    ~AsNobody() {
+        if (m_root) ::setfsuid(0), ::setfsgid(0);
+    }
+
+private:
+    bool m_root;
+};
+
+TEST(FolderWatch, AnUnreadableCheckpointIsSaidOnceThenAddedWhenReadable) {
+    QTemporaryDir tmp;
+    ASSERT_TRUE(tmp.isValid());
+    namespace fs = std::filesystem;
+    fs::permissions(tmp.path().toStdString(), fs::perms::all);  // "nobody" may list it
+    const QString locked = QDir(tmp.path()).filePath("locked.safetensors");
+    ASSERT_TRUE(writeFile(locked, bundledBytes("01-dot.safetensors")));
+    fs::permissions(locked.toStdString(), fs::perms::none);
+    const AsNobody nobody;
+    {
+        QFile probe(locked);
+        ASSERT_FALSE(probe.open(QIODevice::ReadOnly)) << "the test needs an unreadable file";
+    }
+    FolderWatch watch;
+    QSignalSpy added(&watch, &FolderWatch::checkpointAdded);
+    QSignalSpy unreadable(&watch, &FolderWatch::checkpointUnreadable);
+    QString error;
+    ASSERT_TRUE(watch.watch(tmp.path(), &error)) << error.toStdString();
+    ASSERT_EQ(unreadable.count(), 1) << "said at once, not left to a warning on stderr";
+    EXPECT_EQ(unreadable[0][0].toString(), locked);
+    EXPECT_FALSE(unreadable[0][1].toString().isEmpty()) << "with the reason";
+    // The next polls say nothing new about the same file.
+    QTest::qWait(FolderWatch::kPollMs + 500);
+    EXPECT_EQ(unreadable.count(), 1);
+    EXPECT_EQ(added.count(), 0);
+    // Readable now: it becomes a checkpoint like any other.
+    const int fsuid = ::setfsuid(0);  // as the file's owner again, to change its mode
+    fs::permissions(locked.toStdString(),
+                    fs::perms::owner_read | fs::perms::group_read | fs::perms::others_read);
+    ::setfsuid(uid_t(fsuid));
+    ASSERT_TRUE(waitUntil([&] { return added.count() == 1; }, 3 * FolderWatch::kPollMs));
+    EXPECT_EQ(unreadable.count(), 1);
+}
+
+TEST(MainWindow, AnUnreadableCheckpointInTheWatchedFolderIsAProblem) {
+    QTemporaryDir tmp;
+    ASSERT_TRUE(tmp.isValid());
+    namespace fs = std::filesystem;
+    fs::permissions(tmp.path().toStdString(), fs::perms::all);
+    const QString locked = QDir(tmp.path()).filePath("locked.safetensors");
+    ASSERT_TRUE(writeFile(locked, bundledBytes("01-dot.safetensors")));
+    fs::permissions(locked.toStdString(), fs::perms::none);
+    const AsNobody nobody;
+    MainWindow w;
+    QString error;
+    ASSERT_TRUE(w.watchFolder(tmp.path(), &error)) << error.toStdString();
+    ASSERT_TRUE(waitUntil([&] { return !w.problems()->isEmpty(); }));
+    EXPECT_TRUE(w.problems()->lines().join("\n").contains("locked.safetensors"))
+        << w.problems()->lines().join("\n").toStdString();
 }
 
 TEST(FolderWatch, MissingFolderIsAnErrorNamingIt) {
