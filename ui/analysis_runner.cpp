@@ -4,6 +4,8 @@
 #include <QCoreApplication>
 #include <QtConcurrent/QtConcurrentRun>
 
+#include "background.h"
+
 namespace attnviz::ui {
 
 Results analyzeCatching(const std::vector<ModelColumn>& columns, const std::string& source,
@@ -51,8 +53,8 @@ void AnalysisRunner::request(const std::vector<ModelColumn>& columns, const std:
 
 void AnalysisRunner::start() {
     m_pending = false;
-    m_watcher->setFuture(
-        QtConcurrent::run([columns = m_nextColumns, source = m_nextSource, target = m_nextTarget] {
+    m_watcher->setFuture(QtConcurrent::run(
+        backgroundPool(), [columns = m_nextColumns, source = m_nextSource, target = m_nextTarget] {
             return analyzeCatching(columns, source, target);
         }));
 }

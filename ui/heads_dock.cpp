@@ -23,6 +23,7 @@
 #include <cmath>
 #include <limits>
 
+#include "background.h"
 #include "chart_view.h"
 #include "core/head_importance.h"
 #include "core/head_stats.h"
@@ -244,9 +245,10 @@ void HeadsDock::refresh() {
         showComputation(watcher->result());
     });
     const auto heads = m_layer < 0 ? m_stats->allHeads() : m_stats->heads(m_kind, m_layer);
-    watcher->setFuture(QtConcurrent::run([stats = m_stats, heads, request, latest = m_latest] {
-        return computeHeads(*stats, heads, request, *latest);
-    }));
+    watcher->setFuture(
+        QtConcurrent::run(backgroundPool(), [stats = m_stats, heads, request, latest = m_latest] {
+            return computeHeads(*stats, heads, request, *latest);
+        }));
     updateStatus();
 }
 
@@ -328,9 +330,10 @@ bool HeadsDock::computeOverSet(QString* why) {
         if (job != m_setJob || job->cancelled) return;  // cancelled: nobody waits for it
         setFinished(*job, watcher->result());
     });
-    watcher->setFuture(QtConcurrent::run([columns = m_columns, lines = std::move(lines), job] {
-        return computeSet(columns, lines, *job);
-    }));
+    watcher->setFuture(
+        QtConcurrent::run(backgroundPool(), [columns = m_columns, lines = std::move(lines), job] {
+            return computeSet(columns, lines, *job);
+        }));
     updateStatus();
     return true;
 }
@@ -442,7 +445,8 @@ bool HeadsDock::computePruning(QString* why) {
         }
         pruneFinished(*job, std::move(out.curves), name);
     });
-    watcher->setFuture(QtConcurrent::run([in, job] { return computePrune(in, *job); }));
+    watcher->setFuture(
+        QtConcurrent::run(backgroundPool(), [in, job] { return computePrune(in, *job); }));
     updateStatus();
     return true;
 }

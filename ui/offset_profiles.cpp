@@ -4,6 +4,7 @@
 #include <QEvent>
 #include <QtConcurrent/QtConcurrentRun>
 
+#include "background.h"
 #include "language.h"
 #include "render/words.h"
 
@@ -97,32 +98,33 @@ void OffsetProfileView::recompute() {
     }
     m_stale = false;
     // The language is read here, on the UI thread that switches it.
-    m_watcher->setFuture(QtConcurrent::run([stats = m_stats, kind = m_kind, layer = m_layer,
-                                            words = render::Words(currentLanguage()),
-                                            current = m_generation, generation] {
-        std::vector<render::ModelRuns> models;
-        std::vector<size_t> columnOf;  // the results' column of each model shown
-        std::string error;
-        if (!stats) return std::make_pair(render::ChartGrid{}, error);
-        auto cancelled = [&] { return current->load() != generation; };
-        // Every head shown, fitted once (shared with the Heads dock), on both cores.
-        if (!stats->compute(stats->heads(kind, layer), 2, cancelled))
-            return std::make_pair(render::ChartGrid{}, error);
-        const Results& results = stats->results();
-        for (size_t c = 0; c < results.size(); ++c)
-            if (results[c].error.empty()) {
-                models.push_back({results[c].name, {results[c].analysis}});
-                columnOf.push_back(c);
-            }
-        render::ChartGrid g =
-            render::offsetProfileCharts(models, kind, layer, kMaxOffset, &error, words,
-                                        [&](size_t model, size_t block, int head) {
-                                            return stats->at({columnOf[model], block, head}).fit;
-                                        });
-        if (g.charts.empty() && error.empty())
-            error = OffsetProfileView::tr("no model to show").toStdString();
-        return std::make_pair(std::move(g), error);
-    }));
+    m_watcher->setFuture(QtConcurrent::run(
+        backgroundPool(),
+        [stats = m_stats, kind = m_kind, layer = m_layer, words = render::Words(currentLanguage()),
+         current = m_generation, generation] {
+            std::vector<render::ModelRuns> models;
+            std::vector<size_t> columnOf;  // the results' column of each model shown
+            std::string error;
+            if (!stats) return std::make_pair(render::ChartGrid{}, error);
+            auto cancelled = [&] { return current->load() != generation; };
+            // Every head shown, fitted once (shared with the Heads dock), on both cores.
+            if (!stats->compute(stats->heads(kind, layer), 2, cancelled))
+                return std::make_pair(render::ChartGrid{}, error);
+            const Results& results = stats->results();
+            for (size_t c = 0; c < results.size(); ++c)
+                if (results[c].error.empty()) {
+                    models.push_back({results[c].name, {results[c].analysis}});
+                    columnOf.push_back(c);
+                }
+            render::ChartGrid g = render::offsetProfileCharts(
+                models, kind, layer, kMaxOffset, &error, words,
+                [&](size_t model, size_t block, int head) {
+                    return stats->at({columnOf[model], block, head}).fit;
+                });
+            if (g.charts.empty() && error.empty())
+                error = OffsetProfileView::tr("no model to show").toStdString();
+            return std::make_pair(std::move(g), error);
+        }));
 }
 
 }  // namespace attnviz::ui

@@ -16,6 +16,7 @@
 #include <cmath>
 #include <thread>
 
+#include "background.h"
 #include "language.h"
 #include "render/colormaps.h"
 #include "render/figure.h"
@@ -314,7 +315,7 @@ bool TrainingDock::start(const JobSpec& spec, const QString& name, QString* erro
     m_progress->setRange(0, spec.train.steps);
     m_progress->setValue(0);
     m_status->setText(tr("preparing…"));
-    m_future = QtConcurrent::run([this, spec, name] { train(spec, name); });
+    m_future = QtConcurrent::run(trainingPool(), [this, spec, name] { train(spec, name); });
     return true;
 }
 

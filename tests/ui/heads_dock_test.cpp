@@ -21,6 +21,7 @@
 #include <QLineEdit>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QSemaphore>
 #include <QSignalSpy>
 #include <QTableView>
 #include <QTest>
@@ -37,6 +38,8 @@
 #include "core/tasks.h"
 #include "core/training_job.h"
 #include "tests/ui/wait.h"
+#include "ui/analysis_runner.h"
+#include "ui/background.h"
 #include "ui/chart_view.h"
 
 using namespace attnviz;
@@ -65,7 +68,7 @@ int totalHeads(const Results& results) {
 // too) has finished and its result has been delivered to the UI thread.
 void settle(HeadsDock& dock) {
     ASSERT_TRUE(waitUntil([&] { return !dock.busy(); }));
-    QThreadPool::globalInstance()->waitForDone();
+    attnviz::ui::backgroundPool()->waitForDone();
     QCoreApplication::processEvents();
     QCoreApplication::processEvents();
 }
@@ -351,7 +354,7 @@ void computeSet(HeadsDock& dock) {
     EXPECT_TRUE(dock.setBusy());
     EXPECT_FALSE(dock.progress()->isHidden());
     ASSERT_TRUE(waitUntil([&] { return !dock.setBusy(); }, 300000));
-    QThreadPool::globalInstance()->waitForDone();
+    attnviz::ui::backgroundPool()->waitForDone();
     QCoreApplication::processEvents();
 }
 
@@ -506,7 +509,7 @@ TEST(HeadsDock, CancelLeavesTheTableAsItWas) {
     EXPECT_FALSE(dock.setBusy());
     EXPECT_TRUE(dock.progress()->isHidden());
     EXPECT_TRUE(dock.cancelButton()->isHidden());
-    QThreadPool::globalInstance()->waitForDone();  // the worker stops at its next check
+    attnviz::ui::backgroundPool()->waitForDone();  // the worker stops at its next check
     QCoreApplication::processEvents();
     EXPECT_EQ(computed.count(), 0);
     EXPECT_FALSE(dock.showsSet());
@@ -519,7 +522,7 @@ TEST(HeadsDock, CancelLeavesTheTableAsItWas) {
     ASSERT_TRUE(dock.computeOverSet());
     dock.setSentenceSet(columns, kToyLines);
     EXPECT_FALSE(dock.setBusy());
-    QThreadPool::globalInstance()->waitForDone();
+    attnviz::ui::backgroundPool()->waitForDone();
     QCoreApplication::processEvents();
     EXPECT_FALSE(dock.showsSet());
 }
@@ -581,7 +584,7 @@ TEST(HeadsDock, PruningCurvesOfAModelWithImportance) {
     QSignalSpy pruned(&dock, &HeadsDock::pruned);
     dock.cancel();
     EXPECT_FALSE(dock.pruneBusy());
-    QThreadPool::globalInstance()->waitForDone();
+    attnviz::ui::backgroundPool()->waitForDone();
     QCoreApplication::processEvents();
     EXPECT_EQ(pruned.count(), 0);
     EXPECT_EQ(dock.pruneCurves(), nullptr);
@@ -597,7 +600,7 @@ TEST(HeadsDock, PruningCurvesOfAModelWithImportance) {
     // Again, to the end.
     ASSERT_TRUE(dock.computePruning(&why)) << why.toStdString();
     ASSERT_TRUE(waitUntil([&] { return !dock.pruneBusy(); }, 300000));
-    QThreadPool::globalInstance()->waitForDone();
+    attnviz::ui::backgroundPool()->waitForDone();
     QCoreApplication::processEvents();
     EXPECT_EQ(pruned.count(), 1);
     const PruneCurves* curves = dock.pruneCurves();
@@ -654,4 +657,32 @@ TEST(HeadsDock, PruningCurvesOfAModelWithImportance) {
     EXPECT_EQ(dock.pruneModels()->count(), 0);
     EXPECT_FALSE(dock.computePruning(&why));
     EXPECT_NE(dock.pruneCurves(), nullptr);
+}
+
+// Qt draws with its global thread pool (image conversion and scaling, the UI thread waiting for
+// the pieces): the analysis runs on threads of its own (ui/background.h), so that a busy global
+// pool never holds it, nor it the painting. With every thread of the global pool held, a
+// sentence is still analysed. (No widget is shown here: painting itself would wait.)
+TEST(BackgroundPool, AnalysisNeverWaitsForQtsGlobalPool) {
+    // Every thread of the global pool held (an idle one would take queued work past the
+    // limit), and no more started while they are.
+    QThreadPool* global = QThreadPool::globalInstance();
+    const int threads = global->maxThreadCount();
+    QSemaphore release, running;
+    for (int t = 0; t < threads; ++t)
+        global->start([&] {
+            running.release();
+            release.acquire();
+        });
+    ASSERT_TRUE(running.tryAcquire(threads, 10000));
+    AnalysisRunner runner;
+    QSignalSpy analysed(&runner, &AnalysisRunner::finished);
+    runner.request({loadModelColumn(kModels + "/01-dot.safetensors")}, "the cat sees the dog", "");
+    const bool done = waitUntil([&] { return !analysed.isEmpty(); }, 20000);
+    release.release(threads);
+    global->waitForDone();
+    ASSERT_TRUE(done) << "the analysis waited for Qt's global thread pool";
+    const auto results = analysed[0][0].value<std::shared_ptr<const Results>>();
+    ASSERT_TRUE(results);
+    EXPECT_EQ(results->size(), 1u);
 }
