@@ -19,7 +19,10 @@ namespace attnviz::ui {
 // model's layers), rows are heads (or one row with their mean). It draws the workspace model's
 // selection and keeps no results of its own. Panels are reused while the grid's shape and kind
 // stay the same; zoom and pan are shared by all panels; a clicked query row is outlined
-// everywhere. Column headers have a context menu to move or remove the column.
+// everywhere. Column headers have a context menu to move or remove the column, and stay in
+// sight at the top while the grid scrolls down (the panels below them name only the block,
+// layer and head: the model is named once, in its header). The headers' text is the grid's
+// font (larger while presenting).
 class ComparisonGrid : public QWidget {
     Q_OBJECT
 public:
@@ -56,6 +59,8 @@ signals:
     void removeColumnRequested(int column);
 
 protected:
+    bool event(QEvent* event) override;        // moved, resized or laid out: headers pinned again
+    void changeEvent(QEvent* event) override;  // FontChange: headers sized to the new font
     void wheelEvent(QWheelEvent* event) override;
     bool eventFilter(QObject* watched, QEvent* event) override;
 
@@ -63,10 +68,17 @@ private:
     void viewChanged();
     void applySizes();   // the view's zoom and label size to every panel
     void fitViewport();  // the grid's size: the view's, or the panels' minimum when larger
+    // The headers at the top of the viewport when the grid is scrolled down past them, over
+    // the panels (their place in the layout otherwise).
+    void pinHeaders();
+    int headerHeight() const;
     void reshape(int columns, int rows, PanelKind kind);
     QLabel* makeHeader(int column);
     Panel* makePanelOf(int column);
     void fillColumn(int c, const SelectedColumn& column, int rows);
+    // The header's variant: "fixed random" for an untrained random table; a block whose
+    // variant is not the model's own says both: "dense (cross: dot)".
+    QString variantLabel(const SelectedColumn& column) const;
     void syncArea(const Panel* from, const TableArea& area);
     template <class F>
     void forEachPanel(F f) const {
