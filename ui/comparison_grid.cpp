@@ -243,6 +243,20 @@ void ComparisonGrid::fitViewport() {
     if (size() != want) resize(want);
 }
 
+ComparisonGrid::Labels ComparisonGrid::markPieces(const Labels& labels, const Analysis& a) const {
+    if (!labels || m_view.mergeWords) return labels;
+    const std::vector<bool>* starts = *labels == a.sourceLabels   ? &a.sourceWordStart
+                                      : *labels == a.targetLabels ? &a.targetWordStart
+                                                                  : nullptr;
+    if (!starts || starts->size() != labels->size() ||
+        std::all_of(starts->begin(), starts->end(), [](bool b) { return b; }))
+        return labels;
+    auto out = std::make_shared<std::vector<std::string>>(*labels);
+    for (size_t i = 0; i < out->size(); ++i)
+        if (!(*starts)[i]) (*out)[i] = kPieceMark + (*out)[i];
+    return out;
+}
+
 QString ComparisonGrid::variantLabel(const SelectedColumn& col) const {
     const QString shown = QString::fromStdString(col.variant);
     const auto& columns = m_model->columns();
@@ -311,7 +325,9 @@ void ComparisonGrid::fillColumn(int c, const SelectedColumn& col, int rows) {
             p->setMessage(h == 0 ? QString::fromStdString(col.error) : QString());
             continue;
         }
-        const SelectedTable& t = col.tables[size_t(h)];
+        SelectedTable t = col.tables[size_t(h)];
+        t.queries = markPieces(t.queries, r.analysis);
+        t.keys = markPieces(t.keys, r.analysis);
         const QString what = QString::fromStdString(t.where);
         p->setTitle(what);
         p->setToolTipTitle(QString("%1 · %2").arg(name, what));

@@ -46,6 +46,8 @@ public:
     QLabel* header(int column) const;
     int columnCount() const { return m_columns; }
     int rowCount() const { return m_rows; }
+    // Before a token label: the piece continues the word before it (SentencePiece models).
+    static constexpr const char* kPieceMark = "\u00B7";
     // The scroll area showing the grid: a single row of heatmaps fills its height.
     void watchViewport(QAbstractScrollArea* area);
     // Every header and panel made again from the model's selection (e.g. in another language).
@@ -79,6 +81,11 @@ private:
     // The header's variant: "fixed random" for an untrained random table; a block whose
     // variant is not the model's own says both: "dense (cross: dot)".
     QString variantLabel(const SelectedColumn& column) const;
+    // Subword pieces that continue a word are marked (kPieceMark), so that "st ·ation" does not
+    // read as two words, thinned or not; labels that are not the model's pieces (merged words)
+    // are left as they are.
+    using Labels = std::shared_ptr<const std::vector<std::string>>;
+    Labels markPieces(const Labels& labels, const Analysis& analysis) const;
     void syncArea(const Panel* from, const TableArea& area);
     template <class F>
     void forEachPanel(F f) const {

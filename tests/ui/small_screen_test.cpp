@@ -141,3 +141,36 @@ TEST(SmallScreen, HeadersNameFixedRandomAndABlockOfAnotherVariant) {
         << headerOf("dense").toStdString();
     EXPECT_NE(headerOf("dot").indexOf("<small>dot</small>"), -1);
 }
+
+// Issue 29: a piece that continues a word is marked, so that "st ·ation" does not read as
+// two words; merged words and word-level models are left as they are.
+TEST(SmallScreen, PiecesThatContinueAWordAreMarked) {
+    MainWindow w;
+    ASSERT_TRUE(w.chooseModelSet("en-es", false));
+    w.applyComparison("dot-hc-sa");
+    w.setSentence("I want to go to the station");
+    w.resize(1366, 768);
+    w.show();
+    w.analyzeNow();
+    ASSERT_TRUE(waitUntil([&] { return !w.runner()->busy(); }));
+    QTest::qWait(50);
+    HeatmapPanel* p = w.grid()->panel(1, 0);
+    ASSERT_NE(p, nullptr);
+    auto label = [&](QCPAxis* axis, int i) {
+        auto t = qSharedPointerDynamicCast<QCPAxisTickerText>(axis->ticker());
+        return t ? t->ticks().value(double(i)) : QString();
+    };
+    ASSERT_EQ(p->matrix().rows(), 9);  // I want to go to the st ation <eos>
+    EXPECT_EQ(label(p->plot()->yAxis, 6), "st");
+    EXPECT_EQ(label(p->plot()->yAxis, 7), "·ation");
+    EXPECT_EQ(label(p->plot()->xAxis, 7), "·ation");
+    EXPECT_EQ(label(p->plot()->yAxis, 8), "<eos>");
+    EXPECT_NE(p->cellText(7, 6).indexOf("\"·ation\""), -1);
+    ViewState v = w.view();
+    v.mergeWords = true;  // words: nothing to mark
+    w.setView(v);
+    p = w.grid()->panel(1, 0);
+    ASSERT_NE(p, nullptr);
+    for (int i = 0; i < p->matrix().rows(); ++i)
+        EXPECT_FALSE(label(p->plot()->yAxis, i).startsWith("·")) << i;
+}
