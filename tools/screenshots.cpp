@@ -8,6 +8,9 @@
 // 40-token sentence, at the window size given (default: the screen's available area), named
 // LAYOUT-TOKENS.png, so that readability can be judged at 1366x768 and 1920x1080:
 //   attnviz-screenshots --layouts OUTDIR [WxH]
+// With --classroom, at the screen's size: the default workspace, dot vs HC-SA with "to"
+// clicked, and the same in presentation mode (default.png, dot-vs-hc-sa.png, present.png):
+//   attnviz-screenshots --classroom OUTDIR
 // With --language CODE (zh_CN, zh_TW), the interface switched live from English to that
 // language, for checking translated texts for clipping: the workspace, the Heads dock, the
 // Query profile, Variant, Offset profiles and Training docks, the export dialog and the View
@@ -35,6 +38,7 @@
 #include "ui/heads_dock.h"
 #include "ui/main_window.h"
 #include "ui/offset_profiles.h"
+#include "ui/presentation.h"
 #include "ui/training_dock.h"
 
 using namespace attnviz::ui;
@@ -167,13 +171,38 @@ int shootLanguage(MainWindow& w, const QString& out, const QString& code) {
     return ok ? 0 : 1;
 }
 
+// The classroom (issue 29), at the screen's size: the default workspace; the lecture's
+// comparison (Columns › Compare › dot vs HC-SA) with "to" clicked; the same in presentation
+// mode, "to" reached with the arrow keys' steps.
+int shootClassroom(MainWindow& w, const QString& out) {
+    w.chooseModelSet("en-es", false);
+    w.setSentence("I want to go to the station");
+    w.show();
+    settle(w);
+    bool ok = shoot(w, out + "/default.png");
+    w.applyComparison("dot-hc-sa");
+    settle(w);
+    w.selectQuery(1, 2);
+    QTest::qWait(300);
+    ok = shoot(w, out + "/dot-vs-hc-sa.png") && ok;
+    w.selectQuery(-1, -1);
+    w.presentation()->setActive(true);
+    QTest::qWait(300);
+    for (int i = 0; i < 3; ++i) w.presentation()->stepQuery(+1);
+    settle(w);
+    ok = shoot(w, out + "/present.png") && ok;
+    w.presentation()->setActive(false);
+    return ok ? 0 : 1;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
     // Before QApplication, which needs a display: --help, and an unknown option, which would
     // otherwise be taken for the output folder.
     const char* usage =
-        "usage: attnviz-screenshots [--layouts | --language zh_CN|zh_TW] [OUTDIR] [WxH]\n"
+        "usage: attnviz-screenshots [--layouts | --classroom | --language zh_CN|zh_TW] [OUTDIR] "
+        "[WxH]\n"
         "Screenshots of the app (default OUTDIR docs/screenshots); run under a display,\n"
         "e.g. xvfb-run. See scripts/screenshots.\n";
     for (int i = 1; i < argc; ++i) {
@@ -182,7 +211,8 @@ int main(int argc, char** argv) {
             std::fputs(usage, stdout);
             return 0;
         }
-        if (a.rfind("--", 0) == 0 && a != "--layouts" && a != "--language") {  // Qt: -platform
+        if (a.rfind("--", 0) == 0 && a != "--layouts" && a != "--classroom" &&
+            a != "--language") {  // Qt: -platform
             std::fprintf(stderr, "attnviz-screenshots: unknown option '%s'\n%s", a.c_str(), usage);
             return 2;
         }
@@ -191,7 +221,8 @@ int main(int argc, char** argv) {
     QApplication app(argc, argv);
     QApplication::setApplicationName("attnviz-screenshots");
     QStringList args = QApplication::arguments().mid(1);
-    const bool layouts = args.removeAll("--layouts") > 0;
+    const bool classroom = args.removeAll("--classroom") > 0;
+    const bool layouts = args.removeAll("--layouts") > 0 || classroom;
     QString language;
     if (const int i = int(args.indexOf("--language")); i >= 0 && i + 1 < args.size()) {
         language = args[i + 1];
@@ -209,6 +240,7 @@ int main(int argc, char** argv) {
     MainWindow w;
     w.resize(size);
     if (!language.isEmpty()) return shootLanguage(w, out, language);
+    if (classroom) return shootClassroom(w, out);
     if (layouts) {
         w.chooseModelSet("en-es", false);
         w.show();

@@ -20,6 +20,7 @@
 #include "language.h"
 #include "main_window.h"
 #include "offset_profiles.h"
+#include "presentation.h"
 #include "render/words.h"
 #include "sentence_list.h"
 #include "training_dock.h"
@@ -151,6 +152,10 @@ void MainWindow::addViewMenu() {
         m_source->setFocus();
         m_source->selectAll();
     });
+    view->addSeparator();
+    // Also the window's own action: its shortcut works while the menu bar is hidden.
+    addAction(add(view, QT_TR_NOOP("&Presentation mode"), QKeySequence(Qt::Key_F5), m_presentation,
+                  &Presentation::toggle));
     view->addSeparator();
     addLanguageMenu(view);
 }

@@ -49,14 +49,19 @@ struct AppOptions {
         "View > Language, else the system's).",
         "code"};
 
+    QCommandLineOption present{
+        "present",
+        "Open in presentation mode: full screen, large labels, the sentence and its translation "
+        "as a caption; Left/Right step the query through the tokens, Esc leaves (F5 in the "
+        "app)."};
     QCommandLineOption newInstance{
         "new-instance",
         "Start a new window even when attnviz already runs (otherwise files given on the "
         "command line go to the running window)."};
 
     QList<QCommandLineOption> all() const {
-        return {models,  modelSet, text,     target,     exportFigure,
-                session, fresh,    language, newInstance};
+        return {models,  modelSet, text,     target,  exportFigure,
+                session, fresh,    language, present, newInstance};
     }
 };
 

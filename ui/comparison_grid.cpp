@@ -7,6 +7,7 @@
 #include <QScrollBar>
 #include <QToolTip>
 #include <QWheelEvent>
+#include <algorithm>
 #include <cmath>
 
 namespace attnviz::ui {
@@ -75,6 +76,35 @@ bool ComparisonGrid::eventFilter(QObject* watched, QEvent* event) {
     return QWidget::eventFilter(watched, event);
 }
 
+bool ComparisonGrid::event(QEvent* event) {
+    const bool done = QWidget::event(event);  // a LayoutRequest has been laid out by now
+    const auto type = event->type();
+    if (type == QEvent::Move || type == QEvent::Resize || type == QEvent::LayoutRequest)
+        pinHeaders();
+    return done;
+}
+
+void ComparisonGrid::changeEvent(QEvent* event) {
+    QWidget::changeEvent(event);
+    if (event->type() != QEvent::FontChange) return;
+    for (QLabel* h : m_headers) h->setFixedHeight(headerHeight());
+    rebuild();  // the decoded outputs elided to the new font
+}
+
+int ComparisonGrid::headerHeight() const {
+    return 4 * fontMetrics().lineSpacing() + 4;
+}
+
+void ComparisonGrid::pinHeaders() {
+    // The scroll area moves the grid up by what it has scrolled; the headers' own row is the
+    // layout's first, at its top margin.
+    const int top = std::max(m_layout->contentsMargins().top(), -y());
+    for (QLabel* h : m_headers) {
+        h->move(h->x(), top);
+        h->raise();
+    }
+}
+
 void ComparisonGrid::wheelEvent(QWheelEvent* event) {
     if (event->modifiers() & Qt::ControlModifier) {
         const int steps = event->angleDelta().y() / 120;
@@ -111,7 +141,8 @@ QLabel* ComparisonGrid::makeHeader(int c) {
     label->setAlignment(Qt::AlignCenter);
     label->setWordWrap(true);
     // A fixed height: headers whose text wraps differently must not re-lay out the panels.
-    label->setFixedHeight(4 * label->fontMetrics().lineSpacing() + 4);
+    label->setFixedHeight(headerHeight());
+    label->setAutoFillBackground(true);  // pinned over the panels (pinHeaders)
     label->setContextMenuPolicy(Qt::CustomContextMenu);
     connect(label, &QLabel::customContextMenuRequested, this, [this, c, label](const QPoint& at) {
         if (m_view.allLayersOf >= 0) return;  // columns are layers, not models
@@ -212,11 +243,47 @@ void ComparisonGrid::fitViewport() {
     if (size() != want) resize(want);
 }
 
+ComparisonGrid::Labels ComparisonGrid::markPieces(const Labels& labels, const Analysis& a) const {
+    if (!labels || m_view.mergeWords) return labels;
+    const std::vector<bool>* starts = *labels == a.sourceLabels   ? &a.sourceWordStart
+                                      : *labels == a.targetLabels ? &a.targetWordStart
+                                                                  : nullptr;
+    if (!starts || starts->size() != labels->size() ||
+        std::all_of(starts->begin(), starts->end(), [](bool b) { return b; }))
+        return labels;
+    auto out = std::make_shared<std::vector<std::string>>(*labels);
+    for (size_t i = 0; i < out->size(); ++i)
+        if (!(*starts)[i]) (*out)[i] = kPieceMark + (*out)[i];
+    return out;
+}
+
+QString ComparisonGrid::variantLabel(const SelectedColumn& col) const {
+    const QString shown = QString::fromStdString(col.variant);
+    const auto& columns = m_model->columns();
+    if (col.result < 0 || col.result >= int(columns.size()) || !columns[size_t(col.result)].model)
+        return shown;
+    const ModelConfig& c = columns[size_t(col.result)].model->config();
+    auto name = [this](const BlockConfig& b) {
+        const auto trainable = b.options.find("trainable");
+        if (b.variant == "random" && trainable != b.options.end() && trainable->is_boolean() &&
+            !trainable->get<bool>())
+            //: Column header: the random synthesizer whose table is not trained
+            return tr("fixed random");
+        return QString::fromStdString(b.variant);
+    };
+    const BlockConfig& own =
+        c.block(c.hasEncoder() ? BlockKind::EncoderSelf : BlockKind::DecoderSelf);
+    const BlockConfig& here = c.block(m_view.kind);
+    if (here.variant == own.variant) return name(here);
+    //: Column header: the model's variant, then the block shown and its own variant, e.g.
+    //: "dense (cross: dot)"
+    return tr("%1 (%2: %3)").arg(name(own), kindLabel(m_view.kind), name(here));
+}
+
 void ComparisonGrid::fillColumn(int c, const SelectedColumn& col, int rows) {
     const ColumnResult& r = (*m_model->results())[size_t(col.result)];
     QString header = "<b>" + QString::fromStdString(col.title).toHtmlEscaped() + "</b>";
-    if (!col.variant.empty())
-        header += "<br><small>" + QString::fromStdString(col.variant) + "</small>";
+    if (!col.variant.empty()) header += "<br><small>" + variantLabel(col) + "</small>";
     //: Column header: the model was never trained (random weights)
     if (r.untrained) header += QString(" <small>%1</small>").arg(tr("(untrained)"));
     QString tip = m_info.value(col.result);
@@ -251,14 +318,18 @@ void ComparisonGrid::fillColumn(int c, const SelectedColumn& col, int rows) {
     const QString where = QString("%1 L%2").arg(kindLabel(m_view.kind)).arg(col.layer);
     for (int h = 0; h < rows; ++h) {
         Panel* p = m_panels[size_t(c)][size_t(h)];
+        // The model is named once, in the header; each panel says where it is.
         if (h >= int(col.tables.size())) {  // past the column's tables, or a failed model: why
-            p->setTitle(r.error.empty() ? QString("%1\n%2").arg(name, where) : name);
+            p->setTitle(r.error.empty() ? where : QString());
+            p->setToolTipTitle(r.error.empty() ? QString("%1 · %2").arg(name, where) : name);
             p->setMessage(h == 0 ? QString::fromStdString(col.error) : QString());
             continue;
         }
-        const SelectedTable& t = col.tables[size_t(h)];
+        SelectedTable t = col.tables[size_t(h)];
+        t.queries = markPieces(t.queries, r.analysis);
+        t.keys = markPieces(t.keys, r.analysis);
         const QString what = QString::fromStdString(t.where);
-        p->setTitle(QString("%1\n%2").arg(name, what));
+        p->setTitle(what);
         p->setToolTipTitle(QString("%1 · %2").arg(name, what));
         p->setColors(m_view);
         p->setAlignedRows(m_alignedRows);

@@ -19,7 +19,10 @@ namespace attnviz::ui {
 // model's layers), rows are heads (or one row with their mean). It draws the workspace model's
 // selection and keeps no results of its own. Panels are reused while the grid's shape and kind
 // stay the same; zoom and pan are shared by all panels; a clicked query row is outlined
-// everywhere. Column headers have a context menu to move or remove the column.
+// everywhere. Column headers have a context menu to move or remove the column, and stay in
+// sight at the top while the grid scrolls down (the panels below them name only the block,
+// layer and head: the model is named once, in its header). The headers' text is the grid's
+// font (larger while presenting).
 class ComparisonGrid : public QWidget {
     Q_OBJECT
 public:
@@ -43,6 +46,8 @@ public:
     QLabel* header(int column) const;
     int columnCount() const { return m_columns; }
     int rowCount() const { return m_rows; }
+    // Before a token label: the piece continues the word before it (SentencePiece models).
+    static constexpr const char* kPieceMark = "\u00B7";
     // The scroll area showing the grid: a single row of heatmaps fills its height.
     void watchViewport(QAbstractScrollArea* area);
     // Every header and panel made again from the model's selection (e.g. in another language).
@@ -56,6 +61,8 @@ signals:
     void removeColumnRequested(int column);
 
 protected:
+    bool event(QEvent* event) override;        // moved, resized or laid out: headers pinned again
+    void changeEvent(QEvent* event) override;  // FontChange: headers sized to the new font
     void wheelEvent(QWheelEvent* event) override;
     bool eventFilter(QObject* watched, QEvent* event) override;
 
@@ -63,10 +70,22 @@ private:
     void viewChanged();
     void applySizes();   // the view's zoom and label size to every panel
     void fitViewport();  // the grid's size: the view's, or the panels' minimum when larger
+    // The headers at the top of the viewport when the grid is scrolled down past them, over
+    // the panels (their place in the layout otherwise).
+    void pinHeaders();
+    int headerHeight() const;
     void reshape(int columns, int rows, PanelKind kind);
     QLabel* makeHeader(int column);
     Panel* makePanelOf(int column);
     void fillColumn(int c, const SelectedColumn& column, int rows);
+    // The header's variant: "fixed random" for an untrained random table; a block whose
+    // variant is not the model's own says both: "dense (cross: dot)".
+    QString variantLabel(const SelectedColumn& column) const;
+    // Subword pieces that continue a word are marked (kPieceMark), so that "st ·ation" does not
+    // read as two words, thinned or not; labels that are not the model's pieces (merged words)
+    // are left as they are.
+    using Labels = std::shared_ptr<const std::vector<std::string>>;
+    Labels markPieces(const Labels& labels, const Analysis& analysis) const;
     void syncArea(const Panel* from, const TableArea& area);
     template <class F>
     void forEachPanel(F f) const {

@@ -12,6 +12,7 @@
 #include "heads_dock.h"
 #include "main_window.h"
 #include "offset_profiles.h"
+#include "presentation.h"
 #include "problems_panel.h"
 #include "profile_plot.h"
 #include "sentence_list.h"
@@ -167,13 +168,14 @@ void MainWindow::selectQuery(int column, int query) {
     ViewState v = view();
     v.query = query;
     setView(v);
-    if (query >= 0 && !m_profileRaised) {  // the first click brings the profile forward
+    // The first click brings the profile forward (not while presenting: no docks then).
+    if (query >= 0 && !m_profileRaised && !m_presentation->isActive()) {
         m_profileRaised = true;
         m_profileDock->show();
         m_profileDock->raise();
         // Tall enough for the plot and a legend of up to 6 names per column.
-        if (m_profileDock->height() < 260)
-            resizeDocks({m_profileDock}, {std::max(260, height() / 3)}, Qt::Vertical);
+        if (const int want = toolsHeight(true); m_profileDock->height() < want)
+            resizeDocks({m_profileDock}, {want}, Qt::Vertical);
     }
 }
 

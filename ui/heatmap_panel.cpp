@@ -105,6 +105,8 @@ HeatmapPanel::HeatmapPanel(QWidget* parent) : Panel(parent), m_plot(new Plot(thi
         a->setTickLabelFont(QFont(render::figureFontFamily(), 8));
     }
     plot->xAxis->setTickLabelRotation(90);  // one label per column, never overlapping
+    plot->xAxis->setLabelFont(QFont(render::figureFontFamily(), 7, -1, true));
+    plot->xAxis->setLabelColor(QColor("#555555"));
     m_highlight = new QCPItemRect(plot);
     m_highlight->setPen(QPen(QColor("#ff3b30"), 2));
     m_highlight->setBrush(Qt::NoBrush);
@@ -221,6 +223,7 @@ void HeatmapPanel::setLabelPoints(int points) {
     m_labelPoints = points;
     for (QCPAxis* a : {m_plot->xAxis, m_plot->yAxis})
         a->setTickLabelFont(QFont(render::figureFontFamily(), points));
+    m_title->setFont(QFont(render::figureFontFamily(), std::max(8, points), QFont::DemiBold));
     updateGeometry();
     fitLayout();
     requestReplot();
@@ -242,6 +245,11 @@ void HeatmapPanel::updateTickLabels() {
     const QRect r = m_plot->axisRect()->rect();
     m_plot->xAxis->setTicker(thin(m_keys, r.width(), -1, -1));
     m_plot->yAxis->setTicker(thin(m_queries, r.height(), m_row, m_hoverRow));
+    // Thinned labels read like another sentence unless they say so.
+    const int step = std::max(labelStep(Qt::Horizontal), labelStep(Qt::Vertical));
+    //: Below a map whose token labels were thinned to fit: %1 tokens per label shown
+    const QString note = step > 1 ? tr("labels: 1 in %1 tokens").arg(step) : QString();
+    if (m_plot->xAxis->label() != note) m_plot->xAxis->setLabel(note);
 }
 
 int HeatmapPanel::labelStep(Qt::Orientation o) const {
@@ -258,7 +266,8 @@ QSize HeatmapPanel::minimumSizeHint() const {
     for (const auto& t : m_queries) label = std::max(label, fm.horizontalAdvance(t));
     for (const auto& t : m_keys) label = std::max(label, fm.horizontalAdvance(t));
     label = std::min(label, 120) + 28;  // elided past that; ticks and padding besides
-    const int title = 2 * QFontMetrics(m_title->font()).lineSpacing() + 8;
+    const int lines = int(m_title->text().count('\n')) + 1;
+    const int title = lines * QFontMetrics(m_title->font()).lineSpacing() + 8;
     const int bar = hasOwnColorBar() ? 52 : 0;  // its own colour bar and tick labels
     // Readable cells, but a long sentence does not make a panel taller than kMaxMinSide
     // (times the zoom): there the labels thin out instead (updateTickLabels).
@@ -363,6 +372,7 @@ void HeatmapPanel::setMessage(const QString& message) {
     // No token labels of a previous table around the message.
     m_plot->xAxis->setTicker(labels({}));
     m_plot->yAxis->setTicker(labels({}));
+    m_plot->xAxis->setLabel(QString());
     m_messageText = message;
     wrapMessage();
     m_message->setVisible(true);

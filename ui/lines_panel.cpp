@@ -83,7 +83,7 @@ render::LinesStyle LinesPanel::style() const {
 }
 
 QRectF LinesPanel::linesBox() const {
-    const int titleH = 2 * fontMetrics().lineSpacing() + 6;
+    const int titleH = int(m_title.count('\n') + 1) * fontMetrics().lineSpacing() + 6;
     return QRectF(4, titleH, width() - 8, height() - titleH - 4);
 }
 

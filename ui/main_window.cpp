@@ -5,12 +5,9 @@
 #include <QCloseEvent>
 #include <QComboBox>
 #include <QDockWidget>
-#include <QFormLayout>
-#include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
 #include <QScreen>
-#include <QScrollArea>
 #include <QSettings>
 #include <QStatusBar>
 #include <algorithm>
@@ -69,31 +66,6 @@ MainWindow::MainWindow(QWidget* parent)
     for (QLineEdit* field : {m_source, m_target})
         field->installEventFilter(new ShortcutsFirst(this));
     retranslateUi();  // main_window_texts.cpp
-}
-
-QWidget* MainWindow::createCentralWidget() {
-    auto* central = new QWidget;
-    auto* v = new QVBoxLayout(central);
-    auto* form = new QFormLayout;
-    for (const auto& set : modelSets())
-        m_modelSet->addItem(QString(), QString::fromStdString(set.id));
-    m_modelSet->setCurrentIndex(-1);
-    m_modelSet->setSizeAdjustPolicy(QComboBox::AdjustToContents);
-    // The texts: retranslateUi.
-    form->addRow(rowLabel(m_modelSet), m_modelSet);
-    form->addRow(rowLabel(m_source), m_source);
-    form->addRow(rowLabel(m_target), m_target);
-    v->addLayout(form);
-    v->addWidget(m_controls);
-    auto* scroll = new QScrollArea;
-    scroll->setWidgetResizable(true);
-    scroll->setWidget(m_grid);
-    m_grid->watchViewport(scroll);
-    auto* row = new QHBoxLayout;
-    row->addWidget(scroll, 1);
-    row->addWidget(m_colorBar);  // the shared scale, outside the scrolled grid
-    v->addLayout(row, 1);
-    return central;
 }
 
 void MainWindow::connectWidgets() {
@@ -215,15 +187,6 @@ void MainWindow::resultsChanged() {
     updateColorBar();
     updateProfile();
     message(m_workspace->summary());
-}
-
-void MainWindow::showEvent(QShowEvent* event) {
-    QMainWindow::showEvent(event);
-    if (m_shown) return;
-    m_shown = true;
-    // The grid first: the bottom tools take a sixth of the height (110 to 220 px), so that
-    // a laptop screen of 768 px keeps two thirds of its height for the panels.
-    resizeDocks({m_profileDock}, {std::clamp(height() / 6, 110, 220)}, Qt::Vertical);
 }
 
 void MainWindow::closeEvent(QCloseEvent* event) {

@@ -30,6 +30,7 @@ class OffsetProfileView;
 class FilmDock;
 class FolderColumns;
 class ViewControls;
+class Presentation;
 
 // The main window: sentence fields, view controls, the comparison grid and docks (query
 // profile, sentence list, variant settings, training). It wires widgets to the workspace
@@ -144,6 +145,9 @@ public:
     TrainingDock* training() const { return m_training; }
     VariantPanel* variantPanel() const { return m_variant; }
     ProblemsPanel* problems() const { return m_problems; }
+    // View › Presentation mode (F5, `attnviz --present`): full screen, large labels, a
+    // caption, the arrow keys step the query (ui/presentation.h).
+    Presentation* presentation() const { return m_presentation; }
     QDockWidget* problemsDock() const { return m_problemsDock; }
     QLineEdit* sourceEdit() const { return m_source; }
     QLineEdit* targetEdit() const { return m_target; }
@@ -154,7 +158,14 @@ protected:
     void changeEvent(QEvent* event) override;  // main_window_texts.cpp
 
 private:
-    QWidget* createCentralWidget();
+    QWidget* createCentralWidget();  // main_window_layout.cpp
+    // A laptop's screen (less than kSmallScreenHeight available): the tool docks start as a
+    // strip of tabs, the profile takes three tenths of the height (main_window_layout.cpp).
+    static constexpr int kSmallScreenHeight = 900, kCollapsedTools = 80;
+    bool smallScreen() const;
+    // The bottom docks' height: at start, or with the query profile in front.
+    int toolsHeight(bool profile) const;
+    void fitProblemsDock();  // shown with a few lines, the grid keeping most of the height
     // Every text the window owns, in the installed language: its own, the docks' titles, the
     // menus, and what is made from data (main_window_texts.cpp).
     void retranslateUi();
@@ -221,6 +232,7 @@ private:
     bool m_shown = false;
     bool m_profileRaised = false;  // the query profile was brought forward by a first click
     FolderColumns* m_folderColumns = nullptr;  // File › Watch folder
+    Presentation* m_presentation = nullptr;
 };
 
 }  // namespace attnviz::ui

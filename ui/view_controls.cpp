@@ -8,6 +8,7 @@
 #include <QLabel>
 #include <QSpinBox>
 
+#include "flow_layout.h"
 #include "language.h"
 #include "render/colormaps.h"
 
@@ -45,14 +46,7 @@ ViewControls::ViewControls(QWidget* parent)
     // The scaling's name (render/scaling.h, workspace files) is the item's data.
     for (const char* id : {"linear", "power", "log"}) m_scaling->addItem(QString(), id);
     m_shared->setChecked(true);
-    auto* row = new QHBoxLayout(this);
-    row->setContentsMargins(0, 0, 0, 0);
-    for (QWidget* w : std::initializer_list<QWidget*>{
-             rowLabel(m_block), m_block, rowLabel(m_layer), m_layer, rowLabel(m_layout), m_layout,
-             m_show, m_words, m_lines, rowLabel(m_colormap), m_colormap, rowLabel(m_scaling),
-             m_scaling, m_shared, rowLabel(m_labels), m_labels})
-        row->addWidget(w);
-    row->addStretch(1);
+    createLayout();
     connect(m_block, &QComboBox::currentIndexChanged, this, &ViewControls::changed);
     connect(m_layer, &QSpinBox::valueChanged, this, &ViewControls::changed);
     connect(m_layout, &QComboBox::currentIndexChanged, this, &ViewControls::changed);
@@ -64,6 +58,26 @@ ViewControls::ViewControls(QWidget* parent)
     connect(m_words, &QCheckBox::toggled, this, &ViewControls::changed);
     connect(m_lines, &QCheckBox::toggled, this, &ViewControls::changed);
     retranslateUi();
+}
+
+void ViewControls::createLayout() {
+    // Each label stays with its box; on a narrow screen the groups wrap to a second line
+    // instead of being squeezed until their texts are cut.
+    auto* row = new FlowLayout(this);
+    auto group = [row](std::initializer_list<QWidget*> widgets) {
+        auto* g = new QWidget;
+        auto* h = new QHBoxLayout(g);
+        h->setContentsMargins(0, 0, 0, 0);
+        for (QWidget* w : widgets) h->addWidget(w);
+        row->addWidget(g);
+    };
+    group({rowLabel(m_block), m_block});
+    group({rowLabel(m_layer), m_layer});
+    group({rowLabel(m_layout), m_layout, m_show});
+    group({m_words, m_lines});
+    group({rowLabel(m_colormap), m_colormap});
+    group({rowLabel(m_scaling), m_scaling, m_shared});
+    group({rowLabel(m_labels), m_labels});
 }
 
 void ViewControls::changeEvent(QEvent* event) {

@@ -35,6 +35,7 @@ protected:
     void changeEvent(QEvent* event) override;  // retranslates on QEvent::LanguageChange
 
 private:
+    void createLayout();  // the controls in groups that wrap (FlowLayout)
     void retranslateUi();
     void retranslateLabels();  // the labels before the controls
     QComboBox *m_block, *m_colormap, *m_scaling, *m_layout, *m_show;

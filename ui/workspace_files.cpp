@@ -25,9 +25,7 @@ void MainWindow::reportProblems(const QString& heading, const QStringList& detai
     m_problems->add(heading, details);
     m_problemsDock->show();
     m_problemsDock->raise();
-    // Tall enough for a few lines and the buttons; the grid keeps the rest.
-    const int lines = std::min(m_problems->lines().size(), qsizetype(6));
-    resizeDocks({m_problemsDock}, {90 + 20 * int(lines)}, Qt::Vertical);
+    fitProblemsDock();
     // The heading, then the first detail ("… (see Problems)" when there are more).
     if (details.isEmpty()) {
         statusBar()->showMessage(heading);

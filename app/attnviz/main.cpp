@@ -14,6 +14,7 @@
 #include "ui/file_arguments.h"
 #include "ui/language.h"
 #include "ui/main_window.h"
+#include "ui/presentation.h"
 #include "ui/problems_panel.h"
 #include "ui/single_instance.h"
 
@@ -123,6 +124,7 @@ int main(int argc, char** argv) {
         return 0;
     }
     window.show();
+    if (cli.isSet(o.present)) window.presentation()->setActive(true);
     attnviz::ui::SingleInstance instance;  // later starts hand their files to this window
     QObject::connect(&instance, &attnviz::ui::SingleInstance::filesReceived, &window,
                      [&window](const QStringList& paths) {

@@ -349,6 +349,16 @@ in layer %2</source>
             <source>&lt;b&gt;%1 of %2 words are unknown to this model&lt;/b&gt; (it sees &amp;lt;unk&amp;gt;; their labels end in ⁇)</source>
             <translation>&lt;b&gt;%2 个词中有 %1 个是该模型不认识的&lt;/b&gt;（模型看到的是 &amp;lt;unk&amp;gt;；这些词的标签以 ⁇ 结尾）</translation>
         </message>
+        <message>
+            <source>fixed random</source>
+            <extracomment>Column header: the random synthesizer whose table is not trained</extracomment>
+            <translation>固定随机</translation>
+        </message>
+        <message>
+            <source>%1 (%2: %3)</source>
+            <extracomment>Column header: the model&apos;s variant, then the block shown and its own variant, e.g. &quot;dense (cross: dot)&quot;</extracomment>
+            <translation>%1（%2：%3）</translation>
+        </message>
     </context>
     <context>
         <name>attnviz::ui::ExportDialog</name>
@@ -1038,6 +1048,11 @@ weight %6</source>
 查询 %2 “%3” → 键 %4 “%5”
 权重 %6</translation>
         </message>
+        <message>
+            <source>labels: 1 in %1 tokens</source>
+            <extracomment>Below a map whose token labels were thinned to fit: %1 tokens per label shown</extracomment>
+            <translation>标签：每 %1 个词元标 1 个</translation>
+        </message>
     </context>
     <context>
         <name>attnviz::ui::LinesPanel</name>
@@ -1471,6 +1486,10 @@ weight %6</source>
             <source>Interface language: %1</source>
             <extracomment>Status bar, after View › Language: %1 the language's own name</extracomment>
             <translation>界面语言：%1</translation>
+        </message>
+        <message>
+            <source>&amp;Presentation mode</source>
+            <translation>演示模式(&amp;P)</translation>
         </message>
     </context>
     <context>
@@ -1933,6 +1952,24 @@ weight %6</source>
         <message>
             <source>Tick the models to show; drag them (or Alt+Up/Down) into the order of the columns.</source>
             <translation>勾选要显示的模型；拖动它们（或按 Alt+上/下）排列各列的顺序。</translation>
+        </message>
+</context>
+<context>
+    <name>attnviz::ui::Presentation</name>
+        <message>
+            <source>%1 &lt;small&gt;(%2)&lt;/small&gt;</source>
+            <extracomment>Presentation caption: %1 a model&apos;s translation of the sentence, %2 the model</extracomment>
+            <translation>%1 &lt;small&gt;（%2）&lt;/small&gt;</translation>
+        </message>
+        <message>
+            <source>← → step through the tokens · Esc leaves</source>
+            <extracomment>Presentation caption: how to use the keys while presenting</extracomment>
+            <translation>← → 逐个词元切换 · Esc 退出</translation>
+        </message>
+        <message>
+            <source>Query “%1” (%2 of %3)</source>
+            <extracomment>Presentation caption: the selected query token, %2 of %3 tokens</extracomment>
+            <translation>查询“%1”（第 %2 个，共 %3 个）</translation>
         </message>
 </context>
 </TS>

@@ -349,6 +349,16 @@ in layer %2</source>
             <source>&lt;b&gt;%1 of %2 words are unknown to this model&lt;/b&gt; (it sees &amp;lt;unk&amp;gt;; their labels end in ⁇)</source>
             <translation>&lt;b&gt;%2 個詞中有 %1 個是此模型不認識的&lt;/b&gt;（模型看到的是 &amp;lt;unk&amp;gt;；這些詞的標籤以 ⁇ 結尾）</translation>
         </message>
+        <message>
+            <source>fixed random</source>
+            <extracomment>Column header: the random synthesizer whose table is not trained</extracomment>
+            <translation>固定隨機</translation>
+        </message>
+        <message>
+            <source>%1 (%2: %3)</source>
+            <extracomment>Column header: the model&apos;s variant, then the block shown and its own variant, e.g. &quot;dense (cross: dot)&quot;</extracomment>
+            <translation>%1（%2：%3）</translation>
+        </message>
     </context>
     <context>
         <name>attnviz::ui::ExportDialog</name>
@@ -1038,6 +1048,11 @@ weight %6</source>
 查詢 %2 「%3」 → 鍵 %4 「%5」
 權重 %6</translation>
         </message>
+        <message>
+            <source>labels: 1 in %1 tokens</source>
+            <extracomment>Below a map whose token labels were thinned to fit: %1 tokens per label shown</extracomment>
+            <translation>標籤：每 %1 個詞元標 1 個</translation>
+        </message>
     </context>
     <context>
         <name>attnviz::ui::LinesPanel</name>
@@ -1471,6 +1486,10 @@ weight %6</source>
             <source>Interface language: %1</source>
             <extracomment>Status bar, after View › Language: %1 the language's own name</extracomment>
             <translation>介面語言：%1</translation>
+        </message>
+        <message>
+            <source>&amp;Presentation mode</source>
+            <translation>演示模式(&amp;P)</translation>
         </message>
     </context>
     <context>
@@ -1933,6 +1952,24 @@ weight %6</source>
         <message>
             <source>Tick the models to show; drag them (or Alt+Up/Down) into the order of the columns.</source>
             <translation>勾選要顯示的模型；拖動它們（或按 Alt+上/下）排列各列的順序。</translation>
+        </message>
+</context>
+<context>
+    <name>attnviz::ui::Presentation</name>
+        <message>
+            <source>%1 &lt;small&gt;(%2)&lt;/small&gt;</source>
+            <extracomment>Presentation caption: %1 a model&apos;s translation of the sentence, %2 the model</extracomment>
+            <translation>%1 &lt;small&gt;（%2）&lt;/small&gt;</translation>
+        </message>
+        <message>
+            <source>← → step through the tokens · Esc leaves</source>
+            <extracomment>Presentation caption: how to use the keys while presenting</extracomment>
+            <translation>← → 逐個詞元切換 · Esc 退出</translation>
+        </message>
+        <message>
+            <source>Query “%1” (%2 of %3)</source>
+            <extracomment>Presentation caption: the selected query token, %2 of %3 tokens</extracomment>
+            <translation>查詢“%1”（第 %2 個，共 %3 個）</translation>
         </message>
 </context>
 </TS>

@@ -1,0 +1,148 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Presentation mode (issue 29): F5 takes the window full screen with its docks, menus,
+// fields and view bar hidden, large labels and a caption of the sentence and its translation;
+// Left and Right step the query through the tokens without bringing a dock forward; Esc
+// leaves, and the window, its docks and the label size are as they were.
+#include "ui/presentation.h"
+
+#include <gtest/gtest.h>
+
+#include <QAction>
+#include <QApplication>
+#include <QDockWidget>
+#include <QLabel>
+#include <QLineEdit>
+#include <QMenuBar>
+#include <QStatusBar>
+#include <QTest>
+#include <map>
+
+#include "tests/ui/wait.h"
+#include "ui/comparison_grid.h"
+#include "ui/main_window.h"
+
+using namespace attnviz;
+using namespace attnviz::ui;
+using attnviz::ui::test::waitUntil;
+
+namespace {
+
+struct DockState {
+    bool hidden;
+    Qt::DockWidgetArea area;
+    bool operator==(const DockState& o) const { return hidden == o.hidden && area == o.area; }
+};
+
+std::map<QString, DockState> docks(MainWindow& w) {
+    std::map<QString, DockState> out;
+    for (QDockWidget* d : w.findChildren<QDockWidget*>())
+        out[d->objectName()] = {d->isHidden(), w.dockWidgetArea(d)};
+    return out;
+}
+
+// The window's key handling as a person's: the key pressed where the focus is.
+void press(MainWindow& w, Qt::Key key) {
+    QWidget* at = QApplication::focusWidget() ? QApplication::focusWidget() : &w;
+    QTest::keyClick(at, key);
+}
+
+}  // namespace
+
+TEST(Presentation, FullScreenCaptionArrowKeysAndEscRestoresTheWindow) {
+    MainWindow w;
+    ASSERT_TRUE(w.chooseModelSet("toy", false));
+    w.applyComparison("dot-hc-sa");
+    w.setSentence("I want to go to the station");
+    w.resize(1200, 800);
+    w.show();
+    w.activateWindow();
+    ASSERT_TRUE(QTest::qWaitForWindowActive(&w));
+    w.analyzeNow();
+    ASSERT_TRUE(waitUntil([&] { return !w.runner()->busy(); }));
+    w.findChild<QDockWidget*>("sentences")->show();  // a dock shown by the user comes back too
+    QTest::qWait(20);
+    const auto docksBefore = docks(w);
+    const Qt::WindowStates stateBefore = w.windowState();
+    const int headerBefore = w.grid()->header(0)->height();
+    const int labelsBefore = w.view().labelPoints;
+    ASSERT_FALSE(w.isFullScreen());
+
+    press(w, Qt::Key_F5);
+    ASSERT_TRUE(w.presentation()->isActive());
+    EXPECT_TRUE(w.windowState() & Qt::WindowFullScreen);
+    for (const auto& [name, state] : docks(w))
+        EXPECT_TRUE(state.hidden) << name.toStdString() << " shown while presenting";
+    EXPECT_TRUE(w.menuBar()->isHidden());
+    EXPECT_TRUE(w.statusBar()->isHidden());
+    EXPECT_FALSE(w.sourceEdit()->isVisible());
+    EXPECT_EQ(w.grid()->columnCount(), 2);  // the chosen columns, nothing else
+    EXPECT_EQ(w.view().labelPoints, Presentation::kLabelPoints);
+    EXPECT_GT(w.grid()->header(0)->height(), headerBefore * 1.4);
+    QLabel* caption = w.presentation()->caption();
+    EXPECT_TRUE(caption->isVisible());
+    EXPECT_NE(caption->text().indexOf("I want to go to the station"), -1);
+    EXPECT_NE(caption->text().indexOf("(dot)"), -1)  // no target: the first model's translation
+        << caption->text().toStdString();
+
+    // The arrow keys step the query from the first token, within the tokens.
+    ASSERT_EQ(w.view().query, -1);
+    const int tokens = int(w.grid()->panel(0, 0)->matrix().rows());
+    ASSERT_EQ(tokens, 8);  // 7 words and <eos>
+    press(w, Qt::Key_Right);
+    EXPECT_EQ(w.view().query, 0);
+    press(w, Qt::Key_Right);
+    press(w, Qt::Key_Right);
+    EXPECT_EQ(w.view().query, 2);
+    EXPECT_EQ(w.grid()->panel(1, 0)->query(), 2);  // outlined in every panel
+    EXPECT_NE(caption->text().indexOf("Query “to” (3 of 8)"), -1) << caption->text().toStdString();
+    press(w, Qt::Key_Left);
+    EXPECT_EQ(w.view().query, 1);
+    for (int i = 0; i < 20; ++i) press(w, Qt::Key_Right);
+    EXPECT_EQ(w.view().query, tokens - 1);
+    for (int i = 0; i < 20; ++i) press(w, Qt::Key_Left);
+    EXPECT_EQ(w.view().query, 0);
+    EXPECT_TRUE(w.findChild<QDockWidget*>("profile")->isHidden()) << "no dock comes forward";
+
+    press(w, Qt::Key_Escape);
+    EXPECT_FALSE(w.presentation()->isActive());
+    EXPECT_EQ(w.windowState(), stateBefore);
+    EXPECT_TRUE(docks(w) == docksBefore) << "the docks must come back as they were";
+    EXPECT_FALSE(w.menuBar()->isHidden());
+    EXPECT_FALSE(w.statusBar()->isHidden());
+    EXPECT_TRUE(w.sourceEdit()->isVisible());
+    EXPECT_FALSE(caption->isVisible());
+    EXPECT_EQ(w.view().labelPoints, labelsBefore);
+    EXPECT_EQ(w.grid()->header(0)->height(), headerBefore);
+    // The arrow keys are the window's only while presenting.
+    w.grid()->setFocus();
+    press(w, Qt::Key_Right);
+    EXPECT_EQ(w.view().query, 0);
+}
+
+TEST(Presentation, TheMenuActionTogglesItAndALanguageSwitchRewordsTheCaption) {
+    MainWindow w;
+    ASSERT_TRUE(w.chooseModelSet("toy", false));
+    w.applyComparison("dot-hc-sa");
+    w.setSentence("the cat sees the dog", "el gato ve al perro");
+    w.show();
+    w.analyzeNow();
+    ASSERT_TRUE(waitUntil([&] { return !w.runner()->busy(); }));
+    QAction* present = nullptr;
+    for (QAction* a : w.actions())
+        if (a->text() == "&Presentation mode") present = a;
+    ASSERT_NE(present, nullptr) << "the action must be the window's (its menu bar is hidden)";
+    EXPECT_EQ(present->shortcut(), QKeySequence(Qt::Key_F5));
+    present->trigger();
+    ASSERT_TRUE(w.presentation()->isActive());
+    const QString caption = w.presentation()->caption()->text();
+    EXPECT_NE(caption.indexOf("el gato ve al perro"), -1) << "the target is the translation";
+    EXPECT_NE(caption.indexOf("Esc"), -1);
+    w.setLanguage("zh_CN");
+    EXPECT_NE(w.presentation()->caption()->text().indexOf("退出"), -1)
+        << w.presentation()->caption()->text().toStdString();
+    EXPECT_EQ(present->text(), "演示模式(&P)");
+    w.setLanguage("en");
+    EXPECT_EQ(w.presentation()->caption()->text(), caption);
+    present->trigger();
+    EXPECT_FALSE(w.presentation()->isActive());
+}

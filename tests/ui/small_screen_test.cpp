@@ -1,0 +1,176 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// A laptop's screen and a projector's (issue 29): the column headers stay in sight while the
+// grid scrolls down and name the model once (the panels below name block, layer and head);
+// the view bar wraps at 1024 pixels instead of cutting its boxes; the tool docks and the
+// Problems dock leave the grid most of the height at 1366×768.
+#include <gtest/gtest.h>
+
+#include <QApplication>
+#include <QComboBox>
+#include <QDockWidget>
+#include <QScrollArea>
+#include <QScrollBar>
+#include <QTest>
+
+#include "tests/ui/wait.h"
+#include "ui/comparison_grid.h"
+#include "ui/heatmap_panel.h"
+#include "ui/main_window.h"
+#include "ui/view_controls.h"
+
+using namespace attnviz;
+using namespace attnviz::ui;
+using attnviz::ui::test::waitUntil;
+
+namespace {
+
+QScrollArea* gridArea(MainWindow& w) {
+    return qobject_cast<QScrollArea*>(w.grid()->parentWidget()->parentWidget());
+}
+
+void showToy(MainWindow& w, QSize size) {
+    ASSERT_TRUE(w.chooseModelSet("toy", false));
+    w.setSentence("I want to go to the station");
+    w.resize(size);
+    w.show();
+    w.analyzeNow();
+    ASSERT_TRUE(waitUntil([&] { return !w.runner()->busy(); }));
+    QTest::qWait(50);
+}
+
+}  // namespace
+
+TEST(SmallScreen, HeadersStayInSightAndNameTheModelOnce) {
+    MainWindow w;
+    showToy(w, QSize(1000, 600));
+    QScrollArea* area = gridArea(w);
+    ASSERT_NE(area, nullptr);
+    ASSERT_EQ(w.grid()->rowCount(), 4);
+    for (int c = 0; c < w.grid()->columnCount(); ++c) {
+        const QString model = QString::fromStdString(w.columns()[size_t(c)].name);
+        EXPECT_NE(w.grid()->header(c)->text().indexOf(model), -1);
+        for (int h = 0; h < 4; ++h) {
+            EXPECT_EQ(w.grid()->panel(c, h)->title(), QString("enc self L0 · head %1").arg(h));
+            // Every token named: no note of thinning.
+            EXPECT_EQ(w.grid()->panel(c, h)->labelStep(Qt::Vertical), 1);
+            EXPECT_EQ(w.grid()->panel(c, h)->plot()->xAxis->label(), QString());
+        }
+    }
+    QScrollBar* bar = area->verticalScrollBar();
+    ASSERT_GT(bar->maximum(), 100) << "the grid must be taller than the view for this test";
+    QLabel* header = w.grid()->header(1);
+    const int unscrolled = header->y();
+    bar->setValue(bar->maximum());
+    QTest::qWait(20);
+    // At the top of the view, over the panels scrolled under it.
+    EXPECT_EQ(header->mapTo(area->viewport(), QPoint(0, 0)).y(), 0);
+    EXPECT_TRUE(area->viewport()->rect().contains(
+        header->mapTo(area->viewport(), QPoint(header->width() / 2, header->height() - 1))));
+    EXPECT_FALSE(header->visibleRegion().isEmpty());
+    // A relayout (a wider window) keeps it pinned; scrolled back, it is in its place again.
+    w.resize(1100, 600);
+    QTest::qWait(50);
+    EXPECT_EQ(header->mapTo(area->viewport(), QPoint(0, 0)).y(), 0);
+    bar->setValue(0);
+    QTest::qWait(20);
+    EXPECT_EQ(header->y(), unscrolled);
+}
+
+TEST(SmallScreen, TheViewBarWrapsInsteadOfCuttingItsBoxes) {
+    ViewControls bar;
+    const int oneLine = bar.heightForWidth(3000);
+    EXPECT_GT(bar.heightForWidth(600), oneLine * 3 / 2) << "at 600 px it needs two lines";
+    EXPECT_LT(bar.minimumSizeHint().width(), 600);
+    MainWindow w;
+    showToy(w, QSize(1024, 600));
+    EXPECT_LE(w.minimumSizeHint().width(), 1024);
+    EXPECT_LE(w.width(), 1024);
+    const QRect inWindow = w.rect();
+    int boxes = 0;
+    for (QComboBox* box : w.findChildren<QComboBox*>()) {
+        if (!box->isVisible() || !w.centralWidget()->isAncestorOf(box)) continue;  // not docks
+        ++boxes;
+        // As wide as it asks (never "Encoc"), and whole inside the window.
+        EXPECT_GE(box->width(), box->sizeHint().width()) << box->currentText().toStdString();
+        const QRect r(box->mapTo(&w, QPoint(0, 0)), box->size());
+        EXPECT_TRUE(inWindow.contains(r))
+            << box->currentText().toStdString() << " at " << r.x() << "," << r.y() << " "
+            << r.width() << "x" << r.height() << " in " << w.width() << "x" << w.height();
+    }
+    EXPECT_GE(boxes, 5);
+}
+
+TEST(SmallScreen, DocksLeaveTheGridMostOfTheHeight) {
+    MainWindow w;
+    showToy(w, QSize(1366, 768));
+    QScrollArea* area = gridArea(w);
+    ASSERT_NE(area, nullptr);
+    const int alone = area->height();
+    EXPECT_GE(alone, 768 / 2) << "the grid's share at start";
+    // Four files that could not be opened: the Problems dock shows them, the grid keeps room.
+    w.reportProblems(
+        "4 checkpoints could not be opened",
+        {"a.safetensors: bad", "b.safetensors: bad", "c.safetensors: bad", "d.safetensors: bad"});
+    QTest::qWait(50);
+    EXPECT_TRUE(w.problemsDock()->isVisible());
+    EXPECT_GE(area->height(), 768 / 3) << "Problems must not squeeze the grid";
+    // The first clicked query brings the profile forward, the grid still the larger part.
+    w.selectQuery(0, 2);
+    QTest::qWait(50);
+    EXPECT_FALSE(w.findChild<QDockWidget*>("profile")->visibleRegion().isEmpty());
+    EXPECT_GE(area->height(), 768 / 4);
+}
+
+// Issue 29: the header says what each block is. Dense cannot do cross-attention (it learns
+// a table over positions of one sequence), so its cross-attention is dot-product: "dense
+// (cross: dot)"; the random table that is never trained is "fixed random".
+TEST(SmallScreen, HeadersNameFixedRandomAndABlockOfAnotherVariant) {
+    MainWindow w;
+    showToy(w, QSize(1366, 768));
+    auto headerOf = [&](const std::string& name) {
+        for (int c = 0; c < int(w.columns().size()); ++c)
+            if (w.columns()[size_t(c)].name == name) return w.grid()->header(c)->text();
+        return QString();
+    };
+    EXPECT_NE(headerOf("fixed-random").indexOf("<small>fixed random</small>"), -1)
+        << headerOf("fixed-random").toStdString();
+    EXPECT_NE(headerOf("random").indexOf("<small>random</small>"), -1);
+    EXPECT_NE(headerOf("dense").indexOf("<small>dense</small>"), -1);
+    w.setBlock(BlockKind::Cross, 0);
+    EXPECT_NE(headerOf("dense").indexOf("dense (cross: dot)"), -1)
+        << headerOf("dense").toStdString();
+    EXPECT_NE(headerOf("dot").indexOf("<small>dot</small>"), -1);
+}
+
+// Issue 29: a piece that continues a word is marked, so that "st ·ation" does not read as
+// two words; merged words and word-level models are left as they are.
+TEST(SmallScreen, PiecesThatContinueAWordAreMarked) {
+    MainWindow w;
+    ASSERT_TRUE(w.chooseModelSet("en-es", false));
+    w.applyComparison("dot-hc-sa");
+    w.setSentence("I want to go to the station");
+    w.resize(1366, 768);
+    w.show();
+    w.analyzeNow();
+    ASSERT_TRUE(waitUntil([&] { return !w.runner()->busy(); }));
+    QTest::qWait(50);
+    HeatmapPanel* p = w.grid()->panel(1, 0);
+    ASSERT_NE(p, nullptr);
+    auto label = [&](QCPAxis* axis, int i) {
+        auto t = qSharedPointerDynamicCast<QCPAxisTickerText>(axis->ticker());
+        return t ? t->ticks().value(double(i)) : QString();
+    };
+    ASSERT_EQ(p->matrix().rows(), 9);  // I want to go to the st ation <eos>
+    EXPECT_EQ(label(p->plot()->yAxis, 6), "st");
+    EXPECT_EQ(label(p->plot()->yAxis, 7), "·ation");
+    EXPECT_EQ(label(p->plot()->xAxis, 7), "·ation");
+    EXPECT_EQ(label(p->plot()->yAxis, 8), "<eos>");
+    EXPECT_NE(p->cellText(7, 6).indexOf("\"·ation\""), -1);
+    ViewState v = w.view();
+    v.mergeWords = true;  // words: nothing to mark
+    w.setView(v);
+    p = w.grid()->panel(1, 0);
+    ASSERT_NE(p, nullptr);
+    for (int i = 0; i < p->matrix().rows(); ++i)
+        EXPECT_FALSE(label(p->plot()->yAxis, i).startsWith("·")) << i;
+}

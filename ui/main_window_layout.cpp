@@ -1,0 +1,89 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// MainWindow's central widget (fields, view bar, caption, grid and colour bar) and how the
+// room is shared between the grid and the docks, on a large screen and a laptop's.
+#include <QComboBox>
+#include <QDockWidget>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QScreen>
+#include <QScrollArea>
+#include <algorithm>
+
+#include "color_bar.h"
+#include "comparison_grid.h"
+#include "language.h"
+#include "main_window.h"
+#include "presentation.h"
+#include "problems_panel.h"
+#include "view_controls.h"
+
+namespace attnviz::ui {
+
+QWidget* MainWindow::createCentralWidget() {
+    auto* central = new QWidget;
+    auto* v = new QVBoxLayout(central);
+    auto* chrome = new QWidget;  // the fields and the view bar: hidden while presenting
+    auto* top = new QVBoxLayout(chrome);
+    top->setContentsMargins(0, 0, 0, 0);
+    auto* form = new QFormLayout;
+    for (const auto& set : modelSets())
+        m_modelSet->addItem(QString(), QString::fromStdString(set.id));
+    m_modelSet->setCurrentIndex(-1);
+    m_modelSet->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    // The texts: retranslateUi.
+    form->addRow(rowLabel(m_modelSet), m_modelSet);
+    form->addRow(rowLabel(m_source), m_source);
+    form->addRow(rowLabel(m_target), m_target);
+    top->addLayout(form);
+    top->addWidget(m_controls);
+    v->addWidget(chrome);
+    auto* caption = new QLabel;  // the sentence and its translation while presenting
+    v->addWidget(caption);
+    m_presentation = new Presentation(this, chrome, caption);
+    auto* scroll = new QScrollArea;
+    scroll->setWidgetResizable(true);
+    scroll->setWidget(m_grid);
+    m_grid->watchViewport(scroll);
+    auto* row = new QHBoxLayout;
+    row->addWidget(scroll, 1);
+    row->addWidget(m_colorBar);  // the shared scale, outside the scrolled grid
+    v->addLayout(row, 1);
+    return central;
+}
+
+bool MainWindow::smallScreen() const {
+    return screen()->availableSize().height() < kSmallScreenHeight;
+}
+
+int MainWindow::toolsHeight(bool profile) const {
+    // A small screen: the tabs' bar and a strip of the tool, until a query is clicked; then
+    // three tenths of the height (200 px or more) for the profile. A large one: a sixth (110 to 220
+    // px), a third with the profile, so that the grid keeps two thirds or more.
+    if (smallScreen()) return profile ? std::max(200, height() * 3 / 10) : kCollapsedTools;
+    return profile ? std::max(260, height() / 3) : std::clamp(height() / 6, 110, 220);
+}
+
+void MainWindow::showEvent(QShowEvent* event) {
+    QMainWindow::showEvent(event);
+    if (m_shown) return;
+    m_shown = true;
+    // On a small screen the bottom tools may shrink to a strip (their tables and plots are
+    // cut until the strip is dragged taller or the profile comes forward): their own
+    // minimum heights would otherwise hold a third of the screen.
+    if (smallScreen())
+        for (QDockWidget* d : m_docks)
+            if (dockWidgetArea(d) == Qt::BottomDockWidgetArea) d->widget()->setMinimumHeight(1);
+    resizeDocks({m_profileDock}, {toolsHeight(false)}, Qt::Vertical);
+}
+
+void MainWindow::fitProblemsDock() {
+    // Tall enough for a few lines and the buttons, never more than an eighth of the window
+    // (the list scrolls): the grid keeps the rest.
+    const int lines = int(std::min(m_problems->lines().size(), qsizetype(6)));
+    const int cap = std::max(kCollapsedTools, height() / 8);
+    resizeDocks({m_problemsDock}, {std::min(90 + 20 * lines, cap)}, Qt::Vertical);
+}
+
+}  // namespace attnviz::ui

@@ -1,0 +1,155 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "presentation.h"
+
+#include <QDockWidget>
+#include <QEvent>
+#include <QLabel>
+#include <QMenuBar>
+#include <QShortcut>
+#include <QStatusBar>
+#include <algorithm>
+
+#include "comparison_grid.h"
+#include "main_window.h"
+
+namespace attnviz::ui {
+
+Presentation::Presentation(MainWindow* window, QWidget* chrome, QLabel* caption)
+    : QObject(window), m_window(window), m_chrome(chrome), m_caption(caption) {
+    m_caption->setObjectName("presentationCaption");
+    m_caption->setWordWrap(true);
+    m_caption->setTextFormat(Qt::RichText);
+    m_caption->setAlignment(Qt::AlignCenter);
+    m_caption->hide();
+    // Window shortcuts: they reach the window whatever has the focus (the fields are hidden).
+    auto key = [this](Qt::Key k, auto slot) {
+        auto* s = new QShortcut(QKeySequence(k), m_window);
+        s->setEnabled(false);
+        connect(s, &QShortcut::activated, this, slot);
+        m_keys.push_back(s);
+    };
+    key(Qt::Key_Right, [this] { stepQuery(+1); });
+    key(Qt::Key_Left, [this] { stepQuery(-1); });
+    key(Qt::Key_Escape, [this] { setActive(false); });
+    WorkspaceModel* ws = m_window->workspace();
+    for (auto changed : {&WorkspaceModel::resultsChanged, &WorkspaceModel::viewChanged,
+                         &WorkspaceModel::sentenceChanged})
+        connect(ws, changed, this, [this] {
+            if (m_active) updateCaption();
+        });
+    m_window->installEventFilter(this);
+}
+
+void Presentation::setActive(bool on) {
+    if (on == m_active) return;
+    m_active = on;
+    if (on)
+        enter();
+    else
+        leave();
+    emit activeChanged(on);
+}
+
+void Presentation::enter() {
+    MainWindow* w = m_window;
+    m_docks = w->saveState();
+    m_geometry = w->saveGeometry();
+    m_state = w->windowState();
+    m_menuBar = !w->menuBar()->isHidden();
+    m_statusBar = !w->statusBar()->isHidden();
+    m_chromeShown = !m_chrome->isHidden();
+    for (QDockWidget* d : w->findChildren<QDockWidget*>(Qt::FindDirectChildrenOnly)) d->hide();
+    w->menuBar()->hide();
+    w->statusBar()->hide();
+    m_chrome->hide();
+    // Large labels: the tokens' (the view's label size) and the column headers' (the grid's font).
+    ViewState v = w->view();
+    m_labelPoints = v.labelPoints;
+    v.labelPoints = kLabelPoints;
+    w->setView(v);
+    m_gridFont = w->grid()->font();
+    QFont large = m_gridFont;
+    if (m_gridFont.pointSizeF() > 0)
+        large.setPointSizeF(m_gridFont.pointSizeF() * kHeaderScale);
+    else
+        large.setPixelSize(int(m_gridFont.pixelSize() * kHeaderScale));
+    w->grid()->setFont(large);
+    updateCaption();
+    m_caption->show();
+    for (QShortcut* k : m_keys) k->setEnabled(true);
+    w->showFullScreen();
+    w->grid()->setFocus();  // no field keeps the arrow keys
+}
+
+void Presentation::leave() {
+    MainWindow* w = m_window;
+    for (QShortcut* k : m_keys) k->setEnabled(false);
+    m_caption->hide();
+    m_chrome->setVisible(m_chromeShown);
+    w->menuBar()->setVisible(m_menuBar);
+    w->statusBar()->setVisible(m_statusBar);
+    w->grid()->setFont(m_gridFont);
+    ViewState v = w->view();
+    v.labelPoints = m_labelPoints;
+    w->setView(v);
+    // The window as it was (normal, maximised or full screen, and where), then its docks.
+    w->setWindowState(m_state);
+    w->restoreGeometry(m_geometry);
+    w->restoreState(m_docks);
+}
+
+std::vector<std::string> Presentation::queryTokens() const {
+    const Selection s = m_window->workspace()->selection();
+    for (const auto& c : s.columns)
+        for (const auto& t : c.tables)
+            if (t.queries) return *t.queries;
+    return {};
+}
+
+void Presentation::stepQuery(int delta) {
+    const int n = int(queryTokens().size());
+    if (n == 0) return;
+    ViewState v = m_window->view();
+    v.query = v.query < 0 ? (delta > 0 ? 0 : n - 1) : std::clamp(v.query + delta, 0, n - 1);
+    m_window->setView(v);  // not selectQuery: no dock comes forward
+}
+
+void Presentation::updateCaption() {
+    WorkspaceModel* ws = m_window->workspace();
+    QString translation = ws->target().toHtmlEscaped();
+    if (translation.isEmpty()) {  // the first model's own translation, named
+        for (const auto& r : *ws->results())
+            if (r.error.empty() && r.analysis.decoded) {
+                //: Presentation caption: %1 a model's translation of the sentence, %2 the model
+                translation =
+                    tr("%1 <small>(%2)</small>")
+                        .arg(QString::fromStdString(r.analysis.targetText).toHtmlEscaped(),
+                             QString::fromStdString(r.name).toHtmlEscaped());
+                break;
+            }
+    }
+    const auto tokens = queryTokens();
+    const int q = m_window->view().query;
+    //: Presentation caption: how to use the keys while presenting
+    QString hint = tr("← → step through the tokens · Esc leaves");
+    if (q >= 0 && q < int(tokens.size()))
+        //: Presentation caption: the selected query token, %2 of %3 tokens
+        hint = tr("Query “%1” (%2 of %3)")
+                   .arg(QString::fromStdString(tokens[size_t(q)]).toHtmlEscaped())
+                   .arg(q + 1)
+                   .arg(tokens.size()) +
+               " · " + hint;
+    QString html = QString("<div style='font-size:xx-large'><b>%1</b></div>")
+                       .arg(ws->source().toHtmlEscaped());
+    if (!translation.isEmpty())
+        html += QString("<div style='font-size:x-large'>→ %1</div>").arg(translation);
+    html += QString("<div style='color:#666'>%1</div>").arg(hint);
+    m_caption->setText(html);
+}
+
+bool Presentation::eventFilter(QObject* watched, QEvent* event) {
+    if (watched == m_window && event->type() == QEvent::LanguageChange && m_active) updateCaption();
+    return QObject::eventFilter(watched, event);
+}
+
+}  // namespace attnviz::ui
