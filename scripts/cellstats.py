@@ -144,6 +144,15 @@ def corpus_bleu_from_stats(stats):
     return 100.0 * bp * math.exp(log_p)
 
 
+def bootstrap_bleu(stats, samples=1000, seed=1):
+    """One system's corpus BLEU over resampled sentences: (sd, 2.5 and 97.5 percentiles)."""
+    rng = random.Random(seed)
+    n = len(stats)
+    xs = sorted(corpus_bleu_from_stats([stats[rng.randrange(n)] for _ in range(n)]) for _ in range(samples))
+    _, sd = mean_sd(xs)
+    return sd, xs[int(0.025 * samples)], xs[min(samples - 1, int(0.975 * samples))]
+
+
 def paired_bootstrap(stats_a, stats_b, samples=1000, seed=1):
     """Paired bootstrap over sentences (Koehn 2004): resample sentence indices with
     replacement, recompute both systems' corpus BLEU. Returns a dict with the observed

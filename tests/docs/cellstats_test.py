@@ -51,6 +51,10 @@ near("bleu bp", cellstats.corpus_bleu_from_stats([s2]), 100 * math.exp(1 - 6 / 4
 b = cellstats.paired_bootstrap([s, s2], [s, s2], samples=50)
 near("bootstrap self", b["ci"][1] - b["ci"][0], 0.0)
 near("bootstrap self p", b["p_not_better"], 1.0)
+# One system resampled: every sentence the same, so every resample has the same BLEU.
+sd, lo, hi = cellstats.bootstrap_bleu([s, s, s], samples=50)
+near("bootstrap one sd", sd, 0.0)
+near("bootstrap one interval", hi - lo, 0.0)
 if failures:
     print("\n".join(failures))
     sys.exit(1)
