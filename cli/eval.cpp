@@ -7,6 +7,7 @@
 #include "core/data.h"
 #include "core/error.h"
 #include "core/evaluate.h"
+#include "core/file_io.h"
 #include "core/tasks.h"
 #include "core/training_job.h"
 #include "core/word_alignment.h"
@@ -22,7 +23,7 @@ public:
     void run(const Context& ctx) override;
 
 private:
-    std::string m_model, m_task, m_data, m_align;
+    std::string m_model, m_task, m_data, m_align, m_hypotheses;
     int m_count = 200, m_batch = 64;
     uint64_t m_seed = 1;
     bool m_noDecode = false;
@@ -49,13 +50,23 @@ CLI::App* EvalCommand::add(CLI::App& parent) {
     c->add_option("--batch-size", m_batch, "Sequences per batch")
         ->capture_default_str()
         ->check(CLI::Range(1, kMaxBatchSize));
-    c->add_flag("--no-decode", m_noDecode, "Skip greedy decoding (no BLEU, no exact match)");
+    auto* noDecode =
+        c->add_flag("--no-decode", m_noDecode, "Skip greedy decoding (no BLEU, no exact match)");
+    c->add_option("--hypotheses", m_hypotheses,
+                  "Write each example's greedy output and reference, as the words BLEU counts, to "
+                  "this file: one line per example, hypothesis TAB reference, words separated by "
+                  "spaces (for per-sentence statistics, e.g. a paired bootstrap)")
+        ->excludes(noDecode);
     return c;
 }
 
 void EvalCommand::run(const Context& ctx) {
     if (m_task.empty() == m_data.empty()) throw Error("eval needs --task or --data");
+    if (!m_hypotheses.empty())
+        checkOutputPath(m_hypotheses, {m_model, m_data, m_align}, "--hypotheses");
     Model model = Model::load(m_model);
+    if (!m_hypotheses.empty() && !model.config().hasEncoder())
+        throw Error("--hypotheses needs a seq2seq model (a decoder-only model decodes nothing)");
     std::vector<Example> examples;
     json j{{"model", m_model}};
     if (!m_task.empty()) {
@@ -81,19 +92,42 @@ void EvalCommand::run(const Context& ctx) {
         examples = d.examples;
         j["data"] = m_data;
     }
-    j["metrics"] = evaluate(model, examples, EvalOptions{m_batch, !m_noDecode}).toJson();
+    const Evaluation ev = evaluate(model, examples, EvalOptions{m_batch, !m_noDecode});
+    j["metrics"] = ev.toJson();
+    if (!m_hypotheses.empty()) {
+        std::string text;
+        auto words = [&text](const Tokens& t) {
+            for (size_t i = 0; i < t.size(); ++i) text += (i ? " " : "") + t[i];
+        };
+        for (size_t i = 0; i < ev.hypotheses.size(); ++i) {
+            words(ev.hypotheses[i]);
+            text += '\t';
+            words(ev.references[i]);
+            text += '\n';
+        }
+        writeFileAtomically(m_hypotheses, text);
+    }
     if (!m_align.empty()) {
         const WordAlignmentResult w =
             wordAlignmentErrors(model, loadWordAlignedPairs(m_data, m_align), m_batch);
         json heads = json::array();
         const HeadAer* best = nullptr;
         for (const auto& h : w.heads) {
-            heads.push_back({{"layer", h.layer}, {"head", h.head}, {"aer", h.aer}});
+            heads.push_back({{"layer", h.layer},
+                             {"head", h.head},
+                             {"aer", h.aer},
+                             {"sure_aer", h.sureAer.value_or(0)},
+                             {"sure_recall", h.sureRecall.value_or(0)}});
             if (!best || h.aer < best->aer) best = &h;
         }
         json& a = j["metrics"]["word_aer"] = {
             {"scored", w.scored}, {"skipped", w.skipped}, {"heads", heads}};
-        if (best) a["best"] = {{"layer", best->layer}, {"head", best->head}, {"aer", best->aer}};
+        if (best)
+            a["best"] = {{"layer", best->layer},
+                         {"head", best->head},
+                         {"aer", best->aer},
+                         {"sure_aer", best->sureAer.value_or(0)},
+                         {"sure_recall", best->sureRecall.value_or(0)}};
     }
     ctx.out << j.dump(2) << "\n";
 }

@@ -132,6 +132,8 @@ Evaluation evaluate(Model& model, const std::vector<Example>& examples, const Ev
     if (s2s && opt.decode && !examples.empty()) {
         ev.exactMatch = static_cast<double>(exact) / static_cast<double>(examples.size());
         ev.bleu = corpusBleu(hyps, refs);
+        ev.hypotheses = std::move(hyps);
+        ev.references = std::move(refs);
     }
     for (const auto& [key, links] : predicted)
         ev.aer.push_back({key.first, key.second, alignmentErrorRate(links, gold)});

@@ -19,6 +19,9 @@ struct HeadAer {
     int layer = 0;
     int head = -1;  // -1: the mean of the layer's heads
     double aer = 0;
+    // Against references with sure and possible links (core/word_alignment.h): AER against
+    // the sure links alone (P = S) and the share of sure links found, |A ∩ S| / |S|.
+    std::optional<double> sureAer, sureRecall;
 };
 
 struct Evaluation {
@@ -29,6 +32,9 @@ struct Evaluation {
     std::optional<double> exactMatch;  // greedy decoding, seq2seq only
     std::optional<Bleu> bleu;          // over words: SentencePiece output is detokenized and split
                                        // by the word tokenizer (case kept) first
+    // With decoding: the words BLEU was computed over, one entry per example in order (the
+    // greedy output and the reference), for per-sentence statistics such as a bootstrap.
+    std::vector<Tokens> hypotheses, references;
     std::vector<HeadAer> aer;  // when the examples have alignments and the model cross-attends
     std::optional<HeadAer> bestAer() const;
     nlohmann::json toJson() const;

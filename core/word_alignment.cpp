@@ -138,6 +138,11 @@ std::vector<int> pieceWords(const std::string& text, const std::vector<std::stri
 
 double alignmentErrorRate(const std::vector<Links>& predicted, const std::vector<Links>& sure,
                           const std::vector<Links>& possibleOnly) {
+    return alignmentScores(predicted, sure, possibleOnly).aer;
+}
+
+AlignmentScores alignmentScores(const std::vector<Links>& predicted, const std::vector<Links>& sure,
+                                const std::vector<Links>& possibleOnly) {
     if (predicted.size() != sure.size() || sure.size() != possibleOnly.size())
         throw Error("AER needs reference links for every sentence");
     long aS = 0, aP = 0, a = 0, s = 0;
@@ -153,7 +158,13 @@ double alignmentErrorRate(const std::vector<Links>& predicted, const std::vector
             aP += P.count(l) ? 1 : 0;
         }
     }
-    return a + s == 0 ? 0.0 : 1.0 - static_cast<double>(aS + aP) / static_cast<double>(a + s);
+    AlignmentScores r;
+    if (a + s > 0) {
+        r.aer = 1.0 - static_cast<double>(aS + aP) / static_cast<double>(a + s);
+        r.sureAer = 1.0 - 2.0 * static_cast<double>(aS) / static_cast<double>(a + s);
+    }
+    r.sureRecall = s == 0 ? 0.0 : static_cast<double>(aS) / static_cast<double>(s);
+    return r;
 }
 
 WordAlignmentResult wordAlignmentErrors(Model& model, const std::vector<WordAlignedPair>& pairs,
@@ -255,8 +266,10 @@ WordAlignmentResult wordAlignmentErrors(Model& model, const std::vector<WordAlig
         }
     }
     result.scored = static_cast<int>(items.size());
-    for (const auto& [key, l] : predicted)
-        result.heads.push_back({key.first, key.second, alignmentErrorRate(l, sure, possible)});
+    for (const auto& [key, l] : predicted) {
+        const AlignmentScores sc = alignmentScores(l, sure, possible);
+        result.heads.push_back({key.first, key.second, sc.aer, sc.sureAer, sc.sureRecall});
+    }
     return result;
 }
 

@@ -51,8 +51,20 @@ std::vector<int> pieceWords(const std::string& text, const std::vector<std::stri
 double alignmentErrorRate(const std::vector<Links>& predicted, const std::vector<Links>& sure,
                           const std::vector<Links>& possibleOnly);
 
+// The same counts, also scored against the sure links alone: `aer` as above, `sureAer` =
+// 1 - 2|A ∩ S| / (|A| + |S|) (P taken to be S) and `sureRecall` = |A ∩ S| / |S| (0 without
+// sure links), all summed over the corpus. docs/corpus.md recommends reporting them beside
+// AER: a predicted link to an untagged word is never in P, so AER mixes precision against an
+// incomplete P with recall.
+struct AlignmentScores {
+    double aer = 0, sureAer = 0, sureRecall = 0;
+};
+AlignmentScores alignmentScores(const std::vector<Links>& predicted, const std::vector<Links>& sure,
+                                const std::vector<Links>& possibleOnly);
+
 struct WordAlignmentResult {
-    std::vector<HeadAer> heads;  // every cross-attention head, and each layer's mean (head -1)
+    std::vector<HeadAer> heads;  // every cross-attention head, and each layer's mean (head -1),
+                                 // with sureAer and sureRecall
     int scored = 0;              // pairs scored
     int skipped = 0;             // pairs without a reference, too long, or not mappable
 };

@@ -183,6 +183,32 @@ TEST(Cli, TrainEvalAndTheCheckpointsMetadata) {
     EXPECT_EQ(m["sentences"], 10);
     for (const char* k : {"loss", "token_accuracy", "exact_match", "bleu", "aer"})
         EXPECT_TRUE(m.contains(k)) << k;
+    // --hypotheses: one line per example, hypothesis TAB reference; `bleu` on the two columns
+    // gives eval's BLEU again (the words written are the words BLEU counted).
+    const std::string hyps = tmp("hyps.tsv"), hypCol = tmp("hyp.txt"), refCol = tmp("ref.txt");
+    r = cli(
+        {"eval", "--model", model, "--task", "translate", "--count", "10", "--hypotheses", hyps});
+    ASSERT_EQ(r.code, 0) << r.err;
+    const double evalBleu = json::parse(r.out)["metrics"]["bleu"].get<double>();
+    {
+        std::istringstream in(readAll(hyps));
+        std::ofstream h(hypCol), g(refCol);
+        int lines = 0;
+        for (std::string line; std::getline(in, line); ++lines) {
+            const size_t tab = line.find('\t');
+            ASSERT_NE(tab, std::string::npos) << line;
+            EXPECT_EQ(line.find('\t', tab + 1), std::string::npos) << line;
+            h << line.substr(0, tab) << "\n";
+            g << line.substr(tab + 1) << "\n";
+        }
+        EXPECT_EQ(lines, 10);
+    }
+    r = cli({"bleu", "--hyp", hypCol, "--ref", refCol});
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_NEAR(100 * json::parse(r.out)["bleu"].get<double>(), evalBleu, 1e-9) << r.out;
+    r = cli({"eval", "--model", model, "--task", "translate", "--no-decode", "--hypotheses", hyps});
+    EXPECT_EQ(r.code, 2);
+    EXPECT_NE(r.err.find("--hypotheses"), std::string::npos) << r.err;
     // Continue from the checkpoint: its config and vocabularies.
     r = cli({"train", "--init", model, "--task", "translate", "--steps", "2", "--out",
              tmp("more.safetensors"), "--held-out", "5"});
@@ -642,6 +668,11 @@ TEST(Cli, PresetAtASizeWithDevDataAndWordAlignments) {
     EXPECT_EQ(w["scored"], 5);
     EXPECT_EQ(w["heads"].size(), 3u);  // 2 heads + the layer mean
     EXPECT_TRUE(w.contains("best"));
+    for (const auto& h : w["heads"]) {  // sure-only AER and sure recall beside AER (issue 30)
+        EXPECT_GE(h["sure_aer"].get<double>(), h["aer"].get<double>() - 1e-12);  // P ⊇ S
+        EXPECT_GE(h["sure_recall"].get<double>(), 0.0);
+        EXPECT_LE(h["sure_recall"].get<double>(), 1.0);
+    }
     // A language model from the preset's decoder self-attention, on a text file.
     r = cli({"train", "--preset", "dense", "--size", size, "--language-model", "--data", text,
              "--tokenizer", "sentencepiece", "--vocab-size", "300", "--steps", "2", "--out",

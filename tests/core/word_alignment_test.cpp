@@ -39,6 +39,30 @@ TEST(WordAlignment, AerWithSureAndPossibleByHand) {
     EXPECT_DOUBLE_EQ(alignmentErrorRate({{{1, 1}}}, {{{0, 0}}}, {{{1, 1}}}), 0.5);
 }
 
+TEST(WordAlignment, SureOnlyAerAndSureRecallByHand) {
+    // The corpus above: |A| = 4, |S| = 2, |A∩S| = 1, |A∩P| = 2.
+    //   AER 1 - 3/6 = 0.5; sure-only AER 1 - 2·1/6 = 2/3; sure recall 1/2.
+    const std::vector<Links> a{{{0, 0}, {1, 1}, {2, 0}}, {{0, 0}}};
+    const std::vector<Links> s{{{0, 0}}, {{0, 1}}};
+    const std::vector<Links> p{{{1, 1}}, {}};
+    const AlignmentScores r = alignmentScores(a, s, p);
+    EXPECT_DOUBLE_EQ(r.aer, 0.5);
+    EXPECT_DOUBLE_EQ(r.sureAer, 2.0 / 3.0);
+    EXPECT_DOUBLE_EQ(r.sureRecall, 0.5);
+    // Every sure link found and nothing else predicted: 0 and 1 whatever P is.
+    const AlignmentScores perfect = alignmentScores(s, s, p);
+    EXPECT_DOUBLE_EQ(perfect.sureAer, 0.0);
+    EXPECT_DOUBLE_EQ(perfect.sureRecall, 1.0);
+    // A link only in P helps AER but not the sure scores: A = {(1,1)}, S = {(0,0)}:
+    //   AER 1 - 1/2, sure-only AER 1 - 0 = 1, recall 0.
+    const AlignmentScores onlyP = alignmentScores({{{1, 1}}}, {{{0, 0}}}, {{{1, 1}}});
+    EXPECT_DOUBLE_EQ(onlyP.aer, 0.5);
+    EXPECT_DOUBLE_EQ(onlyP.sureAer, 1.0);
+    EXPECT_DOUBLE_EQ(onlyP.sureRecall, 0.0);
+    // No sure links at all: recall is 0, not a division by zero.
+    EXPECT_DOUBLE_EQ(alignmentScores({{{0, 0}}}, {{}}, {{{0, 0}}}).sureRecall, 0.0);
+}
+
 TEST(WordAlignment, PiecesMapToTheWordTheyBeginIn) {
     const std::string u = "\xE2\x96\x81";  // ▁
     // "God's word." -> words God ' s word . (the word tokenizer's rule for the corpus)
@@ -87,5 +111,9 @@ TEST(WordAlignment, AWordModelAlignsItsTokensAndEveryLinkIsScored) {
         EXPECT_LE(h.aer, 1.0);
         // 3 predicted links (targets 1, 4, 2), |S| = 2: AER = 1 - (aS + aP) / 5, a multiple of 0.2.
         EXPECT_NEAR(h.aer * 5, std::round(h.aer * 5), 1e-9);
+        ASSERT_TRUE(h.sureAer && h.sureRecall);
+        // Sure-only AER 1 - 2·aS/5 and recall aS/2, with the same aS.
+        EXPECT_NEAR(*h.sureAer, 1.0 - 2.0 * *h.sureRecall * 2 / 5, 1e-12);
+        EXPECT_NEAR(*h.sureRecall * 2, std::round(*h.sureRecall * 2), 1e-9);
     }
 }

@@ -1,0 +1,61 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""scripts/cellstats.py against values computed by hand (closed forms of Student's t for 1,
+2 and 4 degrees of freedom, a Welch test with equal variances, BLEU of a five-word sentence)."""
+import math
+import os
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "../../scripts"))
+import cellstats  # noqa: E402
+
+failures = []
+
+
+def near(name, got, want, tol=1e-9):
+    if got is None or abs(got - want) > tol:
+        failures.append(f"{name}: got {got}, want {want}")
+
+
+# df = 1 is Cauchy: P(|T| >= 1) = 1/2. df = 2: P(|T| >= t) = 1 - t / sqrt(2 + t^2).
+near("t1", cellstats.student_t_sf2(1.0, 1), 0.5)
+near("t2", cellstats.student_t_sf2(2.0, 2), 1 - 2 / math.sqrt(6))
+# df = 4: F(t) = 1/2 + 3/8 · t/sqrt(1 + t²/4) · (1 - t²/(12 (1 + t²/4))); at t = sqrt 6:
+# 1 + 6/4 = 2.5, so F = 1/2 + 3/8 · sqrt(6/2.5) · (1 - 0.2) and p = 2 (1 - F).
+near("t4", cellstats.student_t_sf2(math.sqrt(6), 4), 2 * (0.5 - 0.375 * math.sqrt(6 / 2.5) * 0.8))
+# Welch, [1,2,3] vs [3,4,5]: both sd 1, t = -2 / sqrt(2/3) = -sqrt 6, df = 4: the p above.
+t, df, p = cellstats.welch([1, 2, 3], [3, 4, 5])
+near("welch t", t, -math.sqrt(6))
+near("welch df", df, 4.0)
+near("welch p", p, 2 * (0.5 - 0.375 * math.sqrt(6 / 2.5) * 0.8))
+# Unequal variances: [1,2,3] vs [4,6,8]: v = 1/3 and 4/3, t = -4 / sqrt(5/3),
+# df = (5/3)^2 / ((1/3)^2/2 + (4/3)^2/2) = 50/17.
+t, df, p = cellstats.welch([1, 2, 3], [4, 6, 8])
+near("welch2 t", t, -4 / math.sqrt(5 / 3))
+near("welch2 df", df, 50 / 17)
+if not 0.05 < p < 0.06:  # between the df = 2 and df = 4 tails at this t (0.090 and 0.036)
+    failures.append(f"welch2 p {p}")
+if cellstats.welch([1], [2, 3]) is not None:
+    failures.append("welch with one value should be None")
+near("verdict tie", 1.0 if cellstats.verdict([1, 2, 3], [2, 3, 4]) == "tie" else 0.0, 1.0)
+near("verdict lower", 1.0 if cellstats.verdict([1, 2, 3], [3.5, 4, 4.5]) == "lower" else 0.0, 1.0)
+near("verdict one seed", 1.0 if cellstats.verdict([1], [3.5, 4, 4.5]) == "one seed" else 0.0, 1.0)
+# BLEU: "a b c d e" against "a b c d f": precisions 4/5, 3/4, 2/3, 1/2, equal lengths (BP 1),
+# so BLEU = (0.8 · 0.75 · 2/3 · 0.5)^(1/4) = 0.2^(1/4).
+s = cellstats.sentence_bleu_stats("a b c d e".split(), "a b c d f".split())
+near("bleu", cellstats.corpus_bleu_from_stats([s]), 100 * 0.2 ** 0.25)
+# Brevity: "a b c d" against "a b c d e f": precisions 1, BP = exp(1 - 6/4).
+s2 = cellstats.sentence_bleu_stats("a b c d".split(), "a b c d e f".split())
+near("bleu bp", cellstats.corpus_bleu_from_stats([s2]), 100 * math.exp(1 - 6 / 4))
+# Bootstrap of a system against itself: difference 0 everywhere, p_not_better 1.
+b = cellstats.paired_bootstrap([s, s2], [s, s2], samples=50)
+near("bootstrap self", b["ci"][1] - b["ci"][0], 0.0)
+near("bootstrap self p", b["p_not_better"], 1.0)
+# One system resampled: every sentence the same, so every resample has the same BLEU.
+sd, lo, hi = cellstats.bootstrap_bleu([s, s, s], samples=50)
+near("bootstrap one sd", sd, 0.0)
+near("bootstrap one interval", hi - lo, 0.0)
+if failures:
+    print("\n".join(failures))
+    sys.exit(1)
+print("cellstats: all checks passed")
