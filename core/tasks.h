@@ -22,8 +22,8 @@ namespace attnviz {
 struct Example {
     std::vector<std::string> src, tgt;  // src empty for a language-model example
     std::vector<std::pair<int, int>> align;
-    std::vector<uint8_t> pixels;  // images only
-    int label = -1;               // images only
+    std::vector<uint8_t> pixels{};  // images only (braces: Example{src, tgt, align} stays complete)
+    int label = -1;                 // images only
 };
 
 class Task {
