@@ -22,6 +22,7 @@ private:
     std::string m_model, m_text, m_target, m_out, m_split = "test";
     int m_indent = -1, m_imageIndex = -1;
     CLI::Option* m_targetOpt = nullptr;
+    CLI::Option* m_textOpt = nullptr;
     void runImage(const Context& ctx, Model& m);
 };
 
@@ -40,7 +41,7 @@ CLI::App* AttentionCommand::add(CLI::App& parent) {
     auto* c = parent.add_subcommand("attention",
                                     "Dump every block's attention weights for a sentence (JSON)");
     c->add_option("--model", m_model, "Checkpoint (.safetensors)")->required();
-    c->add_option("--text", m_text, "Source sentence (decoder-only models: the text)");
+    m_textOpt = c->add_option("--text", m_text, "Source sentence (decoder-only models: the text)");
     c->add_option("--fashion-mnist", m_imageIndex,
                   "Image models: the Fashion-MNIST image of this index (of --split)")
         ->check(CLI::Range(0, 59999));
@@ -58,7 +59,7 @@ void AttentionCommand::run(const Context& ctx) {
     Model m = Model::load(m_model);
     if (m.config().isVision()) return runImage(ctx, m);
     if (m_imageIndex >= 0) throw Error("--fashion-mnist needs an image model; this one reads text");
-    if (m_text.empty()) throw Error("attention needs --text");
+    if (!m_textOpt->count()) throw Error("attention needs --text");
     Analysis a;
     try {
         a = m_targetOpt->count() > 0 ? m.analyze(m_text, std::string_view(m_target))
@@ -72,7 +73,7 @@ void AttentionCommand::run(const Context& ctx) {
 void AttentionCommand::runImage(const Context& ctx, Model& m) {
     if (m_imageIndex < 0)
         throw Error("'" + m_model + "' is an image model: give --fashion-mnist INDEX");
-    if (!m_text.empty() || m_targetOpt->count()) throw Error("an image model takes no --text");
+    if (m_textOpt->count() || m_targetOpt->count()) throw Error("an image model takes no --text");
     if (m_split != "test" && m_split != "train")
         throw Error("--split must be test or train, got '" + excerpt(m_split) + "'");
     if (m.config().imageSize != 28) throw Error("'" + m_model + "' does not take 28×28 images");
