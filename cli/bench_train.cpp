@@ -44,6 +44,12 @@ double trainingFlops(const ModelConfig& c, int B, int Ts, int Tt, int V) {
     };
     auto ffn = [&](double T) { return 4 * B * T * d * f; };
     double fwd = 0;
+    if (c.isVision()) {  // patches and classifier; the encoder over the positions
+        const double Np = c.patchCount(), N = c.positions();
+        fwd = 2.0 * B * Np * c.patch * c.patch * d + 2.0 * B * d * c.classes;
+        for (int i = 0; i < c.encLayers; ++i) fwd += block(c.encoderSelf, N, N) + ffn(N);
+        return 3 * fwd;
+    }
     if (c.hasEncoder())
         for (int i = 0; i < c.encLayers; ++i) fwd += block(c.encoderSelf, Ts, Ts) + ffn(Ts);
     for (int i = 0; i < c.decLayers; ++i) {
@@ -146,7 +152,10 @@ CLI::App* BenchTrainCommand::add(CLI::App& parent) {
 // words of `vocab`), after three warm-up steps; sorted.
 std::vector<double> BenchTrainCommand::timeSteps(const ModelConfig& cfg, const Vocab& vocab,
                                                  const std::vector<std::string>& words) {
-    Model model = Model::initialize(cfg, vocab, vocab, Tokenizer(true), 1);
+    std::vector<std::string> classes;
+    for (int k = 0; k < cfg.classes; ++k) classes.push_back(std::to_string(k));
+    Model model = cfg.isVision() ? Model::initializeImages(cfg, classes, 1)
+                                 : Model::initialize(cfg, vocab, vocab, Tokenizer(true), 1);
     TrainOptions o;
     o.threads = m_threads;
     o.batchSize = m_batch;
@@ -160,6 +169,12 @@ std::vector<double> BenchTrainCommand::timeSteps(const ModelConfig& cfg, const V
     auto batch = [&] {
         std::vector<Example> b(static_cast<size_t>(m_batch));
         for (auto& e : b) {
+            if (cfg.isVision()) {  // random images and labels (--seq-len is ignored)
+                e.pixels.resize(size_t(cfg.imageSize) * size_t(cfg.imageSize));
+                for (auto& p : e.pixels) p = uint8_t(rng.below(256));
+                e.label = int(rng.below(uint64_t(cfg.classes)));
+                continue;
+            }
             for (int i = 0; i < m_len - 1; ++i) {
                 if (cfg.hasEncoder()) e.src.push_back(words[rng.below(words.size())]);
                 e.tgt.push_back(words[rng.below(words.size())]);
@@ -197,7 +212,9 @@ void BenchTrainCommand::run(const Context& ctx) {
     const double median = ms[ms.size() / 2];
     const double flops = trainingFlops(cfg, m_batch, m_len, m_len, vocab.size());
     const double gemm = eigenGemmGflops(m_threads);
-    const double tokens = (cfg.hasEncoder() ? 2.0 : 1.0) * m_batch * m_len;
+    // Images: tokens are the encoder's positions (patches and class token) of every image.
+    const double tokens = cfg.isVision() ? double(m_batch) * cfg.positions()
+                                         : (cfg.hasEncoder() ? 2.0 : 1.0) * m_batch * m_len;
     const double gflops = flops / (median / 1000.0) / 1e9;
     // Without a library (ATTNVIZ_GEMM=eigen) nothing is recorded: no floor to report.
     const GemmFloor floor =

@@ -8,6 +8,8 @@
 #include "core/error.h"
 #include "core/evaluate.h"
 #include "core/file_io.h"
+#include "core/image_set.h"
+#include "core/input_limits.h"
 #include "core/tasks.h"
 #include "core/training_job.h"
 #include "core/word_alignment.h"
@@ -23,7 +25,9 @@ public:
     void run(const Context& ctx) override;
 
 private:
-    std::string m_model, m_task, m_data, m_align, m_hypotheses;
+    std::string m_model, m_task, m_data, m_align, m_hypotheses, m_split = "test";
+    CLI::Option* m_countOption = nullptr;
+    void runImages(const Context& ctx, Model& model);
     int m_count = 200, m_batch = 64;
     uint64_t m_seed = 1;
     bool m_noDecode = false;
@@ -41,9 +45,15 @@ CLI::App* EvalCommand::add(CLI::App& parent) {
                   "head over words")
         ->check(CLI::ExistingFile)
         ->needs(data);
-    c->add_option("--count", m_count, "Task: examples")
-        ->capture_default_str()
-        ->check(CLI::Range(1, kMaxExampleCount));
+    m_countOption = c->add_option("--count", m_count,
+                                  "Task: examples (fashion-mnist: the first N images of the "
+                                  "split; default all)")
+                        ->capture_default_str()
+                        ->check(CLI::Range(1, kMaxExampleCount));
+    c->add_option("--split", m_split,
+                  "fashion-mnist: test (the 10,000 test images) or validation (the last 5,000 "
+                  "training images, held out from training)")
+        ->capture_default_str();
     c->add_option("--seed", m_seed, "Task: seed of the held-out examples (as train --seed)")
         ->capture_default_str()
         ->check(nonNegative());
@@ -65,6 +75,10 @@ void EvalCommand::run(const Context& ctx) {
     if (!m_hypotheses.empty())
         checkOutputPath(m_hypotheses, {m_model, m_data, m_align}, "--hypotheses");
     Model model = Model::load(m_model);
+    if (isImageTask(m_task) || model.config().isVision()) {
+        if (!m_hypotheses.empty()) throw Error("--hypotheses needs a translation model");
+        return runImages(ctx, model);
+    }
     if (!m_hypotheses.empty() && !model.config().hasEncoder())
         throw Error("--hypotheses needs a seq2seq model (a decoder-only model decodes nothing)");
     std::vector<Example> examples;
@@ -129,6 +143,32 @@ void EvalCommand::run(const Context& ctx) {
                          {"sure_aer", best->sureAer.value_or(0)},
                          {"sure_recall", best->sureRecall.value_or(0)}};
     }
+    ctx.out << j.dump(2) << "\n";
+}
+
+// fashion-mnist: accuracy, per-class accuracy and the confusion matrix on a split.
+void EvalCommand::runImages(const Context& ctx, Model& model) {
+    if (!isImageTask(m_task))
+        throw Error("'" + m_model + "' is an image model (arch \"vit\"): evaluate it with --task " +
+                    kFashionMnistTask);
+    if (!model.config().isVision())
+        throw Error("task '" + m_task + "' needs an image model, but '" + m_model +
+                    "' is a text model");
+    if (m_split != "test" && m_split != "validation")
+        throw Error("--split must be test or validation, got '" + excerpt(m_split) + "'");
+    const ModelConfig& cfg = model.config();
+    if (cfg.imageSize != 28 || cfg.classes != int(fashionMnistClasses().size()))
+        throw Error("'" + m_model + "' does not classify 28×28 images into 10 classes");
+    ImageSet set = loadFashionMnist(fashionMnistDir(), m_split == "test" ? "test" : "train");
+    if (m_split == "validation") {
+        ImageSet train, validation;
+        splitValidation(set, train, validation);
+        set = std::move(validation);
+    }
+    if (m_countOption->count() && size_t(m_count) < set.size()) set = set.slice(0, size_t(m_count));
+    const Classification c = classifyImages(model, imageExamples(set), m_batch);
+    json j{{"model", m_model}, {"task", m_task}, {"split", m_split}};
+    j["metrics"] = c.toJson(model.classNames());
     ctx.out << j.dump(2) << "\n";
 }
 

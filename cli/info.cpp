@@ -29,8 +29,8 @@ CLI::App* InfoCommand::add(CLI::App& parent) {
     return c;
 }
 
-// The text form of info: architecture, blocks, vocabularies, parameters, training.
-void printInfo(const Model& m, const std::string& path, const ParamCount& c, std::ostream& out) {
+// Architecture, blocks and vocabularies of a text model.
+void printTextModel(const Model& m, const std::string& path, std::ostream& out) {
     const ModelConfig& cfg = m.config();
     out << "model      " << path << "\n"
         << "arch       " << (cfg.hasEncoder() ? "seq2seq" : "decoder") << ", d_model " << cfg.dModel
@@ -49,8 +49,33 @@ void printInfo(const Model& m, const std::string& path, const ParamCount& c, std
                 ? "sentencepiece (" + std::to_string(m.tokenizer().pieces().size()) +
                       " pieces; the model in --json)"
                 : m.tokenizer().toJson().dump())
+        << "\n";
+}
+
+// Architecture, block and classes of an image model (docs/model-spec.md 3.10).
+void printImageModel(const Model& m, const std::string& path, std::ostream& out) {
+    const ModelConfig& cfg = m.config();
+    out << "model      " << path << "\n"
+        << "arch       vit, d_model " << cfg.dModel << ", heads " << cfg.heads << ", d_ff "
+        << cfg.dFf << ", layers " << cfg.encLayers << ", "
+        << (cfg.norm == Norm::Pre ? "pre" : "post") << "-norm\n"
+        << "image      " << cfg.imageSize << "×" << cfg.imageSize << ", patch " << cfg.patch << " ("
+        << cfg.gridSize() << "×" << cfg.gridSize() << " patches), pool "
+        << (cfg.pool == Pool::Cls ? "cls" : "mean") << ", " << cfg.positions() << " positions\n"
+        << std::left << std::setw(14) << "encoder_self" << cfg.toJson()["encoder_self"].dump()
         << "\n"
-        << "parameters " << c.total << " (" << c.trainable << " trainable)\n";
+        << "classes    " << json(m.classNames()).dump() << "\n";
+}
+
+// The text form of info: architecture, blocks, vocabularies, parameters, training.
+void printInfo(const Model& m, const std::string& path, const ParamCount& c, std::ostream& out) {
+    const ModelConfig& cfg = m.config();
+    if (cfg.isVision()) {
+        printImageModel(m, path, out);
+    } else {
+        printTextModel(m, path, out);
+    }
+    out << "parameters " << c.total << " (" << c.trainable << " trainable)\n";
     for (const auto& [role, n] : c.byRole)
         out << "  " << std::left << std::setw(26) << role << n << "\n";
     out << "by module\n";
@@ -75,17 +100,18 @@ void InfoCommand::run(const Context& ctx) {
         printInfo(m, m_model, c, ctx.out);
         return;
     }
-    const json j{{"model", m_model},
-                 {"config", m.config().toJson()},
-                 {"src_vocab_size", m.srcVocab().size()},
-                 {"tgt_vocab_size", m.tgtVocab().size()},
-                 {"tokenizer", m.tokenizer().toJson()},
-                 {"parameters",
-                  {{"total", c.total},
-                   {"trainable", c.trainable},
-                   {"by_role", c.byRole},
-                   {"by_module", c.byModule}}},
-                 {"training", m.training().raw()}};
+    json j{{"model", m_model},
+           {"config", m.config().toJson()},
+           {"src_vocab_size", m.srcVocab().size()},
+           {"tgt_vocab_size", m.tgtVocab().size()},
+           {"tokenizer", m.tokenizer().toJson()},
+           {"parameters",
+            {{"total", c.total},
+             {"trainable", c.trainable},
+             {"by_role", c.byRole},
+             {"by_module", c.byModule}}},
+           {"training", m.training().raw()}};
+    if (m.config().isVision()) j["classes"] = m.classNames();
     ctx.out << j.dump(2) << '\n';
 }
 

@@ -6,6 +6,7 @@
 #include "command.h"
 #include "core/error.h"
 #include "core/file_io.h"
+#include "core/image_set.h"
 #include "core/model.h"
 #include "core/presets.h"
 
@@ -63,6 +64,22 @@ void InitCommand::run(const Context& ctx) {
                                       findPreset(loadPresets(presetDirectory()), m_preset),
                                       nlohmann::json::object(), false))
                                 : ModelConfig::fromFile(m_config);
+    if (cfg.isVision()) {
+        if (!m_vocab.empty() || !m_tgtVocab.empty())
+            throw Error("an image model (arch \"vit\") has no vocabulary: remove --vocab");
+        // Fashion-MNIST's names for its ten classes; "0", "1", … for any other count.
+        std::vector<std::string> classes = fashionMnistClasses();
+        if (cfg.classes != int(classes.size())) {
+            classes.clear();
+            for (int k = 0; k < cfg.classes; ++k) classes.push_back(std::to_string(k));
+        }
+        Model m = Model::initializeImages(cfg, classes, m_seed);
+        m.setTraining({{"kind", "random-init"}, {"seed", m_seed}});
+        m.save(m_out);
+        ctx.out << "wrote " << m_out << " (" << countParameters(m.parameterInfo()).total
+                << " parameters, seed " << m_seed << ")\n";
+        return;
+    }
     const Tokenizer tok(!m_caseSensitive);
     auto vocabFrom = [&](const std::string& path) {
         if (path.empty()) return Vocab::fromWords(builtinEnglishWords());

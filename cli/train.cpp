@@ -168,8 +168,10 @@ CLI::App* TrainCommand::add(CLI::App& parent) {
                 "With --preset: a language model (decoder only) with the preset's decoder "
                 "self-attention, e.g. on a text --data file (implied by --task lm)")
         ->needs(preset);
-    auto* task =
-        c->add_option("--task", m_spec.task, "Built-in task: copy, reverse, sort, translate, lm");
+    auto* task = c->add_option(
+        "--task", m_spec.task,
+        "Built-in task: copy, reverse, sort, translate, lm, or fashion-mnist (images, "
+        "for \"arch\": \"vit\")");
     auto* data =
         c->add_option(
              "--data", m_spec.data,

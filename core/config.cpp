@@ -47,6 +47,25 @@ std::string getString(const json& j, const std::string& where, const std::string
 
 }  // namespace
 
+namespace {
+
+// The variants whose reading on the patch grid is implemented (docs/model-spec.md 4.4): those
+// that need no 2D change. The others are refused by name rather than run in their 1D reading.
+void checkVitVariant(const BlockConfig& b) {
+    static const std::set<std::string> ready{"dot",     "dense",   "random", "factorized_random",
+                                             "mixture", "gaussian"};
+    std::vector<std::string> used{b.variant};
+    if (b.variant == "mixture") used = b.names("components");
+    for (const auto& v : used)
+        if (!ready.count(v))
+            throw Error("variant '" + v +
+                        "' on the patch grid of arch \"vit\" is specified (docs/model-spec.md "
+                        "4.4) but not implemented yet; implemented: dot, dense, random, "
+                        "factorized_random, gaussian and mixtures of them");
+}
+
+}  // namespace
+
 bool ModelConfig::operator==(const ModelConfig& o) const {
     return toJson() == o.toJson();
 }
@@ -54,9 +73,10 @@ bool ModelConfig::operator==(const ModelConfig& o) const {
 ModelConfig ModelConfig::fromJson(const json& j) {
     if (!j.is_object()) throw Error("model configuration must be a JSON object");
     static const std::set<std::string> known{
-        "arch",       "d_model",      "heads",        "d_ff",  "enc_layers",
-        "dec_layers", "max_len",      "norm",         "bias",  "share_embeddings",
-        "tie_output", "encoder_self", "decoder_self", "cross", "label"};
+        "arch",       "d_model",      "heads",        "d_ff",   "enc_layers",
+        "dec_layers", "max_len",      "norm",         "bias",   "share_embeddings",
+        "tie_output", "encoder_self", "decoder_self", "cross",  "label",
+        "image_size", "patch",        "pool",         "classes"};
     for (auto it = j.begin(); it != j.end(); ++it)
         if (!known.count(it.key()))
             throw Error("unknown configuration key '" + excerpt(it.key()) + "'");
@@ -69,9 +89,16 @@ ModelConfig ModelConfig::fromJson(const json& j) {
         c.arch = Arch::Seq2Seq;
     } else if (arch == "decoder") {
         c.arch = Arch::Decoder;
+    } else if (arch == "vit") {
+        return fromVitJson(j);
     } else {
-        throw Error("'arch' must be \"seq2seq\" or \"decoder\", got \"" + excerpt(arch) + "\"");
+        throw Error("'arch' must be \"seq2seq\", \"decoder\" or \"vit\", got \"" + excerpt(arch) +
+                    "\"");
     }
+    for (const char* key : {"image_size", "patch", "pool", "classes"})
+        if (j.contains(key))
+            throw Error(std::string("'") + key + "' belongs to arch \"vit\" (images), not \"" +
+                        arch + "\"");
     c.dModel = getInt(j, where, "d_model", 64, 1, 1 << 16);
     c.heads = getInt(j, where, "heads", 4, 1, 4096);
     if (c.dModel % c.heads != 0) {
@@ -112,6 +139,12 @@ ModelConfig ModelConfig::fromJson(const json& j) {
         c.encoderSelf = BlockConfig{};
         c.cross = BlockConfig{};
     }
+    c.checkWeightLimit();
+    return c;
+}
+
+void ModelConfig::checkWeightLimit() const {
+    const ModelConfig& c = *this;
     if (c.weightCount() > kMaxModelWeights) {
         throw Error("this configuration has " + std::to_string(c.weightCount() / 1000000) +
                     " million weights besides the embeddings (needs " +
@@ -120,6 +153,76 @@ ModelConfig ModelConfig::fromJson(const json& j) {
                     "train); the limit is " +
                     std::to_string(kMaxModelWeights / 1000000) + " million (docs/limits.md)");
     }
+}
+
+ModelConfig ModelConfig::fromVitJson(const json& j) {
+    // Keys of the text models that an image classifier does not have.
+    for (const char* key :
+         {"dec_layers", "share_embeddings", "tie_output", "decoder_self", "cross"})
+        if (j.contains(key))
+            throw Error(std::string("arch \"vit\" has no decoder and no vocabulary: remove '") +
+                        key + "'");
+    ModelConfig c;
+    const std::string where;
+    c.arch = Arch::Vit;
+    c.dModel = getInt(j, where, "d_model", 64, 1, 1 << 16);
+    c.heads = getInt(j, where, "heads", 4, 1, 4096);
+    if (c.dModel % c.heads != 0) {
+        throw Error("heads (" + std::to_string(c.heads) + ") must divide d_model (" +
+                    std::to_string(c.dModel) + ")");
+    }
+    c.dFf = getInt(j, where, "d_ff", 4 * c.dModel, 1, 1 << 20);
+    c.encLayers = getInt(j, where, "enc_layers", 4, 1, 256);
+    c.decLayers = 0;
+    c.imageSize = getInt(j, where, "image_size", 28, 1, 1024);
+    c.patch = getInt(j, where, "patch", 4, 1, c.imageSize);
+    if (c.imageSize % c.patch != 0)
+        throw Error("'patch' (" + std::to_string(c.patch) + ") must divide 'image_size' (" +
+                    std::to_string(c.imageSize) + ")");
+    const std::string pool = getString(j, where, "pool", "cls");
+    if (pool == "cls") {
+        c.pool = Pool::Cls;
+    } else if (pool == "mean") {
+        c.pool = Pool::Mean;
+    } else {
+        throw Error("'pool' must be \"cls\" or \"mean\", got \"" + excerpt(pool) + "\"");
+    }
+    c.classes = getInt(j, where, "classes", 10, 2, 65536);
+    if (c.positions() > 1024)
+        throw Error("image_size " + std::to_string(c.imageSize) + " with patch " +
+                    std::to_string(c.patch) + " gives " + std::to_string(c.positions()) +
+                    " positions; the engine takes at most 1024 (a larger 'patch')");
+    // The positions are fixed by the image: max_len is their number, not a choice.
+    c.maxLen = getInt(j, where, "max_len", c.positions(), 1, 8192);
+    if (c.maxLen != c.positions())
+        throw Error("'max_len' of a vit model is its number of positions (" +
+                    std::to_string(c.positions()) + " for this image_size, patch and pool), got " +
+                    std::to_string(c.maxLen) + ": leave it out");
+    const std::string norm = getString(j, where, "norm", "pre");
+    if (norm == "pre") {
+        c.norm = Norm::Pre;
+    } else if (norm == "post") {
+        c.norm = Norm::Post;
+    } else {
+        throw Error("'norm' must be \"pre\" or \"post\", got \"" + excerpt(norm) + "\"");
+    }
+    c.bias = getBool(j, where, "bias", true);
+    c.shareEmbeddings = false;
+    c.tieOutput = false;
+    json block = j.contains("encoder_self") ? j["encoder_self"] : json::object();
+    // The 2D default of the hard-coded Gaussian (docs/model-spec.md 4.4): left, right,
+    // above, below, as flat (Δr, Δc) pairs.
+    if (block.is_object() && block.contains("variant") && block["variant"] == "gaussian" &&
+        !block.contains("offsets"))
+        block["offsets"] = {0, -1, 0, 1, -1, 0, 1, 0};
+    c.encoderSelf = parseBlockConfig(block, BlockKind::EncoderSelf, c.dModel, c.heads, c.maxLen);
+    checkVitVariant(c.encoderSelf);
+    if (c.encoderSelf.variant == "gaussian" && c.encoderSelf.numbers("offsets").size() % 2 != 0)
+        throw Error(
+            "encoder_self: 'offsets' of a gaussian block on the patch grid are pairs "
+            "(Δrow, Δcolumn): an even number of numbers, got " +
+            std::to_string(c.encoderSelf.numbers("offsets").size()));
+    c.checkWeightLimit();
     return c;
 }
 
@@ -137,6 +240,21 @@ ModelConfig ModelConfig::fromFile(const std::string& path) {
 }
 
 json ModelConfig::toJson() const {
+    if (arch == Arch::Vit) {
+        return json{{"arch", "vit"},
+                    {"d_model", dModel},
+                    {"heads", heads},
+                    {"d_ff", dFf},
+                    {"enc_layers", encLayers},
+                    {"image_size", imageSize},
+                    {"patch", patch},
+                    {"pool", pool == Pool::Cls ? "cls" : "mean"},
+                    {"classes", classes},
+                    {"max_len", maxLen},
+                    {"norm", norm == Norm::Pre ? "pre" : "post"},
+                    {"bias", bias},
+                    {"encoder_self", blockConfigJson(encoderSelf, BlockKind::EncoderSelf)}};
+    }
     json j{{"arch", arch == Arch::Seq2Seq ? "seq2seq" : "decoder"},
            {"d_model", dModel},
            {"heads", heads},
@@ -160,8 +278,12 @@ uint64_t ModelConfig::weightCount() const {
     const uint64_t ffn = 2 * d * uint64_t(dFf) + d + uint64_t(dFf), norms = 6 * d;
     uint64_t crossLayers = 0;
     for (int l = 0; l < decLayers; ++l) crossLayers += hasCross(l) ? 1 : 0;
+    // vit: patch embedding, class token and classifier too (counted generously).
+    const uint64_t vit = arch == Arch::Vit
+                             ? uint64_t(patch) * uint64_t(patch) * d + 2 * d + uint64_t(classes) * d
+                             : 0;
     return uint64_t(encLayers) * (attn + ffn + norms) + uint64_t(decLayers) * (attn + ffn + norms) +
-           crossLayers * attn + uint64_t(maxLen) * d * 2;
+           crossLayers * attn + uint64_t(maxLen) * d * 2 + vit;
 }
 
 double ModelConfig::trainingBytes(int batch, int threads) const {

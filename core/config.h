@@ -10,7 +10,8 @@
 
 namespace attnviz {
 
-enum class Arch { Seq2Seq, Decoder };
+enum class Arch { Seq2Seq, Decoder, Vit };
+enum class Pool { Cls, Mean };
 enum class Norm { Pre, Post };
 
 struct ModelConfig {
@@ -26,11 +27,22 @@ struct ModelConfig {
     bool shareEmbeddings = false;
     bool tieOutput = true;
     BlockConfig encoderSelf, decoderSelf, cross;
+    // arch "vit" only (docs/model-spec.md 3.10): square grayscale images of imageSize pixels
+    // cut into patches of patch × patch pixels, a class token or mean pooling, `classes`
+    // outputs. maxLen is then the number of positions (patches, plus one with a class token).
+    int imageSize = 28;
+    int patch = 4;
+    Pool pool = Pool::Cls;
+    int classes = 10;
 
     // Parses and validates; every problem is an Error naming the key and the rule.
     static ModelConfig fromJson(const nlohmann::json& j);
     static ModelConfig fromJsonText(const std::string& text);
     static ModelConfig fromFile(const std::string& path);
+    // arch "vit" (fromJson dispatches to it).
+    static ModelConfig fromVitJson(const nlohmann::json& j);
+    // Error when weightCount() is over kMaxModelWeights.
+    void checkWeightLimit() const;
     // The resolved configuration, every default explicit.
     nlohmann::json toJson() const;
 
@@ -39,6 +51,12 @@ struct ModelConfig {
     // Whether decoder layer `layer` has cross-attention.
     bool hasCross(int layer) const;
     bool hasEncoder() const { return arch == Arch::Seq2Seq; }
+    // An image classifier (arch "vit"): an encoder over patches, no decoder, no vocabulary.
+    bool isVision() const { return arch == Arch::Vit; }
+    // vit: patches per side (imageSize / patch), patches, and positions (patches + class token).
+    int gridSize() const { return imageSize / patch; }
+    int patchCount() const { return gridSize() * gridSize(); }
+    int positions() const { return patchCount() + (pool == Pool::Cls ? 1 : 0); }
     bool operator==(const ModelConfig& o) const;
     // Weights besides the embeddings (attention, feed-forward, positions), an upper bound.
     uint64_t weightCount() const;

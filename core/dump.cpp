@@ -3,22 +3,11 @@
 
 namespace attnviz {
 
-FloatJson attentionDump(const std::string& modelName, const ModelConfig& config,
-                        const Analysis& a) {
-    FloatJson j;
-    j["model"] = modelName;
-    j["config"] = FloatJson::parse(config.toJson().dump());
-    if (config.hasEncoder())
-        j["source"] = {{"text", a.sourceText}, {"tokens", a.sourceTokens}, {"ids", a.sourceIds}};
-    if (a.hasTarget) {
-        j["target"] = {{"text", a.targetText},
-                       {"tokens", a.targetTokens},
-                       {"ids", a.targetIds},
-                       {"decoded", a.decoded}};
-    }
-    if (a.loss) j["loss"] = static_cast<float>(*a.loss);
+namespace {
+
+FloatJson blocksJson(const std::vector<CapturedBlock>& captured) {
     FloatJson blocks = FloatJson::array();
-    for (const auto& b : a.blocks) {
+    for (const auto& b : captured) {
         FloatJson w = FloatJson::array();
         for (const auto& m : b.weights) {
             FloatJson rows = FloatJson::array();
@@ -36,7 +25,45 @@ FloatJson attentionDump(const std::string& modelName, const ModelConfig& config,
                           {"heads", b.heads},
                           {"weights", std::move(w)}});
     }
-    j["blocks"] = std::move(blocks);
+    return blocks;
+}
+
+}  // namespace
+
+FloatJson imageAttentionDump(const std::string& modelName, const Model& model,
+                             const ImageAnalysis& a, const std::string& source) {
+    FloatJson j;
+    j["model"] = modelName;
+    j["config"] = FloatJson::parse(model.config().toJson().dump());
+    j["image"] = {{"size", model.config().imageSize}, {"pixels", a.pixels}, {"source", source}};
+    if (a.label) j["image"]["label"] = *a.label;
+    j["classes"] = model.classNames();
+    FloatJson logits = FloatJson::array(), probs = FloatJson::array();
+    for (double x : a.logits) logits.push_back(static_cast<float>(x));
+    for (double x : a.probabilities) probs.push_back(static_cast<float>(x));
+    j["logits"] = std::move(logits);
+    j["probabilities"] = std::move(probs);
+    j["prediction"] = {{"index", a.predicted}, {"class", model.classNames()[size_t(a.predicted)]}};
+    if (a.loss) j["loss"] = static_cast<float>(*a.loss);
+    j["blocks"] = blocksJson(a.blocks);
+    return j;
+}
+
+FloatJson attentionDump(const std::string& modelName, const ModelConfig& config,
+                        const Analysis& a) {
+    FloatJson j;
+    j["model"] = modelName;
+    j["config"] = FloatJson::parse(config.toJson().dump());
+    if (config.hasEncoder())
+        j["source"] = {{"text", a.sourceText}, {"tokens", a.sourceTokens}, {"ids", a.sourceIds}};
+    if (a.hasTarget) {
+        j["target"] = {{"text", a.targetText},
+                       {"tokens", a.targetTokens},
+                       {"ids", a.targetIds},
+                       {"decoded", a.decoded}};
+    }
+    if (a.loss) j["loss"] = static_cast<float>(*a.loss);
+    j["blocks"] = blocksJson(a.blocks);
     return j;
 }
 

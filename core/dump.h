@@ -19,4 +19,10 @@ using FloatJson = nlohmann::basic_json<std::map, std::vector, std::string, bool,
 
 FloatJson attentionDump(const std::string& modelName, const ModelConfig& config, const Analysis& a);
 
+// The dump of an image model (docs/model-spec.md 8.1): {"model", "config", "image": {"size",
+// "pixels", "label" (when known), "source" (where it came from)}, "classes", "logits",
+// "probabilities", "prediction": {"index", "class"}, "loss" (with a label), "blocks"}.
+FloatJson imageAttentionDump(const std::string& modelName, const Model& model,
+                             const ImageAnalysis& a, const std::string& source);
+
 }  // namespace attnviz

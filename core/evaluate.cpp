@@ -5,6 +5,8 @@
 #include <cmath>
 #include <map>
 
+#include "trainer.h"
+
 namespace attnviz {
 namespace {
 
@@ -77,8 +79,58 @@ Batch exampleBatch(const Model& model, const std::vector<Example>& examples, siz
     return Batch::make(src, tgt);
 }
 
+std::vector<double> Classification::classAccuracy() const {
+    std::vector<double> a;
+    for (size_t c = 0; c < confusion.size(); ++c) {
+        long n = 0;
+        for (int x : confusion[c]) n += x;
+        a.push_back(n ? double(confusion[c][c]) / double(n) : 0.0);
+    }
+    return a;
+}
+
+nlohmann::json Classification::toJson(const std::vector<std::string>& classes) const {
+    return {{"images", images},
+            {"loss", loss},
+            {"accuracy", accuracy()},
+            {"classes", classes},
+            {"class_accuracy", classAccuracy()},
+            {"confusion", confusion}};
+}
+
+Classification classifyImages(Model& model, const std::vector<Example>& examples, int batchSize) {
+    Classification c;
+    const int C = model.config().classes;
+    c.confusion.assign(size_t(C), std::vector<int>(size_t(C), 0));
+    const size_t bs = static_cast<size_t>(std::max(1, batchSize));
+    double lossSum = 0;
+    for (size_t start = 0; start < examples.size(); start += bs) {
+        const size_t end = std::min(examples.size(), start + bs);
+        const ForwardResult r = model.forward(imageBatch(model, examples, start, end), false);
+        lossSum += r.lossSum;
+        for (size_t i = start; i < end; ++i) {
+            const auto row = r.logits.row(Eigen::Index(i - start));
+            int best = 0;
+            for (int k = 1; k < C; ++k)
+                if (row(k) > row(best)) best = k;
+            ++c.confusion[size_t(examples[i].label)][size_t(best)];
+            c.correct += best == examples[i].label ? 1 : 0;
+        }
+    }
+    c.images = static_cast<int>(examples.size());
+    c.loss = c.images ? lossSum / c.images : 0.0;
+    return c;
+}
+
 Evaluation evaluate(Model& model, const std::vector<Example>& examples, const EvalOptions& opt) {
     Evaluation ev;
+    if (model.config().isVision()) {
+        const Classification c = classifyImages(model, examples, opt.batchSize);
+        ev.sentences = ev.tokens = c.images;
+        ev.loss = c.loss;
+        ev.tokenAccuracy = c.accuracy();
+        return ev;
+    }
     const bool s2s = model.config().hasEncoder();
     const bool aligned = s2s && std::any_of(examples.begin(), examples.end(),
                                             [](const Example& e) { return !e.align.empty(); });

@@ -40,6 +40,26 @@ struct Evaluation {
     nlohmann::json toJson() const;
 };
 
+// An image classifier on labelled images: loss, accuracy, per-class accuracy and the
+// confusion matrix.
+struct Classification {
+    int images = 0;
+    double loss = 0;  // mean cross-entropy (no smoothing)
+    int correct = 0;
+    // [true class][predicted class] counts; the prediction is the first arg-max of the logits.
+    std::vector<std::vector<int>> confusion;
+    double accuracy() const { return images ? double(correct) / images : 0.0; }
+    // Per class: correct / images of that class (0 for a class without images).
+    std::vector<double> classAccuracy() const;
+    // {"images", "loss", "accuracy", "classes": [names], "class_accuracy": [...],
+    //  "confusion": [[...], ...] (rows: true class, columns: predicted)}
+    nlohmann::json toJson(const std::vector<std::string>& classes) const;
+};
+
+// Image examples (Example::pixels, Example::label) through an image model.
+Classification classifyImages(Model& model, const std::vector<Example>& examples,
+                              int batchSize = 64);
+
 struct EvalOptions {
     int batchSize = 64;
     bool decode = true;  // greedy decoding for exact match and BLEU (seq2seq)
@@ -51,6 +71,8 @@ Batch exampleBatch(const Model& model, const std::vector<Example>& examples, siz
                    size_t end);
 
 // Examples are tokens; they are mapped through the model's vocabularies (unknown -> <unk>).
+// For an image model they are images: sentences and tokens count the images, token_accuracy
+// is the classification accuracy (classifyImages).
 Evaluation evaluate(Model& model, const std::vector<Example>& examples,
                     const EvalOptions& opt = {});
 

@@ -127,14 +127,14 @@ Eigen::Index firstArgmax(const Eigen::Ref<const Vec>& x) {
 }  // namespace
 
 CrossEntropy crossEntropy(const Mat& logits, const std::vector<int>& targets, float smoothing,
-                          float scale, Mat* dlogits) {
+                          float scale, Mat* dlogits, int ignore) {
     CrossEntropy r;
     const auto V = logits.cols();
     if (dlogits) dlogits->resize(logits.rows(), V);
     const Scalar uniform = smoothing / static_cast<Scalar>(V);
     for (Eigen::Index row = 0; row < logits.rows(); ++row) {
         const int target = targets[size_t(row)];
-        if (target == 0) {  // <pad>
+        if (target == ignore) {  // <pad>
             if (dlogits) dlogits->row(row).setZero();
             continue;
         }

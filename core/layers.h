@@ -51,7 +51,9 @@ struct CrossEntropy {
 };
 // When dlogits is given it receives scale · d(smoothed sum)/dlogits = scale · (p − q),
 // zero on pad rows.
+// Rows whose target is `ignore` (default kPad = 0; -1 for class labels, where 0 is a class)
+// count nowhere.
 CrossEntropy crossEntropy(const Mat& logits, const std::vector<int>& targets, float smoothing,
-                          float scale, Mat* dlogits);
+                          float scale, Mat* dlogits, int ignore = 0);
 
 }  // namespace attnviz

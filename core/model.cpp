@@ -10,6 +10,7 @@
 #include "layers.h"
 #include "rng.h"
 #include "safetensors.h"
+#include "utf8.h"
 
 namespace attnviz {
 namespace {
@@ -23,6 +24,7 @@ struct Model::Impl {
     Vocab src, tgt;
     Tokenizer tokenizer;
     TrainingInfo training;
+    std::vector<std::string> classes;  // vit only
     std::unique_ptr<ParamStore> params = std::make_unique<ParamStore>();
     std::unique_ptr<Network> net;
     bool banded = true;  // setBanded
@@ -62,6 +64,7 @@ Model Model::clone() const {
     Model m(d->cfg, d->src, d->tgt, d->tokenizer);
     *m.d->params = *d->params;
     m.d->training = d->training;
+    m.d->classes = d->classes;
     m.d->bind();
     return m;
 }
@@ -80,6 +83,48 @@ Model Model::initialize(ModelConfig config, Vocab src, Vocab tgt, Tokenizer toke
                     std::to_string(kMaxModelParameters / 1000000) + " million");
     }
     *m.d->params = initializeParameters(info, seed);
+    m.d->bind();
+    return m;
+}
+
+namespace {
+
+// A vit checkpoint's class names: `count` distinct, non-empty, valid UTF-8 strings.
+std::vector<std::string> checkClassNames(const json& j, int count) {
+    if (!j.is_array() || j.size() != size_t(count))
+        throw Error("checkpoint classes must be a JSON array of " + std::to_string(count) +
+                    " names (the configuration's 'classes')");
+    std::vector<std::string> names;
+    for (const auto& x : j) {
+        bool ok =
+            x.is_string() && !x.get<std::string>().empty() && x.get<std::string>().size() <= 256;
+        if (ok) {
+            try {
+                decodeUtf8(x.get<std::string>());
+            } catch (const Error&) {
+                ok = false;
+            }
+        }
+        if (!ok)
+            throw Error(
+                "checkpoint classes: every name must be a non-empty string of valid UTF-8 "
+                "of at most 256 bytes");
+        if (std::find(names.begin(), names.end(), x.get<std::string>()) != names.end())
+            throw Error("checkpoint classes: the name '" + excerpt(x.get<std::string>()) +
+                        "' repeats");
+        names.push_back(x.get<std::string>());
+    }
+    return names;
+}
+
+}  // namespace
+
+Model Model::initializeImages(ModelConfig config, std::vector<std::string> classes, uint64_t seed) {
+    if (!config.isVision()) throw Error("initializeImages needs an image model (arch \"vit\")");
+    checkClassNames(json(classes), config.classes);
+    Model m(std::move(config), Vocab(), Vocab(), Tokenizer(true));
+    m.d->classes = std::move(classes);
+    *m.d->params = initializeParameters(m.parameterInfo(), seed);
     m.d->bind();
     return m;
 }
@@ -104,6 +149,7 @@ Model Model::fromHeader(const std::map<std::string, std::string>& metadata,
     } catch (const Error& e) {
         throw Error(std::string("checkpoint config: ") + e.what());
     }
+    if (cfg.isVision()) return fromVisionHeader(std::move(cfg), metadata, shapes);
     auto vocab = [&](const std::string& key) {
         const json j = parseJson(meta(key), "checkpoint " + key, SafeTensorsFile::kMaxHeaderBytes);
         if (!j.is_array()) throw Error("checkpoint " + key + " is not a JSON array");
@@ -144,6 +190,29 @@ Model Model::fromHeader(const std::map<std::string, std::string>& metadata,
         }
     }
     Model m(std::move(cfg), std::move(src), std::move(tgt), tokenizer);
+    m.checkHeaderRest(metadata, shapes);
+    return m;
+}
+
+Model Model::fromVisionHeader(ModelConfig cfg, const std::map<std::string, std::string>& metadata,
+                              const std::map<std::string, std::vector<int64_t>>& shapes) {
+    for (const char* key : {"src_vocab", "tgt_vocab", "tokenizer"})
+        if (metadata.count(key))
+            throw Error(std::string("an image model (arch \"vit\") has no '") + key + "' metadata");
+    auto it = metadata.find("classes");
+    if (it == metadata.end())
+        throw Error("not an attnviz checkpoint: metadata 'classes' is missing (arch \"vit\")");
+    std::vector<std::string> classes = checkClassNames(
+        parseJson(it->second, "checkpoint classes", SafeTensorsFile::kMaxHeaderBytes), cfg.classes);
+    Model m(std::move(cfg), Vocab(), Vocab(), Tokenizer(true));
+    m.d->classes = std::move(classes);
+    m.checkHeaderRest(metadata, shapes);
+    return m;
+}
+
+void Model::checkHeaderRest(const std::map<std::string, std::string>& metadata,
+                            const std::map<std::string, std::vector<int64_t>>& shapes) {
+    Model& m = *this;
     if (auto it = metadata.find("training"); it != metadata.end()) {
         m.d->training = TrainingInfo::fromJson(
             parseJson(it->second, "checkpoint training metadata", SafeTensorsFile::kMaxHeaderBytes),
@@ -164,7 +233,6 @@ Model Model::fromHeader(const std::map<std::string, std::string>& metadata,
                         " but the configuration needs " + shapeToString(p.shape));
         }
     }
-    return m;
 }
 
 void Model::setParameters(const std::map<std::string, Tensor>& tensors) {
@@ -210,9 +278,13 @@ SafeTensorsFile Model::toSafeTensors() const {
     f.metadata["format"] = "attnviz";
     f.metadata["format_version"] = "1";
     f.metadata["config"] = d->cfg.toJson().dump();
-    f.metadata["src_vocab"] = json(d->src.tokens()).dump();
-    f.metadata["tgt_vocab"] = json(d->tgt.tokens()).dump();
-    f.metadata["tokenizer"] = d->tokenizer.toJson().dump();
+    if (d->cfg.isVision()) {
+        f.metadata["classes"] = json(d->classes).dump();
+    } else {
+        f.metadata["src_vocab"] = json(d->src.tokens()).dump();
+        f.metadata["tgt_vocab"] = json(d->tgt.tokens()).dump();
+        f.metadata["tokenizer"] = d->tokenizer.toJson().dump();
+    }
     if (d->training.present()) f.metadata["training"] = d->training.raw().dump();
     return f;
 }
@@ -232,6 +304,12 @@ const Vocab& Model::tgtVocab() const {
 }
 const Tokenizer& Model::tokenizer() const {
     return d->tokenizer;
+}
+const std::vector<std::string>& Model::classNames() const {
+    return d->classes;
+}
+int Model::ignoredTarget() const {
+    return d->cfg.isVision() ? -1 : Vocab::kPad;
 }
 const TrainingInfo& Model::training() const {
     return d->training;
@@ -300,7 +378,8 @@ ForwardResult Model::forward(const Batch& batch, bool capture) {
     ForwardResult r;
     d->net->setKeepWeights(capture || !d->banded);
     d->net->forward(batch, Dropout{}, r.logits);
-    const CrossEntropy ce = crossEntropy(r.logits, batch.tgtOut, 0.0f, 1.0f, nullptr);
+    const CrossEntropy ce =
+        crossEntropy(r.logits, batch.tgtOut, 0.0f, 1.0f, nullptr, ignoredTarget());
     r.lossSum = ce.nll;
     r.tokens = ce.tokens;
     r.correct = ce.correct;
@@ -389,6 +468,7 @@ std::vector<std::vector<int>> Model::greedyDecode(const std::vector<std::vector<
 }
 
 Analysis Model::analyze(std::string_view source, std::optional<std::string_view> target) {
+    if (d->cfg.isVision()) throw Error("an image model (arch \"vit\") takes an image, not a text");
     Analysis a;
     const bool seq2seq = d->cfg.hasEncoder();
     auto tokens = d->tokenizer.tokenize(source);
@@ -461,6 +541,41 @@ Analysis Model::analyze(std::string_view source, std::optional<std::string_view>
     a.unknownSource = label(a.sourceTokens, a.sourceIds, a.sourceLabels, a.sourceWordStart);
     const int unknownTarget = label(a.targetTokens, a.targetIds, a.targetLabels, a.targetWordStart);
     a.unknownTarget = a.decoded ? 0 : unknownTarget;
+    return a;
+}
+
+ImageAnalysis Model::analyzeImage(const std::vector<uint8_t>& pixels, std::optional<int> label) {
+    const ModelConfig& cfg = d->cfg;
+    if (!cfg.isVision()) throw Error("a text model takes a text, not an image");
+    const size_t px = size_t(cfg.imageSize) * size_t(cfg.imageSize);
+    if (pixels.size() != px)
+        throw Error("the image has " + std::to_string(pixels.size()) +
+                    " pixels; this model takes " + std::to_string(cfg.imageSize) + "×" +
+                    std::to_string(cfg.imageSize));
+    if (label && (*label < 0 || *label >= cfg.classes))
+        throw Error("label " + std::to_string(*label) + " is not a class of this model (0 … " +
+                    std::to_string(cfg.classes - 1) + ")");
+    ImageAnalysis a;
+    a.pixels = pixels;
+    a.label = label;
+    ForwardResult r = forward(Batch::images(pixels, {label.value_or(0)}, cfg.positions()), true);
+    const auto row = r.logits.row(0);
+    const double mx = double(row.maxCoeff());
+    double sum = 0;
+    for (int k = 0; k < cfg.classes; ++k) {
+        a.logits.push_back(double(row(k)));
+        a.probabilities.push_back(std::exp(double(row(k)) - mx));
+        sum += a.probabilities.back();
+        if (row(k) > row(a.predicted)) a.predicted = k;
+    }
+    for (double& p : a.probabilities) p /= sum;
+    if (label) a.loss = r.loss();
+    a.blocks = std::move(r.blocks);
+    for (const auto& blk : a.blocks)
+        for (size_t h = 0; h < blk.weights.size(); ++h)
+            if (!blk.weights[h].allFinite())
+                throw Error("this model's weights give non-finite attention (NaN or infinity) in " +
+                            blk.name + ", head " + std::to_string(h));
     return a;
 }
 

@@ -52,6 +52,17 @@ struct Analysis {
     int unknownSource = 0, unknownTarget = 0;
 };
 
+// One image through an image model (arch "vit"), as `attnviz-cli attention` dumps it.
+struct ImageAnalysis {
+    std::vector<uint8_t> pixels;        // [image_size²] the image the model saw, 0 … 255
+    std::vector<double> logits;         // [classes]
+    std::vector<double> probabilities;  // [classes], softmax of the logits
+    int predicted = 0;                  // the first arg-max
+    std::optional<int> label;           // when known
+    std::optional<double> loss;         // −log p(label), when the label is known
+    std::vector<CapturedBlock> blocks;  // weights [heads] of [N, N] (docs/model-spec.md 3.10)
+};
+
 class Model {
 public:
     // Engine-wide limit on tokens per sequence, whatever the variant (memory is O(N²)).
@@ -66,6 +77,9 @@ public:
     // Random initialisation from a seed (docs/engine.md lists each tensor's scheme).
     static Model initialize(ModelConfig config, Vocab src, Vocab tgt, Tokenizer tokenizer,
                             uint64_t seed);
+    // An image classifier (arch "vit") with the names of its classes, initialised from a seed.
+    static Model initializeImages(ModelConfig config, std::vector<std::string> classes,
+                                  uint64_t seed);
     // Reads and validates a checkpoint; Error naming the problem otherwise.
     static Model load(const std::string& path);
     static Model fromSafeTensors(const SafeTensorsFile& file);
@@ -77,6 +91,10 @@ public:
     const Vocab& srcVocab() const;
     const Vocab& tgtVocab() const;
     const Tokenizer& tokenizer() const;
+    // vit: the class names in label order (config().classes of them); text models: empty.
+    const std::vector<std::string>& classNames() const;
+    // The rows forward() and training skip in the loss: <pad> for text, none (-1) for images.
+    int ignoredTarget() const;
     // The "training" metadata, validated when the checkpoint was read (core/training_info.h).
     const TrainingInfo& training() const;
     // Replaces it (null: none); Error, and no change, when it is not valid training metadata.
@@ -129,12 +147,23 @@ public:
     // and captures every block. For a decoder-only model `source` is the decoder input.
     Analysis analyze(std::string_view source,
                      std::optional<std::string_view> target = std::nullopt);
+    // An image model on one image of image_size² pixels (0 … 255, row-major), with its label
+    // when known: logits, probabilities, and every block's weights. Error for a text model,
+    // an image of another size or a label out of range.
+    ImageAnalysis analyzeImage(const std::vector<uint8_t>& pixels,
+                               std::optional<int> label = std::nullopt);
 
 private:
     // Everything a checkpoint's header decides, checked: a model whose parameters are not
     // set yet. Error naming the problem.
     static Model fromHeader(const std::map<std::string, std::string>& metadata,
                             const std::map<std::string, std::vector<int64_t>>& shapes);
+    static Model fromVisionHeader(ModelConfig cfg,
+                                  const std::map<std::string, std::string>& metadata,
+                                  const std::map<std::string, std::vector<int64_t>>& shapes);
+    // The training metadata, and the tensors' names and shapes against the configuration.
+    void checkHeaderRest(const std::map<std::string, std::string>& metadata,
+                         const std::map<std::string, std::vector<int64_t>>& shapes);
     // Copies the parameters (shapes already checked); Error on NaN or infinity.
     void setParameters(const std::map<std::string, Tensor>& tensors);
 

@@ -120,6 +120,18 @@ Batch Batch::make(const std::vector<std::vector<int>>& sources,
     return b;
 }
 
+Batch Batch::images(std::vector<uint8_t> pixels, const std::vector<int>& labels, int positions) {
+    Batch b;
+    b.B = static_cast<int>(labels.size());
+    b.Ts = positions;
+    b.Tt = 1;
+    b.srcLen.assign(labels.size(), positions);
+    b.tgtOut = labels;
+    b.tgtLen.assign(labels.size(), 1);
+    b.pixels = std::move(pixels);
+    return b;
+}
+
 ParamStore initializeParameters(const std::vector<ParamInfo>& params, uint64_t seed) {
     Rng rng(seed);
     ParamStore store;
@@ -176,6 +188,10 @@ struct Network::Impl {
     int B = 0, Ts = 0, Tt = 0;   // of the last forward
     std::vector<int> srcLen;     // of the last encode
     Mat yStep, inStep, outStep;  // incremental decoding: one position [B, d]
+    // vit: patch embedding, class token, learned positions, classifier
+    Param patchW, patchB, clsToken, posEmbed, headW, headB;
+    Mat patches, patchOut;  // flattened patches [B*Np, P²], their embeddings [B*Np, d]
+    Mat pooled, dpooled;    // [B, d]
 
     const Mat& positions(int T) {
         if (pe.rows() < T) pe = positionalEncoding(std::max(T, 64), cfg.dModel);
@@ -230,12 +246,13 @@ struct Network::Impl {
     void build() {
         pre = cfg.norm == Norm::Pre;
         int stream = 2;  // 0 and 1: source and target embeddings
-        if (cfg.hasEncoder()) {
+        if (cfg.hasEncoder() || cfg.isVision()) {
             for (int i = 0; i < cfg.encLayers; ++i) {
                 EncoderLayer l;
                 l.self = std::make_unique<AttentionBlock>(
                     "encoder.layers." + std::to_string(i) + ".self_attn.", BlockKind::EncoderSelf,
-                    i, cfg.encoderSelf, cfg.dModel, cfg.maxLen, cfg.bias);
+                    i, cfg.encoderSelf, cfg.dModel, cfg.maxLen, cfg.bias,
+                    cfg.isVision() ? cfg.gridSize() : 0, cfg.isVision() && cfg.pool == Pool::Cls);
                 l.attn.id = stream++;
                 l.ff.id = stream++;
                 enc.push_back(std::move(l));
@@ -272,6 +289,11 @@ struct Network::Impl {
 
     void encode(const Batch& batch) {
         embedDropped(srcEmbed, batch.src, batch.Ts, 0, x, srcMask);
+        encodeLayers(batch);
+    }
+
+    // The encoder's layers and final norm on the embedded input x [B*Ts, d] -> mem.
+    void encodeLayers(const Batch& batch) {
         const AttentionMask mask{batch.srcLen, false};
         for (auto& l : enc) {
             residualForward(l.attn, x, batch.Ts, [&](const Mat& in, Mat& out) {
@@ -285,6 +307,95 @@ struct Network::Impl {
         } else {
             mem = x;
         }
+    }
+
+    // vit: pixels [B, S²] -> patches [B*Np, P²] (patch n = r·G + c, pixel (y, x) of it at
+    // y·P + x), scaled to p / 127.5 − 1; x [B*N, d] = (class token,) patch embeddings plus the
+    // learned positions, dropped out as an embedding. docs/model-spec.md 3.10.
+    void embedImages(const Batch& batch) {
+        const int P = cfg.patch, G = cfg.gridSize(), S = cfg.imageSize, Np = cfg.patchCount();
+        const int N = cfg.positions(), first = N - Np;
+        if (batch.pixels.size() != size_t(B) * size_t(S) * size_t(S) || batch.Ts != N)
+            throw Error("the batch does not hold " + std::to_string(B) + " images of " +
+                        std::to_string(S) + "×" + std::to_string(S) + " pixels");
+        patches.resize(Eigen::Index(B) * Np, Eigen::Index(P) * P);
+        for (int b = 0; b < B; ++b) {
+            const uint8_t* img = batch.pixels.data() + size_t(b) * size_t(S) * size_t(S);
+            for (int n = 0; n < Np; ++n) {
+                Scalar* row = patches.row(Eigen::Index(b) * Np + n).data();
+                const int r0 = (n / G) * P, c0 = (n % G) * P;
+                for (int y = 0; y < P; ++y)
+                    for (int xx = 0; xx < P; ++xx)
+                        row[y * P + xx] =
+                            Scalar(img[size_t(r0 + y) * size_t(S) + size_t(c0 + xx)]) /
+                                Scalar(127.5) -
+                            Scalar(1);
+            }
+        }
+        linear(patches, patchW, patchB, patchOut);
+        x.resize(Eigen::Index(B) * N, cfg.dModel);
+        const Mat& pos = posEmbed.m();
+        for (int b = 0; b < B; ++b) {
+            const Eigen::Index base = Eigen::Index(b) * N;
+            if (first) x.row(base) = clsToken.m().row(0) + pos.row(0);
+            x.block(base + first, 0, Np, cfg.dModel) =
+                patchOut.block(Eigen::Index(b) * Np, 0, Np, cfg.dModel) +
+                pos.block(first, 0, Np, cfg.dModel);
+        }
+        if (drop.rate > 0) {
+            dropoutMask(drop, 0, B, N, x.cols(), srcMask);
+            x.array() *= srcMask.array();
+        } else {
+            srcMask.resize(0, 0);
+        }
+    }
+
+    // vit: the encoder's output mem [B*N, d] pooled (the class token's row, or the mean of
+    // every row) -> pooled [B, d] -> logits [B, classes].
+    void classify(Mat& logits) {
+        const int N = cfg.positions();
+        pooled.resize(B, cfg.dModel);
+        for (int b = 0; b < B; ++b) {
+            const Eigen::Index base = Eigen::Index(b) * N;
+            if (cfg.pool == Pool::Cls) {
+                pooled.row(b) = mem.row(base);
+            } else {
+                pooled.row(b) = mem.block(base, 0, N, cfg.dModel).colwise().sum() / Scalar(N);
+            }
+        }
+        linear(pooled, headW, headB, logits);
+    }
+
+    void forwardImages(const Batch& batch, Mat& logits) {
+        embedImages(batch);
+        encodeLayers(batch);
+        classify(logits);
+    }
+
+    // Backward of forwardImages: dlogits [B, classes] -> parameter gradients.
+    void backwardImages(const Mat& dlogits) {
+        const int N = cfg.positions(), Np = cfg.patchCount(), first = N - Np;
+        linearBackward(pooled, dlogits, headW, headB, &dpooled);
+        dmem.setZero(mem.rows(), mem.cols());
+        for (int b = 0; b < B; ++b) {
+            const Eigen::Index base = Eigen::Index(b) * N;
+            if (cfg.pool == Pool::Cls) {
+                dmem.row(base) = dpooled.row(b);
+            } else {
+                dmem.block(base, 0, N, cfg.dModel).rowwise() = dpooled.row(b) / Scalar(N);
+            }
+        }
+        encoderBackward();
+        // dx: the gradient of the embedded input [B*N, d], dropout applied.
+        Mat dpatch(Eigen::Index(B) * Np, cfg.dModel);
+        for (int b = 0; b < B; ++b) {
+            const Eigen::Index base = Eigen::Index(b) * N;
+            if (posEmbed.grad) posEmbed.grad->m += dx.block(base, 0, N, cfg.dModel);
+            if (first && clsToken.grad) clsToken.grad->m.row(0) += dx.row(base);
+            dpatch.block(Eigen::Index(b) * Np, 0, Np, cfg.dModel) =
+                dx.block(base + first, 0, Np, cfg.dModel);
+        }
+        linearBackward(patches, dpatch, patchW, patchB, nullptr);
     }
 
     void decode(const Batch& batch, Mat& logits) {
@@ -379,6 +490,13 @@ struct Network::Impl {
         if (tgtMask.size()) dy.array() *= tgtMask.array();
         if (tgtEmbed.grad) embedBackward(batch.tgtIn, dy, *tgtEmbed.grad);
         if (!cfg.hasEncoder()) return;
+        encoderBackward();
+        if (srcEmbed.grad) embedBackward(batch.src, dx, *srcEmbed.grad);
+    }
+
+    // dmem [B*Ts, d] -> dx [B*Ts, d], the gradient of the embedded encoder input (embedding
+    // dropout applied), and every encoder parameter's gradient.
+    void encoderBackward() {
         if (pre) {
             encNorm.backward(dmem, dx, false);
         } else {
@@ -394,7 +512,6 @@ struct Network::Impl {
             });
         }
         if (srcMask.size()) dx.array() *= srcMask.array();
-        if (srcEmbed.grad) embedBackward(batch.src, dx, *srcEmbed.grad);
     }
 };
 
@@ -433,14 +550,31 @@ std::vector<ParamInfo> Network::parameterInfo(int64_t Vs, int64_t Vt) const {
     const int64_t dm = cfg.dModel, f = cfg.dFf;
     std::vector<ParamInfo> p;
     const Init emb = Init::normal(1.0 / std::sqrt(static_cast<double>(dm)));
-    if (cfg.hasEncoder())
+    if (cfg.isVision()) {
+        const int64_t pp = int64_t(cfg.patch) * cfg.patch, C = cfg.classes;
+        p.push_back(
+            {"patch_embed.weight", {dm, pp}, Init::xavier(pp, dm), true, "patches", "embeddings"});
+        p.push_back({"patch_embed.bias", {dm}, Init::zeros(), true, "patches", "embeddings"});
+        if (cfg.pool == Pool::Cls)
+            p.push_back(
+                {"cls_token", {1, dm}, Init::normal(0.02), true, "positions", "embeddings"});
+        p.push_back({"pos_embed",
+                     {int64_t(cfg.positions()), dm},
+                     Init::normal(0.02),
+                     true,
+                     "positions",
+                     "embeddings"});
+        p.push_back({"head.weight", {C, dm}, Init::xavier(dm, C), true, "output", "head"});
+        p.push_back({"head.bias", {C}, Init::zeros(), true, "output", "head"});
+    } else if (cfg.hasEncoder())
         p.push_back({"src_embed.weight", {Vs, dm}, emb, true, "embedding", "embeddings"});
-    if (!(cfg.hasEncoder() && cfg.shareEmbeddings))
+    if (!cfg.isVision() && !(cfg.hasEncoder() && cfg.shareEmbeddings))
         p.push_back({"tgt_embed.weight", {Vt, dm}, emb, true, "embedding", "embeddings"});
-    if (!cfg.tieOutput)
+    if (!cfg.tieOutput && !cfg.isVision())
         p.push_back(
             {"generator.weight", {Vt, dm}, Init::xavier(dm, Vt), true, "output", "generator"});
-    p.push_back({"generator.bias", {Vt}, Init::zeros(), true, "output", "generator"});
+    if (!cfg.isVision())
+        p.push_back({"generator.bias", {Vt}, Init::zeros(), true, "output", "generator"});
     for (size_t i = 0; i < d->enc.size(); ++i) {
         const std::string l = "encoder.layers." + std::to_string(i);
         addNorm(p, l + ".norm1", dm, l + ".self_attn");
@@ -460,19 +594,25 @@ std::vector<ParamInfo> Network::parameterInfo(int64_t Vs, int64_t Vt) const {
         addFfn(p, l + ".ffn", dm, f);
     }
     if (cfg.norm == Norm::Pre) {
-        if (cfg.hasEncoder()) addNorm(p, "encoder.norm", dm, "encoder.norm");
-        addNorm(p, "decoder.norm", dm, "decoder.norm");
+        if (cfg.hasEncoder() || cfg.isVision()) addNorm(p, "encoder.norm", dm, "encoder.norm");
+        if (!cfg.isVision()) addNorm(p, "decoder.norm", dm, "decoder.norm");
     }
     return p;
 }
 
 void Network::bind(const Bindings& b) {
     const ModelConfig& cfg = d->cfg;
-    d->srcEmbed = cfg.hasEncoder() ? b.find("src_embed.weight") : Param{};
-    d->tgtEmbed =
-        (cfg.hasEncoder() && cfg.shareEmbeddings) ? d->srcEmbed : b.find("tgt_embed.weight");
-    d->genW = cfg.tieOutput ? d->tgtEmbed : b.find("generator.weight");
-    d->genB = b.find("generator.bias");
+    if (cfg.isVision()) {
+        d->patchW = b.find("patch_embed.weight");
+        d->patchB = b.find("patch_embed.bias");
+        d->clsToken = cfg.pool == Pool::Cls ? b.find("cls_token") : Param{};
+        d->posEmbed = b.find("pos_embed");
+        d->headW = b.find("head.weight");
+        d->headB = b.find("head.bias");
+        if (cfg.norm == Norm::Pre) bindNorm(d->encNorm, b, "encoder.norm");
+    } else {
+        bindText(b);
+    }
     for (size_t i = 0; i < d->enc.size(); ++i) {
         const std::string l = "encoder.layers." + std::to_string(i);
         EncoderLayer& e = d->enc[i];
@@ -481,6 +621,15 @@ void Network::bind(const Bindings& b) {
         bindNorm(e.ff.ln, b, l + ".norm2");
         e.ffn.bind(b, l + ".ffn");
     }
+}
+
+void Network::bindText(const Bindings& b) {
+    const ModelConfig& cfg = d->cfg;
+    d->srcEmbed = cfg.hasEncoder() ? b.find("src_embed.weight") : Param{};
+    d->tgtEmbed =
+        (cfg.hasEncoder() && cfg.shareEmbeddings) ? d->srcEmbed : b.find("tgt_embed.weight");
+    d->genW = cfg.tieOutput ? d->tgtEmbed : b.find("generator.weight");
+    d->genB = b.find("generator.bias");
     for (size_t i = 0; i < d->dec.size(); ++i) {
         const std::string l = "decoder.layers." + std::to_string(i);
         DecoderLayer& x = d->dec[i];
@@ -510,11 +659,20 @@ bool Network::usesMaxLen(BlockKind kind) const {
 }
 
 void Network::forward(const Batch& batch, const Dropout& drop, Mat& logits) {
+    if (d->cfg.isVision()) {
+        d->drop = drop;
+        d->B = batch.B;
+        d->Ts = batch.Ts;
+        d->Tt = 1;
+        d->forwardImages(batch, logits);
+        return;
+    }
     if (d->cfg.hasEncoder()) encode(batch, drop);
     decode(batch, drop, logits);
 }
 
 void Network::encode(const Batch& batch, const Dropout& drop) {
+    if (d->cfg.isVision()) throw Error("an image model runs whole: use forward()");
     if (!d->cfg.hasEncoder()) throw Error("a decoder-only model has no encoder");
     if (batch.src.size() != size_t(batch.B) * size_t(batch.Ts) ||
         batch.srcLen.size() != size_t(batch.B))
@@ -527,6 +685,7 @@ void Network::encode(const Batch& batch, const Dropout& drop) {
 }
 
 void Network::decode(const Batch& batch, const Dropout& drop, Mat& logits) {
+    if (d->cfg.isVision()) throw Error("an image model has no decoder");
     if (d->cfg.hasEncoder() && (batch.B != d->B || batch.Ts != d->Ts))
         throw Error("decode() needs the memory of the same batch's encode()");
     d->drop = drop;
@@ -573,6 +732,10 @@ void Network::decodeStep(const std::vector<int>& tokens, int t, Mat& logits) {
 }
 
 void Network::backward(const Batch& batch, const Mat& dlogits) {
+    if (d->cfg.isVision()) {
+        d->backwardImages(dlogits);
+        return;
+    }
     d->backward(batch, dlogits);
 }
 

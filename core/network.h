@@ -17,14 +17,21 @@ namespace attnviz {
 // A padded batch. Sequence b of the encoder input is src[b*Ts .. b*Ts+srcLen[b]-1]
 // (source ids then <eos>), padded with <pad>; the decoder input tgtIn holds <bos> then the
 // target ids, and tgtOut the prediction targets (target ids then <eos>), both [B*Tt].
+//
+// For an image model (arch "vit") pixels holds B images of image_size² pixels (0 … 255,
+// row-major), tgtOut their class labels [B] (Tt = 1), and every sequence has Ts = srcLen[b] =
+// the model's positions; src and tgtIn are empty.
 struct Batch {
     int B = 0, Ts = 0, Tt = 0;
     std::vector<int> src, srcLen;
     std::vector<int> tgtIn, tgtOut, tgtLen;
+    std::vector<uint8_t> pixels;
 
     // From raw token ids (no specials). For a decoder-only model pass empty sources.
     static Batch make(const std::vector<std::vector<int>>& sources,
                       const std::vector<std::vector<int>>& targets);
+    // Images for a vit model of `positions` positions: pixels [B * image_size²], labels [B].
+    static Batch images(std::vector<uint8_t> pixels, const std::vector<int>& labels, int positions);
     // Number of non-pad prediction targets.
     int targetTokens() const;
 };
@@ -68,7 +75,8 @@ public:
     // Bytes of attention weights (and logits) the blocks hold after the last forward.
     size_t attentionBytes() const;
 
-    // Encoder then decoder: logits [B*Tt, Vt].
+    // Encoder then decoder: logits [B*Tt, Vt]. For vit: patch embedding, encoder, pooling
+    // and classifier: logits [B, classes].
     void forward(const Batch& batch, const Dropout& drop, Mat& logits);
     // Encoder only: keeps the memory [B*Ts, d] for decode().
     void encode(const Batch& batch, const Dropout& drop);
@@ -89,6 +97,7 @@ public:
     std::vector<CapturedBlock> capture(const Batch& batch) const;
 
 private:
+    void bindText(const Bindings& b);  // the embeddings, decoder and output of a text model
     struct Impl;
     std::unique_ptr<Impl> d;
 };

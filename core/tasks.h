@@ -6,6 +6,7 @@
 //   translate             English into a generated toy language with its own vocabulary and
 //                         word order (docs/training.md, "Tasks")
 //   lm                    causal language modelling on the English of `translate`
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <utility>
@@ -16,9 +17,13 @@
 namespace attnviz {
 
 // One pair as tokens. align holds the gold links (target index, source index); empty for lm.
+// An image example (arch "vit") has no tokens: its pixels (image_size², 0 … 255, row-major)
+// and its class label.
 struct Example {
     std::vector<std::string> src, tgt;  // src empty for a language-model example
     std::vector<std::pair<int, int>> align;
+    std::vector<uint8_t> pixels{};  // images only (braces: Example{src, tgt, align} stays complete)
+    int label = -1;                 // images only
 };
 
 class Task {

@@ -178,6 +178,25 @@ std::vector<Example> Batcher::next() {
     return b;
 }
 
+Batch imageBatch(const Model& model, const std::vector<Example>& examples, size_t begin,
+                 size_t end) {
+    const ModelConfig& cfg = model.config();
+    const size_t px = size_t(cfg.imageSize) * size_t(cfg.imageSize);
+    std::vector<uint8_t> pixels;
+    std::vector<int> labels;
+    pixels.reserve((end - begin) * px);
+    for (size_t i = begin; i < end; ++i) {
+        const Example& e = examples[i];
+        if (e.pixels.size() != px || e.label < 0 || e.label >= cfg.classes)
+            throw Error("image example " + std::to_string(i) + " is not a labelled " +
+                        std::to_string(cfg.imageSize) + "×" + std::to_string(cfg.imageSize) +
+                        " image of one of " + std::to_string(cfg.classes) + " classes");
+        pixels.insert(pixels.end(), e.pixels.begin(), e.pixels.end());
+        labels.push_back(e.label);
+    }
+    return Batch::images(std::move(pixels), labels, cfg.positions());
+}
+
 // One thread's share of a step: its own network and gradient accumulators.
 struct Replica {
     explicit Replica(const ModelConfig& cfg) : net(cfg) {}
@@ -223,10 +242,15 @@ struct Trainer::Impl {
 
     StepStats step(const std::vector<Example>& examples) {
         if (examples.empty()) throw Error("empty batch");
-        const bool s2s = model.config().hasEncoder();
+        const bool s2s = model.config().hasEncoder(), images = model.config().isVision();
         std::vector<std::vector<int>> src, tgt;
         StepStats st;
         for (const auto& e : examples) {
+            if (images) {
+                st.sourceTokens += model.config().positions();
+                st.targetTokens += 1;
+                continue;
+            }
             if (s2s) src.push_back(model.srcVocab().ids(e.src));
             tgt.push_back(model.tgtVocab().ids(e.tgt));
             st.sourceTokens += static_cast<int>(e.src.size()) + (s2s ? 1 : 0);
@@ -244,14 +268,16 @@ struct Trainer::Impl {
                 return v.empty() ? v
                                  : std::vector<std::vector<int>>(v.begin() + lo, v.begin() + hi);
             };
-            const Batch b = Batch::make(part(src), part(tgt));
+            const Batch b = images ? imageBatch(model, examples, size_t(lo), size_t(hi))
+                                   : Batch::make(part(src), part(tgt));
             if (b.Ts > Model::kMaxTokens || b.Tt > Model::kMaxTokens)
                 throw Error("a training sequence exceeds the engine limit of " +
                             std::to_string(Model::kMaxTokens) + " positions");
             Replica& r = *replicas[size_t(k)];
             for (auto& [n, g] : r.grads) g.m.setZero();
             r.net.forward(b, Dropout{opt.dropout, dropSeed, lo}, r.logits);
-            r.ce = crossEntropy(r.logits, b.tgtOut, opt.labelSmoothing, scale, &r.dlogits);
+            r.ce = crossEntropy(r.logits, b.tgtOut, opt.labelSmoothing, scale, &r.dlogits,
+                                model.ignoredTarget());
             r.net.backward(b, r.dlogits);
         });
         double smoothed = 0, nll = 0;

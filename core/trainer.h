@@ -79,6 +79,11 @@ private:
     std::vector<std::vector<Example>> m_queue;
 };
 
+// Image examples [begin, end) as a batch for an image model (arch "vit"); Error when one is
+// not an image of the model's size with a label below its classes.
+Batch imageBatch(const Model& model, const std::vector<Example>& examples, size_t begin,
+                 size_t end);
+
 struct StepStats {
     int step = 0;
     double loss = 0;  // mean smoothed loss over the batch's non-pad target tokens

@@ -6,6 +6,7 @@
 
 #include "data.h"
 #include "error.h"
+#include "image_set.h"
 #include "input_limits.h"
 #include "safetensors.h"
 #include "trainer.h"
@@ -67,6 +68,22 @@ void checkHeaderFits(const Tokenizer& tok, const Vocab& src, const Vocab& tgt) {
     }
 }
 
+// An image task needs an image model of its size and classes, and an image model an image task.
+void checkImageArch(const JobSpec& spec, const ModelConfig& cfg) {
+    if (!isImageTask(spec.task)) {
+        if (cfg.isVision())
+            throw Error("an image model (arch \"vit\") trains on images: use --task " +
+                        std::string(kFashionMnistTask));
+        return;
+    }
+    if (!cfg.isVision())
+        throw Error("task '" + spec.task + "' needs an image model (\"arch\": \"vit\")");
+    if (cfg.imageSize != 28 || cfg.classes != int(fashionMnistClasses().size()))
+        throw Error("task '" + spec.task + "' has 28×28 images of 10 classes: the model has " +
+                    "image_size " + std::to_string(cfg.imageSize) + " and classes " +
+                    std::to_string(cfg.classes));
+}
+
 }  // namespace
 
 void validateJobSpec(const JobSpec& spec) {
@@ -86,10 +103,12 @@ void validateJobSpec(const JobSpec& spec) {
     if (spec.probeEvery > 0 && spec.probeRequired &&
         spec.probeSource.find_first_not_of(" \t\r\n") == std::string::npos)
         throw Error("recording attention over training needs a probe sentence (--probe)");
-    const auto task = spec.task.empty() ? nullptr : makeTask(spec.task);
+    const bool images = isImageTask(spec.task);
+    const auto task = spec.task.empty() || images ? nullptr : makeTask(spec.task);
     if (spec.init.empty()) {
         const ModelConfig cfg = specConfig(spec);
         if (task) checkArch(*task, cfg);
+        checkImageArch(spec, cfg);
     }
 }
 
@@ -116,13 +135,23 @@ struct TrainingJob::Impl {
             cfg = specConfig(spec);
         }
         checkTrainingMemory(cfg, spec.train);
+        checkImageArch(spec, cfg);
         const Tokenizer tok = fromInit ? model->tokenizer()
                               : spec.tokenizer == "sentencepiece"
                                   ? Tokenizer::trainSentencePiece(
                                         dataSentences(spec.data, cfg.hasEncoder()), spec.vocabSize)
                                   : Tokenizer(!spec.caseSensitive);
         std::vector<Example> train;
-        if (!spec.task.empty()) {
+        const bool images = isImageTask(spec.task);
+        if (images) {
+            ImageSet all, trainImages, validation;
+            all = loadFashionMnist(fashionMnistDir(), "train");
+            splitValidation(all, trainImages, validation);
+            train = imageExamples(trainImages);
+            heldOut = imageExamples(validation);
+            if (!fromInit)
+                model = Model::initializeImages(cfg, fashionMnistClasses(), spec.train.seed);
+        } else if (!spec.task.empty()) {
             task = makeTask(spec.task);
             if (fromInit) checkArch(*task, cfg);  // validateJobSpec checked the others
             heldOut = taskHeldOut(*task, spec.train.seed, spec.heldOutCount);
@@ -143,7 +172,7 @@ struct TrainingJob::Impl {
             }
             if (train.empty()) throw Error(spec.data + ": too few lines to train on");
         }
-        if (!fromInit) {
+        if (!fromInit && !images) {
             Vocab src, tgt;
             if (tok.kind() == Tokenizer::Kind::SentencePiece) {
                 src = tgt = Vocab(tok.pieces());  // ids are the SentencePiece model's
@@ -182,8 +211,9 @@ struct TrainingJob::Impl {
         } else {
             source = datasetSource(std::move(train), spec.train.seed, spec.train.shuffle);
         }
-        batcher = std::make_unique<Batcher>(*source, spec.train.batchSize, spec.train.shuffle,
-                                            spec.train.seed + 1);
+        // Images are all of one length: no bucketing.
+        batcher = std::make_unique<Batcher>(*source, spec.train.batchSize,
+                                            spec.train.shuffle && !images, spec.train.seed + 1);
         trainer = std::make_unique<Trainer>(*model, spec.train);
         if (spec.probeEvery > 0) {
             try {
@@ -257,7 +287,11 @@ void TrainingJob::finish(const Evaluation& heldOut, bool stoppedEarly) {
                      {"stopped_early", stoppedEarly},
                      {"options", d->spec.train.toJson()},
                      {"held_out", heldOut.toJson()}};
-    if (d->task) {
+    if (isImageTask(d->spec.task)) {
+        t["task"] = d->spec.task;
+        t["held_out"]["source"] = "the last " + std::to_string(d->heldOut.size()) +
+                                  " training images of Fashion-MNIST, never trained on";
+    } else if (d->task) {
         t["task"] = d->task->name();
         t["held_out"]["source"] = "task '" + d->task->name() + "', " +
                                   std::to_string(d->heldOut.size()) + " examples never trained on";

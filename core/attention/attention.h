@@ -43,6 +43,10 @@ struct BlockGeometry {
     int maxLen = 0;
     BlockKind kind = BlockKind::EncoderSelf;
     bool bias = true;  // whether q/k/v/out projections have biases
+    // arch "vit" (docs/model-spec.md 4.4): the positions are a grid of grid × grid patches,
+    // after a class token at position 0 when classToken. 0: a text block (a sequence).
+    int grid = 0;
+    bool classToken = false;
     int dk() const { return dModel / heads; }
 };
 

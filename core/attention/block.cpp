@@ -10,9 +10,10 @@
 namespace attnviz {
 
 AttentionBlock::AttentionBlock(std::string prefix, BlockKind kind, int layer,
-                               const BlockConfig& cfg, int dModel, int maxLen, bool bias)
+                               const BlockConfig& cfg, int dModel, int maxLen, bool bias, int grid,
+                               bool classToken)
     : m_prefix(std::move(prefix)), m_kind(kind), m_layer(layer) {
-    m_geo = BlockGeometry{dModel, cfg.heads, maxLen, kind, bias};
+    m_geo = BlockGeometry{dModel, cfg.heads, maxLen, kind, bias, grid, classToken};
     m_variant = createVariant(cfg, m_geo);
     m_logitBased = variantInfo(cfg.variant).logitBased;
 }

@@ -43,8 +43,9 @@ struct CapturedBlock {
 // backward pass needs (xq and xk themselves must outlive the backward pass).
 class AttentionBlock {
 public:
+    // grid, classToken: the patch grid of an image model (BlockGeometry), 0 for text.
     AttentionBlock(std::string prefix, BlockKind kind, int layer, const BlockConfig& cfg,
-                   int dModel, int maxLen, bool bias);
+                   int dModel, int maxLen, bool bias, int grid = 0, bool classToken = false);
 
     std::vector<ParamInfo> parameters() const;
     void bind(const Bindings& b);

@@ -10,6 +10,7 @@
 #include <tuple>
 #include <unordered_map>
 
+#include "error.h"
 #include "texts.h"
 #include "variants.h"
 
@@ -34,6 +35,13 @@ public:
     // A[b*h+hd] [Tq, Tk], masks applied, rows renormalised when `normalize`.
     void weights(int B, int Tq, int Tk, const AttentionMask& mask, std::vector<Mat>& A) override {
         const int h = m_geo.heads;
+        if (m_geo.grid > 0) {  // image patches: the same 2D weights for every image
+            if (m_grid.empty()) buildGrid(Tq);
+            A.resize(static_cast<size_t>(B * h));
+            for (int b = 0; b < B; ++b)
+                for (int hd = 0; hd < h; ++hd) A[size_t(b * h + hd)] = m_grid[size_t(hd)];
+            return;
+        }
         A.resize(static_cast<size_t>(B * h));
         for (int b = 0; b < B; ++b) {
             Shape& s = shape(Tq, Tk, keysOf(b, Tk, mask), mask.causal);
@@ -56,6 +64,7 @@ public:
     bool bandedWeights(int B, int Tq, int Tk, const AttentionMask& mask, size_t maxEntries,
                        std::vector<BandedWeights>& A) override {
         const int h = m_geo.heads;
+        if (m_geo.grid > 0) return false;  // a grid's rows are not bands of positions
         // First the count, so that nothing is copied when the bands are too many.
         size_t entries = 0;
         for (int b = 0; b < B; ++b) {
@@ -86,6 +95,47 @@ public:
     }
 
 private:
+    // The 2D reading on a vit model's patch grid (docs/model-spec.md 4.4): head hd's offset is
+    // the pair (Δr, Δc) = offsets[2k], offsets[2k+1], k = hd mod (pairs); a patch query's row
+    // over the patch keys is the 2D normal density of the grid distance to its centre, in
+    // double, rounded to float (below the smallest normal float: 0), renormalised over the
+    // patches when `normalize`. The class token (position 0) attends to every patch with
+    // 1/patches and to itself with 0; no patch attends to it. m_grid [h] of [N, N].
+    void buildGrid(int N) {
+        const int G = m_geo.grid, first = m_geo.classToken ? 1 : 0, Np = G * G;
+        if (N != Np + first)
+            throw Error("gaussian attention on a grid of " + std::to_string(G) + "×" +
+                        std::to_string(G) + " patches needs " + std::to_string(Np + first) +
+                        " positions, got " + std::to_string(N));
+        const size_t pairs = m_offsets.size() / 2;
+        m_grid.assign(size_t(m_geo.heads), Mat::Zero(N, N));
+        for (int hd = 0; hd < m_geo.heads; ++hd) {
+            Mat& a = m_grid[size_t(hd)];
+            const double dr = m_offsets[2 * (size_t(hd) % pairs)];
+            const double dc = m_offsets[2 * (size_t(hd) % pairs) + 1];
+            if (first) a.row(0).segment(1, Np).setConstant(Scalar(1.0 / Np));
+            for (int q = 0; q < Np; ++q) {
+                Eigen::ArrayXd d2(Np);
+                for (int t = 0; t < Np; ++t) {
+                    const double y = t / G - q / G - dr, x = t % G - q % G - dc;
+                    d2(t) = y * y + x * x;
+                }
+                const double s2 = m_sigma * m_sigma;
+                Eigen::ArrayXd w;
+                if (m_normalize) {
+                    w = (-0.5 * (d2 - d2.minCoeff()) / s2).exp();
+                    w /= w.sum();
+                } else {
+                    w = (-0.5 * d2 / s2).exp() / (2.0 * M_PI * s2);
+                }
+                Eigen::Array<Scalar, Eigen::Dynamic, 1> f = w.cast<Scalar>();
+                f = (f < std::numeric_limits<Scalar>::min()).select(Scalar(0), f);
+                a.row(first + q).segment(first, Np) = f.transpose().matrix();
+            }
+        }
+    }
+    std::vector<Mat> m_grid;  // [h] of [N, N], built at the first forward
+
     // A sequence's weights depend on it only through its number of allowed keys
     // min(Tk, keyLen[b]) (and the causal mask): sequences alike share one Shape.
     static int keysOf(int b, int Tk, const AttentionMask& mask) {

@@ -47,6 +47,30 @@ def _check_length(n, limit, c, what, special):
         raise InputError(f"the {what} has {n} tokens; this model accepts at most {limit}{note}")
 
 
+def image_dump(model, name, pixels, label=None, source=""):
+    """The image model's dump (docs/model-spec.md 8.1), as `attnviz-cli attention` writes it
+    for an image: pixels, logits, probabilities, prediction, loss (with a label), blocks."""
+    c = model.cfg
+    record = []
+    with torch.no_grad():
+        px = torch.as_tensor(pixels, dtype=torch.long).reshape(1, -1)
+        logits = model.forward_images(px, record=record)[0]
+    probs = torch.softmax(logits.double(), 0)
+    d = {"model": name, "config": c,
+         "image": {"size": c["image_size"], "pixels": [int(p) for p in px[0]], "source": source},
+         "classes": model.classes, "logits": [float(x) for x in logits],
+         "probabilities": [float(x) for x in probs],
+         "prediction": {"index": int(torch.argmax(logits)), "class": model.classes[int(torch.argmax(logits))]}}
+    if label is not None:
+        d["image"]["label"] = label
+        d["loss"] = float(-torch.log_softmax(logits.double(), 0)[label])
+    names = [p for _, p in model._blocks()]
+    d["blocks"] = [{"name": p[:-1], "kind": "encoder_self", "layer": i, "variant": c["encoder_self"]["variant"],
+                    "heads": c["encoder_self"]["heads"], "weights": A[0].tolist()}
+                   for i, (A, p) in enumerate(zip(record, names))]
+    return d
+
+
 def dump(model, name, text, target=None):
     c = model.cfg
     seq2seq = c["arch"] == "seq2seq"

@@ -177,15 +177,40 @@ def _training(meta):
 
 class Checked:
     """What a valid checkpoint's metadata means: the resolved configuration, the
-    vocabularies and the tokenizer."""
+    vocabularies and the tokenizer (None for an image model), and an image model's class
+    names (None for a text model)."""
 
-    def __init__(self, config, src_vocab, tgt_vocab, tokenizer):
+    def __init__(self, config, src_vocab, tgt_vocab, tokenizer, classes=None):
         self.config, self.src_vocab, self.tgt_vocab, self.tokenizer = config, src_vocab, tgt_vocab, tokenizer
+        self.classes = classes
+
+
+def _check_vit_metadata(meta, config):
+    """An image model's metadata (docs/model-spec.md 7.2): 'classes', no vocabularies."""
+    for key in ("src_vocab", "tgt_vocab", "tokenizer"):
+        if key in meta:
+            raise InputError(f"an image model (arch \"vit\") has no '{key}' metadata")
+    if "classes" not in meta:
+        raise InputError("not an attnviz checkpoint: metadata 'classes' is missing (arch \"vit\")")
+    j = parse_json(meta["classes"], "checkpoint classes", MAX_HEADER_BYTES)
+    n = config["classes"]
+    if not isinstance(j, list) or len(j) != n:
+        raise InputError(f"checkpoint classes must be a JSON array of {n} names (the configuration's 'classes')")
+    seen = set()
+    for x in j:
+        if not isinstance(x, str) or not x or len(x.encode("utf-8", "surrogatepass")) > 256:
+            raise InputError("checkpoint classes: every name must be a non-empty string of valid UTF-8 "
+                             "of at most 256 bytes")
+        if x in seen:
+            raise InputError(f"checkpoint classes: the name '{cut(x)}' repeats")
+        seen.add(x)
+    _training(meta)
+    return Checked(config, None, None, None, list(j))
 
 
 def check_metadata(meta):
     """Metadata {key: str} -> Checked; InputError naming the rule broken (Model::fromSafeTensors)."""
-    for key in ("format", "format_version", "config", "src_vocab", "tgt_vocab", "tokenizer"):
+    for key in ("format", "format_version", "config"):
         if key not in meta:
             raise InputError(f"not an attnviz checkpoint: metadata '{key}' is missing")
     if meta["format"] != "attnviz":
@@ -197,6 +222,11 @@ def check_metadata(meta):
         config = cfgmod.resolve(parse_json(meta["config"], "the text", MAX_CONFIG_BYTES))
     except InputError as e:
         raise InputError(f"checkpoint config: {e}") from None
+    if config["arch"] == "vit":
+        return _check_vit_metadata(meta, config)
+    for key in ("src_vocab", "tgt_vocab", "tokenizer"):
+        if key not in meta:
+            raise InputError(f"not an attnviz checkpoint: metadata '{key}' is missing")
     src, tgt = _vocab(meta, "src_vocab"), _vocab(meta, "tgt_vocab")
     try:
         tokenizer = make_tokenizer(parse_json(meta["tokenizer"], "tokenizer", MAX_CONFIG_BYTES))
@@ -225,7 +255,8 @@ def read_checkpoint_checked(path):
         entries, meta, start = parse_safetensors(raw)
         checked = check_metadata(meta)
         c = checked.config
-        want = cfgmod.expected_tensors(c, len(checked.src_vocab), len(checked.tgt_vocab))
+        vit = c["arch"] == "vit"
+        want = cfgmod.expected_tensors(c, 0 if vit else len(checked.src_vocab), 0 if vit else len(checked.tgt_vocab))
         for name in sorted(entries):
             if name not in want:
                 raise InputError(f"unexpected tensor '{cut(name)}' for this configuration")

@@ -39,7 +39,11 @@ VARIANTS = {
 }
 KINDS = ("encoder_self", "decoder_self", "cross")
 MODEL_KEYS = {"arch", "d_model", "heads", "d_ff", "enc_layers", "dec_layers", "max_len", "norm", "bias",
-              "share_embeddings", "tie_output", "encoder_self", "decoder_self", "cross", "label"}
+              "share_embeddings", "tie_output", "encoder_self", "decoder_self", "cross", "label",
+              "image_size", "patch", "pool", "classes"}
+VIT_KEYS = ("image_size", "patch", "pool", "classes")
+# The variants implemented on the patch grid (docs/model-spec.md 4.4; core/config.cpp).
+VIT_VARIANTS = ("dot", "dense", "random", "factorized_random", "mixture", "gaussian")
 
 
 def _num(x):
@@ -249,8 +253,64 @@ def has_cross(c, layer):
 def weight_count(c):
     d, f = c["d_model"], c["d_ff"]
     attn, ffn, norms = 4 * d * d + 4 * d, 2 * d * f + d + f, 6 * d
-    cross = sum(1 for i in range(c["dec_layers"]) if has_cross(c, i))
-    return (c["enc_layers"] + c["dec_layers"]) * (attn + ffn + norms) + cross * attn + c["max_len"] * d * 2
+    dec = c.get("dec_layers", 0)
+    cross = sum(1 for i in range(dec) if has_cross(c, i))
+    vit = c["patch"] ** 2 * d + 2 * d + c["classes"] * d if c["arch"] == "vit" else 0
+    return (c["enc_layers"] + dec) * (attn + ffn + norms) + cross * attn + c["max_len"] * d * 2 + vit
+
+
+def positions(c):
+    """vit: the encoder's positions N (docs/model-spec.md 3.10): patches, plus the class token."""
+    g = c["image_size"] // c["patch"]
+    return g * g + (1 if c["pool"] == "cls" else 0)
+
+
+def _resolve_vit(j):
+    for k in ("dec_layers", "share_embeddings", "tie_output", "decoder_self", "cross"):
+        if k in j:
+            raise InputError(f"arch \"vit\" has no decoder and no vocabulary: remove '{k}'")
+    c = {"arch": "vit"}
+    c["d_model"] = _int(j, "d_model", 64, 1, 1 << 16)
+    c["heads"] = _int(j, "heads", 4, 1, 4096)
+    if c["d_model"] % c["heads"]:
+        raise InputError(f"heads ({c['heads']}) must divide d_model ({c['d_model']})")
+    c["d_ff"] = _int(j, "d_ff", 4 * c["d_model"], 1, 1 << 20)
+    c["enc_layers"] = _int(j, "enc_layers", 4, 1, 256)
+    c["image_size"] = _int(j, "image_size", 28, 1, 1024)
+    c["patch"] = _int(j, "patch", 4, 1, c["image_size"])
+    if c["image_size"] % c["patch"]:
+        raise InputError(f"'patch' ({c['patch']}) must divide 'image_size' ({c['image_size']})")
+    pool = _str(j, "pool", "cls")
+    if pool not in ("cls", "mean"):
+        raise InputError(f"'pool' must be \"cls\" or \"mean\", got \"{cut(pool)}\"")
+    c["pool"] = pool
+    c["classes"] = _int(j, "classes", 10, 2, 65536)
+    n = positions(c)
+    if n > MAX_TOKENS:
+        raise InputError(f"image_size {c['image_size']} with patch {c['patch']} gives {n} positions; "
+                         f"the engine takes at most {MAX_TOKENS} (a larger 'patch')")
+    c["max_len"] = _int(j, "max_len", n, 1, 8192)
+    if c["max_len"] != n:
+        raise InputError(f"'max_len' of a vit model is its number of positions ({n} for this image_size, "
+                         f"patch and pool), got {c['max_len']}: leave it out")
+    norm = _str(j, "norm", "pre")
+    if norm not in ("pre", "post"):
+        raise InputError(f"'norm' must be \"pre\" or \"post\", got \"{cut(norm)}\"")
+    c["norm"] = norm
+    c["bias"] = _bool(j, "bias", True)
+    block = j.get("encoder_self", {})
+    if isinstance(block, dict) and block.get("variant") == "gaussian" and "offsets" not in block:
+        block = dict(block, offsets=[0, -1, 0, 1, -1, 0, 1, 0])  # left, right, above, below
+    c["encoder_self"] = _block(block, "encoder_self", c["d_model"], c["heads"], n)
+    b = c["encoder_self"]
+    if b["variant"] == "gaussian" and len(b["offsets"]) % 2:
+        raise InputError("encoder_self: 'offsets' of a gaussian block on the patch grid are pairs "
+                         f"(Δrow, Δcolumn): an even number of numbers, got {len(b['offsets'])}")
+    for v in (b["components"] if b["variant"] == "mixture" else [b["variant"]]):
+        if v not in VIT_VARIANTS:
+            raise InputError(f"variant '{v}' on the patch grid of arch \"vit\" is specified "
+                             "(docs/model-spec.md 4.4) but not implemented yet")
+    return c
 
 
 def resolve(j):
@@ -264,8 +324,15 @@ def resolve(j):
     if "label" in j and not isinstance(j["label"], str):
         raise InputError("'label' must be a string")
     arch = _str(j, "arch", "seq2seq")
+    if arch == "vit":
+        c = _resolve_vit(j)
+        _check_weights(c)
+        return c
     if arch not in ("seq2seq", "decoder"):
-        raise InputError(f"'arch' must be \"seq2seq\" or \"decoder\", got \"{cut(arch)}\"")
+        raise InputError(f"'arch' must be \"seq2seq\", \"decoder\" or \"vit\", got \"{cut(arch)}\"")
+    for k in VIT_KEYS:
+        if k in j:
+            raise InputError(f"'{k}' belongs to arch \"vit\" (images), not \"{arch}\"")
     c = {"arch": arch}
     c["d_model"] = _int(j, "d_model", 64, 1, 1 << 16)
     c["heads"] = _int(j, "heads", 4, 1, 4096)
@@ -293,12 +360,16 @@ def resolve(j):
         c["cross"] = _block(j.get("cross", {}), "cross", *args)
     elif "encoder_self" in j or "cross" in j:
         raise InputError("arch \"decoder\" has no encoder: remove 'encoder_self' and 'cross'")
+    _check_weights(c)
+    return c
+
+
+def _check_weights(c):
     n = weight_count(c)
     if n > MAX_MODEL_WEIGHTS:
         raise InputError(f"this configuration has {n // 1000000} million weights besides the embeddings "
                          f"(needs ~{4.0 * n / 1e9:.1f} GB to hold); the limit is "
                          f"{MAX_MODEL_WEIGHTS // 1000000} million (docs/limits.md)")
-    return c
 
 
 def uses_max_len(block):
@@ -353,14 +424,22 @@ def expected_tensors(c, vs, vt):
     of vs and vt tokens has (docs/model-spec.md 6.1), no more and no fewer."""
     d, f, L, bias = c["d_model"], c["d_ff"], c["max_len"], c["bias"]
     seq2seq = c["arch"] == "seq2seq"
+    vit = c["arch"] == "vit"
     out = {}
-    if seq2seq:
+    if vit:
+        out["patch_embed.weight"], out["patch_embed.bias"] = [d, c["patch"] ** 2], [d]
+        if c["pool"] == "cls":
+            out["cls_token"] = [1, d]
+        out["pos_embed"] = [L, d]
+        out["head.weight"], out["head.bias"] = [c["classes"], d], [c["classes"]]
+    elif seq2seq:
         out["src_embed.weight"] = [vs, d]
-    if not (seq2seq and c["share_embeddings"]):
-        out["tgt_embed.weight"] = [vt, d]
-    if not c["tie_output"]:
-        out["generator.weight"] = [vt, d]
-    out["generator.bias"] = [vt]
+    if not vit:
+        if not (seq2seq and c["share_embeddings"]):
+            out["tgt_embed.weight"] = [vt, d]
+        if not c["tie_output"]:
+            out["generator.weight"] = [vt, d]
+        out["generator.bias"] = [vt]
 
     def norm(p):
         out[p + ".weight"], out[p + ".bias"] = [d], [d]
@@ -382,7 +461,7 @@ def expected_tensors(c, vs, vt):
         block(p + ".self_attn", "encoder_self")
         norm(p + ".norm2")
         ffn(p + ".ffn")
-    for i in range(c["dec_layers"]):
+    for i in range(c.get("dec_layers", 0)):
         p = f"decoder.layers.{i}"
         norm(p + ".norm1")
         block(p + ".self_attn", "decoder_self")
@@ -392,7 +471,8 @@ def expected_tensors(c, vs, vt):
         norm(p + ".norm3")
         ffn(p + ".ffn")
     if c["norm"] == "pre":
-        if seq2seq:
+        if seq2seq or vit:
             norm("encoder.norm")
-        norm("decoder.norm")
+        if not vit:
+            norm("decoder.norm")
     return out

@@ -43,9 +43,10 @@ class AttnvizModel(torch.nn.Module):
         checked = checked or check_metadata(meta)
         self.meta = dict(meta)
         self.cfg = checked.config
-        self.src_vocab = checked.src_vocab
-        self.tgt_vocab = checked.tgt_vocab
+        self.src_vocab = checked.src_vocab or []
+        self.tgt_vocab = checked.tgt_vocab or []
         self.tokenizer = checked.tokenizer
+        self.classes = checked.classes  # arch "vit": the class names; else None
         self._src_index = {t: i for i, t in enumerate(self.src_vocab)}
         self._tgt_index = {t: i for i, t in enumerate(self.tgt_vocab)}
         self.names = sorted(tensors)
@@ -98,9 +99,9 @@ class AttnvizModel(torch.nn.Module):
         c = self.cfg
         seq2seq = c["arch"] == "seq2seq"
         out = []
-        if seq2seq:
+        if seq2seq or c["arch"] == "vit":
             out += [("encoder_self", f"encoder.layers.{i}.self_attn.") for i in range(c["enc_layers"])]
-        for i in range(c["dec_layers"]):
+        for i in range(c.get("dec_layers", 0)):
             out.append(("decoder_self", f"decoder.layers.{i}.self_attn."))
             if seq2seq and self.has_cross(i):
                 out.append(("cross", f"decoder.layers.{i}.cross_attn."))
@@ -168,6 +169,8 @@ class AttnvizModel(torch.nn.Module):
         h = bc["heads"]
         v = bc["variant"]
         B, nq, nk = allowed.shape
+        if v == "gaussian" and self.cfg["arch"] == "vit":
+            return self._grid_gaussian(bc, nq, xq).expand(B, h, nq, nk)
         if v == "gaussian":
             sigma, offs = bc.get("sigma", 1.0), bc["offsets"]
             r = bc.get("ratio", 1.0) if kind == "cross" else 1.0
@@ -201,6 +204,31 @@ class AttnvizModel(torch.nn.Module):
         S = S.expand(B, h, nq, nk).masked_fill(~allowed[:, None], float("-inf"))
         empty = torch.isinf(S).all(-1, keepdim=True)  # no allowed key: a row of zeros
         return torch.softmax(S.masked_fill(empty, 0.0), -1).masked_fill(empty, 0.0)
+
+    def _grid_gaussian(self, bc, N, xq):
+        """The hard-coded 2D Gaussian on the patch grid (docs/model-spec.md 4.4): [1, h, N, N].
+        Offsets are flat (Δr, Δc) pairs; the class token reads the patches' mean."""
+        c = self.cfg
+        G = c["image_size"] // c["patch"]
+        first = 1 if c["pool"] == "cls" else 0
+        h, sigma, offs = bc["heads"], bc["sigma"], bc["offsets"]
+        pairs = len(offs) // 2
+        n = torch.arange(G * G, dtype=torch.float64)
+        r, col = torch.div(n, G, rounding_mode="floor"), n % G
+        out = torch.zeros(h, N, N, dtype=torch.float64)
+        for k in range(h):
+            dr, dc = offs[2 * (k % pairs)], offs[2 * (k % pairs) + 1]
+            d2 = (r[None, :] - r[:, None] - dr) ** 2 + (col[None, :] - col[:, None] - dc) ** 2
+            if bc.get("normalize", False):
+                w = torch.softmax(-0.5 * d2 / sigma ** 2, -1)
+            else:
+                w = torch.exp(-0.5 * d2 / sigma ** 2) / (2 * math.pi * sigma ** 2)
+            out[k, first:, first:] = w
+            if first:
+                out[k, 0, 1:] = 1.0 / (G * G)
+        w = out.to(torch.float32)
+        w = torch.where(w < torch.finfo(torch.float32).tiny, torch.zeros_like(w), w)
+        return w.to(xq.dtype).to(xq.device)[None]
 
     def _attention(self, kind, pre, xq, xk, allowed, record, gates=None):
         bc = self.cfg[kind]
@@ -294,6 +322,53 @@ class AttnvizModel(torch.nn.Module):
             y = self._norm(y, "decoder.norm")
         G = self.P(temb) if c.get("tie_output", True) else self.P("generator.weight")
         return y @ G.T + self.P("generator.bias")
+
+    # -- images (arch "vit", docs/model-spec.md 3.10) ---------------------------------------------
+    def patches(self, pixels):
+        """pixels [B, S*S] (0 … 255) -> u [B, Np, P*P]: patch n = r*G + c, its pixel (y, x) at
+        y*P + x, scaled to p / 127.5 - 1."""
+        c = self.cfg
+        S, P = c["image_size"], c["patch"]
+        G = S // P
+        x = pixels.to(self.device).to(torch.float32) / 127.5 - 1.0
+        x = x.reshape(-1, G, P, G, P).permute(0, 1, 3, 2, 4)  # [B, r, c, y, x]
+        return x.reshape(x.shape[0], G * G, P * P).to(self.P("pos_embed").dtype)
+
+    def forward_images(self, pixels, dropout=0.0, record=None):
+        """pixels [B, S*S] -> logits [B, classes]; `record` receives every block's weights
+        [B, h, N, N] in layer order."""
+        c = self.cfg
+        pre = c["norm"] == "pre"
+        drop = (lambda x: F.dropout(x, dropout, True)) if dropout > 0 else (lambda x: x)  # noqa: E731
+        e = self.patches(pixels) @ self.P("patch_embed.weight").T + self.P("patch_embed.bias")
+        B = e.shape[0]
+        if c["pool"] == "cls":
+            e = torch.cat([self.P("cls_token")[None].expand(B, 1, -1), e], 1)
+        x = drop(e + self.P("pos_embed")[None])
+        N = x.shape[1]
+        allowed = torch.ones(B, N, N, dtype=torch.bool, device=x.device)
+        for i in range(c["enc_layers"]):
+            p = f"encoder.layers.{i}"
+            a = p + ".self_attn."
+            if pre:
+                hx = self._norm(x, p + ".norm1")
+                x = x + drop(self._attention("encoder_self", a, hx, hx, allowed, record))
+                x = x + drop(self._ffn(self._norm(x, p + ".norm2"), p + ".ffn"))
+            else:
+                x = self._norm(x + drop(self._attention("encoder_self", a, x, x, allowed, record)), p + ".norm1")
+                x = self._norm(x + drop(self._ffn(x, p + ".ffn")), p + ".norm2")
+        if pre:
+            x = self._norm(x, "encoder.norm")
+        z = x[:, 0] if c["pool"] == "cls" else x.mean(1)
+        return z @ self.P("head.weight").T + self.P("head.bias")
+
+    def image_loss_sum(self, pixels, labels, dropout=0.0, label_smoothing=0.0):
+        """The summed cross-entropy over a batch of images (as the C++ trainer, before dividing
+        by the batch size) and the batch size."""
+        logits = self.forward_images(pixels, dropout)
+        labels = torch.as_tensor(labels, dtype=torch.long, device=logits.device)
+        loss = F.cross_entropy(logits, labels, label_smoothing=label_smoothing, reduction="sum")
+        return loss, int(labels.numel())
 
     # -- batches ------------------------------------------------------------------------------
     @property

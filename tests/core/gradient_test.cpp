@@ -57,18 +57,25 @@ public:
         const std::vector<std::vector<int>> src{{5, 6, 7, 8, 9}, {10, 11}, {12, 13, 14}};
         const std::vector<std::vector<int>> tgt{{15, 16, 17}, {18, 19, 20, 21, 22}, {23}};
         m_batch = s2s ? Batch::make(src, tgt) : Batch::make({}, tgt);
+        if (m_cfg.isVision()) {  // three random images, class 0 among the labels
+            std::vector<uint8_t> px(size_t(3 * m_cfg.imageSize * m_cfg.imageSize));
+            for (auto& p : px) p = uint8_t(r.below(256));
+            m_batch = Batch::images(px, {0, 2, 1}, m_cfg.positions());
+            m_ignore = -1;
+        }
     }
 
     double loss() {
         m_net.forward(m_batch, dropout(), m_logits);
-        return crossEntropy(m_logits, m_batch.tgtOut, m_case.smoothing, 1.0f, nullptr).smoothed;
+        return crossEntropy(m_logits, m_batch.tgtOut, m_case.smoothing, 1.0f, nullptr, m_ignore)
+            .smoothed;
     }
 
     void backward() {
         for (auto& [n, g] : m_grads) g.m.setZero();
         m_net.forward(m_batch, dropout(), m_logits);
         Mat dlogits;
-        crossEntropy(m_logits, m_batch.tgtOut, m_case.smoothing, 1.0f, &dlogits);
+        crossEntropy(m_logits, m_batch.tgtOut, m_case.smoothing, 1.0f, &dlogits, m_ignore);
         m_net.backward(m_batch, dlogits);
     }
 
@@ -123,6 +130,7 @@ private:
     ParamStore m_grads;
     Batch m_batch;
     Mat m_logits;
+    int m_ignore = 0;  // text: <pad>; images: none
 };
 
 std::string config(const std::string& enc, const std::string& dec, const std::string& cross,
@@ -244,6 +252,39 @@ TEST(Gradient, DropoutWithAFixedMask) {
     const auto [err2, where2] = post.check();
     EXPECT_LT(err2, kTol) << where2;
 }
+
+// Vision Transformers (arch "vit"): patch embedding, class token or mean pooling, learned
+// positions, classifier; the variants implemented on the patch grid; dropout and smoothing.
+class VitGradient : public ::testing::TestWithParam<std::pair<std::string, std::string>> {};
+
+TEST_P(VitGradient, MatchesFiniteDifferences) {
+    Checker c({R"({"arch": "vit", "d_model": 8, "heads": 2, "d_ff": 12, "enc_layers": 2,
+                   "image_size": 8, "patch": 2, "classes": 3)" +
+                   GetParam().second + "}",
+               0.1f, 0.2f});
+    const auto [err, where] = c.check();
+    EXPECT_LT(err, kTol) << "worst tensor: " << where;
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Vit, VitGradient,
+    ::testing::Values(
+        std::make_pair("cls_dot", ""), std::make_pair("mean_dot", R"(, "pool": "mean")"),
+        std::make_pair("post_norm_no_bias", R"(, "norm": "post", "bias": false)"),
+        std::make_pair("dense", R"(, "encoder_self": {"variant": "dense"})"),
+        std::make_pair("random_mean", R"(, "pool": "mean", "encoder_self": {"variant": "random"})"),
+        std::make_pair("factorized_random",
+                       R"(, "encoder_self": {"variant": "factorized_random", "k": 3})"),
+        std::make_pair("fixed_random",
+                       R"(, "encoder_self": {"variant": "random", "trainable": false})"),
+        std::make_pair("gaussian_2d", R"(, "encoder_self": {"variant": "gaussian"})"),
+        std::make_pair(
+            "gaussian_2d_mean",
+            R"(, "pool": "mean", "encoder_self": {"variant": "gaussian", "normalize": true})"),
+        std::make_pair(
+            "random_dot",
+            R"(, "encoder_self": {"variant": "mixture", "components": ["random", "dot"]})")),
+    [](const auto& info) { return info.param.first; });
 
 // The checker itself must be able to fail: a gradient scaled by 1.1 is caught.
 TEST(Gradient, CheckerDetectsAWrongGradient) {

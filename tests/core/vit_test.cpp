@@ -1,0 +1,322 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Vision Transformers (arch "vit", docs/model-spec.md 3.10): configuration, tensors,
+// checkpoints, the forward pass's properties, training and evaluation on images.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+#include "core/error.h"
+#include "core/evaluate.h"
+#include "core/image_set.h"
+#include "core/safetensors.h"
+#include "core/trainer.h"
+#include "core/training_job.h"
+#include "test_util.h"
+
+using namespace attnviz;
+
+namespace {
+
+#define EXPECT_HAS(text, part) EXPECT_NE((text).find(part), std::string::npos) << (text)
+
+std::string configError(const std::string& json) {
+    return test::errorOf([&] { ModelConfig::fromJsonText(json); });
+}
+
+Model vit(const std::string& extra = "", uint64_t seed = 1) {
+    const ModelConfig cfg = ModelConfig::fromJsonText(
+        R"({"arch": "vit", "d_model": 16, "heads": 2, "d_ff": 32, "enc_layers": 2,
+            "image_size": 8, "patch": 2, "classes": 3)" +
+        extra + "}");
+    return Model::initializeImages(cfg, {"a", "b", "c"}, seed);
+}
+
+std::vector<uint8_t> randomImages(int n, int size, uint64_t seed) {
+    Rng r(seed);
+    std::vector<uint8_t> px(size_t(n * size * size));
+    for (auto& p : px) p = uint8_t(r.below(256));
+    return px;
+}
+
+// Image `img` [S²] with patches a and b (grid indices) exchanged.
+std::vector<uint8_t> swapPatches(std::vector<uint8_t> img, int S, int P, int a, int b) {
+    const int G = S / P;
+    for (int y = 0; y < P; ++y)
+        for (int x = 0; x < P; ++x)
+            std::swap(img[size_t(((a / G) * P + y) * S + (a % G) * P + x)],
+                      img[size_t(((b / G) * P + y) * S + (b % G) * P + x)]);
+    return img;
+}
+
+}  // namespace
+
+TEST(VitConfig, DefaultsAndResolvedForm) {
+    const ModelConfig c = ModelConfig::fromJsonText(R"({"arch": "vit"})");
+    EXPECT_TRUE(c.isVision());
+    EXPECT_FALSE(c.hasEncoder());
+    EXPECT_EQ(c.imageSize, 28);
+    EXPECT_EQ(c.patch, 4);
+    EXPECT_EQ(c.gridSize(), 7);
+    EXPECT_EQ(c.patchCount(), 49);
+    EXPECT_EQ(c.positions(), 50);
+    EXPECT_EQ(c.maxLen, 50);
+    EXPECT_EQ(c.encLayers, 4);
+    EXPECT_EQ(c.decLayers, 0);
+    const nlohmann::json j = c.toJson();
+    EXPECT_EQ(j["pool"], "cls");
+    EXPECT_EQ(j["max_len"], 50);
+    EXPECT_FALSE(j.contains("dec_layers"));
+    EXPECT_FALSE(j.contains("decoder_self"));
+    EXPECT_EQ(ModelConfig::fromJson(j), c);  // the resolved form reads back as itself
+    const ModelConfig mean = ModelConfig::fromJsonText(R"({"arch": "vit", "pool": "mean"})");
+    EXPECT_EQ(mean.positions(), 49);
+    EXPECT_EQ(mean.maxLen, 49);
+}
+
+TEST(VitConfig, EveryErrorIsNamed) {
+    EXPECT_HAS(configError(R"({"arch": "vit", "patch": 5})"), "'patch' (5) must divide");
+    EXPECT_HAS(configError(R"({"arch": "vit", "patch": 0})"), "'patch' must be between 1 and 28");
+    EXPECT_HAS(configError(R"({"arch": "vit", "pool": "max"})"), "\"cls\" or \"mean\"");
+    EXPECT_HAS(configError(R"({"arch": "vit", "max_len": 64})"), "number of positions (50");
+    EXPECT_HAS(configError(R"({"arch": "vit", "dec_layers": 2})"), "remove 'dec_layers'");
+    EXPECT_HAS(configError(R"({"arch": "vit", "cross": {}})"), "remove 'cross'");
+    EXPECT_HAS(configError(R"({"arch": "vit", "classes": 1})"), "'classes' must be between 2");
+    EXPECT_HAS(configError(R"({"arch": "vit", "image_size": 1024, "patch": 1})"),
+               "1048577 positions");
+    EXPECT_HAS(configError(R"({"patch": 4})"), "'patch' belongs to arch \"vit\"");
+    EXPECT_HAS(configError(R"({"arch": "decoder", "pool": "cls"})"), "'pool' belongs");
+    EXPECT_HAS(configError(R"({"arch": "vision"})"), "\"seq2seq\", \"decoder\" or \"vit\"");
+    EXPECT_HAS(configError(R"({"arch": "vit", "encoder_self": {"variant": "local"}})"),
+               "variant 'local' on the patch grid");
+    EXPECT_HAS(configError(R"({"arch": "vit", "encoder_self": {"variant": "mixture",
+                                  "components": ["random", "learned_gaussian"]}})"),
+               "variant 'learned_gaussian'");
+    EXPECT_HAS(configError(R"({"arch": "vit", "encoder_self": {"variant": "factorized_dense"}})"),
+               "not implemented yet");
+    EXPECT_NO_THROW(ModelConfig::fromJsonText(
+        R"({"arch": "vit", "encoder_self": {"variant": "mixture", "components": ["dense", "dot"]}})"));
+}
+
+// The calibration model of issue 28 (width 64, 4 layers, 4 heads, patch 4, MLP 128): 139,018
+// parameters, as PyTorch counts the same model (the issue's "139k").
+TEST(VitModel, ParameterCountIsHandComputed) {
+    const ModelConfig cfg = ModelConfig::fromJsonText(
+        R"({"arch": "vit", "d_model": 64, "heads": 4, "d_ff": 128, "enc_layers": 4})");
+    const Model m = Model::initializeImages(cfg, fashionMnistClasses(), 1);
+    const int64_t layer = (4 * 64 * 64 + 4 * 64) + (2 * 64 * 128 + 64 + 128) + 4 * 64;
+    const int64_t rest = (16 * 64 + 64) + 64 + 50 * 64 + (10 * 64 + 10) + 2 * 64;
+    EXPECT_EQ(countParameters(m.parameterInfo()).total, 4 * layer + rest);
+    EXPECT_EQ(4 * layer + rest, 139018);
+    std::vector<std::string> names;
+    for (const auto& p : m.parameterInfo()) names.push_back(p.name);
+    for (const char* n :
+         {"patch_embed.weight", "patch_embed.bias", "cls_token", "pos_embed", "head.weight",
+          "head.bias", "encoder.norm.weight", "encoder.layers.3.self_attn.q_proj.weight"})
+        EXPECT_NE(std::find(names.begin(), names.end(), n), names.end()) << n;
+    for (const char* n :
+         {"src_embed.weight", "tgt_embed.weight", "generator.bias", "decoder.norm.weight"})
+        EXPECT_EQ(std::find(names.begin(), names.end(), n), names.end()) << n;
+}
+
+TEST(VitModel, ForwardGivesOneRowOfLogitsPerImageAndCapturesEveryLayer) {
+    Model m = vit();
+    const Batch b = Batch::images(randomImages(3, 8, 1), {0, 1, 2}, m.config().positions());
+    const ForwardResult r = m.forward(b, true);
+    EXPECT_EQ(r.logits.rows(), 3);
+    EXPECT_EQ(r.logits.cols(), 3);
+    EXPECT_EQ(r.tokens, 3);  // class 0 counts: no label is ignored
+    EXPECT_TRUE(std::isfinite(r.loss()));
+    ASSERT_EQ(r.blocks.size(), 2u);
+    ASSERT_EQ(r.blocks[0].weights.size(), 3u * 2u);
+    EXPECT_EQ(r.blocks[0].weights[0].rows(), 17);  // 16 patches and the class token
+    EXPECT_EQ(r.blocks[0].weights[0].cols(), 17);
+    for (const auto& w : r.blocks[1].weights)
+        for (Eigen::Index i = 0; i < w.rows(); ++i) EXPECT_NEAR(w.row(i).sum(), 1.0, 1e-5);
+    // A batch of the wrong image size is refused, not read out of range.
+    const Batch wrong = Batch::images(randomImages(2, 7, 1), {0, 1}, m.config().positions());
+    EXPECT_HAS(test::errorOf([&] { m.forward(wrong, false); }), "2 images of 8×8 pixels");
+    EXPECT_HAS(test::errorOf([&] { m.analyze("a text"); }), "takes an image, not a text");
+}
+
+// Without position embeddings, dot attention and both poolings are blind to the patches'
+// order: exchanging two patches of the image leaves the logits unchanged. With them, it does
+// not. (A patch cut wrongly would make the two exchanged images differ in content.)
+TEST(VitModel, PositionsAreTheOnlyOrderInformation) {
+    for (const std::string pool : {"cls", "mean"}) {
+        Model m = vit(R"(, "pool": ")" + pool + "\"");
+        const std::vector<uint8_t> img = randomImages(1, 8, 2);
+        const std::vector<uint8_t> swapped = swapPatches(img, 8, 2, 1, 14);
+        ASSERT_NE(img, swapped);
+        auto logits = [&](const std::vector<uint8_t>& px) {
+            return m.forward(Batch::images(px, {0}, m.config().positions()), false).logits;
+        };
+        EXPECT_GT((logits(img) - logits(swapped)).cwiseAbs().maxCoeff(), 1e-4) << pool;
+        m.params().at("pos_embed").m.setZero();
+        EXPECT_LT((logits(img) - logits(swapped)).cwiseAbs().maxCoeff(), 1e-5) << pool;
+    }
+}
+
+TEST(VitModel, CheckpointRoundTripsBitForBit) {
+    Model m = vit(R"(, "encoder_self": {"variant": "random", "trainable": false})");
+    const std::string path = test::tempPath("vit.safetensors");
+    m.save(path);
+    Model back = Model::load(path);
+    EXPECT_EQ(back.config(), m.config());
+    EXPECT_EQ(back.classNames(), (std::vector<std::string>{"a", "b", "c"}));
+    for (const auto& [name, t] : m.params()) EXPECT_EQ(back.params().at(name).m, t.m) << name;
+    const Batch b = Batch::images(randomImages(2, 8, 3), {1, 2}, m.config().positions());
+    EXPECT_EQ(back.forward(b, false).logits, m.forward(b, false).logits);
+
+    SafeTensorsFile f = m.toSafeTensors();
+    f.metadata["classes"] = R"(["a", "b"])";
+    EXPECT_HAS(test::errorOf([&] { Model::fromSafeTensors(f); }), "JSON array of 3 names");
+    f.metadata["classes"] = R"(["a", "b", "a"])";
+    EXPECT_HAS(test::errorOf([&] { Model::fromSafeTensors(f); }), "'a' repeats");
+    f.metadata.erase("classes");
+    EXPECT_HAS(test::errorOf([&] { Model::fromSafeTensors(f); }), "'classes' is missing");
+    f = m.toSafeTensors();
+    f.metadata["src_vocab"] = "[]";
+    EXPECT_HAS(test::errorOf([&] { Model::fromSafeTensors(f); }), "no 'src_vocab'");
+    f = m.toSafeTensors();
+    f.tensors.erase("cls_token");
+    EXPECT_HAS(test::errorOf([&] { Model::fromSafeTensors(f); }), "missing tensor 'cls_token'");
+}
+
+// Dark images are class 0, bright ones class 1, grey ones class 2: a few Adam steps learn it,
+// and the evaluation's confusion matrix adds up.
+TEST(VitTraining, LearnsBrightnessAndCountsTheConfusion) {
+    Model m = vit();
+    std::vector<Example> data;
+    Rng r(7);
+    for (int i = 0; i < 96; ++i) {
+        Example e;
+        e.label = i % 3;
+        const int base = e.label == 0 ? 0 : e.label == 1 ? 190 : 95;
+        for (int p = 0; p < 64; ++p) e.pixels.push_back(uint8_t(base + int(r.below(60))));
+        data.push_back(e);
+    }
+    TrainOptions o;
+    o.lr = 3e-3;
+    o.warmup = 0;
+    o.schedule = "constant";
+    o.dropout = 0;
+    o.threads = 2;
+    Trainer t(m, o);
+    const Classification before = classifyImages(m, data, 32);
+    for (int s = 0; s < 30; ++s)
+        t.step(std::vector<Example>(data.begin() + (s % 3) * 32, data.begin() + (s % 3 + 1) * 32));
+    const Classification after = classifyImages(m, data, 32);
+    EXPECT_LT(after.loss, before.loss * 0.5);
+    EXPECT_EQ(after.accuracy(), 1.0);
+    long total = 0;
+    for (const auto& row : after.confusion)
+        for (int x : row) total += x;
+    EXPECT_EQ(total, 96);
+    EXPECT_EQ(after.confusion[1][1], 32);
+    const nlohmann::json j = after.toJson(m.classNames());
+    EXPECT_EQ(j["class_accuracy"].size(), 3u);
+    EXPECT_EQ(j["classes"][2], "c");
+    // A text example in an image batch is refused by name.
+    Example text;
+    text.tgt = {"a"};
+    EXPECT_HAS(test::errorOf([&] { t.step({text}); }), "is not a labelled 8×8 image");
+}
+
+TEST(VitTraining, JobsCheckTaskAndArchitecture) {
+    JobSpec s;
+    s.task = "fashion-mnist";
+    s.configJson = nlohmann::json::parse(R"({"arch": "decoder"})");
+    EXPECT_HAS(test::errorOf([&] { validateJobSpec(s); }), "needs an image model");
+    s.configJson = nlohmann::json::parse(R"({"arch": "vit", "image_size": 32})");
+    EXPECT_HAS(test::errorOf([&] { validateJobSpec(s); }), "28×28 images of 10 classes");
+    s.configJson = nlohmann::json::parse(R"({"arch": "vit"})");
+    EXPECT_NO_THROW(validateJobSpec(s));
+    s.task = "copy";
+    EXPECT_HAS(test::errorOf([&] { validateJobSpec(s); }), "needs a seq2seq model");
+}
+
+namespace {
+
+// Mean attention distance in pixels (docs/model-spec.md 4.4): each patch query's row over
+// the patch keys, renormalised, times the pixel distance of the keys, averaged over queries.
+double meanDistancePx(const Mat& w, int G, int P, bool classToken) {
+    const int first = classToken ? 1 : 0, Np = G * G;
+    double total = 0;
+    for (int q = 0; q < Np; ++q) {
+        double sum = 0, dist = 0;
+        for (int t = 0; t < Np; ++t) {
+            const double a = double(w(first + q, first + t));
+            sum += a;
+            dist += a * P * std::hypot(double(t / G - q / G), double(t % G - q % G));
+        }
+        total += dist / sum;
+    }
+    return total / Np;
+}
+
+Model gaussianVit(const std::string& block) {
+    const ModelConfig cfg = ModelConfig::fromJsonText(
+        R"({"arch": "vit", "d_model": 16, "heads": 4, "d_ff": 32, "enc_layers": 1,
+            "encoder_self": )" +
+        block + "}");
+    return Model::initializeImages(cfg, fashionMnistClasses(), 1);
+}
+
+}  // namespace
+
+TEST(VitGaussian, DefaultsAreLeftRightAboveBelow) {
+    const ModelConfig c =
+        ModelConfig::fromJsonText(R"({"arch": "vit", "encoder_self": {"variant": "gaussian"}})");
+    EXPECT_EQ(c.encoderSelf.numbers("offsets"), (std::vector<double>{0, -1, 0, 1, -1, 0, 1, 0}));
+    EXPECT_HAS(configError(R"({"arch": "vit", "encoder_self": {"variant": "gaussian",
+                                                              "offsets": [0, 1, 2]}})"),
+               "an even number of numbers, got 3");
+}
+
+// The hard-coded 2D Gaussian's weights are the spec's densities; the class token reads the
+// mean of the patches and no patch reads it; mean attention distances are the analytic ones.
+TEST(VitGaussian, WeightsAndMeanAttentionDistancesAreAnalytic) {
+    Model m = gaussianVit(R"({"variant": "gaussian", "offsets": [0, -1, 0, 0, 1, 0, 2, 2]})");
+    const ImageAnalysis a = m.analyzeImage(std::vector<uint8_t>(784, 100));
+    ASSERT_EQ(a.blocks.size(), 1u);
+    const auto& w = a.blocks[0].weights;
+    ASSERT_EQ(w.size(), 4u);
+    const int G = 7, P = 4;
+    for (int hd = 0; hd < 4; ++hd) {
+        EXPECT_FLOAT_EQ(float(w[hd](0, 0)), 0.0f);
+        EXPECT_FLOAT_EQ(float(w[hd](0, 20)), float(1.0 / 49));
+        EXPECT_EQ(w[hd].col(0).sum(), 0.0f);  // no patch attends to the class token
+    }
+    // Head 0 (left): query patch (3, 3) = position 25; key (3, 2) = position 24 is the centre.
+    EXPECT_NEAR(w[0](25, 24), 1.0 / (2 * M_PI), 1e-7);
+    EXPECT_NEAR(w[0](25, 25), std::exp(-0.5) / (2 * M_PI), 1e-7);
+    EXPECT_NEAR(w[0](25, 17), std::exp(-0.5) / (2 * M_PI), 1e-7);  // (2, 2): d² = 1
+    EXPECT_NEAR(w[0](25, 16), std::exp(-1.0) / (2 * M_PI), 1e-7);  // (2, 1): d² = 2
+    // Mean distances against the same sums in double, from the formula alone.
+    const double off[4][2] = {{0, -1}, {0, 0}, {1, 0}, {2, 2}};
+    for (int hd = 0; hd < 4; ++hd) {
+        double total = 0;
+        for (int q = 0; q < 49; ++q) {
+            double sum = 0, dist = 0;
+            for (int t = 0; t < 49; ++t) {
+                const double y = t / G - q / G - off[hd][0], x = t % G - q % G - off[hd][1];
+                const double e = std::exp(-0.5 * (y * y + x * x));
+                sum += e;
+                dist += e * P * std::hypot(double(t / G - q / G), double(t % G - q % G));
+            }
+            total += dist / sum;
+        }
+        EXPECT_NEAR(meanDistancePx(w[hd], G, P, true), total / 49, 1e-5) << "head " << hd;
+    }
+    // Closed forms with a narrow window (σ = 0.1): a head at offset "left" attends to the left
+    // neighbour, 4 px away, from the 42 patches that have one, and to itself from the 7 of
+    // the first column: 4 · 42 / 49 px. At offset "self": 0 px.
+    Model narrow =
+        gaussianVit(R"({"variant": "gaussian", "sigma": 0.1, "offsets": [0, -1, 0, 0]})");
+    const ImageAnalysis n = narrow.analyzeImage(std::vector<uint8_t>(784, 7));
+    EXPECT_NEAR(meanDistancePx(n.blocks[0].weights[0], G, P, true), 4.0 * 42 / 49, 1e-4);
+    EXPECT_NEAR(meanDistancePx(n.blocks[0].weights[1], G, P, true), 0.0, 1e-4);
+    // Uniform attention over the patches (the class token's row): 14.44 px (the spec's 14.4).
+    Mat uniform = Mat::Constant(50, 50, Scalar(1.0 / 49));
+    EXPECT_NEAR(meanDistancePx(uniform, G, P, true), 14.4378618, 1e-5);
+}
