@@ -32,6 +32,7 @@
 #include <cstdio>
 #include <string>
 
+#include "ui/background.h"
 #include "ui/comparison_grid.h"
 #include "ui/export_dialog.h"
 #include "ui/film_dock.h"
@@ -219,6 +220,7 @@ int main(int argc, char** argv) {
         if (a == "--language") ++i;  // its value
     }
     QApplication app(argc, argv);
+    const attnviz::ui::BackgroundJobsFinish backgroundJobsFinish;  // before the app goes
     QApplication::setApplicationName("attnviz-screenshots");
     QStringList args = QApplication::arguments().mid(1);
     const bool classroom = args.removeAll("--classroom") > 0;

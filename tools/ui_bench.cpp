@@ -26,6 +26,7 @@
 #include <set>
 
 #include "core/workspace.h"
+#include "ui/background.h"
 #include "ui/comparison_grid.h"
 #include "ui/heads_dock.h"
 #include "ui/main_window.h"
@@ -83,6 +84,7 @@ std::vector<attnviz::ModelColumn> longModels() {
 
 int main(int argc, char** argv) {
     QApplication app(argc, argv);
+    const attnviz::ui::BackgroundJobsFinish backgroundJobsFinish;  // before the app goes
     QCommandLineParser cli;
     QCommandLineOption models("models", "Checkpoint folder (default: bundled)", "dir");
     QCommandLineOption repeat("repeat", "Runs per length", "n", "15");

@@ -26,4 +26,9 @@ QThreadPool* trainingPool() {
     return pool;
 }
 
+BackgroundJobsFinish::~BackgroundJobsFinish() {
+    backgroundPool()->waitForDone();
+    trainingPool()->waitForDone();
+}
+
 }  // namespace attnviz::ui

@@ -15,4 +15,15 @@ QThreadPool* backgroundPool();
 // analysis is waiting for.
 QThreadPool* trainingPool();
 
+// Waits for every background job when it goes out of scope. Each program declares one right
+// after its QApplication, so that no job still runs while the application and the libraries'
+// static objects are torn down (a sentence analysed at exit crashed in oneDNN's): what
+// QCoreApplication does for Qt's global pool.
+struct BackgroundJobsFinish {
+    BackgroundJobsFinish() = default;
+    BackgroundJobsFinish(const BackgroundJobsFinish&) = delete;
+    BackgroundJobsFinish& operator=(const BackgroundJobsFinish&) = delete;
+    ~BackgroundJobsFinish();
+};
+
 }  // namespace attnviz::ui

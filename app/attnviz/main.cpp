@@ -9,6 +9,7 @@
 #include "core/file_io.h"
 #include "render/runtime.h"
 #include "render/words.h"
+#include "ui/background.h"
 #include "ui/column_files.h"
 #include "ui/command_line.h"
 #include "ui/file_arguments.h"
@@ -24,6 +25,7 @@ int main(int argc, char** argv) {
     // Before QApplication, which would take "--session FILE" as its own session-manager option.
     attnviz::ui::ArgumentVector args(attnviz::ui::sessionSafeArguments(argc, argv));
     QApplication app(args.argc, args.pointers.data());
+    const attnviz::ui::BackgroundJobsFinish backgroundJobsFinish;  // before the app goes
     QApplication::setApplicationName("attnviz");
     QApplication::setOrganizationName("attnviz");
     QApplication::setApplicationVersion("0.1.0");

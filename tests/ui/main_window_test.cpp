@@ -28,6 +28,7 @@
 #include "core/model.h"
 #include "render/figure_file.h"
 #include "tests/ui/wait.h"
+#include "ui/background.h"
 #include "ui/color_bar.h"
 #include "ui/comparison_grid.h"
 #include "ui/export_dialog.h"
@@ -666,6 +667,7 @@ int main(int argc, char** argv) {
     qputenv("QT_QPA_PLATFORM", "offscreen");
     QStandardPaths::setTestModeEnabled(true);  // QSettings away from the user's own
     QApplication app(argc, argv);
+    const attnviz::ui::BackgroundJobsFinish backgroundJobsFinish;  // before the app goes
     QApplication::setOrganizationName("attnviz-tests");
     ::testing::InitGoogleTest(&argc, argv);
     return RUN_ALL_TESTS();
