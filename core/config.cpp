@@ -45,6 +45,14 @@ std::string getString(const json& j, const std::string& where, const std::string
     return j[key].get<std::string>();
 }
 
+// The key "norm": "pre" (the default) or "post".
+Norm normOf(const json& j, const std::string& where) {
+    const std::string norm = getString(j, where, "norm", "pre");
+    if (norm == "pre") return Norm::Pre;
+    if (norm == "post") return Norm::Post;
+    throw Error("'norm' must be \"pre\" or \"post\", got \"" + excerpt(norm) + "\"");
+}
+
 }  // namespace
 
 namespace {
@@ -113,14 +121,7 @@ ModelConfig ModelConfig::fromJson(const json& j) {
     if (c.arch == Arch::Seq2Seq && c.encLayers < 1)
         throw Error("arch \"seq2seq\" needs 'enc_layers' of at least 1");
     c.maxLen = getInt(j, where, "max_len", 64, 2, 8192);
-    const std::string norm = getString(j, where, "norm", "pre");
-    if (norm == "pre") {
-        c.norm = Norm::Pre;
-    } else if (norm == "post") {
-        c.norm = Norm::Post;
-    } else {
-        throw Error("'norm' must be \"pre\" or \"post\", got \"" + excerpt(norm) + "\"");
-    }
+    c.norm = normOf(j, where);
     c.bias = getBool(j, where, "bias", true);
     c.shareEmbeddings = getBool(j, where, "share_embeddings", false);
     c.tieOutput = getBool(j, where, "tie_output", true);
@@ -198,14 +199,7 @@ ModelConfig ModelConfig::fromVitJson(const json& j) {
         throw Error("'max_len' of a vit model is its number of positions (" +
                     std::to_string(c.positions()) + " for this image_size, patch and pool), got " +
                     std::to_string(c.maxLen) + ": leave it out");
-    const std::string norm = getString(j, where, "norm", "pre");
-    if (norm == "pre") {
-        c.norm = Norm::Pre;
-    } else if (norm == "post") {
-        c.norm = Norm::Post;
-    } else {
-        throw Error("'norm' must be \"pre\" or \"post\", got \"" + excerpt(norm) + "\"");
-    }
+    c.norm = normOf(j, where);
     c.bias = getBool(j, where, "bias", true);
     c.shareEmbeddings = false;
     c.tieOutput = false;
