@@ -72,11 +72,9 @@ void FolderWatch::scan() {
         dir.exists()
             ? dir.entryInfoList({"*.safetensors"}, QDir::Files | QDir::CaseSensitive, QDir::Name)
             : QFileInfoList{};
-    enum Kind { Added, Changed, Removed };
-    std::vector<std::pair<Kind, QString>> events;
+    Events events;
     std::vector<std::pair<QString, QString>> unreadable;  // path, reason
     QSet<QString> present;
-    QStringList watchNow;
     for (const QFileInfo& f : files) {
         const QString path = f.absoluteFilePath();
         present << path;
@@ -95,28 +93,11 @@ void FolderWatch::scan() {
             continue;
         }
         m_unreadable.remove(path);
-        events.emplace_back(known == m_known.cend() ? Added : Changed, path);
+        events.emplace_back(known == m_known.cend() ? Event::Added : Event::Changed, path);
         m_known.insert(path, stamp);
     }
-    for (auto it = m_unreadable.begin(); it != m_unreadable.end();)
-        it = present.contains(it.key()) ? std::next(it) : m_unreadable.erase(it);
-    for (auto it = m_known.begin(); it != m_known.end();) {
-        if (present.contains(it.key())) {
-            ++it;
-        } else {
-            events.emplace_back(Removed, it.key());
-            it = m_known.erase(it);
-        }
-    }
-    // A rename over a file replaces its inode, whose watch goes with it: watch the path anew.
-    // Not a file that cannot be read (inotify refuses it, with a warning on every scan; the
-    // poll looks at it again).
-    const QStringList watched = m_watcher->files();
-    for (const QString& path : present)
-        if (!watched.contains(path) && !m_unreadable.contains(path)) watchNow << path;
-    if (!watchNow.isEmpty()) m_watcher->addPaths(watchNow);
-    for (const QString& path : watched)
-        if (!present.contains(path)) m_watcher->removePath(path);
+    forget(present, events);
+    rewatch(present);
 
     const int generation = m_generation;
     for (const auto& [path, reason] : unreadable) {
@@ -126,17 +107,43 @@ void FolderWatch::scan() {
     for (const auto& [kind, path] : events) {
         if (m_generation != generation) return;  // a receiver stopped or moved the watch
         switch (kind) {
-            case Added:
+            case Event::Added:
                 emit checkpointAdded(path);
                 break;
-            case Changed:
+            case Event::Changed:
                 emit checkpointChanged(path);
                 break;
-            case Removed:
+            case Event::Removed:
                 emit checkpointRemoved(path);
                 break;
         }
     }
+}
+
+void FolderWatch::forget(const QSet<QString>& present, Events& events) {
+    for (auto it = m_unreadable.begin(); it != m_unreadable.end();)
+        it = present.contains(it.key()) ? std::next(it) : m_unreadable.erase(it);
+    for (auto it = m_known.begin(); it != m_known.end();) {
+        if (present.contains(it.key())) {
+            ++it;
+        } else {
+            events.emplace_back(Event::Removed, it.key());
+            it = m_known.erase(it);
+        }
+    }
+}
+
+// A rename over a file replaces its inode, whose watch goes with it: watch the path anew. Not
+// a file that cannot be read (inotify refuses it, with a warning on every scan; the poll looks
+// at it again).
+void FolderWatch::rewatch(const QSet<QString>& present) {
+    const QStringList watched = m_watcher->files();
+    QStringList watchNow;
+    for (const QString& path : present)
+        if (!watched.contains(path) && !m_unreadable.contains(path)) watchNow << path;
+    if (!watchNow.isEmpty()) m_watcher->addPaths(watchNow);
+    for (const QString& path : watched)
+        if (!present.contains(path)) m_watcher->removePath(path);
 }
 
 }  // namespace attnviz::ui

@@ -4,7 +4,10 @@
 #include <QDateTime>
 #include <QHash>
 #include <QObject>
+#include <QSet>
 #include <QString>
+#include <utility>
+#include <vector>
 
 class QFileSystemWatcher;
 class QTimer;
@@ -49,6 +52,10 @@ signals:
     void checkpointUnreadable(QString path, QString reason);
 
 private:
+    enum class Event { Added, Changed, Removed };
+    using Events = std::vector<std::pair<Event, QString>>;
+    void forget(const QSet<QString>& present, Events& events);  // files gone since the last scan
+    void rewatch(const QSet<QString>& present);  // a watch on every readable file present
     struct Stamp {
         qint64 size = -1;
         QDateTime modified, metadataChanged;
