@@ -45,6 +45,17 @@ std::string getString(const json& j, const std::string& where, const std::string
     return j[key].get<std::string>();
 }
 
+// The widths every architecture has: d_model, heads (dividing it) and d_ff.
+void readWidths(const json& j, const std::string& where, ModelConfig& c) {
+    c.dModel = getInt(j, where, "d_model", 64, 1, 1 << 16);
+    c.heads = getInt(j, where, "heads", 4, 1, 4096);
+    if (c.dModel % c.heads != 0) {
+        throw Error("heads (" + std::to_string(c.heads) + ") must divide d_model (" +
+                    std::to_string(c.dModel) + ")");
+    }
+    c.dFf = getInt(j, where, "d_ff", 4 * c.dModel, 1, 1 << 20);
+}
+
 // The key "norm": "pre" (the default) or "post".
 Norm normOf(const json& j, const std::string& where) {
     const std::string norm = getString(j, where, "norm", "pre");
@@ -107,13 +118,7 @@ ModelConfig ModelConfig::fromJson(const json& j) {
         if (j.contains(key))
             throw Error(std::string("'") + key + "' belongs to arch \"vit\" (images), not \"" +
                         arch + "\"");
-    c.dModel = getInt(j, where, "d_model", 64, 1, 1 << 16);
-    c.heads = getInt(j, where, "heads", 4, 1, 4096);
-    if (c.dModel % c.heads != 0) {
-        throw Error("heads (" + std::to_string(c.heads) + ") must divide d_model (" +
-                    std::to_string(c.dModel) + ")");
-    }
-    c.dFf = getInt(j, where, "d_ff", 4 * c.dModel, 1, 1 << 20);
+    readWidths(j, where, c);
     c.encLayers = getInt(j, where, "enc_layers", c.arch == Arch::Seq2Seq ? 2 : 0, 0, 256);
     c.decLayers = getInt(j, where, "dec_layers", 2, 1, 256);
     if (c.arch == Arch::Decoder && c.encLayers != 0)
@@ -166,13 +171,7 @@ ModelConfig ModelConfig::fromVitJson(const json& j) {
     ModelConfig c;
     const std::string where;
     c.arch = Arch::Vit;
-    c.dModel = getInt(j, where, "d_model", 64, 1, 1 << 16);
-    c.heads = getInt(j, where, "heads", 4, 1, 4096);
-    if (c.dModel % c.heads != 0) {
-        throw Error("heads (" + std::to_string(c.heads) + ") must divide d_model (" +
-                    std::to_string(c.dModel) + ")");
-    }
-    c.dFf = getInt(j, where, "d_ff", 4 * c.dModel, 1, 1 << 20);
+    readWidths(j, where, c);
     c.encLayers = getInt(j, where, "enc_layers", 4, 1, 256);
     c.decLayers = 0;
     c.imageSize = getInt(j, where, "image_size", 28, 1, 1024);
