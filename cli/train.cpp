@@ -304,8 +304,12 @@ void TrainCommand::run(const Context& ctx) {
     const Evaluation ev = job.evaluateHeldOut(!stopped);
     job.finish(ev, stopped);
     job.model().save(m_out);
-    ctx.out << "wrote " << m_out << " after " << steps << " steps; held-out " << ev.toJson().dump()
-            << "\n";
+    ctx.out << "wrote " << m_out << " after " << steps << " steps; ";
+    if (ev.sentences > 0)
+        ctx.out << "held-out " << ev.toJson().dump() << "\n";
+    else  // say so rather than print zeros that read like results
+        ctx.out << "no held-out set: no example was held out (data files: every 20th line is, "
+                   "so give more lines or --dev FILE)\n";
     if (job.probe())
         ctx.out << "wrote " << probePath << " (" << job.probe()->record().snapshots.size()
                 << " snapshots of the probe's attention)\n";

@@ -40,10 +40,12 @@ std::optional<HeadAer> Evaluation::bestAer() const {
 }
 
 nlohmann::json Evaluation::toJson() const {
-    nlohmann::json j{{"sentences", sentences},
-                     {"tokens", tokens},
-                     {"loss", loss},
-                     {"token_accuracy", tokenAccuracy}};
+    nlohmann::json j{{"sentences", sentences}, {"tokens", tokens}};
+    // Over no sentence the loss and the accuracy are undefined, not 0 (a 10-line file holds
+    // nothing out: reading "loss 0.000, accuracy 0.0%" as results misled people, issue 29).
+    if (sentences == 0) return j;
+    j["loss"] = loss;
+    j["token_accuracy"] = tokenAccuracy;
     if (exactMatch) j["exact_match"] = *exactMatch;
     if (bleu) {
         j["bleu"] = 100.0 * bleu->score;
@@ -188,7 +190,7 @@ Evaluation evaluate(Model& model, const std::vector<Example>& examples, const Ev
         ev.references = std::move(refs);
     }
     for (const auto& [key, links] : predicted)
-        ev.aer.push_back({key.first, key.second, alignmentErrorRate(links, gold)});
+        ev.aer.push_back({key.first, key.second, alignmentErrorRate(links, gold), {}, {}});
     return ev;
 }
 

@@ -413,6 +413,14 @@ void TrainingDock::onFinished(std::shared_ptr<Model> model, QString name, QStrin
 
 QString TrainingDock::showHeldOut() {
     const HeldOutInfo h = m_last->training().heldOut.value_or(HeldOutInfo{});
+    if (!h.loss) {  // nothing held out: no metrics rather than zeros that read like results
+        const QString none =
+            tr("no held-out set: the data were too few to hold any line out "
+               "(every 20th line is held out)");
+        m_progress->setFormat(tr("done · %1").arg(none));
+        m_status->setText(none);
+        return none;
+    }
     // No-break spaces inside each metric: a wrapped status must not split "BLEU" from its
     // value.
     const double loss = h.loss.value_or(0.0), accuracy = 100 * h.tokenAccuracy.value_or(0.0);

@@ -1706,6 +1706,10 @@ weight %6</source>
             <translation>完成 · %1</translation>
         </message>
         <message>
+            <source>no held-out set: the data were too few to hold any line out (every 20th line is held out)</source>
+            <translation>没有留出集：数据太少，没有任何一行被留出（每 20 行留出一行）</translation>
+        </message>
+        <message>
             <source>trained %1: %2</source>
             <translation>已训练 %1：%2</translation>
         </message>

@@ -244,6 +244,26 @@ TEST(Cli, TrainOnUserDataReportsBadLines) {
     EXPECT_EQ(json::parse(r.out)["training"]["data"], "attnviz_cli_pairs.tsv");
 }
 
+// Ten lines hold nothing out (every 20th line is held out): train says so, and the checkpoint
+// records 0 sentences without a loss or an accuracy, which would read like results (issue 29).
+TEST(Cli, TrainingWithNothingHeldOutSaysSoInsteadOfPrintingZeros) {
+    const std::string cfg = tmp("tiny_ho.json"), data = tmp("ten.tsv"),
+                      out = tmp("ten.safetensors");
+    writeFile(cfg, kTinyConfig);
+    std::string text;
+    for (int i = 0; i < 10; ++i) text += "hello world " + std::to_string(i) + "\thallo welt\n";
+    writeFile(data, text);
+    Result r = cli({"train", "--config", cfg, "--data", data, "--steps", "2", "--out", out});
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_NE(r.out.find("no held-out set"), std::string::npos) << r.out;
+    EXPECT_EQ(r.out.find("\"loss\""), std::string::npos) << r.out;
+    r = cli({"info", "--model", out, "--json"});
+    const json heldOut = json::parse(r.out)["training"]["held_out"];
+    EXPECT_EQ(heldOut["sentences"], 0) << heldOut;
+    EXPECT_FALSE(heldOut.contains("loss")) << heldOut;
+    EXPECT_FALSE(heldOut.contains("token_accuracy")) << heldOut;
+}
+
 TEST(Cli, TrainErrorsAreClear) {
     const std::string cfg = tmp("tiny4.json");
     writeFile(cfg, kTinyConfig);
