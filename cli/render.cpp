@@ -16,6 +16,8 @@
 #include "core/input_limits.h"
 #include "core/probe.h"
 #include "core/selection.h"
+#include "core/tokenizer.h"
+#include "core/word_merge.h"
 #include "render/charts.h"
 #include "render/colormaps.h"
 #include "render/figure_file.h"
@@ -23,24 +25,19 @@
 #include "render/words.h"
 
 namespace attnviz::cli {
+
 namespace {
 
-// The index of a query given as a token (first occurrence) or "#index"; Error otherwise.
-int queryIndex(const Analysis& a, BlockKind kind, const std::string& query) {
-    const auto& queries = kind == BlockKind::EncoderSelf ? a.sourceTokens : a.targetTokens;
-    int q = -1;
-    if (!query.empty() && query[0] == '#') {
-        q = QString::fromStdString(query.substr(1)).toInt();
-    } else {
-        const std::string lower = QString::fromStdString(query).toLower().toStdString();
-        for (size_t i = 0; i < queries.size() && q < 0; ++i)
-            if (queries[i] == lower) q = int(i);
-    }
-    if (q < 0 || q >= int(queries.size())) {
+// findQuery, or an Error listing the queries.
+int queryIndex(const std::vector<std::string>& queries, const std::string& query,
+               const Tokenizer* tokenizer) {
+    const int q = findQuery(queries, query, tokenizer);
+    if (q < 0) {
         std::string all;
         for (const auto& t : queries) all += (all.empty() ? "" : " ") + t;
         throw Error("query token '" + excerpt(query) +
-                    "' is not among the queries: " + excerpt(all));
+                    "' is not among the queries (a token, a word, or #0 … #" +
+                    std::to_string(std::max<size_t>(1, queries.size()) - 1) + "): " + excerpt(all));
     }
     return q;
 }
@@ -260,7 +257,10 @@ void RenderCommand::run(std::ostream& out) {
     QString error;
     render::FigurePainter paint;
     if (!m_query.empty()) {
-        const int q = queryIndex(results->front().analysis, request.kind, m_query);
+        const Analysis& first = results->front().analysis;
+        const int q = queryIndex(
+            request.kind == BlockKind::EncoderSelf ? first.sourceTokens : first.targetTokens,
+            m_query, columns.empty() ? nullptr : &columns.front().model->tokenizer());
         // One model: a line per head; several: a line per model.
         paint =
             render::profilePainter(selectProfile(*results, request.kind, request.layer, q,

@@ -67,6 +67,18 @@ char32_t toLower(char32_t c) {
 
 }  // namespace
 
+std::string lowerCase(std::string_view text) {
+    std::u32string cps;
+    try {
+        cps = decodeUtf8(text);
+    } catch (const Error&) {
+        return std::string(text);
+    }
+    std::string out;
+    for (char32_t c : cps) appendUtf8(out, toLower(c));
+    return out;
+}
+
 Tokenizer Tokenizer::fromJson(const nlohmann::json& j) {
     if (!j.is_object()) throw Error("tokenizer description must be a JSON object");
     if (!j.contains("kind") || !j["kind"].is_string()) {

@@ -108,4 +108,8 @@ private:
 // checkpoints initialised without data ("attnviz-cli init" without --vocab).
 const std::vector<std::string>& builtinEnglishWords();
 
+// `text` with the word tokenizer's lowercasing (Latin, Greek, Cyrillic and full-width Latin
+// letters), whatever a tokenizer's setting; invalid UTF-8 comes back unchanged.
+std::string lowerCase(std::string_view text);
+
 }  // namespace attnviz

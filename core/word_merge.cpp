@@ -2,6 +2,7 @@
 #include "word_merge.h"
 
 #include "error.h"
+#include "tokenizer.h"
 
 namespace attnviz {
 
@@ -58,6 +59,32 @@ std::vector<std::string> mergeLabels(const std::vector<std::string>& labels, con
         out.push_back(s);
     }
     return out;
+}
+
+int findQuery(const std::vector<std::string>& tokens, const std::string& query,
+              const Tokenizer* tokenizer) {
+    const int n = int(tokens.size());
+    if (!query.empty() && query[0] == '#') {  // an index: digits only ("#x" is no index)
+        const std::string digits = query.substr(1);
+        if (digits.empty() || digits.size() > 9 ||
+            digits.find_first_not_of("0123456789") != std::string::npos)
+            return -1;
+        const int q = std::stoi(digits);
+        return q < n ? q : -1;
+    }
+    const std::string wanted = lowerCase(query);
+    for (int i = 0; i < n; ++i)
+        if (lowerCase(tokens[size_t(i)]) == wanted) return i;
+    if (!tokenizer) return -1;
+    std::vector<bool> starts;  // a word: its pieces' labels joined, the word-start mark removed
+    for (const auto& t : tokens) starts.push_back(tokenizer->startsWord(t));
+    const auto labels = tokenizer->display(tokens);
+    for (const auto& [first, last] : wordSpans(starts)) {
+        std::string word;
+        for (int i = first; i < last; ++i) word += labels[size_t(i)];
+        if (lowerCase(word) == wanted) return first;
+    }
+    return -1;
 }
 
 }  // namespace attnviz

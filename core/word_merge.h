@@ -12,6 +12,8 @@
 
 namespace attnviz {
 
+class Tokenizer;
+
 // [first, last) token ranges of the words: a word starts at each token that starts a word
 // (and at token 0).
 using WordSpans = std::vector<std::pair<int, int>>;
@@ -23,5 +25,13 @@ Mat mergeWords(const Mat& A, const WordSpans& queries, const WordSpans& keys);
 
 // The labels of the words: their pieces' labels joined.
 std::vector<std::string> mergeLabels(const std::vector<std::string>& labels, const WordSpans& w);
+
+// The token a person names by `query` (what render --query-token takes): "#index", a token
+// (first occurrence), or a word of the text, which gives its first piece (with SentencePiece
+// "to" finds "▁to" and "station" the "▁st" of "▁st ation"); letters compared without case
+// (lowerCase). `tokenizer` (null: no words, e.g. a probe's tokens) says where words start.
+// -1 when nothing matches or the index is outside the tokens.
+int findQuery(const std::vector<std::string>& tokens, const std::string& query,
+              const Tokenizer* tokenizer);
 
 }  // namespace attnviz

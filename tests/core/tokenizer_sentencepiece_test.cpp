@@ -7,6 +7,7 @@
 #include "core/base64.h"
 #include "core/error.h"
 #include "core/tokenizer.h"
+#include "core/word_merge.h"
 #include "test_util.h"
 
 using namespace attnviz;
@@ -92,4 +93,25 @@ TEST(SentencePiece, HostileModelsAreRefused) {
     EXPECT_NE(
         test::errorOf([] { Tokenizer::trainSentencePiece({"a b"}, 10); }).find("300 to 262144"),
         std::string::npos);
+}
+
+// The query a person names (render --query-token): a piece, an index, or a word, also where
+// SentencePiece splits it and marks its start (issue 29: "to" used to need "▁to").
+TEST(FindQuery, TokensIndicesAndWordsOfPieces) {
+    const Tokenizer& sp = trained();
+    const std::vector<std::string> pieces{"\u2581I",  "\u2581want", "\u2581to", "\u2581go",
+                                          "\u2581to", "\u2581the",  "\u2581st", "ation"};
+    EXPECT_EQ(findQuery(pieces, "to", &sp), 2);  // the word, first occurrence
+    EXPECT_EQ(findQuery(pieces, "\u2581to", &sp), 2);
+    EXPECT_EQ(findQuery(pieces, "Station", &sp), 6);  // two pieces: the first, without case
+    EXPECT_EQ(findQuery(pieces, "ation", &sp), 7);    // a piece inside a word
+    EXPECT_EQ(findQuery(pieces, "#4", &sp), 4);
+    EXPECT_EQ(findQuery(pieces, "#0", &sp), 0);
+    for (const char* none : {"#x", "#8", "#", "#-1", "#99999999999", "stat", "", "to go"})
+        EXPECT_EQ(findQuery(pieces, none, &sp), -1) << none;
+    EXPECT_EQ(findQuery(pieces, "to", nullptr), -1);  // no tokenizer: no words
+    const Tokenizer words(true);                      // the word tokenizer: every token a word
+    EXPECT_EQ(findQuery(words.tokenize("Ça VA très bien"), "TRÈS", &words), 2);
+    EXPECT_EQ(lowerCase("ÀÉÎ Straße ΣΑ"), "àéî straße σα");
+    EXPECT_EQ(lowerCase("\xff"), "\xff");  // invalid UTF-8 unchanged
 }
