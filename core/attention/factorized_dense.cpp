@@ -147,11 +147,13 @@ VariantInfo factorizedDenseVariant() {
             .atLeast(1)
             .atMost(1 << 20)
             .about("length of the first factor; a*b = max_len (default: the divisor of max_len "
-                   "nearest its square root)"),
+                   "nearest its square root); on an image's patch grid fixed: the grid's rows, "
+                   "plus one for a class token"),
         OptionSpec::integer("b", nullptr)
             .atLeast(1)
             .atMost(1 << 20)
-            .about("length of the second factor; a*b = max_len")};
+            .about("length of the second factor; a*b = max_len; on an image's patch grid "
+                   "fixed: the grid's columns")};
     v.resolve = [](BlockConfig& c, const BlockGeometry& g) {
         if (g.grid > 0) {  // rows × columns of the patch grid (docs/model-spec.md 4.4)
             const int a = g.grid + (g.classToken ? 1 : 0), b = g.grid;
