@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "attention/attention.h"
+#include "attention/variants.h"
 #include "error.h"
 #include "input_limits.h"
 
@@ -62,25 +63,6 @@ Norm normOf(const json& j, const std::string& where) {
     if (norm == "pre") return Norm::Pre;
     if (norm == "post") return Norm::Post;
     throw Error("'norm' must be \"pre\" or \"post\", got \"" + excerpt(norm) + "\"");
-}
-
-}  // namespace
-
-namespace {
-
-// The variants whose reading on the patch grid is implemented (docs/model-spec.md 4.4): those
-// that need no 2D change. The others are refused by name rather than run in their 1D reading.
-void checkVitVariant(const BlockConfig& b) {
-    static const std::set<std::string> ready{"dot",     "dense",   "random", "factorized_random",
-                                             "mixture", "gaussian"};
-    std::vector<std::string> used{b.variant};
-    if (b.variant == "mixture") used = b.names("components");
-    for (const auto& v : used)
-        if (!ready.count(v))
-            throw Error("variant '" + v +
-                        "' on the patch grid of arch \"vit\" is specified (docs/model-spec.md "
-                        "4.4) but not implemented yet; implemented: dot, dense, random, "
-                        "factorized_random, gaussian and mixtures of them");
 }
 
 }  // namespace
@@ -202,19 +184,11 @@ ModelConfig ModelConfig::fromVitJson(const json& j) {
     c.bias = getBool(j, where, "bias", true);
     c.shareEmbeddings = false;
     c.tieOutput = false;
-    json block = j.contains("encoder_self") ? j["encoder_self"] : json::object();
-    // The 2D default of the hard-coded Gaussian (docs/model-spec.md 4.4): left, right,
-    // above, below, as flat (Δr, Δc) pairs.
-    if (block.is_object() && block.contains("variant") && block["variant"] == "gaussian" &&
-        !block.contains("offsets"))
-        block["offsets"] = {0, -1, 0, 1, -1, 0, 1, 0};
-    c.encoderSelf = parseBlockConfig(block, BlockKind::EncoderSelf, c.dModel, c.heads, c.maxLen);
-    checkVitVariant(c.encoderSelf);
-    if (c.encoderSelf.variant == "gaussian" && c.encoderSelf.numbers("offsets").size() % 2 != 0)
-        throw Error(
-            "encoder_self: 'offsets' of a gaussian block on the patch grid are pairs "
-            "(Δrow, Δcolumn): an even number of numbers, got " +
-            std::to_string(c.encoderSelf.numbers("offsets").size()));
+    // Every variant has its reading on the patch grid (docs/model-spec.md 4.4): the block is
+    // parsed with the grid, whose defaults and rules the variants own.
+    const json block = j.contains("encoder_self") ? j["encoder_self"] : json::object();
+    c.encoderSelf =
+        parseGridBlockConfig(block, c.dModel, c.heads, c.maxLen, c.gridSize(), c.pool == Pool::Cls);
     c.checkWeightLimit();
     return c;
 }

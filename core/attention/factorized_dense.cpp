@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Factorized dense synthesizer (Tay et al., 2021): a row of length L = a*b is the outer
 // product of two short predictions, A (length a) and B (length b): element p*b+q = A[p]*B[q].
+// On a vit model's patch grid (docs/model-spec.md 4.4) the same formula reads rows × columns
+// (a = b = G), and a class token key gets a score of its own, A[G] (a = G + 1).
 #include <cmath>
 
 #include "error.h"
@@ -15,7 +17,10 @@ namespace {
 class FactorizedDenseAttention : public AttentionVariant {
 public:
     FactorizedDenseAttention(const BlockConfig& cfg, const BlockGeometry& geo)
-        : AttentionVariant(cfg, geo), m_la(cfg.integer("a")), m_lb(cfg.integer("b")) {}
+        : AttentionVariant(cfg, geo),
+          m_la(cfg.integer("a")),
+          m_lb(cfg.integer("b")),
+          m_first(geo.grid > 0 && geo.classToken ? 1 : 0) {}
 
     std::vector<ParamSpec> parameters() const override {
         const int64_t h = m_geo.heads, dk = m_geo.dk(), d = m_geo.dModel;
@@ -40,7 +45,9 @@ public:
     bool usesMaxLen() const override { return true; }
 
     // H = ReLU(xq W1ᵀ + b1) [B*Tq, h*dk]; per head: A = H_hd Wa_hdᵀ + ba [Tq, a],
-    // Bm = H_hd Wb_hdᵀ + bb [Tq, b]; S[i, p*b+q] = A[i,p] * Bm[i,q] for p*b+q < Tk.
+    // Bm = H_hd Wb_hdᵀ + bb [Tq, b]; S[i, p*b+q] = A[i,p] * Bm[i,q] for p*b+q < Tk. On a
+    // vit grid with a class token, key 0 is the class token, S[i, 0] = A[i, a-1], and the
+    // patches follow: S[i, 1 + p*b+q] (then a = G + 1, b = G: row p, column q).
     // Row i depends on x_i alone: a decoding step computes that one row.
     void logitsStep(const DecodeStep& s, std::vector<Mat>& S) override { rowOnlyLogitsStep(s, S); }
 
@@ -66,15 +73,20 @@ public:
                 Mat& s = S[static_cast<size_t>(b * h + hd)];
                 s.resize(Tq, Tk);
                 for (int i = 0; i < Tq; ++i) {
-                    for (int j = 0; j < Tk; ++j)
-                        s(i, j) = A(b * Tq + i, j / bl) * Bm(b * Tq + i, j % bl);
+                    const int r = b * Tq + i;
+                    if (m_first && Tk > 0) s(i, 0) = A(r, a - 1);
+                    for (int j = m_first; j < Tk; ++j) {
+                        const int n = j - m_first;
+                        s(i, j) = A(r, n / bl) * Bm(r, n % bl);
+                    }
                 }
             }
         }
     }
 
-    // dA[i,p] = Σ_q dS[i,p*b+q] Bm[i,q], dBm[i,q] = Σ_p dS[i,p*b+q] A[i,p] (only j < Tk);
-    // then through Wa, Wb, the ReLU and W1.
+    // dA[i,p] = Σ_q dS[i,p*b+q] Bm[i,q], dBm[i,q] = Σ_p dS[i,p*b+q] A[i,p] (only j < Tk;
+    // with a class token, keys shifted by one and dA[i,a-1] = dS[i,0]); then through Wa, Wb,
+    // the ReLU and W1.
     void logitsBackward(const std::vector<Mat>& dS, Mat& dxq, Mat&) override {
         const int h = m_geo.heads, dk = m_geo.dk(), a = m_la, bl = m_lb;
         const int Tq = m_Tq, Tk = m_Tk;
@@ -88,9 +100,11 @@ public:
                 const Mat& g = dS[static_cast<size_t>(b * h + hd)];
                 for (int i = 0; i < Tq; ++i) {
                     const int r = b * Tq + i;
-                    for (int j = 0; j < Tk; ++j) {
-                        m_da(r, j / bl) += g(i, j) * Bm(r, j % bl);
-                        m_db(r, j % bl) += g(i, j) * A(r, j / bl);
+                    if (m_first && Tk > 0) m_da(r, a - 1) += g(i, 0);
+                    for (int j = m_first; j < Tk; ++j) {
+                        const int n = j - m_first;
+                        m_da(r, n / bl) += g(i, j) * Bm(r, n % bl);
+                        m_db(r, n % bl) += g(i, j) * A(r, n / bl);
                     }
                 }
             }
@@ -108,7 +122,8 @@ public:
     }
 
 private:
-    int m_la, m_lb;  // lengths a and b of the two factors, a*b = max_len
+    int m_la, m_lb;  // lengths a and b of the two factors, a*b = max_len (text)
+    int m_first;     // 1: key 0 is a vit model's class token, with a logit A[a-1] of its own
     Param m_w1, m_b1, m_wa, m_ba, m_wb, m_bb;
     const Mat* m_xq = nullptr;
     int m_B = 0, m_Tq = 0, m_Tk = 0;
@@ -132,12 +147,27 @@ VariantInfo factorizedDenseVariant() {
             .atLeast(1)
             .atMost(1 << 20)
             .about("length of the first factor; a*b = max_len (default: the divisor of max_len "
-                   "nearest its square root)"),
+                   "nearest its square root); on an image's patch grid fixed: the grid's rows, "
+                   "plus one for a class token"),
         OptionSpec::integer("b", nullptr)
             .atLeast(1)
             .atMost(1 << 20)
-            .about("length of the second factor; a*b = max_len")};
+            .about("length of the second factor; a*b = max_len; on an image's patch grid "
+                   "fixed: the grid's columns")};
     v.resolve = [](BlockConfig& c, const BlockGeometry& g) {
+        if (g.grid > 0) {  // rows × columns of the patch grid (docs/model-spec.md 4.4)
+            const int a = g.grid + (g.classToken ? 1 : 0), b = g.grid;
+            // The resolved configuration names them, so the grid's own values are accepted.
+            if ((c.has("a") && c.integer("a") != a) || (c.has("b") && c.integer("b") != b))
+                throw Error("'a' and 'b' are fixed by the patch grid of arch \"vit\" (a = " +
+                            std::to_string(a) + ", b = " + std::to_string(b) +
+                            " here: a score per grid row" +
+                            (g.classToken ? " and one for the class token" : "") +
+                            ", one per column): leave them out");
+            c.options["a"] = a;
+            c.options["b"] = b;
+            return;
+        }
         const int L = g.maxLen;
         auto divides = [&](const char* key) {
             if (L % c.integer(key)) {

@@ -286,6 +286,15 @@ VariantInfo gaussianVariant() {
                 "attnviz::Engine",
                 "cross-attention only: window centre r*i + o_h, r ~ source/target length"))};
     v.resolve = [](BlockConfig& c, const BlockGeometry& g) {
+        if (g.grid > 0) {  // the 2D reading (docs/model-spec.md 4.4): flat (Δr, Δc) pairs
+            if (!c.has("offsets")) c.options["offsets"] = {0, -1, 0, 1, -1, 0, 1, 0};
+            if (c.numbers("offsets").size() % 2 != 0)
+                throw Error(
+                    "'offsets' of a gaussian block on the patch grid are pairs "
+                    "(Δrow, Δcolumn): an even number of numbers, got " +
+                    std::to_string(c.numbers("offsets").size()));
+            return;
+        }
         if (!c.has("offsets")) {
             c.options["offsets"] = g.kind == BlockKind::DecoderSelf ? std::vector<int>{-1, 0}
                                                                     : std::vector<int>{-1, 1};

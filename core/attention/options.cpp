@@ -4,8 +4,8 @@
 #include <cmath>
 #include <set>
 
-#include "attention.h"
 #include "error.h"
+#include "variants.h"
 
 namespace attnviz {
 
@@ -72,8 +72,11 @@ void checkAll(const std::vector<OptionSpec>& specs, const BlockConfig& b) {
 
 }  // namespace
 
-BlockConfig parseBlockConfig(const json& j, BlockKind kind, int dModel, int modelHeads,
-                             int maxLen) {
+namespace {
+
+// parseBlockConfig, with the patch grid of a vit block (grid 0: text).
+BlockConfig parseBlock(const json& j, BlockKind kind, int dModel, int modelHeads, int maxLen,
+                       int grid, bool classToken) {
     const std::string where = std::string(blockKindName(kind)) + ": ";
     try {
         if (!j.is_object()) throw Error("must be a JSON object");
@@ -128,7 +131,7 @@ BlockConfig parseBlockConfig(const json& j, BlockKind kind, int dModel, int mode
                 b.options[o.name] = canonical(o, o.defaultValue);
             }
         }
-        const BlockGeometry geo{dModel, b.heads, maxLen, kind};
+        const BlockGeometry geo{dModel, b.heads, maxLen, kind, true, grid, classToken};
         if (const auto& resolve = variantInfo(b.variant).resolve) resolve(b, geo);
         for (const auto& o : specs)
             if (b.options.contains(o.name)) b.options[o.name] = canonical(o, b.options[o.name]);
@@ -137,6 +140,18 @@ BlockConfig parseBlockConfig(const json& j, BlockKind kind, int dModel, int mode
     } catch (const Error& e) {
         throw Error(where + e.what());
     }
+}
+
+}  // namespace
+
+BlockConfig parseBlockConfig(const json& j, BlockKind kind, int dModel, int modelHeads,
+                             int maxLen) {
+    return parseBlock(j, kind, dModel, modelHeads, maxLen, 0, false);
+}
+
+BlockConfig parseGridBlockConfig(const json& j, int dModel, int modelHeads, int maxLen, int grid,
+                                 bool classToken) {
+    return parseBlock(j, BlockKind::EncoderSelf, dModel, modelHeads, maxLen, grid, classToken);
 }
 
 json blockConfigJson(const BlockConfig& b, BlockKind kind) {

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
+#include <limits>
 #include <string>
 
 #include "error.h"
@@ -54,6 +55,13 @@ void checkMaxLen(const BlockGeometry& geo, const std::string& variant, int Tq, i
                     " tokens is longer than this model's max_len of " + std::to_string(geo.maxLen) +
                     " (the " + variant + " synthesizer has weights for at most max_len positions)");
     }
+}
+
+void classTokenLogits(const PositionLayout& p, Mat& s) {
+    if (p.first == 0) return;
+    const Scalar inf = std::numeric_limits<Scalar>::infinity();
+    s.row(0).setZero();
+    s.col(0).setConstant(-inf);
 }
 
 }  // namespace attnviz

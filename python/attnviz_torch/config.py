@@ -42,8 +42,6 @@ MODEL_KEYS = {"arch", "d_model", "heads", "d_ff", "enc_layers", "dec_layers", "m
               "share_embeddings", "tie_output", "encoder_self", "decoder_self", "cross", "label",
               "image_size", "patch", "pool", "classes"}
 VIT_KEYS = ("image_size", "patch", "pool", "classes")
-# The variants implemented on the patch grid (docs/model-spec.md 4.4; core/config.cpp).
-VIT_VARIANTS = ("dot", "dense", "random", "factorized_random", "mixture", "gaussian")
 
 
 def _num(x):
@@ -116,7 +114,35 @@ def _block_options(variant, j):
     return specs
 
 
-def _resolve_variant(name, b, kind, L):
+def _resolve_grid(name, b, parent, grid, cls):
+    """The 2D readings' defaults and rules on a vit grid of grid × grid patches
+    (docs/model-spec.md 4.4; each variant's resolve in core/attention/)."""
+    if name == "factorized_dense":
+        a, bl = grid + (1 if cls else 0), grid
+        if b.get("a", a) != a or b.get("b", bl) != bl:
+            raise InputError(f"'a' and 'b' are fixed by the patch grid of arch \"vit\" (a = {a}, b = {bl} "
+                             "here: a score per grid row" + (" and one for the class token" if cls else "")
+                             + ", one per column): leave them out")
+        b["a"], b["b"] = a, bl
+    elif name == "gaussian" or name == "learned_gaussian":
+        key = "offsets" if name == "gaussian" else "init_mu"
+        b.setdefault(key, [0, -1, 0, 1, -1, 0, 1, 0])  # left, right, above, below
+        if len(b[key]) % 2:
+            what = "are pairs" if name == "gaussian" else "is pairs"
+            raise InputError(f"'{key}' of a {name} block on the patch grid {what} (Δrow, Δcolumn): "
+                             f"an even number of numbers, got {len(b[key])}")
+        if name == "learned_gaussian" and cls and parent == "mixture":
+            raise InputError("learned_gaussian cannot be a mixture component on a vit model with a class "
+                             "token (its class-token rule needs -inf logits); use \"pool\": \"mean\"")
+    elif name == "local" and b["window"] > grid - 1:
+        raise InputError(f"'window' on a grid of {grid}×{grid} patches must be at most {grid - 1} "
+                         f"(that already covers every patch), got {b['window']}")
+
+
+def _resolve_variant(name, b, kind, L, grid=0, cls=False, parent=None):
+    if grid and name != "mixture":
+        _resolve_grid(name, b, parent or name, grid, cls)
+        return
     if name == "factorized_dense":
         has_a, has_b = "a" in b, "b" in b
         if not has_a and not has_b:
@@ -152,14 +178,14 @@ def _resolve_variant(name, b, kind, L):
             if c in seen:
                 raise InputError(f"mixture component '{c}' appears twice")
             seen.add(c)
-            _resolve_variant(c, b, kind, L)
+            _resolve_variant(c, b, kind, L, grid, cls, "mixture")
     elif name == "gaussian":
         b.setdefault("offsets", [-1, 0] if kind == "decoder_self" else [-1, 1])
     elif name == "learned_gaussian":
         b.setdefault("init_mu", [-1, 0] if kind == "decoder_self" else [-1, 0, 1])
 
 
-def _block(j, kind, d, model_heads, L):
+def _block(j, kind, d, model_heads, L, grid=0, cls=False):
     try:
         if not isinstance(j, dict):
             raise InputError("must be a JSON object")
@@ -203,7 +229,7 @@ def _block(j, kind, d, model_heads, L):
                 opts[o["name"]] = _canonical(o, j[o["name"]])
             elif o["default"] is not None:
                 opts[o["name"]] = _canonical(o, o["default"])
-        _resolve_variant(variant, opts, kind, L)
+        _resolve_variant(variant, opts, kind, L, grid, cls)
         for o in specs:
             if o["name"] not in opts:
                 raise InputError(f"option '{o['name']}' of variant '{variant}' is unresolved")
@@ -298,18 +324,9 @@ def _resolve_vit(j):
         raise InputError(f"'norm' must be \"pre\" or \"post\", got \"{cut(norm)}\"")
     c["norm"] = norm
     c["bias"] = _bool(j, "bias", True)
-    block = j.get("encoder_self", {})
-    if isinstance(block, dict) and block.get("variant") == "gaussian" and "offsets" not in block:
-        block = dict(block, offsets=[0, -1, 0, 1, -1, 0, 1, 0])  # left, right, above, below
-    c["encoder_self"] = _block(block, "encoder_self", c["d_model"], c["heads"], n)
-    b = c["encoder_self"]
-    if b["variant"] == "gaussian" and len(b["offsets"]) % 2:
-        raise InputError("encoder_self: 'offsets' of a gaussian block on the patch grid are pairs "
-                         f"(Δrow, Δcolumn): an even number of numbers, got {len(b['offsets'])}")
-    for v in (b["components"] if b["variant"] == "mixture" else [b["variant"]]):
-        if v not in VIT_VARIANTS:
-            raise InputError(f"variant '{v}' on the patch grid of arch \"vit\" is specified "
-                             "(docs/model-spec.md 4.4) but not implemented yet")
+    g = c["image_size"] // c["patch"]
+    c["encoder_self"] = _block(j.get("encoder_self", {}), "encoder_self", c["d_model"], c["heads"], n,
+                               g, c["pool"] == "cls")
     return c
 
 
@@ -389,7 +406,8 @@ def max_target_tokens(c):
     return (min(c["max_len"], MAX_TOKENS) if bound else MAX_TOKENS) - 1
 
 
-def _variant_tensors(v, b, d, h, L, bias):
+def _variant_tensors(v, b, d, h, L, bias, grid=False):
+    """grid: a vit block, whose local and learned_gaussian are 2D (docs/model-spec.md 4.4)."""
     dk = d // h
     if v == "dot":
         out = {"q_proj.weight": [d, d], "k_proj.weight": [d, d]}
@@ -410,12 +428,13 @@ def _variant_tensors(v, b, d, h, L, bias):
     if v == "mixture":
         out = {} if b["unweighted"] else {"mix.alpha": [len(b["components"])]}
         for p in b["components"]:
-            out.update(_variant_tensors(p, b, d, h, L, bias))
+            out.update(_variant_tensors(p, b, d, h, L, bias, grid))
         return out
     if v == "local":
-        return {"local.logits": [h, 2 * b["window"] + 1]}
+        k = 2 * b["window"] + 1
+        return {"local.logits": [h, k * k if grid else k]}
     if v == "learned_gaussian":
-        return {"lgauss.mu_shift": [h], "lgauss.log_sigma_shift": [h]}
+        return {"lgauss.mu_shift": [h, 2] if grid else [h], "lgauss.log_sigma_shift": [h]}
     return {}  # gaussian
 
 
@@ -446,7 +465,7 @@ def expected_tensors(c, vs, vt):
 
     def block(p, kind):
         b = c[kind]
-        for k, s in _variant_tensors(b["variant"], b, d, b["heads"], L, bias).items():
+        for k, s in _variant_tensors(b["variant"], b, d, b["heads"], L, bias, vit).items():
             out[p + "." + k] = s
         out[p + ".v_proj.weight"], out[p + ".out_proj.weight"] = [d, d], [d, d]
         if bias:

@@ -141,12 +141,19 @@ class AttnvizModel(torch.nn.Module):
                 return row[..., :nk]
             A = torch.einsum("bhne,hae->bhna", hid, P("fdense.wa.weight")) + P("fdense.wa.bias")[None, :, None, :]
             Bm = torch.einsum("bhne,hce->bhnc", hid, P("fdense.wb.weight")) + P("fdense.wb.bias")[None, :, None, :]
+            cls = self._grid_first()  # vit with a class token: its key's logit is A[a-1] (4.4)
+            if cls:
+                A, own = A[..., :-1], A[..., -1:]
             full = (A[..., :, None] * Bm[..., None, :]).reshape(B, h, nq, A.shape[-1] * Bm.shape[-1])
+            if cls:
+                full = torch.cat([own, full], -1)
             return full[..., :nk]
         if variant == "random":
             return P("random.r")[None, :, :nq, :nk]
         if variant == "factorized_random":
             return (P("frandom.r1")[:, :nq] @ P("frandom.r2")[:, :nk].transpose(1, 2))[None]
+        if variant in ("local", "learned_gaussian") and self.cfg["arch"] == "vit":
+            return self._grid_logits(variant, bc, pre, h, nq)[None]
         if variant == "local":
             w = bc["window"]
             off = torch.arange(nk, device=xq.device)[None, :] - torch.arange(nq, device=xq.device)[:, None]
@@ -204,6 +211,39 @@ class AttnvizModel(torch.nn.Module):
         S = S.expand(B, h, nq, nk).masked_fill(~allowed[:, None], float("-inf"))
         empty = torch.isinf(S).all(-1, keepdim=True)  # no allowed key: a row of zeros
         return torch.softmax(S.masked_fill(empty, 0.0), -1).masked_fill(empty, 0.0)
+
+    def _grid_first(self):
+        """1 when position 0 is a vit model's class token, else 0."""
+        return 1 if self.cfg["arch"] == "vit" and self.cfg["pool"] == "cls" else 0
+
+    def _grid_logits(self, variant, bc, pre, h, N):
+        """local and learned_gaussian on the patch grid (docs/model-spec.md 4.4): [h, N, N].
+        Offsets (Δr, Δc) of key from query patch; the class token's rule: its row is 0 over the
+        patches and -inf on itself (uniform after the softmax), its column -inf in patch rows."""
+        c = self.cfg
+        G, first = c["image_size"] // c["patch"], self._grid_first()
+        P = lambda n: self.P(pre + n)  # noqa: E731
+        n = torch.arange(G * G)
+        r, col = torch.div(n, G, rounding_mode="floor"), n % G
+        dr, dc = r[None, :] - r[:, None], col[None, :] - col[:, None]  # [Np, Np]
+        if variant == "local":
+            w = bc["window"]
+            idx = (dr.clamp(-w, w) + w) * (2 * w + 1) + dc.clamp(-w, w) + w
+            S = P("local.logits")[:, idx].masked_fill(((dr.abs() > w) | (dc.abs() > w))[None], float("-inf"))
+        else:
+            u, v = P("lgauss.mu_shift"), P("lgauss.log_sigma_shift")  # [h, 2], [h]
+            mu0, pairs = bc["init_mu"], len(bc["init_mu"]) // 2
+            mu = u + torch.tensor([mu0[2 * (k % pairs):2 * (k % pairs) + 2] for k in range(h)], dtype=u.dtype)
+            sigma = torch.exp(v + math.log(bc["init_sigma"]))[:, None, None]
+            zr = (dr.to(u.dtype)[None] - mu[:, 0, None, None]) / sigma
+            zc = (dc.to(u.dtype)[None] - mu[:, 1, None, None]) / sigma
+            S = -0.5 * (zr * zr + zc * zc)
+        if not first:
+            return S
+        out = torch.full((h, N, N), float("-inf"), dtype=S.dtype)
+        out[:, 1:, 1:] = S
+        out[:, 0, 1:] = 0.0
+        return out
 
     def _grid_gaussian(self, bc, N, xq):
         """The hard-coded 2D Gaussian on the patch grid (docs/model-spec.md 4.4): [1, h, N, N].

@@ -283,7 +283,24 @@ INSTANTIATE_TEST_SUITE_P(
             R"(, "pool": "mean", "encoder_self": {"variant": "gaussian", "normalize": true})"),
         std::make_pair(
             "random_dot",
-            R"(, "encoder_self": {"variant": "mixture", "components": ["random", "dot"]})")),
+            R"(, "encoder_self": {"variant": "mixture", "components": ["random", "dot"]})"),
+        std::make_pair("factorized_dense_2d",
+                       R"(, "encoder_self": {"variant": "factorized_dense"})"),
+        std::make_pair("factorized_dense_2d_mean",
+                       R"(, "pool": "mean", "encoder_self": {"variant": "factorized_dense"})"),
+        std::make_pair("local_2d", R"(, "encoder_self": {"variant": "local", "window": 1})"),
+        std::make_pair("local_2d_mean",
+                       R"(, "pool": "mean", "encoder_self": {"variant": "local"})"),
+        std::make_pair("learned_gaussian_2d",
+                       R"(, "encoder_self": {"variant": "learned_gaussian", "init_sigma": 1.3})"),
+        std::make_pair("learned_gaussian_2d_mean",
+                       R"(, "pool": "mean", "encoder_self": {"variant": "learned_gaussian"})"),
+        std::make_pair("learned_gaussian_dot_mean",
+                       R"(, "pool": "mean", "encoder_self": {"variant": "mixture",
+                          "components": ["learned_gaussian", "dot"]})"),
+        std::make_pair("factorized_dense_dot",
+                       R"(, "encoder_self": {"variant": "mixture",
+                          "components": ["factorized_dense", "dot"]})")),
     [](const auto& info) { return info.param.first; });
 
 // The checker itself must be able to fail: a gradient scaled by 1.1 is caught.

@@ -86,13 +86,15 @@ TEST(VitConfig, EveryErrorIsNamed) {
     EXPECT_HAS(configError(R"({"patch": 4})"), "'patch' belongs to arch \"vit\"");
     EXPECT_HAS(configError(R"({"arch": "decoder", "pool": "cls"})"), "'pool' belongs");
     EXPECT_HAS(configError(R"({"arch": "vision"})"), "\"seq2seq\", \"decoder\" or \"vit\"");
-    EXPECT_HAS(configError(R"({"arch": "vit", "encoder_self": {"variant": "local"}})"),
-               "variant 'local' on the patch grid");
+    // The 2D readings' own rules (docs/model-spec.md 4.4), named with the block.
+    EXPECT_HAS(configError(R"({"arch": "vit", "encoder_self": {"variant": "local", "window": 7}})"),
+               "encoder_self: 'window' on a grid of 7×7 patches must be at most 6");
     EXPECT_HAS(configError(R"({"arch": "vit", "encoder_self": {"variant": "mixture",
                                   "components": ["random", "learned_gaussian"]}})"),
-               "variant 'learned_gaussian'");
-    EXPECT_HAS(configError(R"({"arch": "vit", "encoder_self": {"variant": "factorized_dense"}})"),
-               "not implemented yet");
+               "use \"pool\": \"mean\"");
+    EXPECT_HAS(configError(R"({"arch": "vit", "encoder_self": {"variant": "factorized_dense",
+                                                              "a": 5, "b": 10}})"),
+               "fixed by the patch grid");
     EXPECT_NO_THROW(ModelConfig::fromJsonText(
         R"({"arch": "vit", "encoder_self": {"variant": "mixture", "components": ["dense", "dot"]}})"));
 }
@@ -319,4 +321,50 @@ TEST(VitGaussian, WeightsAndMeanAttentionDistancesAreAnalytic) {
     // Uniform attention over the patches (the class token's row): 14.44 px (the spec's 14.4).
     Mat uniform = Mat::Constant(50, 50, Scalar(1.0 / 49));
     EXPECT_NEAR(meanDistancePx(uniform, G, P, true), 14.4378618, 1e-5);
+}
+
+// factorized_dense, local and learned_gaussian on the patch grid (docs/model-spec.md 4.4) in
+// whole models: their resolved configurations and checkpoints round-trip, every row sums to 1,
+// and under the position-only variants the class token reads the patches' mean while no
+// patch reads it. (Hand-computed values: tests/core/attention/grid_test.cpp.)
+TEST(VitVariants, RunRoundTripAndKeepTheClassTokenRule) {
+    for (const std::string block :
+         {R"({"variant": "factorized_dense"})", R"({"variant": "local", "window": 1})",
+          R"({"variant": "learned_gaussian", "init_sigma": 0.8})",
+          R"({"variant": "mixture", "components": ["factorized_dense", "dot"]})"}) {
+        for (const std::string pool : {"cls", "mean"}) {
+            SCOPED_TRACE(block + " " + pool);
+            Model m = vit(R"(, "pool": ")" + pool + R"(", "encoder_self": )" + block);
+            EXPECT_EQ(ModelConfig::fromJson(m.config().toJson()), m.config());
+            const std::string path = test::tempPath("vit-variant.safetensors");
+            m.save(path);
+            Model back = Model::load(path);
+            const Batch b = Batch::images(randomImages(2, 8, 5), {0, 2}, m.config().positions());
+            const ForwardResult r = m.forward(b, true);
+            EXPECT_EQ(back.forward(b, false).logits, r.logits);
+            const bool positional = block.find("dense") == std::string::npos;
+            for (const auto& blk : r.blocks)
+                for (const auto& w : blk.weights) {
+                    for (Eigen::Index i = 0; i < w.rows(); ++i)
+                        EXPECT_NEAR(w.row(i).sum(), 1.0, 1e-5);
+                    if (!positional || pool != "cls") continue;
+                    EXPECT_EQ(w(0, 0), 0);
+                    EXPECT_NEAR(w(0, 7), 1.0 / 16, 1e-6);
+                    EXPECT_EQ(w.col(0).sum(), 0);
+                }
+        }
+    }
+    // The 2D tensors: (2w+1)² window logits, a (Δrow, Δcolumn) centre per head, a grid row
+    // (and the class token) by a grid column of factors.
+    const Model local = vit(R"(, "encoder_self": {"variant": "local", "window": 1})");
+    EXPECT_EQ(local.params().at("encoder.layers.0.self_attn.local.logits").shape,
+              (std::vector<int64_t>{2, 9}));
+    const Model lg = vit(R"(, "encoder_self": {"variant": "learned_gaussian"})");
+    EXPECT_EQ(lg.params().at("encoder.layers.1.self_attn.lgauss.mu_shift").shape,
+              (std::vector<int64_t>{2, 2}));
+    const Model fd = vit(R"(, "encoder_self": {"variant": "factorized_dense"})");
+    EXPECT_EQ(fd.params().at("encoder.layers.0.self_attn.fdense.wa.weight").shape,
+              (std::vector<int64_t>{2, 5, 8}));
+    EXPECT_EQ(fd.params().at("encoder.layers.0.self_attn.fdense.wb.weight").shape,
+              (std::vector<int64_t>{2, 4, 8}));
 }
