@@ -1,0 +1,137 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "image_input.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "error.h"
+#include "input_limits.h"
+
+namespace attnviz {
+namespace {
+
+// Mean of the outermost rows and columns, each pixel counted once.
+double borderMean(const GrayImage& im) {
+    const auto at = [&](int x, int y) { return double(im.pixels[size_t(y) * im.width + x]); };
+    double sum = 0;
+    size_t n = 0;
+    for (int y = 0; y < im.height; ++y) {
+        const bool edgeRow = y == 0 || y == im.height - 1;
+        for (int x = 0; x < im.width; x += edgeRow || im.width == 1 ? 1 : im.width - 1) {
+            sum += at(x, y);
+            ++n;
+        }
+    }
+    return sum / double(n);
+}
+
+struct Box {
+    int x0, y0, x1, y1;  // [x0, x1) × [y0, y1)
+};
+
+// The box of the pixels farther than kImageObjectThreshold from `bg`; the whole image if none.
+Box objectBox(const GrayImage& im, double bg) {
+    Box b{im.width, im.height, 0, 0};
+    for (int y = 0; y < im.height; ++y)
+        for (int x = 0; x < im.width; ++x)
+            if (std::abs(im.pixels[size_t(y) * im.width + x] - bg) > kImageObjectThreshold) {
+                b.x0 = std::min(b.x0, x);
+                b.y0 = std::min(b.y0, y);
+                b.x1 = std::max(b.x1, x + 1);
+                b.y1 = std::max(b.y1, y + 1);
+            }
+    if (b.x0 >= b.x1) return {0, 0, im.width, im.height};
+    return b;
+}
+
+struct Tap {
+    int index;
+    double weight;
+};
+
+// Area averaging from `src` samples to `dst`: output j covers [j, j + 1) · src / dst of the
+// input, and takes each input sample in proportion to the overlap. [dst] lists of taps.
+std::vector<std::vector<Tap>> areaTaps(int src, int dst) {
+    std::vector<std::vector<Tap>> taps(static_cast<size_t>(dst));
+    const double step = double(src) / double(dst);
+    for (int j = 0; j < dst; ++j) {
+        const double a = j * step, b = (j + 1) * step;
+        for (int i = int(std::floor(a)); i < src && i < b; ++i) {
+            const double w = std::min(double(i + 1), b) - std::max(double(i), a);
+            if (w > 0) taps[size_t(j)].push_back({i, w / step});
+        }
+    }
+    return taps;
+}
+
+// The box of `im` resampled to tw × th: [th, tw] values 0 … 255.
+std::vector<double> resample(const GrayImage& im, const Box& box, int tw, int th) {
+    const int w = box.x1 - box.x0, h = box.y1 - box.y0;
+    const auto cols = areaTaps(w, tw), rows = areaTaps(h, th);
+    std::vector<double> across(size_t(h) * size_t(tw));  // [h, tw]
+    for (int y = 0; y < h; ++y) {
+        const uint8_t* src = im.pixels.data() + size_t(box.y0 + y) * im.width + box.x0;
+        for (int j = 0; j < tw; ++j) {
+            double v = 0;
+            for (const Tap& t : cols[size_t(j)]) v += t.weight * src[t.index];
+            across[size_t(y) * tw + j] = v;
+        }
+    }
+    std::vector<double> out(size_t(th) * size_t(tw));  // [th, tw]
+    for (int i = 0; i < th; ++i)
+        for (const Tap& t : rows[size_t(i)])
+            for (int j = 0; j < tw; ++j)
+                out[size_t(i) * tw + j] += t.weight * across[size_t(t.index) * tw + j];
+    return out;
+}
+
+}  // namespace
+
+InvertMode parseInvertMode(const std::string& text) {
+    if (text == "auto") return InvertMode::Auto;
+    if (text == "yes") return InvertMode::Yes;
+    if (text == "no") return InvertMode::No;
+    throw Error("invert must be auto, yes or no, got '" + excerpt(text) + "'");
+}
+
+ModelImage prepareModelImage(const GrayImage& image, int size, InvertMode invert) {
+    if (size < 1) throw Error("the model's image size must be at least 1");
+    if (image.width < 1 || image.height < 1)
+        throw Error("the image is empty (" + std::to_string(image.width) + "×" +
+                    std::to_string(image.height) + " pixels)");
+    if (image.pixels.size() != size_t(image.width) * size_t(image.height))
+        throw Error("the image has " + std::to_string(image.pixels.size()) + " pixels, not " +
+                    std::to_string(image.width) + "×" + std::to_string(image.height));
+    ModelImage out;
+    out.borderMean = borderMean(image);
+    out.inverted =
+        invert == InvertMode::Yes || (invert == InvertMode::Auto && out.borderMean >= 128);
+    GrayImage im = image;
+    if (out.inverted)
+        for (uint8_t& p : im.pixels) p = uint8_t(255 - p);
+    if (im.width == size && im.height == size) {
+        out.pixels = std::move(im.pixels);
+        return out;
+    }
+    out.fitted = true;
+    const double bg = out.inverted ? 255 - out.borderMean : out.borderMean;
+    const Box box = objectBox(im, bg);
+    const int w = box.x1 - box.x0, h = box.y1 - box.y0;
+    const double scale = double(size) / double(std::max(w, h));
+    const int tw = std::clamp(int(std::lround(w * scale)), 1, size);
+    const int th = std::clamp(int(std::lround(h * scale)), 1, size);
+    const std::vector<double> fit = resample(im, box, tw, th);
+    const double hi = *std::max_element(fit.begin(), fit.end());
+    out.pixels.assign(size_t(size) * size_t(size), 0);
+    if (hi - bg < 1) return out;  // nothing brighter than the background: black
+    const int ox = (size - tw) / 2, oy = (size - th) / 2;
+    for (int y = 0; y < th; ++y)
+        for (int x = 0; x < tw; ++x) {
+            const double v = (fit[size_t(y) * tw + x] - bg) * 255.0 / (hi - bg);
+            out.pixels[size_t(oy + y) * size + ox + x] =
+                uint8_t(std::clamp(std::lround(v), 0L, 255L));
+        }
+    return out;
+}
+
+}  // namespace attnviz
