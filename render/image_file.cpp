@@ -7,6 +7,8 @@
 #include <QImageWriter>
 #include <algorithm>
 #include <cctype>
+#include <climits>
+#include <cstdint>
 
 #include "core/error.h"
 #include "core/file_io.h"
@@ -57,6 +59,50 @@ void checkComplete(const std::string& bytes, const std::string& format, const st
     }
 }
 
+void checkSize(int w, int h, const std::string& name, const char* what) {
+    if (w < 1 || h < 1)
+        throw Error(name + " " + what + " an empty image (" + std::to_string(w) + "×" +
+                    std::to_string(h) + " pixels)");
+    if (uint64_t(w) * uint64_t(h) > kMaxImagePixels)
+        throw Error(name + " " + what + " an image of " + std::to_string(w) + "×" +
+                    std::to_string(h) + " pixels; the limit is " + std::to_string(kMaxImagePixels) +
+                    " pixels (8192×8192)");
+}
+
+uint32_t le(const std::string& b, size_t at, int bytes) {
+    uint32_t v = 0;
+    for (int k = bytes - 1; k >= 0; --k) v = v << 8 | uint8_t(b[at + size_t(k)]);
+    return v;
+}
+
+// A BMP's header, which Qt does not report before decoding: its dimensions are checked as
+// any other's, and an uncompressed BMP must hold all the rows they declare (Qt's decoder
+// fills missing rows in silently). Other header kinds are left to the decoder.
+void checkBmp(const std::string& b, const std::string& name) {
+    if (b.size() < 26) throw Error(name + " is truncated: the BMP header is incomplete");
+    const uint64_t offset = le(b, 10, 4), header = le(b, 14, 4);
+    int64_t w = 0, h = 0;
+    uint32_t bpp = 0, compression = 0;
+    if (header == 12) {
+        w = le(b, 18, 2), h = le(b, 20, 2);
+        bpp = le(b, 24, 2);
+    } else if (header >= 40 && b.size() >= 34) {
+        w = int32_t(le(b, 18, 4)), h = int32_t(le(b, 22, 4));
+        bpp = le(b, 28, 2), compression = le(b, 30, 4);
+    } else {
+        return;
+    }
+    h = h < 0 ? -h : h;
+    if (w < 1 || h < 1 || uint64_t(w) * uint64_t(h) > kMaxImagePixels)
+        checkSize(int(std::min<int64_t>(w, INT32_MAX)), int(std::min<int64_t>(h, INT32_MAX)), name,
+                  "declares");
+    const bool plain = compression == 0 || compression == 3 || compression == 6;
+    const uint64_t stride = (uint64_t(w) * bpp + 31) / 32 * 4;
+    if (plain && bpp > 0 && b.size() < offset + stride * uint64_t(h))
+        throw Error(name + " is truncated: the BMP holds " + std::to_string(b.size()) +
+                    " bytes; its header asks for " + std::to_string(offset + stride * uint64_t(h)));
+}
+
 // `format` and the name's extension say the same.
 void checkName(const std::string& path, const std::string& format, const std::string& name) {
     const std::string byName = formatOfName(path);
@@ -68,16 +114,6 @@ void checkName(const std::string& path, const std::string& format, const std::st
                  : known        ? "says " + upper(byName)
                          : "ends in '." + excerpt(path.substr(path.find_last_of('.') + 1)) + "'") +
                 ": name it for what it holds (." + (format == "jpeg" ? "jpg" : format) + ")");
-}
-
-void checkSize(int w, int h, const std::string& name, const char* what) {
-    if (w < 1 || h < 1)
-        throw Error(name + " " + what + " an empty image (" + std::to_string(w) + "×" +
-                    std::to_string(h) + " pixels)");
-    if (uint64_t(w) * uint64_t(h) > kMaxImagePixels)
-        throw Error(name + " " + what + " an image of " + std::to_string(w) + "×" +
-                    std::to_string(h) + " pixels; the limit is " + std::to_string(kMaxImagePixels) +
-                    " pixels (8192×8192)");
 }
 
 // Over white, in BT.601 luma: [h, w].
@@ -122,6 +158,7 @@ GrayImage readImageFile(const std::string& path) {
                     (format.empty() ? std::string() : " (it holds " + upper(format) + ")") +
                     ": give a " + formatList() + " file");
     checkName(path, format, name);
+    if (format == "bmp") checkBmp(bytes, name);
     checkComplete(bytes, format, name);
     buffer.seek(0);
     QImageReader reader(&buffer, QByteArray::fromStdString(format));
