@@ -10,37 +10,44 @@
 namespace attnviz {
 namespace {
 
-// Mean of the outermost rows and columns, each pixel counted once.
-double borderMean(const GrayImage& im) {
-    const auto at = [&](int x, int y) { return double(im.pixels[size_t(y) * im.width + x]); };
-    double sum = 0;
+// Mean and standard deviation of the outermost rows and columns, each pixel counted once.
+struct Border {
+    double mean = 0, sd = 0;
+};
+template <class T>
+Border border(const T* px, int width, int height) {
+    double sum = 0, sq = 0;
     size_t n = 0;
-    for (int y = 0; y < im.height; ++y) {
-        const bool edgeRow = y == 0 || y == im.height - 1;
-        for (int x = 0; x < im.width; x += edgeRow || im.width == 1 ? 1 : im.width - 1) {
-            sum += at(x, y);
+    for (int y = 0; y < height; ++y) {
+        const bool edgeRow = y == 0 || y == height - 1;
+        for (int x = 0; x < width; x += edgeRow || width == 1 ? 1 : width - 1) {
+            const double v = double(px[size_t(y) * width + x]);
+            sum += v;
+            sq += v * v;
             ++n;
         }
     }
-    return sum / double(n);
+    const double mean = sum / double(n);
+    return {mean, std::sqrt(std::max(0.0, sq / double(n) - mean * mean))};
 }
 
 struct Box {
     int x0, y0, x1, y1;  // [x0, x1) × [y0, y1)
 };
 
-// The box of the pixels farther than kImageObjectThreshold from `bg`; the whole image if none.
-Box objectBox(const GrayImage& im, double bg) {
-    Box b{im.width, im.height, 0, 0};
-    for (int y = 0; y < im.height; ++y)
-        for (int x = 0; x < im.width; ++x)
-            if (std::abs(im.pixels[size_t(y) * im.width + x] - bg) > kImageObjectThreshold) {
+// The box of the pixels of `det` [dh, dw] farther than kImageObjectThreshold from `bg`; the
+// whole image if none.
+Box objectBox(const std::vector<double>& det, int dw, int dh, double bg) {
+    Box b{dw, dh, 0, 0};
+    for (int y = 0; y < dh; ++y)
+        for (int x = 0; x < dw; ++x)
+            if (std::abs(det[size_t(y) * dw + x] - bg) > kImageObjectThreshold) {
                 b.x0 = std::min(b.x0, x);
                 b.y0 = std::min(b.y0, y);
                 b.x1 = std::max(b.x1, x + 1);
                 b.y1 = std::max(b.y1, y + 1);
             }
-    if (b.x0 >= b.x1) return {0, 0, im.width, im.height};
+    if (b.x0 >= b.x1) return {0, 0, dw, dh};
     return b;
 }
 
@@ -103,7 +110,7 @@ ModelImage prepareModelImage(const GrayImage& image, int size, InvertMode invert
         throw Error("the image has " + std::to_string(image.pixels.size()) + " pixels, not " +
                     std::to_string(image.width) + "×" + std::to_string(image.height));
     ModelImage out;
-    out.borderMean = borderMean(image);
+    out.borderMean = border(image.pixels.data(), image.width, image.height).mean;
     out.inverted =
         invert == InvertMode::Yes || (invert == InvertMode::Auto && out.borderMean >= 128);
     GrayImage im = image;
@@ -115,7 +122,20 @@ ModelImage prepareModelImage(const GrayImage& image, int size, InvertMode invert
     }
     out.fitted = true;
     const double bg = out.inverted ? 255 - out.borderMean : out.borderMean;
-    const Box box = objectBox(im, bg);
+    // Trimming and the black point look at a smoothed copy, so that noise is not an object.
+    const Box whole{0, 0, im.width, im.height};
+    const int longer = std::max(im.width, im.height);
+    const int detect = std::min(longer, kImageDetectionScale * size);
+    const int dw = std::max(1, int(std::lround(double(im.width) * detect / longer)));
+    const int dh = std::max(1, int(std::lround(double(im.height) * detect / longer)));
+    const std::vector<double> det = resample(im, whole, dw, dh);
+    const Box d = objectBox(det, dw, dh, bg);
+    const Box box{int(std::floor(double(d.x0) * im.width / dw)),
+                  int(std::floor(double(d.y0) * im.height / dh)),
+                  std::min(im.width, int(std::ceil(double(d.x1) * im.width / dw))),
+                  std::min(im.height, int(std::ceil(double(d.y1) * im.height / dh)))};
+    const double black =
+        bg + std::min(2 * border(det.data(), dw, dh).sd, double(kImageObjectThreshold));
     const int w = box.x1 - box.x0, h = box.y1 - box.y0;
     const double scale = double(size) / double(std::max(w, h));
     const int tw = std::clamp(int(std::lround(w * scale)), 1, size);
@@ -123,11 +143,11 @@ ModelImage prepareModelImage(const GrayImage& image, int size, InvertMode invert
     const std::vector<double> fit = resample(im, box, tw, th);
     const double hi = *std::max_element(fit.begin(), fit.end());
     out.pixels.assign(size_t(size) * size_t(size), 0);
-    if (hi - bg < 1) return out;  // nothing brighter than the background: black
+    if (hi - black < 1) return out;  // nothing brighter than the background: black
     const int ox = (size - tw) / 2, oy = (size - th) / 2;
     for (int y = 0; y < th; ++y)
         for (int x = 0; x < tw; ++x) {
-            const double v = (fit[size_t(y) * tw + x] - bg) * 255.0 / (hi - bg);
+            const double v = (fit[size_t(y) * tw + x] - black) * 255.0 / (hi - black);
             out.pixels[size_t(oy + y) * size + ox + x] =
                 uint8_t(std::clamp(std::lround(v), 0L, 255L));
         }

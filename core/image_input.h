@@ -32,8 +32,12 @@ InvertMode parseInvertMode(const std::string& text);
 constexpr uint64_t kMaxImageFileBytes = 64ull << 20;
 constexpr uint64_t kMaxImagePixels = 64ull << 20;
 
-// Pixels whose difference from the background is larger than this are the object (trimming).
+// Pixels whose difference from the background is larger than this are the object (trimming);
+// the black point lies at most this far above the background.
 constexpr int kImageObjectThreshold = 32;
+// Trimming looks at the image area-averaged to at most this many times the model's size on
+// its longer side (112 pixels for 28), so that noise and texture are not taken for an object.
+constexpr int kImageDetectionScale = 4;
 
 // What the model sees, and how it was made.
 struct ModelImage {
@@ -47,11 +51,14 @@ struct ModelImage {
 //  1. invert as `invert` says (Auto: when the mean of the outermost rows and columns ≥ 128);
 //  2. an image already of size × size is then used as it is (a Fashion-MNIST image written
 //     to a file reads back unchanged); any other size is
-//  3. trimmed to the box of pixels differing from the background (the border's mean after
-//     step 1) by more than kImageObjectThreshold (the whole image when none does),
+//  3. trimmed to the box of pixels differing from the background β (the border's mean after
+//     step 1) by more than kImageObjectThreshold, found on a copy area-averaged to at most
+//     kImageDetectionScale · size pixels on its longer side (the whole image when none does),
 //  4. resampled by area averaging so that its longer side is `size`, keeping the aspect
 //     ratio (the shorter side rounded, at least 1),
-//  5. levelled: background → 0, the brightest resampled pixel → 255, linearly, clamped,
+//  5. levelled: the black point κ = β + min(2σ, kImageObjectThreshold), σ the standard
+//     deviation of that copy's border, → 0, the brightest resampled pixel → 255, linearly,
+//     clamped (black when nothing is brighter than κ),
 //  6. centred (offsets rounded down) on a size × size image of 0.
 // Error when the image is empty, its buffer is not width × height, or `size` < 1.
 ModelImage prepareModelImage(const GrayImage& image, int size, InvertMode invert);

@@ -5,6 +5,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "test_util.h"
 
 using namespace attnviz;
@@ -72,19 +74,49 @@ TEST(ImageInput, TrimsFitsLevelsAndCentresExactly) {
 }
 
 TEST(ImageInput, AreaAveragesWhenShrinking) {
-    // The 4×2 object alone (the border is the object: mean 120, so levels start there) into
-    // 2×1: each output pixel the mean of a 2×2 block: (40+80+200+240)/4 = 140 and
-    // (120+160+40+80)/4 = 100; levels (v − 120) · 255 / (140 − 120): 255 and 0.
-    GrayImage im{4, 2, {40, 80, 120, 160, 200, 240, 40, 80}};
-    const ModelImage m = prepareModelImage(im, 2, InvertMode::No);
-    EXPECT_EQ(rows(m, 2), (std::vector<std::vector<int>>{{255, 0}, {0, 0}}));
-    // In a black frame the background is 0: 140 → 255, 100 → 182.14 → 182.
+    // A 4×2 object in a black frame into 2×1: each output pixel the mean of a 2×2 block,
+    // (40+80+200+240)/4 = 140 and (120+160+40+80)/4 = 100; levels v · 255 / 140: 255 and
+    // 182.14 → 182.
     GrayImage framed = filled(8, 6, 0);
+    const uint8_t obj[8] = {40, 80, 120, 160, 200, 240, 40, 80};
     for (int y = 0; y < 2; ++y)
-        for (int x = 0; x < 4; ++x)
-            framed.pixels[size_t((2 + y) * 8 + 2 + x)] = im.pixels[size_t(y * 4 + x)];
+        for (int x = 0; x < 4; ++x) framed.pixels[size_t((2 + y) * 8 + 2 + x)] = obj[y * 4 + x];
     EXPECT_EQ(rows(prepareModelImage(framed, 2, InvertMode::No), 2),
               (std::vector<std::vector<int>>{{255, 182}, {0, 0}}));
+}
+
+TEST(ImageInput, NoiseIsNotAnObject) {
+    // Isolated specks 40 levels off a light background would each stretch the box to the
+    // whole image; on the smoothed copy (112 × 56) they are ~13 levels off and the box is
+    // the dark bar's (100 × 20, a row of background either side): it spans all 28 columns.
+    GrayImage im = filled(200, 100, 220);
+    for (size_t i = 0; i < im.pixels.size(); i += 97) im.pixels[i] = 180;
+    paint(im, 50, 40, 100, 20, 30);
+    const ModelImage m = prepareModelImage(im, 28, InvertMode::Auto);
+    EXPECT_TRUE(m.inverted);
+    int top = 28, bottom = -1;
+    for (int y = 0; y < 28; ++y)
+        for (int x = 0; x < 28; ++x)
+            if (m.pixels[size_t(y * 28 + x)] > 0)
+                top = std::min(top, y), bottom = std::max(bottom, y);
+    EXPECT_LE(bottom - top + 1, 8);
+    EXPECT_GT(m.pixels[size_t(14 * 28 + 0)], 200);
+    EXPECT_GT(m.pixels[size_t(14 * 28 + 27)], 200);
+}
+
+TEST(ImageInput, AnUnevenBackgroundBecomesBlack) {
+    // A background shading from 190 (top) to 230 (bottom), two dark bars: between the bars
+    // the inverted background is up to 12 levels above its mean, which the black point
+    // (mean + min(2σ of the border, 32)) takes to 0.
+    GrayImage im = filled(100, 100, 0);
+    for (int y = 0; y < 100; ++y) paint(im, 0, y, 100, 1, uint8_t(190 + 40 * y / 99));
+    paint(im, 20, 20, 10, 60, 40);
+    paint(im, 70, 20, 10, 60, 40);
+    const ModelImage m = prepareModelImage(im, 28, InvertMode::Auto);
+    for (int y = 0; y < 28; ++y)
+        for (int x = 7; x <= 20; ++x) EXPECT_EQ(m.pixels[size_t(y * 28 + x)], 0) << x << "," << y;
+    EXPECT_EQ(m.pixels[size_t(14 * 28 + 1)], 255);
+    EXPECT_EQ(m.pixels[size_t(14 * 28 + 26)], 255);
 }
 
 TEST(ImageInput, KeepsTheAspectRatioAndCentres) {
