@@ -51,44 +51,34 @@ Box objectBox(const std::vector<double>& det, int dw, int dh, double bg) {
     return b;
 }
 
-struct Tap {
-    int index;
-    double weight;
-};
-
 // Area averaging from `src` samples to `dst`: output j covers [j, j + 1) · src / dst of the
-// input, and takes each input sample in proportion to the overlap. [dst] lists of taps.
-std::vector<std::vector<Tap>> areaTaps(int src, int dst) {
-    std::vector<std::vector<Tap>> taps(static_cast<size_t>(dst));
+// input and takes each input sample i in proportion to the overlap: f(i, weight) for each,
+// the weights summing to 1. Computed on the fly, so memory does not grow with the image.
+template <class F>
+void forEachTap(int src, int dst, int j, F f) {
     const double step = double(src) / double(dst);
-    for (int j = 0; j < dst; ++j) {
-        const double a = j * step, b = (j + 1) * step;
-        for (int i = int(std::floor(a)); i < src && i < b; ++i) {
-            const double w = std::min(double(i + 1), b) - std::max(double(i), a);
-            if (w > 0) taps[size_t(j)].push_back({i, w / step});
-        }
+    const double a = j * step, b = (j + 1) * step;
+    for (int i = int(std::floor(a)); i < src && i < b; ++i) {
+        const double w = std::min(double(i + 1), b) - std::max(double(i), a);
+        if (w > 0) f(i, w / step);
     }
-    return taps;
 }
 
-// The box of `im` resampled to tw × th: [th, tw] values 0 … 255.
+// The box of `im` resampled to tw × th: [th, tw] values 0 … 255. Each input row is averaged
+// across when an output row needs it (at most twice when shrinking), so memory is
+// O(tw · th) whatever the image's shape.
 std::vector<double> resample(const GrayImage& im, const Box& box, int tw, int th) {
     const int w = box.x1 - box.x0, h = box.y1 - box.y0;
-    const auto cols = areaTaps(w, tw), rows = areaTaps(h, th);
-    std::vector<double> across(size_t(h) * size_t(tw));  // [h, tw]
-    for (int y = 0; y < h; ++y) {
-        const uint8_t* src = im.pixels.data() + size_t(box.y0 + y) * im.width + box.x0;
-        for (int j = 0; j < tw; ++j) {
-            double v = 0;
-            for (const Tap& t : cols[size_t(j)]) v += t.weight * src[t.index];
-            across[size_t(y) * tw + j] = v;
-        }
-    }
     std::vector<double> out(size_t(th) * size_t(tw));  // [th, tw]
     for (int i = 0; i < th; ++i)
-        for (const Tap& t : rows[size_t(i)])
-            for (int j = 0; j < tw; ++j)
-                out[size_t(i) * tw + j] += t.weight * across[size_t(t.index) * tw + j];
+        forEachTap(h, th, i, [&](int r, double rowWeight) {
+            const uint8_t* src = im.pixels.data() + size_t(box.y0 + r) * im.width + box.x0;
+            for (int j = 0; j < tw; ++j) {
+                double v = 0;
+                forEachTap(w, tw, j, [&](int c, double weight) { v += weight * src[c]; });
+                out[size_t(i) * tw + j] += rowWeight * v;
+            }
+        });
     return out;
 }
 

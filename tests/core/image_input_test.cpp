@@ -173,6 +173,18 @@ TEST(ImageInput, UniformAndDegenerateImages) {
             EXPECT_EQ(m.pixels[size_t(y * 28 + x)], y == 13 ? 255 : 0) << x << "," << y;
 }
 
+TEST(ImageInput, AnExtremeShapeIsAColumn) {
+    // 1 × 300,000 pixels: one column of 28 (28 / 300,000 rounds to 0), centred at column 13,
+    // bright over its lower half.
+    GrayImage im = filled(1, 300000, 0);
+    paint(im, 0, 150000, 1, 150000, 255);
+    im.pixels.back() = 0;  // a dark border pixel at each end
+    const ModelImage m = prepareModelImage(im, 28, InvertMode::No);
+    for (int y = 0; y < 28; ++y)
+        for (int x = 0; x < 28; ++x)
+            EXPECT_EQ(m.pixels[size_t(y * 28 + x)], x == 13 && y >= 14 ? 255 : 0) << x << "," << y;
+}
+
 TEST(ImageInput, RefusesBadBuffers) {
     EXPECT_NE(test::errorOf([] {
                   prepareModelImage({0, 5, {}}, 28, InvertMode::Auto);
