@@ -116,19 +116,26 @@ void checkName(const std::string& path, const std::string& format, const std::st
                 ": name it for what it holds (." + (format == "jpeg" ? "jpg" : format) + ")");
 }
 
-// Over white, in BT.601 luma: [h, w].
+// Over white, in BT.601 luma: [h, w]. Converted to 32-bit colour a strip of rows at a time,
+// so a large image costs its decoded size and the gray result, not a 32-bit copy as well.
 GrayImage toGray(const QImage& decoded) {
-    const QImage im = decoded.convertToFormat(QImage::Format_ARGB32);
-    GrayImage g{im.width(), im.height(), {}};
+    GrayImage g{decoded.width(), decoded.height(), {}};
     g.pixels.resize(size_t(g.width) * size_t(g.height));
-    for (int y = 0; y < g.height; ++y) {
-        const auto* row = reinterpret_cast<const QRgb*>(im.constScanLine(y));
-        for (int x = 0; x < g.width; ++x) {
-            const uint64_t a = uint64_t(qAlpha(row[x]));
-            const uint64_t luma = 299 * uint64_t(qRed(row[x])) + 587 * uint64_t(qGreen(row[x])) +
-                                  114 * uint64_t(qBlue(row[x]));  // 0 … 255,000
-            const uint64_t over = luma * a + 255000 * (255 - a);  // 0 … 255,000 · 255
-            g.pixels[size_t(y) * g.width + x] = uint8_t((over + 127500) / 255000);
+    constexpr int kStrip = 256;
+    for (int y0 = 0; y0 < g.height; y0 += kStrip) {
+        const QImage strip = decoded.copy(0, y0, g.width, std::min(kStrip, g.height - y0))
+                                 .convertToFormat(QImage::Format_ARGB32);
+        for (int y = 0; y < strip.height(); ++y) {
+            const auto* row = reinterpret_cast<const QRgb*>(strip.constScanLine(y));
+            uint8_t* out = g.pixels.data() + size_t(y0 + y) * g.width;
+            for (int x = 0; x < g.width; ++x) {
+                const uint64_t a = uint64_t(qAlpha(row[x]));
+                const uint64_t luma = 299 * uint64_t(qRed(row[x])) +
+                                      587 * uint64_t(qGreen(row[x])) +
+                                      114 * uint64_t(qBlue(row[x]));  // 0 … 255,000
+                const uint64_t over = luma * a + 255000 * (255 - a);  // 0 … 255,000 · 255
+                out[x] = uint8_t((over + 127500) / 255000);
+            }
         }
     }
     return g;
