@@ -10,10 +10,12 @@
 // refused with a message naming the file and the rule (docs/limits.md, "Images"):
 //   - the content is one of the formats below (decided from the bytes, not the name), and the
 //     name's extension says the same format (.jpg for JPEG content, …);
-//   - the header's dimensions are at least 1 and at most kMaxImagePixels pixels together;
-//     the decoder's own allocation limit is set as well, for formats without a header size;
+//   - the header's dimensions (Qt's, or for BMP our own reading of its header) are at least
+//     1 and at most kMaxImagePixels pixels together; the decoder's own allocation limit is
+//     set as well, for formats whose size is known only once decoded;
 //   - PNG and JPEG files end as their format says (the IEND chunk; the end-of-image marker
-//     after the last scan), since the decoders fill a truncated image in silently.
+//     after the last scan) and an uncompressed BMP holds every row its header declares,
+//     since the decoders fill a truncated image in silently.
 // The decoded image is turned upright (EXIF orientation), laid over white where it is
 // transparent, and made grayscale with the luma weights of ITU-R BT.601
 // (0.299 R + 0.587 G + 0.114 B, rounded): a gray pixel keeps its value exactly.
