@@ -1,14 +1,14 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// attnviz-cli attention: every block's attention weights for a sentence, as JSON.
+// attnviz-cli attention: every block's attention weights for a sentence or an image, as JSON.
 #include <ostream>
 
 #include "command.h"
 #include "core/dump.h"
 #include "core/error.h"
 #include "core/file_io.h"
-#include "core/image_set.h"
 #include "core/input_limits.h"
 #include "core/model.h"
+#include "image_input.h"
 
 namespace attnviz::cli {
 namespace {
@@ -19,8 +19,9 @@ public:
     void run(const Context& ctx) override;
 
 private:
-    std::string m_model, m_text, m_target, m_out, m_split = "test";
-    int m_indent = -1, m_imageIndex = -1;
+    std::string m_model, m_text, m_target, m_out;
+    int m_indent = -1;
+    ImageInput m_image;
     CLI::Option* m_targetOpt = nullptr;
     CLI::Option* m_textOpt = nullptr;
     void runImage(const Context& ctx, Model& m);
@@ -38,14 +39,11 @@ void writeOutput(const std::string& path, const std::string& text, std::ostream&
 }
 
 CLI::App* AttentionCommand::add(CLI::App& parent) {
-    auto* c = parent.add_subcommand("attention",
-                                    "Dump every block's attention weights for a sentence (JSON)");
+    auto* c = parent.add_subcommand(
+        "attention", "Dump every block's attention weights for a sentence or an image (JSON)");
     c->add_option("--model", m_model, "Checkpoint (.safetensors)")->required();
     m_textOpt = c->add_option("--text", m_text, "Source sentence (decoder-only models: the text)");
-    c->add_option("--fashion-mnist", m_imageIndex,
-                  "Image models: the Fashion-MNIST image of this index (of --split)")
-        ->check(CLI::Range(0, 59999));
-    c->add_option("--split", m_split, "With --fashion-mnist: test or train")->capture_default_str();
+    m_image.addOptions(c);
     m_targetOpt = c->add_option("--target", m_target,
                                 "Target sentence; without it a seq2seq model decodes greedily");
     c->add_option("--out", m_out, "Output file (default: standard output)");
@@ -56,9 +54,12 @@ CLI::App* AttentionCommand::add(CLI::App& parent) {
 
 void AttentionCommand::run(const Context& ctx) {
     if (!m_out.empty() && m_out != "-") checkOutputPath(m_out, {m_model});
+    m_image.check(m_out.empty() || m_out == "-" ? std::vector<std::string>{m_model}
+                                                : std::vector<std::string>{m_model, m_out});
     Model m = Model::load(m_model);
     if (m.config().isVision()) return runImage(ctx, m);
-    if (m_imageIndex >= 0) throw Error("--fashion-mnist needs an image model; this one reads text");
+    if (m_image.given())
+        throw Error("--image and --fashion-mnist need an image model; this one reads text");
     if (!m_textOpt->count()) throw Error("attention needs --text");
     Analysis a;
     try {
@@ -71,24 +72,12 @@ void AttentionCommand::run(const Context& ctx) {
 }
 
 void AttentionCommand::runImage(const Context& ctx, Model& m) {
-    if (m_imageIndex < 0)
-        throw Error("'" + m_model + "' is an image model: give --fashion-mnist INDEX");
     if (m_textOpt->count() || m_targetOpt->count()) throw Error("an image model takes no --text");
-    if (m_split != "test" && m_split != "train")
-        throw Error("--split must be test or train, got '" + excerpt(m_split) + "'");
-    if (m.config().imageSize != 28) throw Error("'" + m_model + "' does not take 28×28 images");
-    const ImageSet set = loadFashionMnist(fashionMnistDir(), m_split);
-    if (size_t(m_imageIndex) >= set.size())
-        throw Error("--fashion-mnist " + std::to_string(m_imageIndex) + ": the " + m_split +
-                    " split has " + std::to_string(set.size()) + " images");
-    const uint8_t* img = set.image(size_t(m_imageIndex));
-    const int label = set.labels[size_t(m_imageIndex)];
-    const ImageAnalysis a =
-        m.analyzeImage(std::vector<uint8_t>(img, img + 784),
-                       label < m.config().classes ? std::optional<int>(label) : std::nullopt);
-    const std::string source =
-        "fashion-mnist " + m_split + " image " + std::to_string(m_imageIndex);
-    writeOutput(m_out, imageAttentionDump(m_model, m, a, source).dump(m_indent), ctx.out);
+    const ImageInput::Loaded in = m_image.load(m, m_model);
+    const ImageAnalysis a = m.analyzeImage(in.pixels, in.label);
+    FloatJson dump = imageAttentionDump(m_model, m, a, in.source);
+    if (in.inverted) dump["image"]["inverted"] = *in.inverted;
+    writeOutput(m_out, dump.dump(m_indent), ctx.out);
 }
 
 }  // namespace

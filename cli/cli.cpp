@@ -22,6 +22,7 @@ namespace attnviz::cli {
 // Each defined in cli/<command>.cpp.
 std::unique_ptr<Command> makeInitCommand();
 std::unique_ptr<Command> makeAttentionCommand();
+std::unique_ptr<Command> makeClassifyCommand();
 std::unique_ptr<Command> makeInfoCommand();
 std::unique_ptr<Command> makeAnalyzeCommand();
 std::unique_ptr<Command> makeBenchForwardCommand();
@@ -54,6 +55,7 @@ Registered addCommands(CLI::App& app) {
     };
     add(app, makeInitCommand());
     add(app, makeAttentionCommand());
+    add(app, makeClassifyCommand());
     add(app, makeInfoCommand());
     add(app, makeAnalyzeCommand());
     CLI::App& bench = *app.add_subcommand("bench", "Benchmarks (JSON on standard output)");

@@ -900,7 +900,15 @@ std::vector<std::vector<std::string>> writingCommands(const std::string& name) {
     const std::string text = tmp(name + ".txt"), data = tmp(name + ".tsv");
     writeFile(text, "a b c\nthe cat\n");
     writeFile(data, "a b\tb a\nthe cat\tcat the\n");
+    const std::string vitCfg = tmp(name + "_vit.json"), vit = tmp(name + "_vit.safetensors");
+    const std::string image = tmp(name + "_image.pgm");
+    writeFile(vitCfg, R"({"arch": "vit", "d_model": 8, "heads": 2, "d_ff": 16, "enc_layers": 1})");
+    writeFile(image, "P2 3 2 255\n0 255 0\n255 0 255\n");
+    EXPECT_EQ(cli({"init", "--config", vitCfg, "--out", vit}).code, 0);
     return {
+        {"classify", "--model", vit, "--image", image},
+        {"classify", "--model", vit, "--image", image, "--json"},
+        {"attention", "--model", vit, "--image", image},
         {"--help"},
         {"--version"},
         {"init", "--config", cfg, "--out", tmp(name + "_init.safetensors")},

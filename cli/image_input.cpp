@@ -1,0 +1,102 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "image_input.h"
+
+#include "core/error.h"
+#include "core/file_io.h"
+#include "core/image_input.h"
+#include "core/image_set.h"
+#include "core/input_limits.h"
+#include "core/model.h"
+#ifdef ATTNVIZ_RENDER
+#include "render/image_file.h"
+#endif
+
+namespace attnviz::cli {
+namespace {
+
+ImageInput::Loaded loadFashionMnist(const Model& m, const std::string& modelPath,
+                                    const std::string& split, int index) {
+    if (m.config().imageSize != 28) throw Error("'" + modelPath + "' does not take 28×28 images");
+    const ImageSet set = attnviz::loadFashionMnist(fashionMnistDir(), split);
+    if (size_t(index) >= set.size())
+        throw Error("--fashion-mnist " + std::to_string(index) + ": the " + split + " split has " +
+                    std::to_string(set.size()) + " images");
+    const uint8_t* img = set.image(size_t(index));
+    const int label = set.labels[size_t(index)];
+    ImageInput::Loaded l;
+    l.pixels.assign(img, img + 784);
+    if (label < m.config().classes) l.label = label;
+    l.source = "fashion-mnist " + split + " image " + std::to_string(index);
+    return l;
+}
+
+ImageInput::Loaded loadFile(const Model& m, const std::string& path, InvertMode invert) {
+#ifdef ATTNVIZ_RENDER
+    const GrayImage image = render::readImageFile(path);
+    ModelImage in;
+    try {
+        in = prepareModelImage(image, m.config().imageSize, invert);
+    } catch (const Error& e) {
+        throw Error("'" + path + "': " + e.what());
+    }
+    ImageInput::Loaded l;
+    l.pixels = std::move(in.pixels);
+    l.inverted = in.inverted;
+    l.source = "file '" + path + "' (" + std::to_string(image.width) + "×" +
+               std::to_string(image.height) + " pixels" + (in.inverted ? ", inverted" : "") +
+               (in.fitted ? ", trimmed and fitted" : "") + ")";
+    return l;
+#else
+    (void)m, (void)path, (void)invert;
+    throw Error("this attnviz-cli was built without Qt, so it cannot read image files (--image)");
+#endif
+}
+
+}  // namespace
+
+void ImageInput::addOptions(CLI::App* c) {
+    c->add_option("--image", m_path,
+                  "Image models: a PNG, JPEG or BMP file of any size, made into the model's "
+                  "input (docs/model-spec.md 3.11)");
+    c->add_option("--invert", m_invert,
+                  "With --image: invert to light on dark (auto: when the border is light)")
+        ->check(CLI::IsMember({"auto", "yes", "no"}))
+        ->capture_default_str();
+    c->add_option("--fashion-mnist", m_index,
+                  "Image models: the Fashion-MNIST image of this index (of --split)")
+        ->check(CLI::Range(0, 59999));
+    c->add_option("--split", m_split, "With --fashion-mnist: test or train")->capture_default_str();
+    c->add_option("--save-input", m_save,
+                  "Image models: write the image the model saw to this PNG file");
+}
+
+void ImageInput::check(const std::vector<std::string>& inputs) const {
+    if (!m_path.empty() && m_index >= 0) throw Error("give --image or --fashion-mnist, not both");
+    if (m_split != "test" && m_split != "train")
+        throw Error("--split must be test or train, got '" + excerpt(m_split) + "'");
+    if (!m_save.empty()) {
+#ifndef ATTNVIZ_RENDER
+        throw Error("this attnviz-cli was built without Qt, so it cannot write PNG (--save-input)");
+#endif
+        std::vector<std::string> all = inputs;
+        if (!m_path.empty()) all.push_back(m_path);
+        checkOutputPath(m_save, all, "--save-input");
+    }
+}
+
+ImageInput::Loaded ImageInput::load(const Model& m, const std::string& modelPath) const {
+    if (!given())
+        throw Error("'" + modelPath +
+                    "' is an image model: give --image FILE or --fashion-mnist INDEX");
+    Loaded l = m_index >= 0 ? loadFashionMnist(m, modelPath, m_split, m_index)
+                            : loadFile(m, m_path, parseInvertMode(m_invert));
+#ifdef ATTNVIZ_RENDER
+    if (!m_save.empty()) {
+        const int s = m.config().imageSize;
+        render::writeGrayPng(m_save, {s, s, l.pixels});
+    }
+#endif
+    return l;
+}
+
+}  // namespace attnviz::cli

@@ -1,0 +1,46 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+// The image an image model (arch "vit") is given on the command line, shared by the commands
+// that take one (attention, classify): --fashion-mnist K [--split test|train] for an image of
+// the data set, or --image FILE [--invert auto|yes|no] for a person's own image, decoded by
+// render/image_file.h (only in a build with Qt) and converted by core/image_input.h;
+// --save-input F.png writes the 28×28 image the model saw.
+#include <CLI/CLI.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace attnviz {
+class Model;
+}
+
+namespace attnviz::cli {
+
+class ImageInput {
+public:
+    // The image the model sees and where it came from.
+    struct Loaded {
+        std::vector<uint8_t> pixels;   // [image_size²], 0 … 255
+        std::optional<int> label;      // Fashion-MNIST images only
+        std::string source;            // "fashion-mnist test image 0", "file 'shoe.jpg' …"
+        std::optional<bool> inverted;  // image files only
+    };
+
+    // Adds --image, --invert, --fashion-mnist, --split and --save-input to `c`.
+    void addOptions(CLI::App* c);
+    // Whether --image or --fashion-mnist was given.
+    bool given() const { return !m_path.empty() || m_index >= 0; }
+    // Checks the options and the output path of --save-input (not one of `inputs`) before
+    // any work. Error naming the problem.
+    void check(const std::vector<std::string>& inputs) const;
+    // The image for the image model `m` (loaded from `modelPath`), saved when --save-input
+    // says so. Error naming the file or the option and what is wrong.
+    Loaded load(const Model& m, const std::string& modelPath) const;
+
+private:
+    std::string m_path, m_invert = "auto", m_split = "test", m_save;
+    int m_index = -1;
+};
+
+}  // namespace attnviz::cli

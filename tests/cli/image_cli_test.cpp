@@ -1,0 +1,217 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// A person's own image through attnviz-cli (classify, attention --image, --save-input): the
+// road from a file to an image model, and hostile files refused with messages.
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "cli/cli.h"
+#include "core/image_set.h"
+
+using nlohmann::json;
+
+namespace {
+
+#define EXPECT_HAS(text, part) EXPECT_NE((text).find(part), std::string::npos) << (text)
+
+struct Result {
+    int code;
+    std::string out, err;
+};
+
+Result cli(std::vector<std::string> args) {
+    args.insert(args.begin(), "attnviz-cli");
+    std::vector<const char*> argv;
+    for (auto& a : args) argv.push_back(a.c_str());
+    std::ostringstream out, err;
+    const int code = attnviz::cli::run(int(argv.size()), argv.data(), out, err);
+    return {code, out.str(), err.str()};
+}
+
+std::string tmp(const std::string& n) {
+    return ::testing::TempDir() + "attnviz_image_cli_" + n;
+}
+
+std::string le32(uint32_t v) {
+    return {char(v), char(v >> 8), char(v >> 16), char(v >> 24)};
+}
+
+// A 24-bit BMP of w × h gray pixels given by `gray(x, y)`.
+template <class F>
+void writeBmp(const std::string& path, int w, int h, F gray) {
+    const int stride = (w * 3 + 3) / 4 * 4;
+    std::string px;
+    for (int y = h - 1; y >= 0; --y) {  // bottom-up
+        std::string row;
+        for (int x = 0; x < w; ++x) row.append(3, char(gray(x, y)));
+        row.resize(size_t(stride), '\0');
+        px += row;
+    }
+    const std::string dib = le32(40) + le32(uint32_t(w)) + le32(uint32_t(h)) +
+                            std::string("\x01\x00\x18\x00", 4) + le32(0) +
+                            le32(uint32_t(px.size())) + le32(2835) + le32(2835) + le32(0) + le32(0);
+    std::ofstream(path, std::ios::binary | std::ios::trunc)
+        << "BM" << le32(uint32_t(54 + px.size())) << le32(0) << le32(54) << dib << px;
+}
+
+// An untrained image model of the default 28 × 28 input: the road matters here, not accuracy.
+const std::string& vitModel() {
+    static const std::string model = [] {
+        const std::string cfg = tmp("vit.json"), out = tmp("vit.safetensors");
+        std::ofstream(cfg) << R"({"arch": "vit", "d_model": 16, "heads": 2, "d_ff": 32,
+                                  "enc_layers": 1})";
+        const Result r = cli({"init", "--config", cfg, "--seed", "5", "--out", out});
+        EXPECT_EQ(r.code, 0) << r.err;
+        return out;
+    }();
+    return model;
+}
+
+bool haveFashionMnist() {
+    return std::filesystem::exists(attnviz::fashionMnistDir() + "/t10k-images-idx3-ubyte.gz") ||
+           std::filesystem::exists(attnviz::fashionMnistDir() + "/t10k-images-idx3-ubyte");
+}
+
+// A dark shirt-like shape on a light 90 × 60 background.
+int photo(int x, int y) {
+    const bool body = x >= 30 && x < 60 && y >= 10 && y < 55;
+    const bool sleeves = y >= 10 && y < 25 && x >= 18 && x < 72;
+    return body || sleeves ? 40 : 225;
+}
+
+}  // namespace
+
+// A test image written to a PNG (--save-input) and read back with --image classifies exactly
+// as --fashion-mnist does, and the dumps hold the same 784 pixels.
+TEST(ImageCli, FashionMnistImageRoundTripsThroughAPng) {
+    if (!haveFashionMnist()) GTEST_SKIP() << "no Fashion-MNIST in " << attnviz::fashionMnistDir();
+    const std::string png = tmp("test7.png");
+    std::filesystem::remove(png);
+    const Result set = cli(
+        {"classify", "--model", vitModel(), "--fashion-mnist", "7", "--json", "--save-input", png});
+    ASSERT_EQ(set.code, 0) << set.err;
+    const Result file = cli({"classify", "--model", vitModel(), "--image", png, "--json"});
+    ASSERT_EQ(file.code, 0) << file.err;
+    const json a = json::parse(set.out), b = json::parse(file.out);
+    EXPECT_EQ(a, b);
+    EXPECT_EQ(a["probabilities"].size(), 10u);
+    EXPECT_EQ(a["class"], attnviz::fashionMnistClasses()[a["index"].get<size_t>()]);
+    double sum = 0;
+    for (const auto& p : a["probabilities"]) sum += p.get<double>();
+    EXPECT_NEAR(sum, 1.0, 1e-5);
+
+    const Result d1 = cli({"attention", "--model", vitModel(), "--fashion-mnist", "7"});
+    const Result d2 = cli({"attention", "--model", vitModel(), "--image", png});
+    ASSERT_EQ(d1.code, 0) << d1.err;
+    ASSERT_EQ(d2.code, 0) << d2.err;
+    const json j1 = json::parse(d1.out), j2 = json::parse(d2.out);
+    EXPECT_EQ(j1["image"]["pixels"], j2["image"]["pixels"]);
+    EXPECT_EQ(j1["probabilities"], j2["probabilities"]);
+    EXPECT_EQ(j1["blocks"], j2["blocks"]);
+    EXPECT_EQ(j2["image"]["inverted"], false);
+    EXPECT_EQ(j2["image"]["source"], "file '" + png + "' (28×28 pixels)");
+    EXPECT_FALSE(j2["image"].contains("label"));
+}
+
+// A photo-like image (dark on light, 90 × 60): inverted, fitted, saved; the saved 28 × 28
+// image is the dump's pixels and classifies the same as the photo.
+TEST(ImageCli, APhotoIsInvertedFittedAndSaved) {
+    const std::string bmp = tmp("shirt.bmp"), seen = tmp("shirt-seen.png");
+    writeBmp(bmp, 90, 60, photo);
+    std::filesystem::remove(seen);
+    Result r = cli({"classify", "--model", vitModel(), "--image", bmp, "--save-input", seen});
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_HAS(r.out, "file '" + bmp + "' (90×60 pixels, inverted, trimmed and fitted): ");
+    EXPECT_HAS(r.out, "  0  T-shirt/top  ");
+    EXPECT_HAS(r.out, "  9  Ankle boot   ");
+
+    const Result photoJson = cli({"classify", "--model", vitModel(), "--image", bmp, "--json"});
+    const Result seenJson = cli({"classify", "--model", vitModel(), "--image", seen, "--json"});
+    ASSERT_EQ(seenJson.code, 0) << seenJson.err;
+    EXPECT_EQ(json::parse(photoJson.out), json::parse(seenJson.out));
+
+    r = cli({"attention", "--model", vitModel(), "--image", bmp});
+    ASSERT_EQ(r.code, 0) << r.err;
+    const json d = json::parse(r.out);
+    EXPECT_EQ(d["image"]["inverted"], true);
+    const auto px = d["image"]["pixels"].get<std::vector<int>>();
+    ASSERT_EQ(px.size(), 784u);
+    // The shape (54 × 45) is trimmed and fitted to 28 × 23 (45 · 28 / 54 = 23.3), centred
+    // at rows 2 … 24: a light object on black, rows 0, 1, 25 … 27 empty.
+    for (int y : {0, 1, 25, 26, 27})
+        for (int x = 0; x < 28; ++x) EXPECT_EQ(px[size_t(y * 28 + x)], 0) << x << "," << y;
+    EXPECT_EQ(px[size_t(3 * 28 + 0)], 255);    // a sleeve's end
+    EXPECT_EQ(px[size_t(20 * 28 + 14)], 255);  // the body
+    EXPECT_EQ(px[size_t(20 * 28 + 0)], 0);     // beside the body, under the sleeve
+
+    // Forced off: the light background is the object, the shape a hole in it.
+    r = cli({"attention", "--model", vitModel(), "--image", bmp, "--invert", "no"});
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_EQ(json::parse(r.out)["image"]["inverted"], false);
+}
+
+TEST(ImageCli, HostileImagesAreRefusedWithMessages) {
+    const std::string bmp = tmp("cut.bmp");
+    writeBmp(bmp, 90, 60, photo);
+    std::filesystem::resize_file(bmp, 200);
+    Result r = cli({"classify", "--model", vitModel(), "--image", bmp});
+    EXPECT_EQ(r.code, 1);
+    EXPECT_HAS(r.err, "'" + bmp + "' is truncated: the BMP holds 200 bytes");
+
+    const std::string empty = tmp("empty.png");
+    std::ofstream(empty, std::ios::trunc).close();
+    r = cli({"classify", "--model", vitModel(), "--image", empty});
+    EXPECT_EQ(r.code, 1);
+    EXPECT_HAS(r.err, "'" + empty + "' is empty (0 bytes), not an image");
+
+    const std::string named = tmp("bmp.png");
+    writeBmp(named, 4, 4, [](int, int) { return 0; });
+    r = cli({"attention", "--model", vitModel(), "--image", named});
+    EXPECT_EQ(r.code, 1);
+    EXPECT_HAS(r.err, "holds a BMP image, but its name says PNG");
+
+    const std::string dir = tmp("dir.png");
+    std::filesystem::create_directories(dir);
+    r = cli({"classify", "--model", vitModel(), "--image", dir});
+    EXPECT_EQ(r.code, 1);
+    EXPECT_HAS(r.err, "'" + dir + "' is a directory, not a file");
+    const std::string fifo = tmp("fifo.png");
+    ::unlink(fifo.c_str());
+    ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+    r = cli({"classify", "--model", vitModel(), "--image", fifo});
+    EXPECT_HAS(r.err, "is a FIFO (named pipe), not a file");
+    ::unlink(fifo.c_str());
+    r = cli({"classify", "--model", vitModel(), "--image", "/dev/zero"});
+    EXPECT_HAS(r.err, "'/dev/zero' is a character device, not a file");
+}
+
+TEST(ImageCli, OptionsAreChecked) {
+    Result r = cli({"classify", "--model", vitModel()});
+    EXPECT_EQ(r.code, 1);
+    EXPECT_HAS(r.err, "give --image FILE or --fashion-mnist INDEX");
+    r = cli({"classify", "--model", vitModel(), "--image", "a.png", "--fashion-mnist", "1"});
+    EXPECT_EQ(r.code, 1);
+    EXPECT_HAS(r.err, "give --image or --fashion-mnist, not both");
+    r = cli({"classify", "--model", vitModel(), "--image", "a.png", "--invert", "maybe"});
+    EXPECT_EQ(r.code, 2);
+    // --save-input never overwrites the model.
+    r = cli(
+        {"classify", "--model", vitModel(), "--fashion-mnist", "0", "--save-input", vitModel()});
+    EXPECT_EQ(r.code, 1);
+    EXPECT_HAS(r.err, "--save-input");
+
+    const std::string text = tmp("text.safetensors");
+    ASSERT_EQ(
+        cli({"init", "--config", ATTNVIZ_TEST_DATA "/configs/dense.json", "--out", text}).code, 0);
+    r = cli({"classify", "--model", text, "--image", "a.png"});
+    EXPECT_EQ(r.code, 1);
+    EXPECT_HAS(r.err, "classify needs an image model");
+    r = cli({"attention", "--model", text, "--image", "a.png"});
+    EXPECT_EQ(r.code, 1);
+    EXPECT_HAS(r.err, "need an image model");
+}

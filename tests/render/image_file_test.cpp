@@ -1,0 +1,178 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// A person's image files (render/image_file.h): decoded to gray as documented, and every
+// hostile file refused by name with what is wrong, without a crash or a hang.
+#include "render/image_file.h"
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <QBuffer>
+#include <QImage>
+#include <filesystem>
+#include <fstream>
+
+#include "../core/test_util.h"
+
+using namespace attnviz;
+
+namespace {
+
+#define EXPECT_HAS(text, part) EXPECT_NE((text).find(part), std::string::npos) << (text)
+
+std::string tmp(const std::string& name) {
+    return test::tempPath("image_" + name);
+}
+
+void writeBytes(const std::string& path, const std::string& bytes) {
+    std::ofstream(path, std::ios::binary | std::ios::trunc) << bytes;
+}
+
+std::string encode(const QImage& im, const char* format, int quality = -1) {
+    QByteArray bytes;
+    QBuffer buffer(&bytes);
+    buffer.open(QIODevice::WriteOnly);
+    EXPECT_TRUE(im.save(&buffer, format, quality));
+    return bytes.toStdString();
+}
+
+std::string readError(const std::string& path) {
+    return test::errorWithin(
+        "readImageFile", [](const std::string& p) { render::readImageFile(p); }, path, path);
+}
+
+uint32_t crc32(const std::string& s) {
+    uint32_t c = 0xFFFFFFFFu;
+    for (unsigned char b : s) {
+        c ^= b;
+        for (int k = 0; k < 8; ++k) c = (c >> 1) ^ (0xEDB88320u & (0u - (c & 1u)));
+    }
+    return ~c;
+}
+
+std::string be32(uint32_t v) {
+    return {char(v >> 24), char(v >> 16), char(v >> 8), char(v)};
+}
+
+std::string le32(uint32_t v) {
+    return {char(v), char(v >> 8), char(v >> 16), char(v >> 24)};
+}
+
+std::string pngChunk(const std::string& type, const std::string& data) {
+    return be32(uint32_t(data.size())) + type + data + be32(crc32(type + data));
+}
+
+// A PNG whose header declares w × h 8-bit gray pixels, with a token IDAT and a proper end.
+std::string pngHeader(uint32_t w, uint32_t h) {
+    const std::string ihdr = be32(w) + be32(h) + std::string("\x08\x00\x00\x00\x00", 5);
+    return std::string("\x89PNG\r\n\x1a\n", 8) + pngChunk("IHDR", ihdr) +
+           pngChunk("IDAT", std::string("\x78\x9c\x63\x00\x00\x00\x01\x00\x01", 9)) +
+           pngChunk("IEND", "");
+}
+
+}  // namespace
+
+TEST(ImageFile, ColourBecomesBt601LumaOverWhite) {
+    QImage im(4, 1, QImage::Format_ARGB32);
+    im.setPixel(0, 0, qRgba(255, 0, 0, 255));    // 0.299 · 255 = 76.2 → 76
+    im.setPixel(1, 0, qRgba(0, 255, 0, 255));    // 149.7 → 150
+    im.setPixel(2, 0, qRgba(10, 200, 30, 255));  // 2.99 + 117.4 + 3.42 = 123.81 → 124
+    im.setPixel(3, 0, qRgba(0, 0, 0, 0));        // transparent: white
+    writeBytes(tmp("colour.png"), encode(im, "PNG"));
+    const GrayImage g = render::readImageFile(tmp("colour.png"));
+    EXPECT_EQ(g.width, 4);
+    EXPECT_EQ(g.height, 1);
+    EXPECT_EQ(g.pixels, std::vector<uint8_t>({76, 150, 124, 255}));
+}
+
+TEST(ImageFile, GrayPngRoundTripsExactly) {
+    GrayImage g{5, 3, {}};
+    for (int i = 0; i < 15; ++i) g.pixels.push_back(uint8_t(i * 17));
+    render::writeGrayPng(tmp("gray.png"), g);
+    const GrayImage back = render::readImageFile(tmp("gray.png"));
+    EXPECT_EQ(back.width, 5);
+    EXPECT_EQ(back.height, 3);
+    EXPECT_EQ(back.pixels, g.pixels);
+}
+
+TEST(ImageFile, ReadsJpegAndBmp) {
+    QImage im(40, 30, QImage::Format_RGB32);
+    im.fill(qRgb(128, 128, 128));
+    writeBytes(tmp("gray.jpg"), encode(im, "JPEG", 95));
+    writeBytes(tmp("gray.bmp"), encode(im, "BMP"));
+    for (const char* name : {"gray.jpg", "gray.bmp"}) {
+        const GrayImage g = render::readImageFile(tmp(name));
+        EXPECT_EQ(g.width, 40) << name;
+        EXPECT_EQ(g.height, 30) << name;
+        for (uint8_t p : g.pixels) EXPECT_NEAR(p, 128, 2) << name;
+    }
+    // ".jpeg" and upper case name the same format.
+    writeBytes(tmp("GRAY.JPEG"), encode(im, "JPEG"));
+    EXPECT_EQ(render::readImageFile(tmp("GRAY.JPEG")).width, 40);
+}
+
+TEST(ImageFile, RefusesTruncatedFiles) {
+    QImage im(64, 64, QImage::Format_RGB32);
+    for (int y = 0; y < 64; ++y)
+        for (int x = 0; x < 64; ++x) im.setPixel(x, y, qRgb(x * 4, y * 4, (x ^ y) * 4));
+    const std::string png = encode(im, "PNG"), jpeg = encode(im, "JPEG");
+    writeBytes(tmp("cut.png"), png.substr(0, png.size() / 2));
+    EXPECT_HAS(readError(tmp("cut.png")), "'" + tmp("cut.png") + "' is truncated");
+    writeBytes(tmp("cut.jpg"), jpeg.substr(0, jpeg.size() / 2));
+    EXPECT_HAS(readError(tmp("cut.jpg")), "'" + tmp("cut.jpg") + "' is truncated");
+    writeBytes(tmp("header.png"), png.substr(0, 20));
+    EXPECT_HAS(readError(tmp("header.png")), tmp("header.png"));
+    const std::string bmp = encode(im, "BMP");
+    writeBytes(tmp("cut.bmp"), bmp.substr(0, bmp.size() / 2));
+    EXPECT_HAS(readError(tmp("cut.bmp")), "'" + tmp("cut.bmp") + "' is truncated: the BMP holds");
+}
+
+TEST(ImageFile, RefusesHugeDeclaredSizesBeforeDecoding) {
+    writeBytes(tmp("huge.png"), pngHeader(100000, 100000));
+    EXPECT_HAS(readError(tmp("huge.png")), "'" + tmp("huge.png") +
+                                               "' declares an image of 100000×100000 pixels; "
+                                               "the limit is 67108864 pixels");
+    // A BMP header of 100000 × 100000 24-bit pixels and no pixels.
+    const std::string dib = le32(40) + le32(100000) + le32(100000) +
+                            std::string("\x01\x00\x18\x00", 4) + le32(0) + le32(0) + le32(2835) +
+                            le32(2835) + le32(0) + le32(0);
+    writeBytes(tmp("huge.bmp"), "BM" + le32(54) + le32(0) + le32(54) + dib);
+    EXPECT_HAS(readError(tmp("huge.bmp")),
+               "'" + tmp("huge.bmp") + "' declares an image of 100000×100000");
+    // Just over the limit in one dimension: 8193 × 8192.
+    writeBytes(tmp("over.png"), pngHeader(8193, 8192));
+    EXPECT_HAS(readError(tmp("over.png")), "declares an image of 8193×8192 pixels");
+}
+
+TEST(ImageFile, RefusesEmptyAndWrongFiles) {
+    writeBytes(tmp("empty.png"), "");
+    EXPECT_HAS(readError(tmp("empty.png")), "'" + tmp("empty.png") + "' is empty (0 bytes)");
+    writeBytes(tmp("text.png"), "hello, not an image\n");
+    EXPECT_HAS(readError(tmp("text.png")),
+               "'" + tmp("text.png") + "' is not an image attnviz reads");
+    QImage im(8, 8, QImage::Format_RGB32);
+    im.fill(Qt::white);
+    const std::string png = encode(im, "PNG");
+    writeBytes(tmp("png.jpg"), png);
+    EXPECT_HAS(readError(tmp("png.jpg")),
+               "'" + tmp("png.jpg") + "' holds a PNG image, but its name says JPEG");
+    writeBytes(tmp("png.txt"), png);
+    EXPECT_HAS(readError(tmp("png.txt")), "holds a PNG image, but its name ends in '.txt'");
+    writeBytes(tmp("noext"), png);
+    EXPECT_HAS(readError(tmp("noext")), "holds a PNG image, but its name has no extension");
+    // Formats Qt reads but attnviz does not take (a vector drawing, an icon).
+    writeBytes(tmp("pic.svg"), "<svg xmlns='http://www.w3.org/2000/svg' width='10' height='10'/>");
+    EXPECT_HAS(readError(tmp("pic.svg")), "is not an image attnviz reads");
+}
+
+TEST(ImageFile, RefusesWhatIsNotARegularFile) {
+    const std::string dir = tmp("dir.png");
+    std::filesystem::create_directories(dir);
+    EXPECT_HAS(readError(dir), "'" + dir + "' is a directory, not a file");
+    const std::string fifo = tmp("fifo.png");
+    ::unlink(fifo.c_str());
+    ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+    EXPECT_HAS(readError(fifo), "'" + fifo + "' is a FIFO (named pipe), not a file");
+    ::unlink(fifo.c_str());
+    EXPECT_HAS(readError("/dev/zero"), "'/dev/zero' is a character device, not a file");
+    EXPECT_HAS(readError(tmp("missing.png")), tmp("missing.png"));
+}
