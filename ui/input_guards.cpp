@@ -12,12 +12,19 @@
 namespace attnviz::ui {
 
 bool WheelGuard::eventFilter(QObject* watched, QEvent* event) {
-    if (event->type() != QEvent::Wheel) return false;
+    if (event->type() != QEvent::Wheel && event->type() != QEvent::Polish) return false;
     auto* w = qobject_cast<QWidget*>(watched);
     const bool control = qobject_cast<QAbstractSpinBox*>(watched) ||
                          qobject_cast<QComboBox*>(watched) ||
                          qobject_cast<QSlider*>(watched);  // not scroll bars: they scroll
-    if (!w || !control || w->hasFocus()) return false;
+    if (!w || !control) return false;
+    if (event->type() == QEvent::Polish) {
+        // Spin and combo boxes default to Qt::WheelFocus: QApplication gives them the focus
+        // for a wheel over them before any filter sees it, and the check below would pass.
+        if (w->focusPolicy() == Qt::WheelFocus) w->setFocusPolicy(Qt::StrongFocus);
+        return false;
+    }
+    if (w->hasFocus()) return false;
     // Not the control's: ignored, so QApplication hands it to the parents (the scroll area).
     event->ignore();
     return true;

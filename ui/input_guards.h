@@ -9,7 +9,9 @@ namespace attnviz::ui {
 
 // Spin boxes, combo boxes and sliders (not scroll bars) take the mouse wheel only when they have
 // the keyboard focus (clicked or tabbed into): scrolling a dock over them scrolls the dock instead
-// of changing a model's σ on the way. Installed once on the application (MainWindow).
+// of changing a model's σ on the way. Installed once on the application (MainWindow), before
+// the controls are first shown: as each is polished, a wheel no longer gives it the focus
+// (Qt::WheelFocus becomes Qt::StrongFocus), which would let the wheel through.
 class WheelGuard : public QObject {
 public:
     using QObject::QObject;
