@@ -406,6 +406,7 @@ void TrainingDock::onFinished(std::shared_ptr<Model> model, QString name, QStrin
     ModelColumn c;
     c.name = name.toStdString();
     c.model = model;
+    c.fileConfig = model->config().toJson().dump();  // its trained values, for Reset
     emit modelTrained(c);
     emit message(tr("trained %1: %2").arg(name, summary));
     emit runFinished();

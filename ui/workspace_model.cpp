@@ -41,6 +41,8 @@ bool WorkspaceModel::setSavedPath(const std::shared_ptr<Model>& model, const std
     for (auto& c : m_columns) {
         if (c.model == model) {
             c.path = path;
+            std::lock_guard<std::mutex> g(*c.lock);  // the file holds the settings as they are
+            c.fileConfig = c.model->config().toJson().dump();
             return true;
         }
     }

@@ -31,8 +31,9 @@ public:
     // Moves column c by delta places; false (no change) when either place is outside.
     bool moveColumn(int c, int delta);
     bool removeColumn(int c);
-    // Records that the column holding `model` is now saved at `path` (it was trained here);
-    // false when no column holds it.
+    // Records that the column holding `model` is now saved at `path` (it was trained here),
+    // with its settings as they are now (what Reset goes back to); false when no column
+    // holds it.
     bool setSavedPath(const std::shared_ptr<Model>& model, const std::string& path);
 
     const ViewState& view() const { return m_view; }

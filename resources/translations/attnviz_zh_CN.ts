@@ -1733,6 +1733,18 @@ weight %6</source>
     <context>
         <name>attnviz::ui::VariantPanel</name>
         <message>
+            <source>&amp;Reset to trained values</source>
+            <translation>恢复为训练值(&amp;R)</translation>
+        </message>
+        <message>
+            <source>Puts every edited setting of this model back to what its checkpoint holds</source>
+            <translation>将此模型所有已编辑的设置恢复为其检查点中的值</translation>
+        </message>
+        <message>
+            <source>%1: back to its trained values</source>
+            <translation>%1：已恢复为训练值</translation>
+        </message>
+        <message>
             <source>Click a panel to see its variant.</source>
             <translation>点击一个面板以查看其变体。</translation>
         </message>

@@ -1733,6 +1733,18 @@ weight %6</source>
     <context>
         <name>attnviz::ui::VariantPanel</name>
         <message>
+            <source>&amp;Reset to trained values</source>
+            <translation>恢復為訓練值(&amp;R)</translation>
+        </message>
+        <message>
+            <source>Puts every edited setting of this model back to what its checkpoint holds</source>
+            <translation>將此模型所有已編輯的設定恢復為其檢查點中的值</translation>
+        </message>
+        <message>
+            <source>%1: back to its trained values</source>
+            <translation>%1：已恢復為訓練值</translation>
+        </message>
+        <message>
             <source>Click a panel to see its variant.</source>
             <translation>點選一個面板以檢視其變體。</translation>
         </message>
