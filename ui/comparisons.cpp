@@ -66,7 +66,6 @@ bool MainWindow::showColumns(std::vector<ModelColumn> wanted, const QString& tit
                            .arg(QString::fromStdString(modelSetDirectory(comparisonSet()))),
                        problems);
     wanted = std::move(shown);
-    m_currentColumn = -1;
     m_workspace->setModelSet(QString::fromStdString(comparisonSet().id));
     setColumns(std::move(wanted));
     return true;

@@ -199,9 +199,9 @@ private:
     void showWatching(const QString& dir);  // main_window_texts.cpp
     void message(const QString& text);
     int profileColumn() const;  // the column whose heads the profile shows, -1: every model
+    int currentColumn() const { return m_workspace->currentColumn(); }  // -1: none
 
     WorkspaceModel* m_workspace;
-    int m_currentColumn = -1;
     ComparisonGrid* m_grid;
     ColorBar* m_colorBar;
     QLabel* m_failures;  // status bar: how many models could not run, each reason in its tooltip

@@ -92,7 +92,6 @@ bool MainWindow::chooseModelSet(const QString& id, bool ask) {
     QStringList skipped;
     auto cols = openColumnsIn(dir, &skipped);
     m_workspace->setModelSet(id);
-    m_currentColumn = -1;
     setColumns(std::move(cols));
     // Language models have no encoder: a set of them would open on panels that all say
     // "no enc self block". Show decoder self-attention when no model has an encoder.
@@ -178,7 +177,6 @@ Session MainWindow::session() const {
 
 void MainWindow::applySession(const Session& s, QStringList* errors) {
     std::vector<ModelColumn> cols = s.openColumns(errors);
-    m_currentColumn = -1;
     m_controls->showView(s.view);
     m_workspace->apply(s, std::move(cols));
 }
