@@ -183,12 +183,10 @@ void MainWindow::resultsChanged() {
 
 void MainWindow::closeEvent(QCloseEvent* event) {
     // Models trained here live only in memory until saved: closing loses them, so ask.
-    if (const int unsaved = unsavedColumns();
-        unsaved > 0 &&
-        !confirm(tr("Quit attnviz"),
-                 tr("%1 model(s) trained here are not saved (Training › Save model…). "
-                    "Quitting loses them. Quit anyway?")
-                     .arg(unsaved))) {
+    if (const auto unsaved = unsavedModels(); !offerToSave(
+            unsaved, tr("Quit attnviz"),
+            tr("%1 model(s) trained here are not saved. Quitting loses them.").arg(unsaved.size()),
+            tr("&Quit without saving"))) {
         event->ignore();
         return;
     }
