@@ -62,7 +62,7 @@ MainWindow::MainWindow(QWidget* parent)
             [this](int c) { m_grid->revealPanel(c, 0); });
     for (QLineEdit* field : {m_source, m_target})  // Qt's default cuts at 32,767 characters
         field->setMaxLength(int(Tokenizer::kMaxTextBytes));
-    qApp->installEventFilter(new WheelGuard(this));  // no model changed by scrolling past it
+    new WheelGuard(this);  // on the application: no model changed by scrolling past it
     for (QLineEdit* field : {m_source, m_target})
         field->installEventFilter(new ShortcutsFirst(this));
     retranslateUi();  // main_window_texts.cpp
