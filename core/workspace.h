@@ -21,7 +21,8 @@ struct ModelColumn {
     std::string path;  // empty for a model trained in the app and not saved yet
     std::shared_ptr<Model> model;
     std::shared_ptr<std::mutex> lock = std::make_shared<std::mutex>();
-    // The configuration as read from `path` (JSON text); empty when not from a file.
+    // The configuration as read from `path`, or as trained for a model trained in the app
+    // (JSON text): what "Reset to trained values" goes back to. Empty when neither.
     std::string fileConfig;
 };
 

@@ -133,11 +133,11 @@ void MainWindow::addViewMenu() {
         add(view, blocks[i], QKeySequence(QString("Ctrl+%1").arg(i + 1)), this,
             [this, i] { m_controls->setBlockIndex(i); });
     add(view, QT_TR_NOOP("Next query"), QKeySequence("Alt+Down"), this,
-        [this] { selectQuery(m_currentColumn, this->view().query + 1); });
+        [this] { selectQuery(currentColumn(), this->view().query + 1); });
     add(view, QT_TR_NOOP("Previous query"), QKeySequence("Alt+Up"), this,
-        [this] { selectQuery(m_currentColumn, std::max(0, this->view().query - 1)); });
+        [this] { selectQuery(currentColumn(), std::max(0, this->view().query - 1)); });
     add(view, QT_TR_NOOP("Clear query"), QKeySequence("Alt+Backspace"), this,
-        [this] { selectQuery(m_currentColumn, -1); });
+        [this] { selectQuery(currentColumn(), -1); });
     // The current column (for the Variant tab and the per-head profile) without a mouse.
     add(view, QT_TR_NOOP("Next column"), QKeySequence("Ctrl+Alt+Right"), this,
         [this] { stepColumn(+1); });
@@ -212,7 +212,7 @@ void MainWindow::addColumnsMenu() {
     add(columns, QT_TR_NOOP("Show every &layer of the clicked model"), QKeySequence("Ctrl+Shift+L"),
         this, [this] {
             ViewState v = view();
-            v.allLayersOf = v.allLayersOf >= 0 ? -1 : std::max(0, m_currentColumn);
+            v.allLayersOf = v.allLayersOf >= 0 ? -1 : std::max(0, currentColumn());
             setView(v);
             if (v.allLayersOf < 0) {
                 message(tr("all models"));
@@ -223,11 +223,11 @@ void MainWindow::addColumnsMenu() {
                         .arg(QString::fromStdString(name)));
         });
     add(columns, QT_TR_NOOP("Move clicked column &left"), QKeySequence("Ctrl+Shift+Left"), this,
-        [this] { moveColumn(m_currentColumn, -1); });
+        [this] { moveColumn(currentColumn(), -1); });
     add(columns, QT_TR_NOOP("Move clicked column &right"), QKeySequence("Ctrl+Shift+Right"), this,
-        [this] { moveColumn(m_currentColumn, +1); });
+        [this] { moveColumn(currentColumn(), +1); });
     add(columns, QT_TR_NOOP("&Remove clicked column"), QKeySequence("Ctrl+Shift+Del"), this,
-        [this] { removeColumn(m_currentColumn); });
+        [this] { removeColumn(currentColumn()); });
     columns->addSeparator();
     add(columns, QT_TR_NOOP("&Choose models…"), QKeySequence("Ctrl+M"), this,
         [this] { chooseModels(); });
@@ -244,7 +244,7 @@ void MainWindow::addColumnsMenu() {
 void MainWindow::stepColumn(int delta) {
     if (columns().empty()) return;
     const int n = int(columns().size());
-    const int c = m_currentColumn < 0 ? 0 : (m_currentColumn + delta + n) % n;
+    const int c = currentColumn() < 0 ? 0 : (currentColumn() + delta + n) % n;
     selectQuery(c, view().query);
     message(tr("current column: %1").arg(QString::fromStdString(columns()[size_t(c)].name)));
 }
@@ -297,7 +297,7 @@ bool MainWindow::exportFigure(const QString& path, QString* error) {
 
 ExportDialog* MainWindow::createExportDialog() {
     auto source = exportSource(
-        m_workspace, [this] { return m_currentColumn; }, [this] { return profileColumn(); },
+        m_workspace, [this] { return currentColumn(); }, [this] { return profileColumn(); },
         m_training->lossPlot());
     render::FigureStyle style = view().figureStyle();
     style.language = currentLanguage();  // the dialog's default for the figure's words

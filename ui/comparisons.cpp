@@ -38,14 +38,16 @@ std::vector<ModelColumn> setFiles(const ModelSet& set) {
 // workspace instead and the others opened; asks first when models trained here would be
 // closed. Files that cannot be opened are named in the Problems panel and left out.
 bool MainWindow::showColumns(std::vector<ModelColumn> wanted, const QString& title) {
-    int dropped = 0;
+    std::vector<ModelColumn> dropped;
     for (const auto& c : columns())
         if (c.path.empty() && std::none_of(wanted.begin(), wanted.end(),
                                            [&](const auto& w) { return w.model == c.model; }))
-            ++dropped;
-    if (dropped > 0 && !confirm(title, tr("%1 model(s) trained here are not saved and would be "
-                                          "closed; their training is lost. Continue?")
-                                           .arg(dropped)))
+            dropped.push_back(c);
+    if (!offerToSave(dropped, title,
+                     tr("%1 model(s) trained here are not saved and would be closed; their "
+                        "training is lost.")
+                         .arg(dropped.size()),
+                     tr("C&lose them")))
         return false;
     std::vector<ModelColumn> shown;
     QStringList problems;
@@ -66,7 +68,6 @@ bool MainWindow::showColumns(std::vector<ModelColumn> wanted, const QString& tit
                            .arg(QString::fromStdString(modelSetDirectory(comparisonSet()))),
                        problems);
     wanted = std::move(shown);
-    m_currentColumn = -1;
     m_workspace->setModelSet(QString::fromStdString(comparisonSet().id));
     setColumns(std::move(wanted));
     return true;

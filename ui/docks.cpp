@@ -144,7 +144,7 @@ void MainWindow::retranslateDocks() {
 void MainWindow::showHead(int column, BlockKind kind, int layer, int head) {
     const auto results = m_workspace->results();
     if (!results || column < 0 || column >= int(results->size())) return;
-    m_currentColumn = column;
+    m_workspace->setCurrentColumn(column);
     m_controls->setFocusColumn(column);
     ViewState v = view();
     v.kind = kind;
@@ -161,7 +161,7 @@ void MainWindow::showHead(int column, BlockKind kind, int layer, int head) {
 
 void MainWindow::selectQuery(int column, int query) {
     if (column >= 0 && column < int(columns().size())) {
-        m_currentColumn = column;
+        m_workspace->setCurrentColumn(column);
         m_controls->setFocusColumn(column);
         m_variant->showColumn(&columns()[size_t(column)], view().kind);
     }
@@ -180,9 +180,11 @@ void MainWindow::selectQuery(int column, int query) {
 }
 
 int MainWindow::profileColumn() const {
-    const bool perHead = m_profileMode->currentIndex() == 1 && m_currentColumn >= 0 &&
-                         m_currentColumn < int(m_workspace->results()->size());
-    return perHead ? m_currentColumn : -1;
+    // In Focus, the focused model's heads: the one the grid shows.
+    const int c = view().allLayersOf >= 0 ? view().allLayersOf : currentColumn();
+    const bool perHead =
+        m_profileMode->currentIndex() == 1 && c >= 0 && c < int(m_workspace->results()->size());
+    return perHead ? c : -1;
 }
 
 void MainWindow::updateProfile() {

@@ -3,6 +3,7 @@
 
 #include <QAbstractSpinBox>
 #include <QAction>
+#include <QApplication>
 #include <QComboBox>
 #include <QEvent>
 #include <QKeyEvent>
@@ -11,13 +12,36 @@
 
 namespace attnviz::ui {
 
+namespace {
+
+bool guarded(QObject* o) {
+    return qobject_cast<QAbstractSpinBox*>(o) || qobject_cast<QComboBox*>(o) ||
+           qobject_cast<QSlider*>(o);  // not scroll bars: they scroll
+}
+
+// Spin and combo boxes default to Qt::WheelFocus: QApplication gives them the focus for a
+// wheel over them before any filter sees it, and the guard's focus check would pass.
+void noWheelFocus(QWidget* w) {
+    if (w->focusPolicy() == Qt::WheelFocus) w->setFocusPolicy(Qt::StrongFocus);
+}
+
+}  // namespace
+
+WheelGuard::WheelGuard(QObject* parent) : QObject(parent) {
+    for (QWidget* w : QApplication::allWidgets())  // the ones made before the guard
+        if (guarded(w)) noWheelFocus(w);
+    qApp->installEventFilter(this);
+}
+
 bool WheelGuard::eventFilter(QObject* watched, QEvent* event) {
-    if (event->type() != QEvent::Wheel) return false;
+    if (event->type() != QEvent::Wheel && event->type() != QEvent::Polish) return false;
     auto* w = qobject_cast<QWidget*>(watched);
-    const bool control = qobject_cast<QAbstractSpinBox*>(watched) ||
-                         qobject_cast<QComboBox*>(watched) ||
-                         qobject_cast<QSlider*>(watched);  // not scroll bars: they scroll
-    if (!w || !control || w->hasFocus()) return false;
+    if (!w || !guarded(watched)) return false;
+    if (event->type() == QEvent::Polish) {  // every later one, before it is first shown
+        noWheelFocus(w);
+        return false;
+    }
+    if (w->hasFocus()) return false;
     // Not the control's: ignored, so QApplication hands it to the parents (the scroll area).
     event->ignore();
     return true;

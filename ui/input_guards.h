@@ -9,10 +9,13 @@ namespace attnviz::ui {
 
 // Spin boxes, combo boxes and sliders (not scroll bars) take the mouse wheel only when they have
 // the keyboard focus (clicked or tabbed into): scrolling a dock over them scrolls the dock instead
-// of changing a model's σ on the way. Installed once on the application (MainWindow).
+// of changing a model's σ on the way. Constructing one installs it on the application
+// (MainWindow does, once): from then on no control takes the focus from the wheel itself
+// (Qt::WheelFocus becomes Qt::StrongFocus, for the controls that exist and as later ones
+// are polished), which would let the wheel through.
 class WheelGuard : public QObject {
 public:
-    using QObject::QObject;
+    explicit WheelGuard(QObject* parent);
     bool eventFilter(QObject* watched, QEvent* event) override;
 };
 

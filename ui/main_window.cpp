@@ -62,7 +62,7 @@ MainWindow::MainWindow(QWidget* parent)
             [this](int c) { m_grid->revealPanel(c, 0); });
     for (QLineEdit* field : {m_source, m_target})  // Qt's default cuts at 32,767 characters
         field->setMaxLength(int(Tokenizer::kMaxTextBytes));
-    qApp->installEventFilter(new WheelGuard(this));  // no model changed by scrolling past it
+    new WheelGuard(this);  // on the application: no model changed by scrolling past it
     for (QLineEdit* field : {m_source, m_target})
         field->installEventFilter(new ShortcutsFirst(this));
     retranslateUi();  // main_window_texts.cpp
@@ -105,21 +105,12 @@ void MainWindow::message(const QString& text) {
 void MainWindow::moveColumn(int c, int delta) {
     const int n = int(columns().size());
     if (c < 0 || c >= n || c + delta < 0 || c + delta >= n) return;
-    ViewState v = view();
-    v.allLayersOf = -1;
-    m_workspace->setView(v);
-    m_currentColumn = c + delta;  // the moved column stays the current one
-    m_workspace->moveColumn(c, delta);
+    m_workspace->moveColumn(c, delta);  // the current and the Focus model follow theirs
 }
 
 void MainWindow::removeColumn(int c) {
     if (c < 0 || c >= int(columns().size())) return;
-    ViewState v = view();
-    v.allLayersOf = -1;
-    m_workspace->setView(v);
-    m_currentColumn = -1;
-    m_variant->showColumn(nullptr, v.kind);
-    m_workspace->removeColumn(c);
+    m_workspace->removeColumn(c);  // leaves Focus when it showed this model
 }
 
 void MainWindow::refreshColumnInfo() {
@@ -130,9 +121,11 @@ void MainWindow::refreshColumnInfo() {
 
 void MainWindow::columnsChanged() {
     refreshColumnInfo();
-    // The columns moved in memory: the Variant tab must not keep the old one.
-    if (m_currentColumn >= 0 && m_currentColumn < int(columns().size()))
-        m_variant->showColumn(&columns()[size_t(m_currentColumn)], view().kind);
+    // The columns moved in memory: the Variant tab must not keep the old one, nor one closed.
+    const int c = currentColumn();
+    m_variant->showColumn(c >= 0 ? &columns()[size_t(c)] : nullptr, view().kind);
+    m_controls->setFocusColumn(std::max(0, c));
+    m_controls->showView(view());  // Focus left when its model was closed
 }
 
 void MainWindow::setSentence(const QString& source, const QString& target) {
@@ -157,8 +150,7 @@ void MainWindow::zoomBy(double factor) {
 void MainWindow::setView(const ViewState& v) {
     m_controls->showView(v);
     m_workspace->setView(v);
-    if (m_currentColumn >= 0 && m_currentColumn < int(columns().size()))
-        m_variant->showColumn(&columns()[size_t(m_currentColumn)], v.kind);
+    if (const int c = currentColumn(); c >= 0) m_variant->showColumn(&columns()[size_t(c)], v.kind);
     updateProfile();
 }
 
@@ -191,12 +183,10 @@ void MainWindow::resultsChanged() {
 
 void MainWindow::closeEvent(QCloseEvent* event) {
     // Models trained here live only in memory until saved: closing loses them, so ask.
-    if (const int unsaved = unsavedColumns();
-        unsaved > 0 &&
-        !confirm(tr("Quit attnviz"),
-                 tr("%1 model(s) trained here are not saved (Training › Save model…). "
-                    "Quitting loses them. Quit anyway?")
-                     .arg(unsaved))) {
+    if (const auto unsaved = unsavedModels(); !offerToSave(
+            unsaved, tr("Quit attnviz"),
+            tr("%1 model(s) trained here are not saved. Quitting loses them.").arg(unsaved.size()),
+            tr("&Quit without saving"))) {
         event->ignore();
         return;
     }

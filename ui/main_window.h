@@ -6,6 +6,7 @@
 #include <functional>
 
 #include "session.h"
+#include "unsaved_prompt.h"
 #include "view_state.h"
 #include "workspace_model.h"
 
@@ -60,11 +61,18 @@ public:
     // default shows a message box. Tests replace it. Returns true for "go ahead".
     using Confirm = std::function<bool(const QString& title, const QString& text)>;
     void setConfirm(Confirm confirm) { m_confirm = std::move(confirm); }
+    // Before models trained here and not saved would be lost or left out (quitting, switching
+    // sets, saving a workspace), a prompt offers to save them (each as Training › Save
+    // model…), to go on without them, or to cancel. This stands in for the prompt's exec()
+    // (tests); unset, a window with setConfirm answers through it (yes: go on without them).
+    using AskUnsaved = std::function<UnsavedPrompt::Choice(UnsavedPrompt&)>;
+    void setAskUnsaved(AskUnsaved ask) { m_askUnsaved = std::move(ask); }
     // Columns holding models trained here and not saved yet.
     int unsavedColumns() const;
-    // Before a workspace is saved: true when no model trained here is unsaved, or the user
-    // agrees to leave those out (they have no file for the workspace to name).
-    bool confirmUnsavedLeftOut();
+    // Before a workspace is saved: true when no model trained here is unsaved, when the user
+    // had them saved (the workspace then names their files), or agrees to leave them out
+    // (they have no file for the workspace to name).
+    bool confirmUnsavedLeftOut();  // workspace_files.cpp
     void addColumn(ModelColumn column) { m_workspace->addColumn(std::move(column)); }
     void moveColumn(int column, int delta);
     void removeColumn(int column);
@@ -199,9 +207,9 @@ private:
     void showWatching(const QString& dir);  // main_window_texts.cpp
     void message(const QString& text);
     int profileColumn() const;  // the column whose heads the profile shows, -1: every model
+    int currentColumn() const { return m_workspace->currentColumn(); }  // -1: none
 
     WorkspaceModel* m_workspace;
-    int m_currentColumn = -1;
     ComparisonGrid* m_grid;
     ColorBar* m_colorBar;
     QLabel* m_failures;  // status bar: how many models could not run, each reason in its tooltip
@@ -220,9 +228,15 @@ private:
     QComboBox* m_modelSet;  // the bundled sets (core/workspace.h)
     Confirm m_confirm;
     PickModels m_pickModels;
+    AskUnsaved m_askUnsaved;
     const ModelSet& comparisonSet() const;  // the workspace's set, else the default one
     bool showColumns(std::vector<ModelColumn> wanted, const QString& title);
     bool confirm(const QString& title, const QString& text);
+    // The prompt of setAskUnsaved about `unsaved` (none: true at once); true to go ahead: all
+    // of them saved, or the user chose `goOn` (workspace_files.cpp).
+    bool offerToSave(const std::vector<ModelColumn>& unsaved, const QString& title,
+                     const QString& text, const QString& goOn);
+    std::vector<ModelColumn> unsavedModels() const;  // the columns without a file
     QComboBox* m_profileMode = nullptr;
     QMenu* m_recent = nullptr;
     QDockWidget *m_profileDock = nullptr, *m_sentenceDock = nullptr, *m_problemsDock = nullptr;

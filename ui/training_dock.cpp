@@ -406,6 +406,7 @@ void TrainingDock::onFinished(std::shared_ptr<Model> model, QString name, QStrin
     ModelColumn c;
     c.name = name.toStdString();
     c.model = model;
+    c.fileConfig = model->config().toJson().dump();  // its trained values, for Reset
     emit modelTrained(c);
     emit message(tr("trained %1: %2").arg(name, summary));
     emit runFinished();
@@ -449,17 +450,25 @@ void TrainingDock::stop() {
 }
 
 void TrainingDock::saveLast() {
-    if (!m_last) return;
-    const QString path = QFileDialog::getSaveFileName(
-        this, tr("Save model"), m_lastName.section(' ', 0, 0) + ".safetensors",
-        tr("Checkpoints (*.safetensors)"));
-    if (path.isEmpty()) return;
+    if (m_last) saveModel(m_last, m_lastName);
+}
+
+bool TrainingDock::saveModel(const std::shared_ptr<Model>& model, const QString& name) {
+    if (!model) return false;
+    const QString suggested = name.section(' ', 0, 0) + ".safetensors";
+    const QString path = m_choosePath
+                             ? m_choosePath(suggested)
+                             : QFileDialog::getSaveFileName(this, tr("Save model"), suggested,
+                                                            tr("Checkpoints (*.safetensors)"));
+    if (path.isEmpty()) return false;
     try {
-        m_last->save(path.toStdString());
-        emit modelSaved(m_last, path);
+        model->save(path.toStdString());  // atomic: a temporary file renamed over `path`
+        emit modelSaved(model, path);
         emit message(tr("saved %1").arg(path));
+        return true;
     } catch (const std::exception& e) {
         emit message(tr("Cannot save: %1").arg(QString::fromUtf8(e.what())));
+        return false;
     }
 }
 

@@ -7,6 +7,7 @@
 
 class QHBoxLayout;
 #include <atomic>
+#include <functional>
 #include <memory>
 
 #include "core/presets.h"
@@ -55,6 +56,14 @@ public:
     QProgressBar* progressBar() const { return m_progress; }
     // The model of the last finished run (null before).
     std::shared_ptr<Model> lastModel() const { return m_last; }
+    // Training › Save model… for any model trained here: asks where (a file dialog, or the
+    // chooser set below), writes the checkpoint atomically (Model::save) and emits
+    // modelSaved. False when the user cancelled or the write failed (the reason by message).
+    bool saveModel(const std::shared_ptr<Model>& model, const QString& name);
+    // Stands in for the file dialog (tests): the path to save to given a suggested file name;
+    // "" = cancelled.
+    using ChoosePath = std::function<QString(const QString& suggested)>;
+    void setChoosePath(ChoosePath choose) { m_choosePath = std::move(choose); }
     // The loss plot's axis titles (x, y) in `language`: on screen and in a figure.
     static std::pair<QString, QString> lossAxisTitles(const QString& language);
 
@@ -103,6 +112,7 @@ private:
     bool m_running = false;
     std::shared_ptr<Model> m_last;
     QString m_lastName;
+    ChoosePath m_choosePath;
     QFuture<void> m_future;
 };
 

@@ -7,6 +7,7 @@
 #include <QFormLayout>
 #include <QLabel>
 #include <QLineEdit>
+#include <QPushButton>
 #include <QSpinBox>
 #include <QVBoxLayout>
 #include <cmath>
@@ -27,8 +28,20 @@ VariantPanel::VariantPanel(QWidget* parent) : QWidget(parent) {
     m_options = new QWidget;
     m_form = new QFormLayout(m_options);
     v->addWidget(m_options);
+    m_reset = new QPushButton;
+    m_reset->setSizePolicy(QSizePolicy::Maximum, QSizePolicy::Fixed);
+    connect(m_reset, &QPushButton::clicked, this, &VariantPanel::resetToTrained);
+    v->addWidget(m_reset);
     v->addStretch(1);
     m_options->setVisible(false);
+    m_reset->setVisible(false);
+    retranslateUi();
+}
+
+void VariantPanel::retranslateUi() {
+    m_reset->setText(tr("&Reset to trained values"));
+    m_reset->setToolTip(
+        tr("Puts every edited setting of this model back to what its checkpoint holds"));
 }
 
 QString VariantPanel::describe(const Model& m) {
@@ -130,7 +143,10 @@ void VariantPanel::buildEditors(const BlockConfig& b) {
 
 void VariantPanel::changeEvent(QEvent* event) {
     // A shown column is described again by its owner (MainWindow::setView → showColumn).
-    if (event->type() == QEvent::LanguageChange && !m_column) showColumn(nullptr, m_kind);
+    if (event->type() == QEvent::LanguageChange) {
+        retranslateUi();
+        if (!m_column) showColumn(nullptr, m_kind);
+    }
     QWidget::changeEvent(event);
 }
 
@@ -140,6 +156,7 @@ void VariantPanel::showColumn(const ModelColumn* column, BlockKind kind) {
     if (!column) {
         m_info->setText(tr("Click a panel to see its variant."));
         buildEditors(BlockConfig{});
+        updateReset();
         return;
     }
     m_info->setText("<b>" + QString::fromStdString(column->name).toHtmlEscaped() + "</b><br>" +
@@ -148,6 +165,33 @@ void VariantPanel::showColumn(const ModelColumn* column, BlockKind kind) {
     m_updating = true;
     buildEditors(c.hasEncoder() || kind == BlockKind::DecoderSelf ? c.block(kind) : BlockConfig{});
     m_updating = false;
+    updateReset();
+}
+
+void VariantPanel::updateReset() {
+    bool differs = false;
+    if (m_column) {
+        std::lock_guard<std::mutex> g(*m_column->lock);
+        differs = isModified(*m_column);
+    }
+    m_reset->setVisible(m_column && !m_column->fileConfig.empty());
+    m_reset->setEnabled(differs);
+}
+
+void VariantPanel::resetToTrained() {
+    if (!m_column || m_column->fileConfig.empty()) return;
+    try {
+        const ModelConfig trained = ModelConfig::fromJsonText(m_column->fileConfig);
+        std::lock_guard<std::mutex> g(*m_column->lock);
+        m_column->model->reconfigure(trained);
+    } catch (const std::exception& e) {
+        emit message(QString::fromUtf8(e.what()));
+        return;
+    }
+    const ModelColumn shown = *m_column;
+    showColumn(&shown, m_kind);  // the editors show the checkpoint's values
+    emit message(tr("%1: back to its trained values").arg(QString::fromStdString(shown.name)));
+    emit modelChanged();
 }
 
 bool VariantPanel::editedValue(const OptionSpec& o, QWidget* w, json* value) {
@@ -194,6 +238,7 @@ void VariantPanel::apply() {
         emit message(QString::fromUtf8(e.what()));
         return;
     }
+    updateReset();
     emit modelChanged();
 }
 

@@ -17,6 +17,7 @@
 #include "main_window.h"
 #include "problems_panel.h"
 #include "sentence_list.h"
+#include "training_dock.h"
 #include "view_controls.h"
 
 namespace attnviz::ui {
@@ -50,20 +51,43 @@ bool MainWindow::openCheckpointFile(const QString& path) {
     return true;
 }
 
+std::vector<ModelColumn> MainWindow::unsavedModels() const {
+    std::vector<ModelColumn> out;
+    for (const auto& c : columns())
+        if (c.path.empty()) out.push_back(c);
+    return out;
+}
+
 int MainWindow::unsavedColumns() const {
-    int n = 0;
-    for (const auto& c : columns()) n += c.path.empty() ? 1 : 0;
-    return n;
+    return int(unsavedModels().size());
 }
 
 bool MainWindow::confirmUnsavedLeftOut() {
-    const int unsaved = unsavedColumns();
-    return unsaved == 0 ||
-           confirm(tr("Save workspace"),
-                   tr("%1 model(s) trained here are not saved: a workspace names its models by "
-                      "their files, so they would be left out of it. Save them first with "
-                      "Training › Save model…, or save the workspace without them?")
-                       .arg(unsaved));
+    const auto unsaved = unsavedModels();
+    return offerToSave(unsaved, tr("Save workspace"),
+                       tr("%1 model(s) trained here are not saved: a workspace names its models "
+                          "by their files, so they would be left out of it. Save them first?")
+                           .arg(unsaved.size()),
+                       tr("Save &without them"));
+}
+
+bool MainWindow::offerToSave(const std::vector<ModelColumn>& unsaved, const QString& title,
+                             const QString& text, const QString& goOn) {
+    if (unsaved.empty()) return true;
+    UnsavedPrompt prompt(title, text, goOn, this);
+    UnsavedPrompt::Choice choice = UnsavedPrompt::Cancel;
+    if (m_askUnsaved)
+        choice = m_askUnsaved(prompt);
+    else if (m_confirm)
+        choice = m_confirm(title, text) ? UnsavedPrompt::GoOn : UnsavedPrompt::Cancel;
+    else
+        choice = (prompt.exec(), prompt.choice());
+    if (choice != UnsavedPrompt::SaveThem) return choice == UnsavedPrompt::GoOn;
+    // Each through Training › Save model… (its modelSaved gives the column its path); a
+    // cancelled or failed one stops here, nothing lost.
+    for (const auto& c : unsaved)
+        if (!m_training->saveModel(c.model, QString::fromStdString(c.name))) return false;
+    return true;
 }
 
 bool MainWindow::confirm(const QString& title, const QString& text) {
@@ -80,19 +104,18 @@ bool MainWindow::chooseModelSet(const QString& id, bool ask) {
         return false;
     };
     if (!set) return revert();
-    const int unsaved = unsavedColumns();
-    if (ask && unsaved > 0 &&
-        !confirm(tr("Switch models"),
-                 tr("%1 model(s) trained here are not saved. Switching to \"%2\" closes "
-                    "them and their training is lost. Switch anyway?")
-                     .arg(unsaved)
-                     .arg(engineText(set->label))))
+    const auto unsaved = unsavedModels();
+    if (ask && !offerToSave(unsaved, tr("Switch models"),
+                            tr("%1 model(s) trained here are not saved. Switching to \"%2\" "
+                               "closes them and their training is lost.")
+                                .arg(unsaved.size())
+                                .arg(engineText(set->label)),
+                            tr("S&witch without saving")))
         return revert();
     const QString dir = QString::fromStdString(modelSetDirectory(*set));
     QStringList skipped;
     auto cols = openColumnsIn(dir, &skipped);
     m_workspace->setModelSet(id);
-    m_currentColumn = -1;
     setColumns(std::move(cols));
     // Language models have no encoder: a set of them would open on panels that all say
     // "no enc self block". Show decoder self-attention when no model has an encoder.
@@ -178,7 +201,6 @@ Session MainWindow::session() const {
 
 void MainWindow::applySession(const Session& s, QStringList* errors) {
     std::vector<ModelColumn> cols = s.openColumns(errors);
-    m_currentColumn = -1;
     m_controls->showView(s.view);
     m_workspace->apply(s, std::move(cols));
 }

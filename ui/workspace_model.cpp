@@ -11,28 +11,92 @@ namespace attnviz::ui {
 
 WorkspaceModel::WorkspaceModel(QObject* parent)
     : QObject(parent), m_runner(new AnalysisRunner(this)) {
-    connect(m_runner, &AnalysisRunner::finished, this, &WorkspaceModel::setResults);
+    connect(m_runner, &AnalysisRunner::finished, this,
+            [this](std::shared_ptr<const Results> results) {
+                m_resultModels = m_requestedModels;
+                setResults(std::move(results));
+            });
+}
+
+namespace {
+
+std::vector<const Model*> modelsOf(const std::vector<ModelColumn>& columns) {
+    std::vector<const Model*> out;
+    for (const auto& c : columns) out.push_back(c.model.get());
+    return out;
+}
+
+int indexOf(const std::vector<const Model*>& models, const Model* m) {
+    const auto it = std::find(models.begin(), models.end(), m);
+    return m && it != models.end() ? int(it - models.begin()) : -1;
+}
+
+}  // namespace
+
+std::shared_ptr<const Results> WorkspaceModel::resultsFor(
+    const std::vector<ModelColumn>& columns) const {
+    if (m_resultModels.size() != m_results->size()) return nullptr;
+    auto out = std::make_shared<Results>();
+    for (const auto& c : columns) {
+        const int k = indexOf(m_resultModels, c.model.get());
+        if (k < 0) return nullptr;
+        out->push_back((*m_results)[size_t(k)]);
+    }
+    return out;
+}
+
+void WorkspaceModel::replaceColumns(std::vector<ModelColumn> columns) {
+    const std::vector<const Model*> before = modelsOf(m_columns), after = modelsOf(columns);
+    auto follow = [&](int c) {
+        if (c < 0 || c >= int(before.size())) return -1;
+        if (const int same = indexOf(after, before[size_t(c)]); same >= 0) return same;
+        // Reloaded from its file (a watched folder's replaced checkpoint): still that model.
+        const std::string& path = m_columns[size_t(c)].path;
+        for (size_t k = 0; k < columns.size(); ++k)
+            if (!path.empty() && columns[k].path == path) return int(k);
+        return -1;
+    };
+    m_current = follow(m_current);
+    const int focus = follow(m_view.allLayersOf);
+    const bool viewMoved = focus != m_view.allLayersOf;
+    m_view.allLayersOf = focus;
+    auto results = after == m_resultModels ? nullptr : resultsFor(columns);
+    m_columns = std::move(columns);
+    emit columnsChanged();
+    if (viewMoved) {
+        m_selection.reset();
+        emit viewChanged();
+    }
+    if (results) {
+        m_resultModels = after;
+        setResults(std::move(results));
+    }
+}
+
+void WorkspaceModel::setCurrentColumn(int c) {
+    m_current = c >= 0 && c < int(m_columns.size()) ? c : -1;
 }
 
 void WorkspaceModel::setColumns(std::vector<ModelColumn> columns) {
-    m_columns = std::move(columns);
-    emit columnsChanged();
+    replaceColumns(std::move(columns));
     analyze();
 }
 
 void WorkspaceModel::addColumn(ModelColumn column) {
-    m_columns.push_back(std::move(column));
-    emit columnsChanged();
+    std::vector<ModelColumn> columns = m_columns;
+    columns.push_back(std::move(column));
+    replaceColumns(std::move(columns));
     analyze();
 }
 
 bool WorkspaceModel::moveColumn(int c, int delta) {
     const int to = c + delta;
     if (c < 0 || to < 0 || c >= int(m_columns.size()) || to >= int(m_columns.size())) return false;
-    ModelColumn moved = std::move(m_columns[size_t(c)]);
-    m_columns.erase(m_columns.begin() + c);
-    m_columns.insert(m_columns.begin() + to, std::move(moved));
-    emit columnsChanged();
+    std::vector<ModelColumn> columns = m_columns;
+    ModelColumn moved = std::move(columns[size_t(c)]);
+    columns.erase(columns.begin() + c);
+    columns.insert(columns.begin() + to, std::move(moved));
+    replaceColumns(std::move(columns));
     analyze();
     return true;
 }
@@ -41,6 +105,8 @@ bool WorkspaceModel::setSavedPath(const std::shared_ptr<Model>& model, const std
     for (auto& c : m_columns) {
         if (c.model == model) {
             c.path = path;
+            std::lock_guard<std::mutex> g(*c.lock);  // the file holds the settings as they are
+            c.fileConfig = c.model->config().toJson().dump();
             return true;
         }
     }
@@ -49,8 +115,9 @@ bool WorkspaceModel::setSavedPath(const std::shared_ptr<Model>& model, const std
 
 bool WorkspaceModel::removeColumn(int c) {
     if (c < 0 || c >= int(m_columns.size())) return false;
-    m_columns.erase(m_columns.begin() + c);
-    emit columnsChanged();
+    std::vector<ModelColumn> columns = m_columns;
+    columns.erase(columns.begin() + c);
+    replaceColumns(std::move(columns));
     analyze();
     return true;
 }
@@ -111,6 +178,7 @@ Session WorkspaceModel::session() const {
 
 void WorkspaceModel::apply(const Session& s, std::vector<ModelColumn> columns) {
     m_columns = std::move(columns);
+    m_current = -1;  // the file's view names its Focus column by place
     m_view = s.view;
     m_selection.reset();
     m_source = s.source;
@@ -167,10 +235,12 @@ void WorkspaceModel::analyze() {
     // Through the runner even with no columns: a running analysis becomes stale and its
     // results (of columns since removed) are dropped.
     emit analysisRequested();
+    m_requestedModels = modelsOf(m_columns);
     m_runner->request(m_columns, m_source.toStdString(), m_target.toStdString());
 }
 
 void WorkspaceModel::analyzeNow() {
+    m_resultModels = modelsOf(m_columns);
     setResults(std::make_shared<const Results>(
         analyzeCatching(m_columns, m_source.toStdString(), m_target.toStdString())));
 }

@@ -25,15 +25,27 @@ class WorkspaceModel : public QObject {
 public:
     explicit WorkspaceModel(QObject* parent = nullptr);
 
+    // Every change of the columns below keeps the per-model selections on their models: the
+    // current column and the view's Focus model (allLayersOf) move with them (a model reloaded
+    // from the same file counts as the same), and become -1 when their model is gone; the
+    // results in hand are reordered to match when every column
+    // still has one, so the grid and the query profile never show a model under another's
+    // place while the new analysis runs.
     const std::vector<ModelColumn>& columns() const { return m_columns; }
     void setColumns(std::vector<ModelColumn> columns);
     void addColumn(ModelColumn column);
     // Moves column c by delta places; false (no change) when either place is outside.
     bool moveColumn(int c, int delta);
     bool removeColumn(int c);
-    // Records that the column holding `model` is now saved at `path` (it was trained here);
-    // false when no column holds it.
+    // Records that the column holding `model` is now saved at `path` (it was trained here),
+    // with its settings as they are now (what Reset goes back to); false when no column
+    // holds it.
     bool setSavedPath(const std::shared_ptr<Model>& model, const std::string& path);
+
+    // The current column: the one last clicked, whose settings the Variant dock edits and whose
+    // heads the query profile can show; -1: none.
+    int currentColumn() const { return m_current; }
+    void setCurrentColumn(int c);
 
     const ViewState& view() const { return m_view; }
     void setView(const ViewState& view);
@@ -90,8 +102,15 @@ signals:
 
 private:
     void setResults(std::shared_ptr<const Results> results);
+    // Replaces m_columns, the selections following their models (see columns()); emits
+    // columnsChanged, then viewChanged and resultsChanged when they changed.
+    void replaceColumns(std::vector<ModelColumn> columns);
+    // The results in hand for `columns` taken from those of m_resultModels; null when some
+    // column has none.
+    std::shared_ptr<const Results> resultsFor(const std::vector<ModelColumn>& columns) const;
 
     std::vector<ModelColumn> m_columns;
+    int m_current = -1;
     ViewState m_view;
     QString m_source, m_target;
     QStringList m_sentences;
@@ -99,6 +118,9 @@ private:
     QString m_modelSet;
     std::shared_ptr<const Results> m_results = std::make_shared<const Results>();
     std::shared_ptr<const ResultStats> m_stats = std::make_shared<const ResultStats>(m_results);
+    // The models m_results were computed with, in order, and those of the newest request (the
+    // runner delivers only the newest request's results).
+    std::vector<const Model*> m_resultModels, m_requestedModels;
     // The view's selection, and the language it was made in; empty after a change.
     mutable std::optional<Selection> m_selection;
     mutable QString m_selectionLanguage;

@@ -1068,8 +1068,36 @@ weight %6</source>
     <context>
         <name>attnviz::ui::MainWindow</name>
         <message>
-            <source>%1 model(s) trained here are not saved: a workspace names its models by their files, so they would be left out of it. Save them first with Training › Save model…, or save the workspace without them?</source>
-            <translation>%1 个在此训练的模型尚未保存：工作区按文件记录模型，因此它们会被排除在外。请先用“训练 › 保存模型…”保存它们，还是不含它们直接保存工作区？</translation>
+            <source>%1 model(s) trained here are not saved: a workspace names its models by their files, so they would be left out of it. Save them first?</source>
+            <translation>%1 个在此训练的模型尚未保存：工作区按文件记录模型，因此它们会被排除在外。先保存它们吗？</translation>
+        </message>
+        <message>
+            <source>Save &amp;without them</source>
+            <translation>不含它们直接保存(&amp;W)</translation>
+        </message>
+        <message>
+            <source>%1 model(s) trained here are not saved. Switching to &quot;%2&quot; closes them and their training is lost.</source>
+            <translation>在此训练的 %1 个模型尚未保存。切换到“%2”会关闭它们，其训练结果将丢失。</translation>
+        </message>
+        <message>
+            <source>S&amp;witch without saving</source>
+            <translation>不保存直接切换(&amp;W)</translation>
+        </message>
+        <message>
+            <source>%1 model(s) trained here are not saved. Quitting loses them.</source>
+            <translation>在此训练的 %1 个模型尚未保存。退出将丢失它们。</translation>
+        </message>
+        <message>
+            <source>&amp;Quit without saving</source>
+            <translation>不保存直接退出(&amp;Q)</translation>
+        </message>
+        <message>
+            <source>%1 model(s) trained here are not saved and would be closed; their training is lost.</source>
+            <translation>%1 个在此训练的模型尚未保存，将被关闭，其训练结果会丢失。</translation>
+        </message>
+        <message>
+            <source>C&amp;lose them</source>
+            <translation>关闭它们(&amp;L)</translation>
         </message>
         <message>
             <source>&amp;Choose models…</source>
@@ -1078,10 +1106,6 @@ weight %6</source>
         <message>
             <source>Co&amp;mpare</source>
             <translation>对比(&amp;M)</translation>
-        </message>
-        <message>
-            <source>%1 model(s) trained here are not saved and would be closed; their training is lost. Continue?</source>
-            <translation>%1 个在此训练的模型尚未保存，将被关闭，其训练结果会丢失。继续吗？</translation>
         </message>
         <message>
             <source>&quot;%1&quot; has none of the models of &quot;%2&quot;</source>
@@ -1403,10 +1427,6 @@ weight %6</source>
             <translation>退出 attnviz</translation>
         </message>
         <message>
-            <source>%1 model(s) trained here are not saved (Training › Save model…). Quitting loses them. Quit anyway?</source>
-            <translation>在此训练的 %1 个模型尚未保存（训练 › 保存模型…）。退出将丢失它们。仍要退出吗？</translation>
-        </message>
-        <message>
             <source>Watching %1</source>
             <translation>正在监视 %1</translation>
         </message>
@@ -1431,10 +1451,6 @@ weight %6</source>
         <message>
             <source>Switch models</source>
             <translation>切换模型</translation>
-        </message>
-        <message>
-            <source>%1 model(s) trained here are not saved. Switching to "%2" closes them and their training is lost. Switch anyway?</source>
-            <translation>在此训练的 %1 个模型尚未保存。切换到“%2”会关闭它们，其训练结果将丢失。仍要切换吗？</translation>
         </message>
         <message>
             <source>%1 checkpoint(s) in %2 could not be opened and were skipped</source>
@@ -1737,6 +1753,18 @@ weight %6</source>
     <context>
         <name>attnviz::ui::VariantPanel</name>
         <message>
+            <source>&amp;Reset to trained values</source>
+            <translation>恢复为训练值(&amp;R)</translation>
+        </message>
+        <message>
+            <source>Puts every edited setting of this model back to what its checkpoint holds</source>
+            <translation>将此模型所有已编辑的设置恢复为其检查点中的值</translation>
+        </message>
+        <message>
+            <source>%1: back to its trained values</source>
+            <translation>%1：已恢复为训练值</translation>
+        </message>
+        <message>
             <source>Click a panel to see its variant.</source>
             <translation>点击一个面板以查看其变体。</translation>
         </message>
@@ -1976,4 +2004,15 @@ weight %6</source>
             <translation>查询“%1”（第 %2 个，共 %3 个）</translation>
         </message>
 </context>
+    <context>
+        <name>attnviz::ui::UnsavedPrompt</name>
+        <message>
+            <source>&amp;Save models…</source>
+            <translation>保存模型(&amp;S)…</translation>
+        </message>
+        <message>
+            <source>Saves each of them as with Training › Save model…, then goes on</source>
+            <translation>像“训练 › 保存模型…”一样逐个保存它们，然后继续</translation>
+        </message>
+    </context>
 </TS>

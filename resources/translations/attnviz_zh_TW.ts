@@ -1068,8 +1068,36 @@ weight %6</source>
     <context>
         <name>attnviz::ui::MainWindow</name>
         <message>
-            <source>%1 model(s) trained here are not saved: a workspace names its models by their files, so they would be left out of it. Save them first with Training › Save model…, or save the workspace without them?</source>
-            <translation>%1 個在此訓練的模型尚未儲存：工作區按檔案記錄模型，因此它們會被排除在外。請先用“訓練 › 儲存模型…”儲存它們，還是不含它們直接儲存工作區？</translation>
+            <source>%1 model(s) trained here are not saved: a workspace names its models by their files, so they would be left out of it. Save them first?</source>
+            <translation>%1 個在此訓練的模型尚未儲存：工作區按檔案記錄模型，因此它們會被排除在外。先儲存它們嗎？</translation>
+        </message>
+        <message>
+            <source>Save &amp;without them</source>
+            <translation>不含它們直接儲存(&amp;W)</translation>
+        </message>
+        <message>
+            <source>%1 model(s) trained here are not saved. Switching to &quot;%2&quot; closes them and their training is lost.</source>
+            <translation>在此訓練的 %1 個模型尚未儲存。切換到「%2」會關閉它們，其訓練結果將會遺失。</translation>
+        </message>
+        <message>
+            <source>S&amp;witch without saving</source>
+            <translation>不儲存直接切換(&amp;W)</translation>
+        </message>
+        <message>
+            <source>%1 model(s) trained here are not saved. Quitting loses them.</source>
+            <translation>在此訓練的 %1 個模型尚未儲存。結束將會遺失它們。</translation>
+        </message>
+        <message>
+            <source>&amp;Quit without saving</source>
+            <translation>不儲存直接結束(&amp;Q)</translation>
+        </message>
+        <message>
+            <source>%1 model(s) trained here are not saved and would be closed; their training is lost.</source>
+            <translation>%1 個在此訓練的模型尚未儲存，將被關閉，其訓練結果會丟失。</translation>
+        </message>
+        <message>
+            <source>C&amp;lose them</source>
+            <translation>關閉它們(&amp;L)</translation>
         </message>
         <message>
             <source>&amp;Choose models…</source>
@@ -1078,10 +1106,6 @@ weight %6</source>
         <message>
             <source>Co&amp;mpare</source>
             <translation>對比(&amp;M)</translation>
-        </message>
-        <message>
-            <source>%1 model(s) trained here are not saved and would be closed; their training is lost. Continue?</source>
-            <translation>%1 個在此訓練的模型尚未儲存，將被關閉，其訓練結果會丟失。繼續嗎？</translation>
         </message>
         <message>
             <source>&quot;%1&quot; has none of the models of &quot;%2&quot;</source>
@@ -1403,10 +1427,6 @@ weight %6</source>
             <translation>結束 attnviz</translation>
         </message>
         <message>
-            <source>%1 model(s) trained here are not saved (Training › Save model…). Quitting loses them. Quit anyway?</source>
-            <translation>在此訓練的 %1 個模型尚未儲存（訓練 › 儲存模型…）。結束將會遺失它們。仍要結束嗎？</translation>
-        </message>
-        <message>
             <source>Watching %1</source>
             <translation>正在監看 %1</translation>
         </message>
@@ -1431,10 +1451,6 @@ weight %6</source>
         <message>
             <source>Switch models</source>
             <translation>切換模型</translation>
-        </message>
-        <message>
-            <source>%1 model(s) trained here are not saved. Switching to "%2" closes them and their training is lost. Switch anyway?</source>
-            <translation>在此訓練的 %1 個模型尚未儲存。切換到「%2」會關閉它們，其訓練結果將會遺失。仍要切換嗎？</translation>
         </message>
         <message>
             <source>%1 checkpoint(s) in %2 could not be opened and were skipped</source>
@@ -1737,6 +1753,18 @@ weight %6</source>
     <context>
         <name>attnviz::ui::VariantPanel</name>
         <message>
+            <source>&amp;Reset to trained values</source>
+            <translation>恢復為訓練值(&amp;R)</translation>
+        </message>
+        <message>
+            <source>Puts every edited setting of this model back to what its checkpoint holds</source>
+            <translation>將此模型所有已編輯的設定恢復為其檢查點中的值</translation>
+        </message>
+        <message>
+            <source>%1: back to its trained values</source>
+            <translation>%1：已恢復為訓練值</translation>
+        </message>
+        <message>
             <source>Click a panel to see its variant.</source>
             <translation>點選一個面板以檢視其變體。</translation>
         </message>
@@ -1976,4 +2004,15 @@ weight %6</source>
             <translation>查詢“%1”（第 %2 個，共 %3 個）</translation>
         </message>
 </context>
+    <context>
+        <name>attnviz::ui::UnsavedPrompt</name>
+        <message>
+            <source>&amp;Save models…</source>
+            <translation>儲存模型(&amp;S)…</translation>
+        </message>
+        <message>
+            <source>Saves each of them as with Training › Save model…, then goes on</source>
+            <translation>像「訓練 › 儲存模型…」一樣逐個儲存它們，然後繼續</translation>
+        </message>
+    </context>
 </TS>
