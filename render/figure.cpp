@@ -99,7 +99,10 @@ void placeCells(PanelPlace& pl, const SelectedTable& t, const FigureStyle& s, do
     pl.cell =
         std::max(0.0, std::min(inner.width() / std::max(1, nk), inner.height() / std::max(1, nq)));
     // A label needs about 0.9 of its size in height (capitals and descenders of Latin text).
-    pl.labelStep = pl.cell > 0 ? std::max(1, int(std::ceil(s.fontSize * 0.9 / pl.cell - 1e-9))) : 1;
+    // (The lines view draws its own labels.)
+    pl.labelStep = pl.cell > 0 && !s.lines
+                       ? std::max(1, int(std::ceil(s.fontSize * 0.9 / pl.cell - 1e-9)))
+                       : 1;
     pl.origin = QPointF(inner.left() + (inner.width() - pl.cell * nk) / 2, inner.top());
 }
 
