@@ -124,3 +124,28 @@ TEST(Export, ASlideOfTheChosenColumnsAtTheLabelSizeAsked) {
     ASSERT_TRUE(d->exportTo(dir + "mean.svg", &error)) << error.toStdString();
     EXPECT_EQ(QString::fromUtf8(contents(dir + "mean.svg")).count("<rect"), 2 * 8 * 8);
 }
+
+// The caption's translation: the target given, else each model's own (one line while they
+// agree, a line per translation named by its models when they differ); none before a sentence.
+TEST(Export, CaptionIsTheSentenceAndItsTranslation) {
+    MainWindow w;
+    ASSERT_TRUE(w.chooseModelSet("toy", false));
+    w.setPickModels(pick({"dot", "hc-sa"}));
+    w.chooseModels();
+    w.setSentence("i want to go to the station", "mo volo na de banof");
+    waitForResults(w);
+    EXPECT_EQ(exportCaption(*w.workspace()), "i want to go to the station\n→ mo volo na de banof");
+    w.setSentence("the station", "");
+    waitForResults(w);
+    const QStringList lines = exportCaption(*w.workspace()).split('\n');
+    ASSERT_GE(lines.size(), 2);
+    EXPECT_EQ(lines[0], "the station");
+    for (int i = 1; i < lines.size(); ++i) {
+        EXPECT_TRUE(lines[i].startsWith("→ "));
+        // Named by their models only when the models disagree.
+        EXPECT_EQ(lines[i].endsWith(")"), lines.size() > 2) << lines[i].toStdString();
+    }
+    for (const auto& r : *w.workspace()->results())
+        EXPECT_NE(lines.join('\n').indexOf(QString::fromStdString(r.analysis.targetText).trimmed()),
+                  -1);
+}
