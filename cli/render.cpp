@@ -2,6 +2,7 @@
 #include "render.h"
 
 #include <QFileInfo>
+#include <QStringList>
 #include <cmath>
 #include <limits>
 #include <optional>
@@ -95,8 +96,9 @@ CLI::App* RenderCommand::add(CLI::App& app) {
         ->required();
     m_cmd->add_option(
         "--size", m_size,
-        "slide (960x540 pt), column (252x189 pt), page (504x360 pt) or WxH: points for SVG/PDF, "
-        "exact pixels for PNG (default page)");
+        "slide (16:9, 960x540 pt = 13.33x7.5 in), slide-4:3 (720x540 pt = 10x7.5 in), column "
+        "(252x189 pt), page (504x360 pt) or WxH: points for SVG/PDF, exact pixels for PNG "
+        "(default page)");
     m_cmd->add_option("--dpi", m_dpi, "PNG resolution for named sizes")->capture_default_str();
     m_cmd->add_option("--colormap", m_colormap, "viridis, magma, cividis or greys")
         ->capture_default_str();
@@ -117,8 +119,18 @@ CLI::App* RenderCommand::add(CLI::App& app) {
         ->capture_default_str()
         ->check(CLI::IsMember({"columns", "rows", "auto"}));
     m_cmd->add_option("--title", m_title, "Figure title");
+    m_cmd
+        ->add_option("--caption", m_caption,
+                     "A line under the title, e.g. the sentence, then its translation; repeat "
+                     "for more lines")
+        ->allow_extra_args(false);
     m_cmd->add_option("--font", m_font, "Font family (default: Noto Sans CJK SC when installed)");
-    m_cmd->add_option("--font-size", m_fontSize, "Base font size in points")->capture_default_str();
+    m_cmd
+        ->add_option("--font-size", m_fontSize,
+                     "Token labels and panel titles in points on the page (PNG: points x dpi / "
+                     "72 pixels), never shrunk: where they are taller than a cell every k-th "
+                     "token is labelled; titles larger")
+        ->capture_default_str();
     m_cmd
         ->add_option("--lang", m_lang,
                      "Language of the figure's titles, axis titles and legends: en, zh_CN "
@@ -150,6 +162,9 @@ render::FigureStyle RenderCommand::style() const {
     style.scaling = render::scalingFromName(m_scaling);
     style.shared = m_shared;
     style.title = QString::fromStdString(m_title);
+    QStringList caption;
+    for (const auto& line : m_caption) caption << QString::fromStdString(line);
+    style.caption = caption.join('\n');
     style.colorbar = !m_noColorbar;
     style.fontFamily = QString::fromStdString(m_font);
     style.fontSize = m_fontSize;

@@ -27,6 +27,7 @@ private:
     SelectionRequest request() const;   // the tables to draw, checked
     CLI::App* m_cmd = nullptr;
     std::vector<std::string> m_models;
+    std::vector<std::string> m_caption;  // lines under the title
     std::string m_text, m_target, m_block = "encoder_self", m_heads = "all", m_out, m_size,
                                   m_colormap = "viridis", m_scaling = "linear", m_title, m_query,
                                   m_font;

@@ -73,51 +73,64 @@ bool perPanelColorBar(const FigureStyle& s) {
     return s.colorbar && !s.shared && !s.lines;
 }
 
-// Token labels, font shrunk until they leave room for the cells.
+// The longest token label of a table at the style's size.
+double labelWidthOf(const SelectedTable& t, const QFontMetricsF& fm) {
+    double w = 0;
+    for (const auto* labels : {t.queries.get(), t.keys.get()})
+        if (labels)
+            for (const auto& l : *labels) w = std::max(w, fm.horizontalAdvance(qt(l)));
+    return w;
+}
+
+// A panel's cells beside and above its token labels. The labels keep the style's size:
+// where they are taller than a cell, every k-th token is labelled (labelStep) rather than
+// every label shrunk.
 void placeCells(PanelPlace& pl, const SelectedTable& t, const FigureStyle& s, double titleH) {
     const int nq = int(t.weights->rows()), nk = int(t.weights->cols());
     const QRectF& box = pl.box;
-    double lf = s.fontSize;
-    QRectF inner;
-    for (int tries = 0; tries < 8; ++tries, lf *= 0.85) {
-        const QFontMetricsF fm(styleFont(s, lf));
-        pl.labelWidth = 0;
-        for (const auto& q : *t.queries)
-            pl.labelWidth = std::max(pl.labelWidth, fm.horizontalAdvance(qt(q)));
-        for (const auto& k : *t.keys)
-            pl.labelWidth = std::max(pl.labelWidth, fm.horizontalAdvance(qt(k)));
-        // Each panel's own colour bar (per-panel scales) takes a strip on the right.
-        const double ownBar = perPanelColorBar(s) ? s.fontSize * 5 : 0;
-        inner = QRectF(box.left() + pl.labelWidth + 3, box.top() + titleH,
+    const QFontMetricsF fm(styleFont(s, s.fontSize));
+    pl.labelFont = s.fontSize;
+    pl.labelWidth = labelWidthOf(t, fm);
+    // Each panel's own colour bar (per-panel scales) takes a strip on the right.
+    const double ownBar = perPanelColorBar(s) ? s.fontSize * 5 : 0;
+    const QRectF inner(box.left() + pl.labelWidth + 3, box.top() + titleH,
                        box.width() - pl.labelWidth - 6 - ownBar,
                        box.height() - titleH - pl.labelWidth - 4);
-        pl.cell = std::min(inner.width() / std::max(1, nk), inner.height() / std::max(1, nq));
-        pl.labelFont = lf;
-        if (pl.cell >= fm.height() * 0.9 || inner.width() <= 0) break;
-    }
-    pl.cell = std::max(0.0, pl.cell);
+    pl.cell =
+        std::max(0.0, std::min(inner.width() / std::max(1, nk), inner.height() / std::max(1, nq)));
+    // A label needs about 0.9 of its size in height (capitals and descenders of Latin text).
+    // (The lines view draws its own labels.)
+    pl.labelStep = pl.cell > 0 && !s.lines
+                       ? std::max(1, int(std::ceil(s.fontSize * 0.9 / pl.cell - 1e-9)))
+                       : 1;
     pl.origin = QPointF(inner.left() + (inner.width() - pl.cell * nk) / 2, inner.top());
 }
 
 void paintLabels(QPainter& p, const PanelPlace& pl, const SelectedTable& t, const FigureStyle& s) {
-    const int nq = int(t.weights->rows()), nk = int(t.weights->cols());
+    const int nq = int(t.weights->rows()), nk = int(t.weights->cols()), step = pl.labelStep;
     const double x0 = pl.origin.x(), y0 = pl.origin.y(), cell = pl.cell;
     p.setFont(styleFont(s, pl.labelFont));
     p.setPen(Qt::black);
-    for (int i = 0; i < nq; ++i)
+    for (int i = 0; i < nq; i += step)
         p.drawText(QRectF(pl.box.left(), y0 + i * cell, x0 - pl.box.left() - 2, cell),
-                   Qt::AlignRight | Qt::AlignVCenter, qt((*t.queries)[size_t(i)]));
+                   Qt::AlignRight | Qt::AlignVCenter | Qt::TextDontClip,
+                   qt((*t.queries)[size_t(i)]));
     // Key labels under their column: upright when every word fits its cell (e.g. CJK
     // characters; specials such as <eos> may still read upwards), else all upwards.
     const QFontMetricsF keyMetrics(p.font());
-    auto fits = [&](const QString& k) { return keyMetrics.horizontalAdvance(k) <= cell * 0.95; };
+    auto fits = [&](const QString& k) {
+        return keyMetrics.horizontalAdvance(k) <= cell * step * 0.95;
+    };
     bool upright = true;
-    for (const auto& k : *t.keys)
+    for (int j = 0; j < nk; j += step) {
+        const auto& k = (*t.keys)[size_t(j)];
         if (k.empty() || k[0] != '<') upright = upright && fits(qt(k));
-    for (int j = 0; j < nk; ++j) {
+    }
+    for (int j = 0; j < nk; j += step) {
         const QString key = qt((*t.keys)[size_t(j)]);
         if (upright && fits(key)) {
-            p.drawText(QRectF(x0 + j * cell, y0 + nq * cell + 1, cell, keyMetrics.height()),
+            p.drawText(QRectF(x0 + j * cell - cell * (step - 1) / 2.0, y0 + nq * cell + 1,
+                              cell * step, keyMetrics.height()),
                        Qt::AlignHCenter | Qt::AlignTop, key);
             continue;
         }
@@ -125,7 +138,7 @@ void paintLabels(QPainter& p, const PanelPlace& pl, const SelectedTable& t, cons
         p.translate(x0 + (j + 0.5) * cell, y0 + nq * cell + 2);
         p.rotate(-90);
         p.drawText(QRectF(-pl.labelWidth - 2, -cell / 2, pl.labelWidth + 2, cell),
-                   Qt::AlignRight | Qt::AlignVCenter, key);
+                   Qt::AlignRight | Qt::AlignVCenter | Qt::TextDontClip, key);
         p.restore();
     }
 }
@@ -151,12 +164,14 @@ void paintPanel(QPainter& p, const Figure& f, const FigureLayout& L, const Panel
         // No room for the cells beside the labels: say so rather than leave a blank panel.
         p.setPen(Qt::darkGray);
         p.setFont(styleFont(s, s.fontSize * 0.9));
-        p.drawText(
-            pl.box.adjusted(0, s.fontSize * 1.8, 0, 0), Qt::AlignCenter | Qt::TextWordWrap,
-            Words(s.language)
-                .translate("Figure", "%1 × %2 cells do not fit here: a larger page or fewer panels")
-                .arg(t.weights->rows())
-                .arg(t.weights->cols()));
+        p.drawText(pl.box.adjusted(0, s.fontSize * 1.8, 0, 0), Qt::AlignCenter | Qt::TextWordWrap,
+                   Words(s.language)
+                       .translate("Figure",
+                                  "%1 × %2 cells do not fit beside labels of %3 pt: a larger page, "
+                                  "fewer panels or smaller labels")
+                       .arg(t.weights->rows())
+                       .arg(t.weights->cols())
+                       .arg(s.fontSize));
         return;
     }
     const Mat& w = *t.weights;
@@ -235,41 +250,56 @@ bool marksUnknownWords(const Selection& sel) {
     return false;
 }
 
-FigureLayout layoutFigure(const Figure& f, const QRectF& page) {
+namespace {
+
+// The panels of `f` in `area` (the page without title, caption and footnote): the
+// arrangement with the largest cells, the panels' height what their cells need, the block of
+// panels centred in the height left.
+void placePanels(const Figure& f, const QRectF& area, const QRectF& page, FigureLayout& L) {
     const FigureStyle& s = f.style;
-    const double fs = s.fontSize;
-    FigureLayout L;
-    QRectF area = page.adjusted(fs, fs, -fs, -fs);
-    if (!s.title.isEmpty()) area.setTop(area.top() + fs * 2.2);
-    if (marksUnknownWords(f.selection)) {
-        L.note = QRectF(area.left(), area.bottom() - fs * 1.6, area.width(), fs * 1.6);
-        area.setBottom(area.bottom() - fs * 1.8);
-    }
+    const double fs = s.fontSize, titleH = fs * 1.6;
     const auto& cols = f.selection.columns;
     const int M = int(cols.size()), R = f.selection.rows;
-    if (M == 0 || R == 0) return L;
+    L.panels.clear();
     const bool bar = s.colorbar && s.shared && !s.lines;  // lines carry no colour scale
     L.grid = area.adjusted(0, 0, bar ? -fs * 6 : 0, 0);
     std::vector<std::pair<int, int>> flat;  // (column, row) of every panel, model-major
+    int nq = 1, nk = 1;                     // the most queries and keys of any table
+    double labelW = 0;                      // the longest label of any table
+    const QFontMetricsF fm(styleFont(s, fs));
     for (int c = 0; c < M; ++c)
-        for (int r = 0; r < int(cols[size_t(c)].tables.size()); ++r) flat.emplace_back(c, r);
-    const double colTitleH = fs * 2;
+        for (int r = 0; r < int(cols[size_t(c)].tables.size()); ++r) {
+            flat.emplace_back(c, r);
+            const SelectedTable& t = cols[size_t(c)].tables[size_t(r)];
+            nq = std::max(nq, int(t.weights->rows()));
+            nk = std::max(nk, int(t.weights->cols()));
+            labelW = std::max(labelW, labelWidthOf(t, fm));
+        }
+    const double colTitleH = fs * 2, ownBar = perPanelColorBar(s) ? fs * 5 : 0;
     const auto options = arrangements(M, R, int(flat.size()), s.arrange);
-    auto sideOf = [&](const Arrangement& a) {
-        return std::min(L.grid.width() / a.nc,
-                        (L.grid.height() - (a.columnTitles ? colTitleH : 0)) / a.nr);
+    // The cell side of an arrangement, beside labels of the style's size.
+    auto cellOf = [&](const Arrangement& a) {
+        const double h = (L.grid.height() - (a.columnTitles ? colTitleH : 0)) / a.nr;
+        return std::min((L.grid.width() / a.nc - labelW - 6 - ownBar) / nk,
+                        (h - titleH - labelW - 4) / nq);
     };
-    size_t best = 0;  // the largest panels
+    size_t best = 0;  // the largest cells; an earlier arrangement unless clearly smaller
     for (size_t k = 1; k < options.size(); ++k)
-        if (sideOf(options[k]) > sideOf(options[best]) * 1.15) best = k;
+        if (cellOf(options[k]) > cellOf(options[best]) * 1.15) best = k;
     const Arrangement& A = options[best];
-    const double side = sideOf(A);
     L.columnTitles = A.columnTitles;
     L.columnSpan = A.span;
     L.columnTitleHeight = A.columnTitles ? colTitleH : 0;
-    L.grid.setTop(L.grid.top() + L.columnTitleHeight);
     L.columnWidth = L.grid.width() / A.nc;
-    const double ch = std::min(L.grid.height() / A.nr, side * 1.25);
+    // Panels as tall as their cells need (at most their share of the height); the height
+    // left is shared above and below the panels.
+    const double share = (L.grid.height() - L.columnTitleHeight) / A.nr;
+    const double cellW = (L.columnWidth - labelW - 6 - ownBar) / nk;
+    const double ch =
+        cellW > 0 ? std::min(share, titleH + cellW * nq + labelW + 4 + fs * 0.5) : share;
+    const double spare = std::max(0.0, share - ch) * A.nr / 2;
+    L.grid.setTop(L.grid.top() + spare + L.columnTitleHeight);
+    L.grid.setHeight(ch * A.nr);
     for (size_t i = 0; i < flat.size(); ++i) {
         const auto [c, r] = flat[i];
         const QPoint g = A.at(c, r, int(i));
@@ -278,14 +308,69 @@ FigureLayout layoutFigure(const Figure& f, const QRectF& page) {
         pl.row = r;
         pl.box = QRectF(L.grid.left() + g.x() * L.columnWidth, L.grid.top() + g.y() * ch,
                         L.columnWidth, ch);
-        placeCells(pl, cols[size_t(c)].tables[size_t(r)], s, fs * 1.6);
+        placeCells(pl, cols[size_t(c)].tables[size_t(r)], s, titleH);
         L.panels.push_back(pl);
     }
-    if (bar) {
-        const double used = std::min(L.grid.height(), ch * A.nr);
+    if (bar)
         L.colorbar = QRectF(page.right() - fs * 6, L.grid.top() + fs, fs * 1.2,
-                            std::max(fs * 4, std::min(used - 2 * fs, fs * 30)));
+                            std::max(fs * 4, std::min(L.grid.height() - 2 * fs, fs * 30)));
+}
+
+// What the page holds: every panel's cells and labels, and the column titles.
+QRectF contentOf(const Figure& f, const FigureLayout& L) {
+    QRectF box;
+    for (const PanelPlace& pl : L.panels) {
+        const SelectedTable& t = f.selection.columns[size_t(pl.column)].tables[size_t(pl.row)];
+        QRectF b = pl.box;
+        if (pl.cell > 0)
+            b = QRectF(
+                QPointF(pl.origin.x() - pl.labelWidth - 3, pl.box.top()),
+                QPointF(pl.origin.x() + pl.cell * double(t.weights->cols()),
+                        pl.origin.y() + pl.cell * double(t.weights->rows()) + pl.labelWidth + 2));
+        if (L.columnTitles && pl.row == 0) b.setTop(b.top() - L.columnTitleHeight);
+        box = box.united(b);
     }
+    return box;
+}
+
+}  // namespace
+
+FigureLayout layoutFigure(const Figure& f, const QRectF& page) {
+    const FigureStyle& s = f.style;
+    const double fs = s.fontSize;
+    const Words words(s.language);
+    FigureLayout L;
+    QRectF area = page.adjusted(fs, fs, -fs, -fs);
+    if (!s.title.isEmpty()) {
+        L.title = QRectF(area.left(), area.top(), area.width(), fs * 2.2);
+        area.setTop(L.title.bottom());
+    }
+    if (!s.caption.isEmpty()) {
+        L.caption =
+            QRectF(area.left(), area.top(), area.width(), (s.caption.count('\n') + 1) * fs * 1.9);
+        area.setTop(L.caption.bottom() + fs * 0.4);
+    }
+    if (marksUnknownWords(f.selection))
+        L.notes << words.translate("Figure",
+                                   "⁇ marks a word the model does not know: it reads <unk> there.");
+    const auto& cols = f.selection.columns;
+    if (cols.empty() || f.selection.rows == 0) return L;
+    const QRectF withNote = area.adjusted(0, 0, 0, -fs * 1.8);
+    placePanels(f, L.notes.isEmpty() ? area : withNote, page, L);
+    for (const PanelPlace& pl : L.panels) L.labelStep = std::max(L.labelStep, pl.labelStep);
+    if (L.labelStep > 1) {
+        // Laid out again with room for the footnote that says so.
+        if (L.notes.isEmpty()) placePanels(f, withNote, page, L);
+        L.labelStep = 1;
+        for (const PanelPlace& pl : L.panels) L.labelStep = std::max(L.labelStep, pl.labelStep);
+        //: Footnote of a figure: %1 the labels' size in points, %2 how many tokens per label
+        L.notes.prepend(words.translate("Figure", "Token labels at %1 pt: one in every %2 shown.")
+                            .arg(fs)
+                            .arg(L.labelStep));
+    }
+    if (!L.notes.isEmpty())
+        L.note = QRectF(area.left(), area.bottom() - fs * 1.6, area.width(), fs * 1.6);
+    L.content = contentOf(f, L);
     return L;
 }
 
@@ -294,13 +379,18 @@ void paintFigure(QPainter& p, const Figure& f, const QRectF& page) {
     const double fs = s.fontSize;
     fillBackground(p, page);
     p.setRenderHint(QPainter::Antialiasing, false);
-    if (!s.title.isEmpty()) {
+    const FigureLayout L = layoutFigure(f, page);
+    if (!L.title.isEmpty()) {
         p.setFont(styleFont(s, fs * 1.4, true));
         p.setPen(Qt::black);
-        p.drawText(QRectF(page.left() + fs, page.top() + fs, page.width() - 2 * fs, fs * 2.2),
-                   Qt::AlignCenter, s.title);
+        p.drawText(L.title, Qt::AlignCenter, s.title);
     }
-    const FigureLayout L = layoutFigure(f, page);
+    const QStringList caption = s.caption.split('\n');
+    for (int i = 0; !L.caption.isEmpty() && i < caption.size(); ++i)
+        drawFitted(
+            p, s,
+            QRectF(L.caption.left(), L.caption.top() + i * fs * 1.9, L.caption.width(), fs * 1.9),
+            caption[i], fs * 1.3, false);
     const ColorMap map = tableColorMap(s.colormap, f.selection.diverging);
     for (const PanelPlace& pl : L.panels) {
         if (L.columnTitles && pl.row == 0)
@@ -312,13 +402,7 @@ void paintFigure(QPainter& p, const Figure& f, const QRectF& page) {
         paintPanel(p, f, L, pl, map);
     }
     if (!L.colorbar.isEmpty()) paintColorbar(p, f, L.colorbar, map);
-    if (!L.note.isEmpty()) {
-        drawFitted(p, s, L.note,
-                   Words(s.language)
-                       .translate("Figure",
-                                  "⁇ marks a word the model does not know: it reads <unk> there."),
-                   fs, false);
-    }
+    if (!L.note.isEmpty()) drawFitted(p, s, L.note, L.notes.join("  ·  "), fs, false);
 }
 
 void paintProfile(QPainter& p, const ProfileFigure& f, const QRectF& page) {

@@ -7,6 +7,7 @@
 // with the same colour maps and scaling (colormaps.h, scaling.h).
 #include <QPainter>
 #include <QString>
+#include <QStringList>
 #include <functional>
 
 #include "core/selection.h"
@@ -22,7 +23,13 @@ struct FigureStyle {
     bool colorbar = true;                     // drawn for the shared scale
     QString fontFamily;                       // empty: a family with CJK glyphs when installed
     QString language = QStringLiteral("en");  // of the figure's own words (render/words.h)
-    double fontSize = 7;                      // points
+    // Points on the page: the token labels and panel titles at this size, never smaller
+    // (where they are taller than a cell, every k-th token is labelled); the title and
+    // column titles larger.
+    double fontSize = 7;
+    // Lines under the title (the sentence and its translation), "\n" between them; empty:
+    // none.
+    QString caption;
     bool lines = false;  // each table as the lines view (render/lines.h), not a heatmap
     // Where the models go: as on screen (a column per model, heads down, or a model's heads
     // in a block under its title when that gives larger panels on a wide page; a single row
@@ -43,8 +50,9 @@ struct PanelPlace {
     QRectF box;               // the panel: title, labels and cells
     QPointF origin;           // the top left of cell (0, 0)
     double cell = 0;          // a cell's side; 0: no room
-    double labelFont = 0;     // token labels' point size
+    double labelFont = 0;     // token labels' point size: the style's
     double labelWidth = 0;    // the longest token label
+    int labelStep = 1;        // every labelStep-th token labelled (1: every one)
 };
 struct FigureLayout {
     QRectF grid;                // the panels' area
@@ -52,8 +60,16 @@ struct FigureLayout {
     double columnTitleHeight = 0, columnWidth = 0;
     int columnSpan = 1;  // grid columns per model (its heads side by side under its title)
     std::vector<PanelPlace> panels;
-    QRectF colorbar;  // empty: none
-    QRectF note;      // the footnote on unknown words ("⁇"), empty when no label has one
+    QRectF title, caption;  // empty: none
+    QRectF colorbar;        // empty: none
+    // The footnote: on thinned labels ("every 2nd token labelled") and on unknown words
+    // ("⁇"); empty when neither applies.
+    QRectF note;
+    QStringList notes;
+    // The smallest panel's labelStep > 1: labels at the size asked leave every k-th token.
+    int labelStep = 1;
+    // The bounding box of every panel's cells and token labels: what the page holds.
+    QRectF content;
 };
 FigureLayout layoutFigure(const Figure& f, const QRectF& page);
 void paintFigure(QPainter& p, const Figure& f, const QRectF& page);

@@ -14,94 +14,164 @@
 
 namespace attnviz::render {
 
+namespace {
+
+struct NamedSize {
+    const char* name;
+    QSizeF points;
+};
+const NamedSize kNamedSizes[] = {
+    {"slide", {960, 540}}, {"slide-4:3", {720, 540}}, {"column", {252, 189}}, {"page", {504, 360}}};
+
+// The largest PNG side: 20000 x 20000 ARGB pixels are 1.6 GB of memory already.
+constexpr int kMaxPixels = 20000;
+
+bool fail(QString* error, const QString& why) {
+    if (error) *error = why;
+    return false;
+}
+
+}  // namespace
+
+QStringList figureSizeNames() {
+    QStringList names;
+    for (const auto& n : kNamedSizes) names << n.name;
+    return names;
+}
+
 bool parseFigureSize(const QString& text, QSizeF* size, bool* named, QString* error) {
     *named = true;
-    if (text == "slide") {
-        *size = QSizeF(960, 540);
-    } else if (text == "column") {
-        *size = QSizeF(252, 189);
-    } else if (text == "page") {
-        *size = QSizeF(504, 360);
-    } else {
-        *named = false;
-        const QStringList wh = text.split('x');
-        bool okW = false, okH = false;
-        const double w = wh.value(0).toDouble(&okW), h = wh.value(1).toDouble(&okH);
-        // Written so that NaN (which compares false with everything) fails the range too.
-        const bool inRange = w >= 16 && w <= 20000 && h >= 16 && h <= 20000;
-        if (wh.size() != 2 || !okW || !okH || !inRange) {
-            if (error)
-                *error = QString("size '%1' must be slide, column, page or WxH (16 to 20000 each)")
-                             .arg(text.size() > 40 ? text.left(40) + QStringLiteral("…") : text);
-            return false;
+    for (const auto& n : kNamedSizes)
+        if (text == n.name) {
+            *size = n.points;
+            return true;
         }
-        *size = QSizeF(w, h);
-    }
+    *named = false;
+    const QStringList wh = text.split('x');
+    bool okW = false, okH = false;
+    const double w = wh.value(0).toDouble(&okW), h = wh.value(1).toDouble(&okH);
+    // Written so that NaN (which compares false with everything) fails the range too.
+    const bool inRange = w >= 16 && w <= 20000 && h >= 16 && h <= 20000;
+    if (wh.size() != 2 || !okW || !okH || !inRange)
+        return fail(error, QString("size '%1' must be %2 or WxH (16 to 20000 each)")
+                               .arg(text.size() > 40 ? text.left(40) + QStringLiteral("…") : text,
+                                    figureSizeNames().join(", ")));
+    *size = QSizeF(w, h);
     return true;
 }
 
-bool writeFigure(const QString& path, QSizeF size, bool named, int dpi, const FigurePainter& paint,
-                 QString* error) {
-    const QString ext = QFileInfo(path).suffix().toLower();
-    if (ext != "svg" && ext != "pdf" && ext != "png") {
-        if (error)
-            *error = QString("'%1': the figure format comes from the extension: .svg, .pdf or .png")
-                         .arg(path);
-        return false;
-    }
-    if (dpi < 36 || dpi > 2400) {
-        if (error) *error = QString("dpi %1 is out of range (36 to 2400)").arg(dpi);
-        return false;
-    }
-    // Rendered in memory, then written by the engine's atomic writer, which checks every
-    // write (QSaveFile's buffered flush can hide a full disk).
+FigureCanvas canvasForPoints(QSizeF points, int dpi) {
+    const double scale = dpi / 72.0;
+    return {
+        points,
+        QSize(int(std::lround(points.width() * scale)), int(std::lround(points.height() * scale))),
+        dpi};
+}
+
+FigureCanvas canvasForPixels(QSize pixels, int dpi) {
+    return {QSizeF(pixels) * (72.0 / dpi), pixels, dpi};
+}
+
+namespace {
+
+QByteArray svgBytes(const FigureCanvas& c, const FigurePainter& paint, bool* ok) {
     QBuffer file;
     file.open(QIODevice::WriteOnly);
-    bool ok = true;
-    if (ext == "svg") {
-        QSvgGenerator svg;
-        svg.setOutputDevice(&file);
-        svg.setSize(size.toSize());
-        svg.setViewBox(QRectF(QPointF(0, 0), size));
-        svg.setResolution(72);  // 1 unit = 1 point
-        svg.setTitle("attnviz figure");
-        QPainter p(&svg);
-        paint(p, QRectF(QPointF(0, 0), size));
-        ok = p.end();
-    } else if (ext == "pdf") {
-        QPdfWriter pdf(&file);
-        pdf.setPageSize(QPageSize(size, QPageSize::Point));
-        pdf.setPageMargins(QMarginsF(0, 0, 0, 0));
-        pdf.setResolution(72);
-        pdf.setCreator("attnviz");
-        QPainter p(&pdf);
-        paint(p, QRectF(QPointF(0, 0), size));
-        ok = p.end();
-    } else {
-        const QSize px = named ? (size * dpi / 72.0).toSize() : size.toSize();
-        QImage img(px, QImage::Format_ARGB32);
-        // Paint at 72 dpi so that a point is a painter unit, then record the real DPI.
-        img.setDotsPerMeterX(int(std::lround(72 / 0.0254)));
-        img.setDotsPerMeterY(int(std::lround(72 / 0.0254)));
-        img.fill(Qt::white);
-        {
-            QPainter p(&img);
-            // Paint in points: fonts and lines keep their size relative to the page.
-            const double scale = dpi / 72.0;
-            const QSizeF pt = named ? size : QSizeF(px.width() / scale, px.height() / scale);
-            p.scale(double(px.width()) / pt.width(), double(px.height()) / pt.height());
-            paint(p, QRectF(QPointF(0, 0), pt));
-        }
-        img.setDotsPerMeterX(int(std::lround(dpi / 0.0254)));
-        img.setDotsPerMeterY(int(std::lround(dpi / 0.0254)));
-        ok = img.save(&file, "PNG");
+    QSvgGenerator svg;
+    svg.setOutputDevice(&file);
+    svg.setSize(c.points.toSize());
+    svg.setViewBox(QRectF(QPointF(0, 0), c.points));
+    svg.setResolution(72);  // 1 unit = 1 point
+    svg.setTitle("attnviz figure");
+    QPainter p(&svg);
+    paint(p, QRectF(QPointF(0, 0), c.points));
+    *ok = p.end();
+    return file.data();
+}
+
+QByteArray pdfBytes(const FigureCanvas& c, const FigurePainter& paint, bool* ok) {
+    QBuffer file;
+    file.open(QIODevice::WriteOnly);
+    QPdfWriter pdf(&file);
+    pdf.setPageSize(QPageSize(c.points, QPageSize::Point));
+    pdf.setPageMargins(QMarginsF(0, 0, 0, 0));
+    pdf.setResolution(72);
+    pdf.setCreator("attnviz");
+    QPainter p(&pdf);
+    paint(p, QRectF(QPointF(0, 0), c.points));
+    *ok = p.end();
+    return file.data();
+}
+
+QByteArray pngBytes(const FigureCanvas& c, const FigurePainter& paint, bool* ok) {
+    QImage img(c.pixels, QImage::Format_ARGB32);
+    if (img.isNull()) {  // no memory for it
+        *ok = false;
+        return {};
     }
+    // Painted at 72 dpi so that a point is a painter unit, then the real DPI recorded.
+    img.setDotsPerMeterX(int(std::lround(72 / 0.0254)));
+    img.setDotsPerMeterY(int(std::lround(72 / 0.0254)));
+    img.fill(Qt::white);
+    {
+        QPainter p(&img);
+        // The page in points stretched onto the pixels: fonts and lines keep their size
+        // relative to the page.
+        p.scale(c.pixels.width() / c.points.width(), c.pixels.height() / c.points.height());
+        paint(p, QRectF(QPointF(0, 0), c.points));
+    }
+    img.setDotsPerMeterX(int(std::lround(c.dpi / 0.0254)));
+    img.setDotsPerMeterY(int(std::lround(c.dpi / 0.0254)));
+    QBuffer file;
+    file.open(QIODevice::WriteOnly);
+    *ok = img.save(&file, "PNG");
+    return file.data();
+}
+
+}  // namespace
+
+bool writeFigure(const QString& path, QSizeF size, bool named, int dpi, const FigurePainter& paint,
+                 QString* error) {
+    const bool png = QFileInfo(path).suffix().toLower() == "png";
+    FigureCanvas canvas = canvasForPoints(size, dpi);
+    if (png && !named) canvas = canvasForPixels(size.toSize(), dpi);
+    return writeFigure(path, canvas, paint, error);
+}
+
+bool writeFigure(const QString& path, const FigureCanvas& c, const FigurePainter& paint,
+                 QString* error) {
+    const QString ext = QFileInfo(path).suffix().toLower();
+    if (ext != "svg" && ext != "pdf" && ext != "png")
+        return fail(error,
+                    QString("'%1': the figure format comes from the extension: .svg, .pdf or .png")
+                        .arg(path));
+    if (c.dpi < 36 || c.dpi > 2400)
+        return fail(error, QString("dpi %1 is out of range (36 to 2400)").arg(c.dpi));
+    // Written so that NaN fails too.
+    if (!(c.points.width() >= 1 && c.points.height() >= 1 && c.points.width() <= 1e5 &&
+          c.points.height() <= 1e5))
+        return fail(error, QString("a page of %1 x %2 pt is out of range")
+                               .arg(c.points.width())
+                               .arg(c.points.height()));
+    if (ext == "png" && (c.pixels.width() < 1 || c.pixels.height() < 1 ||
+                         c.pixels.width() > kMaxPixels || c.pixels.height() > kMaxPixels))
+        return fail(error, QString("a PNG of %1 x %2 px is out of range (1 to %3 a side): a "
+                                   "smaller size or resolution")
+                               .arg(c.pixels.width())
+                               .arg(c.pixels.height())
+                               .arg(kMaxPixels));
+    // Rendered in memory, then written by the engine's atomic writer, which checks every
+    // write (QSaveFile's buffered flush can hide a full disk).
+    bool ok = true;
+    const QByteArray bytes = ext == "svg"   ? svgBytes(c, paint, &ok)
+                             : ext == "pdf" ? pdfBytes(c, paint, &ok)
+                                            : pngBytes(c, paint, &ok);
     if (!ok) {
         if (error) *error = QString("cannot render '%1'").arg(path);
         return false;
     }
     try {
-        writeFileAtomically(path.toStdString(), file.data().toStdString());
+        writeFileAtomically(path.toStdString(), bytes.toStdString());
     } catch (const std::exception& e) {
         if (error) *error = QString::fromUtf8(e.what());
         return false;

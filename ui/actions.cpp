@@ -291,8 +291,10 @@ bool MainWindow::exportFigure(const QString& path, QString* error) {
     // A 16:9 slide; PNG at 144 dpi is 1920 x 1080.
     render::FigureStyle style = view().figureStyle();
     style.language = currentLanguage();
+    style.caption = exportCaption(*m_workspace);
     const auto paint = gridExport(*m_workspace, style, error);
-    return paint && render::writeFigure(path, QSizeF(960, 540), true, 144, paint, error);
+    return paint &&
+           render::writeFigure(path, render::canvasForPoints({960, 540}, 144), paint, error);
 }
 
 ExportDialog* MainWindow::createExportDialog() {
@@ -301,7 +303,9 @@ ExportDialog* MainWindow::createExportDialog() {
         m_training->lossPlot());
     render::FigureStyle style = view().figureStyle();
     style.language = currentLanguage();  // the dialog's default for the figure's words
-    return new ExportDialog(source, style, this);
+    auto* d = new ExportDialog(source, style, this);
+    d->setCaptionSource([ws = m_workspace](const QString&) { return exportCaption(*ws); });
+    return d;
 }
 
 bool MainWindow::exportData(const QString& path, QString* error) {

@@ -23,24 +23,21 @@ namespace attnviz::ui {
 ExportDialog::ExportDialog(Source source, const render::FigureStyle& base, QWidget* parent)
     : QDialog(parent), m_source(std::move(source)), m_base(base) {
     setWindowTitle(tr("Export figure"));
-    createControls(base);
+    createSizeControls();
+    createStyleControls(base);
     layOut();
+    connectSizeControls();
     connectControls();
     // A large preview where the screen allows; the preview follows the dialog's size.
     resize(sizeHint().expandedTo(QSize(1000, 430)).boundedTo(screen()->availableSize() * 0.9));
-    updatePreview();
+    setCanvas(m_canvas, false);  // the fields, and the preview
 }
 
-void ExportDialog::createControls(const render::FigureStyle& base) {
-    m_what = new QComboBox;
-    // In the order of What: the index is the choice.
-    m_what->addItems({tr("Whole grid"), tr("One panel (clicked model)"), tr("Query profile"),
-                      tr("Loss curves")});
-    m_head = new QSpinBox;
-    m_head->setRange(0, 63);
-    m_head->setToolTip(tr("Head of the clicked model for “One panel”"));
+void ExportDialog::createSizeControls() {
     m_size = new QComboBox;
-    m_size->addItem(tr("Slide 16:9 (960 × 540 pt)"), "slide");
+    // Slides of PowerPoint's and Keynote's sizes: 13.33 x 7.5 in and 10 x 7.5 in.
+    m_size->addItem(tr("Slide 16:9 (13.33 × 7.5 in)"), "slide");
+    m_size->addItem(tr("Slide 4:3 (10 × 7.5 in)"), "slide-4:3");
     m_size->addItem(tr("Single column 3.5 in (252 × 189 pt)"), "column");
     m_size->addItem(tr("Double column 7 in (504 × 360 pt)"), "page");
     //: Figure size: a size typed in
@@ -49,28 +46,54 @@ void ExportDialog::createControls(const render::FigureStyle& base) {
     m_h = new QDoubleSpinBox;
     for (auto* s : {m_w, m_h}) {
         s->setRange(16, 20000);
-        s->setDecimals(0);
-        //: Spin box suffix: the unit of the figure's width and height
-        s->setSuffix(tr(" pt / px"));
+        s->setDecimals(1);
+        s->setSuffix(tr(" pt"));
     }
-    m_w->setValue(960);
-    m_h->setValue(540);
     m_dpi = new QSpinBox;
     m_dpi->setRange(36, 2400);
-    m_dpi->setValue(200);
+    m_dpi->setValue(m_canvas.dpi);
     //: Spin box suffix: the resolution of PNG files
     m_dpi->setSuffix(tr(" dpi (PNG)"));
+    m_pw = new QSpinBox;
+    m_ph = new QSpinBox;
+    for (auto* s : {m_pw, m_ph}) {
+        s->setRange(16, 20000);
+        //: Spin box suffix: the PNG's width and height in pixels
+        s->setSuffix(tr(" px"));
+        s->setToolTip(tr("The PNG's exact size; the page in points follows at the resolution"));
+    }
+}
+
+void ExportDialog::createStyleControls(const render::FigureStyle& base) {
+    m_what = new QComboBox;
+    // In the order of What: the index is the choice.
+    m_what->addItems({tr("The grid as shown"), tr("One panel (clicked model)"), tr("Query profile"),
+                      tr("Loss curves")});
+    m_what->setItemData(0,
+                        tr("The columns shown, in their order, with the view's block, layer "
+                           "and heads"),
+                        Qt::ToolTipRole);
+    m_head = new QSpinBox;
+    m_head->setRange(0, 63);
+    m_head->setToolTip(tr("Head of the clicked model for “One panel”"));
     m_font = new QFontComboBox;
     m_font->setCurrentFont(QFont(base.fontFamily.isEmpty() ? render::figureFontFamily(base.language)
                                                            : base.fontFamily));
     m_fontSize = new QDoubleSpinBox;
     m_fontSize->setRange(3, 48);
+    m_fontSize->setDecimals(1);
     m_fontSize->setValue(base.fontSize);
     //: Spin box suffix: the unit of the font size (points)
     m_fontSize->setSuffix(tr(" pt"));
+    m_fontSize->setToolTip(
+        tr("Token labels and panel titles, in points on the page (in a PNG: "
+           "points × dpi / 72 pixels); titles are larger"));
     m_title = new QLineEdit(base.title);
     m_colorbar = new QCheckBox(tr("Colour bar"));
     m_colorbar->setChecked(base.colorbar);
+    m_caption = new QCheckBox(tr("Ca&ption: the sentence and its translation"));
+    m_caption->setChecked(true);
+    m_caption->setEnabled(false);  // until a caption source gives one
     // The figure's own words (titles, axis titles, legends; never the tokens) may be in
     // another language than the interface: a Chinese talk from an English desktop.
     m_language = new QComboBox;
@@ -89,6 +112,10 @@ void ExportDialog::layOut() {
     sizeRow->addWidget(m_w);
     sizeRow->addWidget(new QLabel("×"));
     sizeRow->addWidget(m_h);
+    auto* pixelRow = new QHBoxLayout;
+    pixelRow->addWidget(m_pw);
+    pixelRow->addWidget(new QLabel("×"));
+    pixelRow->addWidget(m_ph);
     //: Form label: what the figure shows
     form->addRow(tr("&Figure"), m_what);
     //: Form label: the attention head
@@ -97,11 +124,17 @@ void ExportDialog::layOut() {
     form->addRow(tr("&Size"), m_size);
     form->addRow("", sizeRow);
     form->addRow(tr("&Resolution"), m_dpi);
+    //: Form label: the PNG file's size in pixels
+    auto* pixelLabel = new QLabel(tr("PN&G size"));
+    pixelLabel->setBuddy(m_pw);  // a row of two fields: the label's key goes to the first
+    form->addRow(pixelLabel, pixelRow);
     form->addRow(tr("F&ont"), m_font);
-    form->addRow(tr("Font si&ze"), m_fontSize);
+    //: Form label: the size of the token labels (points)
+    form->addRow(tr("Label si&ze"), m_fontSize);
     //: Form label: the figure's title
     form->addRow(tr("&Title"), m_title);
     form->addRow("", m_colorbar);
+    form->addRow("", m_caption);
     //: Form label: the language of the figure's titles and legends
     form->addRow(tr("&Labels in"), m_language);
     auto* buttons = new QDialogButtonBox(QDialogButtonBox::Cancel);
@@ -123,31 +156,51 @@ void ExportDialog::layOut() {
     connect(save, &QPushButton::clicked, this, &ExportDialog::chooseFile);
 }
 
-void ExportDialog::connectControls() {
+// The page in points, the PNG's pixels and its resolution hold one canvas: a preset or points
+// typed set the page (pixels follow at the resolution), pixels typed set the PNG exactly
+// (the page follows), the resolution keeps the page.
+void ExportDialog::connectSizeControls() {
     connect(m_size, &QComboBox::currentIndexChanged, this, [this] {
-        const QString key = m_size->currentData().toString();
         QSizeF s;
         bool named = false;
-        if (key != "custom" && render::parseFigureSize(key, &s, &named, nullptr)) {
-            const QSignalBlocker b1(m_w), b2(m_h);
-            m_w->setValue(s.width());
-            m_h->setValue(s.height());
-        }
-        updatePreview();
+        if (render::parseFigureSize(m_size->currentData().toString(), &s, &named, nullptr))
+            setCanvas(render::canvasForPoints(s, m_dpi->value()), false);
     });
-    for (auto* s : {m_w, m_h, m_fontSize})
+    for (auto* s : {m_w, m_h})
         connect(s, &QDoubleSpinBox::valueChanged, this, [this] {
-            if (sender() != m_fontSize) {
-                const QSignalBlocker b(m_size);
-                m_size->setCurrentIndex(3);
-            }
-            updatePreview();
+            setCanvas(render::canvasForPoints({m_w->value(), m_h->value()}, m_dpi->value()), true);
         });
+    for (auto* s : {m_pw, m_ph})
+        connect(s, &QSpinBox::valueChanged, this, [this] {
+            setCanvas(render::canvasForPixels({m_pw->value(), m_ph->value()}, m_dpi->value()),
+                      true);
+        });
+    connect(m_dpi, &QSpinBox::valueChanged, this, [this](int dpi) {
+        setCanvas(render::canvasForPoints(m_canvas.points, dpi),
+                  m_size->currentData().toString() == "custom");
+    });
+}
+
+void ExportDialog::setCanvas(const render::FigureCanvas& c, bool custom) {
+    m_canvas = c;
+    const QSignalBlocker b1(m_w), b2(m_h), b3(m_pw), b4(m_ph), b5(m_size), b6(m_dpi);
+    m_w->setValue(c.points.width());
+    m_h->setValue(c.points.height());
+    m_pw->setValue(c.pixels.width());
+    m_ph->setValue(c.pixels.height());
+    m_dpi->setValue(c.dpi);
+    if (custom) m_size->setCurrentIndex(m_size->findData("custom"));
+    updatePreview();
+}
+
+void ExportDialog::connectControls() {
+    connect(m_fontSize, &QDoubleSpinBox::valueChanged, this, &ExportDialog::updatePreview);
     connect(m_what, &QComboBox::currentIndexChanged, this, &ExportDialog::updatePreview);
     connect(m_head, &QSpinBox::valueChanged, this, &ExportDialog::updatePreview);
     connect(m_font, &QFontComboBox::currentFontChanged, this, &ExportDialog::updatePreview);
     connect(m_title, &QLineEdit::textChanged, this, &ExportDialog::updatePreview);
     connect(m_colorbar, &QCheckBox::toggled, this, &ExportDialog::updatePreview);
+    connect(m_caption, &QCheckBox::toggled, this, &ExportDialog::updatePreview);
     connect(m_language, &QComboBox::currentIndexChanged, this,
             [this, shown = m_base.language]() mutable {
                 // The default font follows the language (TC glyphs for 繁體中文); a chosen one
@@ -160,6 +213,15 @@ void ExportDialog::connectControls() {
             });
 }
 
+void ExportDialog::setCaptionSource(std::function<QString(const QString&)> caption) {
+    m_captionSource = std::move(caption);
+    updatePreview();
+}
+
+void ExportDialog::setCaption(bool on) {
+    m_caption->setChecked(on);
+}
+
 render::FigureStyle ExportDialog::style() const {
     render::FigureStyle s = m_base;
     s.fontFamily = m_font->currentFont().family();
@@ -167,12 +229,11 @@ render::FigureStyle ExportDialog::style() const {
     s.title = m_title->text();
     s.colorbar = m_colorbar->isChecked();
     s.language = m_language->currentData().toString();
+    // The caption belongs to the grid and its panels: the sentence they show.
+    const What what = What(m_what->currentIndex());
+    if (m_caption->isChecked() && m_captionSource && (what == Grid || what == Panel))
+        s.caption = m_captionSource(s.language);
     return s;
-}
-
-QSizeF ExportDialog::pageSize(bool* named) const {
-    *named = m_size->currentData().toString() != "custom";
-    return {m_w->value(), m_h->value()};
 }
 
 void ExportDialog::setWhat(What w) {
@@ -187,11 +248,20 @@ void ExportDialog::setSizePreset(const QString& name) {
     }
     QSizeF s;
     bool named = false;
-    if (render::parseFigureSize(name, &s, &named, nullptr)) {
-        m_w->setValue(s.width());
-        m_h->setValue(s.height());
-        m_size->setCurrentIndex(3);
-    }
+    if (render::parseFigureSize(name, &s, &named, nullptr))
+        setCanvas(render::canvasForPoints(s, m_dpi->value()), true);
+}
+
+void ExportDialog::setPixels(QSize pixels) {
+    setCanvas(render::canvasForPixels(pixels, m_dpi->value()), true);
+}
+
+void ExportDialog::setDpi(int dpi) {
+    m_dpi->setValue(dpi);
+}
+
+void ExportDialog::setLabelPoints(double points) {
+    m_fontSize->setValue(points);
 }
 
 QImage ExportDialog::preview() const {
@@ -212,16 +282,20 @@ void ExportDialog::resizeEvent(QResizeEvent* event) {
 }
 
 void ExportDialog::updatePreview() {
+    if (!m_preview) return;  // controls still being made
+    const What what = What(m_what->currentIndex());
+    const bool captioned = what == Grid || what == Panel;
+    m_caption->setEnabled(captioned && m_captionSource &&
+                          !m_captionSource(m_language->currentData().toString()).isEmpty());
     QString error;
-    const auto paint = m_source(What(m_what->currentIndex()), style(), m_head->value(), &error);
+    const auto paint = m_source(what, style(), m_head->value(), &error);
     if (!paint) {
         m_image = QImage();
         m_preview->setText(error);
         m_status->setText(error);
         return;
     }
-    bool named = false;
-    const QSizeF page = pageSize(&named);
+    const QSizeF page = m_canvas.points;
     // The page drawn in points, scaled to fit the preview box.
     const double scale = std::min(900.0 / page.width(), 560.0 / page.height());
     m_image = QImage((page * scale).toSize(), QImage::Format_ARGB32);
@@ -233,20 +307,32 @@ void ExportDialog::updatePreview() {
     paint(p, QRectF(QPointF(0, 0), page));
     p.end();
     fitPreview();
+    updateStatus();
+}
+
+// What each format will hold: the page, the PNG's pixels, the labels' size in both.
+void ExportDialog::updateStatus() {
+    const render::FigureCanvas& c = m_canvas;
+    //: Export status: %1 × %2 the page in points, %3 × %4 in inches, %5 × %6 the PNG's
+    //: pixels, %7 its dpi, %8 the labels' points, %9 their height in the PNG's pixels
     m_status->setText(
-        tr("%1 × %2 pt (SVG, PDF); PNG %3 × %4 px")
-            .arg(page.width())
-            .arg(page.height())
-            .arg(named ? int(page.width() * m_dpi->value() / 72) : int(page.width()))
-            .arg(named ? int(page.height() * m_dpi->value() / 72) : int(page.height())));
+        tr("SVG, PDF: %1 × %2 pt (%3 × %4 in) · PNG: %5 × %6 px at %7 dpi · "
+           "labels %8 pt (%9 px in the PNG)")
+            .arg(c.points.width(), 0, 'f', 1)
+            .arg(c.points.height(), 0, 'f', 1)
+            .arg(c.points.width() / 72, 0, 'f', 2)
+            .arg(c.points.height() / 72, 0, 'f', 2)
+            .arg(c.pixels.width())
+            .arg(c.pixels.height())
+            .arg(c.dpi)
+            .arg(m_fontSize->value())
+            .arg(m_fontSize->value() * c.pixels.height() / c.points.height(), 0, 'f', 1));
 }
 
 bool ExportDialog::exportTo(const QString& path, QString* error) {
     const auto paint = m_source(What(m_what->currentIndex()), style(), m_head->value(), error);
     if (!paint) return false;
-    bool named = false;
-    const QSizeF page = pageSize(&named);
-    return render::writeFigure(path, page, named, m_dpi->value(), paint, error);
+    return render::writeFigure(path, m_canvas, paint, error);
 }
 
 void ExportDialog::chooseFile() {

@@ -16,9 +16,12 @@ class QFontComboBox;
 
 namespace attnviz::ui {
 
-// Export figure: what (the grid, one model's panel, the query profile, the loss curves),
-// size preset or custom size, DPI for PNG, font, title, colour bar, and a live preview; the
-// file's extension picks SVG, PDF or PNG. Drawing is render/, as for `attnviz-cli render`.
+// Export figure: what (the grid as shown: the chosen columns in their order, the view's
+// block, layer and heads; one model's panel, the query profile, the loss curves), the page
+// (slide 16:9 or 4:3, column, page presets, or a size in points), the PNG's exact pixels and
+// DPI, font, label size (points on the page), title, colour bar, the sentence and its
+// translation as a caption, and a live preview; the file's extension picks SVG, PDF or PNG.
+// Drawing and writing are render/, as for `attnviz-cli render`.
 class ExportDialog : public QDialog {
     Q_OBJECT
 public:
@@ -28,10 +31,22 @@ public:
         What, const render::FigureStyle&, int head, QString*)>;
     ExportDialog(Source source, const render::FigureStyle& base, QWidget* parent = nullptr);
 
+    // The caption offered (the sentence and its translation, lines split by "\n"), in the
+    // figure's language; empty: none, and the Caption box is disabled.
+    void setCaptionSource(std::function<QString(const QString& language)> caption);
+    void setCaption(bool on);
+
     // Writes the current choice to `path` (extension: svg, pdf, png); false with *error.
     bool exportTo(const QString& path, QString* error);
     void setWhat(What w);
-    void setSizePreset(const QString& name);  // "slide", "column", "page", or "WxH"
+    // "slide" (16:9), "slide-4:3", "column", "page" (render::parseFigureSize), or "WxH" points.
+    void setSizePreset(const QString& name);
+    // A PNG of exactly these pixels at the resolution chosen (the page follows: px * 72 / dpi).
+    void setPixels(QSize pixels);
+    void setDpi(int dpi);
+    void setLabelPoints(double points);
+    // The page, the PNG's pixels and resolution that exportTo writes.
+    const render::FigureCanvas& canvas() const { return m_canvas; }
     QImage preview() const;
     // The file written by the last successful export, empty before.
     QString writtenPath() const { return m_written; }
@@ -42,24 +57,30 @@ protected:
     void resizeEvent(QResizeEvent* event) override;
 
 private:
-    void createControls(const render::FigureStyle& base);
+    void createSizeControls();
+    void createStyleControls(const render::FigureStyle& base);
     void layOut();
+    void connectSizeControls();
     void connectControls();
     render::FigureStyle style() const;
-    QSizeF pageSize(bool* named) const;
+    // The canvas changed by a control: the other size fields follow it.
+    void setCanvas(const render::FigureCanvas& c, bool custom);
     void updatePreview();
+    void updateStatus();
     void fitPreview();
     void chooseFile();
 
     Source m_source;
+    std::function<QString(const QString&)> m_captionSource;
     render::FigureStyle m_base;
+    render::FigureCanvas m_canvas = render::canvasForPoints({960, 540}, 200);
     QComboBox *m_what, *m_size, *m_language;
     QDoubleSpinBox *m_w, *m_h, *m_fontSize;
-    QSpinBox *m_dpi, *m_head;
+    QSpinBox *m_dpi, *m_head, *m_pw, *m_ph;
     QFontComboBox* m_font;
     QLineEdit* m_title;
-    QCheckBox* m_colorbar;
-    QLabel *m_preview, *m_status;
+    QCheckBox *m_colorbar, *m_caption;
+    QLabel *m_preview = nullptr, *m_status = nullptr;
     QString m_written, m_folder;
     QImage m_image;
 };

@@ -6,6 +6,8 @@
 #include <QCoreApplication>
 #include <QFileInfo>
 #include <QPicture>
+#include <QStringList>
+#include <algorithm>
 
 #include "core/file_io.h"
 #include "training_dock.h"
@@ -80,6 +82,27 @@ render::FigurePainter lossExport(QCustomPlot* plot, const QString& language, QSt
         p.drawPicture(0, 0, *picture);
         p.restore();
     };
+}
+
+QString exportCaption(const WorkspaceModel& model) {
+    if (model.source().trimmed().isEmpty()) return {};
+    QStringList lines{model.source().trimmed()};
+    if (!model.target().trimmed().isEmpty())
+        return (lines << "→ " + model.target().trimmed()).join('\n');
+    std::vector<std::pair<QString, QStringList>> translations;  // text, its models
+    for (const auto& r : *model.results()) {
+        if (!r.error.empty() || !r.analysis.decoded) continue;
+        const QString text = QString::fromStdString(r.analysis.targetText).trimmed();
+        auto it = std::find_if(translations.begin(), translations.end(),
+                               [&](const auto& t) { return t.first == text; });
+        if (it == translations.end()) it = translations.insert(translations.end(), {text, {}});
+        it->second << QString::fromStdString(r.name);
+    }
+    for (size_t i = 0; i < translations.size() && i < 3; ++i) {
+        const auto& [text, models] = translations[i];
+        lines << "→ " + text + (translations.size() > 1 ? " (" + models.join(", ") + ")" : "");
+    }
+    return lines.join('\n');
 }
 
 ExportDialog::Source exportSource(const WorkspaceModel* model, std::function<int()> currentColumn,

@@ -25,6 +25,11 @@ render::FigurePainter profileExport(const WorkspaceModel& model, int column,
 // The loss plot recorded as vector drawing operations, replayed scaled onto the page.
 render::FigurePainter lossExport(QCustomPlot* plot, const QString& language, QString* error);
 
+// The caption of the workspace's figures: the sentence, then "→ " and its translation (the
+// target given; else the models' own, a line for each different one, named by its models
+// when they differ; at most three). Empty before a sentence.
+QString exportCaption(const WorkspaceModel& model);
+
 // The export dialog's source. currentColumn: the clicked column (-1: none); profileColumn:
 // the column whose heads the profile shows (-1: every model).
 ExportDialog::Source exportSource(const WorkspaceModel* model, std::function<int()> currentColumn,

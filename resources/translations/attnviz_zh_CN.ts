@@ -49,10 +49,6 @@
     <context>
         <name>Figure</name>
         <message>
-            <source>%1 × %2 cells do not fit here: a larger page or fewer panels</source>
-            <translation>%1 × %2 个格子放不下：请使用更大的页面或减少面板</translation>
-        </message>
-        <message>
             <source>⁇ marks a word the model does not know: it reads &lt;unk&gt; there.</source>
             <translation>⁇ 标记模型不认识的词：模型在该处读到的是 &lt;unk&gt;。</translation>
         </message>
@@ -122,6 +118,15 @@ in layer %2</source>
             <source>%1 during training · "%2"</source>
             <extracomment>A filmstrip's title: %1 the model, %2 the probe sentence</extracomment>
             <translation>%1 训练过程 · “%2”</translation>
+        </message>
+        <message>
+            <source>%1 × %2 cells do not fit beside labels of %3 pt: a larger page, fewer panels or smaller labels</source>
+            <translation>%1 × %2 个格子放不下（标签为 %3 pt）：请使用更大的页面、更少的面板或更小的标签</translation>
+        </message>
+        <message>
+            <source>Token labels at %1 pt: one in every %2 shown.</source>
+            <extracomment>Footnote of a figure: %1 the labels' size in points, %2 how many tokens per label</extracomment>
+            <translation>词元标签为 %1 pt：每 %2 个词元标出一个。</translation>
         </message>
     </context>
     <context>
@@ -367,10 +372,6 @@ in layer %2</source>
             <translation>导出图</translation>
         </message>
         <message>
-            <source>Whole grid</source>
-            <translation>整个网格</translation>
-        </message>
-        <message>
             <source>One panel (clicked model)</source>
             <translation>单个面板（所点击的模型）</translation>
         </message>
@@ -387,10 +388,6 @@ in layer %2</source>
             <translation>“单个面板”所用的头（属于所点击的模型）</translation>
         </message>
         <message>
-            <source>Slide 16:9 (960 × 540 pt)</source>
-            <translation>幻灯片 16:9（960 × 540 pt）</translation>
-        </message>
-        <message>
             <source>Single column 3.5 in (252 × 189 pt)</source>
             <translation>单栏 3.5 in（252 × 189 pt）</translation>
         </message>
@@ -402,11 +399,6 @@ in layer %2</source>
             <source>Custom</source>
             <extracomment>Figure size: a size typed in</extracomment>
             <translation>自定义</translation>
-        </message>
-        <message>
-            <source> pt / px</source>
-            <extracomment>Spin box suffix: the unit of the figure's width and height</extracomment>
-            <translation> pt / px</translation>
         </message>
         <message>
             <source> dpi (PNG)</source>
@@ -446,10 +438,6 @@ in layer %2</source>
             <translation>字体(&amp;O)</translation>
         </message>
         <message>
-            <source>Font si&amp;ze</source>
-            <translation>字号(&amp;Z)</translation>
-        </message>
-        <message>
             <source>&amp;Title</source>
             <extracomment>Form label: the figure's title</extracomment>
             <translation>标题(&amp;T)</translation>
@@ -457,10 +445,6 @@ in layer %2</source>
         <message>
             <source>&amp;Export…</source>
             <translation>导出(&amp;E)…</translation>
-        </message>
-        <message>
-            <source>%1 × %2 pt (SVG, PDF); PNG %3 × %4 px</source>
-            <translation>%1 × %2 pt（SVG、PDF）；PNG %3 × %4 px</translation>
         </message>
         <message>
             <source>SVG (*.svg);;PDF (*.pdf);;PNG (*.png)</source>
@@ -478,6 +462,54 @@ in layer %2</source>
             <source>&amp;Labels in</source>
             <extracomment>Form label: the language of the figure's titles and legends</extracomment>
             <translation>标注语言(&amp;L)</translation>
+        </message>
+        <message>
+            <source>Slide 16:9 (13.33 × 7.5 in)</source>
+            <translation>幻灯片 16:9（13.33 × 7.5 in）</translation>
+        </message>
+        <message>
+            <source>Slide 4:3 (10 × 7.5 in)</source>
+            <translation>幻灯片 4:3（10 × 7.5 in）</translation>
+        </message>
+        <message>
+            <source> px</source>
+            <extracomment>Spin box suffix: the PNG's width and height in pixels</extracomment>
+            <translation> px</translation>
+        </message>
+        <message>
+            <source>The PNG's exact size; the page in points follows at the resolution</source>
+            <translation>PNG 的精确像素尺寸；以 pt 计的页面尺寸按分辨率随之改变</translation>
+        </message>
+        <message>
+            <source>The grid as shown</source>
+            <translation>当前显示的网格</translation>
+        </message>
+        <message>
+            <source>The columns shown, in their order, with the view's block, layer and heads</source>
+            <translation>显示的列（按其顺序），以及视图的模块、层和头</translation>
+        </message>
+        <message>
+            <source>Token labels and panel titles, in points on the page (in a PNG: points × dpi / 72 pixels); titles are larger</source>
+            <translation>词元标签和面板标题的大小，以页面上的 pt 计（PNG 中为 pt × dpi / 72 像素）；标题更大</translation>
+        </message>
+        <message>
+            <source>Ca&amp;ption: the sentence and its translation</source>
+            <translation>题注：句子及其译文(&amp;P)</translation>
+        </message>
+        <message>
+            <source>PN&amp;G size</source>
+            <extracomment>Form label: the PNG file's size in pixels</extracomment>
+            <translation>PNG 尺寸(&amp;G)</translation>
+        </message>
+        <message>
+            <source>Label si&amp;ze</source>
+            <extracomment>Form label: the size of the token labels (points)</extracomment>
+            <translation>标签大小(&amp;Z)</translation>
+        </message>
+        <message>
+            <source>SVG, PDF: %1 × %2 pt (%3 × %4 in) · PNG: %5 × %6 px at %7 dpi · labels %8 pt (%9 px in the PNG)</source>
+            <extracomment>Export status: %1 × %2 the page in points, %3 × %4 in inches, %5 × %6 the PNG's pixels, %7 its dpi, %8 the labels' points, %9 their height in the PNG's pixels</extracomment>
+            <translation>SVG、PDF：%1 × %2 pt（%3 × %4 in）· PNG：%5 × %6 px，%7 dpi · 标签 %8 pt（PNG 中为 %9 px）</translation>
         </message>
     </context>
     <context>

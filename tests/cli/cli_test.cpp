@@ -980,10 +980,10 @@ TEST(CliIssue27, MessagesNameTheProblemBriefly) {
     const std::string model = freshModel("messages27"), cfg = tmp("messages27.json");
     expectError(cli({"render", "--model", model, "--text", "a", "--size", "nanxnan", "--out",
                      tmp("nan.svg")}),
-                1, "must be slide, column, page or WxH");
+                1, "must be slide, slide-4:3, column, page or WxH");
     expectError(cli({"render", "--model", model, "--text", "a", "--size",
                      "nanx" + std::string(100000, '9'), "--out", tmp("nan.svg")}),
-                1, "must be slide, column, page or WxH");
+                1, "must be slide, slide-4:3, column, page or WxH");
     expectError(cli({"init", "--config", cfg, "--seed", "18446744073709551616", "--out",
                      tmp("seed.safetensors")}),
                 2, "must be at most 18446744073709551615");

@@ -50,7 +50,8 @@ def main():
     with tempfile.TemporaryDirectory() as tmp:
         # SVG: rectangles and text.
         svg = os.path.join(tmp, "f.svg")
-        r = run(base + ["--out", svg, "--size", "page", "--shared-scale", "--title", "车站 test"])
+        # A slide: room for every token's label at 7 pt (a crowded page labels one in every k).
+        r = run(base + ["--out", svg, "--size", "slide", "--shared-scale", "--title", "车站 test"])
         if r.returncode:
             fail(r.stderr)
         s = open(svg, encoding="utf-8").read()
@@ -67,6 +68,25 @@ def main():
         if not any("车站" in x for x in texts):
             fail("SVG lost the CJK title")
         print(f"OK svg: {rects} cell rectangles, {len(texts)} text elements")
+        # Labels at the size asked, never shrunk, also on a crowded page (12 panels on the
+        # 504x360 pt page): one token in every k labelled then, and a footnote says so.
+        for size, name in (("slide", "roomy"), ("page", "crowded")):
+            out = os.path.join(tmp, name + ".svg")
+            r = run(base + ["--out", out, "--size", size, "--font-size", "7"])
+            if r.returncode:
+                fail(r.stderr)
+            found = re.findall(r'<text[^>]*font-size="([\d.]+)"[^>]*>([^<]*)</text>',
+                               open(out, encoding="utf-8").read())
+            unescape = lambda t: t.strip().replace("&lt;", "<").replace("&gt;", ">")
+            labels = [float(fs) for fs, t in found if unescape(t) in TOKENS]
+            if not labels or any(abs(fs - 7) > 0.01 for fs in labels):
+                fail(f"{name} SVG: token labels of {sorted(set(labels))} pt, asked 7")
+            thinned = len(labels) < M * H * 2 * N
+            if thinned != any("one in every" in t for _, t in found):
+                fail(f"{name} SVG: {len(labels)} labels of {M * H * 2 * N}, footnote does not match")
+            if thinned != (size == "page"):
+                fail(f"{name} SVG: {len(labels)} labels of {M * H * 2 * N}")
+            print(f"OK svg {name}: {len(labels)} token labels, all at 7 pt")
         if any("does not know" in x for x in texts):
             fail("SVG has the unknown-word note although every word is known")
         # Words the models do not know: marked in the labels, explained in a footnote.
@@ -109,12 +129,12 @@ def main():
         print(f"OK svg: colour bars shared and per panel; lines view with {paths} paths")
         # PDF: page size and text.
         pdf = os.path.join(tmp, "f.pdf")
-        r = run(base + ["--out", pdf, "--size", "400x300"])
+        r = run(base + ["--out", pdf, "--size", "900x500"])
         if r.returncode:
             fail(r.stderr)
         info = run(["pdfinfo", pdf]).stdout
         m = re.search(r"Page size:\s+([\d.]+) x ([\d.]+) pts", info)
-        if not m or abs(float(m.group(1)) - 400) > 0.5 or abs(float(m.group(2)) - 300) > 0.5:
+        if not m or abs(float(m.group(1)) - 900) > 0.5 or abs(float(m.group(2)) - 500) > 0.5:
             fail(f"PDF page size: {info}")
         words = run(["pdftotext", pdf, "-"]).stdout.split()
         for t in set(TOKENS):

@@ -587,7 +587,7 @@ TEST(MainWindow, ExportDialogWritesGridPanelProfileAndLossAsVectors) {
     ASSERT_TRUE(d->exportTo(dir + "panel.svg", &error)) << error.toStdString();
     EXPECT_EQ(rects(dir + "panel.svg"), 5 * 5);
     d->setWhat(ExportDialog::Profile);
-    d->setSizePreset("300x200");
+    d->setPixels(QSize(300, 200));
     ASSERT_TRUE(d->exportTo(dir + "profile.png", &error)) << error.toStdString();
     EXPECT_EQ(QImage(dir + "profile.png").size(), QSize(300, 200));
     d->setWhat(ExportDialog::Loss);

@@ -1,0 +1,151 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The app's figure export (ui/export_dialog.h, ui/export_sources.h) exports what is shown:
+// the columns chosen in the model picker, in their order, in the view's block, layer and
+// heads; on a slide, with labels at the size asked (measured in the written SVG and PDF),
+// the sentence and its translation as a caption, and a PNG of exactly the pixels asked.
+#include <gtest/gtest.h>
+
+#include <QFile>
+#include <QImage>
+#include <QLabel>
+#include <QListWidget>
+#include <QSignalSpy>
+
+#include "tests/render/figure_measure.h"
+#include "ui/analysis_runner.h"
+#include "ui/export_dialog.h"
+#include "ui/export_sources.h"
+#include "ui/main_window.h"
+#include "ui/model_picker.h"
+
+using namespace attnviz;
+using namespace attnviz::ui;
+
+namespace {
+
+void waitForResults(MainWindow& w) {
+    QSignalSpy spy(w.runner(), &AnalysisRunner::finished);
+    ASSERT_TRUE(spy.wait(20000));
+    while (w.runner()->busy()) ASSERT_TRUE(spy.wait(20000));
+}
+
+QByteArray contents(const QString& path) {
+    QFile f(path);
+    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+}
+
+// Ticks exactly `names` in the picker, in that order at the top.
+MainWindow::PickModels pick(const QStringList& names) {
+    return [names](ModelPicker& picker) {
+        QListWidget* list = picker.list();
+        for (int i = 0; i < list->count(); ++i) list->item(i)->setCheckState(Qt::Unchecked);
+        for (int k = int(names.size()) - 1; k >= 0; --k)
+            for (int i = 0; i < list->count(); ++i)
+                if (list->item(i)->text() == names[k]) {
+                    QListWidgetItem* item = list->takeItem(i);
+                    item->setCheckState(Qt::Checked);
+                    list->insertItem(0, item);
+                    break;
+                }
+        return true;
+    };
+}
+
+}  // namespace
+
+TEST(Export, ASlideOfTheChosenColumnsAtTheLabelSizeAsked) {
+    MainWindow w;
+    ASSERT_TRUE(w.chooseModelSet("toy", false));
+    ASSERT_EQ(w.columns().size(), 12u);
+    w.setSentence("i want to go to the station");
+    waitForResults(w);
+    // Two columns chosen, HC-SA first: the other ten are not exported.
+    w.setPickModels(pick({"hc-sa", "dot"}));
+    w.chooseModels();
+    waitForResults(w);
+    ASSERT_EQ(w.columns().size(), 2u);
+    const auto tokens = *w.workspace()->selection().columns.at(0).tables.at(0).queries;
+    ASSERT_EQ(tokens.size(), 8u);  // 7 words and <eos>
+    std::unique_ptr<ExportDialog> d(w.createExportDialog());
+    d->setSizePreset("slide");
+    d->setLabelPoints(9);
+    const QString dir = QString::fromStdString(::testing::TempDir());
+    QString error;
+    ASSERT_TRUE(d->exportTo(dir + "slide.svg", &error)) << error.toStdString();
+    const QByteArray svg = contents(dir + "slide.svg");
+    const QString text = QString::fromUtf8(svg);
+    EXPECT_EQ(text.count("<rect"), 2 * 4 * 8 * 8);  // every head of the two models
+    EXPECT_NE(text.indexOf(">hc-sa<"), -1);
+    EXPECT_LT(text.indexOf(">hc-sa<"), text.indexOf(">dot<"));  // in the order chosen
+    EXPECT_EQ(text.indexOf(">dense<"), -1);
+    // The labels at 9 pt on the page, every token of every panel.
+    int labels = 0, glyphs = 0;
+    for (const auto& [t, size] : test::svgTextSizes(svg))
+        if (std::find(tokens.begin(), tokens.end(), t.toStdString()) != tokens.end()) {
+            ++labels;
+            glyphs += int(t.size());
+            EXPECT_NEAR(size, 9, 0.01) << t.toStdString();
+        }
+    EXPECT_EQ(labels, 2 * 4 * 2 * 8);
+    // The caption: the sentence and the models' translation.
+    EXPECT_NE(text.indexOf(">i want to go to the station<"), -1);
+    EXPECT_NE(text.indexOf("→ "), -1);
+    EXPECT_EQ(exportCaption(*w.workspace()).count('\n'), text.count("→ "));
+    // The PDF: the same labels at 9 pt as a reader draws them (a glyph at a time).
+    ASSERT_TRUE(d->exportTo(dir + "slide.pdf", &error)) << error.toStdString();
+    int atNine = 0;
+    for (double size : test::pdfTextSizes(contents(dir + "slide.pdf")))
+        atNine += std::abs(size - 9) < 0.01;
+    EXPECT_GE(atNine, glyphs);
+    // A PNG: the preset's pixels as the dialog says them, or exactly the pixels typed.
+    d->setDpi(200);
+    EXPECT_EQ(d->canvas().pixels, QSize(2667, 1500));
+    bool said = false;  // the status line under the preview
+    for (const QLabel* l : d->findChildren<QLabel*>()) said |= l->text().contains("2667 × 1500 px");
+    EXPECT_TRUE(said);
+    d->grab().save(dir + "export-dialog.png");  // for a person to look at
+    ASSERT_TRUE(d->exportTo(dir + "slide.png", &error)) << error.toStdString();
+    EXPECT_EQ(QImage(dir + "slide.png").size(), QSize(2667, 1500));
+    for (const QSize px : {QSize(2666, 1500), QSize(1365, 767), QSize(801, 601)}) {
+        d->setPixels(px);
+        ASSERT_TRUE(d->exportTo(dir + "exact.png", &error)) << error.toStdString();
+        EXPECT_EQ(QImage(dir + "exact.png").size(), px);
+    }
+    // Without the caption.
+    d->setCaption(false);
+    ASSERT_TRUE(d->exportTo(dir + "plain.svg", &error));
+    EXPECT_EQ(QString::fromUtf8(contents(dir + "plain.svg")).indexOf("→ "), -1);
+    // The view: the mean of heads, then a 4:3 slide.
+    ViewState v = w.view();
+    v.meanHeads = true;
+    w.setView(v);
+    d->setSizePreset("slide-4:3");
+    EXPECT_EQ(d->canvas().points, QSizeF(720, 540));
+    ASSERT_TRUE(d->exportTo(dir + "mean.svg", &error)) << error.toStdString();
+    EXPECT_EQ(QString::fromUtf8(contents(dir + "mean.svg")).count("<rect"), 2 * 8 * 8);
+}
+
+// The caption's translation: the target given, else each model's own (one line while they
+// agree, a line per translation named by its models when they differ); none before a sentence.
+TEST(Export, CaptionIsTheSentenceAndItsTranslation) {
+    MainWindow w;
+    ASSERT_TRUE(w.chooseModelSet("toy", false));
+    w.setPickModels(pick({"dot", "hc-sa"}));
+    w.chooseModels();
+    w.setSentence("i want to go to the station", "mo volo na de banof");
+    waitForResults(w);
+    EXPECT_EQ(exportCaption(*w.workspace()), "i want to go to the station\n→ mo volo na de banof");
+    w.setSentence("the station", "");
+    waitForResults(w);
+    const QStringList lines = exportCaption(*w.workspace()).split('\n');
+    ASSERT_GE(lines.size(), 2);
+    EXPECT_EQ(lines[0], "the station");
+    for (int i = 1; i < lines.size(); ++i) {
+        EXPECT_TRUE(lines[i].startsWith("→ "));
+        // Named by their models only when the models disagree.
+        EXPECT_EQ(lines[i].endsWith(")"), lines.size() > 2) << lines[i].toStdString();
+    }
+    for (const auto& r : *w.workspace()->results())
+        EXPECT_NE(lines.join('\n').indexOf(QString::fromStdString(r.analysis.targetText).trimmed()),
+                  -1);
+}
