@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // attnviz-cli analyze: what every head does, in numbers (core/head_stats.h, docs/analysis.md):
 // entropy, confidence, distance, the best Gaussian window with its R², the relative-offset
-// profile, and with several sentences the input dependence. JSON.
+// profile, and with several sentences the input dependence. JSON. On an image model (arch
+// "vit"): every head's mean attention distance in pixels over one image or many.
+#include <algorithm>
 #include <map>
 #include <ostream>
 #include <sstream>
@@ -13,9 +15,11 @@
 #include "core/head_importance.h"
 #include "core/head_stats.h"
 #include "core/head_table.h"
+#include "core/image_set.h"
 #include "core/model.h"
 #include "core/tasks.h"
 #include "core/training_job.h"
+#include "image_input.h"
 
 namespace attnviz::cli {
 namespace {
@@ -29,21 +33,26 @@ public:
 
 private:
     std::string m_model, m_text, m_target, m_data, m_task, m_out;
-    int m_count = 200, m_maxOffset = 8;
+    int m_count = 200, m_maxOffset = 8, m_imageCount = 1000;
     bool m_rollout = false, m_importance = false, m_prune = false;
     uint64_t m_seed = 1;
-    CLI::Option *m_targetOpt = nullptr, *m_textOpt = nullptr;
+    CLI::Option *m_targetOpt = nullptr, *m_textOpt = nullptr, *m_imageCountOpt = nullptr;
+    ImageInput m_image;
 
     using Inputs = std::vector<std::pair<std::string, std::optional<std::string>>>;
     Inputs readInputs(const Model& m, bool haveText) const;
     nlohmann::json rolloutJson(const std::vector<Analysis>& runs) const;
     nlohmann::json pruneJson(Model& m, const SetAnalysis& set) const;
+    void runText(const Context& ctx, Model& m);
+    void runImages(const Context& ctx, Model& m);
+    void write(const Context& ctx, const nlohmann::json& out) const;
 };
 
 CLI::App* AnalyzeCommand::add(CLI::App& parent) {
     auto* c = parent.add_subcommand(
         "analyze",
-        "Per-head statistics: entropy, confidence, distance, Gaussian fit, input dependence");
+        "Per-head statistics: entropy, confidence, distance, Gaussian fit, input dependence; "
+        "on image models the mean attention distance in pixels");
     c->add_option("--model", m_model, "Checkpoint (.safetensors)")->required();
     auto* text = m_textOpt =
         c->add_option("--text", m_text, "One sentence (decoder-only models: the text)");
@@ -74,6 +83,12 @@ CLI::App* AnalyzeCommand::add(CLI::App& parent) {
     c->add_flag("--prune", m_prune,
                 "With --importance: the pruning curves, loss and BLEU after removing heads one "
                 "by one, least important first and in a random order");
+    m_image.addOptions(c);
+    m_imageCountOpt = c->add_option("--fashion-mnist-count", m_imageCount,
+                                    "Image models: average over the first N Fashion-MNIST images "
+                                    "of --split (the default without --image or --fashion-mnist)")
+                          ->capture_default_str()
+                          ->check(CLI::Range(1, 60000));
     c->add_option("--out", m_out, "Output file (default: standard output)");
     return c;
 }
@@ -160,14 +175,25 @@ json AnalyzeCommand::pruneJson(Model& m, const SetAnalysis& set) const {
 }
 
 void AnalyzeCommand::run(const Context& ctx) {
+    if (!m_out.empty() && m_out != "-") checkOutputPath(m_out, {m_model, m_data});
+    m_image.check(m_out.empty() || m_out == "-" ? std::vector<std::string>{m_model}
+                                                : std::vector<std::string>{m_model, m_out});
+    Model m = Model::load(m_model);
+    if (m.config().isVision()) return runImages(ctx, m);
+    if (m_image.given() || m_imageCountOpt->count())
+        throw Error(
+            "--image, --fashion-mnist and --fashion-mnist-count need an image model; this one "
+            "reads text");
+    runText(ctx, m);
+}
+
+void AnalyzeCommand::runText(const Context& ctx, Model& m) {
     const bool haveText = m_textOpt->count() > 0;
     if (!haveText + m_data.empty() + m_task.empty() != 2)
         throw Error("analyze needs one of --text, --data or --task");
     if (m_prune && !m_importance) throw Error("--prune needs --importance");
     if (m_importance && haveText)
         throw Error("--importance needs a set of sentences: --data or --task");
-    if (!m_out.empty() && m_out != "-") checkOutputPath(m_out, {m_model, m_data});
-    Model m = Model::load(m_model);
     std::vector<SetSentence> sentences;
     for (const auto& [src, tgt] : readInputs(m, haveText)) sentences.push_back({src, tgt});
     // Every sentence analysed, every head's statistics over them (the Heads dock's road).
@@ -218,6 +244,73 @@ void AnalyzeCommand::run(const Context& ctx) {
              {"heads", heads}};
     if (m_rollout) out["rollout"] = rolloutJson(set.runs);
     if (m_prune) out["prune"] = pruneJson(m, set);
+    write(ctx, out);
+}
+
+// Every head's mean attention distance (core/head_stats.h, docs/model-spec.md 4.4) over one
+// image (--image, --fashion-mnist) or the first --fashion-mnist-count images of --split.
+void AnalyzeCommand::runImages(const Context& ctx, Model& m) {
+    if (m_textOpt->count() || !m_data.empty() || !m_task.empty())
+        throw Error("'" + m_model +
+                    "' is an image model: give --image, --fashion-mnist or "
+                    "--fashion-mnist-count, not --text, --data or --task");
+    if (m_rollout || m_importance || m_prune)
+        throw Error("--rollout, --importance and --prune are for text models");
+    if (m_image.given() && m_imageCountOpt->count())
+        throw Error("give one image (--image, --fashion-mnist) or --fashion-mnist-count, not both");
+    const PatchGrid grid = patchGrid(m.config());
+    AttentionDistances distances(grid);
+    std::string source;
+    std::optional<bool> inverted;
+    std::vector<CapturedBlock> names;  // the blocks' names, kinds and variants, no weights
+    auto add = [&](const std::vector<uint8_t>& pixels, std::optional<int> label) {
+        const ImageAnalysis a = m.analyzeImage(pixels, label);
+        distances.add(a.blocks);
+        if (names.empty())
+            for (const CapturedBlock& b : a.blocks)
+                names.push_back({b.name, b.kind, b.layer, b.variant, b.heads, {}});
+    };
+    if (m_image.given()) {
+        const ImageInput::Loaded in = m_image.load(m, m_model);
+        add(in.pixels, in.label);
+        source = in.source;
+        inverted = in.inverted;
+    } else {
+        const ImageSet set = m_image.loadMany(m, m_model, m_imageCount, source);
+        const size_t px = size_t(set.rows) * size_t(set.cols);
+        for (size_t i = 0; i < set.size(); ++i)
+            add({set.image(i), set.image(i) + px}, std::nullopt);
+    }
+    const auto perHead = distances.perHead();
+    const auto perBlock = distances.perBlock();
+    json heads = json::array(), layers = json::array();
+    for (size_t b = 0; b < names.size(); ++b) {
+        const CapturedBlock& blk = names[b];
+        for (size_t h = 0; h < perHead[b].size(); ++h)
+            heads.push_back({{"block", blockKindName(blk.kind)},
+                             {"layer", blk.layer},
+                             {"head", int(h)},
+                             {"variant", blk.variant},
+                             {"distance_px", perHead[b][h].px},
+                             {"rows", perHead[b][h].rows}});
+        layers.push_back({{"block", blockKindName(blk.kind)},
+                          {"layer", blk.layer},
+                          {"variant", blk.variant},
+                          {"distance_px", perBlock[b]}});
+    }
+    json out{{"model", m_model},
+             {"images", distances.images()},
+             {"source", source},
+             {"grid", {{"patches", grid.grid}, {"patch_px", grid.patch}}},
+             {"uniform_distance_px", uniformAttentionDistance(grid)},
+             {"definitions", "docs/analysis.md"},
+             {"heads", heads},
+             {"layers", layers}};
+    if (inverted) out["inverted"] = *inverted;
+    write(ctx, out);
+}
+
+void AnalyzeCommand::write(const Context& ctx, const nlohmann::json& out) const {
     const std::string text = out.dump(2) + "\n";
     if (m_out.empty() || m_out == "-") {
         ctx.out << text;

@@ -14,9 +14,13 @@
 namespace attnviz::cli {
 namespace {
 
+void checkTakesFashionMnist(const Model& m, const std::string& modelPath) {
+    if (m.config().imageSize != 28) throw Error("'" + modelPath + "' does not take 28×28 images");
+}
+
 ImageInput::Loaded loadFashionMnist(const Model& m, const std::string& modelPath,
                                     const std::string& split, int index) {
-    if (m.config().imageSize != 28) throw Error("'" + modelPath + "' does not take 28×28 images");
+    checkTakesFashionMnist(m, modelPath);
     const ImageSet set = attnviz::loadFashionMnist(fashionMnistDir(), split);
     if (size_t(index) >= set.size())
         throw Error("--fashion-mnist " + std::to_string(index) + ": the " + split + " split has " +
@@ -97,6 +101,18 @@ ImageInput::Loaded ImageInput::load(const Model& m, const std::string& modelPath
     }
 #endif
     return l;
+}
+
+ImageSet ImageInput::loadMany(const Model& m, const std::string& modelPath, int count,
+                              std::string& source) const {
+    if (given()) throw Error("give one image (--image, --fashion-mnist) or a count, not both");
+    if (!m_save.empty())
+        throw Error("--save-input saves one image: give --image or --fashion-mnist");
+    checkTakesFashionMnist(m, modelPath);
+    ImageSet set = attnviz::loadFashionMnist(fashionMnistDir(), m_split);
+    if (size_t(count) < set.size()) set = set.slice(0, size_t(count));
+    source = "fashion-mnist " + m_split + " images 0 … " + std::to_string(set.size() - 1);
+    return set;
 }
 
 }  // namespace attnviz::cli

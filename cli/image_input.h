@@ -13,7 +13,8 @@
 
 namespace attnviz {
 class Model;
-}
+struct ImageSet;
+}  // namespace attnviz
 
 namespace attnviz::cli {
 
@@ -37,6 +38,12 @@ public:
     // The image for the image model `m` (loaded from `modelPath`), saved when --save-input
     // says so. Error naming the file or the option and what is wrong.
     Loaded load(const Model& m, const std::string& modelPath) const;
+    // The first `count` Fashion-MNIST images of --split (all of it when it has fewer) for
+    // the image model `m`, for commands that average over many (analyze); `source` receives
+    // "fashion-mnist test images 0 … 999". Error as load(); --save-input is refused (it
+    // saves one image), as are --image and --fashion-mnist (one image).
+    ImageSet loadMany(const Model& m, const std::string& modelPath, int count,
+                      std::string& source) const;
 
 private:
     std::string m_path, m_invert = "auto", m_split = "test", m_save;

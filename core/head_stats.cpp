@@ -9,6 +9,10 @@
 #include <stdexcept>
 #include <tuple>
 
+#include "attention/block.h"
+#include "config.h"
+#include "error.h"
+
 namespace attnviz {
 namespace {
 
@@ -423,6 +427,92 @@ Mat attentionRollout(const std::vector<Mat>& headMeans) {
         r = a * r;  // the newest layer on the left
     }
     return r.cast<Scalar>();
+}
+
+PatchGrid patchGrid(const ModelConfig& cfg) {
+    return {cfg.gridSize(), cfg.patch, cfg.pool == Pool::Cls};
+}
+
+AttentionDistance meanAttentionDistance(const Mat& weights, const PatchGrid& grid) {
+    const int G = grid.grid, first = grid.classToken ? 1 : 0, np = G * G;
+    if (G <= 0 || grid.patch <= 0)
+        throw Error("mean attention distance: the patch grid must have patches");
+    if (weights.rows() != grid.positions() || weights.cols() != grid.positions())
+        throw Error("mean attention distance: weights of " + std::to_string(weights.rows()) + "×" +
+                    std::to_string(weights.cols()) + " for a grid of " +
+                    std::to_string(grid.positions()) + " positions");
+    // Pixel distance of every grid offset (Δr, Δc), |Δ| < G: [(2G − 1)²].
+    const int span = 2 * G - 1;
+    std::vector<double> px(size_t(span * span));
+    for (int dr = -(G - 1); dr < G; ++dr)
+        for (int dc = -(G - 1); dc < G; ++dc)
+            px[size_t((dr + G - 1) * span + dc + G - 1)] =
+                grid.patch * std::sqrt(double(dr * dr + dc * dc));
+    AttentionDistance d;
+    double total = 0;
+    for (int q = 0; q < np; ++q) {
+        double sum = 0, dist = 0;
+        for (int t = 0; t < np; ++t) {
+            const double a = std::max(0.0, double(weights(first + q, first + t)));
+            sum += a;
+            dist += a * px[size_t((t / G - q / G + G - 1) * span + t % G - q % G + G - 1)];
+        }
+        if (!(sum > 0)) continue;
+        total += dist / sum;
+        ++d.rows;
+    }
+    if (d.rows > 0) d.px = total / d.rows;
+    return d;
+}
+
+double uniformAttentionDistance(const PatchGrid& grid) {
+    const PatchGrid patches{grid.grid, grid.patch, false};
+    const Mat uniform = Mat::Ones(patches.positions(), patches.positions());
+    return meanAttentionDistance(uniform, patches).px;
+}
+
+void AttentionDistances::add(const std::vector<CapturedBlock>& blocks) {
+    if (m_images == 0) {
+        for (const CapturedBlock& b : blocks) {
+            m_sumPx.emplace_back(b.weights.size(), 0.0);
+            m_rows.emplace_back(b.weights.size(), 0);
+        }
+    }
+    if (blocks.size() != m_sumPx.size())
+        throw Error("mean attention distance: " + std::to_string(blocks.size()) + " blocks after " +
+                    std::to_string(m_sumPx.size()));
+    for (size_t b = 0; b < blocks.size(); ++b) {
+        if (blocks[b].weights.size() != m_sumPx[b].size())
+            throw Error("mean attention distance: " + blocks[b].name + " has " +
+                        std::to_string(blocks[b].weights.size()) + " heads after " +
+                        std::to_string(m_sumPx[b].size()));
+        for (size_t h = 0; h < blocks[b].weights.size(); ++h) {
+            const AttentionDistance d = meanAttentionDistance(blocks[b].weights[h], m_grid);
+            m_sumPx[b][h] += d.px * d.rows;
+            m_rows[b][h] += d.rows;
+        }
+    }
+    ++m_images;
+}
+
+std::vector<std::vector<AttentionDistance>> AttentionDistances::perHead() const {
+    std::vector<std::vector<AttentionDistance>> out(m_sumPx.size());
+    for (size_t b = 0; b < m_sumPx.size(); ++b)
+        for (size_t h = 0; h < m_sumPx[b].size(); ++h)
+            out[b].push_back({m_rows[b][h] > 0 ? m_sumPx[b][h] / m_rows[b][h] : 0.0, m_rows[b][h]});
+    return out;
+}
+
+std::vector<double> AttentionDistances::perBlock() const {
+    std::vector<double> out;
+    for (const auto& heads : perHead()) {
+        double sum = 0;
+        int n = 0;
+        for (const AttentionDistance& d : heads)
+            if (d.rows > 0) sum += d.px, ++n;
+        out.push_back(n > 0 ? sum / n : 0.0);
+    }
+    return out;
 }
 
 }  // namespace attnviz

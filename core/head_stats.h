@@ -11,6 +11,9 @@
 
 namespace attnviz {
 
+struct CapturedBlock;
+struct ModelConfig;
+
 // One head's weights for one sentence: [Nq, Nk], as captured (core/attention/block.h).
 struct HeadTable {
     const Mat* weights = nullptr;
@@ -70,6 +73,58 @@ std::vector<double> gaussianOffsetProfile(const std::vector<HeadTable>& tables,
 // Gaussian windows); > 0 for dot-product. `compared` receives the number of rows in groups
 // of at least two sentences (0: no two sentences share a shape, nothing to compare).
 double inputDependence(const std::vector<HeadTable>& tables, int* compared = nullptr);
+
+// The patch grid of an image model (arch "vit", docs/model-spec.md 3.10): G × G patches of
+// P × P pixels in row-major order, after the class token (position 0) when there is one.
+struct PatchGrid {
+    int grid = 0;             // G, patches per side
+    int patch = 0;            // P, pixels per side of a patch
+    bool classToken = false;  // pool "cls": position 0 is the class token
+    int positions() const { return grid * grid + (classToken ? 1 : 0); }
+};
+// The grid of an image model's configuration (cfg.isVision()).
+PatchGrid patchGrid(const ModelConfig& cfg);
+
+// Mean attention distance of a head (docs/model-spec.md 4.4; Dosovitskiy et al. 2021, Fig. 7):
+// the mean over patch queries i of Σ_t p_it · P · sqrt((r_t − r_i)² + (c_t − c_i)²) pixels,
+// with p_it the query's row restricted to the patch keys t and renormalised to sum 1 (the
+// class token is neither a query nor a key). `px` is that mean over `rows` rows; rows
+// without weight on the patch keys are left out (px 0 when no row has any).
+struct AttentionDistance {
+    double px = 0;
+    int rows = 0;
+};
+// One head on one image: weights [N, N] with N = grid.positions() (as captured). Error when
+// the shape is not the grid's.
+AttentionDistance meanAttentionDistance(const Mat& weights, const PatchGrid& grid);
+// What uniform attention over the patches gives on this grid: 14.44 px for 7 × 7 patches of
+// 4 pixels (the reference line of the ViT figure).
+double uniformAttentionDistance(const PatchGrid& grid);
+
+// Every head's mean attention distance of an image model over a set of images, one image at
+// a time (no image's weights need be kept): the mean over the patch queries of all images,
+// i.e. over images of the per-image means when every row carries weight.
+//   AttentionDistances d(patchGrid(model.config()));
+//   for (image : images) d.add(model.analyzeImage(image).blocks);
+//   d.perHead()[block][head], d.perBlock()[block] (mean of the block's heads)
+class AttentionDistances {
+public:
+    explicit AttentionDistances(PatchGrid grid) : m_grid(grid) {}
+    // One image's captured blocks, weights [heads] of [N, N]. Error when their number or
+    // shapes differ from the first image's or from the grid.
+    void add(const std::vector<CapturedBlock>& blocks);
+    int images() const { return m_images; }
+    // [blocks][heads] the means over every row so far (AttentionDistance::rows their count).
+    std::vector<std::vector<AttentionDistance>> perHead() const;
+    // [blocks] the mean of each block's heads' px (heads without rows left out).
+    std::vector<double> perBlock() const;
+
+private:
+    PatchGrid m_grid;
+    int m_images = 0;
+    std::vector<std::vector<double>> m_sumPx;  // [blocks][heads] Σ px·rows
+    std::vector<std::vector<int>> m_rows;      // [blocks][heads]
+};
 
 // Attention rollout (Abnar & Zuidema 2020) through a stack of self-attention layers: each
 // layer's mean of heads W̄ (rows as captured) becomes Ã = ½ W̄ + ½ I with rows renormalised,

@@ -5,6 +5,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -212,6 +213,89 @@ TEST(ImageCli, OptionsAreChecked) {
     EXPECT_EQ(r.code, 1);
     EXPECT_HAS(r.err, "classify needs an image model");
     r = cli({"attention", "--model", text, "--image", "a.png"});
+    EXPECT_EQ(r.code, 1);
+    EXPECT_HAS(r.err, "need an image model");
+}
+
+// analyze on an image model: distance_px per head and per layer over one image or many
+// (docs/model-spec.md 4.4). The hard-coded 2D Gaussian's heads have the distance of the
+// spec's density whatever the image (tests/reference/attention_distance_ref.py checks the
+// values against NumPy; here, that they do not depend on the images and the JSON's shape).
+TEST(ImageCli, AnalyzeGivesMeanAttentionDistances) {
+    if (!haveFashionMnist()) GTEST_SKIP() << "Fashion-MNIST is not installed";
+    const std::string cfg = tmp("gauss.json"), gauss = tmp("gauss.safetensors");
+    std::ofstream(cfg) << R"({"arch": "vit", "d_model": 16, "heads": 4, "d_ff": 32,
+                              "enc_layers": 2, "encoder_self": {"variant": "gaussian"}})";
+    ASSERT_EQ(cli({"init", "--config", cfg, "--out", gauss}).code, 0);
+    Result r = cli({"analyze", "--model", gauss, "--fashion-mnist-count", "4"});
+    ASSERT_EQ(r.code, 0) << r.err;
+    const json many = json::parse(r.out);
+    EXPECT_EQ(many["images"], 4);
+    EXPECT_EQ(many["source"], "fashion-mnist test images 0 … 3");
+    EXPECT_NEAR(many["uniform_distance_px"].get<double>(), 14.437861767102035, 1e-9);
+    ASSERT_EQ(many["heads"].size(), 8u);
+    ASSERT_EQ(many["layers"].size(), 2u);
+    // Left, right, above, below: one value by symmetry, in both layers, on every image.
+    const double first = many["heads"][0]["distance_px"];
+    EXPECT_GT(first, 4.0);
+    EXPECT_LT(first, 8.0);
+    for (const json& h : many["heads"]) {
+        EXPECT_NEAR(h["distance_px"].get<double>(), first, 1e-5) << h.dump();
+        EXPECT_EQ(h["rows"], 4 * 49);
+        EXPECT_EQ(h["variant"], "gaussian");
+    }
+    EXPECT_NEAR(many["layers"][1]["distance_px"].get<double>(), first, 1e-5);
+    r = cli({"analyze", "--model", gauss, "--fashion-mnist", "7"});
+    ASSERT_EQ(r.code, 0) << r.err;
+    const json one = json::parse(r.out);
+    EXPECT_EQ(one["images"], 1);
+    EXPECT_EQ(one["heads"][3]["rows"], 49);
+    EXPECT_NEAR(one["heads"][3]["distance_px"].get<double>(), first, 1e-5);
+
+    // A dot-product model on a person's image: per layer the mean of its heads.
+    const std::string bmp = tmp("analyze.bmp");
+    writeBmp(bmp, 40, 30, [](int x, int y) {
+        return (x - 20) * (x - 20) + (y - 15) * (y - 15) < 90 ? 30 : 230;
+    });
+    r = cli({"analyze", "--model", vitModel(), "--image", bmp});
+    ASSERT_EQ(r.code, 0) << r.err;
+    const json dot = json::parse(r.out);
+    EXPECT_EQ(dot["inverted"], true);
+    ASSERT_EQ(dot["heads"].size(), 2u);
+    const double a = dot["heads"][0]["distance_px"], b = dot["heads"][1]["distance_px"];
+    EXPECT_GT(a, 0.0);
+    EXPECT_LT(a, 4 * 6 * std::sqrt(2.0));  // the grid's diagonal
+    EXPECT_NEAR(dot["layers"][0]["distance_px"].get<double>(), (a + b) / 2, 1e-12);
+    // Without an image option: the first 1,000 test images (the default); here a smaller count.
+    r = cli({"analyze", "--model", vitModel(), "--fashion-mnist-count", "2", "--split", "train"});
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_EQ(json::parse(r.out)["source"], "fashion-mnist train images 0 … 1");
+}
+
+TEST(ImageCli, AnalyzeOptionsAreChecked) {
+    Result r = cli({"analyze", "--model", vitModel(), "--text", "hello"});
+    EXPECT_EQ(r.code, 1);
+    EXPECT_HAS(r.err, "is an image model: give --image, --fashion-mnist or --fashion-mnist-count");
+    r = cli({"analyze", "--model", vitModel(), "--fashion-mnist", "0", "--rollout"});
+    EXPECT_EQ(r.code, 1);
+    EXPECT_HAS(r.err, "--rollout, --importance and --prune are for text models");
+    r = cli(
+        {"analyze", "--model", vitModel(), "--fashion-mnist", "0", "--fashion-mnist-count", "5"});
+    EXPECT_EQ(r.code, 1);
+    EXPECT_HAS(r.err, "not both");
+    r = cli({"analyze", "--model", vitModel(), "--fashion-mnist-count", "5", "--save-input",
+             tmp("x.png")});
+    EXPECT_EQ(r.code, 1);
+    EXPECT_HAS(r.err, "--save-input saves one image");
+    r = cli({"analyze", "--model", vitModel(), "--fashion-mnist-count", "0"});
+    EXPECT_EQ(r.code, 2);
+    const std::string text = tmp("text_analyze.safetensors");
+    ASSERT_EQ(
+        cli({"init", "--config", ATTNVIZ_TEST_DATA "/configs/dense.json", "--out", text}).code, 0);
+    r = cli({"analyze", "--model", text, "--fashion-mnist", "0"});
+    EXPECT_EQ(r.code, 1);
+    EXPECT_HAS(r.err, "need an image model; this one reads text");
+    r = cli({"analyze", "--model", text, "--fashion-mnist-count", "3", "--text", "a b"});
     EXPECT_EQ(r.code, 1);
     EXPECT_HAS(r.err, "need an image model");
 }

@@ -8,6 +8,7 @@
 
 #include <cmath>
 
+#include "core/attention/block.h"
 #include "test_util.h"
 
 using namespace attnviz;
@@ -195,4 +196,85 @@ TEST(HeadStats, GaussianProfileAndResidualOfAFittedHead) {
     const double z0 = std::exp(-0.5 * std::pow((0 - 1 - f.offset) / f.sigma, 2)),
                  z1 = std::exp(-0.5 * std::pow((1 - 1 - f.offset) / f.sigma, 2));
     EXPECT_NEAR(r(1, 0), 0.5 - z0 / (z0 + z1), 1e-6);
+}
+
+// Mean attention distance on a 2 × 2 grid of 3-pixel patches (docs/model-spec.md 4.4): the
+// class token's row and column are dropped, each patch row renormalised, rows without weight
+// on the patches left out. Positions: 0 class token, 1 (0,0), 2 (0,1), 3 (1,0), 4 (1,1).
+TEST(AttentionDistance, HandComputedOnATinyGrid) {
+    const Mat w = rows({{1.0f, 0.0f, 0.0f, 0.0f, 0.0f},    // the class token: not a query
+                        {0.2f, 0.4f, 0.2f, 0.0f, 0.2f},    // 0.5 self, 0.25 right, 0.25 diagonal
+                        {0.0f, 0.0f, 0.0f, 1.0f, 0.0f},    // all on the diagonal (1,0): 3√2
+                        {1.0f, 0.0f, 0.0f, 0.0f, 0.0f},    // only the class token: left out
+                        {0.0f, 1.0f, 1.0f, 1.0f, 1.0f}});  // uniform: ¼ (3√2 + 3 + 3 + 0)
+    const double s2 = std::sqrt(2.0);
+    const double row1 = 0.25 * 3 + 0.25 * 3 * s2, row2 = 3 * s2, row4 = 0.25 * (3 * s2 + 6);
+    const AttentionDistance d = meanAttentionDistance(w, {2, 3, true});
+    EXPECT_EQ(d.rows, 3);
+    EXPECT_NEAR(d.px, (row1 + row2 + row4) / 3, 1e-12);
+    EXPECT_NEAR(d.px, 0.75 + 1.5 * s2, 1e-12);
+    // Without a class token (pool "mean") the same patch block alone gives the same rows.
+    const Mat patches = w.bottomRightCorner(4, 4);
+    const AttentionDistance m = meanAttentionDistance(patches, {2, 3, false});
+    EXPECT_EQ(m.rows, 3);
+    EXPECT_NEAR(m.px, d.px, 1e-12);
+    // Scaling a row changes nothing; all weight on the query itself is 0 px.
+    EXPECT_NEAR(meanAttentionDistance(Mat(patches * 7.0f), {2, 3, false}).px, d.px, 1e-12);
+    EXPECT_EQ(meanAttentionDistance(Mat::Identity(4, 4), {2, 3, false}).px, 0.0);
+    EXPECT_EQ(meanAttentionDistance(Mat::Zero(4, 4), {2, 3, false}).rows, 0);
+}
+
+// Uniform attention over the 49 patches of a 28 × 28 image (P = 4): the exact value, from the
+// number of patch pairs at each offset, (P / G⁴) Σ_{Δr,Δc} (G − |Δr|)(G − |Δc|) √(Δr² + Δc²).
+TEST(AttentionDistance, UniformOnTheSevenBySevenGridIs14Point4Pixels) {
+    const int G = 7, P = 4;
+    double pairs = 0;
+    for (int dr = -(G - 1); dr < G; ++dr)
+        for (int dc = -(G - 1); dc < G; ++dc)
+            pairs += (G - std::abs(dr)) * (G - std::abs(dc)) * std::hypot(dr, dc);
+    const double exact = P * pairs / (G * G * G * G);
+    EXPECT_NEAR(exact, 14.437861767102035, 1e-12);  // NumPy: mean of the 49 × 49 distances
+    // The class token's weight is dropped; its row and column are ignored.
+    EXPECT_NEAR(meanAttentionDistance(Mat::Constant(50, 50, 1.0f / 50), {G, P, true}).px, exact,
+                1e-9);
+    EXPECT_NEAR(meanAttentionDistance(Mat::Constant(49, 49, 1.0f / 49), {G, P, false}).px, exact,
+                1e-9);
+    EXPECT_NEAR(uniformAttentionDistance({G, P, true}), exact, 1e-9);
+}
+
+TEST(AttentionDistance, RefusesWeightsOfAnotherShape) {
+    EXPECT_NE(test::errorOf([] {
+                  meanAttentionDistance(Mat::Ones(49, 49), {7, 4, true});
+              }).find("weights of 49×49 for a grid of 50 positions"),
+              std::string::npos);
+    EXPECT_FALSE(test::errorOf([] {
+                     meanAttentionDistance(Mat::Ones(1, 1), {0, 4, false});
+                 }).empty());
+}
+
+// Over several images: the mean over every weighted row, per head; per block the mean of heads.
+TEST(AttentionDistance, AccumulatesOverImages) {
+    const PatchGrid grid{2, 3, false};
+    auto block = [](std::vector<Mat> heads) {
+        CapturedBlock b;
+        b.name = "encoder.layers.0.self_attn";
+        b.heads = int(heads.size());
+        b.weights = std::move(heads);
+        return std::vector<CapturedBlock>{b};
+    };
+    Mat oneRow = Mat::Zero(4, 4);
+    oneRow(0, 3) = 1;  // one row, 3√2 px; the other three carry no weight
+    AttentionDistances d(grid);
+    d.add(block({Mat::Identity(4, 4), Mat::Ones(4, 4)}));
+    d.add(block({oneRow, Mat::Ones(4, 4)}));
+    EXPECT_EQ(d.images(), 2);
+    const auto heads = d.perHead();
+    const double s2 = std::sqrt(2.0), uniform = 0.25 * (3 * s2 + 6);
+    EXPECT_EQ(heads[0][0].rows, 5);
+    EXPECT_NEAR(heads[0][0].px, (4 * 0.0 + 3 * s2) / 5, 1e-12);
+    EXPECT_EQ(heads[0][1].rows, 8);
+    EXPECT_NEAR(heads[0][1].px, uniform, 1e-12);
+    EXPECT_NEAR(d.perBlock()[0], ((3 * s2) / 5 + uniform) / 2, 1e-12);
+    EXPECT_NE(test::errorOf([&] { d.add(block({Mat::Ones(4, 4)})); }).find("1 heads after 2"),
+              std::string::npos);
 }

@@ -4,9 +4,12 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
+#include <cstdio>
 
 #include "core/error.h"
 #include "core/evaluate.h"
+#include "core/head_stats.h"
 #include "core/image_set.h"
 #include "core/safetensors.h"
 #include "core/trainer.h"
@@ -239,21 +242,24 @@ TEST(VitTraining, JobsCheckTaskAndArchitecture) {
 
 namespace {
 
-// Mean attention distance in pixels (docs/model-spec.md 4.4): each patch query's row over
-// the patch keys, renormalised, times the pixel distance of the keys, averaged over queries.
-double meanDistancePx(const Mat& w, int G, int P, bool classToken) {
-    const int first = classToken ? 1 : 0, Np = G * G;
+// The mean attention distance (docs/model-spec.md 4.4) a hard-coded 2D Gaussian head at
+// offset (dr, dc) with width sigma must have on the 7 × 7 grid of 4-pixel patches, from the
+// formula alone in double precision (its weights do not depend on the image): each row the
+// density over the patch keys, renormalised, times the keys' pixel distances, averaged.
+double analyticGaussianDistancePx(double dr, double dc, double sigma) {
+    const int G = 7, P = 4;
     double total = 0;
-    for (int q = 0; q < Np; ++q) {
+    for (int q = 0; q < G * G; ++q) {
         double sum = 0, dist = 0;
-        for (int t = 0; t < Np; ++t) {
-            const double a = double(w(first + q, first + t));
-            sum += a;
-            dist += a * P * std::hypot(double(t / G - q / G), double(t % G - q % G));
+        for (int t = 0; t < G * G; ++t) {
+            const double y = t / G - q / G - dr, x = t % G - q % G - dc;
+            const double e = std::exp(-(y * y + x * x) / (2 * sigma * sigma));
+            sum += e;
+            dist += e * P * std::hypot(double(t / G - q / G), double(t % G - q % G));
         }
         total += dist / sum;
     }
-    return total / Np;
+    return total / (G * G);
 }
 
 Model gaussianVit(const std::string& block) {
@@ -296,31 +302,48 @@ TEST(VitGaussian, WeightsAndMeanAttentionDistancesAreAnalytic) {
     EXPECT_NEAR(w[0](25, 16), std::exp(-1.0) / (2 * M_PI), 1e-7);  // (2, 1): d² = 2
     // Mean distances against the same sums in double, from the formula alone.
     const double off[4][2] = {{0, -1}, {0, 0}, {1, 0}, {2, 2}};
-    for (int hd = 0; hd < 4; ++hd) {
-        double total = 0;
-        for (int q = 0; q < 49; ++q) {
-            double sum = 0, dist = 0;
-            for (int t = 0; t < 49; ++t) {
-                const double y = t / G - q / G - off[hd][0], x = t % G - q % G - off[hd][1];
-                const double e = std::exp(-0.5 * (y * y + x * x));
-                sum += e;
-                dist += e * P * std::hypot(double(t / G - q / G), double(t % G - q % G));
-            }
-            total += dist / sum;
-        }
-        EXPECT_NEAR(meanDistancePx(w[hd], G, P, true), total / 49, 1e-5) << "head " << hd;
-    }
+    const PatchGrid grid{G, P, true};
+    for (int hd = 0; hd < 4; ++hd)
+        EXPECT_NEAR(meanAttentionDistance(w[hd], grid).px,
+                    analyticGaussianDistancePx(off[hd][0], off[hd][1], 1.0), 1e-5)
+            << "head " << hd;
     // Closed forms with a narrow window (σ = 0.1): a head at offset "left" attends to the left
     // neighbour, 4 px away, from the 42 patches that have one, and to itself from the 7 of
     // the first column: 4 · 42 / 49 px. At offset "self": 0 px.
     Model narrow =
         gaussianVit(R"({"variant": "gaussian", "sigma": 0.1, "offsets": [0, -1, 0, 0]})");
     const ImageAnalysis n = narrow.analyzeImage(std::vector<uint8_t>(784, 7));
-    EXPECT_NEAR(meanDistancePx(n.blocks[0].weights[0], G, P, true), 4.0 * 42 / 49, 1e-4);
-    EXPECT_NEAR(meanDistancePx(n.blocks[0].weights[1], G, P, true), 0.0, 1e-4);
+    EXPECT_NEAR(meanAttentionDistance(n.blocks[0].weights[0], grid).px, 4.0 * 42 / 49, 1e-4);
+    EXPECT_NEAR(meanAttentionDistance(n.blocks[0].weights[1], grid).px, 0.0, 1e-4);
     // Uniform attention over the patches (the class token's row): 14.44 px (the spec's 14.4).
     Mat uniform = Mat::Constant(50, 50, Scalar(1.0 / 49));
-    EXPECT_NEAR(meanDistancePx(uniform, G, P, true), 14.4378618, 1e-5);
+    EXPECT_NEAR(meanAttentionDistance(uniform, grid).px, 14.437861767102035, 1e-9);
+}
+
+// The default model of the issue (offsets left, right, above, below; σ = 1 patch) over several
+// images through AttentionDistances, as `attnviz-cli analyze` averages them: every head equals
+// its analytic value (the four are equal by symmetry: a reflection or a transposition of the
+// grid maps one offset onto another and keeps distances).
+TEST(VitGaussian, DefaultHeadsOverImagesHaveTheAnalyticDistance) {
+    Model m = gaussianVit(R"({"variant": "gaussian"})");
+    AttentionDistances d(patchGrid(m.config()));
+    const std::vector<uint8_t> px = randomImages(3, 28, 5);
+    for (int i = 0; i < 3; ++i)
+        d.add(m.analyzeImage(std::vector<uint8_t>(px.begin() + i * 784, px.begin() + (i + 1) * 784))
+                  .blocks);
+    EXPECT_EQ(d.images(), 3);
+    const auto heads = d.perHead();
+    ASSERT_EQ(heads.size(), 1u);
+    ASSERT_EQ(heads[0].size(), 4u);
+    const double off[4][2] = {{0, -1}, {0, 1}, {-1, 0}, {1, 0}};
+    for (int hd = 0; hd < 4; ++hd) {
+        const double analytic = analyticGaussianDistancePx(off[hd][0], off[hd][1], 1.0);
+        EXPECT_NEAR(heads[0][size_t(hd)].px, analytic, 1e-6) << "head " << hd;
+        EXPECT_EQ(heads[0][size_t(hd)].rows, 3 * 49);
+        std::printf("gaussian head %d offset (%g, %g): %.9f px, analytic %.9f px\n", hd, off[hd][0],
+                    off[hd][1], heads[0][size_t(hd)].px, analytic);
+    }
+    EXPECT_NEAR(d.perBlock()[0], analyticGaussianDistancePx(0, -1, 1.0), 1e-6);
 }
 
 // factorized_dense, local and learned_gaussian on the patch grid (docs/model-spec.md 4.4) in
