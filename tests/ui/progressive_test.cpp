@@ -176,6 +176,9 @@ TEST(Progressive, OverLengthRefusedAtOnceInsideEachPanel) {
     EXPECT_TRUE(lines.contains(QString("%1 of 3 models could not run on this sentence").arg(n)))
         << lines.toStdString();
     EXPECT_TRUE(lines.contains("at most")) << lines.toStdString();
+    w.grid()->revealPanel(int(std::find(refused.begin(), refused.end(), true) - refused.begin()),
+                          0);
+    QTest::qWait(50);
     grab(w, "over-length.png");
     // A sentence that runs again: the problems of the old one go.
     gate.release();
