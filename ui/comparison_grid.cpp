@@ -130,6 +130,12 @@ void ComparisonGrid::markColumn(int c) {
             ? tr("updating…")
             : QString();
     for (Panel* p : m_panels[size_t(c)]) p->setUpdating(text);
+    // The header's decoded output is of the same earlier sentence: greyed with the panels.
+    QPalette header = m_headers[size_t(c)]->palette();
+    header.setColor(QPalette::WindowText,
+                    palette().color(text.isEmpty() ? QPalette::Active : QPalette::Disabled,
+                                    QPalette::WindowText));
+    m_headers[size_t(c)]->setPalette(header);
 }
 
 QString ComparisonGrid::panelMessage(const SelectedColumn& col, const ColumnResult& r) const {

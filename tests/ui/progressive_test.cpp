@@ -130,6 +130,9 @@ TEST(Progressive, StalePanelsAreMarkedUntilCurrent) {
     for (int c = 0; c < 2; ++c)
         for (int h = 0; h < w.grid()->rowCount(); ++h)
             EXPECT_EQ(w.grid()->panelAt(c, h)->updating(), "updating…") << c << "," << h;
+    EXPECT_NE(w.grid()->header(0)->palette().color(QPalette::WindowText),
+              w.grid()->palette().color(QPalette::WindowText))
+        << "the header's output of the old sentence is not greyed";
     grab(w, "stale-grid.png");
     ASSERT_TRUE(waitUntil([&] { return allIn(*w.workspace(), State::Partial); }));
     for (int c = 0; c < 2; ++c) EXPECT_EQ(w.grid()->panel(c, 0)->updating(), "");
@@ -138,6 +141,8 @@ TEST(Progressive, StalePanelsAreMarkedUntilCurrent) {
     for (int c = 0; c < 2; ++c)
         for (int h = 0; h < w.grid()->rowCount(); ++h)
             EXPECT_EQ(w.grid()->panelAt(c, h)->updating(), "");
+    EXPECT_EQ(w.grid()->header(0)->palette().color(QPalette::WindowText),
+              w.grid()->palette().color(QPalette::WindowText));
 }
 
 TEST(Progressive, OverLengthRefusedAtOnceInsideEachPanel) {
