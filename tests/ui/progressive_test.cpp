@@ -12,9 +12,11 @@
 #include <QSemaphore>
 #include <QSignalSpy>
 #include <algorithm>
+#include <mutex>
 
 #include "core/workspace.h"
 #include "tests/ui/wait.h"
+#include "ui/background.h"
 #include "ui/comparison_grid.h"
 #include "ui/main_window.h"
 #include "ui/problems_panel.h"
@@ -240,4 +242,28 @@ TEST(Progressive, EditsWhileTypingAreAnalysedOnceItPauses) {
     EXPECT_EQ(whole.count(), 1);
     for (const auto& r : *w.workspace()->results())
         EXPECT_EQ(r.analysis.sourceText, "the old man reads");
+}
+
+TEST(Progressive, ColumnsOnScreenAreDecodedFirst) {
+    WorkspaceModel m;
+    m.setColumns(toyColumns(4));
+    ASSERT_TRUE(waitUntil([&] { return !m.runner()->busy(); }));
+    auto calls = std::make_shared<std::vector<int>>();
+    auto mutex = std::make_shared<std::mutex>();
+    m.runner()->setBeforeWhole([calls, mutex](int c) {
+        std::lock_guard<std::mutex> g(*mutex);
+        calls->push_back(c);
+    });
+    m.setVisibleColumns({3});  // the grid's report: only the last column is on screen
+    m.setSentence("the cat sees the dog", "");
+    ASSERT_TRUE(waitUntil([&] { return !m.runner()->busy(); }));
+    m.runner()->setBeforeWhole(nullptr);
+    std::lock_guard<std::mutex> g(*mutex);
+    ASSERT_EQ(calls->size(), 4u);
+    // The request's workers (one per pool thread) take the decodings in order (3, 0, 1, 2),
+    // so column 3's is among the first `workers` to start; in column order it would be the
+    // last. (With 4 threads or more the check says nothing.)
+    const int workers = backgroundPool()->maxThreadCount();
+    const auto at = int(std::find(calls->begin(), calls->end(), 3) - calls->begin());
+    EXPECT_LT(at, std::min(workers, 4)) << (*calls)[0] << "," << (*calls)[1];
 }
