@@ -14,4 +14,11 @@ public:
     explicit Error(const std::string& message) : std::runtime_error(message) {}
 };
 
+// A computation given up because its caller asked (a newer request replaced it): not a
+// failure to show, the caller drops the result.
+class Cancelled : public Error {
+public:
+    Cancelled() : Error("cancelled: a newer request replaced this one") {}
+};
+
 }  // namespace attnviz

@@ -423,6 +423,7 @@ std::vector<std::vector<int>> Model::greedyDecode(const std::vector<std::vector<
     // matches. Incremental: only position t goes through the decoder (keys and values of
     // earlier positions are cached); else the whole prefix does, and row t is read.
     for (int t = 0; t < longest; ++t) {
+        if (opt.cancel && opt.cancel->load(std::memory_order_relaxed)) throw Cancelled();
         std::vector<std::vector<int>> prefixes(n);
         bool any = false;
         for (size_t i = 0; i < n; ++i) {
@@ -467,9 +468,28 @@ std::vector<std::vector<int>> Model::greedyDecode(const std::vector<std::vector<
     return out;
 }
 
-Analysis Model::analyze(std::string_view source, std::optional<std::string_view> target) {
+namespace {
+
+// Weights that overflow (a checkpoint scaled by 1e30 loads, every value finite) give NaN
+// attention: say so rather than draw empty panels or write null.
+void checkFinite(const std::vector<CapturedBlock>& blocks) {
+    for (const auto& blk : blocks) {
+        for (size_t h = 0; h < blk.weights.size(); ++h) {
+            if (!blk.weights[h].allFinite()) {
+                throw Error(
+                    "this model's weights give non-finite attention (NaN or infinity) "
+                    "in " +
+                    blk.name + ", head " + std::to_string(h) +
+                    ": the checkpoint's values are too large to compute with");
+            }
+        }
+    }
+}
+
+}  // namespace
+
+std::vector<std::string> Model::inputTokens(std::string_view source) const {
     if (d->cfg.isVision()) throw Error("an image model (arch \"vit\") takes an image, not a text");
-    Analysis a;
     const bool seq2seq = d->cfg.hasEncoder();
     auto tokens = d->tokenizer.tokenize(source);
     if (tokens.empty()) {
@@ -486,6 +506,52 @@ Analysis Model::analyze(std::string_view source, std::optional<std::string_view>
                                (seq2seq ? "eos" : "bos") + ">)"
                          : std::string()));
     }
+    return tokens;
+}
+
+std::vector<std::string> Model::targetTokens(std::optional<std::string_view> target) const {
+    const auto tt = target ? d->tokenizer.tokenize(*target) : std::vector<std::string>();
+    if (static_cast<int>(tt.size()) > maxTargetTokens()) {
+        throw Error("the target has " + std::to_string(tt.size()) +
+                    " tokens; this model accepts at most " + std::to_string(maxTargetTokens()));
+    }
+    return tt;
+}
+
+void Model::checkInput(std::string_view source, std::optional<std::string_view> target) const {
+    (void)inputTokens(source);
+    if (target && !d->cfg.hasEncoder())
+        throw Error("a decoder-only model takes one text, not a target");
+    (void)targetTokens(target);
+}
+
+Analysis Model::analyzeSource(std::string_view source) {
+    if (!d->cfg.hasEncoder()) return analyze(source);  // no decoding: whole at once
+    Analysis a;
+    const auto tokens = inputTokens(source);
+    a.sourceText = std::string(source);
+    const std::vector<int> srcIds = d->src.ids(tokens);
+    a.sourceTokens = tokens;
+    a.sourceTokens.push_back("<eos>");
+    a.sourceIds = srcIds;
+    a.sourceIds.push_back(Vocab::kEos);
+    // The batch analyze() runs, less its target: the encoder never reads the target, so its
+    // weights are those of the whole pass, bit for bit.
+    const Batch b = Batch::make({srcIds}, {std::vector<int>()});
+    d->checkBatch(b);
+    d->net->setKeepWeights(true);
+    d->net->encode(b, Dropout{});
+    a.blocks = d->net->captureEncoder(b);
+    checkFinite(a.blocks);
+    a.unknownSource = label(a.sourceTokens, a.sourceIds, a.sourceLabels, a.sourceWordStart);
+    return a;
+}
+
+Analysis Model::analyze(std::string_view source, std::optional<std::string_view> target,
+                        const std::atomic<bool>* cancel) {
+    Analysis a;
+    const bool seq2seq = d->cfg.hasEncoder();
+    const auto tokens = inputTokens(source);
     std::vector<int> srcIds, tgtIds;
     if (seq2seq) {
         a.sourceText = std::string(source);
@@ -494,18 +560,15 @@ Analysis Model::analyze(std::string_view source, std::optional<std::string_view>
         a.sourceTokens.push_back("<eos>");
         a.sourceIds = srcIds;
         a.sourceIds.push_back(Vocab::kEos);
-        const auto tt = target ? d->tokenizer.tokenize(*target) : std::vector<std::string>();
+        const auto tt = targetTokens(target);
         if (!tt.empty()) {
-            if (static_cast<int>(tt.size()) > maxTargetTokens()) {
-                throw Error("the target has " + std::to_string(tt.size()) +
-                            " tokens; this model accepts at most " +
-                            std::to_string(maxTargetTokens()));
-            }
             a.targetText = std::string(*target);
             tgtIds = d->tgt.ids(tt);
             a.targetTokens = tt;
         } else {
-            tgtIds = greedyDecode(srcIds);
+            DecodeOptions o;
+            o.cancel = cancel;
+            tgtIds = greedyDecode({srcIds}, o).front();
             for (int id : tgtIds) a.targetTokens.push_back(d->tgt.token(id));
             a.targetText = d->tokenizer.detokenize(a.targetTokens);
             a.decoded = true;
@@ -524,19 +587,7 @@ Analysis Model::analyze(std::string_view source, std::optional<std::string_view>
     ForwardResult r = forward(b, true);
     a.loss = r.loss();
     a.blocks = std::move(r.blocks);
-    // Weights that overflow (a checkpoint scaled by 1e30 loads, every value finite) give NaN
-    // attention: say so rather than draw empty panels or write null.
-    for (const auto& blk : a.blocks) {
-        for (size_t h = 0; h < blk.weights.size(); ++h) {
-            if (!blk.weights[h].allFinite()) {
-                throw Error(
-                    "this model's weights give non-finite attention (NaN or infinity) "
-                    "in " +
-                    blk.name + ", head " + std::to_string(h) +
-                    ": the checkpoint's values are too large to compute with");
-            }
-        }
-    }
+    checkFinite(a.blocks);
     // Labels for people: decoded targets are the model's own tokens, never unknown.
     a.unknownSource = label(a.sourceTokens, a.sourceIds, a.sourceLabels, a.sourceWordStart);
     const int unknownTarget = label(a.targetTokens, a.targetIds, a.targetLabels, a.targetWordStart);

@@ -3,6 +3,7 @@
 
 // The Transformer of docs/model-spec.md with a pluggable attention variant per block kind:
 // seq2seq (encoder + decoder with cross-attention) or decoder-only, pre- or post-norm.
+#include <atomic>
 #include <map>
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -139,14 +140,26 @@ public:
         // false: the whole prefix through the decoder at every step (the reference).
         bool incremental = true;
         bool stopAtEos = true;  // false: <eos> never chosen (benchmarks: full length)
+        // Checked before every step: once true, decoding stops by throwing Cancelled.
+        const std::atomic<bool>* cancel = nullptr;
     };
     std::vector<std::vector<int>> greedyDecode(const std::vector<std::vector<int>>& sources,
                                                const DecodeOptions& options);
 
     // Tokenizes, checks lengths, decodes when no target is given (seq2seq), runs the model
     // and captures every block. For a decoder-only model `source` is the decoder input.
-    Analysis analyze(std::string_view source,
-                     std::optional<std::string_view> target = std::nullopt);
+    // `cancel` (may be null) gives up a greedy decoding by throwing Cancelled once it is true.
+    Analysis analyze(std::string_view source, std::optional<std::string_view> target = std::nullopt,
+                     const std::atomic<bool>* cancel = nullptr);
+    // The first stage of analyze(), which needs no decoding: for a seq2seq model the source's
+    // tokens, labels and the encoder's self-attention blocks only (hasTarget false, no target,
+    // no loss), each exactly what analyze() gives for the same source; for a decoder-only
+    // model the whole analyze(source). The same errors as analyze() for the source.
+    Analysis analyzeSource(std::string_view source);
+    // The length and emptiness checks of analyze() alone (tokenizing, no model run): the
+    // same Error analyze() would throw for these texts, at once.
+    void checkInput(std::string_view source,
+                    std::optional<std::string_view> target = std::nullopt) const;
     // An image model on one image of image_size² pixels (0 … 255, row-major), with its label
     // when known: logits, probabilities, and every block's weights. Error for a text model,
     // an image of another size or a label out of range.
@@ -166,6 +179,11 @@ private:
                          const std::map<std::string, std::vector<int64_t>>& shapes);
     // Copies the parameters (shapes already checked); Error on NaN or infinity.
     void setParameters(const std::map<std::string, Tensor>& tensors);
+
+    // The source's tokens (decoder-only: the text's), checked: Error when empty or too long.
+    std::vector<std::string> inputTokens(std::string_view source) const;
+    // The target's tokens (none without one), checked: Error when too long.
+    std::vector<std::string> targetTokens(std::optional<std::string_view> target) const;
 
     // Display labels and word starts of tokens with their ids; returns how many are <unk>.
     int label(const std::vector<std::string>& tokens, const std::vector<int>& ids,

@@ -749,4 +749,10 @@ std::vector<CapturedBlock> Network::capture(const Batch& batch) const {
     return out;
 }
 
+std::vector<CapturedBlock> Network::captureEncoder(const Batch& batch) const {
+    std::vector<CapturedBlock> out;
+    for (auto& l : d->enc) out.push_back(l.self->capture(batch.B, batch.srcLen, batch.srcLen));
+    return out;
+}
+
 }  // namespace attnviz

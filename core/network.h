@@ -95,6 +95,8 @@ public:
 
     // The weights of every block in the last forward, trimmed to the real lengths.
     std::vector<CapturedBlock> capture(const Batch& batch) const;
+    // The encoder's blocks only, after encode() alone (the decoder's hold an older pass).
+    std::vector<CapturedBlock> captureEncoder(const Batch& batch) const;
 
 private:
     void bindText(const Bindings& b);  // the embeddings, decoder and output of a text model

@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <future>
 
+#include "error.h"
 #include "presets.h"
 #include "texts.h"
 
@@ -151,10 +152,9 @@ std::vector<ModelColumn> presetColumns(const std::vector<ModelColumn>& columns,
     return out;
 }
 
-namespace {
-
 ColumnResult analyzeColumn(const ModelColumn& c, const std::string& source,
-                           const std::string& target) {
+                           const std::string& target, AnalysisStage stage,
+                           const std::atomic<bool>* cancel) {
     ColumnResult r;
     r.name = c.name;
     r.untrained = c.model->training().untrained();
@@ -163,23 +163,43 @@ ColumnResult analyzeColumn(const ModelColumn& c, const std::string& source,
         // Edited settings are said wherever the name appears: grid, titles, figures.
         r.modified = isModified(c);
         if (r.modified) r.name += " (modified)";
-        r.analysis = target.empty() ? c.model->analyze(source)
-                                    : c.model->analyze(source, std::string_view(target));
+        if (stage == AnalysisStage::Source) {
+            r.analysis = c.model->analyzeSource(source);
+            r.partial = c.model->config().hasEncoder();
+        } else {
+            r.analysis = target.empty()
+                             ? c.model->analyze(source, std::nullopt, cancel)
+                             : c.model->analyze(source, std::string_view(target), cancel);
+        }
+    } catch (const Cancelled&) {
+        throw;
     } catch (const std::exception& e) {
         r.error = e.what();
     }
     return r;
 }
 
-}  // namespace
+std::string inputError(const ModelColumn& c, const std::string& source, const std::string& target) {
+    try {
+        std::lock_guard<std::mutex> g(*c.lock);
+        if (target.empty())
+            c.model->checkInput(source);
+        else
+            c.model->checkInput(source, std::string_view(target));
+    } catch (const std::exception& e) {
+        return e.what();
+    }
+    return {};
+}
 
 Results analyzeAll(const std::vector<ModelColumn>& columns, const std::string& source,
                    const std::string& target) {
     // Models are independent (each has its own lock): analyse them on every core.
     std::vector<std::future<ColumnResult>> running;
     for (const auto& c : columns)
-        running.push_back(std::async(std::launch::async, analyzeColumn, std::cref(c),
-                                     std::cref(source), std::cref(target)));
+        running.push_back(std::async(std::launch::async, [&c, &source, &target] {
+            return analyzeColumn(c, source, target);
+        }));
     Results out;
     for (auto& f : running) out.push_back(f.get());
     return out;

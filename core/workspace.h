@@ -87,9 +87,27 @@ struct ColumnResult {
     std::string error;       // empty when ok
     bool untrained = false;  // a randomly initialised checkpoint
     bool modified = false;   // reconfigured since read from its file (name ends "(modified)")
+    // The first stage only (AnalysisStage::Source of a seq2seq model): the encoder's maps;
+    // the decoder's and cross-attention's follow with the whole analysis.
+    bool partial = false;
     Analysis analysis;
 };
 using Results = std::vector<ColumnResult>;
+
+// The two stages of a model's analysis: Source needs no decoding (Model::analyzeSource: the
+// encoder's self-attention, shown first), Whole is Model::analyze.
+enum class AnalysisStage { Source, Whole };
+
+// One model's analysis of the sentence under its lock; a failure is the result's error.
+// Stage Whole gives exactly what analyzeAll gives for this column; stage Source the same
+// tokens and encoder blocks, `partial` for a seq2seq model. `cancel` (may be null): once
+// true, a greedy decoding stops and Cancelled is thrown (the only exception).
+ColumnResult analyzeColumn(const ModelColumn& c, const std::string& source,
+                           const std::string& target, AnalysisStage stage = AnalysisStage::Whole,
+                           const std::atomic<bool>* cancel = nullptr);
+// What analyzeColumn would fail with for a text that is empty or longer than the model
+// accepts (Model::checkInput: tokenizing only, no model run); "" when the lengths are fine.
+std::string inputError(const ModelColumn& c, const std::string& source, const std::string& target);
 
 // Analyses `source` (and `target`, empty: greedy decoding) with every model, the models in
 // parallel (each under its own lock). A model that fails has its error in its result.

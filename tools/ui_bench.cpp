@@ -1,20 +1,25 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Responsiveness of the app: from a text edit to every panel repainted, for the bundled
-// models (12 models x 4 heads) at 12 and 47 tokens, and for 4 untrained models with
+// models (12 models x 4 heads) at 12 and 47 tokens, for the English → Spanish models (12
+// models, subwords) at 110 tokens, and for 4 untrained models with
 // max_len 260 (dot, random, hc-sa, local; 4 x 4 panels) at 256 tokens; with the analysis
 // docks hidden behind other tabs (the default) and with the Heads and Offset profiles docks
 // open (floating beside the window). Prints JSON.
 //   attnviz-ui-bench [--models DIR] [--repeat N] [--cases LIST]
-// LIST names the cases to run, comma-separated (default: all): 12, 47, 47-docks, 256,
+// LIST names the cases to run, comma-separated (default: all): 12, 47, 47-docks, 110, 256,
 // 256-docks (12 and 47 are run with every panel and with the panels on screen).
-// Each run edits the source field (as typing does), waits for the analysis on the worker
-// thread and for every open dock's computation, then forces a synchronous repaint of every
-// panel; the time is wall clock from the edit to the end of the last repaint, and the CPU
-// time is the whole process's over the same span (every thread: what the edit cost).
+// Each run edits the source field (as typing does) and waits, sleeping in the event loop, for
+// the first maps: every column's first stage (encoder self-attention, no decoding) or whole
+// result shown in the grid, then repaints the window synchronously (ms_median_first_maps:
+// edit to that repaint's end). It then waits for the whole analysis of every model and for
+// every open dock's computation, and forces a synchronous repaint of every panel; ms_median
+// is wall clock from the edit to the end of the last repaint, and the CPU time is the whole
+// process's over the same span (every thread: what the edit cost).
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QDockWidget>
 #include <QElapsedTimer>
+#include <QEventLoop>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -32,6 +37,7 @@
 #include "ui/heads_dock.h"
 #include "ui/main_window.h"
 #include "ui/offset_profiles.h"
+#include "ui/workspace_model.h"
 
 using namespace attnviz::ui;
 
@@ -73,6 +79,47 @@ QString sentence(int n, int run) {
     return out.join(' ');
 }
 
+// Runs the event loop, sleeping between events, until done() holds after one of `w`'s
+// analysis signals (or 120 s pass).
+template <class Done>
+void waitForAnalysis(MainWindow& w, Done done) {
+    if (done()) return;
+    QEventLoop loop;
+    auto check = [&] {
+        if (done()) loop.quit();
+    };
+    const auto a = QObject::connect(w.workspace(), &WorkspaceModel::progressed, &loop, check);
+    const auto b = QObject::connect(w.workspace(), &WorkspaceModel::resultsChanged, &loop, check);
+    const auto c = QObject::connect(w.runner(), &AnalysisRunner::finished, &loop, check);
+    QTimer::singleShot(120000, &loop, &QEventLoop::quit);
+    loop.exec();
+    for (const auto& k : {a, b, c}) QObject::disconnect(k);
+}
+
+// Every column's first maps (or whole result, or error) of the current sentence are shown.
+bool firstMapsShown(MainWindow& w) {
+    const WorkspaceModel* m = w.workspace();
+    for (int c = 0; c < int(m->columns().size()); ++c)
+        if (m->columnState(c) == WorkspaceModel::ColumnState::Stale) return false;
+    return true;
+}
+
+// A sentence of exactly n tokens for the model's tokenizer, different for each run: the
+// translate task's English words, each taken while it fits (one-token words always do).
+QString sentenceOfTokens(const attnviz::Model& model, int n, int run) {
+    static const QStringList words = sentence(24, 0).split(' ');
+    QStringList out;
+    for (int i = 0, tokens = 0; tokens < n && i < 100 * n; ++i) {
+        const QString w = words[(i + run) % words.size()];
+        const int more =
+            int(model.tokenizer().tokenize((out + QStringList{w}).join(' ').toStdString()).size());
+        if (more > n) continue;
+        out << w;
+        tokens = more;
+    }
+    return out.join(' ');
+}
+
 // Untrained models that accept 256-token sentences: the presets at d_model 48, max_len 260.
 std::vector<attnviz::ModelColumn> longModels() {
     std::set<std::string> unique;
@@ -89,12 +136,12 @@ int main(int argc, char** argv) {
     QCommandLineParser cli;
     QCommandLineOption models("models", "Checkpoint folder (default: bundled)", "dir");
     QCommandLineOption repeat("repeat", "Runs per length", "n", "15");
-    QCommandLineOption cases("cases", "Cases to run: 12, 47, 47-docks, 256, 256-docks", "list",
-                             "12,47,47-docks,256,256-docks");
+    QCommandLineOption cases("cases", "Cases to run: 12, 47, 47-docks, 110, 256, 256-docks", "list",
+                             "12,47,47-docks,110,256,256-docks");
     cli.addOptions({models, repeat, cases});
     cli.addHelpOption();
     cli.process(app);
-    const QStringList known{"12", "47", "47-docks", "256", "256-docks"};
+    const QStringList known{"12", "47", "47-docks", "110", "256", "256-docks"};
     const QStringList chosen = cli.value(cases).split(',', Qt::SkipEmptyParts);
     for (const QString& c : chosen)
         if (!known.contains(c)) {
@@ -117,19 +164,29 @@ int main(int argc, char** argv) {
     // allPanels: every panel replotted, also those scrolled out of view (the worst case);
     // otherwise what the app does: the panels on screen are drawn, the others when shown.
     bool broken = false;  // a case with open docks in which they computed nothing
-    auto measure = [&](int n, int models, bool withTarget, bool allPanels, bool docks) {
+    // subwords: the sentences are made for the first model's tokenizer (sentenceOfTokens).
+    auto measure = [&](int n, int models, bool withTarget, bool allPanels, bool docks,
+                       bool subwords = false) {
         openAnalysisDocks(w, docks);
-        std::vector<double> ms, analysis, cpu;
+        std::vector<double> ms, analysis, cpu, first;
+        const auto text = [&](int run) {
+            return subwords ? sentenceOfTokens(*w.workspace()->columns().front().model, n, run)
+                            : sentence(n, run);
+        };
         for (int run = 0; run < cli.value(repeat).toInt() + 2; ++run) {
             QSignalSpy spy(w.runner(), &AnalysisRunner::finished);
+            const QString source = text(run), target = withTarget ? text(run + 1) : QString();
             QElapsedTimer t;
             t.start();
             const double cpu0 = processCpuMs();
             if (withTarget) {
                 const QSignalBlocker b(w.targetEdit());
-                w.targetEdit()->setText(sentence(n, run + 1));
+                w.targetEdit()->setText(target);
             }
-            w.sourceEdit()->setText(sentence(n, run));
+            w.sourceEdit()->setText(source);
+            waitForAnalysis(w, [&] { return firstMapsShown(w); });
+            w.repaint();  // synchronously, what is on screen
+            const double firstMaps = t.nsecsElapsed() / 1e6;
             while (spy.isEmpty() || w.runner()->busy()) spy.wait(10000);
             const double analysed = t.nsecsElapsed() / 1e6;  // results shown in the grid
             QApplication::processEvents();
@@ -152,11 +209,13 @@ int main(int argc, char** argv) {
                 ms.push_back(t.nsecsElapsed() / 1e6);
                 cpu.push_back(processCpuMs() - cpu0);
                 analysis.push_back(analysed);
+                first.push_back(firstMaps);
             }
         }
         std::sort(ms.begin(), ms.end());
         std::sort(analysis.begin(), analysis.end());
         std::sort(cpu.begin(), cpu.end());
+        std::sort(first.begin(), first.end());
         const int fitted = w.workspace()->stats()->computedCount();
         if (docks && fitted == 0) {  // the docks were not seen: this case measured nothing
             QTextStream(stderr) << "attnviz-ui-bench: the open docks fitted no head at " << n
@@ -170,6 +229,8 @@ int main(int argc, char** argv) {
                                    {"models", models},
                                    {"panels", w.grid()->columnCount() * w.grid()->rowCount()},
                                    {"ms_median", ms[ms.size() / 2]},
+                                   // Edit to every column's encoder maps (or whole) on screen.
+                                   {"ms_median_first_maps", first[first.size() / 2]},
                                    {"ms_median_until_results_set", analysis[analysis.size() / 2]},
                                    {"cpu_ms_median", cpu[cpu.size() / 2]},
                                    // Heads fitted for the last edit (each once, shared).
@@ -182,6 +243,17 @@ int main(int argc, char** argv) {
         for (int n : {12, 47})
             if (want(QString::number(n))) measure(n, int(columns.size()), false, all, false);
     if (want("47-docks")) measure(47, int(columns.size()), false, false, true);
+    if (want("110")) {  // the English → Spanish models accept 127 source tokens
+        std::vector<std::string> setErrors;
+        const auto* set = attnviz::findModelSet("en-es");
+        auto real = attnviz::loadModelDirectory(attnviz::modelSetDirectory(*set), &setErrors);
+        if (real.empty()) {
+            QTextStream(stderr) << "attnviz-ui-bench: no English → Spanish models for case 110\n";
+            return 2;
+        }
+        w.setColumns(real);
+        for (bool all : {true, false}) measure(110, int(real.size()), false, all, false, true);
+    }
     if (want("256") || want("256-docks")) w.setColumns(longModels());
     if (want("256"))
         for (bool all : {true, false}) measure(256, 4, true, all, false);

@@ -2,11 +2,24 @@
 #include "analysis_runner.h"
 
 #include <QCoreApplication>
-#include <QtConcurrent/QtConcurrentRun>
+#include <QThreadPool>
+#include <algorithm>
+#include <atomic>
+#include <mutex>
 
 #include "background.h"
+#include "core/error.h"
 
 namespace attnviz::ui {
+
+namespace {
+
+QString failedText(const std::exception& e) {
+    return QCoreApplication::translate("attnviz::ui::AnalysisRunner", "the analysis failed: %1")
+        .arg(QString::fromUtf8(e.what()));
+}
+
+}  // namespace
 
 Results analyzeCatching(const std::vector<ModelColumn>& columns, const std::string& source,
                         const std::string& target) {
@@ -16,47 +29,189 @@ Results analyzeCatching(const std::vector<ModelColumn>& columns, const std::stri
         Results out(columns.size());
         for (size_t i = 0; i < columns.size(); ++i) {
             out[i].name = columns[i].name;
-            out[i].error = QCoreApplication::translate("attnviz::ui::AnalysisRunner",
-                                                       "the analysis failed: %1")
-                               .arg(QString::fromUtf8(e.what()))
-                               .toStdString();
+            out[i].error = failedText(e).toStdString();
         }
         return out;
     }
 }
 
+struct AnalysisRunner::Request {
+    std::vector<ModelColumn> columns;
+    std::string source, target;
+    std::function<void(int)> beforeWhole;
+    std::atomic<bool> cancel{false};
+    // The jobs in the order they run: the input check (column -1), every first stage, every
+    // whole analysis, each stage's columns asked for first. The request's workers take them
+    // in turn (QThreadPool's priorities are not kept when a task wakes an idle thread).
+    std::vector<std::pair<AnalysisStage, int>> jobs;
+    std::atomic<size_t> next{0};
+    // Per column: its result is final already (an input error, or a first stage that was
+    // the whole analysis): later stages are skipped.
+    std::unique_ptr<std::atomic<bool>[]> done;
+};
+
+// Jobs post here; the runner's destructor clears `runner` under the lock, so that no job
+// posts to a runner that is gone (Qt drops events posted to it before it went).
+struct AnalysisRunner::Inbox {
+    std::mutex mutex;
+    AnalysisRunner* runner = nullptr;
+
+    void post(const std::shared_ptr<Request>& r, int column, Stage stage, ColumnResult result) {
+        std::lock_guard<std::mutex> g(mutex);
+        if (!runner) return;
+        QMetaObject::invokeMethod(
+            runner,
+            [to = runner, r, column, stage, result = std::move(result)] {
+                to->receive(r, column, stage, result);
+            },
+            Qt::QueuedConnection);
+    }
+
+    // Stage Source or Whole of column c, posted; Cancelled when the request went stale.
+    void run(const std::shared_ptr<Request>& r, int c, AnalysisStage stage) {
+        if (r->done[size_t(c)]) return;
+        if (r->cancel) return post(r, c, Stage::Cancelled, {});
+        if (stage == AnalysisStage::Whole && r->beforeWhole) r->beforeWhole(c);
+        const ModelColumn& column = r->columns[size_t(c)];
+        ColumnResult out;
+        try {
+            out = analyzeColumn(column, r->source, r->target, stage, &r->cancel);
+        } catch (const Cancelled&) {
+            return post(r, c, Stage::Cancelled, {});
+        } catch (const std::exception& e) {
+            out.name = column.name;
+            out.error = failedText(e).toStdString();
+        }
+        if (!out.partial) r->done[size_t(c)] = true;
+        post(r, c, stage == AnalysisStage::Source ? Stage::Source : Stage::Whole, std::move(out));
+    }
+
+    // One of the request's workers: runs its jobs in turn until none is left.
+    void work(const std::shared_ptr<Request>& r) {
+        for (size_t k; (k = r->next++) < r->jobs.size();) {
+            const auto [stage, column] = r->jobs[k];
+            if (column < 0)
+                check(r);
+            else
+                run(r, column, stage);
+        }
+    }
+
+    // Every column's input check; a column refused gets its (final) error at once.
+    void check(const std::shared_ptr<Request>& r) {
+        if (r->cancel) return post(r, -1, Stage::Cancelled, {});
+        for (size_t c = 0; c < r->columns.size(); ++c) {
+            if (inputError(r->columns[c], r->source, r->target).empty()) continue;
+            r->done[c] = true;  // the first stage gives the same error, named as always:
+            post(r, int(c), Stage::Checked,
+                 analyzeColumn(r->columns[c], r->source, r->target, AnalysisStage::Source));
+        }
+    }
+};
+
 AnalysisRunner::AnalysisRunner(QObject* parent)
-    : QObject(parent), m_watcher(new QFutureWatcher<Results>(this)) {
-    connect(m_watcher, &QFutureWatcher<Results>::finished, this, [this] {
-        auto results = std::make_shared<const Results>(m_watcher->result());
-        const bool stale = m_pending;
-        if (m_pending) start();  // the text changed meanwhile: run the newest request
-        if (!stale) emit finished(results);
+    : QObject(parent), m_inbox(std::make_shared<Inbox>()) {
+    m_inbox->runner = this;
+    m_pause.setSingleShot(true);
+    m_pause.setInterval(kTypingPauseMs);
+    connect(&m_pause, &QTimer::timeout, this, [this] {
+        if (!m_waiting) return;
+        m_waiting = false;
+        const auto next = std::move(m_next);
+        next();
     });
 }
 
+AnalysisRunner::~AnalysisRunner() {
+    {
+        std::lock_guard<std::mutex> g(m_inbox->mutex);
+        m_inbox->runner = nullptr;
+    }
+    if (m_current) m_current->cancel = true;
+}
+
 bool AnalysisRunner::busy() const {
-    return m_watcher->isRunning() || m_pending;
+    return m_waiting || m_current != nullptr;
+}
+
+void AnalysisRunner::cancel() {
+    m_waiting = false;
+    m_next = nullptr;
+    if (m_current) m_current->cancel = true;
+    m_current.reset();
+}
+
+void AnalysisRunner::requestAfterTyping(const std::vector<ModelColumn>& columns,
+                                        const std::string& source, const std::string& target,
+                                        const std::vector<int>& first) {
+    // An edit while nothing runs, or the first after a pause, is analysed at once.
+    const bool typing = m_pause.isActive() && busy();
+    m_pause.start();  // restarted by every edit of a burst
+    if (!typing) {
+        request(columns, source, target, first);
+        return;
+    }
+    // Nobody will see the sentence being analysed: stop it now, analyse the newest later.
+    cancel();
+    m_waiting = true;
+    m_next = [this, columns, source, target, first] { request(columns, source, target, first); };
 }
 
 void AnalysisRunner::request(const std::vector<ModelColumn>& columns, const std::string& source,
-                             const std::string& target) {
-    m_nextColumns = columns;
-    m_nextSource = source;
-    m_nextTarget = target;
-    if (m_watcher->isRunning()) {
-        m_pending = true;  // coalesce: only the newest request runs next
+                             const std::string& target, const std::vector<int>& first) {
+    cancel();
+    auto r = std::make_shared<Request>();
+    r->columns = columns;
+    r->source = source;
+    r->target = target;
+    r->beforeWhole = m_beforeWhole;
+    r->done = std::make_unique<std::atomic<bool>[]>(columns.size());
+    for (size_t c = 0; c < columns.size(); ++c) r->done[c] = false;
+    m_current = r;
+    m_stage.assign(columns.size(), 0);
+    m_results.assign(columns.size(), {});
+    for (size_t c = 0; c < columns.size(); ++c) m_results[c].name = columns[c].name;
+    std::vector<int> order;
+    for (int c : first)
+        if (c >= 0 && c < int(columns.size()) &&
+            std::find(order.begin(), order.end(), c) == order.end())
+            order.push_back(c);
+    for (int c = 0; c < int(columns.size()); ++c)
+        if (std::find(order.begin(), order.end(), c) == order.end()) order.push_back(c);
+    if (columns.empty()) {  // nothing to run: finished all the same, as a result would come
+        QMetaObject::invokeMethod(
+            this,
+            [this, r] {
+                if (r == m_current) finishIfDone();
+            },
+            Qt::QueuedConnection);
         return;
     }
-    start();
+    r->jobs.emplace_back(AnalysisStage::Source, -1);  // the input check
+    for (const AnalysisStage stage : {AnalysisStage::Source, AnalysisStage::Whole})
+        for (int c : order) r->jobs.emplace_back(stage, c);
+    QThreadPool* pool = backgroundPool();
+    const int workers = std::min(pool->maxThreadCount(), int(r->jobs.size()));
+    for (int k = 0; k < workers; ++k) pool->start([inbox = m_inbox, r] { inbox->work(r); });
 }
 
-void AnalysisRunner::start() {
-    m_pending = false;
-    m_watcher->setFuture(QtConcurrent::run(
-        backgroundPool(), [columns = m_nextColumns, source = m_nextSource, target = m_nextTarget] {
-            return analyzeCatching(columns, source, target);
-        }));
+void AnalysisRunner::receive(const std::shared_ptr<Request>& request, int column, Stage stage,
+                             const ColumnResult& result) {
+    if (stage == Stage::Cancelled) ++m_cancelledJobs;
+    if (request != m_current || stage == Stage::Cancelled) return;  // stale: never shown
+    const size_t c = size_t(column);
+    if (c >= m_stage.size() || m_stage[c] == 2) return;
+    m_stage[c] = stage == Stage::Source && result.partial ? 1 : 2;
+    m_results[c] = result;
+    emit columnReady(column, result);
+    finishIfDone();
+}
+
+void AnalysisRunner::finishIfDone() {
+    if (!m_current || !std::all_of(m_stage.begin(), m_stage.end(), [](int s) { return s == 2; }))
+        return;
+    m_current.reset();
+    emit finished(std::make_shared<const Results>(std::move(m_results)));
 }
 
 }  // namespace attnviz::ui

@@ -17,6 +17,10 @@ ComparisonGrid::ComparisonGrid(WorkspaceModel* model, QWidget* parent)
     m_layout->setSpacing(2);
     m_layout->setContentsMargins(4, 4, 4, 4);
     connect(m_model, &WorkspaceModel::resultsChanged, this, &ComparisonGrid::rebuild);
+    connect(m_model, &WorkspaceModel::progressed, this, &ComparisonGrid::rebuild);
+    connect(m_model, &WorkspaceModel::columnStatesChanged, this, [this] {
+        for (int c = 0; c < m_columns; ++c) markColumn(c);
+    });
     connect(m_model, &WorkspaceModel::viewChanged, this, &ComparisonGrid::viewChanged);
 }
 
@@ -79,8 +83,10 @@ bool ComparisonGrid::eventFilter(QObject* watched, QEvent* event) {
 bool ComparisonGrid::event(QEvent* event) {
     const bool done = QWidget::event(event);  // a LayoutRequest has been laid out by now
     const auto type = event->type();
-    if (type == QEvent::Move || type == QEvent::Resize || type == QEvent::LayoutRequest)
+    if (type == QEvent::Move || type == QEvent::Resize || type == QEvent::LayoutRequest) {
         pinHeaders();
+        reportVisibleColumns();
+    }
     return done;
 }
 
@@ -103,6 +109,49 @@ void ComparisonGrid::pinHeaders() {
         h->move(h->x(), top);
         h->raise();
     }
+}
+
+void ComparisonGrid::reportVisibleColumns() {
+    if (!m_area) return;
+    const int from = -x(), to = -x() + m_area->viewport()->width();
+    std::vector<int> shown;
+    for (int c = 0; c < m_columns && c < int(m_columnResult.size()); ++c) {
+        const QLabel* h = m_headers[size_t(c)];
+        if (h->x() + h->width() > from && h->x() < to) shown.push_back(m_columnResult[size_t(c)]);
+    }
+    m_model->setVisibleColumns(std::move(shown));
+}
+
+void ComparisonGrid::markColumn(int c) {
+    if (c < 0 || c >= m_columns || c >= int(m_columnResult.size())) return;
+    //: Over a panel whose map is of an earlier sentence, while the new one is analysed
+    const QString text =
+        m_model->columnState(m_columnResult[size_t(c)]) == WorkspaceModel::ColumnState::Stale
+            ? tr("updating…")
+            : QString();
+    for (Panel* p : m_panels[size_t(c)]) p->setUpdating(text);
+    // The header's decoded output is of the same earlier sentence: greyed with the panels.
+    QPalette header = m_headers[size_t(c)]->palette();
+    header.setColor(QPalette::WindowText,
+                    palette().color(text.isEmpty() ? QPalette::Active : QPalette::Disabled,
+                                    QPalette::WindowText));
+    m_headers[size_t(c)]->setPalette(header);
+}
+
+QString ComparisonGrid::panelMessage(const SelectedColumn& col, const ColumnResult& r) const {
+    switch (m_model->columnState(col.result)) {
+        case WorkspaceModel::ColumnState::Partial:  // no such block before the decoding
+            if (!col.tables.empty() || !r.error.empty()) break;
+            //: In a panel: the model decodes the sentence; its decoder maps come next.
+            //: %1: the block shown ("cross", "dec self")
+            return tr("decoding…\nthe %1 maps follow").arg(kindLabel(m_view.kind));
+        case WorkspaceModel::ColumnState::Stale:  // never analysed: the mark says it
+            if (r.error.empty() && r.analysis.blocks.empty()) return QString();
+            break;
+        case WorkspaceModel::ColumnState::Current:
+            break;
+    }
+    return QString::fromStdString(col.error);
 }
 
 void ComparisonGrid::wheelEvent(QWheelEvent* event) {
@@ -213,6 +262,8 @@ void ComparisonGrid::rebuild() {
     m_empty->setVisible(nothing);
     if (nothing) m_layout->addWidget(m_empty, 1, 0);
     reshape(int(s.columns.size()), std::max(1, s.rows), panelKindFor(m_view, s));
+    m_columnResult.clear();
+    for (const auto& col : s.columns) m_columnResult.push_back(col.result);
     m_alignedRows = 0;  // panels side by side line up their tokens
     for (const auto& col : s.columns)
         for (const auto& t : col.tables)
@@ -226,6 +277,7 @@ void ComparisonGrid::rebuild() {
         for (auto* h : m_headers) h->show();
         forEachPanel([](Panel* p) { p->show(); });
     }
+    for (int c = 0; c < m_columns; ++c) markColumn(c);
     applySizes();
     // Panels' minimum sizes follow their token counts: lay out again (the scroll area
     // follows), also when the tables arrived while the grid was hidden.
@@ -322,7 +374,7 @@ void ComparisonGrid::fillColumn(int c, const SelectedColumn& col, int rows) {
         if (h >= int(col.tables.size())) {  // past the column's tables, or a failed model: why
             p->setTitle(r.error.empty() ? where : QString());
             p->setToolTipTitle(r.error.empty() ? QString("%1 · %2").arg(name, where) : name);
-            p->setMessage(h == 0 ? QString::fromStdString(col.error) : QString());
+            p->setMessage(panelMessage(col, r));  // in every panel of the column
             continue;
         }
         SelectedTable t = col.tables[size_t(h)];

@@ -73,6 +73,13 @@ private:
     // The headers at the top of the viewport when the grid is scrolled down past them, over
     // the panels (their place in the layout otherwise).
     void pinHeaders();
+    // The model columns whose headers are in the viewport, told to the model (analysed first).
+    void reportVisibleColumns();
+    // Greys column c's panels while its model's result is of an earlier sentence.
+    void markColumn(int c);
+    // What a panel without a table says: the model's error, the missing block, or that the
+    // decoding is still running.
+    QString panelMessage(const SelectedColumn& col, const ColumnResult& r) const;
     int headerHeight() const;
     void reshape(int columns, int rows, PanelKind kind);
     QLabel* makeHeader(int column);
@@ -100,6 +107,7 @@ private:
     std::vector<QLabel*> m_headers;
     QLabel* m_empty = nullptr;  // why there is nothing to show (the selection's error)
     std::vector<std::vector<Panel*>> m_panels;  // [column][row], children of the grid
+    std::vector<int> m_columnResult;            // [column]: its index in the model's results
     PanelKind m_kind = PanelKind::Heatmap;      // of every panel
     int m_alignedRows = 0;  // the most tokens of any table (Panel::setAlignedRows)
     int m_columns = 0, m_rows = 0;

@@ -81,6 +81,7 @@ void MainWindow::connectWidgets() {
             [this] { setView(m_controls->applied(view())); });
     connect(m_profileMode, &QComboBox::currentIndexChanged, this, &MainWindow::updateProfile);
     connect(m_workspace, &WorkspaceModel::resultsChanged, this, &MainWindow::resultsChanged);
+    connect(m_workspace, &WorkspaceModel::progressed, this, &MainWindow::showFailures);
     connect(m_workspace, &WorkspaceModel::viewChanged, this, &MainWindow::updateColorBar);
     connect(m_workspace, &WorkspaceModel::columnsChanged, this, &MainWindow::columnsChanged);
     connect(m_grid, &ComparisonGrid::queryClicked, this, &MainWindow::selectQuery);

@@ -14,6 +14,7 @@
 #include "language.h"
 #include "main_window.h"
 #include "offset_profiles.h"
+#include "problems_panel.h"
 #include "render/words.h"
 #include "variant_panel.h"
 
@@ -69,6 +70,10 @@ void MainWindow::showFailures() {
     for (const QString& f : failures) items += "<li>" + f.toHtmlEscaped() + "</li>";
     m_failures->setToolTip(QString("<b>%1</b><ul>%2</ul>")
                                .arg(tr("Models that could not run on this sentence"), items));
+    m_problems->setCurrent(tr("%1 of %2 models could not run on this sentence")
+                               .arg(failures.size())
+                               .arg(m_workspace->results()->size()),
+                           failures);
 }
 
 // The status bar's note of the watched folder ("": none).

@@ -63,12 +63,20 @@ public:
     virtual void setArea(const TableArea& /*area*/) {}
     // Draws now, also when off screen (benchmarks, tests); panels otherwise draw lazily.
     virtual void redrawNow() = 0;
+    // Marks the panel as not showing the current sentence (its table is an older one, or
+    // its model is still being analysed): greyed, with `text` over it; "" removes the mark.
+    void setUpdating(const QString& text);
+    QString updating() const { return m_updating; }
 
 signals:
     // The user clicked query row `row`.
     void rowClicked(int row);
     // The user zoomed or panned to `area` (the grid shows it in every panel).
     void areaChanged(const TableArea& area);
+
+private:
+    QWidget* m_mark = nullptr;  // the grey cover while updating (panel.cpp)
+    QString m_updating;
 };
 
 // The kind the grid draws a selection's tables as: the lines view (ViewState::lines) unless

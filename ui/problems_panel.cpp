@@ -53,6 +53,30 @@ void ProblemsPanel::add(const QString& heading, const QStringList& details) {
     emit added();
 }
 
+void ProblemsPanel::setCurrent(const QString& heading, const QStringList& details) {
+    QStringList before;
+    for (int i = m_list->count() - 1; i >= 0; --i)
+        if (m_list->item(i)->data(Qt::UserRole).toBool()) {
+            before.prepend(m_list->item(i)->text());
+            delete m_list->takeItem(i);
+        }
+    if (details.isEmpty()) return;
+    QStringList now{heading};
+    for (const QString& d : details) now << "    " + d;
+    for (int i = 0; i < now.size(); ++i) {
+        auto* item = new QListWidgetItem(now[i]);
+        item->setData(Qt::UserRole, true);
+        if (i == 0) {
+            QFont bold = item->font();
+            bold.setBold(true);
+            item->setFont(bold);
+            item->setForeground(QColor(0xb0, 0x00, 0x20));
+        }
+        m_list->insertItem(i, item);
+    }
+    if (now != before) emit added();
+}
+
 QStringList ProblemsPanel::lines() const {
     QStringList out;
     for (int i = 0; i < m_list->count(); ++i) out << m_list->item(i)->text().trimmed();

@@ -20,6 +20,10 @@ public:
     // A heading ("2 of 4 checkpoints of work.attnviz.json could not be opened") and one line
     // per file ("path: reason").
     void add(const QString& heading, const QStringList& details);
+    // Problems true until the next analysis (the models that could not run on the sentence):
+    // a heading and a line each at the top of the list, replacing the ones given before;
+    // no details: none shown. Clear problems removes them too.
+    void setCurrent(const QString& heading, const QStringList& details);
     // Every line shown, headings and details, in order.
     QStringList lines() const;
     bool isEmpty() const;

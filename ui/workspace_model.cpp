@@ -10,12 +10,12 @@
 namespace attnviz::ui {
 
 WorkspaceModel::WorkspaceModel(QObject* parent)
-    : QObject(parent), m_runner(new AnalysisRunner(this)) {
-    connect(m_runner, &AnalysisRunner::finished, this,
-            [this](std::shared_ptr<const Results> results) {
-                m_resultModels = m_requestedModels;
-                setResults(std::move(results));
-            });
+    : QObject(parent), m_runner(new AnalysisRunner(this)), m_progress(new QTimer(this)) {
+    connect(m_runner, &AnalysisRunner::finished, this, &WorkspaceModel::setResults);
+    connect(m_runner, &AnalysisRunner::columnReady, this, &WorkspaceModel::setColumnResult);
+    m_progress->setSingleShot(true);
+    m_progress->setInterval(0);
+    connect(m_progress, &QTimer::timeout, this, &WorkspaceModel::showArrived);
 }
 
 namespace {
@@ -33,18 +33,6 @@ int indexOf(const std::vector<const Model*>& models, const Model* m) {
 
 }  // namespace
 
-std::shared_ptr<const Results> WorkspaceModel::resultsFor(
-    const std::vector<ModelColumn>& columns) const {
-    if (m_resultModels.size() != m_results->size()) return nullptr;
-    auto out = std::make_shared<Results>();
-    for (const auto& c : columns) {
-        const int k = indexOf(m_resultModels, c.model.get());
-        if (k < 0) return nullptr;
-        out->push_back((*m_results)[size_t(k)]);
-    }
-    return out;
-}
-
 void WorkspaceModel::replaceColumns(std::vector<ModelColumn> columns) {
     const std::vector<const Model*> before = modelsOf(m_columns), after = modelsOf(columns);
     auto follow = [&](int c) {
@@ -60,17 +48,13 @@ void WorkspaceModel::replaceColumns(std::vector<ModelColumn> columns) {
     const int focus = follow(m_view.allLayersOf);
     const bool viewMoved = focus != m_view.allLayersOf;
     m_view.allLayersOf = focus;
-    auto results = after == m_resultModels ? nullptr : resultsFor(columns);
     m_columns = std::move(columns);
     emit columnsChanged();
     if (viewMoved) {
         m_selection.reset();
         emit viewChanged();
     }
-    if (results) {
-        m_resultModels = after;
-        setResults(std::move(results));
-    }
+    // The results follow their models when the caller's analyze() marks them stale.
 }
 
 void WorkspaceModel::setCurrentColumn(int c) {
@@ -133,7 +117,10 @@ void WorkspaceModel::setSentence(const QString& source, const QString& target) {
     m_source = source;
     m_target = target;
     emit sentenceChanged();
-    analyze();
+    markStale();  // at once, also while the typing pause holds the analysis back
+    emit analysisRequested();
+    m_runner->requestAfterTyping(m_columns, m_source.toStdString(), m_target.toStdString(),
+                                 m_visible);
 }
 
 void WorkspaceModel::setSentences(const QStringList& lines, int current) {
@@ -221,8 +208,10 @@ QString WorkspaceModel::summary() const {
 
 QStringList WorkspaceModel::failures() const {
     QStringList out;
-    for (const auto& r : *m_results)
-        if (!r.error.empty()) out << QString::fromStdString(r.name + ": " + r.error);
+    for (size_t i = 0; i < m_results->size(); ++i)  // not the errors of an earlier sentence
+        if (const auto& r = (*m_results)[i];
+            !r.error.empty() && columnState(int(i)) != ColumnState::Stale)
+            out << QString::fromStdString(r.name + ": " + r.error);
     return out;
 }
 
@@ -234,21 +223,85 @@ Profile WorkspaceModel::profile(int column, const QString& language) const {
 void WorkspaceModel::analyze() {
     // Through the runner even with no columns: a running analysis becomes stale and its
     // results (of columns since removed) are dropped.
+    markStale();
     emit analysisRequested();
-    m_requestedModels = modelsOf(m_columns);
-    m_runner->request(m_columns, m_source.toStdString(), m_target.toStdString());
+    m_runner->request(m_columns, m_source.toStdString(), m_target.toStdString(), m_visible);
 }
 
 void WorkspaceModel::analyzeNow() {
-    m_resultModels = modelsOf(m_columns);
+    m_runner->cancel();  // nothing older arrives after these
     setResults(std::make_shared<const Results>(
         analyzeCatching(m_columns, m_source.toStdString(), m_target.toStdString())));
 }
 
-void WorkspaceModel::setResults(std::shared_ptr<const Results> results) {
+WorkspaceModel::ColumnState WorkspaceModel::columnState(int result) const {
+    return result >= 0 && result < int(m_states.size()) ? m_states[size_t(result)]
+                                                        : ColumnState::Stale;
+}
+
+bool WorkspaceModel::allCurrent() const {
+    return std::all_of(m_states.begin(), m_states.end(),
+                       [](ColumnState s) { return s == ColumnState::Current; });
+}
+
+void WorkspaceModel::markStale() {
+    m_progress->stop();  // results of a request now stale
+    m_arrived.clear();
+    std::vector<const Model*> models;
+    for (const auto& c : m_columns) models.push_back(c.model.get());
+    const bool moved = models != m_resultModels;
+    if (moved) {  // each model's last result goes where its column is now
+        auto results = std::make_shared<Results>();
+        for (const auto& c : m_columns) {
+            const auto at = std::find(m_resultModels.begin(), m_resultModels.end(), c.model.get());
+            ColumnResult none;
+            none.name = c.name;
+            results->push_back(at == m_resultModels.end()
+                                   ? none
+                                   : (*m_results)[size_t(at - m_resultModels.begin())]);
+        }
+        m_resultModels = models;
+        replaceResults(std::move(results));
+    }
+    m_states.assign(m_columns.size(), ColumnState::Stale);
+    if (moved)
+        emit progressed();
+    else
+        emit columnStatesChanged();
+}
+
+void WorkspaceModel::replaceResults(std::shared_ptr<const Results> results) {
     m_results = std::move(results);
     m_stats = std::make_shared<const ResultStats>(m_results);
     m_selection.reset();
+}
+
+void WorkspaceModel::setColumnResult(int column, const ColumnResult& result) {
+    if (column < 0 || column >= int(m_states.size())) return;
+    m_arrived.emplace_back(column, result);
+    m_progress->start();  // the columns arriving together are shown together
+}
+
+void WorkspaceModel::showArrived() {
+    if (m_arrived.empty()) return;
+    auto results = std::make_shared<Results>(*m_results);  // widgets may hold the old ones
+    for (auto& [column, result] : m_arrived) {
+        if (column >= int(results->size())) continue;
+        m_states[size_t(column)] = result.partial ? ColumnState::Partial : ColumnState::Current;
+        (*results)[size_t(column)] = std::move(result);
+    }
+    m_arrived.clear();
+    replaceResults(std::move(results));
+    emit progressed();
+}
+
+void WorkspaceModel::setResults(std::shared_ptr<const Results> results) {
+    m_progress->stop();  // the whole analysis says it all
+    m_arrived.clear();
+    m_resultModels.clear();
+    for (const auto& c : m_columns) m_resultModels.push_back(c.model.get());
+    m_states.assign(results->size(), ColumnState::Current);
+    replaceResults(std::move(results));
     emit resultsChanged();
 }
 

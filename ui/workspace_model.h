@@ -2,8 +2,10 @@
 #pragma once
 
 #include <QObject>
+#include <QTimer>
 #include <memory>
 #include <optional>
+#include <utility>
 #include <vector>
 
 #include "analysis_runner.h"
@@ -18,8 +20,10 @@ namespace attnviz::ui {
 // sentence list, the bundled set the columns came from, the view and the latest analysis
 // results; a saved workspace (Session) is made from it and applied to it. The grid, the
 // fields, the docks and the exports read it and draw; they change it through its setters.
-// Every change of the sentence or the columns is analysed on the runner's worker thread;
-// results arrive by resultsChanged.
+// Every change of the sentence or the columns is analysed by the runner on worker threads,
+// in stages (ui/analysis_runner.h): each column's first maps (the encoder's) arrive by
+// progressed, all of them at the end by resultsChanged. Until a column's results are of the
+// current sentence and columns they are marked stale (columnState).
 class WorkspaceModel : public QObject {
     Q_OBJECT
 public:
@@ -70,7 +74,20 @@ public:
     // signal once.
     void apply(const Session& s, std::vector<ModelColumn> columns);
 
-    // The latest results (never null; empty before the first analysis).
+    // How current a column's result (an index of results()) is.
+    enum class ColumnState {
+        Stale,    // of an earlier sentence or set of columns (or none yet): being updated
+        Partial,  // of the current sentence, the first stage only (encoder maps): decoding
+        Current,  // of the current sentence, whole (or its error)
+    };
+    ColumnState columnState(int result) const;
+    // Whether every column is current (the last analysis has wholly arrived).
+    bool allCurrent() const;
+    // Columns (indices of columns()) on screen, analysed before the others (the grid's).
+    void setVisibleColumns(std::vector<int> columns) { m_visible = std::move(columns); }
+
+    // The latest results, each column as far as it has come (never null; empty before the
+    // first analysis).
     const std::shared_ptr<const Results>& results() const { return m_results; }
     // Their head statistics, each computed once when some view first asks (never null).
     const std::shared_ptr<const ResultStats>& stats() const { return m_stats; }
@@ -98,16 +115,24 @@ signals:
     void sentencesChanged();
     void modelSetChanged();
     void analysisRequested();  // an analysis of the current sentence and columns was asked for
-    void resultsChanged();
+    void resultsChanged();     // a whole analysis arrived: every column current
+    // Some columns' results arrived (first stages, or a model's whole analysis) while others
+    // are still being analysed; results() has them.
+    void progressed();
+    // Columns became stale (the sentence or the columns changed); results() is unchanged.
+    void columnStatesChanged();
 
 private:
     void setResults(std::shared_ptr<const Results> results);
-    // Replaces m_columns, the selections following their models (see columns()); emits
-    // columnsChanged, then viewChanged and resultsChanged when they changed.
+    // Replaces m_columns, the current column and Focus following their models (see
+    // columns()); emits columnsChanged, then viewChanged when Focus moved. The results follow
+    // their models at the next analyze() (markStale).
     void replaceColumns(std::vector<ModelColumn> columns);
-    // The results in hand for `columns` taken from those of m_resultModels; null when some
-    // column has none.
-    std::shared_ptr<const Results> resultsFor(const std::vector<ModelColumn>& columns) const;
+    void setColumnResult(int column, const ColumnResult& result);
+    void showArrived();  // the results arrived since the last progressed, shown
+    // Every column stale, keeping each model's last result in its (new) place.
+    void markStale();
+    void replaceResults(std::shared_ptr<const Results> results);
 
     std::vector<ModelColumn> m_columns;
     int m_current = -1;
@@ -118,13 +143,15 @@ private:
     QString m_modelSet;
     std::shared_ptr<const Results> m_results = std::make_shared<const Results>();
     std::shared_ptr<const ResultStats> m_stats = std::make_shared<const ResultStats>(m_results);
-    // The models m_results were computed with, in order, and those of the newest request (the
-    // runner delivers only the newest request's results).
-    std::vector<const Model*> m_resultModels, m_requestedModels;
     // The view's selection, and the language it was made in; empty after a change.
     mutable std::optional<Selection> m_selection;
     mutable QString m_selectionLanguage;
     AnalysisRunner* m_runner;
+    std::vector<ColumnState> m_states;         // per result
+    std::vector<const Model*> m_resultModels;  // the model of each result
+    std::vector<int> m_visible;
+    QTimer* m_progress;  // progressed, once for the results of a burst of columns
+    std::vector<std::pair<int, ColumnResult>> m_arrived;  // not shown yet
 };
 
 }  // namespace attnviz::ui

@@ -325,6 +325,18 @@ in layer %2</source>
     <context>
         <name>attnviz::ui::ComparisonGrid</name>
         <message>
+            <source>updating…</source>
+            <extracomment>Over a panel whose map is of an earlier sentence, while the new one is analysed</extracomment>
+            <translation>正在更新…</translation>
+        </message>
+        <message>
+            <source>decoding…
+the %1 maps follow</source>
+            <extracomment>In a panel: the model decodes the sentence; its decoder maps come next. %1: the block shown (&quot;cross&quot;, &quot;dec self&quot;)</extracomment>
+            <translation>正在解碼…
+%1 的注意力圖隨後顯示</translation>
+        </message>
+        <message>
             <source>Move &amp;left</source>
             <translation>左移(&amp;L)</translation>
         </message>
@@ -1099,6 +1111,10 @@ weight %6</source>
     </context>
     <context>
         <name>attnviz::ui::MainWindow</name>
+        <message>
+            <source>%1 of %2 models could not run on this sentence</source>
+            <translation>%2 個模型中有 %1 個無法在此句子上執行</translation>
+        </message>
         <message>
             <source>%1 model(s) trained here are not saved: a workspace names its models by their files, so they would be left out of it. Save them first?</source>
             <translation>%1 個在此訓練的模型尚未儲存：工作區按檔案記錄模型，因此它們會被排除在外。先儲存它們嗎？</translation>
