@@ -151,17 +151,19 @@ TEST(Quality, HeadersShowTheCheckpointsNumbersAndTheToggleIsSaved) {
     EXPECT_TRUE(ViewState::fromJson(QJsonObject{}).quality);  // older workspaces: shown
 }
 
-// Not a check: the default workspace (the English -> Spanish set) at 1366x768 with the numbers
+// Not a check: the English -> Spanish and the toy set at 1366x768 with the numbers
 // shown, written to $ATTNVIZ_SHOT_DIR (default: the test temporary directory) for a person to
 // look at. Run with --gtest_also_run_disabled_tests --gtest_filter='*Screenshot*'.
 TEST(Quality, DISABLED_Screenshot) {
-    MainWindow w;
-    ASSERT_TRUE(w.chooseModelSet("en-es", false));
-    analyse(w);
-    QTest::qWait(300);
     const QString dir =
         qEnvironmentVariable("ATTNVIZ_SHOT_DIR", QString::fromStdString(::testing::TempDir()));
-    const QString path = QDir(dir).filePath("quality-1366x768.png");
-    ASSERT_TRUE(w.grab().save(path));
-    std::printf("wrote %s\n", qPrintable(path));
+    for (const char* set : {"en-es", "toy"}) {  // BLEU only; BLEU and AER
+        MainWindow w;
+        ASSERT_TRUE(w.chooseModelSet(set, false));
+        analyse(w);
+        QTest::qWait(300);
+        const QString path = QDir(dir).filePath(QString("quality-%1-1366x768.png").arg(set));
+        ASSERT_TRUE(w.grab().save(path));
+        std::printf("wrote %s\n", qPrintable(path));
+    }
 }
