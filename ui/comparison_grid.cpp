@@ -3,6 +3,7 @@
 
 #include <QContextMenuEvent>
 #include <QMenu>
+#include <QResizeEvent>
 #include <QScrollArea>
 #include <QScrollBar>
 #include <QToolTip>
@@ -65,6 +66,7 @@ void ComparisonGrid::watchViewport(QAbstractScrollArea* area) {
 // The height a single row may fill: the viewport's, as if the horizontal scroll bar were
 // shown (so that the bar appearing or not does not change it and start a loop).
 bool ComparisonGrid::eventFilter(QObject* watched, QEvent* event) {
+    if (event->type() == QEvent::Resize) refillHeader(watched, static_cast<QResizeEvent*>(event));
     if (m_area && watched == m_area->viewport() && event->type() == QEvent::Resize) {
         const QScrollBar* bar = m_area->horizontalScrollBar();
         const int h = m_area->viewport()->height() + (bar->isVisible() ? bar->height() : 0) -
@@ -150,6 +152,19 @@ void ComparisonGrid::syncArea(const Panel* from, const TableArea& area) {
     });
 }
 
+// A header's decoded output is elided to its width: elided again when the width changes (the
+// header is filled before the layout has given it its width).
+void ComparisonGrid::refillHeader(QObject* watched, const QResizeEvent* event) {
+    const auto it = std::find(m_headers.begin(), m_headers.end(), watched);
+    if (it == m_headers.end() || event->size().width() == event->oldSize().width() ||
+        !m_model->results())
+        return;
+    const int c = int(it - m_headers.begin());
+    const Selection s = m_model->selection();
+    if (c < int(s.columns.size()) && s.columns[size_t(c)].result < int(m_model->results()->size()))
+        fillHeader(c, s.columns[size_t(c)]);
+}
+
 QLabel* ComparisonGrid::makeHeader(int c) {
     auto* label = new QLabel(this);
     label->setAlignment(Qt::AlignCenter);
@@ -157,6 +172,7 @@ QLabel* ComparisonGrid::makeHeader(int c) {
     // A fixed height: headers whose text wraps differently must not re-lay out the panels.
     label->setFixedHeight(headerHeight());
     label->setAutoFillBackground(true);  // pinned over the panels (pinHeaders)
+    label->installEventFilter(this);     // resized: refillHeader
     label->setContextMenuPolicy(Qt::CustomContextMenu);
     connect(label, &QLabel::customContextMenuRequested, this, [this, c, label](const QPoint& at) {
         if (m_view.allLayersOf >= 0) return;  // columns are layers, not models

@@ -4,6 +4,7 @@
 #include <QAbstractScrollArea>
 #include <QGridLayout>
 #include <QLabel>
+#include <QResizeEvent>
 #include <QWidget>
 #include <optional>
 #include <vector>
@@ -91,6 +92,7 @@ private:
     Panel* makePanelOf(int column);
     void fillColumn(int c, const SelectedColumn& column, int rows);
     void fillHeader(int c, const SelectedColumn& column);  // its text and tooltip
+    void refillHeader(QObject* header, const QResizeEvent* event);
     // The held-out metrics the header of `column` shows: none when the view hides them or the
     // model's checkpoint has none.
     std::optional<HeldOutInfo> shownQuality(const SelectedColumn& column) const;
