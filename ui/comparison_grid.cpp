@@ -3,6 +3,7 @@
 
 #include <QContextMenuEvent>
 #include <QMenu>
+#include <QResizeEvent>
 #include <QScrollArea>
 #include <QScrollBar>
 #include <QToolTip>
@@ -29,7 +30,8 @@ void ComparisonGrid::viewChanged() {
     const bool colorsOnly = view.kind == m_view.kind && view.layer == m_view.layer &&
                             view.meanHeads == m_view.meanHeads && view.shared == m_view.shared &&
                             view.allLayersOf == m_view.allLayersOf && view.lines == m_view.lines &&
-                            view.show == m_view.show && view.mergeWords == m_view.mergeWords;
+                            view.show == m_view.show && view.mergeWords == m_view.mergeWords &&
+                            view.quality == m_view.quality;
     m_view = view;
     if (!colorsOnly) {
         rebuild();
@@ -68,6 +70,7 @@ void ComparisonGrid::watchViewport(QAbstractScrollArea* area) {
 // The height a single row may fill: the viewport's, as if the horizontal scroll bar were
 // shown (so that the bar appearing or not does not change it and start a loop).
 bool ComparisonGrid::eventFilter(QObject* watched, QEvent* event) {
+    if (event->type() == QEvent::Resize) refillHeader(watched, static_cast<QResizeEvent*>(event));
     if (m_area && watched == m_area->viewport() && event->type() == QEvent::Resize) {
         const QScrollBar* bar = m_area->horizontalScrollBar();
         const int h = m_area->viewport()->height() + (bar->isVisible() ? bar->height() : 0) -
@@ -98,7 +101,20 @@ void ComparisonGrid::changeEvent(QEvent* event) {
 }
 
 int ComparisonGrid::headerHeight() const {
-    return 4 * fontMetrics().lineSpacing() + 4;
+    return m_headerLines * fontMetrics().lineSpacing() + 4;
+}
+
+void ComparisonGrid::fitHeaderLines(const Selection& s) {
+    // Four lines: the model, its variant and two of output; the quality line and the
+    // unknown-word count each take one of the output's, and a fifth line when both are shown.
+    int lines = 4;
+    for (const auto& col : s.columns) {
+        const ColumnResult& r = (*m_model->results())[size_t(col.result)];
+        if (shownQuality(col) && r.error.empty() && r.analysis.unknownSource > 0) lines = 5;
+    }
+    if (lines == m_headerLines) return;
+    m_headerLines = lines;
+    for (QLabel* h : m_headers) h->setFixedHeight(headerHeight());
 }
 
 void ComparisonGrid::pinHeaders() {
@@ -185,6 +201,19 @@ void ComparisonGrid::syncArea(const Panel* from, const TableArea& area) {
     });
 }
 
+// A header's decoded output is elided to its width: elided again when the width changes (the
+// header is filled before the layout has given it its width).
+void ComparisonGrid::refillHeader(QObject* watched, const QResizeEvent* event) {
+    const auto it = std::find(m_headers.begin(), m_headers.end(), watched);
+    if (it == m_headers.end() || event->size().width() == event->oldSize().width() ||
+        !m_model->results())
+        return;
+    const int c = int(it - m_headers.begin());
+    const Selection s = m_model->selection();
+    if (c < int(s.columns.size()) && s.columns[size_t(c)].result < int(m_model->results()->size()))
+        fillHeader(c, s.columns[size_t(c)]);
+}
+
 QLabel* ComparisonGrid::makeHeader(int c) {
     auto* label = new QLabel(this);
     label->setAlignment(Qt::AlignCenter);
@@ -192,6 +221,7 @@ QLabel* ComparisonGrid::makeHeader(int c) {
     // A fixed height: headers whose text wraps differently must not re-lay out the panels.
     label->setFixedHeight(headerHeight());
     label->setAutoFillBackground(true);  // pinned over the panels (pinHeaders)
+    label->installEventFilter(this);     // resized: refillHeader
     label->setContextMenuPolicy(Qt::CustomContextMenu);
     connect(label, &QLabel::customContextMenuRequested, this, [this, c, label](const QPoint& at) {
         if (m_view.allLayersOf >= 0) return;  // columns are layers, not models
@@ -270,6 +300,7 @@ void ComparisonGrid::rebuild() {
             if (t.weights)
                 m_alignedRows =
                     std::max(m_alignedRows, int(std::max(t.weights->rows(), t.weights->cols())));
+    fitHeaderLines(s);
     for (int c = 0; c < m_columns; ++c) fillColumn(c, s.columns[size_t(c)], m_rows);
     // New panels in a shown grid: shown now, as QLayout would only a moment later (queued),
     // until when the layout leaves them out and the grid would be fitted to none of them.
@@ -332,20 +363,72 @@ QString ComparisonGrid::variantLabel(const SelectedColumn& col) const {
     return tr("%1 (%2: %3)").arg(name(own), kindLabel(m_view.kind), name(here));
 }
 
-void ComparisonGrid::fillColumn(int c, const SelectedColumn& col, int rows) {
+QString ComparisonGrid::qualityLine(const HeldOutInfo& h) {
+    QStringList parts;
+    //: Column header: the model's held-out BLEU score, e.g. "BLEU 15.9"
+    if (h.bleu) parts << tr("BLEU %1").arg(*h.bleu, 0, 'f', 1);
+    //: Column header: the model's held-out token accuracy, e.g. "acc 35.1%"
+    else if (h.tokenAccuracy)
+        parts << tr("acc %1%").arg(100 * *h.tokenAccuracy, 0, 'f', 1);
+    //: Column header: the best head's alignment error rate, e.g. "AER 0.41"
+    if (h.bestAer) parts << tr("AER %1").arg(*h.bestAer, 0, 'f', 2);
+    return parts.join(" · ");
+}
+
+QString ComparisonGrid::qualityTip(const HeldOutInfo& h) {
+    if (qualityLine(h).isEmpty()) return QString();
+    QStringList lines;
+    if (h.bleu)
+        lines << tr(
+            "BLEU: the greedy translations against the references, 0–100, higher is "
+            "better");
+    else
+        lines << tr(
+            "acc: the share of next tokens predicted right (teacher forcing), higher is "
+            "better");
+    if (h.bestAer)
+        lines << tr(
+            "AER: alignment error rate of the best head's (or layer's) cross-attention "
+            "against reference word alignments, 0–1, lower is better");
+    //: Column header tooltip: the examples the metrics were measured on, e.g. "the first 200
+    //: usable lines of dev.tsv"
+    const QString source = h.source.empty() ? tr("examples not trained on")
+                                            : QString::fromStdString(h.source).toHtmlEscaped();
+    return tr("<b>Held-out quality</b>, recorded in the checkpoint when it was trained, on %1:")
+               .arg(source) +
+           "<br>" + lines.join("<br>");
+}
+
+std::optional<HeldOutInfo> ComparisonGrid::shownQuality(const SelectedColumn& col) const {
+    const auto& columns = m_model->columns();
+    if (!m_view.quality || col.result < 0 || col.result >= int(columns.size()) ||
+        !columns[size_t(col.result)].model)
+        return std::nullopt;
+    const auto& heldOut = columns[size_t(col.result)].model->training().heldOut;
+    if (!heldOut || qualityLine(*heldOut).isEmpty()) return std::nullopt;
+    return heldOut;
+}
+
+void ComparisonGrid::fillHeader(int c, const SelectedColumn& col) {
     const ColumnResult& r = (*m_model->results())[size_t(col.result)];
     QString header = "<b>" + QString::fromStdString(col.title).toHtmlEscaped() + "</b>";
+    QString tip = m_info.value(col.result);
+    const auto quality = shownQuality(col);
+    if (quality) {  // the second line, short enough for a narrow column
+        header += "<br><small>" + qualityLine(*quality).toHtmlEscaped() + "</small>";
+        tip = qualityTip(*quality) + (tip.isEmpty() ? "" : "<hr>" + tip);
+    }
     if (!col.variant.empty()) header += "<br><small>" + variantLabel(col) + "</small>";
     //: Column header: the model was never trained (random weights)
     if (r.untrained) header += QString(" <small>%1</small>").arg(tr("(untrained)"));
-    QString tip = m_info.value(col.result);
+    const bool unknown = r.error.empty() && r.analysis.unknownSource > 0;
     if (r.error.empty() && r.analysis.decoded) {
         // The whole output in the tooltip; the header elides it to its width.
         const QString out = QString::fromStdString(r.analysis.targetText);
-        // <small> text, on one line when the unknown-word count needs the other.
+        // <small> text, on one line when the quality or the unknown-word count needs the other.
         QFont small = m_headers[size_t(c)]->font();
         small.setPointSizeF(small.pointSizeF() * 0.83);
-        const int lines = r.analysis.unknownSource > 0 ? 1 : 2;
+        const int lines = std::max(1, 2 - int(unknown) - int(quality.has_value()));
         const QString shown = QFontMetrics(small).elidedText(
             "→ " + out, Qt::ElideRight, lines * std::max(60, m_headers[size_t(c)]->width() - 12));
         header += "<br><small>" + shown.toHtmlEscaped() + "</small>";
@@ -353,7 +436,7 @@ void ComparisonGrid::fillColumn(int c, const SelectedColumn& col, int rows) {
         tip =
             tr("<b>Output</b>: %1").arg(out.toHtmlEscaped()) + (tip.isEmpty() ? "" : "<hr>" + tip);
     }
-    if (r.error.empty() && r.analysis.unknownSource > 0) {
+    if (unknown) {
         // Words the model never saw: said, not hidden (their labels end in ⁇).
         const int words = int(r.analysis.sourceTokens.size()) - 1;  // without <eos>
         header += QString("<br><small><font color='#b00020'>%1</font></small>")
@@ -366,6 +449,11 @@ void ComparisonGrid::fillColumn(int c, const SelectedColumn& col, int rows) {
     }
     m_headers[size_t(c)]->setText(header);
     m_headers[size_t(c)]->setToolTip(tip);
+}
+
+void ComparisonGrid::fillColumn(int c, const SelectedColumn& col, int rows) {
+    const ColumnResult& r = (*m_model->results())[size_t(col.result)];
+    fillHeader(c, col);
     const QString name = QString::fromStdString(r.name);
     const QString where = QString("%1 L%2").arg(kindLabel(m_view.kind)).arg(col.layer);
     for (int h = 0; h < rows; ++h) {

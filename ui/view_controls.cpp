@@ -25,7 +25,8 @@ ViewControls::ViewControls(QWidget* parent)
       m_labels(new QSpinBox),
       m_shared(new QCheckBox),
       m_words(new QCheckBox),
-      m_lines(new QCheckBox) {
+      m_lines(new QCheckBox),
+      m_quality(new QCheckBox) {
     // Each item's data is its id; its text is retranslateUi's.
     for (int id : {int(Compare), int(Mean), int(Focus)}) m_layout->addItem(QString(), id);
     for (auto kind :
@@ -46,6 +47,7 @@ ViewControls::ViewControls(QWidget* parent)
     // The scaling's name (render/scaling.h, workspace files) is the item's data.
     for (const char* id : {"linear", "power", "log"}) m_scaling->addItem(QString(), id);
     m_shared->setChecked(true);
+    m_quality->setChecked(true);
     createLayout();
     connect(m_block, &QComboBox::currentIndexChanged, this, &ViewControls::changed);
     connect(m_layer, &QSpinBox::valueChanged, this, &ViewControls::changed);
@@ -57,6 +59,7 @@ ViewControls::ViewControls(QWidget* parent)
     connect(m_shared, &QCheckBox::toggled, this, &ViewControls::changed);
     connect(m_words, &QCheckBox::toggled, this, &ViewControls::changed);
     connect(m_lines, &QCheckBox::toggled, this, &ViewControls::changed);
+    connect(m_quality, &QCheckBox::toggled, this, &ViewControls::changed);
     retranslateUi();
 }
 
@@ -74,7 +77,7 @@ void ViewControls::createLayout() {
     group({rowLabel(m_block), m_block});
     group({rowLabel(m_layer), m_layer});
     group({rowLabel(m_layout), m_layout, m_show});
-    group({m_words, m_lines});
+    group({m_words, m_lines, m_quality});
     group({rowLabel(m_colormap), m_colormap});
     group({rowLabel(m_scaling), m_scaling, m_shared});
     group({rowLabel(m_labels), m_labels});
@@ -96,6 +99,12 @@ void ViewControls::retranslateUi() {
     m_words->setToolTip(
         tr("Merge subword pieces into words: a word's weight as a key is the sum over its pieces, "
            "as a query the mean (Clark et al., 2019)"));
+    //: Check box: show each model's held-out quality (BLEU, accuracy, AER) in its column header
+    m_quality->setText(tr("&Quality"));
+    m_quality->setToolTip(
+        tr("Show each model's held-out quality in its column header, as its checkpoint records "
+           "it: BLEU for translation models (else token accuracy) and the best head's AER; "
+           "nothing for models without these numbers. Hover a header for what they mean"));
     m_layout->setItemText(0, tr("Compare: models × heads"));
     m_layout->setItemText(1, tr("Mean: one panel per model"));
     m_layout->setItemText(2, tr("Focus: one model, layers × heads"));
@@ -142,7 +151,7 @@ void ViewControls::retranslateLabels() {
 
 void ViewControls::showView(const ViewState& v) {
     const QSignalBlocker b1(m_block), b2(m_layer), b3(m_layout), b4(m_colormap), b5(m_scaling),
-        b6(m_shared), b7(m_words), b8(m_lines), b9(m_labels), b10(m_show);
+        b6(m_shared), b7(m_words), b8(m_lines), b9(m_labels), b10(m_show), b11(m_quality);
     m_show->setCurrentIndex(m_show->findData(int(v.show)));
     m_block->setCurrentIndex(m_block->findData(int(v.kind)));
     m_layer->setValue(v.layer);
@@ -153,6 +162,7 @@ void ViewControls::showView(const ViewState& v) {
     m_shared->setChecked(v.shared);
     m_words->setChecked(v.mergeWords);
     m_lines->setChecked(v.lines);
+    m_quality->setChecked(v.quality);
     m_labels->setValue(v.labelPoints);
 }
 
@@ -178,6 +188,7 @@ ViewState ViewControls::applied(const ViewState& base) const {
     v.shared = m_shared->isChecked();
     v.mergeWords = m_words->isChecked();
     v.lines = m_lines->isChecked();
+    v.quality = m_quality->isChecked();
     v.show = TableKind(m_show->currentData().toInt());
     v.labelPoints = m_labels->value();
     if (v.mergeWords != base.mergeWords) {

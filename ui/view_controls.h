@@ -13,8 +13,8 @@ namespace attnviz::ui {
 
 // The row of view controls above the grid: block kind, layer, layout (compare: models ×
 // heads; mean: one mean-of-heads panel per model; focus: one model's layers × heads),
-// words, lines, colours, scaling and shared colour scale. Edits emit changed(); showView()
-// sets them silently.
+// words, lines, quality in the headers, colours, scaling and shared colour scale. Edits emit
+// changed(); showView() sets them silently.
 class ViewControls : public QWidget {
     Q_OBJECT
 public:
@@ -40,7 +40,7 @@ private:
     void retranslateLabels();  // the labels before the controls
     QComboBox *m_block, *m_colormap, *m_scaling, *m_layout, *m_show;
     QSpinBox *m_layer, *m_labels;
-    QCheckBox *m_shared, *m_words, *m_lines;
+    QCheckBox *m_shared, *m_words, *m_lines, *m_quality;
     int m_focusColumn = 0;
 };
 

@@ -18,6 +18,7 @@ QJsonObject ViewState::toJson() const {
             {"all_layers_of", allLayersOf},
             {"merge_words", mergeWords},
             {"lines", lines},
+            {"quality", quality},
             {"show", QString::fromStdString(tableKindName(show))},
             {"zoom", zoom},
             {"label_points", labelPoints},
@@ -36,6 +37,7 @@ ViewState ViewState::fromJson(const QJsonObject& o) {
     v.allLayersOf = o.value("all_layers_of").toInt(-1);
     v.mergeWords = o.value("merge_words").toBool(false);
     v.lines = o.value("lines").toBool(false);
+    v.quality = o.value("quality").toBool(true);
     if (!tableKindFromName(o.value("show").toString("weights").toStdString(), &v.show))
         v.show = TableKind::Weights;
     v.zoom = std::clamp(o.value("zoom").toDouble(1.0), kZoomMin, kZoomMax);

@@ -28,6 +28,9 @@ struct ViewState {
     int allLayersOf = -1;     // >= 0: show every layer of this column's model instead of one layer
     bool mergeWords = false;  // subword pieces merged into words (core/word_merge.h)
     bool lines = false;       // panels as lines between tokens (render/lines.h), not heatmaps
+    // Column headers show each model's held-out quality from its checkpoint (BLEU or token
+    // accuracy, best head's AER), where the checkpoint records it.
+    bool quality = true;
     // What the panels hold: weights, rollout, the difference from the first column, or each
     // head's residual from its Gaussian fit (core/selection.h).
     TableKind show = TableKind::Weights;

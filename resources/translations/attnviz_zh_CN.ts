@@ -354,6 +354,42 @@ the %1 maps follow</source>
             <translation>（未训练）</translation>
         </message>
         <message>
+            <source>BLEU %1</source>
+            <extracomment>Column header: the model&apos;s held-out BLEU score, e.g. &quot;BLEU 15.9&quot;</extracomment>
+            <translation>BLEU %1</translation>
+        </message>
+        <message>
+            <source>acc %1%</source>
+            <extracomment>Column header: the model&apos;s held-out token accuracy, e.g. &quot;acc 35.1%&quot;</extracomment>
+            <translation>准确率 %1%</translation>
+        </message>
+        <message>
+            <source>AER %1</source>
+            <extracomment>Column header: the best head&apos;s alignment error rate, e.g. &quot;AER 0.41&quot;</extracomment>
+            <translation>AER %1</translation>
+        </message>
+        <message>
+            <source>BLEU: the greedy translations against the references, 0–100, higher is better</source>
+            <translation>BLEU：贪心解码的译文与参考译文对比，0–100，越高越好</translation>
+        </message>
+        <message>
+            <source>acc: the share of next tokens predicted right (teacher forcing), higher is better</source>
+            <translation>准确率：正确预测下一个词元的比例（教师强制），越高越好</translation>
+        </message>
+        <message>
+            <source>AER: alignment error rate of the best head&apos;s (or layer&apos;s) cross-attention against reference word alignments, 0–1, lower is better</source>
+            <translation>AER：最佳注意力头（或层）的交叉注意力相对参考词对齐的对齐错误率，0–1，越低越好</translation>
+        </message>
+        <message>
+            <source>examples not trained on</source>
+            <extracomment>Column header tooltip: the examples the metrics were measured on, e.g. &quot;the first 200 usable lines of dev.tsv&quot;</extracomment>
+            <translation>未参与训练的样本</translation>
+        </message>
+        <message>
+            <source>&lt;b&gt;Held-out quality&lt;/b&gt;, recorded in the checkpoint when it was trained, on %1:</source>
+            <translation>&lt;b&gt;留出集质量&lt;/b&gt;（训练时记入检查点），评测样本：%1：</translation>
+        </message>
+        <message>
             <source>&lt;b&gt;Output&lt;/b&gt;: %1</source>
             <extracomment>Column header tooltip: the model's decoded output sentence</extracomment>
             <translation>&lt;b&gt;输出&lt;/b&gt;：%1</translation>
@@ -1844,6 +1880,15 @@ weight %6</source>
         <message>
             <source>Li&amp;nes</source>
             <translation>连线(&amp;N)</translation>
+        </message>
+        <message>
+            <source>&amp;Quality</source>
+            <extracomment>Check box: show each model&apos;s held-out quality (BLEU, accuracy, AER) in its column header</extracomment>
+            <translation>质量(&amp;Q)</translation>
+        </message>
+        <message>
+            <source>Show each model&apos;s held-out quality in its column header, as its checkpoint records it: BLEU for translation models (else token accuracy) and the best head&apos;s AER; nothing for models without these numbers. Hover a header for what they mean</source>
+            <translation>在各列标题中显示模型的留出集质量（取自其检查点的记录）：翻译模型显示 BLEU（否则显示词元准确率）以及最佳注意力头的 AER；没有这些数值的模型不显示。将鼠标指针悬停在标题上可查看其含义</translation>
         </message>
         <message>
             <source>Draw each head as lines from the query tokens (left) to the key tokens (right), stronger lines for larger weights; hover a token to see only its lines, click a query to select it</source>

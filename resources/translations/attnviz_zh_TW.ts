@@ -354,6 +354,42 @@ the %1 maps follow</source>
             <translation>（未訓練）</translation>
         </message>
         <message>
+            <source>BLEU %1</source>
+            <extracomment>Column header: the model&apos;s held-out BLEU score, e.g. &quot;BLEU 15.9&quot;</extracomment>
+            <translation>BLEU %1</translation>
+        </message>
+        <message>
+            <source>acc %1%</source>
+            <extracomment>Column header: the model&apos;s held-out token accuracy, e.g. &quot;acc 35.1%&quot;</extracomment>
+            <translation>準確率 %1%</translation>
+        </message>
+        <message>
+            <source>AER %1</source>
+            <extracomment>Column header: the best head&apos;s alignment error rate, e.g. &quot;AER 0.41&quot;</extracomment>
+            <translation>AER %1</translation>
+        </message>
+        <message>
+            <source>BLEU: the greedy translations against the references, 0–100, higher is better</source>
+            <translation>BLEU：貪心解碼的譯文與參考譯文對比，0–100，越高越好</translation>
+        </message>
+        <message>
+            <source>acc: the share of next tokens predicted right (teacher forcing), higher is better</source>
+            <translation>準確率：正確預測下一個詞元的比例（教師強制），越高越好</translation>
+        </message>
+        <message>
+            <source>AER: alignment error rate of the best head&apos;s (or layer&apos;s) cross-attention against reference word alignments, 0–1, lower is better</source>
+            <translation>AER：最佳注意力頭（或層）的交叉注意力相對參考詞對齊的對齊錯誤率，0–1，越低越好</translation>
+        </message>
+        <message>
+            <source>examples not trained on</source>
+            <extracomment>Column header tooltip: the examples the metrics were measured on, e.g. &quot;the first 200 usable lines of dev.tsv&quot;</extracomment>
+            <translation>未參與訓練的樣本</translation>
+        </message>
+        <message>
+            <source>&lt;b&gt;Held-out quality&lt;/b&gt;, recorded in the checkpoint when it was trained, on %1:</source>
+            <translation>&lt;b&gt;留出集品質&lt;/b&gt;（訓練時記入檢查點），評測樣本：%1：</translation>
+        </message>
+        <message>
             <source>&lt;b&gt;Output&lt;/b&gt;: %1</source>
             <extracomment>Column header tooltip: the model's decoded output sentence</extracomment>
             <translation>&lt;b&gt;輸出&lt;/b&gt;：%1</translation>
@@ -1844,6 +1880,15 @@ weight %6</source>
         <message>
             <source>Li&amp;nes</source>
             <translation>連線(&amp;N)</translation>
+        </message>
+        <message>
+            <source>&amp;Quality</source>
+            <extracomment>Check box: show each model&apos;s held-out quality (BLEU, accuracy, AER) in its column header</extracomment>
+            <translation>品質(&amp;Q)</translation>
+        </message>
+        <message>
+            <source>Show each model&apos;s held-out quality in its column header, as its checkpoint records it: BLEU for translation models (else token accuracy) and the best head&apos;s AER; nothing for models without these numbers. Hover a header for what they mean</source>
+            <translation>在各欄標題中顯示模型的留出集品質（取自其檢查點的記錄）：翻譯模型顯示 BLEU（否則顯示詞元準確率）以及最佳注意力頭的 AER；沒有這些數值的模型不顯示。將滑鼠游標停在標題上可檢視其含義</translation>
         </message>
         <message>
             <source>Draw each head as lines from the query tokens (left) to the key tokens (right), stronger lines for larger weights; hover a token to see only its lines, click a query to select it</source>
