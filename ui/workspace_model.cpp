@@ -247,6 +247,8 @@ bool WorkspaceModel::allCurrent() const {
 void WorkspaceModel::markStale() {
     m_progress->stop();  // results of a request now stale
     m_arrived.clear();
+    m_requested.start();
+    m_shownOnce = false;
     std::vector<const Model*> models;
     for (const auto& c : m_columns) models.push_back(c.model.get());
     const bool moved = models != m_resultModels;
@@ -279,7 +281,10 @@ void WorkspaceModel::replaceResults(std::shared_ptr<const Results> results) {
 void WorkspaceModel::setColumnResult(int column, const ColumnResult& result) {
     if (column < 0 || column >= int(m_states.size())) return;
     m_arrived.emplace_back(column, result);
-    m_progress->start();  // the columns arriving together are shown together
+    if (m_progress->isActive()) return;  // shown with the others at its time
+    const qint64 since = m_requested.isValid() ? m_requested.elapsed() : kFirstShowMs;
+    m_progress->start(int(std::max<qint64>(since < kFirstShowMs ? kFirstShowMs - since : 0,
+                                           m_shownOnce ? kShowEveryMs : 0)));
 }
 
 void WorkspaceModel::showArrived() {
@@ -291,6 +296,7 @@ void WorkspaceModel::showArrived() {
         (*results)[size_t(column)] = std::move(result);
     }
     m_arrived.clear();
+    m_shownOnce = true;
     replaceResults(std::move(results));
     emit progressed();
 }
