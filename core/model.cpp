@@ -525,16 +525,21 @@ void Model::checkInput(std::string_view source, std::optional<std::string_view> 
     (void)targetTokens(target);
 }
 
+std::vector<int> Model::setSource(Analysis& a, std::string_view source,
+                                  const std::vector<std::string>& tokens) const {
+    a.sourceText = std::string(source);
+    std::vector<int> ids = d->src.ids(tokens);
+    a.sourceTokens = tokens;
+    a.sourceTokens.push_back("<eos>");
+    a.sourceIds = ids;
+    a.sourceIds.push_back(Vocab::kEos);
+    return ids;
+}
+
 Analysis Model::analyzeSource(std::string_view source) {
     if (!d->cfg.hasEncoder()) return analyze(source);  // no decoding: whole at once
     Analysis a;
-    const auto tokens = inputTokens(source);
-    a.sourceText = std::string(source);
-    const std::vector<int> srcIds = d->src.ids(tokens);
-    a.sourceTokens = tokens;
-    a.sourceTokens.push_back("<eos>");
-    a.sourceIds = srcIds;
-    a.sourceIds.push_back(Vocab::kEos);
+    const std::vector<int> srcIds = setSource(a, source, inputTokens(source));
     // The batch analyze() runs, less its target: the encoder never reads the target, so its
     // weights are those of the whole pass, bit for bit.
     const Batch b = Batch::make({srcIds}, {std::vector<int>()});
@@ -554,12 +559,7 @@ Analysis Model::analyze(std::string_view source, std::optional<std::string_view>
     const auto tokens = inputTokens(source);
     std::vector<int> srcIds, tgtIds;
     if (seq2seq) {
-        a.sourceText = std::string(source);
-        srcIds = d->src.ids(tokens);
-        a.sourceTokens = tokens;
-        a.sourceTokens.push_back("<eos>");
-        a.sourceIds = srcIds;
-        a.sourceIds.push_back(Vocab::kEos);
+        srcIds = setSource(a, source, tokens);
         const auto tt = targetTokens(target);
         if (!tt.empty()) {
             a.targetText = std::string(*target);

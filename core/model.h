@@ -184,6 +184,10 @@ private:
     std::vector<std::string> inputTokens(std::string_view source) const;
     // The target's tokens (none without one), checked: Error when too long.
     std::vector<std::string> targetTokens(std::optional<std::string_view> target) const;
+    // The source side of `a` from its tokens (text, tokens and ids, <eos> appended); returns
+    // the ids without <eos>, as the encoder's batch takes them.
+    std::vector<int> setSource(Analysis& a, std::string_view source,
+                               const std::vector<std::string>& tokens) const;
 
     // Display labels and word starts of tokens with their ids; returns how many are <unk>.
     int label(const std::vector<std::string>& tokens, const std::vector<int>& ids,
