@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "cli_run.h"
 #include "core/gemm.h"
 #include "core/probe.h"
 #include "core/safetensors.h"
@@ -20,18 +21,9 @@ using nlohmann::json;
 
 namespace {
 
-struct Result {
-    int code;
-    std::string out, err;
-};
-
+using Result = attnviz::test::CliResult;
 Result cli(std::vector<std::string> args) {
-    args.insert(args.begin(), "attnviz-cli");
-    std::vector<const char*> argv;
-    for (auto& a : args) argv.push_back(a.c_str());
-    std::ostringstream out, err;
-    const int code = attnviz::cli::run(int(argv.size()), argv.data(), out, err);
-    return {code, out.str(), err.str()};
+    return attnviz::test::runCli(std::move(args));
 }
 
 const std::string kData = ATTNVIZ_TEST_DATA;

@@ -12,6 +12,7 @@
 #include <sstream>
 
 #include "cli/cli.h"
+#include "cli_run.h"
 #include "core/image_set.h"
 
 using nlohmann::json;
@@ -20,18 +21,9 @@ namespace {
 
 #define EXPECT_HAS(text, part) EXPECT_NE((text).find(part), std::string::npos) << (text)
 
-struct Result {
-    int code;
-    std::string out, err;
-};
-
+using Result = attnviz::test::CliResult;
 Result cli(std::vector<std::string> args) {
-    args.insert(args.begin(), "attnviz-cli");
-    std::vector<const char*> argv;
-    for (auto& a : args) argv.push_back(a.c_str());
-    std::ostringstream out, err;
-    const int code = attnviz::cli::run(int(argv.size()), argv.data(), out, err);
-    return {code, out.str(), err.str()};
+    return attnviz::test::runCli(std::move(args));
 }
 
 std::string tmp(const std::string& n) {

@@ -8,10 +8,10 @@
 #include <cmath>
 #include <limits>
 
+#include "../test_util.h"
 #include "core/attention/attention.h"
 #include "core/attention/variants.h"
 #include "core/error.h"
-#include "../test_util.h"
 
 using namespace attnviz;
 
