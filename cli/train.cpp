@@ -202,6 +202,10 @@ CLI::App* TrainCommand::add(CLI::App& parent) {
     c->add_option("--label-smoothing", t.labelSmoothing, "Label smoothing")->capture_default_str();
     c->add_option("--clip", t.clip, "Maximum global gradient norm (0 = off)")
         ->capture_default_str();
+    c->add_option("--augment", t.augment,
+                  "Images: none, flip, shift or flip+shift (training images only; "
+                  "docs/training.md)")
+        ->capture_default_str();
     c->add_flag("--no-shuffle", m_noShuffle, "Data in file order, no length bucketing");
     c->add_option("--eval-every", m_spec.evalEvery, "Held-out loss and accuracy every N steps")
         ->capture_default_str();

@@ -29,10 +29,11 @@ void TrainOptions::validate() const {
     if (!(weightDecay >= 0 && weightDecay <= 1))
         bad("--weight-decay must be a number between 0 and 1");
     if (!std::isfinite(clip)) bad("--clip must be finite (0 = off)");
+    ImageAugment::parse(augment);
 }
 
 nlohmann::json TrainOptions::toJson() const {
-    return {{"steps", steps},
+    nlohmann::json j = {{"steps", steps},
             {"batch_size", batchSize},
             {"optimizer", optimizer},
             {"lr", lr},
@@ -47,6 +48,9 @@ nlohmann::json TrainOptions::toJson() const {
             {"shuffle", shuffle},
             {"threads", threads},
             {"seed", seed}};
+    // Only when used, so checkpoints trained without it keep their metadata byte for byte.
+    if (augment != "none") j["augment"] = augment;
+    return j;
 }
 
 double learningRate(const TrainOptions& o, int step) {
@@ -179,7 +183,7 @@ std::vector<Example> Batcher::next() {
 }
 
 Batch imageBatch(const Model& model, const std::vector<Example>& examples, size_t begin,
-                 size_t end) {
+                 size_t end, const ImageAugment& augment, uint64_t runSeed, int step) {
     const ModelConfig& cfg = model.config();
     const size_t px = size_t(cfg.imageSize) * size_t(cfg.imageSize);
     std::vector<uint8_t> pixels;
@@ -192,6 +196,8 @@ Batch imageBatch(const Model& model, const std::vector<Example>& examples, size_
                         std::to_string(cfg.imageSize) + "×" + std::to_string(cfg.imageSize) +
                         " image of one of " + std::to_string(cfg.classes) + " classes");
         pixels.insert(pixels.end(), e.pixels.begin(), e.pixels.end());
+        augment.apply(pixels.data() + (i - begin) * px, cfg.imageSize,
+                      augmentSeed(runSeed, step, i));
         labels.push_back(e.label);
     }
     return Batch::images(std::move(pixels), labels, cfg.positions());
@@ -216,10 +222,14 @@ struct Trainer::Impl {
     ParamStore m1, m2;                        // Adam moments
     std::vector<Tensor*> mom1, mom2;
     ThreadPool pool;
+    ImageAugment augment;
     int steps = 0;
 
     Impl(Model& m, const TrainOptions& o) : model(m), opt(o), pool(o.threads) {
         opt.validate();
+        augment = ImageAugment::parse(opt.augment);
+        if (augment.any() && !model.config().isVision())
+            throw Error("--augment applies to image models (arch \"vit\") only");
         info = model.parameterInfo();
         for (int r = 0; r < opt.threads; ++r) {
             auto rep = std::make_unique<Replica>(model.config());
@@ -268,7 +278,8 @@ struct Trainer::Impl {
                 return v.empty() ? v
                                  : std::vector<std::vector<int>>(v.begin() + lo, v.begin() + hi);
             };
-            const Batch b = images ? imageBatch(model, examples, size_t(lo), size_t(hi))
+            const Batch b = images ? imageBatch(model, examples, size_t(lo), size_t(hi), augment,
+                                                opt.seed, steps + 1)
                                    : Batch::make(part(src), part(tgt));
             if (b.Ts > Model::kMaxTokens || b.Tt > Model::kMaxTokens)
                 throw Error("a training sequence exceeds the engine limit of " +

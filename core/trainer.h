@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "augment.h"
 #include "model.h"
 #include "tasks.h"
 
@@ -31,6 +32,7 @@ struct TrainOptions {
     bool shuffle = true;
     int threads = 1;
     uint64_t seed = 1;
+    std::string augment = "none";  // image models only: ImageAugment::parse (core/augment.h)
 
     void validate() const;  // Error naming the bad option
     nlohmann::json toJson() const;
@@ -80,9 +82,11 @@ private:
 };
 
 // Image examples [begin, end) as a batch for an image model (arch "vit"); Error when one is
-// not an image of the model's size with a label below its classes.
+// not an image of the model's size with a label below its classes. With `augment`, example
+// i is augmented with the seed augmentSeed(runSeed, step, i) (core/augment.h).
 Batch imageBatch(const Model& model, const std::vector<Example>& examples, size_t begin,
-                 size_t end);
+                 size_t end, const ImageAugment& augment = {}, uint64_t runSeed = 0,
+                 int step = 0);
 
 struct StepStats {
     int step = 0;

@@ -104,6 +104,9 @@ void validateJobSpec(const JobSpec& spec) {
         spec.probeSource.find_first_not_of(" \t\r\n") == std::string::npos)
         throw Error("recording attention over training needs a probe sentence (--probe)");
     const bool images = isImageTask(spec.task);
+    if (ImageAugment::parse(spec.train.augment).any() && !images)
+        throw Error("--augment applies to image tasks (--task " + std::string(kFashionMnistTask) +
+                    ") only");
     const auto task = spec.task.empty() || images ? nullptr : makeTask(spec.task);
     if (spec.init.empty()) {
         const ModelConfig cfg = specConfig(spec);
