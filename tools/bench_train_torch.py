@@ -7,6 +7,10 @@ Model (docs/model-spec.md): seq2seq, pre-norm, d_model/heads/d_ff/layers from th
 x sqrt(d) + sinusoidal PE, tied output, biases; attention "dot" (PyTorch's own
 nn.MultiheadAttention) or "gaussian" (fixed weights, values and output projections only)
 in every block; no dropout, no label smoothing; Adam(betas 0.9/0.98, eps 1e-9).
+With a config of "arch": "vit" (issue 28): the Vision Transformer of docs/model-spec.md 3.10
+with mean pooling (patch embedding, learned positions, pre-norm encoder, final norm, mean
+of the positions, classifier) over batches of random 28 x 28 images and 10 classes; attention
+"dot" or "gaussian" (the 2D Gaussians of 4.4: left, right, above, below, sigma 1 patch).
 Prints one JSON line. Thread settings come from the caller's environment
 (OPENBLAS_NUM_THREADS) and --intra-op (torch.set_num_threads).
 """
@@ -110,6 +114,50 @@ class Model(nn.Module):
         return F.linear(self.dec_norm(y), self.tgt.weight, self.gen_b)
 
 
+def grid_gaussian_weights(heads, G, offsets, sigma=1.0):
+    """[h, G*G, G*G]: the fixed 2D Gaussians of docs/model-spec.md 4.4 (not renormalised)."""
+    r = torch.arange(G * G, dtype=torch.float64) // G
+    c = torch.arange(G * G, dtype=torch.float64) % G
+    out = []
+    for h in range(heads):
+        dr, dc = offsets[h % len(offsets)]
+        d2 = (r[None, :] - r[:, None] - dr) ** 2 + (c[None, :] - c[:, None] - dc) ** 2
+        out.append(torch.exp(-d2 / (2 * sigma * sigma)) / (2 * math.pi * sigma * sigma))
+    return torch.stack(out).float()
+
+
+class Vit(nn.Module):
+    def __init__(self, cfg, variant):
+        super().__init__()
+        d, h, f = cfg["d_model"], cfg["heads"], cfg["d_ff"]
+        self.P = cfg.get("patch", 4)
+        self.G = cfg.get("image_size", 28) // self.P
+        N = self.G * self.G
+        self.embed = nn.Linear(self.P * self.P, d)
+        self.pos = nn.Parameter(torch.zeros(N, d))
+
+        def attn():
+            if variant == "dot":
+                return Dot(d, h)
+            return Gaussian(d, h, grid_gaussian_weights(h, self.G, [(0, -1), (0, 1), (-1, 0), (1, 0)]))
+
+        L = nn.ModuleList
+        self.enc = L([L([nn.LayerNorm(d), attn(), nn.LayerNorm(d), nn.Linear(d, f), nn.Linear(f, d)])
+                      for _ in range(cfg["enc_layers"])])
+        self.norm = nn.LayerNorm(d)
+        self.head = nn.Linear(d, cfg.get("classes", 10))
+
+    def forward(self, px):  # px: [B, S, S] in [-1, 1]
+        B, P, G = px.shape[0], self.P, self.G
+        u = px.view(B, G, P, G, P).permute(0, 1, 3, 2, 4).reshape(B, G * G, P * P)
+        x = self.embed(u) + self.pos
+        for n1, a, n2, l1, l2 in self.enc:
+            h = n1(x)
+            x = x + a(h, h, False)
+            x = x + l2(F.relu(l1(n2(x))))
+        return self.head(self.norm(x).mean(dim=1))
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--config", required=True)
@@ -124,16 +172,23 @@ def main():
     torch.manual_seed(1)
     cfg = json.load(open(a.config))
     B, T, V = a.batch_size, a.seq_len, a.vocab
-    model = Model(cfg, V, T, a.variant)
+    vision = cfg.get("arch") == "vit"
+    model = Vit(cfg, a.variant) if vision else Model(cfg, V, T, a.variant)
     opt = torch.optim.Adam(model.parameters(), lr=1e-3, betas=(0.9, 0.98), eps=1e-9)
 
     def batch():
+        if vision:
+            S = cfg.get("image_size", 28)
+            return (torch.rand(B, S, S) * 2 - 1, torch.randint(0, cfg.get("classes", 10), (B,)))
         return (torch.randint(4, V, (B, T)), torch.randint(4, V, (B, T)), torch.randint(4, V, (B, T)))
 
     def step(b):
-        src, tin, tout = b
         opt.zero_grad(set_to_none=True)
-        loss = F.cross_entropy(model(src, tin).reshape(-1, V), tout.reshape(-1))
+        if vision:
+            loss = F.cross_entropy(model(b[0]), b[1])
+        else:
+            src, tin, tout = b
+            loss = F.cross_entropy(model(src, tin).reshape(-1, V), tout.reshape(-1))
         loss.backward()
         opt.step()
 
