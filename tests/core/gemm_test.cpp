@@ -81,6 +81,41 @@ TEST(Gemm, EveryFormTheEngineWritesOnStridedBlocks) {
     }
 }
 
+// Matrix-vector products (Eigen's sgemv_, which the oneDNN build routes to dnnl_sgemm):
+// a row-major matrix times a vector and a row vector times a matrix, both transpositions,
+// accumulating and scaled, on blocks of wider matrices, and strided vectors.
+TEST(Gemm, MatrixVectorProductsInEveryForm) {
+    singleThreadedGemm();
+    for (auto [m, k] : {std::tuple{37, 19}, std::tuple{4000, 48}, std::tuple{48, 4000},
+                        std::tuple{1, 300}, std::tuple{300, 1}}) {
+        const Mat W = Mat::Random(m + 3, k + 5);
+        const auto a = W.block(2, 3, m, k);  // [m, k], leading dimension k + 5
+        const Eigen::MatrixXd ad = a.cast<double>();
+        const Mat xs = Mat::Random(k, 3), us = Mat::Random(m, 3);
+        const auto x = xs.col(1);  // strided: every 3rd float
+        const Eigen::VectorXf xc = x, uc = us.col(2);
+        Eigen::VectorXf y = Eigen::VectorXf::Random(m);
+        const Eigen::VectorXd y0 = y.cast<double>();
+        y.noalias() += 0.5f * (a * xc);
+        expectNear(Mat(y), y0 + 0.5 * ad * xc.cast<double>(), "y += 0.5·a·x");
+        Eigen::VectorXf z(m);
+        z.noalias() = a * x;
+        expectNear(Mat(z), ad * x.cast<double>(), "z = a·x (strided x)");
+        Eigen::RowVectorXf r(k);
+        r.noalias() = uc.transpose() * a;
+        expectNear(Mat(r), uc.cast<double>().transpose() * ad, "r = uᵀ·a");
+        Eigen::VectorXf t(k);
+        t.noalias() = a.transpose() * uc;
+        expectNear(Mat(t), ad.transpose() * uc.cast<double>(), "t = aᵀ·u");
+        Mat wide = Mat::Random(m, 4);
+        const Eigen::MatrixXd before = wide.cast<double>();
+        wide.col(3).noalias() -= a * xc;  // strided destination
+        Eigen::MatrixXd want = before;
+        want.col(3) -= ad * xc.cast<double>();
+        expectNear(wide, want, "wide.col -= a·x");
+    }
+}
+
 // Element-wise equality (so +0 == -0: beta 0 may leave the sign of a zero that beta 1 on a
 // zeroed destination would not) and no NaN left from the destination's old contents.
 template <class X, class Y>
