@@ -2,11 +2,12 @@
 // Training-image augmentation (core/augment.h): each draw is one of the transformations the
 // option names, every one of them occurs, the draws depend on the seed alone, and a batch
 // is augmented the same whatever the thread split.
+#include "core/augment.h"
+
 #include <gtest/gtest.h>
 
 #include <set>
 
-#include "core/augment.h"
 #include "core/image_set.h"
 #include "core/model.h"
 #include "core/network.h"
