@@ -142,9 +142,7 @@ void ComparisonGrid::markColumn(int c) {
     if (c < 0 || c >= m_columns || c >= int(m_columnResult.size())) return;
     //: Over a panel whose map is of an earlier sentence, while the new one is analysed
     const QString text =
-        m_model->columnState(m_columnResult[size_t(c)]) == WorkspaceModel::ColumnState::Stale
-            ? tr("updating…")
-            : QString();
+        m_model->staleMarked(m_columnResult[size_t(c)]) ? tr("updating…") : QString();
     for (Panel* p : m_panels[size_t(c)]) p->setUpdating(text);
     // The header's decoded output is of the same earlier sentence: greyed with the panels.
     QPalette header = m_headers[size_t(c)]->palette();
