@@ -1148,6 +1148,10 @@ weight %6</source>
     <context>
         <name>attnviz::ui::MainWindow</name>
         <message>
+            <source>%1 · updating…</source>
+            <translation>%1 · 正在更新…</translation>
+        </message>
+        <message>
             <source>%1 of %2 models could not run on this sentence</source>
             <translation>%2 個模型中有 %1 個無法在此句子上執行</translation>
         </message>
