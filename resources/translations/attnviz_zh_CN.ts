@@ -715,6 +715,10 @@ the %1 maps follow</source>
     <context>
         <name>attnviz::ui::HeadsDock</name>
         <message>
+            <source>Messages (%1)</source>
+            <translation>消息（%1）</translation>
+        </message>
+        <message>
             <source>Over the sentence list</source>
             <translation>按句子列表统计</translation>
         </message>
@@ -888,6 +892,18 @@ the %1 maps follow</source>
     <context>
         <name>attnviz::ui::HeadsTable</name>
         <message>
+            <source>No two sentences of the list have the same number of tokens for this table (source tokens for encoder self-attention, target tokens for decoder self-attention, both for cross-attention, in this model&apos;s tokenizer): nothing to compare. Add sentences of equal length.</source>
+            <translation>对于此表，列表中没有两个句子的词元数相同（编码器自注意力看源端词元，解码器自注意力看目标端词元，交叉注意力两者都看，按此模型的分词器计）：无可比较。请添加长度相同的句子。</translation>
+        </message>
+        <message>
+            <source>Input dependence compares sentences: it is computed over the sentence list only (&quot;Over the sentence list&quot;), — for the current sentence.</source>
+            <translation>输入依赖度比较的是不同句子：只在句子列表上计算（“基于句子列表”），当前句子显示为 —。</translation>
+        </message>
+        <message>
+            <source>Input dependence is — for %1: it compares the rows of one query position across sentences whose table has the same shape, so it needs at least 2 sentences of the list with the same number of tokens in the model&apos;s tokenizer (source tokens for encoder self-attention, target tokens for decoder self-attention, both for cross-attention).</source>
+            <translation>%1 的输入依赖度为 —：它在表形状相同的句子之间比较同一查询位置的行，因此需要列表中至少 2 个在该模型分词器下词元数相同的句子（编码器自注意力看源端词元，解码器自注意力看目标端词元，交叉注意力两者都看）。</translation>
+        </message>
+        <message>
             <source>%1 head</source>
             <translation>%1 个头</translation>
         </message>
@@ -978,10 +994,6 @@ the %1 maps follow</source>
         <message>
             <source>Over %1 query rows of sentences of the same length</source>
             <translation>基于等长句子的 %1 个查询行</translation>
-        </message>
-        <message>
-            <source>No two sentences of the list have the same length here: nothing to compare</source>
-            <translation>列表中没有两个句子长度相同：无可比较</translation>
         </message>
         <message>
             <source>E|∂L/∂ξ| = %1 before normalising</source>
@@ -1147,6 +1159,10 @@ weight %6</source>
     </context>
     <context>
         <name>attnviz::ui::MainWindow</name>
+        <message>
+            <source>%1 · updating…</source>
+            <translation>%1 · 正在更新…</translation>
+        </message>
         <message>
             <source>%1 · updating…</source>
             <translation>%1 · 正在更新…</translation>

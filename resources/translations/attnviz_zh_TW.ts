@@ -715,6 +715,10 @@ the %1 maps follow</source>
     <context>
         <name>attnviz::ui::HeadsDock</name>
         <message>
+            <source>Messages (%1)</source>
+            <translation>訊息（%1）</translation>
+        </message>
+        <message>
             <source>Over the sentence list</source>
             <translation>依句子清單統計</translation>
         </message>
@@ -888,6 +892,18 @@ the %1 maps follow</source>
     <context>
         <name>attnviz::ui::HeadsTable</name>
         <message>
+            <source>No two sentences of the list have the same number of tokens for this table (source tokens for encoder self-attention, target tokens for decoder self-attention, both for cross-attention, in this model&apos;s tokenizer): nothing to compare. Add sentences of equal length.</source>
+            <translation>對於此表，列表中沒有兩個句子的詞元數相同（編碼器自注意力看源端詞元，解碼器自注意力看目標端詞元，交叉注意力兩者都看，按此模型的分詞器計）：無可比較。請新增長度相同的句子。</translation>
+        </message>
+        <message>
+            <source>Input dependence compares sentences: it is computed over the sentence list only (&quot;Over the sentence list&quot;), — for the current sentence.</source>
+            <translation>輸入依賴度比較的是不同句子：只在句子列表上計算（“基於句子列表”），當前句子顯示為 —。</translation>
+        </message>
+        <message>
+            <source>Input dependence is — for %1: it compares the rows of one query position across sentences whose table has the same shape, so it needs at least 2 sentences of the list with the same number of tokens in the model&apos;s tokenizer (source tokens for encoder self-attention, target tokens for decoder self-attention, both for cross-attention).</source>
+            <translation>%1 的輸入依賴度為 —：它在表形狀相同的句子之間比較同一查詢位置的行，因此需要列表中至少 2 個在該模型分詞器下詞元數相同的句子（編碼器自注意力看源端詞元，解碼器自注意力看目標端詞元，交叉注意力兩者都看）。</translation>
+        </message>
+        <message>
             <source>%1 head</source>
             <translation>%1 個頭</translation>
         </message>
@@ -978,10 +994,6 @@ the %1 maps follow</source>
         <message>
             <source>Over %1 query rows of sentences of the same length</source>
             <translation>根據等長句子的 %1 個查詢列</translation>
-        </message>
-        <message>
-            <source>No two sentences of the list have the same length here: nothing to compare</source>
-            <translation>清單中沒有任何兩個句子長度相同：無從比較</translation>
         </message>
         <message>
             <source>E|∂L/∂ξ| = %1 before normalising</source>
@@ -1147,6 +1159,10 @@ weight %6</source>
     </context>
     <context>
         <name>attnviz::ui::MainWindow</name>
+        <message>
+            <source>%1 · updating…</source>
+            <translation>%1 · 正在更新…</translation>
+        </message>
         <message>
             <source>%1 · updating…</source>
             <translation>%1 · 正在更新…</translation>
