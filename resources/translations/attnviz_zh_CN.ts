@@ -325,6 +325,10 @@ in layer %2</source>
     <context>
         <name>attnviz::ui::ComparisonGrid</name>
         <message>
+            <source>%1 and %3 have different head counts here (%2 and %4): the heads of separately trained models do not correspond, so there is no head-by-head difference. Layout › Mean compares their maps.</source>
+            <translation>%1 与 %3 在此处的头数不同（%2 与 %4）：分别训练的模型的头并不一一对应，因此无法逐头求差。布局 › 平均 可比较它们的注意力图。</translation>
+        </message>
+        <message>
             <source>updating…</source>
             <extracomment>Over a panel whose map is of an earlier sentence, while the new one is analysed</extracomment>
             <translation>正在更新…</translation>
@@ -1890,6 +1894,16 @@ weight %6</source>
     <context>
         <name>attnviz::ui::ViewControls</name>
         <message>
+            <source>What the panels hold: the attention weights; attention rollout through the self-attention layers (Abnar &amp; Zuidema 2020); each model minus the first column (same block, layer and head; move a column first to compare against it); or each head minus its best-fitting Gaussian window. Differences use a blue–white–red scale centred at 0 (docs/analysis.md).
+− column 1 compares maps, not matching heads: separately trained models&apos; heads do not correspond (head k of one model is not head k of another), so a head&apos;s difference says how two maps differ, not how one head changed. Layout › Mean compares each model&apos;s mean map; models with different head counts are not subtracted head by head (their panels say so).</source>
+            <translation>面板显示的内容：注意力权重；逐层经过各个自注意力层的注意力展开（rollout，Abnar &amp; Zuidema 2020）；各模型减去第 1 列（相同模块、层和头；要与某一列对比，请先将其移到第 1 列）；或各头减去其最佳拟合高斯窗口。差值使用以 0 为中心的蓝–白–红色阶（见 docs/analysis.md）。
+“− 第 1 列”比较的是注意力图，而不是相互对应的头：分别训练的模型的头并不对应（一个模型的第 k 个头不是另一个模型的第 k 个头），所以某个头的差值说明的是两张图的差别，而不是某个头如何变化。布局 › 平均 比较各模型的平均注意力图；头数不同的模型不会逐头相减（其面板会说明）。</translation>
+        </message>
+        <message>
+            <source>Each model&apos;s maps minus the first column&apos;s, head k minus head k. Heads of separately trained models do not correspond: this compares maps, not matching heads</source>
+            <translation>各模型的注意力图减去第 1 列的，第 k 个头减第 k 个头。分别训练的模型的头并不对应：这比较的是注意力图，而不是相互对应的头</translation>
+        </message>
+        <message>
             <source>S&amp;hared colour scale</source>
             <translation>共享色阶(&amp;H)</translation>
         </message>
@@ -1953,10 +1967,6 @@ weight %6</source>
             <source>− Gaussian fit</source>
             <extracomment>Combo box item: what the panels show (each head minus its best-fitting Gaussian window)</extracomment>
             <translation>− 高斯拟合</translation>
-        </message>
-        <message>
-            <source>What the panels hold: the attention weights; attention rollout through the self-attention layers (Abnar &amp; Zuidema 2020); each model minus the first column (same block, layer and head; move a column first to compare against it); or each head minus its best-fitting Gaussian window. Differences use a blue–white–red scale centred at 0 (docs/analysis.md)</source>
-            <translation>面板显示的内容：注意力权重；逐层经过各个自注意力层的注意力展开（rollout，Abnar &amp; Zuidema 2020）；各模型减去第 1 列（相同模块、层和头；要与某一列对比，请先将其移到第 1 列）；或各头减去其最佳拟合高斯窗口。差值使用以 0 为中心的蓝–白–红色阶（见 docs/analysis.md）</translation>
         </message>
         <message>
             <source>Encoder self-attention</source>

@@ -325,6 +325,10 @@ in layer %2</source>
     <context>
         <name>attnviz::ui::ComparisonGrid</name>
         <message>
+            <source>%1 and %3 have different head counts here (%2 and %4): the heads of separately trained models do not correspond, so there is no head-by-head difference. Layout › Mean compares their maps.</source>
+            <translation>%1 與 %3 在此處的頭數不同（%2 與 %4）：分別訓練的模型的頭並不一一對應，因此無法逐頭求差。佈局 › 平均 可比較它們的注意力圖。</translation>
+        </message>
+        <message>
             <source>updating…</source>
             <extracomment>Over a panel whose map is of an earlier sentence, while the new one is analysed</extracomment>
             <translation>正在更新…</translation>
@@ -1890,6 +1894,16 @@ weight %6</source>
     <context>
         <name>attnviz::ui::ViewControls</name>
         <message>
+            <source>What the panels hold: the attention weights; attention rollout through the self-attention layers (Abnar &amp; Zuidema 2020); each model minus the first column (same block, layer and head; move a column first to compare against it); or each head minus its best-fitting Gaussian window. Differences use a blue–white–red scale centred at 0 (docs/analysis.md).
+− column 1 compares maps, not matching heads: separately trained models&apos; heads do not correspond (head k of one model is not head k of another), so a head&apos;s difference says how two maps differ, not how one head changed. Layout › Mean compares each model&apos;s mean map; models with different head counts are not subtracted head by head (their panels say so).</source>
+            <translation>面板顯示的內容：注意力權重；逐層經過各個自注意力層的注意力展開（rollout，Abnar &amp; Zuidema 2020）；各模型減去第 1 列（相同模組、層和頭；要與某一列對比，請先將其移到第 1 列）；或各頭減去其最佳擬合高斯視窗。差值使用以 0 為中心的藍–白–紅色階（見 docs/analysis.md）。
+“− 第 1 列”比較的是注意力圖，而不是相互對應的頭：分別訓練的模型的頭並不對應（一個模型的第 k 個頭不是另一個模型的第 k 個頭），所以某個頭的差值說明的是兩張圖的差別，而不是某個頭如何變化。佈局 › 平均 比較各模型的平均注意力圖；頭數不同的模型不會逐頭相減（其面板會說明）。</translation>
+        </message>
+        <message>
+            <source>Each model&apos;s maps minus the first column&apos;s, head k minus head k. Heads of separately trained models do not correspond: this compares maps, not matching heads</source>
+            <translation>各模型的注意力圖減去第 1 列的，第 k 個頭減第 k 個頭。分別訓練的模型的頭並不對應：這比較的是注意力圖，而不是相互對應的頭</translation>
+        </message>
+        <message>
             <source>S&amp;hared colour scale</source>
             <translation>共用色階(&amp;H)</translation>
         </message>
@@ -1953,10 +1967,6 @@ weight %6</source>
             <source>− Gaussian fit</source>
             <extracomment>Combo box item: what the panels show (each head minus its best-fitting Gaussian window)</extracomment>
             <translation>− 高斯擬合</translation>
-        </message>
-        <message>
-            <source>What the panels hold: the attention weights; attention rollout through the self-attention layers (Abnar &amp; Zuidema 2020); each model minus the first column (same block, layer and head; move a column first to compare against it); or each head minus its best-fitting Gaussian window. Differences use a blue–white–red scale centred at 0 (docs/analysis.md)</source>
-            <translation>面板顯示的內容：注意力權重；逐層經過各個自注意力層的注意力展開（rollout，Abnar &amp; Zuidema 2020）；各模型減去第 1 欄（相同模組、層和頭；要與某一欄比較，請先將其移到第 1 欄）；或各頭減去其最佳擬合高斯窗口。差值使用以 0 為中心的藍–白–紅色階（見 docs/analysis.md）</translation>
         </message>
         <message>
             <source>Encoder self-attention</source>
