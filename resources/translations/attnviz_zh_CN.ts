@@ -1645,6 +1645,10 @@ weight %6</source>
     <context>
         <name>attnviz::ui::ProfilePlot</name>
         <message>
+            <source>%1 = … = %2 (%3 identical)</source>
+            <translation>%1 = … = %2（%3 条相同）</translation>
+        </message>
+        <message>
             <source>Click a query token to see its weights over the keys</source>
             <translation>点击一个查询词元，查看它在各键上的权重</translation>
         </message>

@@ -1645,6 +1645,10 @@ weight %6</source>
     <context>
         <name>attnviz::ui::ProfilePlot</name>
         <message>
+            <source>%1 = … = %2 (%3 identical)</source>
+            <translation>%1 = … = %2（%3 條相同）</translation>
+        </message>
+        <message>
             <source>Click a query token to see its weights over the keys</source>
             <translation>點選一個查詢詞元，檢視它在各鍵上的權重</translation>
         </message>
