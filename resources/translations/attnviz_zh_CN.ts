@@ -1164,6 +1164,50 @@ weight %6</source>
     <context>
         <name>attnviz::ui::MainWindow</name>
         <message>
+            <source>About attnviz</source>
+            <translation>关于 attnviz</translation>
+        </message>
+        <message>
+            <source>&amp;About attnviz</source>
+            <translation>关于 attnviz(&amp;A)</translation>
+        </message>
+        <message>
+            <source>No viewer could open the documentation. It is README.md and the docs folder of attnviz&apos;s source code.</source>
+            <translation>没有程序能打开文档。文档是 attnviz 源代码中的 README.md 和 docs 文件夹。</translation>
+        </message>
+        <message>
+            <source>Documentation</source>
+            <translation>文档</translation>
+        </message>
+        <message>
+            <source>&amp;Documentation</source>
+            <translation>文档(&amp;D)</translation>
+        </message>
+        <message>
+            <source>&amp;Help</source>
+            <translation>帮助(&amp;H)</translation>
+        </message>
+        <message>
+            <source>The variants come from:</source>
+            <translation>这些变体出自：</translation>
+        </message>
+        <message>
+            <source>Licence: GNU General Public License, version 3 or later (GPL-3.0-or-later).</source>
+            <translation>许可证：GNU 通用公共许可证第 3 版或更高版本（GPL-3.0-or-later）。</translation>
+        </message>
+        <message>
+            <source>See how Transformer attention variants differ: trained models of each variant, their attention maps side by side for any sentence.</source>
+            <translation>看看各种 Transformer 注意力变体有何不同：每种变体的已训练模型，任意句子的注意力图并排对比。</translation>
+        </message>
+        <message>
+            <source>Documentation: %1 and the %2 folder.</source>
+            <translation>文档：%1 和 %2 文件夹。</translation>
+        </message>
+        <message>
+            <source>The documentation (README.md and docs/) comes with the source code.</source>
+            <translation>文档（README.md 和 docs/）随源代码提供。</translation>
+        </message>
+        <message>
             <source>%1 · updating…</source>
             <translation>%1 · 正在更新…</translation>
         </message>

@@ -1164,6 +1164,50 @@ weight %6</source>
     <context>
         <name>attnviz::ui::MainWindow</name>
         <message>
+            <source>About attnviz</source>
+            <translation>關於 attnviz</translation>
+        </message>
+        <message>
+            <source>&amp;About attnviz</source>
+            <translation>關於 attnviz(&amp;A)</translation>
+        </message>
+        <message>
+            <source>No viewer could open the documentation. It is README.md and the docs folder of attnviz&apos;s source code.</source>
+            <translation>沒有程式能開啟文件。文件是 attnviz 原始碼中的 README.md 和 docs 資料夾。</translation>
+        </message>
+        <message>
+            <source>Documentation</source>
+            <translation>文件</translation>
+        </message>
+        <message>
+            <source>&amp;Documentation</source>
+            <translation>文件(&amp;D)</translation>
+        </message>
+        <message>
+            <source>&amp;Help</source>
+            <translation>幫助(&amp;H)</translation>
+        </message>
+        <message>
+            <source>The variants come from:</source>
+            <translation>這些變體出自：</translation>
+        </message>
+        <message>
+            <source>Licence: GNU General Public License, version 3 or later (GPL-3.0-or-later).</source>
+            <translation>許可證：GNU 通用公共許可證第 3 版或更高版本（GPL-3.0-or-later）。</translation>
+        </message>
+        <message>
+            <source>See how Transformer attention variants differ: trained models of each variant, their attention maps side by side for any sentence.</source>
+            <translation>看看各種 Transformer 注意力變體有何不同：每種變體的已訓練模型，任意句子的注意力圖並排對比。</translation>
+        </message>
+        <message>
+            <source>Documentation: %1 and the %2 folder.</source>
+            <translation>文件：%1 和 %2 資料夾。</translation>
+        </message>
+        <message>
+            <source>The documentation (README.md and docs/) comes with the source code.</source>
+            <translation>文件（README.md 和 docs/）隨原始碼提供。</translation>
+        </message>
+        <message>
             <source>%1 · updating…</source>
             <translation>%1 · 正在更新…</translation>
         </message>
