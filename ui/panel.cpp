@@ -33,9 +33,14 @@ public:
         QFont f = font();
         f.setPointSizeF(f.pointSizeF() * 0.85);
         const QFontMetrics fm(f);
+        // The title's font is the panel's kind's (bold, about the widget's size): measured
+        // generously, so that the badge keeps clear of it.
+        QFont bold = font();
+        bold.setBold(true);
+        bold.setPointSizeF(bold.pointSizeF() * 1.1);
         int titleWidth = 0;
         for (const QString& line : m_panel->title().split('\n'))
-            titleWidth = std::max(titleWidth, fm.horizontalAdvance(line));
+            titleWidth = std::max(titleWidth, QFontMetrics(bold).horizontalAdvance(line));
         const int room = (width() - titleWidth) / 2 - 4;  // right of the centred title
         const QString shown =
             fm.horizontalAdvance(m_text) + 12 <= room ? m_text : QString::fromUtf8(kSymbol);
