@@ -88,8 +88,8 @@ std::vector<std::vector<int>> ProfilePlot::coincident(const Profile& f) {
 QString ProfilePlot::groupName(const QStringList& names) {
     if (names.size() <= 3) return names.join(" = ");
     //: Profile legend: lines identical to the first are drawn once; %1 the first line's
-    //: name, %2 the last's, %3 how many lines are the same
-    return tr("%1 = … = %2 (%3 identical)").arg(names.front(), names.back()).arg(names.size());
+    //: name, %2 how many others are the same, e.g. "head 0 and 10 more, identical"
+    return tr("%1 and %2 more, identical").arg(names.front()).arg(names.size() - 1);
 }
 
 void ProfilePlot::showProfile(const Profile& f, bool querySelected) {

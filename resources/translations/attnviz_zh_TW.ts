@@ -1689,8 +1689,8 @@ weight %6</source>
     <context>
         <name>attnviz::ui::ProfilePlot</name>
         <message>
-            <source>%1 = … = %2 (%3 identical)</source>
-            <translation>%1 = … = %2（%3 條相同）</translation>
+            <source>%1 and %2 more, identical</source>
+            <translation>%1 及另外 %2 條，完全相同</translation>
         </message>
         <message>
             <source>Click a query token to see its weights over the keys</source>

@@ -53,7 +53,17 @@ TEST(ProfilePlot, TwelveIdenticalHeadsNamedInOneEntry) {
     ProfilePlot p;
     p.showProfile(profileOf(lines), true);
     EXPECT_EQ(p.lineCount(), 1);
-    EXPECT_EQ(legendNames(p), QStringList{"head 0 = … = head 11 (12 identical)"});
+    EXPECT_EQ(legendNames(p), QStringList{"head 0 and 11 more, identical"});
+    if (const QByteArray dir = qgetenv("ATTNVIZ_GRAB_DIR"); !dir.isEmpty()) {
+        lines[3].second = {0.3, 0.5, 0.2};  // one head differs: two lines
+        p.showProfile(profileOf(lines), true);
+        p.resize(700, 260);
+        p.replot();
+        p.grab().save(QString::fromUtf8(dir) + "/profile-identical.png");
+        p.showProfile(Profile{}, false);
+        p.replot();
+        p.grab().save(QString::fromUtf8(dir) + "/profile-empty.png");
+    }
 }
 
 TEST(ProfilePlot, EmptyProfileShowsAMessageWithoutAxes) {
