@@ -1185,7 +1185,7 @@ weight %6</source>
         </message>
         <message>
             <source>&amp;Help</source>
-            <translation>幫助(&amp;H)</translation>
+            <translation>說明(&amp;H)</translation>
         </message>
         <message>
             <source>The variants come from:</source>

@@ -15,15 +15,17 @@ using test::waitUntil;
 TEST(Difference, DifferentHeadCountsAreSaidNotDrawn) {
     const std::string models = ATTNVIZ_MODELS_DIR;
     MainWindow w;
-    // 4 heads against 1 in encoder self-attention, layer 0.
+    w.resize(1366, 768);
+    w.show();
+    // 4 heads against 1 in cross-attention, top layer (hc-sa-1head: one cross head, there only).
     w.setColumns({loadModelColumn(models + "/01-dot.safetensors"),
                   loadModelColumn(models + "/11-hc-sa-1head.safetensors"),
                   loadModelColumn(models + "/09-hc-sa.safetensors")});
     w.setSentence("the cat sees the dog");
     ASSERT_TRUE(waitUntil([&] { return !w.runner()->busy(); }));
     ViewState v = w.view();
-    v.kind = BlockKind::EncoderSelf;
-    v.layer = 0;
+    v.kind = BlockKind::Cross;
+    v.layer = 1;
     v.show = TableKind::Difference;
     w.setView(v);
     // Columns: 1head − dot, hc-sa − dot (the base is not a column of its own).
@@ -34,6 +36,8 @@ TEST(Difference, DifferentHeadCountsAreSaidNotDrawn) {
                     m.contains("do not correspond"))
             << h << ": " << m.toStdString();
     }
+    if (const QByteArray dir = qgetenv("ATTNVIZ_GRAB_DIR"); !dir.isEmpty())
+        w.grab().save(QString::fromUtf8(dir) + "/difference-head-counts.png");
     // Same head counts: drawn, no message.
     EXPECT_EQ(w.grid()->panel(1, 0)->message(), "");
     EXPECT_GT(w.grid()->panel(1, 0)->matrix().size(), 0);

@@ -493,10 +493,15 @@ TEST(HeadsDock, InputDependenceDashSaysWhy) {
         dock.notes()->text().contains("at least 2 sentences of the list with the same "
                                       "number of tokens"))
         << dock.notes()->text().toStdString();
+    dock.resize(1100, 300);
     dock.show();
     dock.notesToggle()->setChecked(true);
     EXPECT_FALSE(dock.notes()->isHidden());
     EXPECT_TRUE(dock.notesToggle()->text().startsWith("Messages ("));
+    if (const QByteArray dir = qgetenv("ATTNVIZ_GRAB_DIR"); !dir.isEmpty()) {
+        QCoreApplication::processEvents();
+        dock.grab().save(QString::fromUtf8(dir) + "/heads-messages.png");
+    }
 }
 
 TEST(HeadsDock, OverTheSentenceListImportanceWithTargets) {

@@ -5,9 +5,11 @@
 #include <gtest/gtest.h>
 
 #include <QAction>
+#include <QCoreApplication>
 #include <QFileInfo>
 #include <QMenu>
 #include <QMenuBar>
+#include <QMessageBox>
 
 #include "ui/main_window.h"
 
@@ -26,6 +28,15 @@ TEST(HelpMenu, AboutNamesVersionLicencePapersAndDocs) {
     EXPECT_TRUE(QFileInfo::exists(readme.toLocalFile())) << readme.toString().toStdString();
     EXPECT_TRUE(about.contains(readme.toString()));
     EXPECT_TRUE(about.contains("/docs\""));
+    // With ATTNVIZ_GRAB_DIR set, the box as Help › About shows it, saved as about.png.
+    if (const QByteArray dir = qgetenv("ATTNVIZ_GRAB_DIR"); !dir.isEmpty()) {
+        QMessageBox box;
+        box.setWindowTitle("About attnviz");
+        box.setTextFormat(Qt::RichText);
+        box.setText(about);
+        box.show();
+        box.grab().save(QString::fromUtf8(dir) + "/about.png");
+    }
 }
 
 TEST(HelpMenu, TheWindowHasHelpWithDocumentationAndAbout) {
