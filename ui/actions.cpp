@@ -17,6 +17,7 @@
 #include "export_sources.h"
 #include "film_dock.h"
 #include "heads_dock.h"
+#include "help_menu.h"
 #include "language.h"
 #include "main_window.h"
 #include "offset_profiles.h"
@@ -32,6 +33,7 @@ void MainWindow::createMenus() {
     addFileMenu();
     addViewMenu();
     addColumnsMenu();
+    addHelpMenu(this, [this](QAction* a, const char* source) { return named(a, source); });
 }
 
 void MainWindow::addFileMenu() {

@@ -38,7 +38,7 @@ Results analyzeCatching(const std::vector<ModelColumn>& columns, const std::stri
 struct AnalysisRunner::Request {
     std::vector<ModelColumn> columns;
     std::string source, target;
-    std::function<void(int)> beforeWhole;
+    std::function<void(int)> beforeWhole, beforeSource;
     std::atomic<bool> cancel{false};
     // The jobs in the order they run: the input check (column -1), every first stage, every
     // whole analysis, each stage's columns asked for first. The request's workers take them
@@ -72,6 +72,7 @@ struct AnalysisRunner::Inbox {
         if (r->done[size_t(c)]) return;
         if (r->cancel) return post(r, c, Stage::Cancelled, {});
         if (stage == AnalysisStage::Whole && r->beforeWhole) r->beforeWhole(c);
+        if (stage == AnalysisStage::Source && r->beforeSource) r->beforeSource(c);
         const ModelColumn& column = r->columns[size_t(c)];
         ColumnResult out;
         try {
@@ -165,6 +166,7 @@ void AnalysisRunner::request(const std::vector<ModelColumn>& columns, const std:
     r->source = source;
     r->target = target;
     r->beforeWhole = m_beforeWhole;
+    r->beforeSource = m_beforeSource;
     r->done = std::make_unique<std::atomic<bool>[]>(columns.size());
     for (size_t c = 0; c < columns.size(); ++c) r->done[c] = false;
     m_current = r;

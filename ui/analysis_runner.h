@@ -50,6 +50,8 @@ public:
     // For tests: called on the worker thread before each whole analysis (stage 3) starts,
     // with the column's index; it may block to hold the decoding back.
     void setBeforeWhole(std::function<void(int column)> hook) { m_beforeWhole = std::move(hook); }
+    // The same before each first stage (stage 2): a slow model's encoder (for tests).
+    void setBeforeSource(std::function<void(int column)> hook) { m_beforeSource = std::move(hook); }
 
     struct Request;  // one request and its jobs' shared state (analysis_runner.cpp)
     struct Inbox;    // where jobs post their results while the runner lives
@@ -73,7 +75,7 @@ private:
     std::vector<int> m_stage;  // per column of the current request: 0 none, 1 first, 2 whole
     Results m_results;         // of the current request, as they come
     int m_cancelledJobs = 0;
-    std::function<void(int)> m_beforeWhole;
+    std::function<void(int)> m_beforeWhole, m_beforeSource;
     // The typing pause: running while edits come quickly; the newest edit waits in m_next.
     QTimer m_pause;
     bool m_waiting = false;

@@ -2,6 +2,7 @@
 #include "comparison_grid.h"
 
 #include <QContextMenuEvent>
+#include <QCoreApplication>
 #include <QMenu>
 #include <QResizeEvent>
 #include <QScrollArea>
@@ -12,6 +13,42 @@
 #include <cmath>
 
 namespace attnviz::ui {
+
+namespace {
+
+// The heads of the view's block and layer in one result's analysis; 0 when it has none.
+int headsOf(const ColumnResult& r, BlockKind kind, int layer) {
+    for (const auto& b : r.analysis.blocks)
+        if (b.kind == kind && b.layer == layer) return b.heads;
+    return 0;
+}
+
+// Head k of one trained model is not head k of another: a head-by-head difference between
+// models whose blocks have different head counts pairs heads that do not correspond, or has
+// none to pair some with (the core then says their tokens differ, which misleads). Said in
+// the column's panels instead of drawing; "" when the difference is drawn.
+QString differenceMismatch(const ViewState& view, const Results& results, const ColumnResult& r) {
+    const int base = view.request().differenceBase;
+    if (view.show != TableKind::Difference || view.meanHeads || view.allLayersOf >= 0 || base < 0 ||
+        base >= int(results.size()) || !r.error.empty())
+        return QString();
+    const int mine = headsOf(r, view.kind, view.layer);
+    const int theirs = headsOf(results[size_t(base)], view.kind, view.layer);
+    if (mine == 0 || theirs == 0 || mine == theirs) return QString();
+    //: In a panel of the "− column 1" view: %1 this model, %2 its head count, %3 the first
+    //: column's model, %4 its head count
+    return QCoreApplication::translate(
+               "attnviz::ui::ComparisonGrid",
+               "%1 and %3 have different head counts here (%2 and %4): the heads of separately "
+               "trained models do not correspond, so there is no head-by-head difference. "
+               "Layout › Mean compares their maps.")
+        .arg(QString::fromStdString(r.name))
+        .arg(mine)
+        .arg(QString::fromStdString(results[size_t(base)].name))
+        .arg(theirs);
+}
+
+}  // namespace
 
 ComparisonGrid::ComparisonGrid(WorkspaceModel* model, QWidget* parent)
     : QWidget(parent), m_model(model), m_layout(new QGridLayout(this)) {
@@ -142,9 +179,7 @@ void ComparisonGrid::markColumn(int c) {
     if (c < 0 || c >= m_columns || c >= int(m_columnResult.size())) return;
     //: Over a panel whose map is of an earlier sentence, while the new one is analysed
     const QString text =
-        m_model->columnState(m_columnResult[size_t(c)]) == WorkspaceModel::ColumnState::Stale
-            ? tr("updating…")
-            : QString();
+        m_model->staleMarked(m_columnResult[size_t(c)]) ? tr("updating…") : QString();
     for (Panel* p : m_panels[size_t(c)]) p->setUpdating(text);
     // The header's decoded output is of the same earlier sentence: greyed with the panels.
     QPalette header = m_headers[size_t(c)]->palette();
@@ -456,13 +491,15 @@ void ComparisonGrid::fillColumn(int c, const SelectedColumn& col, int rows) {
     fillHeader(c, col);
     const QString name = QString::fromStdString(r.name);
     const QString where = QString("%1 L%2").arg(kindLabel(m_view.kind)).arg(col.layer);
+    const QString mismatch = differenceMismatch(m_view, *m_model->results(), r);
     for (int h = 0; h < rows; ++h) {
         Panel* p = m_panels[size_t(c)][size_t(h)];
         // The model is named once, in the header; each panel says where it is.
-        if (h >= int(col.tables.size())) {  // past the column's tables, or a failed model: why
+        if (h >= int(col.tables.size()) || !mismatch.isEmpty()) {  // no table to draw: why
             p->setTitle(r.error.empty() ? where : QString());
             p->setToolTipTitle(r.error.empty() ? QString("%1 · %2").arg(name, where) : name);
-            p->setMessage(panelMessage(col, r));  // in every panel of the column
+            // In every panel of the column.
+            p->setMessage(mismatch.isEmpty() ? panelMessage(col, r) : mismatch);
             continue;
         }
         SelectedTable t = col.tables[size_t(h)];

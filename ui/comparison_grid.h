@@ -87,7 +87,8 @@ private:
     void pinHeaders();
     // The model columns whose headers are in the viewport, told to the model (analysed first).
     void reportVisibleColumns();
-    // Greys column c's panels while its model's result is of an earlier sentence.
+    // Greys column c's panels while its model's result is of an earlier sentence and has been
+    // for WorkspaceModel::kStaleMarkMs (staleMarked): a quicker result is drawn unmarked.
     void markColumn(int c);
     // What a panel without a table says: the model's error, the missing block, or that the
     // decoding is still running.

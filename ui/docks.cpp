@@ -16,6 +16,7 @@
 #include "problems_panel.h"
 #include "profile_plot.h"
 #include "sentence_list.h"
+#include "stale_mark.h"
 #include "training_dock.h"
 #include "variant_panel.h"
 #include "view_controls.h"
@@ -69,6 +70,24 @@ void MainWindow::createDocks() {
     m_problemsDock->hide();
     m_docks = {m_profileDock, m_sentenceDock, variantDock, trainingDock,
                headsDock,     offsetsDock,    m_filmDock,  m_problemsDock};
+    // The docks that show the whole analysis are marked while a newer one is overdue.
+    for (auto changed : {&WorkspaceModel::columnStatesChanged, &WorkspaceModel::progressed,
+                         &WorkspaceModel::resultsChanged})
+        connect(m_workspace, changed, this, &MainWindow::markStaleDocks);
+    connect(m_heads, &HeadsDock::computed, this, &MainWindow::markStaleDocks);
+}
+
+// The query profile, the Heads and Offset profiles docks change when a whole analysis arrives
+// (resultsChanged): dimmed, "updating…" in their titles, when it has not arrived within
+// WorkspaceModel::kStaleMarkMs of the edit (the grid's rule), so that quick analyses never
+// flicker. The Heads dock showing the sentence list's statistics is not of the sentence: never
+// marked. The Variant dock shows the model's settings, no per-sentence numbers: never marked.
+void MainWindow::markStaleDocks() {
+    const bool overdue = m_workspace->analysisOverdue();
+    setDimmed(m_profile, overdue);
+    setDimmed(m_heads->table(), overdue && !m_heads->showsSet());
+    setDimmed(m_offsets, overdue);
+    retranslateDocks();
 }
 
 QWidget* MainWindow::createProfileBox() {
@@ -138,7 +157,16 @@ void MainWindow::retranslateDocks() {
         {"offsets", tr("Offset profiles")},
         {"film", tr("Over training")},
         {"problems", tr("Problems")}};
-    for (QDockWidget* d : m_docks) d->setWindowTitle(titles.at(d->objectName()));
+    // A dock whose data is of an earlier analysis says so in its title (markStaleDocks).
+    const std::map<QString, QWidget*> data = {
+        {"profile", m_profile}, {"heads", m_heads->table()}, {"offsets", m_offsets}};
+    for (QDockWidget* d : m_docks) {
+        const auto shown = data.find(d->objectName());
+        const bool stale = shown != data.end() && isDimmed(shown->second);
+        //: Dock title while its data is of an earlier sentence, e.g. "Heads · updating…"
+        d->setWindowTitle(stale ? tr("%1 · updating…").arg(titles.at(d->objectName()))
+                                : titles.at(d->objectName()));
+    }
 }
 
 void MainWindow::showHead(int column, BlockKind kind, int layer, int head) {

@@ -17,6 +17,7 @@
 #include <QSortFilterProxyModel>
 #include <QTableView>
 #include <QTimer>
+#include <QToolButton>
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrentRun>
 #include <algorithm>
@@ -45,6 +46,8 @@ HeadsDock::HeadsDock(QWidget* parent)
       m_proxy(new QSortFilterProxyModel(this)),
       m_view(new QTableView),
       m_status(new QLabel),
+      m_notesToggle(new QToolButton),
+      m_notes(new QLabel),
       m_filter(new QLineEdit),
       m_overSet(new QPushButton),
       m_progress(new QProgressBar),
@@ -57,6 +60,14 @@ HeadsDock::HeadsDock(QWidget* parent)
     setUpTable();
     m_status->setWordWrap(true);
     m_status->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_notes->setWordWrap(true);
+    m_notes->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_notes->hide();
+    m_notesToggle->setCheckable(true);
+    m_notesToggle->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+    m_notesToggle->setArrowType(Qt::RightArrow);
+    m_notesToggle->setAutoRaise(true);
+    m_notesToggle->hide();
     m_filter->setClearButtonEnabled(true);
     m_filter->setMaximumWidth(200);
     m_progress->setMaximumWidth(160);
@@ -95,6 +106,7 @@ void HeadsDock::setUpTable() {
 void HeadsDock::layOutControls() {
     auto* top = new QHBoxLayout;
     top->addWidget(m_status, 1);
+    top->addWidget(m_notesToggle);
     top->addWidget(m_overSet);
     top->addWidget(m_progress);
     top->addWidget(m_cancel);
@@ -104,11 +116,16 @@ void HeadsDock::layOutControls() {
     auto* v = new QVBoxLayout(this);
     v->setContentsMargins(2, 2, 2, 2);
     v->addLayout(top);
+    v->addWidget(m_notes);
     v->addWidget(m_view, 1);
 }
 
 void HeadsDock::connectControls() {
     connect(m_view, &QTableView::clicked, this, &HeadsDock::activate);
+    connect(m_notesToggle, &QToolButton::toggled, this, [this](bool open) {
+        m_notesToggle->setArrowType(open ? Qt::DownArrow : Qt::RightArrow);
+        m_notes->setVisible(open && m_notesToggle->isVisible());
+    });
     connect(m_filter, &QLineEdit::textChanged, this, [this](const QString& text) {
         m_proxy->setFilterFixedString(text);
         updateStatus();
@@ -551,9 +568,15 @@ void HeadsDock::updateStatus() {
     }
     if (!m_setNote.isEmpty()) notes << m_setNote;
     if (!m_pruneNote.isEmpty()) notes << m_pruneNote;
-    if (!notes.isEmpty()) text += "\n" + notes.join("\n");
+    if (notes.size() == 1) text += "\n" + notes.front();
     m_status->setText(text);
     m_status->setToolTip(notes.join("\n"));
+    const bool folded = notes.size() >= 2;
+    //: Heads dock: the toggle that shows or hides the folded messages
+    m_notesToggle->setText(tr("Messages (%1)").arg(notes.size()));
+    m_notesToggle->setVisible(folded);
+    m_notes->setText(folded ? "• " + notes.join("\n• ") : QString());
+    m_notes->setVisible(folded && m_notesToggle->isChecked());
 }
 
 void HeadsDock::activate(const QModelIndex& proxyIndex) {

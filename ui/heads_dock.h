@@ -20,6 +20,7 @@ class QPushButton;
 class QSortFilterProxyModel;
 class QTableView;
 class QTimer;
+class QToolButton;
 
 namespace attnviz::ui {
 
@@ -122,6 +123,10 @@ public:
 
     QTableView* table() const { return m_view; }  // for tests
     QLabel* status() const { return m_status; }
+    // Two or more messages (skipped sentences, failed models, why input dependence is "—")
+    // are folded under a toggle ("Messages (3)") below the status line; one is in the line.
+    QToolButton* notesToggle() const { return m_notesToggle; }
+    QLabel* notes() const { return m_notes; }
     QLineEdit* filter() const { return m_filter; }  // rows whose model name contains the text
     QProgressBar* progress() const { return m_progress; }  // for tests
     QPushButton* overSetButton() const { return m_overSet; }
@@ -175,6 +180,8 @@ private:
     QSortFilterProxyModel* m_proxy;
     QTableView* m_view;
     QLabel* m_status;
+    QToolButton* m_notesToggle;
+    QLabel* m_notes;  // the folded messages, shown while m_notesToggle is checked
     QLineEdit* m_filter;
     QPushButton* m_overSet;
     QProgressBar* m_progress;

@@ -231,7 +231,22 @@ SetResult computeSet(const std::vector<ModelColumn>& columns, const std::vector<
         job.done = before + sentenceCount + 1;
     }
     addSetSummary(out, sentenceCount, withoutTarget, failures);
+    const auto dashes = std::count_if(out.rows.begin(), out.rows.end(),
+                                      [](const Row& r) { return r.compared == 0; });
+    if (dashes > 0) out.notes << inputDependenceNote(dashes);
     return result;
+}
+
+QString inputDependenceNote(qsizetype heads) {
+    //: Heads dock footnote: %1 "3 heads". The rule of core/head_stats.h inputDependence.
+    return QCoreApplication::translate(
+               "attnviz::ui::HeadsTable",
+               "Input dependence is — for %1: it compares the rows of one query position across "
+               "sentences whose table has the same shape, so it needs at least 2 sentences of the "
+               "list with the same number of tokens in the model's tokenizer (source tokens for "
+               "encoder self-attention, target tokens for decoder self-attention, both for "
+               "cross-attention).")
+        .arg(plural(heads, "head"));
 }
 
 PruneOutcome computePrune(const PruneInput& in, SetJob& job) {
@@ -250,6 +265,25 @@ PruneOutcome computePrune(const PruneInput& in, SetJob& job) {
     return out;
 }
 
+// Why a head's input dependence is what it is, or "—" (the rule of core/head_stats.h).
+QString HeadsTableModel::inputDependenceTip(const Row& r) const {
+    if (!m_overSet)
+        return QCoreApplication::translate(
+            "attnviz::ui::HeadsTable",
+            "Input dependence compares sentences: it is computed over the sentence list only "
+            "(\"Over the sentence list\"), — for the current sentence.");
+    if (r.compared > 0)
+        return QCoreApplication::translate("attnviz::ui::HeadsTable",
+                                           "Over %1 query rows of sentences of the same length")
+            .arg(r.compared);
+    return QCoreApplication::translate(
+        "attnviz::ui::HeadsTable",
+        "No two sentences of the list have the same number of tokens for this table (source "
+        "tokens for encoder self-attention, target tokens for decoder self-attention, both for "
+        "cross-attention, in this model's tokenizer): nothing to compare. Add sentences of "
+        "equal length.");
+}
+
 QVariant HeadsTableModel::data(const QModelIndex& index, int role) const {
     if (!index.isValid() || index.row() >= rowCount()) return {};
     const Row& r = m_rows[size_t(index.row())];
@@ -263,16 +297,7 @@ QVariant HeadsTableModel::data(const QModelIndex& index, int role) const {
             "attnviz::ui::HeadsTable",
             "μ is at its bound (± the number of keys): the head puts its weight on "
             "the first (or last) key, a sink rather than a local window.");
-    if (role == Qt::ToolTipRole && c == HeadsDock::InputDependence && m_overSet) {
-        return r.compared > 0 ? QCoreApplication::translate(
-                                    "attnviz::ui::HeadsTable",
-                                    "Over %1 query rows of sentences of the same length")
-                                    .arg(r.compared)
-                              : QCoreApplication::translate(
-                                    "attnviz::ui::HeadsTable",
-                                    "No two sentences of the list have the same length here: "
-                                    "nothing to compare");
-    }
+    if (role == Qt::ToolTipRole && c == HeadsDock::InputDependence) return inputDependenceTip(r);
     if (role == Qt::ToolTipRole && c == HeadsDock::Importance && std::isfinite(r.rawImportance))
         return QCoreApplication::translate("attnviz::ui::HeadsTable",
                                            "E|∂L/∂ξ| = %1 before normalising")

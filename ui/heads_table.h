@@ -59,6 +59,7 @@ public:
     QVariant headerData(int section, Qt::Orientation orientation, int role) const override;
 
 private:
+    QString inputDependenceTip(const Row& r) const;
     std::vector<Row> m_rows;
     bool m_overSet = false;
 };
@@ -131,5 +132,8 @@ PruneOutcome computePrune(const PruneInput& in, SetJob& job);
 QString grouped(const QStringList& failures);
 // "3 heads", "1 model".
 QString plural(qsizetype n, const QString& word);
+// The set computation's footnote when `heads` heads have no input dependence ("—"): the rule
+// of core/head_stats.h inputDependence (at least 2 sentences of the same token counts).
+QString inputDependenceNote(qsizetype heads);
 
 }  // namespace attnviz::ui

@@ -178,6 +178,7 @@ private:
     // menus, and what is made from data (main_window_texts.cpp).
     void retranslateUi();
     void retranslateDocks();  // docks.cpp
+    void markStaleDocks();    // docks.cpp: dims the docks of an overdue analysis
     void showFailures();      // the status bar's note of the models that could not run
     // `action`'s text is tr(source) now and after every language change; returns `action`.
     QAction* named(QAction* action, const char* source);  // actions.cpp

@@ -64,9 +64,13 @@ public:
     // Draws now, also when off screen (benchmarks, tests); panels otherwise draw lazily.
     virtual void redrawNow() = 0;
     // Marks the panel as not showing the current sentence (its table is an older one, or
-    // its model is still being analysed): greyed, with `text` over it; "" removes the mark.
+    // its model is still being analysed): dimmed by a translucent grey, with `text` in a
+    // badge in the top right corner, beside the title, where it hides no cell and no token
+    // label; "" removes the mark.
     void setUpdating(const QString& text);
     QString updating() const { return m_updating; }
+    // Where the badge is, in the panel's coordinates; empty when not marked (tests).
+    QRect updatingBadge() const;
 
 signals:
     // The user clicked query row `row`.

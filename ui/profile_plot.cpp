@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "profile_plot.h"
 
+#include <algorithm>
+#include <cmath>
+
 #include "render/colormaps.h"
 #include "render/figure.h"
 
@@ -49,11 +52,44 @@ QString ProfilePlot::caption() const {
 void ProfilePlot::clearProfile(const QString& message) {
     clearGraphs();
     legend->setVisible(false);
-    xAxis->setTicker(QSharedPointer<QCPAxisTicker>::create());
-    xAxis->setRange(0, 1);
-    yAxis->setRange(0, 1);
+    // No axes without data: the message alone, not a dummy 0–1 frame.
+    for (QCPAxis* a : {xAxis, yAxis}) {
+        a->setVisible(false);
+        a->grid()->setVisible(false);
+    }
     m_title->setText(message);
     replot(QCustomPlot::rpQueuedReplot);
+}
+
+bool ProfilePlot::axesShown() const {
+    return xAxis->visible() && yAxis->visible();
+}
+
+std::vector<std::vector<int>> ProfilePlot::coincident(const Profile& f) {
+    std::vector<std::vector<int>> groups;
+    for (int i = 0; i < int(f.lines.size()); ++i) {
+        const auto& y = f.lines[size_t(i)].second;
+        auto same = [&](const std::vector<int>& g) {
+            const auto& z = f.lines[size_t(g.front())].second;
+            if (z.size() != y.size()) return false;
+            for (size_t j = 0; j < y.size(); ++j)
+                if (std::abs(z[j] - y[j]) > kSameWithin) return false;
+            return true;
+        };
+        const auto it = std::find_if(groups.begin(), groups.end(), same);
+        if (it == groups.end())
+            groups.push_back({i});
+        else
+            it->push_back(i);
+    }
+    return groups;
+}
+
+QString ProfilePlot::groupName(const QStringList& names) {
+    if (names.size() <= 3) return names.join(" = ");
+    //: Profile legend: lines identical to the first are drawn once; %1 the first line's
+    //: name, %2 how many others are the same, e.g. "head 0 and 10 more, identical"
+    return tr("%1 and %2 more, identical").arg(names.front()).arg(names.size() - 1);
 }
 
 void ProfilePlot::showProfile(const Profile& f, bool querySelected) {
@@ -63,11 +99,20 @@ void ProfilePlot::showProfile(const Profile& f, bool querySelected) {
                                     : tr("No model has this block for the selected query"));
         return;
     }
+    for (QCPAxis* a : {xAxis, yAxis}) {
+        a->setVisible(true);
+        a->grid()->setVisible(true);
+    }
     double top = 0;
     size_t longest = 0;
-    for (const auto& [name, y] : f.lines) {
+    // Identical lines (e.g. heads with the same Gaussian) would hide each other: each set is
+    // drawn once, its legend entry naming them all.
+    for (const auto& group : coincident(f)) {
+        QStringList names;
+        for (int k : group) names << QString::fromStdString(f.lines[size_t(k)].first);
+        const auto& y = f.lines[size_t(group.front())].second;
         QCPGraph* g = addGraph();
-        g->setName(QString::fromStdString(name));
+        g->setName(groupName(names));
         // Colour and dash pattern differ between neighbours (readable without colour);
         // the markers too.
         const int i = graphCount() - 1;

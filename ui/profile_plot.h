@@ -9,6 +9,10 @@ namespace attnviz::ui {
 
 // The weights of one query over the keys as lines (the papers' picture of Gaussian windows
 // around a word): one line per model (its heads' mean), or one per head of one model.
+// Identical lines (heads with the same fixed Gaussian, models with the same hard-coded
+// window) are drawn once, the legend naming them together ("head 0 = head 3"): drawn on top of
+// each other they would hide all but one, and offsetting them would draw weights that are not
+// there. Without a line the plot shows only why (no dummy axes).
 class ProfilePlot : public QCustomPlot {
     Q_OBJECT
 public:
@@ -18,8 +22,16 @@ public:
     // no model has it).
     void showProfile(const Profile& profile, bool querySelected);
     void clearProfile(const QString& message);
-    int lineCount() const { return graphCount(); }
+    int lineCount() const { return graphCount(); }  // lines drawn (identical ones once)
     QString caption() const;
+    bool axesShown() const;  // false while only a message is shown
+    // Indices of f.lines in sets of identical lines (within kSameWithin at every key), in
+    // the order of their first line.
+    static std::vector<std::vector<int>> coincident(const Profile& f);
+    static constexpr double kSameWithin = 1e-6;
+    // A set's legend entry: "a = b = c", or "a and 11 more, identical" (the other lines'
+    // entries tell which are not).
+    static QString groupName(const QStringList& names);
 
 protected:
     void changeEvent(QEvent* event) override;  // retranslates on QEvent::LanguageChange

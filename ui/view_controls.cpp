@@ -117,6 +117,12 @@ void ViewControls::retranslateUi() {
     m_show->setItemText(1, tr("Rollout"));
     //: Combo box item: what the panels show (each model minus the first column)
     m_show->setItemText(2, tr("− column 1"));
+    //: Tooltip of the combo box item "− column 1"
+    m_show->setItemData(2,
+                        tr("Each model's maps minus the first column's, head k minus head k. "
+                           "Heads of separately trained models do not correspond: this compares "
+                           "maps, not matching heads"),
+                        Qt::ToolTipRole);
     //: Combo box item: what the panels show (each head minus its best-fitting Gaussian window)
     m_show->setItemText(3, tr("− Gaussian fit"));
     m_show->setToolTip(
@@ -124,7 +130,12 @@ void ViewControls::retranslateUi() {
            "self-attention layers (Abnar & Zuidema 2020); each model minus the first column "
            "(same block, layer and head; move a column first to compare against it); or each "
            "head minus its best-fitting Gaussian window. Differences use a blue–white–red scale "
-           "centred at 0 (docs/analysis.md)"));
+           "centred at 0 (docs/analysis.md).\n"
+           "− column 1 compares maps, not matching heads: separately trained models' heads do "
+           "not correspond (head k of one model is not head k of another), so a head's "
+           "difference says how two maps differ, not how one head changed. Layout › Mean "
+           "compares each model's mean map; models with different head counts are not "
+           "subtracted head by head (their panels say so)."));
     m_block->setItemText(0, tr("Encoder self-attention"));
     m_block->setItemText(1, tr("Decoder self-attention"));
     m_block->setItemText(2, tr("Cross-attention"));

@@ -10,12 +10,19 @@
 namespace attnviz::ui {
 
 WorkspaceModel::WorkspaceModel(QObject* parent)
-    : QObject(parent), m_runner(new AnalysisRunner(this)), m_progress(new QTimer(this)) {
+    : QObject(parent),
+      m_runner(new AnalysisRunner(this)),
+      m_progress(new QTimer(this)),
+      m_markTimer(new QTimer(this)) {
     connect(m_runner, &AnalysisRunner::finished, this, &WorkspaceModel::setResults);
     connect(m_runner, &AnalysisRunner::columnReady, this, &WorkspaceModel::setColumnResult);
     m_progress->setSingleShot(true);
     m_progress->setInterval(0);
     connect(m_progress, &QTimer::timeout, this, &WorkspaceModel::showArrived);
+    m_clock.start();
+    m_markTimer->setSingleShot(true);
+    m_markTimer->setTimerType(Qt::PreciseTimer);
+    connect(m_markTimer, &QTimer::timeout, this, &WorkspaceModel::markDue);
 }
 
 namespace {
@@ -239,6 +246,11 @@ WorkspaceModel::ColumnState WorkspaceModel::columnState(int result) const {
                                                         : ColumnState::Stale;
 }
 
+bool WorkspaceModel::staleMarked(int result) const {
+    return columnState(result) == ColumnState::Stale && result < int(m_marked.size()) &&
+           m_marked[size_t(result)];
+}
+
 bool WorkspaceModel::allCurrent() const {
     return std::all_of(m_states.begin(), m_states.end(),
                        [](ColumnState s) { return s == ColumnState::Current; });
@@ -252,24 +264,85 @@ void WorkspaceModel::markStale() {
     std::vector<const Model*> models;
     for (const auto& c : m_columns) models.push_back(c.model.get());
     const bool moved = models != m_resultModels;
-    if (moved) {  // each model's last result goes where its column is now
+    std::vector<ColumnState> before = m_states;
+    if (moved) {  // each model's last result (and its marks) goes where its column is now
         auto results = std::make_shared<Results>();
+        std::vector<qint64> since;
+        std::vector<bool> marked;
+        before.clear();
         for (const auto& c : m_columns) {
             const auto at = std::find(m_resultModels.begin(), m_resultModels.end(), c.model.get());
+            const size_t k = size_t(at - m_resultModels.begin());
             ColumnResult none;
             none.name = c.name;
-            results->push_back(at == m_resultModels.end()
-                                   ? none
-                                   : (*m_results)[size_t(at - m_resultModels.begin())]);
+            const bool had = at != m_resultModels.end();
+            results->push_back(had ? (*m_results)[k] : none);
+            // A new column starts its time now, as one that was current.
+            before.push_back(had && k < m_states.size() ? m_states[k] : ColumnState::Current);
+            since.push_back(had && k < m_staleSince.size() ? m_staleSince[k] : 0);
+            marked.push_back(had && k < m_marked.size() && m_marked[k]);
         }
         m_resultModels = models;
+        m_staleSince = std::move(since);
+        m_marked = std::move(marked);
         replaceResults(std::move(results));
     }
     m_states.assign(m_columns.size(), ColumnState::Stale);
+    restartMarks(before);
     if (moved)
         emit progressed();
     else
         emit columnStatesChanged();
+}
+
+void WorkspaceModel::restartMarks(const std::vector<ColumnState>& before) {
+    const qint64 now = m_clock.elapsed();
+    const size_t n = m_states.size();
+    m_staleSince.resize(n, now);
+    m_marked.resize(n, false);
+    for (size_t c = 0; c < n; ++c) {
+        if (m_states[c] != ColumnState::Stale) {
+            m_marked[c] = false;
+        } else if (c >= before.size() || before[c] != ColumnState::Stale) {
+            m_staleSince[c] = now;  // outdated from this edit on
+            m_marked[c] = false;
+        }
+    }
+    if (allCurrent()) {
+        m_pendingSince = -1;
+        m_overdue = false;
+    } else if (m_pendingSince < 0) {
+        m_pendingSince = now;
+    }
+    // The next mark due: the first column or the analysis to reach kStaleMarkMs.
+    qint64 due = -1;
+    auto sooner = [&due](qint64 t) { due = due < 0 ? t : std::min(due, t); };
+    for (size_t c = 0; c < n; ++c)
+        if (m_states[c] == ColumnState::Stale && !m_marked[c])
+            sooner(m_staleSince[c] + kStaleMarkMs);
+    if (m_pendingSince >= 0 && !m_overdue) sooner(m_pendingSince + kStaleMarkMs);
+    if (due < 0)
+        m_markTimer->stop();
+    else
+        m_markTimer->start(int(std::max<qint64>(0, due - now)));
+}
+
+void WorkspaceModel::markDue() {
+    const qint64 now = m_clock.elapsed();
+    bool changed = false;
+    for (size_t c = 0; c < m_states.size() && c < m_marked.size(); ++c) {
+        if (m_states[c] == ColumnState::Stale && !m_marked[c] &&
+            now - m_staleSince[c] >= kStaleMarkMs) {
+            m_marked[c] = true;
+            changed = true;
+        }
+    }
+    if (m_pendingSince >= 0 && !m_overdue && now - m_pendingSince >= kStaleMarkMs) {
+        m_overdue = true;
+        changed = true;
+    }
+    restartMarks(m_states);  // the next one due, if any
+    if (changed) emit columnStatesChanged();
 }
 
 void WorkspaceModel::replaceResults(std::shared_ptr<const Results> results) {
@@ -290,6 +363,7 @@ void WorkspaceModel::setColumnResult(int column, const ColumnResult& result) {
 void WorkspaceModel::showArrived() {
     if (m_arrived.empty()) return;
     auto results = std::make_shared<Results>(*m_results);  // widgets may hold the old ones
+    const std::vector<ColumnState> before = m_states;
     for (auto& [column, result] : m_arrived) {
         if (column >= int(results->size())) continue;
         m_states[size_t(column)] = result.partial ? ColumnState::Partial : ColumnState::Current;
@@ -297,6 +371,7 @@ void WorkspaceModel::showArrived() {
     }
     m_arrived.clear();
     m_shownOnce = true;
+    restartMarks(before);
     replaceResults(std::move(results));
     emit progressed();
 }
@@ -306,7 +381,9 @@ void WorkspaceModel::setResults(std::shared_ptr<const Results> results) {
     m_arrived.clear();
     m_resultModels.clear();
     for (const auto& c : m_columns) m_resultModels.push_back(c.model.get());
+    const std::vector<ColumnState> before = m_states;
     m_states.assign(results->size(), ColumnState::Current);
+    restartMarks(before);
     replaceResults(std::move(results));
     emit resultsChanged();
 }

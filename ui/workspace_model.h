@@ -24,7 +24,9 @@ namespace attnviz::ui {
 // Every change of the sentence or the columns is analysed by the runner on worker threads,
 // in stages (ui/analysis_runner.h): each column's first maps (the encoder's) arrive by
 // progressed, all of them at the end by resultsChanged. Until a column's results are of the
-// current sentence and columns they are marked stale (columnState).
+// current sentence and columns they are stale (columnState); the views mark them so only
+// when they stay stale for kStaleMarkMs (staleMarked, analysisOverdue), so that an analysis
+// that is quick replaces the maps without a grey frame while the user types.
 class WorkspaceModel : public QObject {
     Q_OBJECT
 public:
@@ -84,6 +86,15 @@ public:
     ColumnState columnState(int result) const;
     // Whether every column is current (the last analysis has wholly arrived).
     bool allCurrent() const;
+    // Whether the views mark result `result` as outdated (greyed, "updating…"): it has been
+    // Stale for kStaleMarkMs since the edit that made it so. A result arriving sooner replaces
+    // the old one unmarked, so typing does not flicker.
+    bool staleMarked(int result) const;
+    // Whether views that show the whole analysis (the docks, the query profile: they change
+    // at resultsChanged) mark theirs as outdated: some column has not been Current for
+    // kStaleMarkMs, counted from the edit after which the analysis was last wholly current.
+    bool analysisOverdue() const { return m_overdue; }
+    static constexpr int kStaleMarkMs = 150;
     // Columns (indices of columns()) on screen, analysed before the others (the grid's).
     void setVisibleColumns(std::vector<int> columns) { m_visible = std::move(columns); }
 
@@ -120,7 +131,8 @@ signals:
     // Some columns' results arrived (first stages, or a model's whole analysis) while others
     // are still being analysed; results() has them.
     void progressed();
-    // Columns became stale (the sentence or the columns changed); results() is unchanged.
+    // Columns became stale (the sentence or the columns changed), or their marks changed
+    // (staleMarked, analysisOverdue: kStaleMarkMs later); results() is unchanged.
     void columnStatesChanged();
 
 private:
@@ -134,6 +146,11 @@ private:
     // Every column stale, keeping each model's last result in its (new) place.
     void markStale();
     void replaceResults(std::shared_ptr<const Results> results);
+    // After the states changed: columns newly Stale (and an analysis newly not current) start
+    // their kStaleMarkMs; marks of what is no longer stale go. `since`/`marked` are per result
+    // and already in the new order.
+    void restartMarks(const std::vector<ColumnState>& before);
+    void markDue();  // the mark timer: marks what has been stale for kStaleMarkMs
 
     std::vector<ModelColumn> m_columns;
     int m_current = -1;
@@ -160,6 +177,14 @@ private:
     QElapsedTimer m_requested;                            // since the newest request
     bool m_shownOnce = false;                             // progressed since it
     std::vector<std::pair<int, ColumnResult>> m_arrived;  // not shown yet
+    // Stale marks (staleMarked, analysisOverdue), on one clock: per result, when it became
+    // Stale and whether it is marked; when the analysis stopped being wholly current.
+    QElapsedTimer m_clock;
+    std::vector<qint64> m_staleSince;
+    std::vector<bool> m_marked;
+    qint64 m_pendingSince = -1;  // -1: every column current
+    bool m_overdue = false;
+    QTimer* m_markTimer;
 };
 
 }  // namespace attnviz::ui

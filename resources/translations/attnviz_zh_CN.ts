@@ -325,6 +325,10 @@ in layer %2</source>
     <context>
         <name>attnviz::ui::ComparisonGrid</name>
         <message>
+            <source>%1 and %3 have different head counts here (%2 and %4): the heads of separately trained models do not correspond, so there is no head-by-head difference. Layout › Mean compares their maps.</source>
+            <translation>%1 与 %3 在此处的头数不同（%2 与 %4）：分别训练的模型的头并不一一对应，因此无法逐头求差。布局 › 平均 可比较它们的注意力图。</translation>
+        </message>
+        <message>
             <source>updating…</source>
             <extracomment>Over a panel whose map is of an earlier sentence, while the new one is analysed</extracomment>
             <translation>正在更新…</translation>
@@ -715,6 +719,10 @@ the %1 maps follow</source>
     <context>
         <name>attnviz::ui::HeadsDock</name>
         <message>
+            <source>Messages (%1)</source>
+            <translation>消息（%1）</translation>
+        </message>
+        <message>
             <source>Over the sentence list</source>
             <translation>按句子列表统计</translation>
         </message>
@@ -888,6 +896,18 @@ the %1 maps follow</source>
     <context>
         <name>attnviz::ui::HeadsTable</name>
         <message>
+            <source>No two sentences of the list have the same number of tokens for this table (source tokens for encoder self-attention, target tokens for decoder self-attention, both for cross-attention, in this model&apos;s tokenizer): nothing to compare. Add sentences of equal length.</source>
+            <translation>对于此表，列表中没有两个句子的词元数相同（编码器自注意力看源端词元，解码器自注意力看目标端词元，交叉注意力两者都看，按此模型的分词器计）：无可比较。请添加长度相同的句子。</translation>
+        </message>
+        <message>
+            <source>Input dependence compares sentences: it is computed over the sentence list only (&quot;Over the sentence list&quot;), — for the current sentence.</source>
+            <translation>输入依赖度比较的是不同句子：只在句子列表上计算（“基于句子列表”），当前句子显示为 —。</translation>
+        </message>
+        <message>
+            <source>Input dependence is — for %1: it compares the rows of one query position across sentences whose table has the same shape, so it needs at least 2 sentences of the list with the same number of tokens in the model&apos;s tokenizer (source tokens for encoder self-attention, target tokens for decoder self-attention, both for cross-attention).</source>
+            <translation>%1 的输入依赖度为 —：它在表形状相同的句子之间比较同一查询位置的行，因此需要列表中至少 2 个在该模型分词器下词元数相同的句子（编码器自注意力看源端词元，解码器自注意力看目标端词元，交叉注意力两者都看）。</translation>
+        </message>
+        <message>
             <source>%1 head</source>
             <translation>%1 个头</translation>
         </message>
@@ -978,10 +998,6 @@ the %1 maps follow</source>
         <message>
             <source>Over %1 query rows of sentences of the same length</source>
             <translation>基于等长句子的 %1 个查询行</translation>
-        </message>
-        <message>
-            <source>No two sentences of the list have the same length here: nothing to compare</source>
-            <translation>列表中没有两个句子长度相同：无可比较</translation>
         </message>
         <message>
             <source>E|∂L/∂ξ| = %1 before normalising</source>
@@ -1147,6 +1163,58 @@ weight %6</source>
     </context>
     <context>
         <name>attnviz::ui::MainWindow</name>
+        <message>
+            <source>About attnviz</source>
+            <translation>关于 attnviz</translation>
+        </message>
+        <message>
+            <source>&amp;About attnviz</source>
+            <translation>关于 attnviz(&amp;A)</translation>
+        </message>
+        <message>
+            <source>No viewer could open the documentation. It is README.md and the docs folder of attnviz&apos;s source code.</source>
+            <translation>没有程序能打开文档。文档是 attnviz 源代码中的 README.md 和 docs 文件夹。</translation>
+        </message>
+        <message>
+            <source>Documentation</source>
+            <translation>文档</translation>
+        </message>
+        <message>
+            <source>&amp;Documentation</source>
+            <translation>文档(&amp;D)</translation>
+        </message>
+        <message>
+            <source>&amp;Help</source>
+            <translation>帮助(&amp;H)</translation>
+        </message>
+        <message>
+            <source>The variants come from:</source>
+            <translation>这些变体出自：</translation>
+        </message>
+        <message>
+            <source>Licence: GNU General Public License, version 3 or later (GPL-3.0-or-later).</source>
+            <translation>许可证：GNU 通用公共许可证第 3 版或更高版本（GPL-3.0-or-later）。</translation>
+        </message>
+        <message>
+            <source>See how Transformer attention variants differ: trained models of each variant, their attention maps side by side for any sentence.</source>
+            <translation>看看各种 Transformer 注意力变体有何不同：每种变体的已训练模型，任意句子的注意力图并排对比。</translation>
+        </message>
+        <message>
+            <source>Documentation: %1 and the %2 folder.</source>
+            <translation>文档：%1 和 %2 文件夹。</translation>
+        </message>
+        <message>
+            <source>The documentation (README.md and docs/) comes with the source code.</source>
+            <translation>文档（README.md 和 docs/）随源代码提供。</translation>
+        </message>
+        <message>
+            <source>%1 · updating…</source>
+            <translation>%1 · 正在更新…</translation>
+        </message>
+        <message>
+            <source>%1 · updating…</source>
+            <translation>%1 · 正在更新…</translation>
+        </message>
         <message>
             <source>%1 of %2 models could not run on this sentence</source>
             <translation>%2 个模型中有 %1 个无法在此句子上运行</translation>
@@ -1621,6 +1689,10 @@ weight %6</source>
     <context>
         <name>attnviz::ui::ProfilePlot</name>
         <message>
+            <source>%1 and %2 more, identical</source>
+            <translation>%1 及另外 %2 条，完全相同</translation>
+        </message>
+        <message>
             <source>Click a query token to see its weights over the keys</source>
             <translation>点击一个查询词元，查看它在各键上的权重</translation>
         </message>
@@ -1870,6 +1942,16 @@ weight %6</source>
     <context>
         <name>attnviz::ui::ViewControls</name>
         <message>
+            <source>What the panels hold: the attention weights; attention rollout through the self-attention layers (Abnar &amp; Zuidema 2020); each model minus the first column (same block, layer and head; move a column first to compare against it); or each head minus its best-fitting Gaussian window. Differences use a blue–white–red scale centred at 0 (docs/analysis.md).
+− column 1 compares maps, not matching heads: separately trained models&apos; heads do not correspond (head k of one model is not head k of another), so a head&apos;s difference says how two maps differ, not how one head changed. Layout › Mean compares each model&apos;s mean map; models with different head counts are not subtracted head by head (their panels say so).</source>
+            <translation>面板显示的内容：注意力权重；逐层经过各个自注意力层的注意力展开（rollout，Abnar &amp; Zuidema 2020）；各模型减去第 1 列（相同模块、层和头；要与某一列对比，请先将其移到第 1 列）；或各头减去其最佳拟合高斯窗口。差值使用以 0 为中心的蓝–白–红色阶（见 docs/analysis.md）。
+“− 第 1 列”比较的是注意力图，而不是相互对应的头：分别训练的模型的头并不对应（一个模型的第 k 个头不是另一个模型的第 k 个头），所以某个头的差值说明的是两张图的差别，而不是某个头如何变化。布局 › 平均 比较各模型的平均注意力图；头数不同的模型不会逐头相减（其面板会说明）。</translation>
+        </message>
+        <message>
+            <source>Each model&apos;s maps minus the first column&apos;s, head k minus head k. Heads of separately trained models do not correspond: this compares maps, not matching heads</source>
+            <translation>各模型的注意力图减去第 1 列的，第 k 个头减第 k 个头。分别训练的模型的头并不对应：这比较的是注意力图，而不是相互对应的头</translation>
+        </message>
+        <message>
             <source>S&amp;hared colour scale</source>
             <translation>共享色阶(&amp;H)</translation>
         </message>
@@ -1933,10 +2015,6 @@ weight %6</source>
             <source>− Gaussian fit</source>
             <extracomment>Combo box item: what the panels show (each head minus its best-fitting Gaussian window)</extracomment>
             <translation>− 高斯拟合</translation>
-        </message>
-        <message>
-            <source>What the panels hold: the attention weights; attention rollout through the self-attention layers (Abnar &amp; Zuidema 2020); each model minus the first column (same block, layer and head; move a column first to compare against it); or each head minus its best-fitting Gaussian window. Differences use a blue–white–red scale centred at 0 (docs/analysis.md)</source>
-            <translation>面板显示的内容：注意力权重；逐层经过各个自注意力层的注意力展开（rollout，Abnar &amp; Zuidema 2020）；各模型减去第 1 列（相同模块、层和头；要与某一列对比，请先将其移到第 1 列）；或各头减去其最佳拟合高斯窗口。差值使用以 0 为中心的蓝–白–红色阶（见 docs/analysis.md）</translation>
         </message>
         <message>
             <source>Encoder self-attention</source>

@@ -325,6 +325,10 @@ in layer %2</source>
     <context>
         <name>attnviz::ui::ComparisonGrid</name>
         <message>
+            <source>%1 and %3 have different head counts here (%2 and %4): the heads of separately trained models do not correspond, so there is no head-by-head difference. Layout › Mean compares their maps.</source>
+            <translation>%1 與 %3 在此處的頭數不同（%2 與 %4）：分別訓練的模型的頭並不一一對應，因此無法逐頭求差。佈局 › 平均 可比較它們的注意力圖。</translation>
+        </message>
+        <message>
             <source>updating…</source>
             <extracomment>Over a panel whose map is of an earlier sentence, while the new one is analysed</extracomment>
             <translation>正在更新…</translation>
@@ -715,6 +719,10 @@ the %1 maps follow</source>
     <context>
         <name>attnviz::ui::HeadsDock</name>
         <message>
+            <source>Messages (%1)</source>
+            <translation>訊息（%1）</translation>
+        </message>
+        <message>
             <source>Over the sentence list</source>
             <translation>依句子清單統計</translation>
         </message>
@@ -888,6 +896,18 @@ the %1 maps follow</source>
     <context>
         <name>attnviz::ui::HeadsTable</name>
         <message>
+            <source>No two sentences of the list have the same number of tokens for this table (source tokens for encoder self-attention, target tokens for decoder self-attention, both for cross-attention, in this model&apos;s tokenizer): nothing to compare. Add sentences of equal length.</source>
+            <translation>對於此表，列表中沒有兩個句子的詞元數相同（編碼器自注意力看源端詞元，解碼器自注意力看目標端詞元，交叉注意力兩者都看，按此模型的分詞器計）：無可比較。請新增長度相同的句子。</translation>
+        </message>
+        <message>
+            <source>Input dependence compares sentences: it is computed over the sentence list only (&quot;Over the sentence list&quot;), — for the current sentence.</source>
+            <translation>輸入依賴度比較的是不同句子：只在句子列表上計算（“基於句子列表”），當前句子顯示為 —。</translation>
+        </message>
+        <message>
+            <source>Input dependence is — for %1: it compares the rows of one query position across sentences whose table has the same shape, so it needs at least 2 sentences of the list with the same number of tokens in the model&apos;s tokenizer (source tokens for encoder self-attention, target tokens for decoder self-attention, both for cross-attention).</source>
+            <translation>%1 的輸入依賴度為 —：它在表形狀相同的句子之間比較同一查詢位置的行，因此需要列表中至少 2 個在該模型分詞器下詞元數相同的句子（編碼器自注意力看源端詞元，解碼器自注意力看目標端詞元，交叉注意力兩者都看）。</translation>
+        </message>
+        <message>
             <source>%1 head</source>
             <translation>%1 個頭</translation>
         </message>
@@ -978,10 +998,6 @@ the %1 maps follow</source>
         <message>
             <source>Over %1 query rows of sentences of the same length</source>
             <translation>根據等長句子的 %1 個查詢列</translation>
-        </message>
-        <message>
-            <source>No two sentences of the list have the same length here: nothing to compare</source>
-            <translation>清單中沒有任何兩個句子長度相同：無從比較</translation>
         </message>
         <message>
             <source>E|∂L/∂ξ| = %1 before normalising</source>
@@ -1147,6 +1163,58 @@ weight %6</source>
     </context>
     <context>
         <name>attnviz::ui::MainWindow</name>
+        <message>
+            <source>About attnviz</source>
+            <translation>關於 attnviz</translation>
+        </message>
+        <message>
+            <source>&amp;About attnviz</source>
+            <translation>關於 attnviz(&amp;A)</translation>
+        </message>
+        <message>
+            <source>No viewer could open the documentation. It is README.md and the docs folder of attnviz&apos;s source code.</source>
+            <translation>沒有程式能開啟文件。文件是 attnviz 原始碼中的 README.md 和 docs 資料夾。</translation>
+        </message>
+        <message>
+            <source>Documentation</source>
+            <translation>文件</translation>
+        </message>
+        <message>
+            <source>&amp;Documentation</source>
+            <translation>文件(&amp;D)</translation>
+        </message>
+        <message>
+            <source>&amp;Help</source>
+            <translation>說明(&amp;H)</translation>
+        </message>
+        <message>
+            <source>The variants come from:</source>
+            <translation>這些變體出自：</translation>
+        </message>
+        <message>
+            <source>Licence: GNU General Public License, version 3 or later (GPL-3.0-or-later).</source>
+            <translation>許可證：GNU 通用公共許可證第 3 版或更高版本（GPL-3.0-or-later）。</translation>
+        </message>
+        <message>
+            <source>See how Transformer attention variants differ: trained models of each variant, their attention maps side by side for any sentence.</source>
+            <translation>看看各種 Transformer 注意力變體有何不同：每種變體的已訓練模型，任意句子的注意力圖並排對比。</translation>
+        </message>
+        <message>
+            <source>Documentation: %1 and the %2 folder.</source>
+            <translation>文件：%1 和 %2 資料夾。</translation>
+        </message>
+        <message>
+            <source>The documentation (README.md and docs/) comes with the source code.</source>
+            <translation>文件（README.md 和 docs/）隨原始碼提供。</translation>
+        </message>
+        <message>
+            <source>%1 · updating…</source>
+            <translation>%1 · 正在更新…</translation>
+        </message>
+        <message>
+            <source>%1 · updating…</source>
+            <translation>%1 · 正在更新…</translation>
+        </message>
         <message>
             <source>%1 of %2 models could not run on this sentence</source>
             <translation>%2 個模型中有 %1 個無法在此句子上執行</translation>
@@ -1621,6 +1689,10 @@ weight %6</source>
     <context>
         <name>attnviz::ui::ProfilePlot</name>
         <message>
+            <source>%1 and %2 more, identical</source>
+            <translation>%1 及另外 %2 條，完全相同</translation>
+        </message>
+        <message>
             <source>Click a query token to see its weights over the keys</source>
             <translation>點選一個查詢詞元，檢視它在各鍵上的權重</translation>
         </message>
@@ -1870,6 +1942,16 @@ weight %6</source>
     <context>
         <name>attnviz::ui::ViewControls</name>
         <message>
+            <source>What the panels hold: the attention weights; attention rollout through the self-attention layers (Abnar &amp; Zuidema 2020); each model minus the first column (same block, layer and head; move a column first to compare against it); or each head minus its best-fitting Gaussian window. Differences use a blue–white–red scale centred at 0 (docs/analysis.md).
+− column 1 compares maps, not matching heads: separately trained models&apos; heads do not correspond (head k of one model is not head k of another), so a head&apos;s difference says how two maps differ, not how one head changed. Layout › Mean compares each model&apos;s mean map; models with different head counts are not subtracted head by head (their panels say so).</source>
+            <translation>面板顯示的內容：注意力權重；逐層經過各個自注意力層的注意力展開（rollout，Abnar &amp; Zuidema 2020）；各模型減去第 1 列（相同模組、層和頭；要與某一列對比，請先將其移到第 1 列）；或各頭減去其最佳擬合高斯視窗。差值使用以 0 為中心的藍–白–紅色階（見 docs/analysis.md）。
+“− 第 1 列”比較的是注意力圖，而不是相互對應的頭：分別訓練的模型的頭並不對應（一個模型的第 k 個頭不是另一個模型的第 k 個頭），所以某個頭的差值說明的是兩張圖的差別，而不是某個頭如何變化。佈局 › 平均 比較各模型的平均注意力圖；頭數不同的模型不會逐頭相減（其面板會說明）。</translation>
+        </message>
+        <message>
+            <source>Each model&apos;s maps minus the first column&apos;s, head k minus head k. Heads of separately trained models do not correspond: this compares maps, not matching heads</source>
+            <translation>各模型的注意力圖減去第 1 列的，第 k 個頭減第 k 個頭。分別訓練的模型的頭並不對應：這比較的是注意力圖，而不是相互對應的頭</translation>
+        </message>
+        <message>
             <source>S&amp;hared colour scale</source>
             <translation>共用色階(&amp;H)</translation>
         </message>
@@ -1933,10 +2015,6 @@ weight %6</source>
             <source>− Gaussian fit</source>
             <extracomment>Combo box item: what the panels show (each head minus its best-fitting Gaussian window)</extracomment>
             <translation>− 高斯擬合</translation>
-        </message>
-        <message>
-            <source>What the panels hold: the attention weights; attention rollout through the self-attention layers (Abnar &amp; Zuidema 2020); each model minus the first column (same block, layer and head; move a column first to compare against it); or each head minus its best-fitting Gaussian window. Differences use a blue–white–red scale centred at 0 (docs/analysis.md)</source>
-            <translation>面板顯示的內容：注意力權重；逐層經過各個自注意力層的注意力展開（rollout，Abnar &amp; Zuidema 2020）；各模型減去第 1 欄（相同模組、層和頭；要與某一欄比較，請先將其移到第 1 欄）；或各頭減去其最佳擬合高斯窗口。差值使用以 0 為中心的藍–白–紅色階（見 docs/analysis.md）</translation>
         </message>
         <message>
             <source>Encoder self-attention</source>

@@ -26,6 +26,7 @@
 #include <QTableView>
 #include <QTest>
 #include <QThreadPool>
+#include <QToolButton>
 #include <algorithm>
 #include <cmath>
 #include <map>
@@ -47,6 +48,13 @@ using namespace attnviz::ui;
 using attnviz::ui::test::waitUntil;
 
 namespace {
+
+// The status line and the messages folded under it (HeadsDock::notes), as a reader sees them
+// when the toggle is open.
+QString shownStatus(const HeadsDock& dock) {
+    const QString notes = dock.notes()->text();
+    return dock.status()->text() + (notes.isEmpty() ? QString() : "\n" + notes);
+}
 
 const std::string kModels = ATTNVIZ_MODELS_DIR;
 
@@ -136,15 +144,15 @@ TEST(HeadsDock, EveryHeadWithItsStatistics) {
     QSignalSpy computed(&dock, &HeadsDock::computed);
     dock.setResults(results);
     EXPECT_TRUE(dock.busy());
-    EXPECT_EQ(dock.status()->text(), "Computing…");
+    EXPECT_EQ(shownStatus(dock), "Computing…");
     settle(dock);
     EXPECT_EQ(computed.count(), 1);
     const int heads = totalHeads(*results);
     ASSERT_GT(heads, 0);
     EXPECT_EQ(dock.headCount(), heads);
     EXPECT_EQ(dock.table()->model()->rowCount(), heads);
-    EXPECT_TRUE(dock.status()->text().startsWith(QString("%1 heads of 2 models").arg(heads)))
-        << dock.status()->text().toStdString();
+    EXPECT_TRUE(shownStatus(dock).startsWith(QString("%1 heads of 2 models").arg(heads)))
+        << shownStatus(dock).toStdString();
     EXPECT_FALSE(dock.table()
                      ->model()
                      ->headerData(HeadsDock::R2, Qt::Horizontal, Qt::ToolTipRole)
@@ -252,7 +260,7 @@ TEST(HeadsDock, SortsNumericallyAndNamesTheClickedHead) {
     EXPECT_EQ(dock.table()->model()->rowCount(), expected);
     for (int r = 0; r < dock.table()->model()->rowCount(); ++r)
         EXPECT_TRUE(cell(dock, r, HeadsDock::Model).toString().contains(name));
-    EXPECT_TRUE(dock.status()->text().contains(QString("%1 shown").arg(expected)));
+    EXPECT_TRUE(shownStatus(dock).contains(QString("%1 shown").arg(expected)));
 }
 
 TEST(HeadsDock, ANewerRequestSupersedesARunningOne) {
@@ -267,8 +275,7 @@ TEST(HeadsDock, ANewerRequestSupersedesARunningOne) {
     settle(dock);
     EXPECT_EQ(computed.count(), 1);  // the first result was dropped, not shown then replaced
     EXPECT_EQ(dock.headCount(), totalHeads(*one));
-    EXPECT_TRUE(dock.status()->text().contains("of 1 model ·"))
-        << dock.status()->text().toStdString();
+    EXPECT_TRUE(shownStatus(dock).contains("of 1 model ·")) << shownStatus(dock).toStdString();
     for (int r = 0; r < dock.headCount(); ++r)
         EXPECT_EQ(cell(dock, r, HeadsDock::Model).toString().toStdString(), (*one)[0].name);
 }
@@ -302,7 +309,7 @@ TEST(HeadsDock, FailedColumnsAreSkippedAndNamed) {
     dock.setResults(results);
     settle(dock);
     EXPECT_EQ(dock.headCount(), totalHeads(*results));
-    const QString status = dock.status()->text();
+    const QString status = shownStatus(dock);
     EXPECT_TRUE(status.contains("of 1 model ·")) << status.toStdString();
     EXPECT_TRUE(status.contains("1 column failed: broken: the sentence is too long"))
         << status.toStdString();
@@ -380,7 +387,7 @@ TEST(HeadsDock, OverTheSentenceListInputDependence) {
 
     const int heads = totalHeads(*results);
     EXPECT_EQ(dock.headCount(), heads);
-    const QString status = dock.status()->text();
+    const QString status = shownStatus(dock);
     EXPECT_TRUE(status.startsWith(QString("%1 heads of 2 models · 6 sentences").arg(heads)))
         << status.toStdString();
     EXPECT_TRUE(status.contains("6 lines without a target: no importance for seq2seq models"))
@@ -447,11 +454,53 @@ TEST(HeadsDock, OverTheSentenceListInputDependence) {
     EXPECT_FALSE(dock.showsSet());
     settle(dock);
     EXPECT_EQ(dock.headCount(), heads);
-    EXPECT_TRUE(dock.status()->text().contains("current sentence"))
-        << dock.status()->text().toStdString();
+    EXPECT_TRUE(shownStatus(dock).contains("current sentence")) << shownStatus(dock).toStdString();
     for (int r = 0; r < dock.headCount(); ++r) {
         EXPECT_EQ(cell(dock, r, HeadsDock::InputDependence).toString(), "—");
         EXPECT_EQ(cell(dock, r, HeadsDock::Importance).toString(), "—");
+    }
+    // Its "—" says why: it compares sentences.
+    EXPECT_TRUE(cell(dock, 0, HeadsDock::InputDependence, Qt::ToolTipRole)
+                    .toString()
+                    .contains("over the sentence list only"));
+}
+
+// Sentences of three different lengths: no two tables share a shape, so input dependence is
+// "—" everywhere, and the cell's tooltip and a footnote say the rule it needs.
+TEST(HeadsDock, InputDependenceDashSaysWhy) {
+    const auto columns = loadColumns({"01-dot.safetensors"});
+    HeadsDock dock;
+    dock.setResults(analyse({"01-dot.safetensors"}));
+    settle(dock);
+    dock.setSentenceSet(columns,
+                        {"the cat", "the cat sees the dog", "the small cat sees the big dog"});
+    computeSet(dock);
+    ASSERT_TRUE(dock.showsSet());
+    ASSERT_GT(dock.headCount(), 0);
+    int encoderRows = 0;
+    for (int r = 0; r < dock.headCount(); ++r) {
+        if (cell(dock, r, HeadsDock::Block).toString() != "enc self") continue;
+        ++encoderRows;
+        EXPECT_EQ(cell(dock, r, HeadsDock::InputDependence).toString(), "—");
+        const QString tip = cell(dock, r, HeadsDock::InputDependence, Qt::ToolTipRole).toString();
+        EXPECT_TRUE(tip.contains("same number of tokens")) << tip.toStdString();
+    }
+    EXPECT_GT(encoderRows, 0);
+    // Two messages at least (no targets, the dashes): folded under the toggle, which opens.
+    EXPECT_FALSE(dock.notesToggle()->isHidden());
+    EXPECT_TRUE(dock.notes()->isHidden());
+    EXPECT_TRUE(
+        dock.notes()->text().contains("at least 2 sentences of the list with the same "
+                                      "number of tokens"))
+        << dock.notes()->text().toStdString();
+    dock.resize(1100, 300);
+    dock.show();
+    dock.notesToggle()->setChecked(true);
+    EXPECT_FALSE(dock.notes()->isHidden());
+    EXPECT_TRUE(dock.notesToggle()->text().startsWith("Messages ("));
+    if (const QByteArray dir = qgetenv("ATTNVIZ_GRAB_DIR"); !dir.isEmpty()) {
+        QCoreApplication::processEvents();
+        dock.grab().save(QString::fromUtf8(dir) + "/heads-messages.png");
     }
 }
 
@@ -463,10 +512,10 @@ TEST(HeadsDock, OverTheSentenceListImportanceWithTargets) {
     dock.setSentenceSet(columns, lines);
     computeSet(dock);
     ASSERT_TRUE(dock.showsSet());
-    EXPECT_TRUE(dock.status()->text().startsWith(
+    EXPECT_TRUE(shownStatus(dock).startsWith(
         QString("%1 heads of 2 models · 8 sentences").arg(dock.headCount())))
-        << dock.status()->text().toStdString();
-    EXPECT_FALSE(dock.status()->text().contains("without a target"));
+        << shownStatus(dock).toStdString();
+    EXPECT_FALSE(shownStatus(dock).contains("without a target"));
 
     // Every head has its importance; per block, the normalised scores have ℓ2 norm 1.
     std::map<std::tuple<std::string, int, int>, double> squares;
@@ -499,7 +548,7 @@ TEST(HeadsDock, CancelLeavesTheTableAsItWas) {
     HeadsDock dock;
     dock.setResults(results);
     settle(dock);
-    const QString before = dock.status()->text();
+    const QString before = shownStatus(dock);
     const int heads = dock.headCount();
     QSignalSpy computed(&dock, &HeadsDock::computed);
     dock.setSentenceSet(columns, translateLines(200));
@@ -514,7 +563,7 @@ TEST(HeadsDock, CancelLeavesTheTableAsItWas) {
     EXPECT_EQ(computed.count(), 0);
     EXPECT_FALSE(dock.showsSet());
     EXPECT_EQ(dock.headCount(), heads);
-    EXPECT_TRUE(dock.status()->text().startsWith(before)) << dock.status()->text().toStdString();
+    EXPECT_TRUE(shownStatus(dock).startsWith(before)) << shownStatus(dock).toStdString();
     for (int r = 0; r < dock.headCount(); ++r)
         EXPECT_EQ(cell(dock, r, HeadsDock::InputDependence).toString(), "—");
 
@@ -538,7 +587,7 @@ TEST(HeadsDock, OverTheSentenceListNeedsModelsAndTwoSentences) {
     EXPECT_FALSE(dock.computeOverSet(&why));
     EXPECT_TRUE(why.contains("1 sentence") && why.contains("2 or more")) << why.toStdString();
     EXPECT_FALSE(dock.setBusy());
-    EXPECT_TRUE(dock.status()->text().contains(why));
+    EXPECT_TRUE(shownStatus(dock).contains(why));
 
     // A model that fails on every sentence: said in the status line, the table untouched.
     QString tooLong;
@@ -548,9 +597,9 @@ TEST(HeadsDock, OverTheSentenceListNeedsModelsAndTwoSentences) {
     EXPECT_FALSE(dock.showsSet());
     EXPECT_EQ(dock.headCount(), 0);
     EXPECT_TRUE(
-        dock.status()->text().contains(QString("1 column failed: %1: no sentence could be analysed")
-                                           .arg(QString::fromStdString(columns[0].name))))
-        << dock.status()->text().toStdString();
+        shownStatus(dock).contains(QString("1 column failed: %1: no sentence could be analysed")
+                                       .arg(QString::fromStdString(columns[0].name))))
+        << shownStatus(dock).toStdString();
 }
 
 TEST(HeadsDock, PruningCurvesOfAModelWithImportance) {
@@ -594,8 +643,8 @@ TEST(HeadsDock, PruningCurvesOfAModelWithImportance) {
     EXPECT_TRUE(dock.pruneButton()->isEnabled());
     EXPECT_TRUE(dock.overSetButton()->isEnabled());
     EXPECT_TRUE(dock.showsSet());
-    EXPECT_TRUE(dock.status()->text().contains("Pruning curves: cancelled"))
-        << dock.status()->text().toStdString();
+    EXPECT_TRUE(shownStatus(dock).contains("Pruning curves: cancelled"))
+        << shownStatus(dock).toStdString();
 
     // Again, to the end.
     ASSERT_TRUE(dock.computePruning(&why)) << why.toStdString();
@@ -622,8 +671,7 @@ TEST(HeadsDock, PruningCurvesOfAModelWithImportance) {
         ASSERT_TRUE(curve->front().bleu.has_value());
         EXPECT_DOUBLE_EQ(*curve->front().bleu, 100 * unpruned.bleu->score);
     }
-    EXPECT_TRUE(dock.status()->text().contains("Pruning curves of"))
-        << dock.status()->text().toStdString();
+    EXPECT_TRUE(shownStatus(dock).contains("Pruning curves of")) << shownStatus(dock).toStdString();
 
     // Their window: non-modal, two charts (BLEU, loss) of two series, heads + 1 points each.
     ASSERT_NE(dock.pruneWindow(), nullptr);

@@ -158,14 +158,14 @@ TEST_F(Language, SwitchesLiveAndBack) {
     w.show();
     w.analyzeNow();
     settle(w);
-    ASSERT_EQ(menuTitles(w), QStringList({"&File", "&View", "&Columns"}));
+    ASSERT_EQ(menuTitles(w), QStringList({"&File", "&View", "&Columns", "&Help"}));
     const QStringList english = allTexts(w);
     ASSERT_EQ(w.workspace()->selection().columns.at(0).tables.at(0).where, "enc self L0 · head 0");
 
     w.setLanguage("zh_CN");
     EXPECT_EQ(currentLanguage(), "zh_CN");
     EXPECT_FALSE(w.runner()->busy()) << "a language switch must not analyse again";
-    EXPECT_EQ(menuTitles(w), QStringList({"文件(&F)", "视图(&V)", "列(&C)"}));
+    EXPECT_EQ(menuTitles(w), QStringList({"文件(&F)", "视图(&V)", "列(&C)", "帮助(&H)"}));
     for (QDockWidget* d : w.findChildren<QDockWidget*>())
         EXPECT_TRUE(hasCjk(d->windowTitle())) << d->windowTitle().toStdString();
     EXPECT_EQ(w.statusBar()->currentMessage(), "界面语言：简体中文");
@@ -191,12 +191,12 @@ TEST_F(Language, SwitchesLiveAndBack) {
     EXPECT_TRUE(figure.contains(">cat<")) << "token labels must stay untranslated";
 
     w.setLanguage("zh_TW");
-    EXPECT_EQ(menuTitles(w), QStringList({"檔案(&F)", "檢視(&V)", "欄(&C)"}));
+    EXPECT_EQ(menuTitles(w), QStringList({"檔案(&F)", "檢視(&V)", "欄(&C)", "說明(&H)"}));
     EXPECT_TRUE(w.grid()->panel(0, 0)->title().contains("頭 0"));
     EXPECT_EQ(w.statusBar()->currentMessage(), "介面語言：繁體中文");
 
     w.setLanguage("en");
-    EXPECT_EQ(menuTitles(w), QStringList({"&File", "&View", "&Columns"}));
+    EXPECT_EQ(menuTitles(w), QStringList({"&File", "&View", "&Columns", "&Help"}));
     EXPECT_EQ(allTexts(w), english) << "going back to English must restore every text";
     EXPECT_EQ(w.workspace()->selection().columns.at(0).tables.at(0).where, "enc self L0 · head 0");
 }
