@@ -230,6 +230,12 @@ void placeGrid(const ImageFigure& f, ImageLayout& L) {
             L.rowHeight = h;
         }
     }
+    // Rows as tall as their panels need; the height left shared above and below.
+    const double need = m.title + best + m.swatch + fs * 0.6;
+    if (best > 0 && need < L.rowHeight) {
+        L.grid.translate(0, (L.rowHeight - need) * L.rows / 2);
+        L.rowHeight = need;
+    }
 }
 
 QString queryNote(const ImageFigure& f) {
@@ -273,7 +279,7 @@ ImageLayout layoutImageFigure(const ImageFigure& f, const QRectF& page) {
     placeGrid(f, L);
     if (bar)
         L.colorbar = QRectF(area.right() - fs * 5, L.grid.top() + L.headerHeight, fs * 1.2,
-                            std::max(fs * 4, std::min(L.grid.height() - L.headerHeight, fs * 30)));
+                            std::max(fs * 4, std::min(L.rows * L.rowHeight - fs, fs * 30)));
     return L;
 }
 
