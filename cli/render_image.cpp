@@ -80,6 +80,10 @@ void RenderCommand::refuseTextOptions() const {
         throw Error("--show is for text models; image models show rollout with --heads rollout");
     if (m_block != "encoder_self") throw Error("image models have encoder_self blocks only");
     if (m_mergeWords || m_lines) throw Error("--merge-words and --lines are for text models");
+    if (m_arrange != "columns")
+        throw Error(
+            "--arrange is for text figures: image figures put models in columns, their heads "
+            "down or wrapped to give the largest images");
 }
 
 void RenderCommand::refuseImageOptions() const {
@@ -95,12 +99,15 @@ void RenderCommand::runImages(std::ostream& out) {
     refuseTextOptions();
     if (m_models.empty()) throw Error("render --image needs --model");
     if (!(m_opacity >= 0 && m_opacity <= 1)) throw Error("--opacity must be a number from 0 to 1");
+    if (m_layerOpt->count() && m_layer < 0) throw Error("--layer must be 0 or more");
     if (!render::colormapNames().contains(QString::fromStdString(m_colormap)))
         throw Error("unknown --colormap '" + m_colormap + "' (viridis, magma, cividis, greys)");
     if (!render::isScalingName(m_scaling)) throw Error("--scaling must be linear, power or log");
     if (!(m_fontSize >= 1 && m_fontSize <= 200))
         throw Error("--font-size must be a number of points from 1 to 200");
-    checkOutputPath(m_out, m_models);
+    std::vector<std::string> inputs = m_models;
+    if (!m_image.path().empty()) inputs.push_back(m_image.path());
+    checkOutputPath(m_out, inputs);
     m_image.check(m_models);
     const std::string ext = extensionOf(m_out);
     render::ImageSelectionRequest q;
@@ -150,7 +157,9 @@ void RenderCommand::runDistanceChart(std::ostream& out) {
     const std::string ext = extensionOf(m_out);
     if (ext != "svg" && ext != "pdf" && ext != "png")
         throw Error("the distance chart is a figure: --out must end in .svg, .pdf or .png");
-    checkOutputPath(m_out, m_models);
+    std::vector<std::string> inputs = m_models;
+    if (!m_image.path().empty()) inputs.push_back(m_image.path());
+    checkOutputPath(m_out, inputs);
     m_image.check(m_models);
     std::vector<render::ModelDistances> models;
     double uniform = 0;

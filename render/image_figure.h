@@ -82,8 +82,10 @@ ImageColumn selectImageColumn(const ImageModelResult& m, const ImageSelectionReq
 
 struct ImageFigure {
     std::vector<ImageColumn> columns;
-    FigureStyle style;     // colormap, scaling, shared (one scale, one colour bar), fonts,
-                           // title; arrange: Columns (heads down), Rows, or Auto
+    // colormap, scaling, shared (one scale, one colour bar), fonts, title, caption,
+    // language; not arrange or lines: models are columns, each model's panels down or
+    // wrapped into the block of columns that gives the largest images.
+    FigureStyle style;
     double opacity = 0.6;  // of the overlay
 };
 void paintImageFigure(QPainter& p, const ImageFigure& f, const QRectF& page);

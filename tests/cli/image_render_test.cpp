@@ -187,11 +187,22 @@ TEST(ImageRender, BadInputIsRefused) {
     fails({"--model", mean, "--fashion-mnist", "0", "--query", "cls"}, "no class token");
     fails({"--model", cls, "--fashion-mnist", "0", "--layer", "2"},
           "--layer 2 is not in the model");
+    fails({"--model", cls, "--fashion-mnist", "0", "--layer", "-1"}, "--layer must be 0 or more");
     fails({"--model", cls, "--fashion-mnist", "0", "--heads", "2"}, "heads from 0 to 1");
     fails({"--model", cls, "--fashion-mnist", "0", "--opacity", "1.5"}, "--opacity");
     fails({"--model", cls, "--fashion-mnist", "0", "--text", "hello"}, "not --text");
     fails({"--model", cls, "--fashion-mnist", "0", "--show", "rollout"}, "--heads rollout");
     fails({"--model", cls}, "give --image FILE or --fashion-mnist INDEX");
+    fails({"--model", cls, "--fashion-mnist", "0", "--arrange", "rows"}, "--arrange is for text");
+    fails({"--model", cls, "--fashion-mnist", "0", "--lines"}, "are for text models");
+    // The image itself is not overwritten by --out.
+    const std::string png = tmp("input.png");
+    ASSERT_EQ(cli({"classify", "--model", cls, "--fashion-mnist", "2", "--save-input", png}).code,
+              0);
+    const std::string before = readFile(png);
+    Result r = cli({"render", "--model", cls, "--image", png, "--out", png});
+    EXPECT_EQ(r.code, 1);
+    EXPECT_EQ(readFile(png), before);
     fails({"--model", textModel(), "--image", tmp("x.png")}, "reads text");
     fails({"--model", textModel(), "--fashion-mnist", "0"}, "reads text");
     fails({"--model", cls, "--model", textModel(), "--fashion-mnist", "0"}, "reads text");
