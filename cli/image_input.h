@@ -32,6 +32,8 @@ public:
     void addOptions(CLI::App* c);
     // Whether --image or --fashion-mnist was given.
     bool given() const { return !m_path.empty() || m_index >= 0; }
+    // The --image file, empty when none was given.
+    const std::string& path() const { return m_path; }
     // Checks the options and the output path of --save-input (not one of `inputs`) before
     // any work. Error naming the problem.
     void check(const std::vector<std::string>& inputs) const;

@@ -63,8 +63,12 @@ CLI::App* RenderCommand::add(CLI::App& app) {
                                     "Target sentence (default: each model decodes greedily)");
     m_cmd->add_option("--block", m_block, "encoder_self, decoder_self or cross")
         ->capture_default_str();
-    m_cmd->add_option("--layer", m_layer, "Layer")->capture_default_str();
-    m_cmd->add_option("--heads", m_heads, "all, mean, or a list such as 0,2")
+    m_layerOpt = m_cmd->add_option("--layer", m_layer, "Layer (image models: default the last)")
+                     ->capture_default_str();
+    m_cmd
+        ->add_option("--heads", m_heads,
+                     "all, mean, or a list such as 0,2; image models also rollout (through "
+                     "--layer)")
         ->capture_default_str()
         ->check(
             [](const std::string& s) {
@@ -153,6 +157,7 @@ CLI::App* RenderCommand::add(CLI::App& app) {
     m_cmd->add_option(
         "--query-token", m_query,
         "Plot this query's weights over the keys instead (a token, first occurrence, or #index)");
+    addImageOptions();
     return m_cmd;
 }
 
@@ -230,6 +235,9 @@ SelectionRequest RenderCommand::request() const {
 void RenderCommand::run(std::ostream& out) {
     if (!*m_cmd) return;
     render::ensureGuiApplication();
+    if (m_distanceByLayer) return runDistanceChart(out);
+    if (m_image.given() || imageModels()) return runImages(out);
+    refuseImageOptions();
     if (!m_pruneFile.empty() || m_show == "offset-profile") {
         runCharts(out);
         return;

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "command.h"
+#include "image_input.h"
 #include "render/figure.h"
 
 namespace attnviz::cli {
@@ -25,6 +26,14 @@ private:
     void write(const render::FigurePainter& paint, const QString& error, std::ostream& out) const;
     void runCharts(std::ostream& out);  // --show offset-profile, --prune
     SelectionRequest request() const;   // the tables to draw, checked
+    // Image models (render_image.cpp): overlays of --image or --fashion-mnist, or with
+    // --distance-by-layer the chart of mean attention distances.
+    bool imageModels() const;  // whether the first --model is an image model
+    void addImageOptions();
+    void refuseTextOptions() const;
+    void refuseImageOptions() const;
+    void runImages(std::ostream& out);
+    void runDistanceChart(std::ostream& out);
     CLI::App* m_cmd = nullptr;
     std::vector<std::string> m_models;
     std::vector<std::string> m_caption;  // lines under the title
@@ -44,6 +53,14 @@ private:
     int m_maxOffset = 8;                // offset profiles: -K .. K
     std::string m_pruneFile;            // analyze --prune's JSON: its pruning curves
     CLI::Option* m_targetOpt = nullptr;
+    // Image models.
+    ImageInput m_image;                   // --image, --fashion-mnist, --split, --invert
+    std::string m_imageQuery = "pooled";  // --query: pooled, cls or R,C
+    double m_opacity = 0.6;
+    bool m_distanceByLayer = false;
+    int m_imageCount = 1000;  // --fashion-mnist-count: the distance chart's images
+    CLI::Option *m_layerOpt = nullptr, *m_queryOpt = nullptr, *m_opacityOpt = nullptr,
+                *m_countOpt = nullptr;
 };
 
 }  // namespace attnviz::cli

@@ -89,8 +89,9 @@ void paintChart(QPainter& p, const Chart& c, const QRectF& box, Range xr, Range 
         p.drawText(QRectF(box.left(), Y(t) - fs, fs * 3.7, 2 * fs),
                    Qt::AlignRight | Qt::AlignVCenter, QString::number(t, 'g', 3));
     for (double t : ticks(xr.lo, xr.hi))
-        p.drawText(QRectF(X(t) - fs * 2, plot.bottom() + 1, fs * 4, fs * 1.4), Qt::AlignCenter,
-                   QString::number(t, 'g', 3));
+        if (!g.integerX || t == std::round(t))
+            p.drawText(QRectF(X(t) - fs * 2, plot.bottom() + 1, fs * 4, fs * 1.4), Qt::AlignCenter,
+                       QString::number(t, 'g', 3));
     p.setRenderHint(QPainter::Antialiasing, true);
     for (const auto& se : c.series) {
         QPainterPath path;
@@ -106,7 +107,7 @@ void paintChart(QPainter& p, const Chart& c, const QRectF& box, Range xr, Range 
         }
         p.setBrush(Qt::NoBrush);
         p.setPen(QPen(lineColor(se.look), 1.1, lineStyle(se.look)));
-        p.drawPath(path);
+        if (se.line) p.drawPath(path);
         if (se.markers) {
             p.setBrush(lineColor(se.look));
             p.setPen(Qt::NoPen);
@@ -136,18 +137,24 @@ void paintCharts(QPainter& p, const ChartGrid& g, const FigureStyle& s, const QR
         top += fs * 2.4;
     }
     // The legend: every series name once, in order of first appearance.
-    std::vector<std::pair<std::string, int>> legend;
+    std::vector<std::pair<std::string, const ChartSeries*>> legend;
     for (const auto& c : g.charts)
         for (const auto& se : c.series)
             if (std::none_of(legend.begin(), legend.end(),
                              [&](const auto& l) { return l.first == se.name; }))
-                legend.emplace_back(se.name, se.look);
+                legend.emplace_back(se.name, &se);
     p.setFont(figureFont(s.fontFamily, fs));
     double lx = page.left() + fs * 4;
-    for (const auto& [name, look] : legend) {
+    for (const auto& [name, se] : legend) {
         const double w = QFontMetricsF(p.font()).horizontalAdvance(qt(name));
-        p.setPen(QPen(lineColor(look), 1.4, lineStyle(look)));
-        p.drawLine(QPointF(lx, top + fs * 0.7), QPointF(lx + fs * 2, top + fs * 0.7));
+        p.setPen(QPen(lineColor(se->look), 1.4, lineStyle(se->look)));
+        if (se->line) {
+            p.drawLine(QPointF(lx, top + fs * 0.7), QPointF(lx + fs * 2, top + fs * 0.7));
+        } else {
+            p.setBrush(lineColor(se->look));
+            p.drawEllipse(QPointF(lx + fs, top + fs * 0.7), fs * 0.25, fs * 0.25);
+            p.setBrush(Qt::NoBrush);
+        }
         p.setPen(Qt::black);
         p.drawText(QRectF(lx + fs * 2.4, top, w + fs, fs * 1.4), Qt::AlignLeft | Qt::AlignVCenter,
                    qt(name));
@@ -281,6 +288,41 @@ ChartGrid pruningCharts(const PruneCurves& curves, const std::string& modelName,
         }
         if (!c.series.empty()) g.charts.push_back(std::move(c));
     }
+    return g;
+}
+
+ChartGrid distanceByLayerChart(const std::vector<ModelDistances>& models, double uniformPx,
+                               int images, const Words& words) {
+    auto say = [](const QString& s) { return s.toStdString(); };
+    ChartGrid g;
+    //: The distance-by-layer chart's title: %1 how many images the means are over
+    g.title =
+        say(words.translate("Chart", "Mean attention distance by layer (%1 images)").arg(images));
+    g.xLabel = say(words.translate("Chart", "layer"));
+    g.yLabel = say(words.translate("Chart", "mean attention distance (pixels), a dot per head"));
+    g.integerX = true;
+    Chart c;
+    size_t layers = 1;
+    const double width = 0.5 / double(std::max<size_t>(1, models.size()));
+    for (size_t m = 0; m < models.size(); ++m) {
+        ChartSeries se{models[m].name, {}, {}, int(m), true, false};
+        const double dx = (double(m) - (double(models.size()) - 1) / 2) * width;
+        layers = std::max(layers, models[m].perHead.size());
+        for (size_t l = 0; l < models[m].perHead.size(); ++l)
+            for (const AttentionDistance& d : models[m].perHead[l])
+                if (d.rows > 0) se.x.push_back(double(l) + dx), se.y.push_back(d.px);
+        c.series.push_back(std::move(se));
+    }
+    //: The reference line of the distance chart: %1 its value in pixels
+    c.series.push_back({say(words.translate("Chart", "uniform attention (%1 px)")
+                                .arg(QString::number(uniformPx, 'f', 1))),
+                        {-0.5, double(layers) - 0.5},
+                        {uniformPx, uniformPx},
+                        int(models.size()),
+                        false,
+                        true});
+    g.charts.push_back(std::move(c));
+    g.columns = 1;
     return g;
 }
 

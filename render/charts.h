@@ -21,6 +21,7 @@ struct ChartSeries {
     std::vector<double> x, y;
     int look = 0;          // colour and dash pattern: lineColor(look), lineStyle(look)
     bool markers = false;  // a dot at every point
+    bool line = true;      // the points joined (else dots only: markers)
 };
 
 struct Chart {
@@ -37,6 +38,7 @@ struct ChartGrid {
     double yMin = 0;      // the bottom of the y axis (the top: the largest value, +10 %)
     // A vertical line at x = 0 (offset profiles: the query's own position).
     bool markZero = false;
+    bool integerX = false;  // x ticks at whole numbers only (layers)
 };
 
 void paintCharts(QPainter& p, const ChartGrid& g, const FigureStyle& style, const QRectF& page);
@@ -62,6 +64,17 @@ ChartGrid offsetProfileCharts(const std::vector<ModelRuns>& models, BlockKind ki
 // dock draw.
 ChartGrid pruningCharts(const PruneCurves& curves, const std::string& modelName,
                         const Words& words = Words());
+// One model's mean attention distance per head (core/head_stats.h AttentionDistances::perHead).
+struct ModelDistances {
+    std::string name;
+    std::vector<std::vector<AttentionDistance>> perHead;  // [layers][heads]
+};
+// Mean attention distance by layer (Dosovitskiy et al. 2021, Fig. 7): x the layer, y the
+// distance in pixels, a dot per head, a colour per model (dots side by side within a layer),
+// and uniform attention's distance on the grid (`uniformPx`) as a dashed line. `images`:
+// how many images the means are over (the title).
+ChartGrid distanceByLayerChart(const std::vector<ModelDistances>& models, double uniformPx,
+                               int images, const Words& words = Words());
 // A painter of the grid; empty, with *error, when there is nothing to draw.
 FigurePainter chartPainter(const ChartGrid& g, const FigureStyle& style, QString* error);
 

@@ -45,6 +45,24 @@
             <source>least important first</source>
             <translation>最不重要的先移除</translation>
         </message>
+        <message>
+            <source>Mean attention distance by layer (%1 images)</source>
+            <extracomment>The distance-by-layer chart's title: %1 how many images the means are over</extracomment>
+            <translation>各层的平均注意力距离（%1 张图像）</translation>
+        </message>
+        <message>
+            <source>layer</source>
+            <translation>层</translation>
+        </message>
+        <message>
+            <source>mean attention distance (pixels), a dot per head</source>
+            <translation>平均注意力距离（像素），每个头一个点</translation>
+        </message>
+        <message>
+            <source>uniform attention (%1 px)</source>
+            <extracomment>The reference line of the distance chart: %1 its value in pixels</extracomment>
+            <translation>均匀注意力（%1 像素）</translation>
+        </message>
     </context>
     <context>
         <name>Figure</name>
@@ -127,6 +145,19 @@ in layer %2</source>
             <source>Token labels at %1 pt: one in every %2 shown.</source>
             <extracomment>Footnote of a figure: %1 the labels' size in points, %2 how many tokens per label</extracomment>
             <translation>词元标签为 %1 pt：每 %2 个词元标出一个。</translation>
+        </message>
+        <message>
+            <source>Query: patch (row %1, column %2), outlined.</source>
+            <extracomment>A figure's footnote: %1 and %2 the query patch's grid row and column</extracomment>
+            <translation>查询：图块（第 %1 行，第 %2 列），已描边。</translation>
+        </message>
+        <message>
+            <source>Query: the class token.</source>
+            <translation>查询：类别词元。</translation>
+        </message>
+        <message>
+            <source>Query: what the classifier reads: the class token (pool cls) or the mean of the patch rows (pool mean).</source>
+            <translation>查询：分类器读取的内容：类别词元（pool cls）或各图块行的均值（pool mean）。</translation>
         </message>
     </context>
     <context>

@@ -45,6 +45,24 @@
             <source>least important first</source>
             <translation>最不重要的先移除</translation>
         </message>
+        <message>
+            <source>Mean attention distance by layer (%1 images)</source>
+            <extracomment>The distance-by-layer chart's title: %1 how many images the means are over</extracomment>
+            <translation>各層的平均注意力距離（%1 張影象）</translation>
+        </message>
+        <message>
+            <source>layer</source>
+            <translation>層</translation>
+        </message>
+        <message>
+            <source>mean attention distance (pixels), a dot per head</source>
+            <translation>平均注意力距離（畫素），每個頭一個點</translation>
+        </message>
+        <message>
+            <source>uniform attention (%1 px)</source>
+            <extracomment>The reference line of the distance chart: %1 its value in pixels</extracomment>
+            <translation>均勻注意力（%1 畫素）</translation>
+        </message>
     </context>
     <context>
         <name>Figure</name>
@@ -127,6 +145,19 @@ in layer %2</source>
             <source>Token labels at %1 pt: one in every %2 shown.</source>
             <extracomment>Footnote of a figure: %1 the labels' size in points, %2 how many tokens per label</extracomment>
             <translation>詞元標籤為 %1 pt：每 %2 個詞元標出一個。</translation>
+        </message>
+        <message>
+            <source>Query: patch (row %1, column %2), outlined.</source>
+            <extracomment>A figure's footnote: %1 and %2 the query patch's grid row and column</extracomment>
+            <translation>查詢：圖塊（第 %1 行，第 %2 列），已描邊。</translation>
+        </message>
+        <message>
+            <source>Query: the class token.</source>
+            <translation>查詢：類別詞元。</translation>
+        </message>
+        <message>
+            <source>Query: what the classifier reads: the class token (pool cls) or the mean of the patch rows (pool mean).</source>
+            <translation>查詢：分類器讀取的內容：類別詞元（pool cls）或各圖塊行的均值（pool mean）。</translation>
         </message>
     </context>
     <context>

@@ -144,6 +144,56 @@ def probe_seeds():
     put("probe", "deep-300k.probe.json", json.dumps(probe)[:-1] + ',"notes":' + deep(DEEP) + "}")
 
 
+def png(width, height, gray, rows=None):
+    """An 8-bit grayscale PNG; `rows` (raw filtered scanlines) replaces the pixels when given."""
+    import zlib
+
+    def chunk(kind, body):
+        return (struct.pack(">I", len(body)) + kind + body +
+                struct.pack(">I", zlib.crc32(kind + body) & 0xFFFFFFFF))
+    if rows is None:
+        rows = b"".join(b"\x00" + bytes(gray(x, y) for x in range(width)) for y in range(height))
+    ihdr = struct.pack(">IIBBBBB", width, height, 8, 0, 0, 0, 0)
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", ihdr) + chunk(b"IDAT", zlib.compress(rows)) +
+            chunk(b"IEND", b""))
+
+
+def bmp(width, height, gray):
+    """A 24-bit bottom-up BMP."""
+    stride = (width * 3 + 3) // 4 * 4
+    px = b"".join((b"".join(bytes([gray(x, y)] * 3) for x in range(width))).ljust(stride, b"\0")
+                  for y in reversed(range(height)))
+    dib = struct.pack("<IiiHHIIiiII", 40, width, height, 1, 24, 0, len(px), 2835, 2835, 0, 0)
+    return b"BM" + struct.pack("<IHHI", 54 + len(px), 0, 0, 54) + dib + px
+
+
+def image_seeds():
+    """A person's image files (render/image_file.h): small valid ones of several formats and
+    the hostile ones of issue 28 (truncated, a 100000 x 100000 header, zero size)."""
+    shirt = lambda x, y: 40 if 4 <= x < 12 and 2 <= y < 14 else 225  # dark on light
+    ok = png(16, 16, shirt)
+    put("image", "shirt.png", ok)
+    put("image", "truncated.png", ok[: len(ok) // 2])
+    put("image", "no-iend.png", ok[:-12])
+    put("image", "huge-header.png", png(100000, 100000, None, rows=b"\x00" * 64))
+    put("image", "zero-width.png", png(0, 16, None, rows=b""))
+    put("image", "short-rows.png", png(16, 16, shirt, rows=b"\x00" * 40))
+    put("image", "empty.png", b"")
+    b = bmp(10, 6, shirt)
+    put("image", "shirt.bmp", b)
+    put("image", "truncated.bmp", b[: len(b) - 20])
+    put("image", "huge-header.bmp", b[:18] + struct.pack("<ii", 100000, 100000) + b[26:])
+    put("image", "negative-height.bmp", b[:22] + struct.pack("<i", -6) + b[26:])
+    put("image", "shirt.pgm", b"P5\n4 3\n255\n" + bytes(range(0, 240, 20)))
+    put("image", "huge.pgm", b"P5\n100000 100000\n255\n\x00")
+    put("image", "ascii.pgm", b"P2\n2 2\n255\n0 64\n128 255\n")
+    # GIF89a, 1 x 1, one colour: the smallest complete file.
+    put("image", "dot.gif", bytes.fromhex(
+        "4749463839610100010080000000000000ffffff21f90401000000002c00000000010001000002024401003b"))
+    put("image", "jpeg-header-only.jpg", b"\xff\xd8\xff\xe0\x00\x10JFIF\x00\x01\x01\x00\x00\x01"
+        b"\x00\x01\x00\x00\xff\xc0\x00\x0b\x08\xff\xff\xff\xff\x01\x01\x11\x00")
+
+
 def main():
     header, payload = read_checkpoint(os.path.join(CORPUS, "checkpoint", "mixture.safetensors"))
     cfg = json.loads(header["__metadata__"]["config"])
@@ -204,6 +254,7 @@ def main():
     sentencepiece_seeds(sentencepiece_model(
         os.path.join(HERE, "..", "..", "resources", "models", "en-es", "01-dot.safetensors")))
     probe_seeds()
+    image_seeds()
 
 
 if __name__ == "__main__":

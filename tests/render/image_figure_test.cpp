@@ -1,0 +1,124 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Image overlays (render/image_figure.h): the pixels under a cell are the colour map's colour
+// blended over the image at the opacity asked, the image upscaled with nearest neighbour;
+// the panels of a model are chosen by layer, head and query, with errors for the impossible.
+#include "render/image_figure.h"
+
+#include <gtest/gtest.h>
+
+#include <QImage>
+#include <tuple>
+
+#include "core/attention/block.h"
+#include "core/error.h"
+#include "render/colormaps.h"
+
+using namespace attnviz;
+using namespace attnviz::render;
+
+namespace {
+
+// A 4 × 4 image of 2 × 2 patches of 2 pixels; pixel (y, x) = 16·(4y + x).
+ImageOverlay overlay(std::vector<double> patches, ImageQuery q = {}) {
+    ImageOverlay o;
+    o.imageSize = 4;
+    for (int i = 0; i < 16; ++i) o.pixels.push_back(uint8_t(16 * i));
+    o.grid = {2, 2, false};
+    o.query = q;
+    o.weights.patches = std::move(patches);
+    return o;
+}
+
+// The overlay drawn into a 40 × 40 image (10 pixels per image pixel).
+QImage draw(const ImageOverlay& o, double opacity) {
+    QImage img(40, 40, QImage::Format_RGB32);
+    img.fill(Qt::red);
+    QPainter p(&img);
+    OverlayStyle s;
+    s.opacity = opacity;
+    s.scaleMax = 1;
+    paintImageOverlay(p, QRectF(0, 0, 40, 40), o, s);
+    return img;
+}
+
+CapturedBlock block(int layer, int heads, int n) {
+    CapturedBlock b;
+    b.layer = layer;
+    b.heads = heads;
+    for (int h = 0; h < heads; ++h) b.weights.push_back(Mat::Constant(n, n, float(h + 1) / n));
+    return b;
+}
+
+}  // namespace
+
+// Opacity 0: the image itself, each pixel a 10 × 10 block (nearest neighbour, no blur).
+// Opacity 1: the map's colour of each patch's weight. Between: the blend.
+TEST(ImageFigure, CellsBlendTheMapOverTheImage) {
+    const std::vector<double> w = {0.0, 0.25, 0.5, 1.0};
+    const QImage bare = draw(overlay(w), 0);
+    for (int y = 0; y < 4; ++y)
+        for (int x = 0; x < 4; ++x) {
+            // Inside the pixel, away from the grid lines at 20.
+            const QColor c = bare.pixelColor(x * 10 + 4, y * 10 + 4);
+            EXPECT_EQ(c.red(), 16 * (4 * y + x)) << x << "," << y;
+            EXPECT_EQ(c, bare.pixelColor(x * 10 + 7, y * 10 + 2));
+        }
+    const QImage full = draw(overlay(w), 1);
+    const ColorMap map = ColorMap::named("viridis");
+    for (int t = 0; t < 4; ++t) {
+        const int cx = (t % 2) * 20 + 6, cy = (t / 2) * 20 + 6;
+        EXPECT_EQ(full.pixelColor(cx, cy).rgb(),
+                  cellColor(map, w[size_t(t)], 1, Scaling::Linear).rgb())
+            << t;
+    }
+    const QImage half = draw(overlay(w), 0.5);
+    const QColor m = cellColor(map, 1.0, 1, Scaling::Linear), under = bare.pixelColor(36, 36);
+    EXPECT_NEAR(half.pixelColor(36, 36).green(), (m.green() + under.green()) / 2.0, 1.5);
+}
+
+// The query patch is outlined: its border differs from its centre, other patches' do not.
+TEST(ImageFigure, TheQueryPatchIsOutlined) {
+    ImageQuery q;
+    q.kind = ImageQuery::Kind::Patch;
+    q.row = 1;
+    q.col = 0;
+    const QImage img = draw(overlay({0.5, 0.5, 0.5, 0.5}, q), 1);
+    EXPECT_NE(img.pixelColor(1, 30), img.pixelColor(8, 30));    // patch (1, 0): outlined
+    EXPECT_EQ(img.pixelColor(21, 30), img.pixelColor(28, 30));  // patch (1, 1): not
+}
+
+TEST(ImageFigure, PanelsByLayerHeadAndQuery) {
+    ImageModelResult m;
+    m.name = "m";
+    m.grid = {2, 2, true};  // 5 positions
+    m.classes = {"a", "b"};
+    m.analysis.pixels.assign(16, 0);
+    m.analysis.probabilities = {0.25, 0.75};
+    m.analysis.predicted = 1;
+    m.analysis.blocks = {block(0, 2, 5), block(1, 2, 5)};
+    ImageSelectionRequest q;
+    ImageColumn c = selectImageColumn(m, q);
+    EXPECT_EQ(c.prediction, "b 75.0 %");
+    ASSERT_EQ(c.panels.size(), 2u);
+    EXPECT_EQ(c.panels[1].where, "L1 · head 1");  // the last layer by default
+    EXPECT_NEAR(*c.panels[1].overlay.weights.classToken, 2.0 / 5, 1e-6);
+    q.heads = "mean";
+    q.layer = 0;
+    c = selectImageColumn(m, q);
+    ASSERT_EQ(c.panels.size(), 1u);
+    EXPECT_EQ(c.panels[0].where, "L0 · mean of 2 heads");
+    EXPECT_NEAR(c.panels[0].overlay.weights.patches[3], 1.5 / 5, 1e-6);
+    q.heads = "rollout";
+    q.query = "1,1";
+    c = selectImageColumn(m, q);
+    EXPECT_EQ(c.panels[0].head, "rollout");
+    EXPECT_EQ(c.panels[0].overlay.weights.query, 4);
+    for (const auto& [heads, layer, query] :
+         {std::tuple{"2", -1, "pooled"}, std::tuple{"0,x", -1, "pooled"},
+          std::tuple{"all", 2, "pooled"}, std::tuple{"all", 0, "2,0"}}) {
+        q.heads = heads;
+        q.layer = layer;
+        q.query = query;
+        EXPECT_THROW(selectImageColumn(m, q), Error) << heads << " " << layer << " " << query;
+    }
+}
