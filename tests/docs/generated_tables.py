@@ -27,6 +27,7 @@ CHECKS = [
     ["scripts/experiment-real", "--check"],
     ["scripts/compare-cells", "--check"],
     ["scripts/analysis-runs", "--check"],
+    ["scripts/experiment-vision", "--check"],
 ]
 SECTION = re.compile(r"<!-- ([\w-]+):begin -->(.*?)<!-- \1:end -->", re.S)
 PLUS_MINUS = re.compile(r"(?<![\d.])(\d+(?:\.\d+)?) ± (\d+(?:\.\d+)?)")
