@@ -144,7 +144,8 @@ std::string resolveColumnPath(const std::string& stored, const std::string& work
         return (bundled / stored.substr(kBundlePrefix.size())).lexically_normal().string();
     const fs::path p(stored);
     if (p.is_relative())
-        return workspaceDir.empty() ? stored : (fs::path(workspaceDir) / p).lexically_normal().string();
+        return workspaceDir.empty() ? stored
+                                    : (fs::path(workspaceDir) / p).lexically_normal().string();
     if (isFile(p)) return stored;
     // An older workspace's absolute path into another models folder: the part after its
     // last "models" folder whose bundled counterpart exists ("…/models/en-es/01-dot…").

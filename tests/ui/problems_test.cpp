@@ -322,8 +322,7 @@ TEST(Problems, AWorkspaceMovedToAnotherFolderOpensAndNamesAModelThatIsGone) {
     ASSERT_TRUE(w.saveSession(q(dir + "/lecture.attnviz.json"), &error)) << error.toStdString();
     std::ifstream in(dir + "/lecture.attnviz.json");
     const nlohmann::json saved = nlohmann::json::parse(in);
-    EXPECT_EQ(saved["columns"],
-              nlohmann::json({"bundle:01-dot.safetensors", "mine.safetensors"}));
+    EXPECT_EQ(saved["columns"], nlohmann::json({"bundle:01-dot.safetensors", "mine.safetensors"}));
     std::filesystem::rename(dir, moved);
     MainWindow w2;
     ASSERT_TRUE(w2.openSession(q(moved + "/lecture.attnviz.json"), &error));
