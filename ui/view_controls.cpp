@@ -98,7 +98,9 @@ void ViewControls::retranslateUi() {
            "query to select it"));
     m_words->setToolTip(
         tr("Merge subword pieces into words: a word's weight as a key is the sum over its pieces, "
-           "as a query the mean (Clark et al., 2019)"));
+           "as a query the mean (Clark et al., 2019). Words start where the tokenizer marks a "
+           "word start (▁); Chinese, Japanese and Korean text has no spaces, so there each "
+           "character is a word (the panels then say \"CJK by character\")"));
     //: Check box: show each model's held-out quality (BLEU, accuracy, AER) in its column header
     m_quality->setText(tr("&Quality"));
     m_quality->setToolTip(
