@@ -32,12 +32,10 @@ ViewControls::ViewControls(QWidget* parent)
     for (auto kind :
          {TableKind::Weights, TableKind::Rollout, TableKind::Difference, TableKind::FitResidual})
         m_show->addItem(QString(), int(kind));
-    // The long choices are cut to ten characters in the bar (the list shows them whole),
-    // so that the row fits a 1280-pixel screen.
-    for (QComboBox* box : {m_block, m_layout, m_show}) {
-        box->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
-        box->setMinimumContentsLength(10);
-    }
+    // Each box as wide as its longest choice: the bar wraps on a narrow screen (createLayout),
+    // so no choice is cut ("Encoder self-atte" at 1024 pixels).
+    for (QComboBox* box : {m_block, m_layout, m_show})
+        box->setSizeAdjustPolicy(QComboBox::AdjustToContents);
     for (auto kind : {BlockKind::EncoderSelf, BlockKind::DecoderSelf, BlockKind::Cross})
         m_block->addItem(QString(), int(kind));
     m_layer->setRange(0, 255);
