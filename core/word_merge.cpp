@@ -67,7 +67,7 @@ WordSplit splitWords(const std::vector<bool>& wordStart, const std::vector<std::
     const size_t n = wordStart.size();
     const bool useLabels = labels.size() == n;
     std::vector<bool> starts(n, false);
-    bool prevEndsCjk = false;
+    bool prevEndsCjk = false, prevLoneMark = false;
     for (size_t i = 0; i < n; ++i) {
         const auto [first, last] = useLabels ? cjkEnds(labels[i]) : std::pair{false, false};
         const bool continues = useLabels && continuesCharacter(labels[i]);
@@ -76,11 +76,14 @@ WordSplit splitWords(const std::vector<bool>& wordStart, const std::vector<std::
         } else if (wordStart[i]) {
             starts[i] = true;
             out.rules |= kWordBoundaries;
-        } else if (!continues && (first || prevEndsCjk)) {
+        } else if (!continues && !prevLoneMark && (first || prevEndsCjk)) {
             starts[i] = true;
             out.rules |= kCjkCharacters;
         }
         prevEndsCjk = last;
+        // A lone word-start piece ("▁" before a character that byte fallback split, shown
+        // "␣") begins the word of the character after it.
+        prevLoneMark = useLabels && labels[i] == "\u2423";
     }
     out.spans = wordSpans(starts);
     return out;

@@ -101,6 +101,12 @@ TEST(WordMerge, MixedChineseAndEnglishUseBothRules) {
     EXPECT_EQ(words({"我", "lo", "ve", "你", "们"}, {true, true, false, true, false}, &rules),
               (Strings{"我", "love", "你", "们"}));
     EXPECT_EQ(rules, unsigned(kWordBoundaries | kCjkCharacters));
+    // As the bundled en-es tokenizer gives it: a lone "▁" (shown ␣) before each character
+    // that byte fallback split; the mark belongs to the character's word.
+    EXPECT_EQ(
+        words({"␣", "我¹", "我²", "我³", "love", "␣", "你¹", "你²", "你³", "们¹", "们²", "们³"},
+              {true, false, false, false, true, true, false, false, false, false, false, false}),
+        (Strings{"我", "love", "你", "们"}));
     // Without spaces, "我love你们": ▁我 lo ve 你 们: the English word after a character and
     // the character after it split there, the English pieces stay one word.
     EXPECT_EQ(words({"我", "lo", "ve", "你", "们"}, {true, false, false, false, false}, &rules),
