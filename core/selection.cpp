@@ -33,11 +33,12 @@ Tokens sideLabels(const std::shared_ptr<const Results>& res, const Analysis& a, 
     return {res, l};
 }
 
-WordSpans sideWords(const Analysis& a, bool source) {
+WordSplit sideWords(const Analysis& a, bool source) {
     const auto& starts = source ? a.sourceWordStart : a.targetWordStart;
     const auto& tokens = source ? a.sourceTokens : a.targetTokens;
-    return wordSpans(starts.size() == tokens.size() ? starts
-                                                    : std::vector<bool>(tokens.size(), true));
+    const auto& labels = source ? a.sourceLabels : a.targetLabels;
+    return splitWords(
+        starts.size() == tokens.size() ? starts : std::vector<bool>(tokens.size(), true), labels);
 }
 
 Mat headMean(const CapturedBlock& b) {
@@ -104,8 +105,15 @@ SelectedColumn selectColumn(const std::shared_ptr<const Results>& res, int c, in
         return col;
     }
     const CapturedBlock* b = findBlock(r.analysis, q.kind, layer);
-    const std::string where =
-        w.block(q.kind) + " L" + std::to_string(layer) + (q.mergeWords ? " · " + w.words : "");
+    const bool qSource = q.kind == BlockKind::EncoderSelf,
+               kSource = q.kind != BlockKind::DecoderSelf;
+    // Word spans only when merging: this runs for every column on every repaint.
+    const WordSplit qWords = q.mergeWords ? sideWords(r.analysis, qSource) : WordSplit{};
+    const WordSplit kWords = q.mergeWords ? sideWords(r.analysis, kSource) : WordSplit{};
+    // Which rule found the words is said with them: CJK text is split by character.
+    const bool cjk = ((qWords.rules | kWords.rules) & kCjkCharacters) != 0;
+    const std::string where = w.block(q.kind) + " L" + std::to_string(layer) +
+                              (q.mergeWords ? " · " + (cjk ? w.wordsCjk : w.words) : "");
     if (!b) {
         col.error = fill(w.noBlock, w.block(q.kind), std::to_string(layer));
         *error =
@@ -121,13 +129,8 @@ SelectedColumn selectColumn(const std::shared_ptr<const Results>& res, int c, in
     base.model = r.name;
     base.kind = q.kind;
     base.layer = layer;
-    const bool qSource = q.kind == BlockKind::EncoderSelf,
-               kSource = q.kind != BlockKind::DecoderSelf;
-    // Word spans only when merging: this runs for every column on every repaint.
-    const WordSpans qWords = q.mergeWords ? sideWords(r.analysis, qSource) : WordSpans{};
-    const WordSpans kWords = q.mergeWords ? sideWords(r.analysis, kSource) : WordSpans{};
-    base.queries = sideLabels(res, r.analysis, qSource, q.mergeWords ? &qWords : nullptr);
-    base.keys = sideLabels(res, r.analysis, kSource, q.mergeWords ? &kWords : nullptr);
+    base.queries = sideLabels(res, r.analysis, qSource, q.mergeWords ? &qWords.spans : nullptr);
+    base.keys = sideLabels(res, r.analysis, kSource, q.mergeWords ? &kWords.spans : nullptr);
     // The table as asked: the weights, or their residual from a Gaussian fit; then merged
     // into words. `where` gains the fit.
     // head < 0: the mean of heads, fitted here; a head's fit comes from `stats` when given.
@@ -146,7 +149,9 @@ SelectedColumn selectColumn(const std::shared_ptr<const Results>& res, int c, in
             std::snprintf(fit, sizeof fit, " (μ %.2f, σ %.2f, R² %.2f)", f.offset, f.sigma, f.r2);
             where += " − " + w.gaussian + fit;
         }
-        return q.mergeWords ? std::make_shared<const Mat>(mergeWords(*m, qWords, kWords)) : m;
+        return q.mergeWords
+                   ? std::make_shared<const Mat>(mergeWords(*m, qWords.spans, kWords.spans))
+                   : m;
     };
     if (q.heads == "mean") {
         base.head = "mean";
@@ -209,10 +214,10 @@ Selection selectRollout(const std::shared_ptr<const Results>& res, const Selecti
         const bool source = q.kind == BlockKind::EncoderSelf;
         Mat m = attentionRollout(means);
         if (q.mergeWords) {
-            const WordSpans w = sideWords(r.analysis, source);
-            m = mergeWords(m, w, w);
-            t.where += " · " + q.wording.words;
-            t.queries = sideLabels(res, r.analysis, source, &w);
+            const WordSplit w = sideWords(r.analysis, source);
+            m = mergeWords(m, w.spans, w.spans);
+            t.where += " · " + ((w.rules & kCjkCharacters) ? q.wording.wordsCjk : q.wording.words);
+            t.queries = sideLabels(res, r.analysis, source, &w.spans);
         } else {
             t.queries = sideLabels(res, r.analysis, source, nullptr);
         }

@@ -26,6 +26,7 @@ struct Wording {
     std::string meanOfHeads = "mean of %1 heads";
     std::string rollout = "rollout through L0–L%1";
     std::string words = "words";                       // subword pieces merged into words
+    std::string wordsCjk = "words, CJK by character";  // … with CJK text one word per character
     std::string gaussian = "Gaussian";                 // the fit in a residual's label
     std::string noBlock = "no %1 block\nin layer %2";  // a panel's error: block, layer
     std::string query = "Query %1";                    // a profile's title

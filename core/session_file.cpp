@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "session_file.h"
 
+#include <filesystem>
 #include <limits>
+#include <optional>
 
 #include "error.h"
 #include "input_limits.h"
+#include "workspace.h"
 
 namespace attnviz {
 
@@ -97,6 +100,71 @@ SessionFile readSessionFile(const std::string& path) {
 
 std::string sessionJson(const SessionFile& s) {
     return s.toJson().dump(4, ' ', false, json::error_handler_t::replace) + "\n";
+}
+
+namespace {
+
+namespace fs = std::filesystem;
+
+// An absolute, normalised path with symbolic links resolved as far as it exists.
+fs::path canonicalPath(const fs::path& p) {
+    std::error_code ec;
+    fs::path c = fs::weakly_canonical(fs::absolute(p, ec), ec);
+    return ec ? fs::absolute(p, ec).lexically_normal() : c;
+}
+
+// `p` relative to `dir` when p is `dir` itself or below it, else nullopt.
+std::optional<fs::path> below(const fs::path& p, const fs::path& dir) {
+    const fs::path rel = p.lexically_relative(dir);
+    if (rel.empty() || *rel.begin() == "..") return std::nullopt;
+    return rel;
+}
+
+bool isFile(const fs::path& p) {
+    std::error_code ec;
+    return fs::is_regular_file(p, ec);
+}
+
+}  // namespace
+
+std::string storedColumnPath(const std::string& path, const std::string& workspaceDir) {
+    if (path.empty()) return path;
+    const fs::path p = canonicalPath(path);
+    if (const auto rel = below(p, canonicalPath(bundledModelDirectory())))
+        return std::string(kBundlePrefix) + rel->generic_string();
+    if (!workspaceDir.empty())
+        if (const auto rel = below(p, canonicalPath(workspaceDir))) return rel->generic_string();
+    return p.string();
+}
+
+std::string resolveColumnPath(const std::string& stored, const std::string& workspaceDir) {
+    if (stored.empty()) return stored;
+    const fs::path bundled(bundledModelDirectory());
+    if (stored.rfind(kBundlePrefix, 0) == 0)
+        return (bundled / stored.substr(kBundlePrefix.size())).lexically_normal().string();
+    const fs::path p(stored);
+    if (p.is_relative())
+        return workspaceDir.empty() ? stored
+                                    : (fs::path(workspaceDir) / p).lexically_normal().string();
+    if (isFile(p)) return stored;
+    // An older workspace's absolute path into another models folder: the part after its
+    // last "models" folder whose bundled counterpart exists ("…/models/en-es/01-dot…").
+    std::vector<fs::path> parts(p.begin(), p.end());
+    for (size_t i = parts.size(); i-- > 1;) {
+        if (parts[i - 1] != "models") continue;
+        fs::path rest;
+        for (size_t k = i; k < parts.size(); ++k) rest /= parts[k];
+        if (isFile(bundled / rest)) return (bundled / rest).lexically_normal().string();
+    }
+    return stored;
+}
+
+void storeColumnPaths(SessionFile& s, const std::string& workspaceDir) {
+    for (std::string& c : s.columns) c = storedColumnPath(c, workspaceDir);
+}
+
+void resolveColumnPaths(SessionFile& s, const std::string& workspaceDir) {
+    for (std::string& c : s.columns) c = resolveColumnPath(c, workspaceDir);
 }
 
 }  // namespace attnviz

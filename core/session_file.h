@@ -6,6 +6,14 @@
 //   {"attnviz_session": 1, "source": TEXT, "target": TEXT, "sentences": [TEXT, …],
 //    "sentence_index": I, "columns": [CHECKPOINT PATH, …], "model_set": ID,
 //    "column_configs": [CONFIG OBJECT or null, …], "view": {…}}
+// Each entry of "columns" names a checkpoint in one of three forms, so that a workspace opens
+// on another machine, after the app is installed, and when moved with its own models:
+//   "bundle:en-es/01-dot.safetensors"  a bundled model: the path below the models folder the
+//                                      app uses (bundledModelDirectory(), core/workspace.h)
+//   "mine/model.safetensors"           a file beside or under the workspace file: relative
+//                                      to the workspace file's folder
+//   "/home/me/model.safetensors"       any other file: absolute
+// Older files hold absolute paths only; they still open (resolveColumnPath).
 // Every key but "attnviz_session" may be absent (older files): its default is used. The
 // view's keys belong to the app (ui/view_state.h); here it must only be an object.
 #include <nlohmann/json.hpp>
@@ -40,5 +48,23 @@ SessionFile parseSessionJson(std::string_view text, const std::string& what);
 SessionFile readSessionFile(const std::string& path);
 // The file's text (indented, as the app has always written it).
 std::string sessionJson(const SessionFile& s);
+
+// The prefix of a bundled model's entry in "columns".
+inline constexpr std::string_view kBundlePrefix = "bundle:";
+// How a workspace in the folder `workspaceDir` stores the checkpoint at `path` (absolute or
+// relative to the current folder): "bundle:…" when it is under bundledModelDirectory(), else
+// relative to `workspaceDir` when beside or under it, else absolute. An empty `workspaceDir`
+// (the last workspace kept in the settings) never gives a relative path. "" stays "".
+std::string storedColumnPath(const std::string& path, const std::string& workspaceDir);
+// The checkpoint a stored entry names: "bundle:X" is bundledModelDirectory()/X, a relative
+// path is relative to `workspaceDir`. An absolute path that does not exist but names a
+// bundled model's file (".../resources/models/en-es/01-dot.safetensors" of an older
+// workspace, written on another machine or in a build tree since removed) gives that bundled
+// model when it exists here; otherwise the path is returned as it is and opening it reports
+// the missing file.
+std::string resolveColumnPath(const std::string& stored, const std::string& workspaceDir);
+// Every entry of s.columns through storedColumnPath / resolveColumnPath.
+void storeColumnPaths(SessionFile& s, const std::string& workspaceDir);
+void resolveColumnPaths(SessionFile& s, const std::string& workspaceDir);
 
 }  // namespace attnviz

@@ -3,6 +3,7 @@
 
 #include "error.h"
 #include "tokenizer.h"
+#include "utf8.h"
 
 namespace attnviz {
 
@@ -16,6 +17,76 @@ WordSpans wordSpans(const std::vector<bool>& wordStart) {
         }
     }
     return spans;
+}
+
+bool isCjk(char32_t c) {
+    return (c >= 0x1100 && c <= 0x11FF) ||  // Hangul Jamo
+           (c >= 0x2E80 && c <= 0x2FDF) ||  // CJK radicals, Kangxi radicals
+           (c >= 0x3000 && c <= 0x303F) ||  // CJK symbols and punctuation
+           (c >= 0x3040 && c <= 0x30FF) ||  // Hiragana, Katakana
+           (c >= 0x3130 && c <= 0x318F) ||  // Hangul compatibility Jamo
+           (c >= 0x31F0 && c <= 0x31FF) ||  // Katakana phonetic extensions
+           (c >= 0x3400 && c <= 0x4DBF) ||  // CJK extension A
+           (c >= 0x4E00 && c <= 0x9FFF) ||  // CJK unified ideographs
+           (c >= 0xAC00 && c <= 0xD7AF) ||  // Hangul syllables
+           (c >= 0xF900 && c <= 0xFAFF) ||  // CJK compatibility ideographs
+           (c >= 0xFF00 && c <= 0xFFEF) ||  // half- and full-width forms
+           (c >= 0x20000 && c <= 0x3134F);  // CJK extensions B–G
+}
+
+namespace {
+
+// A byte piece after a character's first ("我²", "我³", "我⁴"): part of that character.
+bool continuesCharacter(const std::string& l) {
+    for (const char* m : {"\u00B2", "\u00B3", "\u2074"}) {
+        const size_t n = std::char_traits<char>::length(m);
+        if (l.size() > n && l.compare(l.size() - n, n, m) == 0) return true;
+    }
+    return false;
+}
+
+// Whether the label's first / last character (byte-piece marks aside) is CJK.
+std::pair<bool, bool> cjkEnds(const std::string& label) {
+    std::u32string cps;
+    try {
+        cps = decodeUtf8(label);
+    } catch (const std::exception&) {
+        return {false, false};
+    }
+    while (!cps.empty() &&
+           (cps.back() == 0xB9 || cps.back() == 0xB2 || cps.back() == 0xB3 || cps.back() == 0x2074))
+        cps.pop_back();
+    if (cps.empty()) return {false, false};
+    return {isCjk(cps.front()), isCjk(cps.back())};
+}
+
+}  // namespace
+
+WordSplit splitWords(const std::vector<bool>& wordStart, const std::vector<std::string>& labels) {
+    WordSplit out;
+    const size_t n = wordStart.size();
+    const bool useLabels = labels.size() == n;
+    std::vector<bool> starts(n, false);
+    bool prevEndsCjk = false, prevLoneMark = false;
+    for (size_t i = 0; i < n; ++i) {
+        const auto [first, last] = useLabels ? cjkEnds(labels[i]) : std::pair{false, false};
+        const bool continues = useLabels && continuesCharacter(labels[i]);
+        if (i == 0) {
+            starts[i] = true;
+        } else if (wordStart[i]) {
+            starts[i] = true;
+            out.rules |= kWordBoundaries;
+        } else if (!continues && !prevLoneMark && (first || prevEndsCjk)) {
+            starts[i] = true;
+            out.rules |= kCjkCharacters;
+        }
+        prevEndsCjk = last;
+        // A lone word-start piece ("▁" before a character that byte fallback split, shown
+        // "␣") begins the word of the character after it.
+        prevLoneMark = useLabels && labels[i] == "\u2423";
+    }
+    out.spans = wordSpans(starts);
+    return out;
 }
 
 Mat mergeWords(const Mat& A, const WordSpans& queries, const WordSpans& keys) {

@@ -19,6 +19,29 @@ class Tokenizer;
 using WordSpans = std::vector<std::pair<int, int>>;
 WordSpans wordSpans(const std::vector<bool>& wordStart);
 
+// Whether a code point is written without spaces between words: Han (CJK ideographs and
+// their extensions), Hiragana, Katakana, Hangul, CJK punctuation and full-width forms.
+bool isCjk(char32_t c);
+
+// The rules that found the words, to say which where merged words are shown.
+enum WordRule : unsigned {
+    kWordBoundaries = 1,  // the tokenizer's word starts (SentencePiece "▁", a word tokenizer's
+                          // words): a piece after the first started a word by them
+    kCjkCharacters = 2,   // a piece with CJK characters is a word of its own
+};
+struct WordSplit {
+    WordSpans spans;
+    unsigned rules = 0;  // WordRule flags that split somewhere; 0: one word, or one token
+};
+// The words of tokens whose display labels are `labels` (Tokenizer::display: "▁" removed,
+// byte pieces of one character "我¹", "我²", "我³"): a word starts where the tokenizer says
+// (`wordStart`), and also at a piece that begins with a CJK character and after a piece that
+// ends with one, so text without spaces ("我们去") is one word per piece, never one word for
+// the sentence. A piece holding several characters stays whole (spans are of pieces), and the
+// byte pieces of one character stay together. `labels` of another size than `wordStart`:
+// only the word starts are used.
+WordSplit splitWords(const std::vector<bool>& wordStart, const std::vector<std::string>& labels);
+
 // A [Nq, Nk] over pieces -> [words(q), words(k)]: mean over query pieces, sum over key
 // pieces.
 Mat mergeWords(const Mat& A, const WordSpans& queries, const WordSpans& keys);

@@ -42,21 +42,31 @@ struct Arrangement {
     int nc, nr;
     bool columnTitles;
     std::function<QPoint(int c, int r, int i)> at;
-    int span = 1;  // grid columns under one column title
+    int span = 1;   // grid columns under one column title
+    int bands = 1;  // bands of models, one above the other, each under its column titles
 };
 
 // Models as columns and heads down, each model's heads possibly in a block of `a` columns (so
-// that a wide page holds larger panels, models still side by side under their titles); the
-// transpose; or, with a single row or column of panels, the panels wrapped into rows.
+// that a wide page holds larger panels, models still side by side under their titles), the
+// models possibly wrapped into bands one above the other (so that many models on a page
+// less wide fill it rather than leave blank bands above and below); the transpose; or, with a
+// single row or column of panels, the panels wrapped into rows.
 std::vector<Arrangement> arrangements(int M, int R, int panels, FigureStyle::Arrange how) {
     const Arrangement rows{R, M, false, [](int c, int r, int) { return QPoint(r, c); }};
     if (how == FigureStyle::Arrange::Rows) return {rows};
     std::vector<Arrangement> out;
-    for (int a = 1; a <= R; ++a) {
-        const int nr = (R + a - 1) / a;
-        if (a > 1 && (R + nr - 1) / nr != a) continue;  // the same rows with fewer columns
-        out.push_back(
-            {M * a, nr, true, [a](int c, int r, int) { return QPoint(c * a + r % a, r / a); }, a});
+    for (int b = 1; b <= M; ++b) {
+        const int perBand = (M + b - 1) / b;                      // models in a band
+        if (b > 1 && (M + perBand - 1) / perBand != b) continue;  // the same with fewer bands
+        for (int a = 1; a <= R; ++a) {
+            const int nr = (R + a - 1) / a;
+            if (a > 1 && (R + nr - 1) / nr != a) continue;  // the same rows with fewer columns
+            out.push_back({perBand * a, nr * b, true,
+                           [a, nr, perBand](int c, int r, int) {
+                               return QPoint((c % perBand) * a + r % a, (c / perBand) * nr + r / a);
+                           },
+                           a, b});
+        }
     }
     if (how == FigureStyle::Arrange::Auto) out.push_back(rows);
     if (M == 1 || R == 1)
@@ -279,7 +289,7 @@ void placePanels(const Figure& f, const QRectF& area, const QRectF& page, Figure
     const auto options = arrangements(M, R, int(flat.size()), s.arrange);
     // The cell side of an arrangement, beside labels of the style's size.
     auto cellOf = [&](const Arrangement& a) {
-        const double h = (L.grid.height() - (a.columnTitles ? colTitleH : 0)) / a.nr;
+        const double h = (L.grid.height() - (a.columnTitles ? colTitleH * a.bands : 0)) / a.nr;
         return std::min((L.grid.width() / a.nc - labelW - 6 - ownBar) / nk,
                         (h - titleH - labelW - 4) / nq);
     };
@@ -292,21 +302,25 @@ void placePanels(const Figure& f, const QRectF& area, const QRectF& page, Figure
     L.columnTitleHeight = A.columnTitles ? colTitleH : 0;
     L.columnWidth = L.grid.width() / A.nc;
     // Panels as tall as their cells need (at most their share of the height); the height
-    // left is shared above and below the panels.
-    const double share = (L.grid.height() - L.columnTitleHeight) / A.nr;
+    // left is shared above and below the panels. Each band below the first has its column
+    // titles above it too.
+    const double bandTitles = L.columnTitleHeight * (A.bands - 1);
+    const int perBand = A.nr / A.bands;
+    const double share = (L.grid.height() - L.columnTitleHeight - bandTitles) / A.nr;
     const double cellW = (L.columnWidth - labelW - 6 - ownBar) / nk;
     const double ch =
         cellW > 0 ? std::min(share, titleH + cellW * nq + labelW + 4 + fs * 0.5) : share;
     const double spare = std::max(0.0, share - ch) * A.nr / 2;
     L.grid.setTop(L.grid.top() + spare + L.columnTitleHeight);
-    L.grid.setHeight(ch * A.nr);
+    L.grid.setHeight(ch * A.nr + bandTitles);
     for (size_t i = 0; i < flat.size(); ++i) {
         const auto [c, r] = flat[i];
         const QPoint g = A.at(c, r, int(i));
         PanelPlace pl;
         pl.column = c;
         pl.row = r;
-        pl.box = QRectF(L.grid.left() + g.x() * L.columnWidth, L.grid.top() + g.y() * ch,
+        const double bandTop = g.y() / perBand * L.columnTitleHeight;
+        pl.box = QRectF(L.grid.left() + g.x() * L.columnWidth, L.grid.top() + g.y() * ch + bandTop,
                         L.columnWidth, ch);
         placeCells(pl, cols[size_t(c)].tables[size_t(r)], s, titleH);
         L.panels.push_back(pl);
@@ -395,9 +409,8 @@ void paintFigure(QPainter& p, const Figure& f, const QRectF& page) {
     for (const PanelPlace& pl : L.panels) {
         if (L.columnTitles && pl.row == 0)
             drawFitted(p, s,
-                       QRectF(L.grid.left() + pl.column * L.columnSpan * L.columnWidth,
-                              L.grid.top() - L.columnTitleHeight, L.columnSpan * L.columnWidth,
-                              L.columnTitleHeight),
+                       QRectF(pl.box.left(), pl.box.top() - L.columnTitleHeight,
+                              L.columnSpan * L.columnWidth, L.columnTitleHeight),
                        qt(f.selection.columns[size_t(pl.column)].title), fs * 1.15, true);
         paintPanel(p, f, L, pl, map);
     }

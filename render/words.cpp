@@ -100,6 +100,8 @@ Wording makeWording(const QString& language) {
     o.rollout = s(w.translate("Figure", "rollout through L0–L%1"));
     //: Subword pieces merged into words
     o.words = s(w.translate("Figure", "words"));
+    //: Subword pieces merged into words; Chinese, Japanese and Korean text one word per character
+    o.wordsCjk = s(w.translate("Figure", "words, CJK by character"));
     //: The Gaussian fit subtracted in a residual panel's title
     o.gaussian = s(w.translate("Figure", "Gaussian"));
     o.noBlock = s(w.translate("Figure", "no %1 block\nin layer %2"));

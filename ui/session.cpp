@@ -2,6 +2,7 @@
 #include "session.h"
 
 #include <QCoreApplication>
+#include <QFileInfo>
 #include <QJsonArray>
 #include <QSettings>
 #include <cmath>
@@ -113,7 +114,9 @@ Session Session::fromFile(const SessionFile& f) {
 
 bool Session::save(const QString& path, QString* error) const {
     try {
-        writeFileAtomically(path.toStdString(), sessionJson(toFile()));
+        SessionFile f = toFile();
+        storeColumnPaths(f, QFileInfo(path).absolutePath().toStdString());
+        writeFileAtomically(path.toStdString(), sessionJson(f));
     } catch (const std::exception& e) {
         if (error) *error = QString::fromUtf8(e.what());
         return false;
@@ -123,7 +126,9 @@ bool Session::save(const QString& path, QString* error) const {
 
 bool Session::load(const QString& path, Session* out, QString* error) {
     try {
-        *out = fromFile(readSessionFile(path.toStdString()));  // its messages name the file
+        SessionFile f = readSessionFile(path.toStdString());  // its messages name the file
+        resolveColumnPaths(f, QFileInfo(path).absolutePath().toStdString());
+        *out = fromFile(f);
     } catch (const std::exception& e) {
         if (error) *error = QString::fromUtf8(e.what());
         return false;
@@ -162,8 +167,10 @@ std::vector<ModelColumn> Session::openColumns(QStringList* errors) const {
 bool Session::loadLast(Session* out) {
     const QByteArray text = QSettings().value("lastSession").toByteArray();
     try {  // the same reader and limits as a session file
-        *out = fromFile(parseSessionJson(std::string_view(text.constData(), size_t(text.size())),
-                                         "the last workspace"));
+        SessionFile f = parseSessionJson(std::string_view(text.constData(), size_t(text.size())),
+                                         "the last workspace");
+        resolveColumnPaths(f, {});
+        *out = fromFile(f);
     } catch (const std::exception&) {
         return false;
     }
@@ -171,7 +178,9 @@ bool Session::loadLast(Session* out) {
 }
 
 void Session::saveAsLast() const {
-    QSettings().setValue("lastSession", QByteArray::fromStdString(toFile().toJson().dump(
+    SessionFile f = toFile();
+    storeColumnPaths(f, {});  // bundled models by name: the app may move or be installed
+    QSettings().setValue("lastSession", QByteArray::fromStdString(f.toJson().dump(
                                             -1, ' ', false, json::error_handler_t::replace)));
 }
 

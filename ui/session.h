@@ -28,10 +28,11 @@ struct Session {
 
     SessionFile toFile() const;
     static Session fromFile(const SessionFile& f);
-    // Atomic write (the engine's atomic writer); false with a message on error.
+    // Atomic write (the engine's atomic writer); false with a message on error. The columns
+    // are stored as bundled names or paths relative to the file (core storeColumnPaths).
     bool save(const QString& path, QString* error) const;
     // Reads a session file (core readSessionFile); false with a message naming the file and
-    // what is wrong on error.
+    // what is wrong on error. The columns come back as paths (core resolveColumnPaths).
     static bool load(const QString& path, Session* out, QString* error);
     // Opens the columns' checkpoints; those that cannot be opened are listed in *errors as
     // "path: reason" (ui/column_files.h: never throws, refuses deeply nested headers).

@@ -32,12 +32,10 @@ ViewControls::ViewControls(QWidget* parent)
     for (auto kind :
          {TableKind::Weights, TableKind::Rollout, TableKind::Difference, TableKind::FitResidual})
         m_show->addItem(QString(), int(kind));
-    // The long choices are cut to ten characters in the bar (the list shows them whole),
-    // so that the row fits a 1280-pixel screen.
-    for (QComboBox* box : {m_block, m_layout, m_show}) {
-        box->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
-        box->setMinimumContentsLength(10);
-    }
+    // Each box as wide as its longest choice: the bar wraps on a narrow screen (createLayout),
+    // so no choice is cut ("Encoder self-atte" at 1024 pixels).
+    for (QComboBox* box : {m_block, m_layout, m_show})
+        box->setSizeAdjustPolicy(QComboBox::AdjustToContents);
     for (auto kind : {BlockKind::EncoderSelf, BlockKind::DecoderSelf, BlockKind::Cross})
         m_block->addItem(QString(), int(kind));
     m_layer->setRange(0, 255);
@@ -98,7 +96,9 @@ void ViewControls::retranslateUi() {
            "query to select it"));
     m_words->setToolTip(
         tr("Merge subword pieces into words: a word's weight as a key is the sum over its pieces, "
-           "as a query the mean (Clark et al., 2019)"));
+           "as a query the mean (Clark et al., 2019). Words start where the tokenizer marks a "
+           "word start (▁); Chinese, Japanese and Korean text has no spaces, so there each "
+           "character is a word (the panels then say \"CJK by character\")"));
     //: Check box: show each model's held-out quality (BLEU, accuracy, AER) in its column header
     m_quality->setText(tr("&Quality"));
     m_quality->setToolTip(

@@ -105,6 +105,11 @@
             <translation>整词</translation>
         </message>
         <message>
+            <source>words, CJK by character</source>
+            <extracomment>Subword pieces merged into words; Chinese, Japanese and Korean text one word per character</extracomment>
+            <translation>整词，中日韩文字按字</translation>
+        </message>
+        <message>
             <source>Gaussian</source>
             <extracomment>The Gaussian fit subtracted in a residual panel's title</extracomment>
             <translation>高斯</translation>
@@ -2008,8 +2013,8 @@ weight %6</source>
             <translation>将每个头绘制为从查询词元（左）到键词元（右）的连线，权重越大线条越明显；鼠标悬停在词元上时只显示其连线，点击查询可将其选中</translation>
         </message>
         <message>
-            <source>Merge subword pieces into words: a word's weight as a key is the sum over its pieces, as a query the mean (Clark et al., 2019)</source>
-            <translation>将子词片段合并为词：词作为键时，其权重为各片段之和；作为查询时为各片段的平均值（Clark et al., 2019）</translation>
+            <source>Merge subword pieces into words: a word's weight as a key is the sum over its pieces, as a query the mean (Clark et al., 2019). Words start where the tokenizer marks a word start (▁); Chinese, Japanese and Korean text has no spaces, so there each character is a word (the panels then say &quot;CJK by character&quot;)</source>
+            <translation>将子词片段合并为词：词作为键时，其权重为各片段之和；作为查询时为各片段的平均值（Clark et al., 2019）。词从分词器标记的词首（▁）开始；中文、日文和韩文没有空格，因此其中每个字为一个词（此时面板注明“中日韩文字按字”）</translation>
         </message>
         <message>
             <source>Compare: models × heads</source>

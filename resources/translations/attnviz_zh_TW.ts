@@ -105,6 +105,11 @@
             <translation>整詞</translation>
         </message>
         <message>
+            <source>words, CJK by character</source>
+            <extracomment>Subword pieces merged into words; Chinese, Japanese and Korean text one word per character</extracomment>
+            <translation>整詞，中日韓文字按字</translation>
+        </message>
+        <message>
             <source>Gaussian</source>
             <extracomment>The Gaussian fit subtracted in a residual panel's title</extracomment>
             <translation>高斯</translation>
@@ -2008,8 +2013,8 @@ weight %6</source>
             <translation>將每個頭繪製為從查詢詞元（左）到鍵詞元（右）的連線，權重越大線條越明顯；滑鼠游標停在詞元上時只顯示其連線，點選查詢可將其選取</translation>
         </message>
         <message>
-            <source>Merge subword pieces into words: a word's weight as a key is the sum over its pieces, as a query the mean (Clark et al., 2019)</source>
-            <translation>將子詞片段合併為詞：詞作為鍵時，其權重為各片段之和；作為查詢時為各片段的平均值（Clark et al., 2019）</translation>
+            <source>Merge subword pieces into words: a word's weight as a key is the sum over its pieces, as a query the mean (Clark et al., 2019). Words start where the tokenizer marks a word start (▁); Chinese, Japanese and Korean text has no spaces, so there each character is a word (the panels then say &quot;CJK by character&quot;)</source>
+            <translation>將子詞片段合併為詞：詞作為鍵時，其權重為各片段之和；作為查詢時為各片段的平均值（Clark et al., 2019）。詞從分詞器標記的詞首（▁）開始；中文、日文和韓文沒有空格，因此其中每個字為一個詞（此時面板註明「中日韓文字按字」）</translation>
         </message>
         <message>
             <source>Compare: models × heads</source>

@@ -79,3 +79,34 @@ TEST(FigureLayout, ModelsSideBySideAsOnScreenUnlessAskedOtherwise) {
     L = layoutFigure(f, QRectF(0, 0, 200, 700));
     EXPECT_GT(at(L, 1, 0).box.top(), at(L, 0, 0).box.bottom() - 1);  // models down a tall page
 }
+
+TEST(FigureLayout, ManyModelsWrapIntoBandsThatFillTheSlideAtTheLabelSizeAsked) {
+    // Twelve models of four heads on a 4:3 slide at 7 pt: in one band each column is 60 pt
+    // wide, too narrow for cells beside 7-pt labels; wrapped into bands of models, each band
+    // under its own column titles, every panel has cells, at the size asked.
+    Figure f{selection(12, 4), FigureStyle{}};
+    const QRectF slide(0, 0, 720, 540);
+    const FigureLayout L = layoutFigure(f, slide);
+    ASSERT_EQ(L.panels.size(), 48u);
+    EXPECT_TRUE(L.columnTitles);
+    for (const PanelPlace& p : L.panels) {
+        EXPECT_GT(p.cell, 0) << "model " << p.column << " head " << p.row;
+        EXPECT_EQ(p.labelFont, 7);
+        EXPECT_TRUE(slide.contains(p.box)) << "model " << p.column;
+    }
+    // Models of one band side by side; a later band's first model below every panel of the
+    // first band's, under its own title (the column title's height between them).
+    const PanelPlace& firstOfBand2 = [&]() -> const PanelPlace& {
+        for (const auto& p : L.panels)
+            if (p.row == 0 && p.box.left() == at(L, 0, 0).box.left() && p.column > 0) return p;
+        throw std::runtime_error("no second band");
+    }();
+    for (int r = 0; r < 4; ++r)
+        EXPECT_GE(firstOfBand2.box.top(), at(L, 0, r).box.bottom() + L.columnTitleHeight - 1e-6);
+    EXPECT_DOUBLE_EQ(at(L, 1, 0).box.top(), at(L, 0, 0).box.top());
+    // The panels' block fills most of the page's height (one band left 70 % blank rows).
+    EXPECT_GT(L.content.height(), slide.height() * 0.75);
+    // A 16:9 slide of two models keeps them side by side in one band.
+    const FigureLayout two = layoutFigure(Figure{selection(2, 4), FigureStyle{}}, {0, 0, 960, 540});
+    EXPECT_DOUBLE_EQ(at(two, 1, 0).box.top(), at(two, 0, 0).box.top());
+}

@@ -358,7 +358,12 @@ TEST(ModelState, SavingAWorkspaceOffersToSaveTheModelsTrainedHere) {
     ASSERT_TRUE(f.open(QIODevice::ReadOnly));
     const QJsonArray listed = QJsonDocument::fromJson(f.readAll()).object()["columns"].toArray();
     ASSERT_EQ(listed.size(), 2);
-    EXPECT_EQ(listed[1].toString(), savePath);
+    // Beside the workspace file: named relative to it (core/session_file.h), so the folder
+    // can be moved whole.
+    EXPECT_EQ(listed[1].toString(), "gauss.safetensors");
+    Session reopened;
+    ASSERT_TRUE(Session::load(workspace, &reopened, &error)) << error.toStdString();
+    EXPECT_EQ(reopened.columns[1], savePath);
     // Nothing unsaved any more: no question.
     EXPECT_TRUE(w.confirmUnsavedLeftOut());
     EXPECT_EQ(texts.size(), 4);

@@ -15,6 +15,7 @@
 #include <QStatusBar>
 #include <QTest>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -303,4 +304,41 @@ TEST(Problems, SessionFileAfterTheOptionIsNotLeftForQtsSessionManager) {
     const std::vector<std::string> expected = {"attnviz", "--session=w.attnviz.json", "-session",
                                                "id", "--fresh"};
     EXPECT_EQ(out, expected);
+}
+
+TEST(Problems, AWorkspaceMovedToAnotherFolderOpensAndNamesAModelThatIsGone) {
+    // The bundled models as the app finds them, for this test only.
+    const QByteArray oldModels = qgetenv("ATTNVIZ_MODELS");
+    qputenv("ATTNVIZ_MODELS", QByteArray::fromStdString(kModels));
+    const std::string dir = temp("portable-a"), moved = temp("portable-b");
+    std::filesystem::remove_all(dir);
+    std::filesystem::remove_all(moved);
+    std::filesystem::create_directories(dir);
+    loadModelColumn(kModels + "/09-hc-sa.safetensors").model->save(dir + "/mine.safetensors");
+    MainWindow w;
+    w.setColumns({loadModelColumn(kModels + "/01-dot.safetensors"),
+                  loadModelColumn(dir + "/mine.safetensors")});
+    QString error;
+    ASSERT_TRUE(w.saveSession(q(dir + "/lecture.attnviz.json"), &error)) << error.toStdString();
+    std::ifstream in(dir + "/lecture.attnviz.json");
+    const nlohmann::json saved = nlohmann::json::parse(in);
+    EXPECT_EQ(saved["columns"], nlohmann::json({"bundle:01-dot.safetensors", "mine.safetensors"}));
+    std::filesystem::rename(dir, moved);
+    MainWindow w2;
+    ASSERT_TRUE(w2.openSession(q(moved + "/lecture.attnviz.json"), &error));
+    ASSERT_EQ(w2.columns().size(), 2u);
+    EXPECT_EQ(w2.columns()[0].path, kModels + "/01-dot.safetensors");
+    EXPECT_EQ(w2.columns()[1].path, moved + "/mine.safetensors");
+    // The user's model deleted: the rest of the workspace opens, the missing file is named.
+    std::filesystem::remove(moved + "/mine.safetensors");
+    MainWindow w3;
+    ASSERT_TRUE(w3.openSession(q(moved + "/lecture.attnviz.json"), &error));
+    EXPECT_EQ(w3.columns().size(), 1u);
+    EXPECT_TRUE(anyLineHas(w3.problems()->lines(), q(moved + "/mine.safetensors")))
+        << joined(w3.problems()->lines());
+    if (oldModels.isNull()) {
+        qunsetenv("ATTNVIZ_MODELS");
+    } else {
+        qputenv("ATTNVIZ_MODELS", oldModels);
+    }
 }

@@ -92,6 +92,11 @@ TEST(SmallScreen, TheViewBarWrapsInsteadOfCuttingItsBoxes) {
         ++boxes;
         // As wide as it asks (never "Encoc"), and whole inside the window.
         EXPECT_GE(box->width(), box->sizeHint().width()) << box->currentText().toStdString();
+        // And what it asks holds every choice whole ("Encoder self-attention", not "…-atte").
+        for (int i = 0; i < box->count(); ++i)
+            EXPECT_GE(box->sizeHint().width(),
+                      box->fontMetrics().horizontalAdvance(box->itemText(i)) + 16)
+                << box->itemText(i).toStdString();
         const QRect r(box->mapTo(&w, QPoint(0, 0)), box->size());
         EXPECT_TRUE(inWindow.contains(r))
             << box->currentText().toStdString() << " at " << r.x() << "," << r.y() << " "
