@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "session_file.h"
 
+#include <algorithm>
 #include <filesystem>
 #include <limits>
 #include <optional>
@@ -44,15 +45,19 @@ std::vector<std::string> stringsAt(const json& o, const char* key, const std::st
 json SessionFile::toJson() const {
     json configs = json::array();
     for (const json& c : columnConfigs) configs.push_back(c);
-    return {{"attnviz_session", 1},
-            {"source", source},
-            {"target", target},
-            {"sentences", sentences},
-            {"sentence_index", sentenceIndex},
-            {"columns", columns},
-            {"model_set", modelSet},
-            {"column_configs", std::move(configs)},
-            {"view", view}};
+    json j = {{"attnviz_session", 1},
+              {"source", source},
+              {"target", target},
+              {"sentences", sentences},
+              {"sentence_index", sentenceIndex},
+              {"columns", columns},
+              {"model_set", modelSet},
+              {"column_configs", std::move(configs)},
+              {"view", view}};
+    if (std::any_of(columnsAbsolute.begin(), columnsAbsolute.end(),
+                    [](const std::string& a) { return !a.empty(); }))
+        j["columns_absolute"] = columnsAbsolute;
+    return j;
 }
 
 SessionFile parseSessionJson(std::string_view text, const std::string& what) {
@@ -69,6 +74,10 @@ SessionFile parseSessionJson(std::string_view text, const std::string& what) {
     s.target = stringAt(j, "target", what);
     s.sentences = stringsAt(j, "sentences", what);
     s.columns = stringsAt(j, "columns", what);
+    s.columnsAbsolute = stringsAt(j, "columns_absolute", what);
+    if (s.columnsAbsolute.size() > s.columns.size())
+        throw Error(what + ": 'columns_absolute' has " + std::to_string(s.columnsAbsolute.size()) +
+                    " entries for " + std::to_string(s.columns.size()) + " columns");
     s.modelSet = stringAt(j, "model_set", what);
     if (const auto it = j.find("sentence_index"); it != j.end()) {
         if (!it->is_number_integer() || it->get<int64_t>() < -1 ||
@@ -137,21 +146,30 @@ std::string storedColumnPath(const std::string& path, const std::string& workspa
     return p.string();
 }
 
-std::string resolveColumnPath(const std::string& stored, const std::string& workspaceDir) {
+std::string resolveColumnPath(const std::string& stored, const std::string& workspaceDir,
+                              const std::string& absolute) {
     if (stored.empty()) return stored;
     const fs::path bundled(bundledModelDirectory());
     if (stored.rfind(kBundlePrefix, 0) == 0)
         return (bundled / stored.substr(kBundlePrefix.size())).lexically_normal().string();
     const fs::path p(stored);
-    if (p.is_relative())
-        return workspaceDir.empty() ? stored
-                                    : (fs::path(workspaceDir) / p).lexically_normal().string();
+    if (p.is_relative()) {
+        if (workspaceDir.empty()) return stored;
+        const fs::path here = (fs::path(workspaceDir) / p).lexically_normal();
+        // The workspace moved without its models: where they were when it was saved.
+        if (!isFile(here) && !absolute.empty() && isFile(absolute)) return absolute;
+        return here.string();
+    }
     if (isFile(p)) return stored;
-    // An older workspace's absolute path into another models folder: the part after its
-    // last "models" folder whose bundled counterpart exists ("…/models/en-es/01-dot…").
+    // An older workspace's absolute path into a bundled models folder elsewhere (a build
+    // tree's resources/models or an installed share/attnviz/models): the part after it,
+    // when its bundled counterpart exists ("…/resources/models/en-es/01-dot…").
     std::vector<fs::path> parts(p.begin(), p.end());
-    for (size_t i = parts.size(); i-- > 1;) {
+    for (size_t i = parts.size(); i-- > 2;) {
         if (parts[i - 1] != "models") continue;
+        const bool layout = parts[i - 2] == "resources" ||
+                            (i >= 3 && parts[i - 2] == "attnviz" && parts[i - 3] == "share");
+        if (!layout) continue;
         fs::path rest;
         for (size_t k = i; k < parts.size(); ++k) rest /= parts[k];
         if (isFile(bundled / rest)) return (bundled / rest).lexically_normal().string();
@@ -160,11 +178,23 @@ std::string resolveColumnPath(const std::string& stored, const std::string& work
 }
 
 void storeColumnPaths(SessionFile& s, const std::string& workspaceDir) {
-    for (std::string& c : s.columns) c = storedColumnPath(c, workspaceDir);
+    s.columnsAbsolute.assign(s.columns.size(), std::string());
+    for (size_t i = 0; i < s.columns.size(); ++i) {
+        std::string& c = s.columns[i];
+        const std::string stored = storedColumnPath(c, workspaceDir);
+        if (!stored.empty() && fs::path(stored).is_relative() &&
+            stored.rfind(kBundlePrefix, 0) != 0)
+            s.columnsAbsolute[i] = canonicalPath(c).string();
+        c = stored;
+    }
 }
 
 void resolveColumnPaths(SessionFile& s, const std::string& workspaceDir) {
-    for (std::string& c : s.columns) c = resolveColumnPath(c, workspaceDir);
+    for (size_t i = 0; i < s.columns.size(); ++i)
+        s.columns[i] =
+            resolveColumnPath(s.columns[i], workspaceDir,
+                              i < s.columnsAbsolute.size() ? s.columnsAbsolute[i] : std::string());
+    s.columnsAbsolute.clear();
 }
 
 }  // namespace attnviz

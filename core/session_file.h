@@ -13,7 +13,9 @@
 //   "mine/model.safetensors"           a file beside or under the workspace file: relative
 //                                      to the workspace file's folder
 //   "/home/me/model.safetensors"       any other file: absolute
-// Older files hold absolute paths only; they still open (resolveColumnPath).
+// A relative entry keeps the absolute path it had when saved in "columns_absolute" (same
+// index; "" for the other forms), the fallback when the workspace file was moved without
+// its models. Older files hold absolute paths only; they still open (resolveColumnPath).
 // Every key but "attnviz_session" may be absent (older files): its default is used. The
 // view's keys belong to the app (ui/view_state.h); here it must only be an object.
 #include <nlohmann/json.hpp>
@@ -28,6 +30,9 @@ struct SessionFile {
     std::vector<std::string> sentences;
     int sentenceIndex = -1;  // -1: none chosen
     std::vector<std::string> columns;
+    // Per column: the absolute path of a relative entry when saved, else "" (may be shorter
+    // than columns; written only when one is not empty).
+    std::vector<std::string> columnsAbsolute;
     // Per column: its configuration edited in the app (an object), else null. At most one
     // per column; a missing one counts as null.
     std::vector<nlohmann::json> columnConfigs;
@@ -57,12 +62,15 @@ inline constexpr std::string_view kBundlePrefix = "bundle:";
 // (the last workspace kept in the settings) never gives a relative path. "" stays "".
 std::string storedColumnPath(const std::string& path, const std::string& workspaceDir);
 // The checkpoint a stored entry names: "bundle:X" is bundledModelDirectory()/X, a relative
-// path is relative to `workspaceDir`. An absolute path that does not exist but names a
-// bundled model's file (".../resources/models/en-es/01-dot.safetensors" of an older
-// workspace, written on another machine or in a build tree since removed) gives that bundled
-// model when it exists here; otherwise the path is returned as it is and opening it reports
-// the missing file.
-std::string resolveColumnPath(const std::string& stored, const std::string& workspaceDir);
+// path is relative to `workspaceDir`, or `absolute` (what it was when saved) when that
+// names no file and `absolute` does. An absolute path that does not exist but names a
+// bundled model's file in a bundled layout (".../resources/models/en-es/01-dot.safetensors"
+// or ".../share/attnviz/models/…" of an older workspace, written on another machine or in a
+// build tree since removed) gives that bundled model when it exists here; any other path is
+// returned as it is and opening it reports the missing file (a folder of one's own that
+// happens to be called "models" is never swapped for the bundle).
+std::string resolveColumnPath(const std::string& stored, const std::string& workspaceDir,
+                              const std::string& absolute = {});
 // Every entry of s.columns through storedColumnPath / resolveColumnPath.
 void storeColumnPaths(SessionFile& s, const std::string& workspaceDir);
 void resolveColumnPaths(SessionFile& s, const std::string& workspaceDir);

@@ -73,7 +73,7 @@ std::vector<std::vector<int>> ProfilePlot::coincident(const Profile& f) {
             const auto& z = f.lines[size_t(g.front())].second;
             if (z.size() != y.size()) return false;
             for (size_t j = 0; j < y.size(); ++j)
-                if (std::abs(z[j] - y[j]) > kSameWithin) return false;
+                if (!(std::abs(z[j] - y[j]) <= kSameWithin)) return false;  // NaN: never the same
             return true;
         };
         const auto it = std::find_if(groups.begin(), groups.end(), same);

@@ -127,3 +127,48 @@ TEST_F(SessionPaths, AMissingModelKeepsItsNameAndTheOthersResolve) {
     EXPECT_EQ(s.columns[1], (m_work / "mine/deleted.safetensors").string());
     EXPECT_TRUE(fs::exists(s.columns[2]));
 }
+
+// Only a bundled layout's "models" folder is swapped for the bundle: a folder of one's own
+// called "models" holding a file with a bundled model's name stays the user's (review of
+// issue 29: it used to open the bundled toy model in its place, silently).
+TEST_F(SessionPaths, AFolderOfOnesOwnCalledModelsIsNeverSwappedForTheBundle) {
+    const std::string old = R"({"attnviz_session": 1, "columns": [
+        "/gone/mine/models/01-dot.safetensors", "/gone/mine/models/en-es/01-dot.safetensors",
+        "/gone/usr/share/attnviz/models/en-es/01-dot.safetensors"]})";
+    SessionFile s = parseSessionJson(old, "'old'");
+    resolveColumnPaths(s, m_work.string());
+    EXPECT_EQ(s.columns[0], "/gone/mine/models/01-dot.safetensors");
+    EXPECT_EQ(s.columns[1], "/gone/mine/models/en-es/01-dot.safetensors");
+    EXPECT_EQ(s.columns[2], (m_models / "en-es/01-dot.safetensors").string());  // installed
+}
+
+// The workspace file moved on its own (its models stayed): the relative entry names no file
+// in the new place, so the absolute path it had when saved is used; when the workspace moves
+// with its models, the relative one wins even though the old place still exists.
+TEST_F(SessionPaths, AWorkspaceMovedWithoutItsModelsFindsThemWhereTheyWere) {
+    const std::string mine = (m_work / "mine/model.safetensors").string();
+    SessionFile s;
+    s.columns = {mine, (m_models / "en-es/01-dot.safetensors").string()};
+    storeColumnPaths(s, m_work.string());
+    ASSERT_EQ(s.columns[0], "mine/model.safetensors");
+    SessionFile read = parseSessionJson(sessionJson(s), "'w'");
+    ASSERT_EQ(read.columnsAbsolute.size(), 2u);
+    EXPECT_EQ(read.columnsAbsolute[0], mine);
+    EXPECT_EQ(read.columnsAbsolute[1], "");  // bundled: by name only
+    SessionFile alone = read;
+    resolveColumnPaths(alone, (m_root / "documents").string());
+    EXPECT_EQ(alone.columns[0], mine);
+    // A copy of the folder elsewhere: its own model, not the original.
+    fs::create_directories(m_root / "copy");
+    fs::copy(m_work, m_root / "copy/work", fs::copy_options::recursive);
+    resolveColumnPaths(read, (m_root / "copy/work").string());
+    EXPECT_EQ(read.columns[0], (m_root / "copy/work/mine/model.safetensors").string());
+    // More absolute entries than columns: refused, naming the key.
+    const std::string bad = R"({"attnviz_session": 1, "columns": [], "columns_absolute": ["/a"]})";
+    try {
+        parseSessionJson(bad, "'bad'");
+        ADD_FAILURE() << "accepted";
+    } catch (const std::exception& e) {
+        EXPECT_NE(std::string(e.what()).find("columns_absolute"), std::string::npos) << e.what();
+    }
+}

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <map>
 #include <string>
 
 namespace attnviz::fuzz {
@@ -23,10 +24,13 @@ constexpr size_t kMaxMessageBytes = 4096;
 }
 
 // The readers under test take a path, as the CLI and the app do: the input is written to a
-// file of this process (one per process, so parallel fuzzer jobs do not collide).
+// file of this process (one per process and suffix, so parallel fuzzer jobs do not collide,
+// and a target that picks the suffix per input, as fuzz_image does, gets that suffix every
+// time rather than the first input's).
 inline const std::string& writeInput(const uint8_t* data, size_t size, const char* suffix) {
-    static const std::string path =
-        "/tmp/attnviz-fuzz-" + std::to_string(::getpid()) + std::string(suffix);
+    static std::map<std::string, std::string> paths;
+    std::string& path = paths[suffix];
+    if (path.empty()) path = "/tmp/attnviz-fuzz-" + std::to_string(::getpid()) + suffix;
     std::FILE* f = std::fopen(path.c_str(), "wb");
     if (!f) fail("cannot write " + path);
     if (size) std::fwrite(data, 1, size, f);

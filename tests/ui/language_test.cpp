@@ -294,10 +294,11 @@ TEST_F(Language, EveryReadableTextFollowsTheLanguage) {
     w.setLanguage("en");
     const QMap<QString, QString> back = readableTexts(w);
     for (auto it = english.cbegin(); it != english.cend(); ++it)
-        if (back.contains(it.key()))
+        if (back.contains(it.key())) {
             EXPECT_TRUE(back[it.key()] == it.value())
                 << "not restored: " << it.key().toStdString() << " = '"
                 << back[it.key()].toStdString() << "'";
+        }
 }
 
 TEST_F(Language, TheMenuChoiceIsRemembered) {

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <QApplication>
+#include <limits>
 
 using namespace attnviz;
 using namespace attnviz::ui;
@@ -45,6 +46,15 @@ TEST(ProfilePlot, IdenticalLinesAreDrawnOnceAndNamedTogether) {
     EXPECT_EQ(p.lineCount(), 3);
     EXPECT_EQ(legendNames(p), (QStringList{"head 0 = head 2", "head 1", "head 3"}));
     EXPECT_TRUE(p.axesShown());
+}
+
+// A diverged model's NaN weights are never "the same" as another line (NaN compares false).
+TEST(ProfilePlot, NaNLinesAreNeverMerged) {
+    const double nan = std::numeric_limits<double>::quiet_NaN();
+    const Profile f = profileOf(
+        {{"dot", {0.2, 0.6, 0.2}}, {"broken", {0.2, nan, 0.2}}, {"broken too", {0.2, nan, 0.2}}});
+    const auto groups = ProfilePlot::coincident(f);
+    ASSERT_EQ(groups.size(), 3u);
 }
 
 TEST(ProfilePlot, TwelveIdenticalHeadsNamedInOneEntry) {

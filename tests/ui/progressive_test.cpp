@@ -237,7 +237,9 @@ TEST(Progressive, AQuickResultReplacesTheMapsWithoutAGreyFrame) {
     w.setSentence("i want to go to the station");
     watch();
     ASSERT_TRUE(waitUntil([&] { return partialAt >= 0; }));
-    if (markedAt >= 0) EXPECT_GE(markedAt, WorkspaceModel::kStaleMarkMs - 2);
+    if (markedAt >= 0) {
+        EXPECT_GE(markedAt, WorkspaceModel::kStaleMarkMs - 2);
+    }
     if (partialAt >= WorkspaceModel::kStaleMarkMs)
         GTEST_SKIP() << "the encoder took " << partialAt << " ms on this machine";
     EXPECT_EQ(markedAt, -1) << "a grey frame before maps that came in " << partialAt << " ms";
