@@ -248,10 +248,11 @@ int shootImages(MainWindow& w, const QString& out) {
     w.imageView()->model()->setQuery("pooled");
     QTest::qWait(300);
     ok = shoot(w, out + "/image-rollout.png") && ok;
-    w.imageView()->grid()->showProbabilities(0);
-    QTest::qWait(300);
-    ok = shoot(w, out + "/image-probabilities.png") && ok;
-    if (QWidget* popup = QApplication::activePopupWidget()) popup->close();
+    if (QWidget* table = w.imageView()->grid()->showProbabilities(0)) {  // a popup: its own grab
+        QTest::qWait(300);
+        ok = shoot(*table, out + "/image-probabilities.png") && ok;
+        table->close();
+    }
     w.imageView()->headsBox()->setCurrentIndex(0);
     emit w.imageView()->headsBox()->activated(0);
     w.imageView()->chooser()->openImageFile(drawShoe(out));

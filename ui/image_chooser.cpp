@@ -62,7 +62,8 @@ ImageChooser::ImageChooser(ImageModel* model, QWidget* parent)
     m_strip->setMovement(QListView::Static);
     m_strip->setUniformItemSizes(true);
     m_strip->setIconSize(QSize(kThumb, kThumb));
-    m_strip->setFixedHeight(kThumb + 30);
+    m_strip->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    m_strip->setFixedHeight(kThumb + 36);
     left->addWidget(m_strip);
     left->addWidget(m_note);
     row->addLayout(left, 1);

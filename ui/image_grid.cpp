@@ -14,6 +14,9 @@
 #include "render/colormaps.h"
 
 namespace attnviz::ui {
+namespace {
+constexpr int kPanelWidth = 180, kPanelHeight = 212;  // two rows of heads at 1366 × 768
+}  // namespace
 
 ImageGrid::ImageGrid(ImageModel* model, QWidget* parent)
     : QWidget(parent), m_model(model), m_layout(new QGridLayout(this)), m_empty(new QLabel) {
@@ -79,7 +82,7 @@ void ImageGrid::fillColumn(int c) {
     for (size_t i = 0; i < shown.panels.size(); ++i) {
         if (i == col.panels.size()) {
             auto* v = new ImagePanelView;
-            v->setFixedSize(200, 236);
+            v->setFixedSize(kPanelWidth, kPanelHeight);
             connect(v, &ImagePanelView::patchClicked, this, [this](int row, int column) {
                 m_model->setQuery(QString("%1,%2").arg(row).arg(column));
             });

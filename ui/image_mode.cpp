@@ -44,6 +44,7 @@ void MainWindow::updateMode() {
     // A hidden view computes nothing: the image models are analysed only in image mode.
     m_imageView->model()->setColumns(image ? columns() : std::vector<ModelColumn>());
     if (image) m_imageView->chooser()->loadTestImages();
+    if (image) message(QString());  // the text analysis's summary says nothing of images
     showFailures();
 }
 
