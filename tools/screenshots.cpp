@@ -18,7 +18,8 @@
 //   attnviz-screenshots --language zh_CN OUTDIR [WxH]
 // With --images, the image set (issue 28) at the window size given: a test image with the
 // overlay of what the classifier reads, a clicked patch, the rollout, the ten probabilities,
-// and a drawing of a shoe (dark on light) as a person's own image beside its 28 × 28 view:
+// every head exported (File › Export figure, image-export.png) and a drawing of a shoe (dark on
+// light) as a person's own image beside its 28 × 28 view:
 //   attnviz-screenshots --images OUTDIR [WxH]
 #include <QApplication>
 #include <QDir>
@@ -255,6 +256,8 @@ int shootImages(MainWindow& w, const QString& out) {
     }
     w.imageView()->headsBox()->setCurrentIndex(0);
     emit w.imageView()->headsBox()->activated(0);
+    QString error;  // File › Export figure of the panels shown: render's image figure
+    ok = w.exportFigure(out + "/image-export.png", &error) && ok;
     w.imageView()->chooser()->openImageFile(drawShoe(out));
     settleImages(w);
     return shoot(w, out + "/image-own.png") && ok ? 0 : 1;

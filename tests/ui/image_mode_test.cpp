@@ -168,4 +168,22 @@ TEST_F(ImageMode, AHostileImageIsRefusedWithAMessage) {
     EXPECT_FALSE(w.problems()->lines().isEmpty());
 }
 
+// File › Export figure in image mode writes the panels shown as render's image figure: the
+// image embedded once per panel, the models' names and predictions as text.
+TEST_F(ImageMode, ExportWritesTheImagePanels) {
+    MainWindow w;
+    w.show();
+    open(w);
+    const QString path = m_dir.path() + "/panels.svg";
+    QString error;
+    ASSERT_TRUE(w.exportFigure(path, &error)) << error.toStdString();
+    QFile f(path);
+    ASSERT_TRUE(f.open(QIODevice::ReadOnly));
+    const QString svg = QString::fromUtf8(f.readAll());
+    EXPECT_EQ(svg.count("<image"), 4);  // 2 models × 2 heads
+    const render::ImageColumn c = w.imageView()->model()->selectedColumn(1);
+    EXPECT_TRUE(svg.contains(QString::fromStdString(c.title)));
+    EXPECT_TRUE(svg.contains(QString::fromStdString(c.prediction).toHtmlEscaped()));
+}
+
 }  // namespace
