@@ -84,9 +84,7 @@ QWidget* ImageChooser::createToolbar() {
     auto* h = new QHBoxLayout(bar);
     h->setContentsMargins(0, 0, 0, 0);
     m_filter->addItem(QString(), -1);
-    const auto& classes = fashionMnistClasses();
-    for (size_t k = 0; k < classes.size(); ++k)
-        m_filter->addItem(QString::fromStdString(classes[k]), int(k));
+    for (size_t k = 0; k < fashionMnistClasses().size(); ++k) m_filter->addItem(QString(), int(k));
     connect(m_filter, &QComboBox::activated, this,
             [this](int i) { setClassFilter(m_filter->itemData(i).toInt()); });
     for (int i = 0; i < 3; ++i) m_invertBox->addItem(QString());
@@ -104,6 +102,9 @@ QWidget* ImageChooser::createToolbar() {
 
 void ImageChooser::retranslateUi() {
     m_filter->setItemText(0, tr("Every class"));
+    for (int k = 1; k < m_filter->count(); ++k)
+        m_filter->setItemText(k, classLabel(fashionMnistClasses()[size_t(k - 1)]));
+    for (int i = 0; i < m_strip->count(); ++i) m_strip->item(i)->setToolTip(testImageName(i));
     m_filter->setToolTip(tr("Which Fashion-MNIST test images the strip shows"));
     m_open->setText(tr("Open image…"));
     m_open->setToolTip(
@@ -167,11 +168,15 @@ void ImageChooser::fillStrip() {
         const QImage img = grayQImage(m_test.image(i), m_test.cols, m_test.rows);
         auto* item = new QListWidgetItem(QIcon(QPixmap::fromImage(img.scaled(kThumb, kThumb))), {});
         item->setData(Qt::UserRole, int(i));
-        item->setToolTip(QString::fromStdString(fashionMnistClasses()[m_test.labels[i]]) +
-                         QString(" · #%1").arg(i));
         m_strip->addItem(item);
+        item->setToolTip(testImageName(m_strip->count() - 1));
         ++shown;
     }
+}
+
+QString ImageChooser::testImageName(int row) const {
+    const int i = m_strip->item(row)->data(Qt::UserRole).toInt();
+    return classLabel(fashionMnistClasses()[m_test.labels[size_t(i)]]) + QString(" · #%1").arg(i);
 }
 
 void ImageChooser::setClassFilter(int label) {

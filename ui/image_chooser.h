@@ -61,6 +61,7 @@ private:
     void retranslateUi();
     QWidget* createToolbar();
     void fillStrip();                      // the test images of the filter as thumbnails
+    QString testImageName(int row) const;  // the strip's item: "Sneaker · #12"
     void showOwnImage();                   // m_own made into the input as m_invert says
     void showPreviews(const QImage& own);  // the original (null: none) and the model's view
     bool refuse(const QString& heading, const QString& why, QString* error);

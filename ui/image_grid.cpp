@@ -15,6 +15,17 @@
 
 namespace attnviz::ui {
 namespace {
+
+// "Sneaker 49.7 %" (render's wording, the class in the installed language); "" without result.
+QString predictionText(const ImageColumnResult& r) {
+    if (!r.result || r.result->analysis.probabilities.empty()) return {};
+    const ImageAnalysis& a = r.result->analysis;
+    const size_t k = size_t(a.predicted);
+    const QString name = k < r.result->classes.size() ? classLabel(r.result->classes[k])
+                                                      : QString::number(a.predicted);
+    return name + " " + QString::number(100 * a.probabilities[k], 'f', 1) + " %";
+}
+
 constexpr int kPanelWidth = 180, kPanelHeight = 212;  // two rows of heads at 1366 × 768
 }  // namespace
 
@@ -67,8 +78,7 @@ void ImageGrid::fillColumn(int c) {
         error = QString::fromStdString(e.what());
     }
     const auto& r = m_model->results()[size_t(c)];
-    col.header->setText(QString::fromStdString(r.name) + "\n" +
-                        QString::fromStdString(shown.prediction));
+    col.header->setText(QString::fromStdString(r.name) + "\n" + predictionText(r));
     col.error->setText(error);
     col.error->setVisible(!error.isEmpty());
     while (col.panels.size() > shown.panels.size()) {
@@ -103,9 +113,8 @@ QTableWidget* ImageGrid::showProbabilities(int c) {
     table->verticalHeader()->hide();
     table->setEditTriggers(QAbstractItemView::NoEditTriggers);
     for (int k = 0; k < table->rowCount(); ++k) {
-        const QString name = size_t(k) < r.classes.size()
-                                 ? QString::fromStdString(r.classes[size_t(k)])
-                                 : QString::number(k);
+        const QString name =
+            size_t(k) < r.classes.size() ? classLabel(r.classes[size_t(k)]) : QString::number(k);
         auto* item = new QTableWidgetItem(name);
         auto* p = new QTableWidgetItem(
             QString::number(100 * r.analysis.probabilities[size_t(k)], 'f', 1) + " %");

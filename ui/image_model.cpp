@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "image_model.h"
 
+#include <QCoreApplication>
 #include <QtConcurrent>
 #include <mutex>
 
@@ -14,6 +15,23 @@ namespace attnviz::ui {
 bool ImageRequest::operator==(const ImageRequest& o) const {
     return layer == o.layer && heads == o.heads && query == o.query && opacity == o.opacity &&
            colormap == o.colormap;
+}
+
+QString classLabel(const std::string& name) {
+    static const char* const kClasses[] = {
+        QT_TRANSLATE_NOOP("attnviz::ui::FashionMnist", "T-shirt/top"),
+        QT_TRANSLATE_NOOP("attnviz::ui::FashionMnist", "Trouser"),
+        QT_TRANSLATE_NOOP("attnviz::ui::FashionMnist", "Pullover"),
+        QT_TRANSLATE_NOOP("attnviz::ui::FashionMnist", "Dress"),
+        QT_TRANSLATE_NOOP("attnviz::ui::FashionMnist", "Coat"),
+        QT_TRANSLATE_NOOP("attnviz::ui::FashionMnist", "Sandal"),
+        QT_TRANSLATE_NOOP("attnviz::ui::FashionMnist", "Shirt"),
+        QT_TRANSLATE_NOOP("attnviz::ui::FashionMnist", "Sneaker"),
+        QT_TRANSLATE_NOOP("attnviz::ui::FashionMnist", "Bag"),
+        QT_TRANSLATE_NOOP("attnviz::ui::FashionMnist", "Ankle boot")};
+    for (const char* c : kClasses)
+        if (name == c) return QCoreApplication::translate("attnviz::ui::FashionMnist", c);
+    return QString::fromStdString(name);
 }
 
 ImageModel::ImageModel(QObject* parent) : QObject(parent) {}

@@ -83,6 +83,10 @@ private:
     bool m_running = false;
 };
 
+// A class's name for people: the ten Fashion-MNIST classes in the installed language, any other
+// name as the model's file gives it.
+QString classLabel(const std::string& name);
+
 // Every column analysed on `pixels` (each under its lock), as the worker does.
 std::vector<ImageColumnResult> analyzeImageColumns(const std::vector<ModelColumn>& columns,
                                                    const std::vector<uint8_t>& pixels,
