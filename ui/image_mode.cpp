@@ -6,6 +6,7 @@
 #include <QLineEdit>
 #include <QStackedWidget>
 
+#include "heads_dock.h"
 #include "image_chooser.h"
 #include "image_model.h"
 #include "image_view.h"
@@ -24,6 +25,13 @@ QWidget* MainWindow::createImageMode(QWidget* textPage) {
     m_modes->addWidget(m_imageView);
     connect(m_workspace, &WorkspaceModel::modelSetChanged, this, &MainWindow::updateMode);
     connect(m_workspace, &WorkspaceModel::columnsChanged, this, &MainWindow::updateMode);
+    // The Heads dock lists the image models' heads with their mean attention distance.
+    for (auto changed : {&ImageModel::resultsChanged, &ImageModel::requestChanged})
+        connect(m_imageView->model(), changed, this, [this] {
+            if (imageMode() && m_heads)
+                m_heads->setImageHeads(m_imageView->model()->results(),
+                                       m_imageView->model()->request().layer);
+        });
     connect(m_imageView->chooser(), &ImageChooser::problem, this,
             [this](const QString& heading, const QString& detail) {
                 reportProblems(heading, {detail});

@@ -754,6 +754,10 @@ the %1 maps follow</source>
     <context>
         <name>attnviz::ui::HeadsDock</name>
         <message>
+            <source>%1 of %2 · this image · distance in pixels</source>
+            <translation>%1（%2）· 本图像 · 距离以像素计</translation>
+        </message>
+        <message>
             <source>Messages (%1)</source>
             <translation>消息（%1）</translation>
         </message>

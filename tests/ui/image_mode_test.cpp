@@ -7,6 +7,7 @@
 #include <QComboBox>
 #include <QFile>
 #include <QLineEdit>
+#include <QTableView>
 #include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTest>
@@ -15,6 +16,7 @@
 #include "core/image_set.h"
 #include "core/model.h"
 #include "tests/ui/wait.h"
+#include "ui/heads_dock.h"
 #include "ui/image_chooser.h"
 #include "ui/image_grid.h"
 #include "ui/image_model.h"
@@ -184,6 +186,33 @@ TEST_F(ImageMode, ExportWritesTheImagePanels) {
     const render::ImageColumn c = w.imageView()->model()->selectedColumn(1);
     EXPECT_TRUE(svg.contains(QString::fromStdString(c.title)));
     EXPECT_TRUE(svg.contains(QString::fromStdString(c.prediction).toHtmlEscaped()));
+}
+
+// The Heads dock lists the image models' heads of the layer shown, the Distance column their
+// mean attention distance in pixels as the core computes it on the image.
+TEST_F(ImageMode, HeadsDockShowsMeanAttentionDistance) {
+    MainWindow w;
+    w.show();
+    open(w);
+    HeadsDock* d = w.heads();
+    ASSERT_TRUE(waitUntil([&] { return d->headCount() == 4; }));  // 2 models × 2 heads of L1
+    const auto* table = d->table()->model();
+    const auto& results = w.imageView()->model()->results();
+    for (int r = 0; r < table->rowCount(); ++r) {
+        const int c =
+            w.columns()[0].name == table->index(r, HeadsDock::Model).data().toString().toStdString()
+                ? 0
+                : 1;
+        const int layer = table->index(r, HeadsDock::Layer).data(HeadsDock::ValueRole).toInt();
+        const int head = table->index(r, HeadsDock::Head).data(HeadsDock::ValueRole).toInt();
+        EXPECT_EQ(layer, 1);
+        const auto& res = *results[size_t(c)].result;
+        const double px =
+            meanAttentionDistance(res.analysis.blocks[1].weights[size_t(head)], res.grid).px;
+        EXPECT_NEAR(table->index(r, HeadsDock::Distance).data(HeadsDock::ValueRole).toDouble(), px,
+                    1e-12);
+        EXPECT_GT(px, 0);
+    }
 }
 
 }  // namespace
