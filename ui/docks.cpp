@@ -10,6 +10,7 @@
 #include "comparison_grid.h"
 #include "film_dock.h"
 #include "heads_dock.h"
+#include "image_view.h"
 #include "main_window.h"
 #include "offset_profiles.h"
 #include "presentation.h"
@@ -170,6 +171,10 @@ void MainWindow::retranslateDocks() {
 }
 
 void MainWindow::showHead(int column, BlockKind kind, int layer, int head) {
+    if (imageMode()) {  // the image view's panel of that head
+        m_imageView->showHead(column, layer, head);
+        return;
+    }
     const auto results = m_workspace->results();
     if (!results || column < 0 || column >= int(results->size())) return;
     m_workspace->setCurrentColumn(column);

@@ -19,6 +19,7 @@
 #include "image_chooser.h"
 #include "image_grid.h"
 #include "image_model.h"
+#include "image_panel.h"
 #include "render/colormaps.h"
 
 namespace attnviz::ui {
@@ -42,10 +43,10 @@ ImageView::ImageView(QWidget* parent)
     v->setContentsMargins(0, 0, 0, 0);
     v->addWidget(m_chooser);
     v->addWidget(createControls());
-    auto* scroll = new QScrollArea;
-    scroll->setWidgetResizable(true);
-    scroll->setWidget(m_grid);
-    v->addWidget(scroll, 1);
+    m_scroll = new QScrollArea;
+    m_scroll->setWidgetResizable(true);
+    m_scroll->setWidget(m_grid);
+    v->addWidget(m_scroll, 1);
     setAcceptDrops(true);
     auto* paste =
         new QShortcut(QKeySequence::Paste, this, nullptr, nullptr, Qt::WidgetWithChildrenShortcut);
@@ -124,6 +125,15 @@ void ImageView::applyControls() {
     r.opacity = m_opacity->value() / 100.0;
     r.colormap = m_colormap->currentData().toString();
     m_model->setRequest(r);
+}
+
+void ImageView::showHead(int column, int layer, int head) {
+    m_layer->setValue(layer);
+    m_heads->setCurrentIndex(0);  // every head
+    applyControls();
+    if (column >= 0 && column < m_grid->columnCount() && head >= 0 &&
+        head < int(m_grid->panels(column).size()))
+        m_scroll->ensureWidgetVisible(m_grid->panels(column)[size_t(head)]);
 }
 
 void ImageView::columnsChanged() {

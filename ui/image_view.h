@@ -11,6 +11,7 @@
 
 class QComboBox;
 class QLabel;
+class QScrollArea;
 class QSlider;
 class QSpinBox;
 
@@ -29,6 +30,8 @@ public:
     ImageGrid* grid() const { return m_grid; }
     QComboBox* headsBox() const { return m_heads; }
     QSpinBox* layerBox() const { return m_layer; }
+    // A head asked for (the Heads dock): its layer with every head, scrolled to its panel.
+    void showHead(int column, int layer, int head);
 
 protected:
     void changeEvent(QEvent* event) override;
@@ -43,6 +46,7 @@ private:
     ImageModel* m_model;
     ImageChooser* m_chooser;
     ImageGrid* m_grid;
+    QScrollArea* m_scroll;
     QSpinBox* m_layer;
     QComboBox *m_heads, *m_query, *m_colormap;
     QSlider* m_opacity;

@@ -213,6 +213,11 @@ TEST_F(ImageMode, HeadsDockShowsMeanAttentionDistance) {
                     1e-12);
         EXPECT_GT(px, 0);
     }
+    // Activating a row shows that layer's heads in the image view.
+    w.showHead(1, BlockKind::EncoderSelf, 0, 1);
+    EXPECT_EQ(w.imageView()->model()->request().layer, 0);
+    EXPECT_EQ(w.imageView()->model()->request().heads, "all");
+    EXPECT_EQ(w.imageView()->grid()->panels(1)[1]->panel().layer, 0);
 }
 
 }  // namespace
