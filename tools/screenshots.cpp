@@ -20,7 +20,7 @@
 // overlay of what the classifier reads, a clicked patch, the rollout, the ten probabilities,
 // the Heads dock, every head exported (File › Export figure, image-export.png) and a drawing of a
 // shoe (dark on light) as a person's own image beside its 28 × 28 view:
-//   attnviz-screenshots --images OUTDIR [WxH]
+//   attnviz-screenshots --images [--language zh_CN|zh_TW] OUTDIR [WxH]
 #include <QApplication>
 #include <QDir>
 #include <QDockWidget>
@@ -313,9 +313,12 @@ int main(int argc, char** argv) {
     QDir().mkpath(out);
     MainWindow w;
     w.resize(size);
+    if (images) {  // in English, or in the language given
+        if (!language.isEmpty()) w.setLanguage(language);
+        return shootImages(w, out);
+    }
     if (!language.isEmpty()) return shootLanguage(w, out, language);
     if (classroom) return shootClassroom(w, out);
-    if (images) return shootImages(w, out);
     if (layouts) {
         w.chooseModelSet("en-es", false);
         w.show();
