@@ -7,14 +7,17 @@
 #include <QComboBox>
 #include <QFile>
 #include <QLineEdit>
+#include <QMimeData>
 #include <QTableView>
 #include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QToolButton>
 
+#include "core/image_input.h"
 #include "core/image_set.h"
 #include "core/model.h"
+#include "render/image_file.h"
 #include "tests/ui/wait.h"
 #include "ui/heads_dock.h"
 #include "ui/image_chooser.h"
@@ -168,6 +171,44 @@ TEST_F(ImageMode, AHostileImageIsRefusedWithAMessage) {
     }
     EXPECT_EQ(w.imageView()->model()->image(), before);  // the image shown is kept
     EXPECT_FALSE(w.problems()->lines().isEmpty());
+}
+
+// A person's own image, dark on light: opened, made 28 × 28 and inverted as the switch says
+// (auto inverts a light border), the models reading it; a pasted image takes the same road.
+TEST_F(ImageMode, OwnImagesFollowTheInvertSwitch) {
+    MainWindow w;
+    w.show();
+    open(w);
+    QImage photo(120, 60, QImage::Format_RGB32);
+    photo.fill(QColor(240, 240, 240));
+    for (int y = 15; y < 45; ++y)
+        for (int x = 20; x < 100; ++x) photo.setPixel(x, y, qRgb(20, 20, 20));
+    const QString path = m_dir.path() + "/shoe.png";
+    ASSERT_TRUE(photo.save(path));
+    ImageChooser* ch = w.imageView()->chooser();
+    ImageModel* m = w.imageView()->model();
+    QString error;
+    ASSERT_TRUE(ch->openImageFile(path, &error)) << error.toStdString();
+    const ModelImage expected =
+        prepareModelImage(render::readImageFile(path.toStdString()), 28, InvertMode::Auto);
+    EXPECT_TRUE(expected.inverted);
+    EXPECT_EQ(m->image(), expected.pixels);
+    EXPECT_EQ(m->image()[0], 0);  // the light border became black
+    ASSERT_TRUE(waitUntil([&] { return !m->busy(); }));
+    EXPECT_EQ(m->results().size(), 2u);
+    ch->setInvert(InvertMode::No);
+    EXPECT_EQ(
+        m->image(),
+        prepareModelImage(render::readImageFile(path.toStdString()), 28, InvertMode::No).pixels);
+    EXPECT_NE(m->image(), expected.pixels);
+    ch->setInvert(InvertMode::Auto);
+    QMimeData mime;
+    mime.setImageData(photo);
+    ASSERT_TRUE(ch->openMime(&mime, &error)) << error.toStdString();
+    EXPECT_EQ(m->image(), expected.pixels);  // the same pixels as the file's
+    QMimeData empty;
+    EXPECT_FALSE(ch->openMime(&empty, &error));
+    EXPECT_FALSE(error.isEmpty());
 }
 
 // File › Export figure in image mode writes the panels shown as render's image figure: the
