@@ -73,7 +73,8 @@ const std::vector<ModelSet>& modelSets() {
         {"toy", ATTNVIZ_TR("attnviz::Engine", "Toy translation (152 words, exact alignments)"),
          "."},
         {"en-lm", ATTNVIZ_TR("attnviz::Engine", "English language models (real text)"), "en-lm"},
-        {"toy-lm", ATTNVIZ_TR("attnviz::Engine", "Toy language models"), "lm"}};
+        {"toy-lm", ATTNVIZ_TR("attnviz::Engine", "Toy language models"), "lm"},
+        {"vision", ATTNVIZ_TR("attnviz::Engine", "Fashion-MNIST images (vision)"), "vision"}};
     return sets;
 }
 

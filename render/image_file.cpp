@@ -181,6 +181,12 @@ GrayImage readImageFile(const std::string& path) {
     return toGray(image);
 }
 
+GrayImage grayImage(const QImage& image, const std::string& name) {
+    if (image.isNull()) throw Error(name + " holds no image");
+    checkSize(image.width(), image.height(), name, "is");
+    return toGray(image);
+}
+
 void writeGrayPng(const std::string& path, const GrayImage& image) {
     if (image.width < 1 || image.height < 1 ||
         image.pixels.size() != size_t(image.width) * size_t(image.height))

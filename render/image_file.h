@@ -24,6 +24,8 @@
 
 #include "core/image_input.h"
 
+class QImage;
+
 namespace attnviz::render {
 
 // Formats read, by Qt's name: png, jpeg, bmp, gif, webp, tiff, pbm, pgm, ppm (those that
@@ -32,6 +34,11 @@ std::vector<std::string> imageFileFormats();
 
 // Reads `path` as above. Error naming the path and what is wrong.
 GrayImage readImageFile(const std::string& path);
+
+// An image already decoded (a pasted one: the clipboard's) as readImageFile makes a file's:
+// its size checked (`name` in the message), laid over white, in BT.601 luma. Error when it is
+// null or larger than kMaxImagePixels.
+GrayImage grayImage(const QImage& image, const std::string& name);
 
 // Writes `image` as an 8-bit grayscale PNG, atomically (core/file_io.h). Error naming the path.
 void writeGrayPng(const std::string& path, const GrayImage& image);

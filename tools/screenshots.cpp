@@ -16,12 +16,19 @@
 // Query profile, Variant, Offset profiles and Training docks, the export dialog and the View
 // menu with its Language submenu:
 //   attnviz-screenshots --language zh_CN OUTDIR [WxH]
+// With --images, the image set (issue 28) at the window size given: a test image with the
+// overlay of what the classifier reads, a clicked patch, the rollout, the ten probabilities,
+// the Heads dock, every head exported (File › Export figure, image-export.png) and a drawing of a
+// shoe (dark on light) as a person's own image beside its 28 × 28 view:
+//   attnviz-screenshots --images [--language zh_CN|zh_TW] OUTDIR [WxH]
 #include <QApplication>
 #include <QDir>
 #include <QDockWidget>
 #include <QLineEdit>
 #include <QMenu>
 #include <QMenuBar>
+#include <QPainter>
+#include <QPainterPath>
 #include <QProgressBar>
 #include <QScreen>
 #include <QSignalSpy>
@@ -37,6 +44,10 @@
 #include "ui/export_dialog.h"
 #include "ui/film_dock.h"
 #include "ui/heads_dock.h"
+#include "ui/image_chooser.h"
+#include "ui/image_grid.h"
+#include "ui/image_model.h"
+#include "ui/image_view.h"
 #include "ui/main_window.h"
 #include "ui/offset_profiles.h"
 #include "ui/presentation.h"
@@ -196,13 +207,73 @@ int shootClassroom(MainWindow& w, const QString& out) {
     return ok ? 0 : 1;
 }
 
+// A shoe drawn dark on a light, slightly uneven background: a person's own image.
+QString drawShoe(const QString& dir) {
+    QImage img(640, 420, QImage::Format_RGB32);
+    img.fill(QColor(236, 232, 226));
+    QPainter p(&img);
+    p.setRenderHint(QPainter::Antialiasing);
+    QPainterPath shoe;
+    shoe.moveTo(60, 330);
+    shoe.lineTo(70, 150);
+    shoe.cubicTo(120, 140, 200, 150, 240, 210);
+    shoe.cubicTo(330, 250, 480, 250, 570, 290);
+    shoe.cubicTo(600, 305, 600, 345, 570, 350);
+    shoe.lineTo(60, 350);
+    shoe.closeSubpath();
+    p.fillPath(shoe, QColor(40, 38, 45));
+    p.fillRect(QRectF(60, 340, 515, 18), QColor(90, 85, 80));
+    p.end();
+    const QString path = dir + "/shoe-drawing.png";
+    img.save(path);
+    return path;
+}
+
+void settleImages(MainWindow& w) {
+    while (w.imageView()->model()->busy()) QTest::qWait(20);
+    QTest::qWait(300);
+}
+
+int shootImages(MainWindow& w, const QString& out) {
+    w.chooseModelSet("vision", false);
+    w.show();
+    w.imageView()->chooser()->waitForTestImages();
+    w.imageView()->chooser()->chooseTestImage(0);
+    settleImages(w);
+    bool ok = shoot(w, out + "/image-pooled.png");
+    w.imageView()->model()->setQuery("3,3");
+    QTest::qWait(300);
+    ok = shoot(w, out + "/image-patch.png") && ok;
+    raiseDock(w, "heads");  // each head's mean attention distance in pixels
+    QTest::qWait(300);
+    ok = shoot(w, out + "/image-heads.png") && ok;
+    w.imageView()->headsBox()->setCurrentIndex(2);
+    emit w.imageView()->headsBox()->activated(2);
+    w.imageView()->model()->setQuery("pooled");
+    QTest::qWait(300);
+    ok = shoot(w, out + "/image-rollout.png") && ok;
+    if (QWidget* table = w.imageView()->grid()->showProbabilities(0)) {  // a popup: its own grab
+        QTest::qWait(300);
+        ok = shoot(*table, out + "/image-probabilities.png") && ok;
+        table->close();
+    }
+    w.imageView()->headsBox()->setCurrentIndex(0);
+    emit w.imageView()->headsBox()->activated(0);
+    QString error;  // File › Export figure of the panels shown: render's image figure
+    ok = w.exportFigure(out + "/image-export.png", &error) && ok;
+    w.imageView()->chooser()->openImageFile(drawShoe(out));
+    settleImages(w);
+    return shoot(w, out + "/image-own.png") && ok ? 0 : 1;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
     // Before QApplication, which needs a display: --help, and an unknown option, which would
     // otherwise be taken for the output folder.
     const char* usage =
-        "usage: attnviz-screenshots [--layouts | --classroom | --language zh_CN|zh_TW] [OUTDIR] "
+        "usage: attnviz-screenshots [--layouts | --classroom | --images | --language zh_CN|zh_TW] "
+        "[OUTDIR] "
         "[WxH]\n"
         "Screenshots of the app (default OUTDIR docs/screenshots); run under a display,\n"
         "e.g. xvfb-run. See scripts/screenshots.\n";
@@ -212,8 +283,8 @@ int main(int argc, char** argv) {
             std::fputs(usage, stdout);
             return 0;
         }
-        if (a.rfind("--", 0) == 0 && a != "--layouts" && a != "--classroom" &&
-            a != "--language") {  // Qt: -platform
+        if (a.rfind("--", 0) == 0 && a != "--layouts" && a != "--classroom" && a != "--language" &&
+            a != "--images") {  // Qt: -platform
             std::fprintf(stderr, "attnviz-screenshots: unknown option '%s'\n%s", a.c_str(), usage);
             return 2;
         }
@@ -224,6 +295,7 @@ int main(int argc, char** argv) {
     QApplication::setApplicationName("attnviz-screenshots");
     QStringList args = QApplication::arguments().mid(1);
     const bool classroom = args.removeAll("--classroom") > 0;
+    const bool images = args.removeAll("--images") > 0;
     const bool layouts = args.removeAll("--layouts") > 0 || classroom;
     QString language;
     if (const int i = int(args.indexOf("--language")); i >= 0 && i + 1 < args.size()) {
@@ -241,6 +313,10 @@ int main(int argc, char** argv) {
     QDir().mkpath(out);
     MainWindow w;
     w.resize(size);
+    if (images) {  // in English, or in the language given
+        if (!language.isEmpty()) w.setLanguage(language);
+        return shootImages(w, out);
+    }
     if (!language.isEmpty()) return shootLanguage(w, out, language);
     if (classroom) return shootClassroom(w, out);
     if (layouts) {

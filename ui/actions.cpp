@@ -18,6 +18,7 @@
 #include "film_dock.h"
 #include "heads_dock.h"
 #include "help_menu.h"
+#include "image_view.h"
 #include "language.h"
 #include "main_window.h"
 #include "offset_profiles.h"
@@ -293,20 +294,25 @@ bool MainWindow::exportFigure(const QString& path, QString* error) {
     // A 16:9 slide; PNG at 144 dpi is 1920 x 1080.
     render::FigureStyle style = view().figureStyle();
     style.language = currentLanguage();
-    style.caption = exportCaption(*m_workspace);
-    const auto paint = gridExport(*m_workspace, style, error);
+    style.caption = imageMode() ? QString() : exportCaption(*m_workspace);
+    const auto paint =
+        imageMode() ? imageExportSource(m_imageView->model())(ExportDialog::Grid, style, 0, error)
+                    : gridExport(*m_workspace, style, error);
     return paint &&
            render::writeFigure(path, render::canvasForPoints({960, 540}, 144), paint, error);
 }
 
 ExportDialog* MainWindow::createExportDialog() {
-    auto source = exportSource(
-        m_workspace, [this] { return currentColumn(); }, [this] { return profileColumn(); },
-        m_training->lossPlot());
+    auto source = imageMode() ? imageExportSource(m_imageView->model())
+                              : exportSource(
+                                    m_workspace, [this] { return currentColumn(); },
+                                    [this] { return profileColumn(); }, m_training->lossPlot());
     render::FigureStyle style = view().figureStyle();
     style.language = currentLanguage();  // the dialog's default for the figure's words
     auto* d = new ExportDialog(source, style, this);
-    d->setCaptionSource([ws = m_workspace](const QString&) { return exportCaption(*ws); });
+    d->setCaptionSource([this](const QString&) {
+        return imageMode() ? QString() : exportCaption(*m_workspace);  // an image has no sentence
+    });
     return d;
 }
 

@@ -35,7 +35,8 @@ struct AppOptions {
     QCommandLineOption models{
         "models", "Folder of checkpoints to open (default: a bundled model set).", "dir"};
     QCommandLineOption modelSet{
-        "model-set", "Bundled model set to open: en-es (default), toy, en-lm, toy-lm.", "id"};
+        "model-set", "Bundled model set to open: en-es (default), toy, en-lm, toy-lm, vision.",
+        "id"};
     QCommandLineOption text{"text", "Source sentence.", "text", "I want to go to the station"};
     QCommandLineOption target{"target", "Target sentence (empty: greedy decoding).", "text"};
     QCommandLineOption exportFigure{"export-figure",

@@ -10,6 +10,7 @@
 #include "comparison_grid.h"
 #include "film_dock.h"
 #include "heads_dock.h"
+#include "image_view.h"
 #include "main_window.h"
 #include "offset_profiles.h"
 #include "presentation.h"
@@ -124,7 +125,7 @@ std::pair<QDockWidget*, QDockWidget*> MainWindow::createHeadDocks() {
     connect(offsetsDock, &QDockWidget::visibilityChanged, m_offsets, &OffsetProfileView::setSeen);
     // A new analysis: its statistics, shared by both, computed by whichever is seen.
     connect(m_workspace, &WorkspaceModel::resultsChanged, this, [this] {
-        m_heads->setStats(m_workspace->stats());
+        if (!imageMode()) m_heads->setStats(m_workspace->stats());  // else the image's heads
         m_offsets->setStats(m_workspace->stats());
     });
     return {headsDock, offsetsDock};
@@ -170,6 +171,10 @@ void MainWindow::retranslateDocks() {
 }
 
 void MainWindow::showHead(int column, BlockKind kind, int layer, int head) {
+    if (imageMode()) {  // the image view's panel of that head
+        m_imageView->showHead(column, layer, head);
+        return;
+    }
     const auto results = m_workspace->results();
     if (!results || column < 0 || column >= int(results->size())) return;
     m_workspace->setCurrentColumn(column);

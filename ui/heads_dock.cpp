@@ -30,6 +30,7 @@
 #include "core/head_stats.h"
 #include "core/head_table.h"
 #include "heads_table.h"
+#include "image_model.h"
 #include "language.h"
 #include "render/charts.h"
 #include "render/figure_file.h"
@@ -225,6 +226,71 @@ void HeadsDock::setStats(std::shared_ptr<const attnviz::ResultStats> stats) {
     }
     if (wasSet) showContent(*m_current, false);  // until the new sentence's statistics come
     refresh();
+}
+
+namespace {
+
+// One image head's row statistics: weights [N, N] of the positions of `grid`.
+HeadStats imageHeadStats(const Mat& w, const PatchGrid& grid) {
+    HeadStats s;
+    s.fit = {std::numeric_limits<double>::quiet_NaN(), std::numeric_limits<double>::quiet_NaN(),
+             std::numeric_limits<double>::quiet_NaN(), 0};
+    for (Eigen::Index i = 0; i < w.rows(); ++i) {
+        double entropy = 0, top = 0, sum = 0;
+        for (Eigen::Index j = 0; j < w.cols(); ++j) {
+            const double p = double(w(i, j));
+            if (p > 0) entropy -= p * std::log(p);
+            top = std::max(top, p);
+            sum += p;
+        }
+        if (sum <= 0) continue;
+        s.entropy += entropy;
+        s.confidence += top;
+        ++s.rows;
+    }
+    if (s.rows > 0) {
+        s.entropy /= s.rows;
+        s.confidence /= s.rows;
+    }
+    s.distance = meanAttentionDistance(w, grid).px;
+    return s;
+}
+
+}  // namespace
+
+void HeadsDock::setImageHeads(const std::vector<ImageColumnResult>& results, int layer) {
+    m_stats = nullptr;  // the text statistics, if any, are not this image's
+    m_shown = ++*m_latest;
+    m_stale = false;
+    HeadsContent content;
+    QStringList failures;
+    for (size_t c = 0; c < results.size(); ++c) {
+        const ImageColumnResult& r = results[c];
+        if (!r.result) {
+            failures << QString::fromStdString(r.name + ": " + r.error);
+            continue;
+        }
+        const auto& blocks = r.result->analysis.blocks;
+        for (size_t l = 0; l < blocks.size(); ++l) {
+            if (layer >= 0 && int(l) != layer) continue;
+            for (size_t h = 0; h < blocks[l].weights.size(); ++h)
+                content.rows.push_back({int(c), QString::fromStdString(r.name),
+                                        BlockKind::EncoderSelf, int(l), int(h),
+                                        QString::fromStdString(blocks[l].variant),
+                                        imageHeadStats(blocks[l].weights[h], r.result->grid)});
+        }
+        ++content.models;
+    }
+    content.summary =
+        tr("%1 of %2 · this image · distance in pixels")
+            .arg(plural(int(content.rows.size()), "head"), plural(content.models, "model"));
+    if (!failures.isEmpty())
+        content.notes
+            << tr("%1 failed: %2").arg(plural(failures.size(), "column"), grouped(failures));
+    *m_current = std::move(content);
+    m_showSet = false;
+    showContent(*m_current, false);
+    emit computed();
 }
 
 void HeadsDock::setBlock(attnviz::BlockKind kind, int layer) {

@@ -31,6 +31,7 @@ struct HeadsComputation;
 struct PruneInput;
 struct SetJob;
 struct SetResult;
+struct ImageColumnResult;
 
 // The Heads dock (issue 15): every head of every model column with its statistics for the
 // current sentence (core/head_stats.h; definitions in docs/analysis.md), in a sortable,
@@ -84,6 +85,12 @@ public:
     // (core/result_stats.h). Computed only while the dock is seen: a hidden tab computes
     // nothing and catches up when shown.
     void setStats(std::shared_ptr<const attnviz::ResultStats> stats);
+    // Image models (issue 28): every head of `layer` (-1: every layer) of each column's
+    // analysis of one image (index = column), with its entropy, confidence and, in the
+    // Distance column, its mean attention distance in pixels (core/head_stats.h
+    // meanAttentionDistance, docs/model-spec.md 4.4); no Gaussian fit, which is of a line of
+    // tokens. Shown until the next setStats.
+    void setImageHeads(const std::vector<ImageColumnResult>& results, int layer);
     // Which heads the table lists: those of this block kind and layer (what the grid shows),
     // or every head of every block (layer -1, the default).
     void setBlock(attnviz::BlockKind kind, int layer);

@@ -156,7 +156,7 @@ void MainWindow::setView(const ViewState& v) {
 }
 
 void MainWindow::analysing() {
-    if (!columns().empty()) message(tr("analysing…"));
+    if (!columns().empty() && !imageMode()) message(tr("analysing…"));
     m_training->setProbeSentence(m_workspace->source().toStdString(),
                                  m_workspace->target().toStdString());
 }
@@ -179,7 +179,7 @@ void MainWindow::resultsChanged() {
     showFailures();
     updateColorBar();
     updateProfile();
-    message(m_workspace->summary());
+    if (!imageMode()) message(m_workspace->summary());  // image models do not read sentences
 }
 
 void MainWindow::closeEvent(QCloseEvent* event) {

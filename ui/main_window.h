@@ -15,6 +15,8 @@ class QComboBox;
 class QLabel;
 class QMenu;
 class QDockWidget;
+class QFormLayout;
+class QStackedWidget;
 
 namespace attnviz::ui {
 
@@ -32,6 +34,7 @@ class FilmDock;
 class FolderColumns;
 class ViewControls;
 class Presentation;
+class ImageView;
 
 // The main window: sentence fields, view controls, the comparison grid and docks (query
 // profile, sentence list, variant settings, training). It wires widgets to the workspace
@@ -157,6 +160,10 @@ public:
     // caption, the arrow keys step the query (ui/presentation.h).
     Presentation* presentation() const { return m_presentation; }
     QDockWidget* problemsDock() const { return m_problemsDock; }
+    // The image mode (issue 28): shown instead of the sentence fields, the view bar and the
+    // grid while the Models box holds the image set (image_mode.cpp).
+    ImageView* imageView() const { return m_imageView; }
+    bool imageMode() const;
     QLineEdit* sourceEdit() const { return m_source; }
     QLineEdit* targetEdit() const { return m_target; }
 
@@ -167,6 +174,10 @@ protected:
 
 private:
     QWidget* createCentralWidget();  // main_window_layout.cpp
+    // The text page (grid and colour bar) in a stack with the image mode's view; the wiring
+    // that switches between them (image_mode.cpp).
+    QWidget* createImageMode(QWidget* textPage);
+    void updateMode();  // the page, the fields and the image view's columns for the set
     // A laptop's screen (less than kSmallScreenHeight available): the tool docks start as a
     // strip of tabs, the profile takes three tenths of the height (main_window_layout.cpp).
     static constexpr int kSmallScreenHeight = 900, kCollapsedTools = 80;
@@ -248,6 +259,9 @@ private:
     bool m_profileRaised = false;  // the query profile was brought forward by a first click
     FolderColumns* m_folderColumns = nullptr;  // File › Watch folder
     Presentation* m_presentation = nullptr;
+    QFormLayout* m_fields = nullptr;    // the Models box and the sentence fields
+    QStackedWidget* m_modes = nullptr;  // the text grid, the image view
+    ImageView* m_imageView = nullptr;
 };
 
 }  // namespace attnviz::ui

@@ -27,7 +27,7 @@ QWidget* MainWindow::createCentralWidget() {
     auto* chrome = new QWidget;  // the fields and the view bar: hidden while presenting
     auto* top = new QVBoxLayout(chrome);
     top->setContentsMargins(0, 0, 0, 0);
-    auto* form = new QFormLayout;
+    auto* form = m_fields = new QFormLayout;
     for (const auto& set : modelSets())
         m_modelSet->addItem(QString(), QString::fromStdString(set.id));
     m_modelSet->setCurrentIndex(-1);
@@ -46,10 +46,12 @@ QWidget* MainWindow::createCentralWidget() {
     scroll->setWidgetResizable(true);
     scroll->setWidget(m_grid);
     m_grid->watchViewport(scroll);
-    auto* row = new QHBoxLayout;
+    auto* textPage = new QWidget;
+    auto* row = new QHBoxLayout(textPage);
+    row->setContentsMargins(0, 0, 0, 0);
     row->addWidget(scroll, 1);
     row->addWidget(m_colorBar);  // the shared scale, outside the scrolled grid
-    v->addLayout(row, 1);
+    v->addWidget(createImageMode(textPage), 1);
     return central;
 }
 

@@ -168,6 +168,10 @@ in layer %2</source>
     <context>
         <name>attnviz::Engine</name>
         <message>
+            <source>Fashion-MNIST images (vision)</source>
+            <translation>Fashion-MNIST 图像（视觉）</translation>
+        </message>
+        <message>
             <source>Dot-product vs hard-coded Gaussian (HC-SA)</source>
             <translation>点积注意力 vs 硬编码高斯注意力（HC-SA）</translation>
         </message>
@@ -754,6 +758,10 @@ the %1 maps follow</source>
     </context>
     <context>
         <name>attnviz::ui::HeadsDock</name>
+        <message>
+            <source>%1 of %2 · this image · distance in pixels</source>
+            <translation>%1（%2）· 本图像 · 距离以像素计</translation>
+        </message>
         <message>
             <source>Messages (%1)</source>
             <translation>消息（%1）</translation>
@@ -2220,6 +2228,218 @@ weight %6</source>
         <message>
             <source>Saves each of them as with Training › Save model…, then goes on</source>
             <translation>像“训练 › 保存模型…”一样逐个保存它们，然后继续</translation>
+        </message>
+    </context>
+    <context>
+        <name>attnviz::ui::ImageChooser</name>
+        <message>
+            <source>Every class</source>
+            <translation>所有类别</translation>
+        </message>
+        <message>
+            <source>Which Fashion-MNIST test images the strip shows</source>
+            <translation>图像条中显示哪些 Fashion-MNIST 测试图像</translation>
+        </message>
+        <message>
+            <source>Open image…</source>
+            <translation>打开图像…</translation>
+        </message>
+        <message>
+            <source>Your own image (PNG, JPEG, BMP, …); you can also drop one on the window or paste it (Ctrl+V)</source>
+            <translation>你自己的图像（PNG、JPEG、BMP 等）；也可以把图像拖放到窗口上或粘贴（Ctrl+V）</translation>
+        </message>
+        <message>
+            <source>Invert:</source>
+            <translation>反色：</translation>
+        </message>
+        <message>
+            <source>auto</source>
+            <translation>自动</translation>
+        </message>
+        <message>
+            <source>yes</source>
+            <translation>是</translation>
+        </message>
+        <message>
+            <source>no</source>
+            <translation>否</translation>
+        </message>
+        <message>
+            <source>Fashion-MNIST items are light on black: auto inverts an image whose border is light</source>
+            <translation>Fashion-MNIST 的物品是黑底浅色：“自动”会把边缘较亮的图像反色</translation>
+        </message>
+        <message>
+            <source>Your image</source>
+            <translation>你的图像</translation>
+        </message>
+        <message>
+            <source>The 28 × 28 image the models see</source>
+            <translation>模型看到的 28 × 28 图像</translation>
+        </message>
+        <message>
+            <source>Loading the Fashion-MNIST test images…</source>
+            <translation>正在加载 Fashion-MNIST 测试图像…</translation>
+        </message>
+        <message>
+            <source>The Fashion-MNIST test images could not be read</source>
+            <translation>无法读取 Fashion-MNIST 测试图像</translation>
+        </message>
+        <message>
+            <source>Test image %1: %2</source>
+            <translation>测试图像 %1：%2</translation>
+        </message>
+        <message>
+            <source>The image could not be opened</source>
+            <translation>无法打开该图像</translation>
+        </message>
+        <message>
+            <source>Your image: %1</source>
+            <translation>你的图像：%1</translation>
+        </message>
+        <message>
+            <source>Your pasted image</source>
+            <translation>你粘贴的图像</translation>
+        </message>
+        <message>
+            <source>The clipboard holds no image.</source>
+            <translation>剪贴板中没有图像。</translation>
+        </message>
+        <message>
+            <source> (inverted)</source>
+            <translation>（已反色）</translation>
+        </message>
+        <message>
+            <source>Open image</source>
+            <translation>打开图像</translation>
+        </message>
+        <message>
+            <source>Images (%1)</source>
+            <translation>图像 (%1)</translation>
+        </message>
+    </context>
+    <context>
+        <name>attnviz::ui::FashionMnist</name>
+        <message>
+            <source>T-shirt/top</source>
+            <translation>T恤/上衣</translation>
+        </message>
+        <message>
+            <source>Trouser</source>
+            <translation>裤子</translation>
+        </message>
+        <message>
+            <source>Pullover</source>
+            <translation>套头衫</translation>
+        </message>
+        <message>
+            <source>Dress</source>
+            <translation>连衣裙</translation>
+        </message>
+        <message>
+            <source>Coat</source>
+            <translation>外套</translation>
+        </message>
+        <message>
+            <source>Sandal</source>
+            <translation>凉鞋</translation>
+        </message>
+        <message>
+            <source>Shirt</source>
+            <translation>衬衫</translation>
+        </message>
+        <message>
+            <source>Sneaker</source>
+            <translation>运动鞋</translation>
+        </message>
+        <message>
+            <source>Bag</source>
+            <translation>包</translation>
+        </message>
+        <message>
+            <source>Ankle boot</source>
+            <translation>短靴</translation>
+        </message>
+    </context>
+    <context>
+        <name>attnviz::ui::ImageGrid</name>
+        <message>
+            <source>No image models are open.</source>
+            <translation>没有打开的图像模型。</translation>
+        </message>
+        <message>
+            <source>Choose an image above.</source>
+            <translation>请在上方选择一张图像。</translation>
+        </message>
+        <message>
+            <source>Click for the probability of every class</source>
+            <translation>点击查看每个类别的概率</translation>
+        </message>
+        <message>
+            <source>Class</source>
+            <translation>类别</translation>
+        </message>
+        <message>
+            <source>Probability</source>
+            <translation>概率</translation>
+        </message>
+    </context>
+    <context>
+        <name>attnviz::ui::ImageView</name>
+        <message>
+            <source>Image models export their panels only.</source>
+            <translation>图像模型只能导出其面板。</translation>
+        </message>
+        <message>
+            <source>patch %1</source>
+            <translation>图块 %1</translation>
+        </message>
+        <message>
+            <source>&amp;Layer:</source>
+            <translation>层(&amp;L)：</translation>
+        </message>
+        <message>
+            <source>&amp;Heads:</source>
+            <translation>头(&amp;H)：</translation>
+        </message>
+        <message>
+            <source>&amp;Query:</source>
+            <translation>查询(&amp;Q)：</translation>
+        </message>
+        <message>
+            <source>&amp;Opacity:</source>
+            <translation>不透明度(&amp;O)：</translation>
+        </message>
+        <message>
+            <source>Colour &amp;map:</source>
+            <translation>颜色映射(&amp;M)：</translation>
+        </message>
+        <message>
+            <source>every head</source>
+            <translation>每个头</translation>
+        </message>
+        <message>
+            <source>mean of heads</source>
+            <translation>各头平均</translation>
+        </message>
+        <message>
+            <source>rollout</source>
+            <translation>注意力展开（rollout）</translation>
+        </message>
+        <message>
+            <source>Rollout: the attention carried through every layer up to this one (Abnar &amp; Zuidema 2020)</source>
+            <translation>注意力展开（rollout）：经由直到本层的每一层传递的注意力（Abnar &amp; Zuidema 2020）</translation>
+        </message>
+        <message>
+            <source>what the classifier reads</source>
+            <translation>分类器读取的内容</translation>
+        </message>
+        <message>
+            <source>class token</source>
+            <translation>类别词元</translation>
+        </message>
+        <message>
+            <source>Whose attention the overlay shows; click a patch in any panel to make it the query</source>
+            <translation>叠加层显示谁的注意力；在任一面板中点击一个图块即可将其设为查询</translation>
         </message>
     </context>
 </TS>

@@ -168,6 +168,10 @@ in layer %2</source>
     <context>
         <name>attnviz::Engine</name>
         <message>
+            <source>Fashion-MNIST images (vision)</source>
+            <translation>Fashion-MNIST 影象（視覺）</translation>
+        </message>
+        <message>
             <source>Dot-product vs hard-coded Gaussian (HC-SA)</source>
             <translation>點積注意力 vs 硬編碼高斯注意力（HC-SA）</translation>
         </message>
@@ -754,6 +758,10 @@ the %1 maps follow</source>
     </context>
     <context>
         <name>attnviz::ui::HeadsDock</name>
+        <message>
+            <source>%1 of %2 · this image · distance in pixels</source>
+            <translation>%1（%2）· 本影象 · 距離以畫素計</translation>
+        </message>
         <message>
             <source>Messages (%1)</source>
             <translation>訊息（%1）</translation>
@@ -2220,6 +2228,218 @@ weight %6</source>
         <message>
             <source>Saves each of them as with Training › Save model…, then goes on</source>
             <translation>像「訓練 › 儲存模型…」一樣逐個儲存它們，然後繼續</translation>
+        </message>
+    </context>
+    <context>
+        <name>attnviz::ui::ImageChooser</name>
+        <message>
+            <source>Every class</source>
+            <translation>所有類別</translation>
+        </message>
+        <message>
+            <source>Which Fashion-MNIST test images the strip shows</source>
+            <translation>影象條中顯示哪些 Fashion-MNIST 測試影象</translation>
+        </message>
+        <message>
+            <source>Open image…</source>
+            <translation>開啟影象…</translation>
+        </message>
+        <message>
+            <source>Your own image (PNG, JPEG, BMP, …); you can also drop one on the window or paste it (Ctrl+V)</source>
+            <translation>你自己的影象（PNG、JPEG、BMP 等）；也可以把影象拖放到視窗上或貼上（Ctrl+V）</translation>
+        </message>
+        <message>
+            <source>Invert:</source>
+            <translation>反色：</translation>
+        </message>
+        <message>
+            <source>auto</source>
+            <translation>自動</translation>
+        </message>
+        <message>
+            <source>yes</source>
+            <translation>是</translation>
+        </message>
+        <message>
+            <source>no</source>
+            <translation>否</translation>
+        </message>
+        <message>
+            <source>Fashion-MNIST items are light on black: auto inverts an image whose border is light</source>
+            <translation>Fashion-MNIST 的物品是黑底淺色：“自動”會把邊緣較亮的影象反色</translation>
+        </message>
+        <message>
+            <source>Your image</source>
+            <translation>你的影象</translation>
+        </message>
+        <message>
+            <source>The 28 × 28 image the models see</source>
+            <translation>模型看到的 28 × 28 影象</translation>
+        </message>
+        <message>
+            <source>Loading the Fashion-MNIST test images…</source>
+            <translation>正在載入 Fashion-MNIST 測試影象…</translation>
+        </message>
+        <message>
+            <source>The Fashion-MNIST test images could not be read</source>
+            <translation>無法讀取 Fashion-MNIST 測試影象</translation>
+        </message>
+        <message>
+            <source>Test image %1: %2</source>
+            <translation>測試影象 %1：%2</translation>
+        </message>
+        <message>
+            <source>The image could not be opened</source>
+            <translation>無法開啟該影象</translation>
+        </message>
+        <message>
+            <source>Your image: %1</source>
+            <translation>你的影象：%1</translation>
+        </message>
+        <message>
+            <source>Your pasted image</source>
+            <translation>你貼上的影象</translation>
+        </message>
+        <message>
+            <source>The clipboard holds no image.</source>
+            <translation>剪貼簿中沒有影象。</translation>
+        </message>
+        <message>
+            <source> (inverted)</source>
+            <translation>（已反色）</translation>
+        </message>
+        <message>
+            <source>Open image</source>
+            <translation>開啟影象</translation>
+        </message>
+        <message>
+            <source>Images (%1)</source>
+            <translation>影象 (%1)</translation>
+        </message>
+    </context>
+    <context>
+        <name>attnviz::ui::FashionMnist</name>
+        <message>
+            <source>T-shirt/top</source>
+            <translation>T恤/上衣</translation>
+        </message>
+        <message>
+            <source>Trouser</source>
+            <translation>褲子</translation>
+        </message>
+        <message>
+            <source>Pullover</source>
+            <translation>套頭衫</translation>
+        </message>
+        <message>
+            <source>Dress</source>
+            <translation>連衣裙</translation>
+        </message>
+        <message>
+            <source>Coat</source>
+            <translation>外套</translation>
+        </message>
+        <message>
+            <source>Sandal</source>
+            <translation>涼鞋</translation>
+        </message>
+        <message>
+            <source>Shirt</source>
+            <translation>襯衫</translation>
+        </message>
+        <message>
+            <source>Sneaker</source>
+            <translation>運動鞋</translation>
+        </message>
+        <message>
+            <source>Bag</source>
+            <translation>包</translation>
+        </message>
+        <message>
+            <source>Ankle boot</source>
+            <translation>短靴</translation>
+        </message>
+    </context>
+    <context>
+        <name>attnviz::ui::ImageGrid</name>
+        <message>
+            <source>No image models are open.</source>
+            <translation>沒有開啟的影象模型。</translation>
+        </message>
+        <message>
+            <source>Choose an image above.</source>
+            <translation>請在上方選擇一張影象。</translation>
+        </message>
+        <message>
+            <source>Click for the probability of every class</source>
+            <translation>點選檢視每個類別的機率</translation>
+        </message>
+        <message>
+            <source>Class</source>
+            <translation>類別</translation>
+        </message>
+        <message>
+            <source>Probability</source>
+            <translation>機率</translation>
+        </message>
+    </context>
+    <context>
+        <name>attnviz::ui::ImageView</name>
+        <message>
+            <source>Image models export their panels only.</source>
+            <translation>影象模型只能匯出其面板。</translation>
+        </message>
+        <message>
+            <source>patch %1</source>
+            <translation>圖塊 %1</translation>
+        </message>
+        <message>
+            <source>&amp;Layer:</source>
+            <translation>層(&amp;L)：</translation>
+        </message>
+        <message>
+            <source>&amp;Heads:</source>
+            <translation>頭(&amp;H)：</translation>
+        </message>
+        <message>
+            <source>&amp;Query:</source>
+            <translation>查詢(&amp;Q)：</translation>
+        </message>
+        <message>
+            <source>&amp;Opacity:</source>
+            <translation>不透明度(&amp;O)：</translation>
+        </message>
+        <message>
+            <source>Colour &amp;map:</source>
+            <translation>顏色對映(&amp;M)：</translation>
+        </message>
+        <message>
+            <source>every head</source>
+            <translation>每個頭</translation>
+        </message>
+        <message>
+            <source>mean of heads</source>
+            <translation>各頭平均</translation>
+        </message>
+        <message>
+            <source>rollout</source>
+            <translation>注意力展開（rollout）</translation>
+        </message>
+        <message>
+            <source>Rollout: the attention carried through every layer up to this one (Abnar &amp; Zuidema 2020)</source>
+            <translation>注意力展開（rollout）：經由直到本層的每一層傳遞的注意力（Abnar &amp; Zuidema 2020）</translation>
+        </message>
+        <message>
+            <source>what the classifier reads</source>
+            <translation>分類器讀取的內容</translation>
+        </message>
+        <message>
+            <source>class token</source>
+            <translation>類別詞元</translation>
+        </message>
+        <message>
+            <source>Whose attention the overlay shows; click a patch in any panel to make it the query</source>
+            <translation>疊加層顯示誰的注意力；在任一面板中點選一個圖塊即可將其設為查詢</translation>
         </message>
     </context>
 </TS>

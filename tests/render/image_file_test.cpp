@@ -84,6 +84,20 @@ TEST(ImageFile, ColourBecomesBt601LumaOverWhite) {
     EXPECT_EQ(g.pixels, std::vector<uint8_t>({76, 150, 124, 255}));
 }
 
+// A pasted image takes the same conversion as a file's, and the same refusals.
+TEST(ImageFile, PastedImagesBecomeGrayAsFilesDo) {
+    QImage im(3, 1, QImage::Format_ARGB32);
+    im.setPixel(0, 0, qRgba(255, 0, 0, 255));  // 76, as in a file
+    im.setPixel(1, 0, qRgba(0, 0, 0, 0));      // transparent: white
+    im.setPixel(2, 0, qRgba(0, 0, 0, 128));    // half black over white: 255 · 127 / 255 = 127
+    const GrayImage g = render::grayImage(im, "the pasted image");
+    EXPECT_EQ(g.width, 3);
+    EXPECT_EQ(g.height, 1);
+    EXPECT_EQ(g.pixels, std::vector<uint8_t>({76, 255, 127}));
+    EXPECT_EQ(test::errorOf([] { render::grayImage(QImage(), "the pasted image"); }),
+              "the pasted image holds no image");
+}
+
 TEST(ImageFile, GrayPngRoundTripsExactly) {
     GrayImage g{5, 3, {}};
     for (int i = 0; i < 15; ++i) g.pixels.push_back(uint8_t(i * 17));

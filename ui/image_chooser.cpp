@@ -1,0 +1,274 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "image_chooser.h"
+
+#include <QComboBox>
+#include <QCoreApplication>
+#include <QEvent>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QListWidget>
+#include <QMimeData>
+#include <QPushButton>
+#include <QUrl>
+#include <QtConcurrent>
+#include <cstring>
+
+#include "background.h"
+#include "core/error.h"
+#include "image_model.h"
+#include "render/image_file.h"
+
+namespace attnviz::ui {
+namespace {
+
+constexpr int kSize = 28;       // Fashion-MNIST's side: what the image models read
+constexpr int kStripMax = 400;  // thumbnails in the strip (the filter narrows them)
+constexpr int kThumb = 48;      // a thumbnail's side, pixels
+constexpr int kPreview = 84;    // the previews' side
+
+QImage grayQImage(const uint8_t* px, int w, int h) {
+    QImage img(w, h, QImage::Format_Grayscale8);
+    for (int y = 0; y < h; ++y) std::memcpy(img.scanLine(y), px + size_t(y) * w, size_t(w));
+    return img;
+}
+
+struct LoadedSet {
+    ImageSet set;
+    QString error;
+};
+
+}  // namespace
+
+ImageChooser::ImageChooser(ImageModel* model, QWidget* parent)
+    : QWidget(parent),
+      m_model(model),
+      m_filter(new QComboBox),
+      m_invertBox(new QComboBox),
+      m_open(new QPushButton),
+      m_strip(new QListWidget),
+      m_original(new QLabel),
+      m_seen(new QLabel),
+      m_note(new QLabel),
+      m_invertLabel(new QLabel) {
+    auto* row = new QHBoxLayout(this);
+    row->setContentsMargins(0, 0, 0, 0);
+    auto* left = new QVBoxLayout;
+    left->addWidget(createToolbar());
+    m_strip->setViewMode(QListView::IconMode);
+    m_strip->setFlow(QListView::LeftToRight);
+    m_strip->setWrapping(false);
+    m_strip->setMovement(QListView::Static);
+    m_strip->setUniformItemSizes(true);
+    m_strip->setIconSize(QSize(kThumb, kThumb));
+    m_strip->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    m_strip->setFixedHeight(kThumb + 36);
+    left->addWidget(m_strip);
+    left->addWidget(m_note);
+    row->addLayout(left, 1);
+    for (QLabel* l : {m_original, m_seen}) {
+        l->setFixedSize(kPreview, kPreview);
+        l->setFrameShape(QFrame::StyledPanel);
+        l->setAlignment(Qt::AlignCenter);
+        row->addWidget(l);
+    }
+    connect(m_strip, &QListWidget::currentItemChanged, this, [this](QListWidgetItem* item) {
+        if (item) chooseTestImage(item->data(Qt::UserRole).toInt());
+    });
+    retranslateUi();
+}
+
+QWidget* ImageChooser::createToolbar() {
+    auto* bar = new QWidget;
+    auto* h = new QHBoxLayout(bar);
+    h->setContentsMargins(0, 0, 0, 0);
+    m_filter->addItem(QString(), -1);
+    for (size_t k = 0; k < fashionMnistClasses().size(); ++k) m_filter->addItem(QString(), int(k));
+    connect(m_filter, &QComboBox::activated, this,
+            [this](int i) { setClassFilter(m_filter->itemData(i).toInt()); });
+    for (int i = 0; i < 3; ++i) m_invertBox->addItem(QString());
+    connect(m_invertBox, &QComboBox::activated, this, [this](int i) {
+        setInvert(i == 1 ? InvertMode::Yes : i == 2 ? InvertMode::No : InvertMode::Auto);
+    });
+    connect(m_open, &QPushButton::clicked, this, &ImageChooser::openImageDialog);
+    h->addWidget(m_filter);
+    h->addWidget(m_open);
+    h->addWidget(m_invertLabel);
+    h->addWidget(m_invertBox);
+    h->addStretch(1);
+    return bar;
+}
+
+void ImageChooser::retranslateUi() {
+    m_filter->setItemText(0, tr("Every class"));
+    for (int k = 1; k < m_filter->count(); ++k)
+        m_filter->setItemText(k, classLabel(fashionMnistClasses()[size_t(k - 1)]));
+    for (int i = 0; i < m_strip->count(); ++i) m_strip->item(i)->setToolTip(testImageName(i));
+    m_filter->setToolTip(tr("Which Fashion-MNIST test images the strip shows"));
+    m_open->setText(tr("Open image…"));
+    m_open->setToolTip(
+        tr("Your own image (PNG, JPEG, BMP, …); you can also drop one on the "
+           "window or paste it (Ctrl+V)"));
+    m_invertLabel->setText(tr("Invert:"));
+    m_invertBox->setItemText(0, tr("auto"));
+    m_invertBox->setItemText(1, tr("yes"));
+    m_invertBox->setItemText(2, tr("no"));
+    m_invertBox->setToolTip(
+        tr("Fashion-MNIST items are light on black: auto inverts an "
+           "image whose border is light"));
+    m_original->setToolTip(tr("Your image"));
+    m_seen->setToolTip(tr("The 28 × 28 image the models see"));
+    if (m_loading && !m_loaded) m_note->setText(tr("Loading the Fashion-MNIST test images…"));
+}
+
+void ImageChooser::changeEvent(QEvent* event) {
+    if (event->type() == QEvent::LanguageChange) retranslateUi();
+    QWidget::changeEvent(event);
+}
+
+void ImageChooser::loadTestImages() {
+    if (m_loading) return;
+    m_loading = true;
+    retranslateUi();
+    QtConcurrent::run(backgroundPool(), [dir = fashionMnistDir()] {
+        LoadedSet out;
+        try {
+            out.set = loadFashionMnist(dir, "test");
+        } catch (const std::exception& e) {
+            out.error = QString::fromStdString(e.what());
+        }
+        return out;
+    }).then(this, [this](LoadedSet loaded) {
+        m_test = std::move(loaded.set);
+        m_loadError = loaded.error;
+        m_loaded = true;
+        m_note->setText(m_loadError);
+        if (!m_loadError.isEmpty())
+            emit problem(tr("The Fashion-MNIST test images could not be read"), m_loadError);
+        fillStrip();
+        if (m_model->image().empty() && m_test.size() > 0) m_strip->setCurrentRow(0);
+    });
+}
+
+bool ImageChooser::waitForTestImages(QString* error) {
+    loadTestImages();
+    while (!m_loaded) QCoreApplication::processEvents(QEventLoop::AllEvents, 20);
+    if (error) *error = m_loadError;
+    return m_loadError.isEmpty();
+}
+
+void ImageChooser::fillStrip() {
+    const QSignalBlocker b(m_strip);
+    m_strip->clear();
+    const int label = m_filter->currentData().toInt();
+    int shown = 0;
+    for (size_t i = 0; i < m_test.size() && shown < kStripMax; ++i) {
+        if (label >= 0 && m_test.labels[i] != label) continue;
+        const QImage img = grayQImage(m_test.image(i), m_test.cols, m_test.rows);
+        auto* item = new QListWidgetItem(QIcon(QPixmap::fromImage(img.scaled(kThumb, kThumb))), {});
+        item->setData(Qt::UserRole, int(i));
+        m_strip->addItem(item);
+        item->setToolTip(testImageName(m_strip->count() - 1));
+        ++shown;
+    }
+}
+
+QString ImageChooser::testImageName(int row) const {
+    const int i = m_strip->item(row)->data(Qt::UserRole).toInt();
+    return classLabel(fashionMnistClasses()[m_test.labels[size_t(i)]]) + QString(" · #%1").arg(i);
+}
+
+void ImageChooser::setClassFilter(int label) {
+    m_filter->setCurrentIndex(std::max(0, m_filter->findData(label)));
+    fillStrip();
+}
+
+void ImageChooser::chooseTestImage(int index) {
+    if (index < 0 || size_t(index) >= m_test.size()) return;
+    m_own.reset();
+    const size_t n = size_t(m_test.rows) * size_t(m_test.cols);
+    std::vector<uint8_t> px(m_test.image(size_t(index)), m_test.image(size_t(index)) + n);
+    m_model->setImage(px, m_test.labels[size_t(index)]);
+    showPreviews({});
+    m_note->setText(
+        tr("Test image %1: %2")
+            .arg(index)
+            .arg(QString::fromStdString(fashionMnistClasses()[m_test.labels[size_t(index)]])));
+}
+
+bool ImageChooser::refuse(const QString& heading, const QString& why, QString* error) {
+    if (error) *error = why;
+    m_note->setText(why);
+    emit problem(heading, why);
+    return false;
+}
+
+bool ImageChooser::openImageFile(const QString& path, QString* error) {
+    try {
+        m_own = render::readImageFile(path.toStdString());
+    } catch (const std::exception& e) {
+        return refuse(tr("The image could not be opened"), QString::fromStdString(e.what()), error);
+    }
+    showOwnImage();
+    m_note->setText(tr("Your image: %1").arg(QFileInfo(path).fileName()));
+    return true;
+}
+
+bool ImageChooser::openMime(const QMimeData* mime, QString* error) {
+    if (mime && mime->hasImage()) {
+        try {
+            m_own = render::grayImage(qvariant_cast<QImage>(mime->imageData()), "the pasted image");
+        } catch (const std::exception& e) {
+            return refuse(tr("The image could not be opened"), QString::fromStdString(e.what()),
+                          error);
+        }
+        showOwnImage();
+        m_note->setText(tr("Your pasted image"));
+        return true;
+    }
+    if (mime && mime->hasUrls())
+        for (const QUrl& url : mime->urls())
+            if (url.isLocalFile()) return openImageFile(url.toLocalFile(), error);
+    return refuse(tr("The image could not be opened"), tr("The clipboard holds no image."), error);
+}
+
+void ImageChooser::setInvert(InvertMode mode) {
+    m_invert = mode;
+    m_invertBox->setCurrentIndex(mode == InvertMode::Yes ? 1 : mode == InvertMode::No ? 2 : 0);
+    if (m_own) showOwnImage();
+}
+
+void ImageChooser::showOwnImage() {
+    const ModelImage in = prepareModelImage(*m_own, kSize, m_invert);
+    const QSignalBlocker b(m_strip);
+    m_strip->setCurrentRow(-1);
+    m_model->setImage(in.pixels);
+    showPreviews(grayQImage(m_own->pixels.data(), m_own->width, m_own->height));
+    m_seen->setToolTip(tr("The 28 × 28 image the models see") +
+                       (in.inverted ? tr(" (inverted)") : QString()));
+}
+
+void ImageChooser::showPreviews(const QImage& own) {
+    m_original->setVisible(!own.isNull());
+    if (!own.isNull())
+        m_original->setPixmap(QPixmap::fromImage(
+            own.scaled(kPreview - 4, kPreview - 4, Qt::KeepAspectRatio, Qt::SmoothTransformation)));
+    const auto& px = m_model->image();
+    if (px.size() == size_t(kSize * kSize))
+        m_seen->setPixmap(QPixmap::fromImage(
+            grayQImage(px.data(), kSize, kSize).scaled(kPreview - 4, kPreview - 4)));
+}
+
+void ImageChooser::openImageDialog() {
+    QStringList patterns;
+    for (const auto& f : render::imageFileFormats())
+        patterns << "*." + QString::fromStdString(f == "jpeg" ? "jpg" : f);
+    patterns << "*.jpeg"
+             << "*.tif";
+    const QString path = QFileDialog::getOpenFileName(this, tr("Open image"), QString(),
+                                                      tr("Images (%1)").arg(patterns.join(' ')));
+    if (!path.isEmpty()) openImageFile(path);
+}
+
+}  // namespace attnviz::ui

@@ -1,0 +1,144 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "image_grid.h"
+
+#include <QEvent>
+#include <QGridLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QTableWidget>
+#include <QToolButton>
+#include <QVBoxLayout>
+
+#include "image_model.h"
+#include "image_panel.h"
+#include "render/colormaps.h"
+
+namespace attnviz::ui {
+namespace {
+
+// "Sneaker 49.7 %" (render's wording, the class in the installed language); "" without result.
+QString predictionText(const ImageColumnResult& r) {
+    if (!r.result || r.result->analysis.probabilities.empty()) return {};
+    const ImageAnalysis& a = r.result->analysis;
+    const size_t k = size_t(a.predicted);
+    const QString name = k < r.result->classes.size() ? classLabel(r.result->classes[k])
+                                                      : QString::number(a.predicted);
+    return name + " " + QString::number(100 * a.probabilities[k], 'f', 1) + " %";
+}
+
+constexpr int kPanelWidth = 180, kPanelHeight = 212;  // two rows of heads at 1366 × 768
+}  // namespace
+
+ImageGrid::ImageGrid(ImageModel* model, QWidget* parent)
+    : QWidget(parent), m_model(model), m_layout(new QGridLayout(this)), m_empty(new QLabel) {
+    m_layout->setAlignment(Qt::AlignLeft | Qt::AlignTop);
+    m_layout->addWidget(m_empty, 0, 0);
+    connect(m_model, &ImageModel::resultsChanged, this, &ImageGrid::rebuild);
+    connect(m_model, &ImageModel::requestChanged, this, &ImageGrid::refresh);
+    rebuild();
+}
+
+void ImageGrid::rebuild() {
+    for (Column& c : m_columns) {
+        delete c.header;
+        delete c.error;
+        qDeleteAll(c.panels);
+    }
+    m_columns.clear();
+    const auto& results = m_model->results();
+    m_empty->setText(m_model->columns().empty() ? tr("No image models are open.")
+                                                : tr("Choose an image above."));
+    m_empty->setVisible(results.empty());
+    for (size_t c = 0; c < results.size(); ++c) {
+        Column col;
+        col.header = new QToolButton;
+        col.header->setToolButtonStyle(Qt::ToolButtonTextOnly);
+        col.header->setToolTip(tr("Click for the probability of every class"));
+        connect(col.header, &QToolButton::clicked, this, [this, c] { showProbabilities(int(c)); });
+        m_layout->addWidget(col.header, 0, int(c), Qt::AlignHCenter);
+        col.error = new QLabel;
+        col.error->setWordWrap(true);
+        m_layout->addWidget(col.error, 1, int(c));
+        m_columns.push_back(std::move(col));
+    }
+    refresh();
+}
+
+void ImageGrid::refresh() {
+    for (int c = 0; c < columnCount(); ++c) fillColumn(c);
+}
+
+void ImageGrid::fillColumn(int c) {
+    Column& col = m_columns[size_t(c)];
+    render::ImageColumn shown;
+    QString error;
+    try {
+        shown = m_model->selectedColumn(c);
+    } catch (const std::exception& e) {
+        error = QString::fromStdString(e.what());
+    }
+    const auto& r = m_model->results()[size_t(c)];
+    col.header->setText(QString::fromStdString(r.name) + "\n" + predictionText(r));
+    col.error->setText(error);
+    col.error->setVisible(!error.isEmpty());
+    while (col.panels.size() > shown.panels.size()) {
+        delete col.panels.back();
+        col.panels.pop_back();
+    }
+    const ImageRequest& q = m_model->request();
+    render::OverlayStyle style;
+    style.colormap = q.colormap;
+    style.opacity = q.opacity;
+    for (size_t i = 0; i < shown.panels.size(); ++i) {
+        if (i == col.panels.size()) {
+            auto* v = new ImagePanelView;
+            v->setFixedSize(kPanelWidth, kPanelHeight);
+            connect(v, &ImagePanelView::patchClicked, this, [this](int row, int column) {
+                m_model->setQuery(QString("%1,%2").arg(row).arg(column));
+            });
+            m_layout->addWidget(v, 2 + int(i), c);
+            col.panels.push_back(v);
+        }
+        col.panels[i]->setPanel(std::move(shown.panels[i]), style);
+    }
+}
+
+QTableWidget* ImageGrid::showProbabilities(int c) {
+    if (c < 0 || c >= columnCount() || !m_model->results()[size_t(c)].result) return nullptr;
+    const render::ImageModelResult& r = *m_model->results()[size_t(c)].result;
+    auto* table = new QTableWidget(int(r.analysis.probabilities.size()), 2, this);
+    table->setWindowFlag(Qt::Popup);
+    table->setAttribute(Qt::WA_DeleteOnClose);
+    table->setHorizontalHeaderLabels({tr("Class"), tr("Probability")});
+    table->verticalHeader()->hide();
+    table->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    for (int k = 0; k < table->rowCount(); ++k) {
+        const QString name =
+            size_t(k) < r.classes.size() ? classLabel(r.classes[size_t(k)]) : QString::number(k);
+        auto* item = new QTableWidgetItem(name);
+        auto* p = new QTableWidgetItem(
+            QString::number(100 * r.analysis.probabilities[size_t(k)], 'f', 1) + " %");
+        p->setData(Qt::UserRole, r.analysis.probabilities[size_t(k)]);
+        p->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+        QFont f = item->font();
+        f.setBold(k == r.analysis.predicted);
+        item->setFont(f);
+        p->setFont(f);
+        table->setItem(k, 0, item);
+        table->setItem(k, 1, p);
+    }
+    table->resizeColumnsToContents();
+    table->resize(table->horizontalHeader()->length() + 24,
+                  table->verticalHeader()->length() + table->horizontalHeader()->height() + 6);
+    QToolButton* h = header(c);
+    table->move(h->mapToGlobal(QPoint(0, h->height())));
+    table->show();
+    return table;
+}
+
+void ImageGrid::changeEvent(QEvent* event) {
+    if (event->type() == QEvent::LanguageChange) rebuild();
+    QWidget::changeEvent(event);
+}
+
+}  // namespace attnviz::ui

@@ -1,0 +1,52 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+// The image set's comparison grid (issue 28): a column per model, headed by its name and its
+// predicted class with the probability (a click lists all ten), its panels below (a row per
+// head, or the mean of heads, or the rollout), each an ImagePanelView. It draws an
+// ImageModel; clicking a patch in any panel makes it the query of every panel.
+#include <QWidget>
+#include <vector>
+
+class QGridLayout;
+class QLabel;
+class QTableWidget;
+class QToolButton;
+
+namespace attnviz::ui {
+
+class ImageModel;
+class ImagePanelView;
+
+class ImageGrid : public QWidget {
+    Q_OBJECT
+public:
+    explicit ImageGrid(ImageModel* model, QWidget* parent = nullptr);
+
+    int columnCount() const { return int(m_columns.size()); }
+    // Column c's header button ("name", then "Ankle boot 87.3 %") and panels.
+    QToolButton* header(int c) const { return m_columns[size_t(c)].header; }
+    const std::vector<ImagePanelView*>& panels(int c) const { return m_columns[size_t(c)].panels; }
+    // The popup listing column c's ten class probabilities (what clicking its header shows);
+    // the caller does not own it. Null when the column has no result.
+    QTableWidget* showProbabilities(int c);
+
+protected:
+    void changeEvent(QEvent* event) override;
+
+private:
+    struct Column {
+        QToolButton* header = nullptr;
+        QLabel* error = nullptr;
+        std::vector<ImagePanelView*> panels;
+    };
+    void rebuild();  // the widgets for the model's columns and panels
+    void refresh();  // their contents, from the model's results and request
+    void fillColumn(int c);
+    ImageModel* m_model;
+    QGridLayout* m_layout;
+    std::vector<Column> m_columns;
+    QLabel* m_empty;  // while nothing is analysed yet
+};
+
+}  // namespace attnviz::ui

@@ -1,0 +1,59 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// MainWindow's image mode (issue 28): while the Models box holds the image set, the sentence
+// fields, the view bar and the text grid give way to the image view (ui/image_view.h), which
+// shows the same columns' models on an image.
+#include <QFormLayout>
+#include <QLineEdit>
+#include <QStackedWidget>
+
+#include "heads_dock.h"
+#include "image_chooser.h"
+#include "image_model.h"
+#include "image_view.h"
+#include "main_window.h"
+#include "view_controls.h"
+
+namespace attnviz::ui {
+namespace {
+constexpr const char* kImageModelSet = "vision";  // core/workspace.cpp modelSets()
+}  // namespace
+
+QWidget* MainWindow::createImageMode(QWidget* textPage) {
+    m_modes = new QStackedWidget;
+    m_imageView = new ImageView;
+    m_modes->addWidget(textPage);
+    m_modes->addWidget(m_imageView);
+    connect(m_workspace, &WorkspaceModel::modelSetChanged, this, &MainWindow::updateMode);
+    connect(m_workspace, &WorkspaceModel::columnsChanged, this, &MainWindow::updateMode);
+    // The Heads dock lists the image models' heads with their mean attention distance.
+    for (auto changed : {&ImageModel::resultsChanged, &ImageModel::requestChanged})
+        connect(m_imageView->model(), changed, this, [this] {
+            if (imageMode() && m_heads)
+                m_heads->setImageHeads(m_imageView->model()->results(),
+                                       m_imageView->model()->request().layer);
+        });
+    connect(m_imageView->chooser(), &ImageChooser::problem, this,
+            [this](const QString& heading, const QString& detail) {
+                reportProblems(heading, {detail});
+            });
+    return m_modes;
+}
+
+bool MainWindow::imageMode() const {
+    return modelSet() == QLatin1String(kImageModelSet);
+}
+
+void MainWindow::updateMode() {
+    const bool image = imageMode();
+    m_fields->setRowVisible(m_source, !image);
+    m_fields->setRowVisible(m_target, !image);
+    m_controls->setVisible(!image);
+    m_modes->setCurrentWidget(image ? static_cast<QWidget*>(m_imageView) : m_modes->widget(0));
+    // A hidden view computes nothing: the image models are analysed only in image mode.
+    m_imageView->model()->setColumns(image ? columns() : std::vector<ModelColumn>());
+    if (image) m_imageView->chooser()->loadTestImages();
+    if (image) message(QString());  // the text analysis's summary says nothing of images
+    showFailures();
+}
+
+}  // namespace attnviz::ui
