@@ -142,11 +142,31 @@ TEST(RealModels, OnePerPresetAndOneTokenizerPerSet) {
     }
 }
 
+// Whether a bundled set is all there. The vision set (issue 28) is trained by a long,
+// resumable job (scripts/experiment-vision) and committed once every configuration of
+// configs/vision has its model; until then its folder is absent or partial and the app
+// offers the set only when it has models (modelSetAvailable).
+static bool setComplete(const ModelSet& set) {
+    if (set.id != "vision") return true;
+    const fs::path dir = modelSetDirectory(set),
+                   configs = fs::path(ATTNVIZ_MODELS_DIR) / "configs/vision";
+    auto count = [](const fs::path& d, const char* ext) {
+        std::error_code ec;
+        int n = 0;
+        for (fs::directory_iterator it(d, ec), end; !ec && it != end; it.increment(ec))
+            n += it->path().extension() == ext;
+        return n;
+    };
+    const int want = count(configs, ".json");
+    return want > 0 && count(dir, ".safetensors") == want;
+}
+
 // The app's model sets point at these folders, the real set first (the default).
 // Every bundled set answers the lecture's presets: dot vs HC-SA in each, the paper's four
 // and the Synthesizer family in the translation sets, in the preset's order.
 TEST(RealModels, ComparisonPresetsFindTheirModelsInEveryBundledSet) {
     for (const auto& set : modelSets()) {
+        if (!setComplete(set)) continue;
         std::vector<ModelColumn> files;  // keys need only the paths
         for (const auto& e : std::filesystem::directory_iterator(modelSetDirectory(set)))
             if (e.path().extension() == ".safetensors") {
@@ -174,7 +194,7 @@ TEST(RealModels, ModelSetsNameTheFolders) {
     ASSERT_GE(modelSets().size(), 4u);
     EXPECT_EQ(modelSets().front().id, "en-es");
     for (const auto& s : modelSets()) {
-        EXPECT_TRUE(fs::is_directory(modelSetDirectory(s))) << s.id;
+        EXPECT_TRUE(!setComplete(s) || fs::is_directory(modelSetDirectory(s))) << s.id;
         EXPECT_EQ(findModelSet(s.id), &s);
     }
     EXPECT_EQ(findModelSet("nope"), nullptr);
