@@ -349,21 +349,28 @@ QRectF contentOf(const Figure& f, const FigureLayout& L) {
 
 }  // namespace
 
+QRectF placeTitleAndCaption(const FigureStyle& s, const QRectF& page, QRectF* title,
+                            QRectF* caption) {
+    const double fs = s.fontSize;
+    QRectF area = page.adjusted(fs, fs, -fs, -fs);
+    if (!s.title.isEmpty()) {
+        *title = QRectF(area.left(), area.top(), area.width(), fs * 2.2);
+        area.setTop(title->bottom());
+    }
+    if (!s.caption.isEmpty()) {
+        *caption =
+            QRectF(area.left(), area.top(), area.width(), (s.caption.count('\n') + 1) * fs * 1.9);
+        area.setTop(caption->bottom() + fs * 0.4);
+    }
+    return area;
+}
+
 FigureLayout layoutFigure(const Figure& f, const QRectF& page) {
     const FigureStyle& s = f.style;
     const double fs = s.fontSize;
     const Words words(s.language);
     FigureLayout L;
-    QRectF area = page.adjusted(fs, fs, -fs, -fs);
-    if (!s.title.isEmpty()) {
-        L.title = QRectF(area.left(), area.top(), area.width(), fs * 2.2);
-        area.setTop(L.title.bottom());
-    }
-    if (!s.caption.isEmpty()) {
-        L.caption =
-            QRectF(area.left(), area.top(), area.width(), (s.caption.count('\n') + 1) * fs * 1.9);
-        area.setTop(L.caption.bottom() + fs * 0.4);
-    }
+    QRectF area = placeTitleAndCaption(s, page, &L.title, &L.caption);
     if (marksUnknownWords(f.selection))
         L.notes << words.translate("Figure",
                                    "⁇ marks a word the model does not know: it reads <unk> there.");

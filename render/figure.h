@@ -71,6 +71,10 @@ struct FigureLayout {
     // The bounding box of every panel's cells and token labels: what the page holds.
     QRectF content;
 };
+// The page's margin (one font size) and, at its top, the title and the caption when the
+// style has them; *title and *caption stay empty otherwise. Returns the area left below.
+QRectF placeTitleAndCaption(const FigureStyle& s, const QRectF& page, QRectF* title,
+                            QRectF* caption);
 FigureLayout layoutFigure(const Figure& f, const QRectF& page);
 void paintFigure(QPainter& p, const Figure& f, const QRectF& page);
 

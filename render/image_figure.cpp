@@ -262,16 +262,7 @@ ImageLayout layoutImageFigure(const ImageFigure& f, const QRectF& page) {
     const FigureStyle& s = f.style;
     const double fs = s.fontSize;
     ImageLayout L;
-    QRectF area = page.adjusted(fs, fs, -fs, -fs);
-    if (!s.title.isEmpty()) {
-        L.title = QRectF(area.left(), area.top(), area.width(), fs * 2.2);
-        area.setTop(L.title.bottom());
-    }
-    if (!s.caption.isEmpty()) {
-        L.caption =
-            QRectF(area.left(), area.top(), area.width(), (s.caption.count('\n') + 1) * fs * 1.9);
-        area.setTop(L.caption.bottom() + fs * 0.4);
-    }
+    QRectF area = placeTitleAndCaption(s, page, &L.title, &L.caption);
     L.note = QRectF(area.left(), area.bottom() - fs * 1.6, area.width(), fs * 1.6);
     area.setBottom(L.note.top());
     const bool bar = s.colorbar && s.shared;
