@@ -7,6 +7,7 @@
 
 #include "heatmap_panel.h"
 #include "lines_panel.h"
+#include "stale_mark.h"
 
 namespace attnviz::ui {
 
@@ -17,13 +18,9 @@ namespace {
 // current sentence. The badge never covers the map or its token labels; when the title leaves
 // no room for its text it shrinks to a symbol (the panel's tooltip title still says it all).
 // Clicks pass through to the panel.
-class UpdatingMark : public QWidget {
+class UpdatingMark : public StaleCover {
 public:
-    explicit UpdatingMark(Panel* panel) : QWidget(panel), m_panel(panel) {
-        setAttribute(Qt::WA_TransparentForMouseEvents);
-        panel->installEventFilter(this);
-        setGeometry(panel->rect());
-    }
+    explicit UpdatingMark(Panel* panel) : StaleCover(panel), m_panel(panel) {}
     void setText(const QString& text) {
         m_text = text;
         update();
@@ -51,14 +48,9 @@ public:
     static constexpr const char* kSymbol = "\u27F3";  // ⟳
 
 protected:
-    bool eventFilter(QObject* watched, QEvent* event) override {
-        if (watched == parent() && event->type() == QEvent::Resize)
-            setGeometry(parentWidget()->rect());
-        return false;
-    }
-    void paintEvent(QPaintEvent*) override {
+    void paintEvent(QPaintEvent* e) override {
+        StaleCover::paintEvent(e);
         QPainter p(this);
-        p.fillRect(rect(), QColor(128, 128, 128, 110));
         QFont f = font();
         f.setPointSizeF(f.pointSizeF() * 0.85);
         p.setFont(f);

@@ -7,30 +7,24 @@
 
 namespace attnviz::ui {
 
+StaleCover::StaleCover(QWidget* widget) : QWidget(widget) {
+    setAttribute(Qt::WA_TransparentForMouseEvents);
+    widget->installEventFilter(this);
+    setGeometry(widget->rect());
+}
+
+bool StaleCover::eventFilter(QObject* watched, QEvent* event) {
+    if (watched == parent() && event->type() == QEvent::Resize) setGeometry(parentWidget()->rect());
+    return false;
+}
+
+void StaleCover::paintEvent(QPaintEvent*) {
+    QPainter(this).fillRect(rect(), QColor(128, 128, 128, 110));
+}
+
 namespace {
 
 constexpr const char* kCoverName = "staleCover";
-
-// Follows its widget's size; paints the grey only.
-class StaleCover : public QWidget {
-public:
-    explicit StaleCover(QWidget* widget) : QWidget(widget) {
-        setObjectName(kCoverName);
-        setAttribute(Qt::WA_TransparentForMouseEvents);
-        widget->installEventFilter(this);
-        setGeometry(widget->rect());
-    }
-
-protected:
-    bool eventFilter(QObject* watched, QEvent* event) override {
-        if (watched == parent() && event->type() == QEvent::Resize)
-            setGeometry(parentWidget()->rect());
-        return false;
-    }
-    void paintEvent(QPaintEvent*) override {
-        QPainter(this).fillRect(rect(), QColor(128, 128, 128, 110));
-    }
-};
 
 QWidget* coverOf(const QWidget* widget) {
     return widget->findChild<QWidget*>(kCoverName, Qt::FindDirectChildrenOnly);
@@ -42,7 +36,10 @@ void setDimmed(QWidget* widget, bool dimmed) {
     if (!widget) return;
     QWidget* cover = coverOf(widget);
     if (!cover && !dimmed) return;
-    if (!cover) cover = new StaleCover(widget);
+    if (!cover) {
+        cover = new StaleCover(widget);
+        cover->setObjectName(kCoverName);
+    }
     cover->setVisible(dimmed);
     if (dimmed) cover->raise();
 }

@@ -1,9 +1,21 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-class QWidget;
+#include <QWidget>
 
 namespace attnviz::ui {
+
+// A translucent grey cover over its parent widget that follows the parent's size; clicks
+// pass through. setDimmed uses it as it is; the grid's panels paint a badge on top
+// (Panel::setUpdating).
+class StaleCover : public QWidget {
+public:
+    explicit StaleCover(QWidget* widget);
+
+protected:
+    bool eventFilter(QObject* watched, QEvent* event) override;
+    void paintEvent(QPaintEvent*) override;  // the grey
+};
 
 // Dims `widget` with a translucent grey cover over it (its data stays readable through it,
 // clicks pass through) while what it shows is of an earlier analysis; false removes the
