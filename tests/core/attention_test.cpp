@@ -59,16 +59,7 @@ nlohmann::json variant(const std::string& name) {
     return {{"variant", name}, {"heads", 1}};
 }
 
-Mat rows(std::initializer_list<std::initializer_list<float>> r) {
-    Mat m(Eigen::Index(r.size()), Eigen::Index(r.begin()->size()));
-    Eigen::Index i = 0;
-    for (const auto& row : r) {
-        Eigen::Index j = 0;
-        for (float x : row) m(i, j++) = x;
-        ++i;
-    }
-    return m;
-}
+using attnviz::test::rows;
 
 }  // namespace
 

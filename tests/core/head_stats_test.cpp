@@ -15,16 +15,7 @@ using namespace attnviz;
 
 namespace {
 
-Mat rows(std::initializer_list<std::initializer_list<float>> r) {
-    Mat m(Eigen::Index(r.size()), Eigen::Index(r.begin()->size()));
-    int i = 0;
-    for (const auto& row : r) {
-        int j = 0;
-        for (float x : row) m(i, j++) = x;
-        ++i;
-    }
-    return m;
-}
+using attnviz::test::rows;
 
 // w_ij = exp(-(j - i - mu)² / 2σ²) over the allowed keys (unnormalised: the statistics
 // normalise rows themselves).

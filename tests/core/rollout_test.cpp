@@ -16,16 +16,7 @@ using attnviz::test::errorOf;
 
 namespace {
 
-Mat rows(std::initializer_list<std::initializer_list<float>> r) {
-    Mat m(Eigen::Index(r.size()), Eigen::Index(r.begin()->size()));
-    int i = 0;
-    for (const auto& row : r) {
-        int j = 0;
-        for (float x : row) m(i, j++) = x;
-        ++i;
-    }
-    return m;
-}
+using attnviz::test::rows;
 
 CapturedBlock block(int layer, std::vector<Mat> heads) {
     CapturedBlock b;

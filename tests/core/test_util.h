@@ -10,6 +10,7 @@
 #include <cstdlib>
 #include <functional>
 #include <future>
+#include <initializer_list>
 #include <memory>
 #include <string>
 #include <thread>
@@ -22,6 +23,18 @@ inline Model makeModel(const std::string& configJson, uint64_t seed = 1) {
     const ModelConfig cfg = ModelConfig::fromJsonText(configJson);
     Vocab v = Vocab::fromWords(builtinEnglishWords());
     return Model::initialize(cfg, v, v, Tokenizer(true), seed);
+}
+
+// A matrix written row by row: rows({{1, 2}, {3, 4}}).
+inline Mat rows(std::initializer_list<std::initializer_list<float>> r) {
+    Mat m(Eigen::Index(r.size()), Eigen::Index(r.begin()->size()));
+    Eigen::Index i = 0;
+    for (const auto& row : r) {
+        Eigen::Index j = 0;
+        for (float x : row) m(i, j++) = x;
+        ++i;
+    }
+    return m;
 }
 
 // Message of the Error thrown by f, or "" when nothing was thrown.
