@@ -265,7 +265,7 @@ void RenderCommand::run(std::ostream& out) {
                                QString::fromStdString(record.source))
                           .toStdString();
     } else {
-        for (const auto& p : m_models) columns.push_back(loadModelColumn(p));
+        for (const auto& p : m_models) columns.push_back(column(p));
         results = std::make_shared<const Results>(
             analyzeAll(columns, m_text, m_targetOpt->count() ? m_target : std::string()));
     }
@@ -396,8 +396,9 @@ void RenderCommand::runCharts(std::ostream& out) {
             throw Error("--block must be encoder_self, decoder_self or cross");
         std::vector<render::ModelRuns> models;
         for (const auto& path : m_models) {
-            Model m = Model::load(path);
-            render::ModelRuns mr{loadModelColumn(path).name, {}};
+            const ModelColumn& col = column(path);
+            Model& m = *col.model;
+            render::ModelRuns mr{col.name, {}};
             for (const auto& [src, tgt] : sentences) {
                 try {
                     mr.runs.push_back(tgt ? m.analyze(src, std::string_view(*tgt))

@@ -5,10 +5,12 @@
 // headless, with the figure library (render/figure.h): no widgets.
 #include <CLI/CLI.hpp>
 #include <iosfwd>
+#include <map>
 #include <string>
 #include <vector>
 
 #include "command.h"
+#include "core/workspace.h"
 #include "image_input.h"
 #include "render/figure.h"
 
@@ -28,7 +30,9 @@ private:
     SelectionRequest request() const;   // the tables to draw, checked
     // Image models (render_image.cpp): overlays of --image or --fashion-mnist, or with
     // --distance-by-layer the chart of mean attention distances.
-    bool imageModels() const;  // whether the first --model is an image model
+    bool imageModels();  // whether the first --model is an image model
+    // The checkpoint at `path`, read once per run whichever path of the command asks.
+    const ModelColumn& column(const std::string& path);
     void addImageOptions();
     void refuseTextOptions() const;
     void refuseImageOptions() const;
@@ -36,7 +40,8 @@ private:
     void runDistanceChart(std::ostream& out);
     CLI::App* m_cmd = nullptr;
     std::vector<std::string> m_models;
-    std::vector<std::string> m_caption;  // lines under the title
+    std::map<std::string, ModelColumn> m_loaded;  // column()
+    std::vector<std::string> m_caption;           // lines under the title
     std::string m_text, m_target, m_block = "encoder_self", m_heads = "all", m_out, m_size,
                                   m_colormap = "viridis", m_scaling = "linear", m_title, m_query,
                                   m_font;

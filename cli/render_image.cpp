@@ -65,8 +65,14 @@ void RenderCommand::addImageOptions() {
                      ->check(CLI::Range(1, 60000));
 }
 
-bool RenderCommand::imageModels() const {
-    return m_probe.empty() && !m_models.empty() && Model::load(m_models[0]).config().isVision();
+bool RenderCommand::imageModels() {
+    return m_probe.empty() && !m_models.empty() && column(m_models[0]).model->config().isVision();
+}
+
+const ModelColumn& RenderCommand::column(const std::string& path) {
+    auto it = m_loaded.find(path);
+    if (it == m_loaded.end()) it = m_loaded.emplace(path, loadModelColumn(path)).first;
+    return it->second;
 }
 
 void RenderCommand::refuseTextOptions() const {
@@ -119,7 +125,7 @@ void RenderCommand::runImages(std::ostream& out) {
     std::vector<render::ImageColumn> columns;
     FloatJson dumps = FloatJson::array();
     for (const std::string& path : m_models) {
-        const ModelColumn col = loadModelColumn(path);
+        const ModelColumn& col = column(path);
         Model& m = *col.model;
         if (!m.config().isVision())
             throw Error("'" + path + "' reads text: --image and --fashion-mnist need image models");
@@ -165,7 +171,7 @@ void RenderCommand::runDistanceChart(std::ostream& out) {
     double uniform = 0;
     int images = 0;
     for (const std::string& path : m_models) {
-        const ModelColumn col = loadModelColumn(path);
+        const ModelColumn& col = column(path);
         Model& m = *col.model;
         if (!m.config().isVision())
             throw Error("'" + path + "' reads text: --distance-by-layer needs image models");
