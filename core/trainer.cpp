@@ -34,20 +34,20 @@ void TrainOptions::validate() const {
 
 nlohmann::json TrainOptions::toJson() const {
     nlohmann::json j = {{"steps", steps},
-            {"batch_size", batchSize},
-            {"optimizer", optimizer},
-            {"lr", lr},
-            {"schedule", schedule},
-            {"warmup", warmup},
-            {"weight_decay", weightDecay},
-            {"betas", {beta1, beta2}},
-            {"adam_eps", eps},
-            {"dropout", dropout},
-            {"label_smoothing", labelSmoothing},
-            {"clip", clip},
-            {"shuffle", shuffle},
-            {"threads", threads},
-            {"seed", seed}};
+                        {"batch_size", batchSize},
+                        {"optimizer", optimizer},
+                        {"lr", lr},
+                        {"schedule", schedule},
+                        {"warmup", warmup},
+                        {"weight_decay", weightDecay},
+                        {"betas", {beta1, beta2}},
+                        {"adam_eps", eps},
+                        {"dropout", dropout},
+                        {"label_smoothing", labelSmoothing},
+                        {"clip", clip},
+                        {"shuffle", shuffle},
+                        {"threads", threads},
+                        {"seed", seed}};
     // Only when used, so checkpoints trained without it keep their metadata byte for byte.
     if (augment != "none") j["augment"] = augment;
     return j;
@@ -182,8 +182,8 @@ std::vector<Example> Batcher::next() {
     return b;
 }
 
-Batch imageBatch(const Model& model, const std::vector<Example>& examples, size_t begin,
-                 size_t end, const ImageAugment& augment, uint64_t runSeed, int step) {
+Batch imageBatch(const Model& model, const std::vector<Example>& examples, size_t begin, size_t end,
+                 const ImageAugment& augment, uint64_t runSeed, int step) {
     const ModelConfig& cfg = model.config();
     const size_t px = size_t(cfg.imageSize) * size_t(cfg.imageSize);
     std::vector<uint8_t> pixels;

@@ -84,9 +84,8 @@ private:
 // Image examples [begin, end) as a batch for an image model (arch "vit"); Error when one is
 // not an image of the model's size with a label below its classes. With `augment`, example
 // i is augmented with the seed augmentSeed(runSeed, step, i) (core/augment.h).
-Batch imageBatch(const Model& model, const std::vector<Example>& examples, size_t begin,
-                 size_t end, const ImageAugment& augment = {}, uint64_t runSeed = 0,
-                 int step = 0);
+Batch imageBatch(const Model& model, const std::vector<Example>& examples, size_t begin, size_t end,
+                 const ImageAugment& augment = {}, uint64_t runSeed = 0, int step = 0);
 
 struct StepStats {
     int step = 0;
