@@ -162,9 +162,10 @@ private:
                 z = std::ldexp(z, 600);
             }
             const double invZ = 1 / z;
-            const double inside = squaredDistance(p + a, e + a, invZ, len);
+            // Σ (p − g)² inside the window: with the normal equations, from their pass.
+            const double inside = nrm ? jacobian(r, p, e + 0, a, b, invZ, mu, inv, *nrm)
+                                      : squaredDistance(p + a, e + a, invZ, len);
             total += inside + p2[a] + (p2[r.n] - p2[b + 1]);
-            if (nrm) jacobian(r, p, e + 0, a, b, invZ, mu, inv, *nrm);
         }
         return total;
     }
@@ -189,14 +190,16 @@ private:
     // −1/σ², ∂²ln e/∂μ∂s = −2α, ∂²ln e/∂s² = −2β:
     //   ∂²g_j/∂μ² = g_j [(α_j − ᾱ)² − C_αα], ∂²g_j/∂μ∂s = g_j [(α_j − ᾱ)(β_j − β̄) − C_αβ −
     //   2(α_j − ᾱ)], ∂²g_j/∂s² = g_j [(β_j − β̄)² − C_ββ − 2(β_j − β̄)].
-    static void jacobian(const Row& r, const double* p, const double* e, int a, int b, double invZ,
-                         double mu, double inv, Normal& n) {
+    // Returns Σ_j (p_j − g_j)² over the window, which its second pass has at hand.
+    static double jacobian(const Row& r, const double* p, const double* e, int a, int b,
+                           double invZ, double mu, double inv, Normal& n) {
         double ma = 0, mb = 0, maa = 0, mab = 0, mbb = 0;
         for (int j = a; j <= b; ++j) {
             const double d = (j - r.i - mu) * inv, g = e[j] * invZ, al = d * inv, be = d * d;
             ma += g * al, mb += g * be, maa += g * al * al, mab += g * al * be, mbb += g * be * be;
         }
         const double caa = maa - ma * ma, cab = mab - ma * mb, cbb = mbb - mb * mb;
+        double squares = 0;
         for (int j = a; j <= b; ++j) {
             const double d = (j - r.i - mu) * inv, g = e[j] * invZ;
             const double da = d * inv - ma, db = d * d - mb;
@@ -206,7 +209,9 @@ private:
             n.c11 += rg * (da * da - caa);
             n.c12 += rg * (da * db - cab - 2 * da);
             n.c22 += rg * (db * db - cbb - 2 * db);
+            squares += res * res;
         }
+        return squares;
     }
 
     std::vector<Row> m_rows;
