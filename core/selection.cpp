@@ -9,6 +9,7 @@
 #include "export.h"
 #include "head_stats.h"
 #include "result_stats.h"
+#include "rollout.h"
 #include "word_merge.h"
 
 namespace attnviz {
@@ -39,12 +40,6 @@ WordSplit sideWords(const Analysis& a, bool source) {
     const auto& labels = source ? a.sourceLabels : a.targetLabels;
     return splitWords(
         starts.size() == tokens.size() ? starts : std::vector<bool>(tokens.size(), true), labels);
-}
-
-Mat headMean(const CapturedBlock& b) {
-    Mat m = b.weights.front();
-    for (size_t h = 1; h < b.weights.size(); ++h) m += b.weights[h];
-    return m / static_cast<Scalar>(b.weights.size());
 }
 
 // The (model, layer) of every grid column: every model at the request's layer, or every
@@ -156,7 +151,7 @@ SelectedColumn selectColumn(const std::shared_ptr<const Results>& res, int c, in
     if (q.heads == "mean") {
         base.head = "mean";
         base.where = where + " · " + fill(w.meanOfHeads, std::to_string(b->heads));
-        base.weights = finish(std::make_shared<const Mat>(headMean(*b)), base.where, -1);
+        base.weights = finish(std::make_shared<const Mat>(meanOfHeads(*b)), base.where, -1);
         col.tables.push_back(base);
         return col;
     }
@@ -195,7 +190,7 @@ Selection selectRollout(const std::shared_ptr<const Results>& res, const Selecti
         if (r.error.empty())
             for (const auto& b : r.analysis.blocks)
                 if (b.kind == q.kind && (q.allLayersOf < 0 || b.layer <= layer)) {
-                    means.push_back(headMean(b));
+                    means.push_back(meanOfHeads(b));
                     last = b.layer;
                     col.variant = b.variant;
                 }
@@ -408,7 +403,7 @@ Profile selectProfile(const Results& res, BlockKind kind, int layer, int query, 
             f.lines.emplace_back(name, y);
         };
         if (column < 0) {
-            line(r.name, headMean(*b));
+            line(r.name, meanOfHeads(*b));
         } else {
             for (int h = 0; h < b->heads; ++h)
                 line(fill(w.head, std::to_string(h)), b->weights[size_t(h)]);
