@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "cli/cli.h"
+#include "tests/expect.h"
 
 namespace attnviz::test {
 
@@ -23,6 +24,9 @@ inline CliResult runCli(std::vector<std::string> args) {
     std::ostringstream out, err;
     const int code = attnviz::cli::run(int(argv.size()), argv.data(), out, err);
     return {code, out.str(), err.str()};
+}
+inline CliResult cli(std::vector<std::string> args) {
+    return runCli(std::move(args));
 }
 
 }  // namespace attnviz::test

@@ -22,9 +22,7 @@ using nlohmann::json;
 namespace {
 
 using Result = attnviz::test::CliResult;
-Result cli(std::vector<std::string> args) {
-    return attnviz::test::runCli(std::move(args));
-}
+using attnviz::test::cli;
 
 const std::string kData = ATTNVIZ_TEST_DATA;
 std::string tmp(const std::string& n) {

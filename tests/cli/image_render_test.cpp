@@ -18,12 +18,8 @@ using nlohmann::json;
 
 namespace {
 
-#define EXPECT_HAS(text, part) EXPECT_NE((text).find(part), std::string::npos) << (text)
-
 using Result = attnviz::test::CliResult;
-Result cli(std::vector<std::string> args) {
-    return attnviz::test::runCli(std::move(args));
-}
+using attnviz::test::cli;
 
 std::string tmp(const std::string& n) {
     return ::testing::TempDir() + "attnviz_image_render_" + n;

@@ -14,6 +14,7 @@
 #include "core/error.h"
 #include "core/image_set.h"
 #include "test_util.h"
+#include "tests/expect.h"
 
 namespace attnviz {
 namespace {
@@ -48,8 +49,6 @@ std::string write(const std::string& name, const std::string& bytes) {
 std::string parseError(const std::string& bytes, uint64_t limit = kMaxIdxBytes) {
     return test::errorOf([&] { parseIdx(bytes, "'f'", limit); });
 }
-
-#define EXPECT_HAS(text, part) EXPECT_NE((text).find(part), std::string::npos) << (text)
 
 TEST(Idx, ReadsPlainAndGzipArrays) {
     const std::string raw = header(0x08, {2, 3}) + std::string("\x01\x02\x03\x04\x05\xFF", 6);

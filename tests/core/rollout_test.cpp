@@ -10,6 +10,7 @@
 
 #include "core/attention/block.h"
 #include "test_util.h"
+#include "tests/expect.h"
 
 using namespace attnviz;
 using attnviz::test::errorOf;
@@ -38,8 +39,6 @@ Mat randomHead(int n, std::mt19937& rng) {
     }
     return m;
 }
-
-#define EXPECT_HAS(text, part) EXPECT_NE((text).find(part), std::string::npos) << (text)
 
 }  // namespace
 

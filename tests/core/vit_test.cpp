@@ -15,12 +15,11 @@
 #include "core/trainer.h"
 #include "core/training_job.h"
 #include "test_util.h"
+#include "tests/expect.h"
 
 using namespace attnviz;
 
 namespace {
-
-#define EXPECT_HAS(text, part) EXPECT_NE((text).find(part), std::string::npos) << (text)
 
 std::string configError(const std::string& json) {
     return test::errorOf([&] { ModelConfig::fromJsonText(json); });

@@ -12,12 +12,11 @@
 #include <fstream>
 
 #include "../core/test_util.h"
+#include "tests/expect.h"
 
 using namespace attnviz;
 
 namespace {
-
-#define EXPECT_HAS(text, part) EXPECT_NE((text).find(part), std::string::npos) << (text)
 
 std::string tmp(const std::string& name) {
     return test::tempPath("image_" + name);

@@ -12,12 +12,11 @@
 #include "core/attention/attention.h"
 #include "core/attention/variants.h"
 #include "core/error.h"
+#include "tests/expect.h"
 
 using namespace attnviz;
 
 namespace {
-
-#define EXPECT_HAS(text, part) EXPECT_NE((text).find(part), std::string::npos) << (text)
 
 const Scalar kInf = std::numeric_limits<Scalar>::infinity();
 
