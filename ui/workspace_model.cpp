@@ -56,12 +56,14 @@ void WorkspaceModel::replaceColumns(std::vector<ModelColumn> columns) {
     const bool viewMoved = focus != m_view.allLayersOf;
     m_view.allLayersOf = focus;
     m_columns = std::move(columns);
+    // The results follow their models before anyone draws the new columns or Focus: a view
+    // never shows a model's maps under another model's place, not even until analyze().
+    m_resultsMoved = followModels() || m_resultsMoved;
     emit columnsChanged();
     if (viewMoved) {
         m_selection.reset();
         emit viewChanged();
     }
-    // The results follow their models when the caller's analyze() marks them stale.
 }
 
 void WorkspaceModel::setCurrentColumn(int c) {
@@ -261,38 +263,44 @@ void WorkspaceModel::markStale() {
     m_arrived.clear();
     m_requested.start();
     m_shownOnce = false;
-    std::vector<const Model*> models;
-    for (const auto& c : m_columns) models.push_back(c.model.get());
-    const bool moved = models != m_resultModels;
-    std::vector<ColumnState> before = m_states;
-    if (moved) {  // each model's last result (and its marks) goes where its column is now
-        auto results = std::make_shared<Results>();
-        std::vector<qint64> since;
-        std::vector<bool> marked;
-        before.clear();
-        for (const auto& c : m_columns) {
-            const auto at = std::find(m_resultModels.begin(), m_resultModels.end(), c.model.get());
-            const size_t k = size_t(at - m_resultModels.begin());
-            ColumnResult none;
-            none.name = c.name;
-            const bool had = at != m_resultModels.end();
-            results->push_back(had ? (*m_results)[k] : none);
-            // A new column starts its time now, as one that was current.
-            before.push_back(had && k < m_states.size() ? m_states[k] : ColumnState::Current);
-            since.push_back(had && k < m_staleSince.size() ? m_staleSince[k] : 0);
-            marked.push_back(had && k < m_marked.size() && m_marked[k]);
-        }
-        m_resultModels = models;
-        m_staleSince = std::move(since);
-        m_marked = std::move(marked);
-        replaceResults(std::move(results));
-    }
+    const bool moved = followModels() || m_resultsMoved;
+    m_resultsMoved = false;
+    const std::vector<ColumnState> before = m_states;
     m_states.assign(m_columns.size(), ColumnState::Stale);
     restartMarks(before);
     if (moved)
         emit progressed();
     else
         emit columnStatesChanged();
+}
+
+bool WorkspaceModel::followModels() {
+    std::vector<const Model*> models;
+    for (const auto& c : m_columns) models.push_back(c.model.get());
+    if (models == m_resultModels) return false;
+    // Each model's last result (and its state and marks) goes where its column is now.
+    auto results = std::make_shared<Results>();
+    std::vector<ColumnState> states;
+    std::vector<qint64> since;
+    std::vector<bool> marked;
+    for (const auto& c : m_columns) {
+        const auto at = std::find(m_resultModels.begin(), m_resultModels.end(), c.model.get());
+        const size_t k = size_t(at - m_resultModels.begin());
+        ColumnResult none;
+        none.name = c.name;
+        const bool had = at != m_resultModels.end();
+        results->push_back(had ? (*m_results)[k] : none);
+        // A new column starts its time now, as one that was current.
+        states.push_back(had && k < m_states.size() ? m_states[k] : ColumnState::Current);
+        since.push_back(had && k < m_staleSince.size() ? m_staleSince[k] : 0);
+        marked.push_back(had && k < m_marked.size() && m_marked[k]);
+    }
+    m_resultModels = std::move(models);
+    m_states = std::move(states);
+    m_staleSince = std::move(since);
+    m_marked = std::move(marked);
+    replaceResults(std::move(results));
+    return true;
 }
 
 void WorkspaceModel::restartMarks(const std::vector<ColumnState>& before) {

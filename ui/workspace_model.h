@@ -138,13 +138,16 @@ signals:
 private:
     void setResults(std::shared_ptr<const Results> results);
     // Replaces m_columns, the current column and Focus following their models (see
-    // columns()); emits columnsChanged, then viewChanged when Focus moved. The results follow
-    // their models at the next analyze() (markStale).
+    // columns()) and the results following them at once (followModels); emits
+    // columnsChanged, then viewChanged when Focus moved.
     void replaceColumns(std::vector<ModelColumn> columns);
     void setColumnResult(int column, const ColumnResult& result);
     void showArrived();  // the results arrived since the last progressed, shown
     // Every column stale, keeping each model's last result in its (new) place.
     void markStale();
+    // Moves each model's last result, state and marks to its column's place now (a new
+    // column gets an empty result); false when every model is where its result is.
+    bool followModels();
     void replaceResults(std::shared_ptr<const Results> results);
     // After the states changed: columns newly Stale (and an analysis newly not current) start
     // their kStaleMarkMs; marks of what is no longer stale go. `since`/`marked` are per result
@@ -167,6 +170,7 @@ private:
     AnalysisRunner* m_runner;
     std::vector<ColumnState> m_states;         // per result
     std::vector<const Model*> m_resultModels;  // the model of each result
+    bool m_resultsMoved = false;               // followModels moved them since the last markStale
     std::vector<int> m_visible;
     // progressed for the columns arrived so far: not before kFirstShowMs after the request (an
     // analysis done by then is shown once, whole), then at most every kShowEveryMs. Each

@@ -11,6 +11,7 @@
 #include <QAbstractSpinBox>
 #include <QApplication>
 #include <QComboBox>
+#include <QDir>
 #include <QDockWidget>
 #include <QDoubleSpinBox>
 #include <QFile>
@@ -35,6 +36,7 @@
 #include "ui/training_dock.h"
 #include "ui/variant_panel.h"
 #include "ui/view_controls.h"
+#include "ui/workspace_model.h"
 
 using namespace attnviz;
 using namespace attnviz::ui;
@@ -287,6 +289,29 @@ TEST(ModelState, FocusAndTheCurrentColumnFollowTheirModel) {
     w.addColumn(bundled("12-local.safetensors"));
     waitForResults(w);
     focusIsHcSa("added");
+    // A model added before it (as the picker does): whenever the columns or the view are
+    // announced, Focus's result is already that model's, never the one now in its old place.
+    int announced = 0;
+    auto resultsFollow = [&] {
+        ++announced;
+        const int at = w.view().allLayersOf;
+        ASSERT_GE(at, 0);
+        ASSERT_LT(at, int(w.workspace()->results()->size()));
+        EXPECT_EQ((*w.workspace()->results())[size_t(at)].name, w.columns()[size_t(at)].name);
+    };
+    const auto c1 = QObject::connect(w.workspace(), &WorkspaceModel::columnsChanged, resultsFollow);
+    const auto c2 = QObject::connect(w.workspace(), &WorkspaceModel::viewChanged, resultsFollow);
+    std::vector<ModelColumn> before = w.columns();
+    before.insert(before.begin(), bundled("03-random.safetensors"));
+    w.setColumns(before);
+    QObject::disconnect(c1);
+    QObject::disconnect(c2);
+    EXPECT_GE(announced, 2);  // the columns, and Focus moved
+    focusIsHcSa("one added before it, before the analysis");
+    waitForResults(w);
+    focusIsHcSa("one added before it");
+    w.removeColumn(0);
+    waitForResults(w);
     w.removeColumn(0);  // dense
     focusIsHcSa("another removed, before the analysis");
     waitForResults(w);
@@ -381,6 +406,53 @@ TEST(ModelState, SavingAWorkspaceOffersToSaveTheModelsTrainedHere) {
     EXPECT_EQ(goOn.last(), "&Quit without saving");
     EXPECT_TRUE(QFile::exists(savePath));
     QSettings().clear();  // closing stored this window's layout; later tests start afresh
+}
+
+// Item 15: several unsaved models are saved with one folder dialog, not a file dialog each;
+// names already taken (on disk, or by one of them) get "-2", "-3": nothing is overwritten.
+TEST(ModelState, SeveralUnsavedModelsAreSavedIntoOneFolder) {
+    QTemporaryDir dir;
+    ASSERT_TRUE(dir.isValid());
+    {
+        QFile taken(dir.filePath("gauss.safetensors"));  // someone else's file
+        ASSERT_TRUE(taken.open(QIODevice::WriteOnly));
+        taken.write("keep me");
+    }
+    MainWindow w;
+    w.setColumns({trainedHere("gaussian", "gauss · trained here"),
+                  trainedHere("dot", "dot · trained here"),
+                  trainedHere("gaussian", "gauss · trained here, again")});
+    w.setAskUnsaved([](UnsavedPrompt&) { return UnsavedPrompt::SaveThem; });
+    int fileDialogs = 0;
+    QList<int> folderDialogs;
+    QString folder;  // "" = the folder dialog cancelled
+    w.training()->setChoosePath([&](const QString&) {
+        ++fileDialogs;
+        return QString();
+    });
+    w.training()->setChooseFolder([&](int models) {
+        folderDialogs << models;
+        return folder;
+    });
+    // Cancelled: nothing written, all three still unsaved.
+    EXPECT_FALSE(w.confirmUnsavedLeftOut());
+    EXPECT_EQ(folderDialogs, QList<int>{3});
+    EXPECT_EQ(w.unsavedColumns(), 3);
+    EXPECT_EQ(QDir(dir.path()).entryList(QDir::Files).size(), 1);
+    // Chosen: one dialog in all, three files, the other file untouched.
+    folder = dir.path();
+    ASSERT_TRUE(w.confirmUnsavedLeftOut());
+    EXPECT_EQ(fileDialogs, 0);
+    EXPECT_EQ(folderDialogs, (QList<int>{3, 3}));
+    EXPECT_EQ(w.unsavedColumns(), 0);
+    EXPECT_EQ(w.columns()[0].path, dir.filePath("gauss-2.safetensors").toStdString());
+    EXPECT_EQ(w.columns()[1].path, dir.filePath("dot.safetensors").toStdString());
+    EXPECT_EQ(w.columns()[2].path, dir.filePath("gauss-3.safetensors").toStdString());
+    QFile taken(dir.filePath("gauss.safetensors"));
+    ASSERT_TRUE(taken.open(QIODevice::ReadOnly));
+    EXPECT_EQ(taken.readAll(), QByteArray("keep me"));
+    for (const char* f : {"gauss-2.safetensors", "dot.safetensors", "gauss-3.safetensors"})
+        EXPECT_NO_THROW(loadModelColumn(dir.filePath(f).toStdString())) << f;
 }
 
 // Item 15: switching the model set offers it too; Cancel keeps the set and its models.
