@@ -3,8 +3,10 @@
 
 #include <QCheckBox>
 #include <QComboBox>
+#include <QDir>
 #include <QEvent>
 #include <QFileDialog>
+#include <QFileInfo>
 #include <QFormLayout>
 #include <QLabel>
 #include <QLineEdit>
@@ -460,7 +462,33 @@ bool TrainingDock::saveModel(const std::shared_ptr<Model>& model, const QString&
                              ? m_choosePath(suggested)
                              : QFileDialog::getSaveFileName(this, tr("Save model"), suggested,
                                                             tr("Checkpoints (*.safetensors)"));
-    if (path.isEmpty()) return false;
+    return writeModel(model, path);
+}
+
+bool TrainingDock::saveModels(
+    const std::vector<std::pair<std::shared_ptr<Model>, QString>>& models) {
+    if (models.size() == 1) return saveModel(models[0].first, models[0].second);
+    if (models.empty()) return true;
+    const int n = int(models.size());
+    const QString folder = m_chooseFolder ? m_chooseFolder(n)
+                                          : QFileDialog::getExistingDirectory(
+                                                this, tr("Save %1 models into a folder").arg(n));
+    if (folder.isEmpty()) return false;
+    for (const auto& [model, name] : models) {
+        const QDir dir(folder);
+        QString stem = name.section(' ', 0, 0);  // "gauss · trained here" → "gauss"
+        stem.replace('/', '-').replace('\\', '-');
+        if (stem.isEmpty() || stem.startsWith('.')) stem.prepend(QStringLiteral("model"));
+        QString file = stem + ".safetensors";
+        for (int k = 2; QFileInfo::exists(dir.filePath(file)); ++k)
+            file = stem + QStringLiteral("-%1.safetensors").arg(k);
+        if (!writeModel(model, dir.filePath(file))) return false;
+    }
+    return true;
+}
+
+bool TrainingDock::writeModel(const std::shared_ptr<Model>& model, const QString& path) {
+    if (!model || path.isEmpty()) return false;
     try {
         model->save(path.toStdString());  // atomic: a temporary file renamed over `path`
         emit modelSaved(model, path);

@@ -60,10 +60,19 @@ public:
     // chooser set below), writes the checkpoint atomically (Model::save) and emits
     // modelSaved. False when the user cancelled or the write failed (the reason by message).
     bool saveModel(const std::shared_ptr<Model>& model, const QString& name);
+    // Several models at once (saving a workspace, quitting): one model as saveModel does;
+    // two or more with one folder dialog, each written there as its name's first word +
+    // ".safetensors", a name already taken (on disk or by an earlier one of them) getting
+    // "-2", "-3", … so that no file is overwritten. False when cancelled or a write failed
+    // (those before it stay saved and their columns name them).
+    bool saveModels(const std::vector<std::pair<std::shared_ptr<Model>, QString>>& models);
     // Stands in for the file dialog (tests): the path to save to given a suggested file name;
     // "" = cancelled.
     using ChoosePath = std::function<QString(const QString& suggested)>;
     void setChoosePath(ChoosePath choose) { m_choosePath = std::move(choose); }
+    // Stands in for the folder dialog of saveModels (tests): "" = cancelled.
+    using ChooseFolder = std::function<QString(int models)>;
+    void setChooseFolder(ChooseFolder choose) { m_chooseFolder = std::move(choose); }
     // The loss plot's axis titles (x, y) in `language`: on screen and in a figure.
     static std::pair<QString, QString> lossAxisTitles(const QString& language);
 
@@ -82,6 +91,8 @@ protected:
     void changeEvent(QEvent* event) override;  // retranslates on QEvent::LanguageChange
 
 private:
+    // Model::save to `path` (atomic), then modelSaved; false with the reason by message.
+    bool writeModel(const std::shared_ptr<Model>& model, const QString& path);
     void retranslateUi();
     void retranslateRows();  // the data and probe rows
     void startFromControls();
@@ -113,6 +124,7 @@ private:
     std::shared_ptr<Model> m_last;
     QString m_lastName;
     ChoosePath m_choosePath;
+    ChooseFolder m_chooseFolder;
     QFuture<void> m_future;
 };
 

@@ -9,7 +9,8 @@ UnsavedPrompt::UnsavedPrompt(const QString& title, const QString& text, const QS
                              QWidget* parent)
     : QMessageBox(QMessageBox::Warning, title, text, QMessageBox::NoButton, parent) {
     m_save = addButton(tr("&Save models…"), QMessageBox::AcceptRole);
-    m_save->setToolTip(tr("Saves each of them as with Training › Save model…, then goes on"));
+    m_save->setToolTip(
+        tr("Saves them (one file dialog for one model, one folder for several), then goes on"));
     m_goOn = addButton(goOn, QMessageBox::DestructiveRole);
     setDefaultButton(m_save);
     setEscapeButton(addButton(QMessageBox::Cancel));

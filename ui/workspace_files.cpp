@@ -83,11 +83,12 @@ bool MainWindow::offerToSave(const std::vector<ModelColumn>& unsaved, const QStr
     else
         choice = (prompt.exec(), prompt.choice());
     if (choice != UnsavedPrompt::SaveThem) return choice == UnsavedPrompt::GoOn;
-    // Each through Training › Save model… (its modelSaved gives the column its path); a
-    // cancelled or failed one stops here, nothing lost.
-    for (const auto& c : unsaved)
-        if (!m_training->saveModel(c.model, QString::fromStdString(c.name))) return false;
-    return true;
+    // One file dialog for one model, one folder dialog for several (TrainingDock::saveModels;
+    // its modelSaved gives each column its path); a cancelled or failed one stops here,
+    // nothing lost.
+    std::vector<std::pair<std::shared_ptr<Model>, QString>> models;
+    for (const auto& c : unsaved) models.emplace_back(c.model, QString::fromStdString(c.name));
+    return m_training->saveModels(models);
 }
 
 bool MainWindow::confirm(const QString& title, const QString& text) {

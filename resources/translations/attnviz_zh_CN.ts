@@ -1946,6 +1946,10 @@ weight %6</source>
             <translation>已保存 %1</translation>
         </message>
         <message>
+            <source>Save %1 models into a folder</source>
+            <translation>将 %1 个模型保存到文件夹</translation>
+        </message>
+        <message>
             <source>Cannot save: %1</source>
             <translation>无法保存：%1</translation>
         </message>
@@ -2226,8 +2230,8 @@ weight %6</source>
             <translation>保存模型(&amp;S)…</translation>
         </message>
         <message>
-            <source>Saves each of them as with Training › Save model…, then goes on</source>
-            <translation>像“训练 › 保存模型…”一样逐个保存它们，然后继续</translation>
+            <source>Saves them (one file dialog for one model, one folder for several), then goes on</source>
+            <translation>保存它们（一个模型用文件对话框，多个模型选一个文件夹），然后继续</translation>
         </message>
     </context>
     <context>

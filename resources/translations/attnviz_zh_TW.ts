@@ -1946,6 +1946,10 @@ weight %6</source>
             <translation>已儲存 %1</translation>
         </message>
         <message>
+            <source>Save %1 models into a folder</source>
+            <translation>將 %1 個模型儲存到資料夾</translation>
+        </message>
+        <message>
             <source>Cannot save: %1</source>
             <translation>無法儲存：%1</translation>
         </message>
@@ -2226,8 +2230,8 @@ weight %6</source>
             <translation>儲存模型(&amp;S)…</translation>
         </message>
         <message>
-            <source>Saves each of them as with Training › Save model…, then goes on</source>
-            <translation>像「訓練 › 儲存模型…」一樣逐個儲存它們，然後繼續</translation>
+            <source>Saves them (one file dialog for one model, one folder for several), then goes on</source>
+            <translation>儲存它們（一個模型用檔案對話方塊，多個模型選一個資料夾），然後繼續</translation>
         </message>
     </context>
     <context>
