@@ -190,8 +190,11 @@ void AnalysisRunner::request(const std::vector<ModelColumn>& columns, const std:
         return;
     }
     r->jobs.emplace_back(AnalysisStage::Source, -1);  // the input check
-    for (const AnalysisStage stage : {AnalysisStage::Source, AnalysisStage::Whole})
-        for (int c : order) r->jobs.emplace_back(stage, c);
+    // The encoder's maps first only when the whole analysis decodes: with a target given it
+    // is one forward pass, as quick as the first stage, which would only add a second one.
+    if (target.empty())
+        for (int c : order) r->jobs.emplace_back(AnalysisStage::Source, c);
+    for (int c : order) r->jobs.emplace_back(AnalysisStage::Whole, c);
     QThreadPool* pool = backgroundPool();
     const int workers = std::min(pool->maxThreadCount(), int(r->jobs.size()));
     for (int k = 0; k < workers; ++k) pool->start([inbox = m_inbox, r] { inbox->work(r); });

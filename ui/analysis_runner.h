@@ -21,7 +21,8 @@ Results analyzeCatching(const std::vector<ModelColumn>& columns, const std::stri
 // reports each column's results in the UI thread as they come:
 //   1. every model's input check (core/workspace.h inputError): a sentence too long for a
 //      model is refused at once, before any model runs;
-//   2. each model's first stage (AnalysisStage::Source: the encoder's maps, no decoding);
+//   2. when the target is to be decoded, each model's first stage (AnalysisStage::Source:
+//      the encoder's maps, no decoding; with a target given the whole analysis is as quick);
 //   3. each model's whole analysis (decoding, decoder and cross-attention maps).
 // Within a stage the columns asked for first (those on screen) go first. A new request makes
 // the older one stale: its jobs not started are skipped, its decoding is cancelled, and
