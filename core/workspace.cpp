@@ -88,12 +88,13 @@ std::string modelSetDirectory(const ModelSet& set) {
     return set.dir == "." ? bundledModelDirectory() : bundledModelDirectory() + "/" + set.dir;
 }
 
-bool modelSetAvailable(const ModelSet& set) {
+int modelSetSize(const ModelSet& set) {
     std::error_code ec;
+    int n = 0;
     for (fs::directory_iterator it(modelSetDirectory(set), ec), end; !ec && it != end;
          it.increment(ec))
-        if (it->path().extension() == ".safetensors") return true;
-    return false;
+        n += it->path().extension() == ".safetensors";
+    return n;
 }
 
 const std::vector<ComparisonPreset>& comparisonPresets() {

@@ -53,8 +53,9 @@ const std::vector<ModelSet>& modelSets();
 const ModelSet* findModelSet(const std::string& id);
 // The set's folder: bundledModelDirectory() / dir.
 std::string modelSetDirectory(const ModelSet& set);
-// Whether the set's folder has a checkpoint (*.safetensors) at all.
-bool modelSetAvailable(const ModelSet& set);
+// How many checkpoints (*.safetensors) the set's folder holds (0: none, or no folder); the
+// app's Models box shows it and offers only sets that have models.
+int modelSetSize(const ModelSet& set);
 
 // A comparison a lecture needs, by the bundled files' names: which models, in which order.
 struct ComparisonPreset {

@@ -7,6 +7,7 @@
 #include <QFileInfo>
 #include <QLabel>
 #include <QLineEdit>
+#include <QStandardItemModel>
 #include <QStatusBar>
 
 #include "comparison_grid.h"
@@ -40,8 +41,16 @@ void MainWindow::retranslateUi() {
     m_source->setPlaceholderText(tr("Type a sentence, e.g. I want to go to the station"));
     m_target->setPlaceholderText(tr("Target (empty: each model decodes greedily)"));
     const auto& sets = modelSets();
-    for (int i = 0; i < m_modelSet->count() && i < int(sets.size()); ++i)
-        m_modelSet->setItemText(i, engineText(sets[size_t(i)].label));
+    for (int i = 0; i < m_modelSet->count() && i < int(sets.size()); ++i) {
+        // With how many models it has: a set still being trained (the vision set) shows it,
+        // and one without any cannot be chosen.
+        const int n = modelSetSize(sets[size_t(i)]);
+        //: A model set in the Models box and how many models it has
+        m_modelSet->setItemText(i,
+                                tr("%1 · %2 models").arg(engineText(sets[size_t(i)].label)).arg(n));
+        if (auto* items = qobject_cast<QStandardItemModel*>(m_modelSet->model()))
+            items->item(i)->setEnabled(n > 0);
+    }
     m_modelSet->setToolTip(
         tr("The bundled models to compare: real English → Spanish text with subword pieces, the "
            "toy translation task whose gold alignments are exact, or language models. Replaces "

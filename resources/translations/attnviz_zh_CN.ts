@@ -1584,6 +1584,11 @@ weight %6</source>
             <translation>目标句（留空：各模型贪心解码）</translation>
         </message>
         <message>
+            <source>%1 · %2 models</source>
+            <extracomment>A model set in the Models box and how many models it has</extracomment>
+            <translation>%1 · %2 个模型</translation>
+        </message>
+        <message>
             <source>The bundled models to compare: real English → Spanish text with subword pieces, the toy translation task whose gold alignments are exact, or language models. Replaces the columns.</source>
             <translation>要对比的内置模型：带子词切分的真实英语 → 西班牙语文本、参考对齐完全准确的玩具翻译任务，或语言模型。会替换现有的列。</translation>
         </message>

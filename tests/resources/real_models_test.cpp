@@ -145,7 +145,7 @@ TEST(RealModels, OnePerPresetAndOneTokenizerPerSet) {
 // Whether a bundled set is all there. The vision set (issue 28) is trained by a long,
 // resumable job (scripts/experiment-vision) and committed once every configuration of
 // configs/vision has its model; until then its folder is absent or partial and the app
-// offers the set only when it has models (modelSetAvailable).
+// offers the set only when it has models (modelSetSize).
 static bool setComplete(const ModelSet& set) {
     if (set.id != "vision") return true;
     const fs::path dir = modelSetDirectory(set),

@@ -12,11 +12,13 @@
 #include <QDockWidget>
 #include <QDoubleSpinBox>
 #include <QElapsedTimer>
+#include <QFile>
 #include <QLineEdit>
 #include <QListWidget>
 #include <QScrollArea>
 #include <QSettings>
 #include <QSignalSpy>
+#include <QStandardItemModel>
 #include <QStandardPaths>
 #include <QStatusBar>
 #include <QTemporaryDir>
@@ -762,6 +764,37 @@ TEST(MainWindow, ModelSetsSwitchInOneControlAndAreSavedInTheWorkspace) {
     EXPECT_FALSE(w2.chooseModelSet("nope", false));
     EXPECT_EQ(w2.modelSet(), "toy-lm");
     EXPECT_EQ(w2.columns().size(), 4u);
+}
+
+// The Models box says how many models each set has, and a set without any (a folder not
+// there, or a set still being trained and not yet committed) cannot be chosen.
+TEST(MainWindow, TheModelsBoxCountsEachSetsModelsAndDisablesEmptyOnes) {
+    QTemporaryDir dir;
+    ASSERT_TRUE(dir.isValid());
+    const QString models = QString::fromStdString(attnviz::bundledModelDirectory());
+    for (const char* f : {"01-dot.safetensors", "09-hc-sa.safetensors"})
+        ASSERT_TRUE(QFile::copy(models + "/" + f, dir.filePath(f)));
+    const QByteArray before = qgetenv("ATTNVIZ_MODELS");
+    qputenv("ATTNVIZ_MODELS", dir.path().toUtf8());
+    {
+        MainWindow w;
+        QComboBox* box = w.modelSetBox();
+        auto* items = qobject_cast<QStandardItemModel*>(box->model());
+        ASSERT_NE(items, nullptr);
+        for (const auto& set : attnviz::modelSets()) {
+            const int i = box->findData(QString::fromStdString(set.id));
+            ASSERT_GE(i, 0) << set.id;
+            const bool toy = set.id == "toy";
+            EXPECT_TRUE(box->itemText(i).endsWith(toy ? " · 2 models" : " · 0 models"))
+                << box->itemText(i).toStdString();
+            EXPECT_EQ(items->item(i)->isEnabled(), toy) << set.id;
+        }
+    }
+    qputenv("ATTNVIZ_MODELS", before);
+    MainWindow w;  // the bundled sets: the real one has its twelve
+    const int real = w.modelSetBox()->findData("en-es");
+    EXPECT_TRUE(w.modelSetBox()->itemText(real).endsWith(" · 12 models"))
+        << w.modelSetBox()->itemText(real).toStdString();
 }
 
 // The lines view (issue 13): one LinesPanel per table, rows lined up across panels;
