@@ -220,10 +220,9 @@ void ImageChooser::chooseTestImage(int index) {
     m_model->setImage(px, m_test.labels[size_t(index)],
                       "fashion-mnist test image " + std::to_string(index));
     showPreviews({});
-    m_note->setText(
-        tr("Test image %1: %2")
-            .arg(index)
-            .arg(QString::fromStdString(fashionMnistClasses()[m_test.labels[size_t(index)]])));
+    m_note->setText(tr("Test image %1: %2")
+                        .arg(index)
+                        .arg(classLabel(fashionMnistClasses()[m_test.labels[size_t(index)]])));
 }
 
 bool ImageChooser::refuse(const QString& heading, const QString& why, QString* error) {
