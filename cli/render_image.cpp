@@ -8,7 +8,6 @@
 
 #include "core/dump.h"
 #include "core/error.h"
-#include "core/export.h"
 #include "core/file_io.h"
 #include "core/head_stats.h"
 #include "core/image_set.h"
@@ -24,20 +23,6 @@ namespace {
 
 std::string extensionOf(const std::string& path) {
     return QFileInfo(QString::fromStdString(path)).suffix().toLower().toStdString();
-}
-
-// Each model's panels as tables [N, N], positions labelled "cls", "r0c0", … (docs/model-spec.md 9).
-std::string imageDataBytes(const std::vector<render::ImageColumn>& columns,
-                           const std::vector<render::ImageModelResult>& models,
-                           const std::string& ext) {
-    std::vector<WeightTable> tables;
-    for (size_t c = 0; c < columns.size(); ++c) {
-        const auto labels = positionLabels(models[c].grid);
-        for (const render::ImagePanel& pl : columns[c].panels)
-            tables.push_back(
-                {columns[c].title, "encoder_self", pl.layer, pl.head, labels, labels, *pl.matrix});
-    }
-    return ext == "csv" ? weightsCsv(tables) : weightsNpy(tables);
 }
 
 }  // namespace
@@ -145,7 +130,7 @@ void RenderCommand::runImages(std::ostream& out) {
     if (ext == "json" || ext == "csv" || ext == "npy") {
         const std::string bytes = ext == "json"
                                       ? (dumps.size() == 1 ? dumps[0] : dumps).dump() + "\n"
-                                      : imageDataBytes(columns, models, ext);
+                                      : render::imageDataBytes(columns, ext);
         writeFileAtomically(m_out, bytes);
         out << "wrote " << m_out << "\n";
         return;

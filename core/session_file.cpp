@@ -40,7 +40,83 @@ std::vector<std::string> stringsAt(const json& o, const char* key, const std::st
     return out;
 }
 
+// Whether `q` is "pooled", "cls" or "ROW,COL" with whole numbers (the grid is the app's).
+bool imageQueryForm(const std::string& q) {
+    if (q == "pooled" || q == "cls") return true;
+    const size_t comma = q.find(',');
+    auto number = [](const std::string& t) {
+        return !t.empty() && t.size() <= 4 &&
+               t.find_first_not_of("0123456789") == std::string::npos;
+    };
+    return comma != std::string::npos && number(q.substr(0, comma)) && number(q.substr(comma + 1));
+}
+
+// The "image" object (SessionImage); messages name its keys as 'image.KEY'.
+SessionImage parseSessionImage(const json& j, const std::string& what) {
+    if (!j.is_object()) wrongType(what, "image", "an object", j);
+    auto bad = [&](const char* key, const char* must) {
+        wrongType(what, ("image." + std::string(key)).c_str(), must, j[key]);
+    };
+    auto integer = [&](const char* key, int64_t least, int fallback) {
+        const auto it = j.find(key);
+        if (it == j.end()) return fallback;
+        if (!it->is_number_integer() || it->get<int64_t>() < least ||
+            it->get<int64_t>() > std::numeric_limits<int>::max())
+            bad(key, least < 0 ? "an integer of at least -1" : "an integer of at least 0");
+        return int(it->get<int64_t>());
+    };
+    auto text = [&](const char* key, const char* fallback) {
+        const auto it = j.find(key);
+        if (it == j.end()) return std::string(fallback);
+        if (!it->is_string()) bad(key, "a string");
+        return it->get<std::string>();
+    };
+    auto oneOf = [&](const char* key, std::initializer_list<const char*> allowed,
+                     const char* must) {
+        const std::string v = text(key, *allowed.begin());
+        if (std::none_of(allowed.begin(), allowed.end(), [&](const char* a) { return v == a; }))
+            bad(key, must);
+        return v;
+    };
+    SessionImage m;
+    m.testIndex = integer("test_index", 0, -1);
+    m.file = text("file", "");
+    m.fileAbsolute = text("file_absolute", "");
+    if (m.testIndex >= 0 && !m.file.empty())
+        throw Error(what + ": 'image' names a test image and a file: give one of them");
+    m.invert = oneOf("invert", {"auto", "yes", "no"}, "auto, yes or no");
+    m.query = text("query", "pooled");
+    if (!imageQueryForm(m.query)) bad("query", "pooled, cls or a patch ROW,COL");
+    m.layer = integer("layer", -1, -1);
+    m.heads = oneOf("heads", {"all", "mean", "rollout"}, "all, mean or rollout");
+    if (const auto it = j.find("opacity"); it != j.end()) {
+        if (!it->is_number() || !(it->get<double>() >= 0 && it->get<double>() <= 1))
+            bad("opacity", "a number from 0 to 1");
+        m.opacity = it->get<double>();
+    }
+    m.colormap = text("colormap", "viridis");
+    if (const auto it = j.find("shared_scale"); it != j.end()) {
+        if (!it->is_boolean()) bad("shared_scale", "true or false");
+        m.sharedScale = it->get<bool>();
+    }
+    return m;
+}
+
 }  // namespace
+
+json SessionImage::toJson() const {
+    json j = {{"invert", invert},
+              {"query", query},
+              {"layer", layer},
+              {"heads", heads},
+              {"opacity", opacity},
+              {"colormap", colormap},
+              {"shared_scale", sharedScale}};
+    if (testIndex >= 0) j["test_index"] = testIndex;
+    if (!file.empty()) j["file"] = file;
+    if (!fileAbsolute.empty()) j["file_absolute"] = fileAbsolute;
+    return j;
+}
 
 json SessionFile::toJson() const {
     json configs = json::array();
@@ -57,6 +133,7 @@ json SessionFile::toJson() const {
     if (std::any_of(columnsAbsolute.begin(), columnsAbsolute.end(),
                     [](const std::string& a) { return !a.empty(); }))
         j["columns_absolute"] = columnsAbsolute;
+    if (image) j["image"] = image->toJson();
     return j;
 }
 
@@ -100,6 +177,7 @@ SessionFile parseSessionJson(std::string_view text, const std::string& what) {
         if (!it->is_object()) wrongType(what, "view", "an object", *it);
         s.view = *it;
     }
+    if (const auto it = j.find("image"); it != j.end()) s.image = parseSessionImage(*it, what);
     return s;
 }
 
@@ -187,6 +265,14 @@ void storeColumnPaths(SessionFile& s, const std::string& workspaceDir) {
             s.columnsAbsolute[i] = canonicalPath(c).string();
         c = stored;
     }
+    if (s.image && !s.image->file.empty()) {
+        const std::string stored = storedColumnPath(s.image->file, workspaceDir);
+        s.image->fileAbsolute =
+            fs::path(stored).is_relative() && stored.rfind(kBundlePrefix, 0) != 0
+                ? canonicalPath(s.image->file).string()
+                : std::string();
+        s.image->file = stored;
+    }
 }
 
 void resolveColumnPaths(SessionFile& s, const std::string& workspaceDir) {
@@ -195,6 +281,9 @@ void resolveColumnPaths(SessionFile& s, const std::string& workspaceDir) {
             resolveColumnPath(s.columns[i], workspaceDir,
                               i < s.columnsAbsolute.size() ? s.columnsAbsolute[i] : std::string());
     s.columnsAbsolute.clear();
+    if (s.image && !s.image->file.empty())
+        s.image->file = resolveColumnPath(s.image->file, workspaceDir, s.image->fileAbsolute);
+    if (s.image) s.image->fileAbsolute.clear();
 }
 
 }  // namespace attnviz

@@ -18,12 +18,35 @@
 // its models. Older files hold absolute paths only; they still open (resolveColumnPath).
 // Every key but "attnviz_session" may be absent (older files): its default is used. The
 // view's keys belong to the app (ui/view_state.h); here it must only be an object.
+// In image mode (issue 28) "image" holds the image the models read and what the panels show:
+//   {"test_index": I}  a Fashion-MNIST test image, or
+//   {"file": PATH, "file_absolute": PATH, "invert": "auto"|"yes"|"no"}  a person's image,
+//                      stored as a column's checkpoint is (below);
+//   and "query" ("pooled", "cls" or "ROW,COL"), "layer" (-1: the last), "heads" ("all",
+//   "mean" or "rollout"), "opacity" (0 … 1), "colormap", "shared_scale" (true/false).
+// A pasted image has no file: only the query and the rest are kept.
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 namespace attnviz {
+
+// The "image" object: image mode's input and panels.
+struct SessionImage {
+    int testIndex = -1;                // a Fashion-MNIST test image, 0 …; -1: none
+    std::string file, fileAbsolute;    // a person's image file as stored ("" none), see above
+    std::string invert = "auto";       // for the file: "auto", "yes" or "no"
+    std::string query = "pooled";      // "pooled", "cls" or "ROW,COL" (checked for its form
+                                       // here, against the models' grids by the app)
+    int layer = -1;                    // -1: the last
+    std::string heads = "all";         // "all", "mean" or "rollout"
+    double opacity = 0.6;              // 0 … 1
+    std::string colormap = "viridis";  // a name of render/colormaps.h (checked by the app)
+    bool sharedScale = false;          // every panel on one colour scale
+    nlohmann::json toJson() const;
+};
 
 struct SessionFile {
     std::string source, target;
@@ -38,6 +61,7 @@ struct SessionFile {
     std::vector<nlohmann::json> columnConfigs;
     std::string modelSet;  // the bundled set the columns came from, "" if none
     nlohmann::json view = nlohmann::json::object();
+    std::optional<SessionImage> image;  // written only when set
 
     nlohmann::json toJson() const;
     bool operator==(const SessionFile& o) const { return toJson() == o.toJson(); }
@@ -46,7 +70,8 @@ struct SessionFile {
 // Parses a session's text; `what` names it in errors ("'w.attnviz.json'"). Error for text
 // over kMaxSessionBytes, invalid JSON (invalid UTF-8 included), nesting deeper than
 // kMaxJsonDepth, a repeated key, a value that is not an object, no "attnviz_session": 1, or
-// a key of the wrong type ("<what>: 'columns' must be an array of strings, got …").
+// a key of the wrong type ("<what>: 'columns' must be an array of strings, got …"), or an
+// "image" object that breaks its rules ("<what>: 'image.heads' must be all, mean or rollout").
 SessionFile parseSessionJson(std::string_view text, const std::string& what);
 // Reads `path` through readTextFile (a regular file of at most kMaxSessionBytes) and parses
 // it; every message names the file.
@@ -71,7 +96,8 @@ std::string storedColumnPath(const std::string& path, const std::string& workspa
 // happens to be called "models" is never swapped for the bundle).
 std::string resolveColumnPath(const std::string& stored, const std::string& workspaceDir,
                               const std::string& absolute = {});
-// Every entry of s.columns through storedColumnPath / resolveColumnPath.
+// Every entry of s.columns, and the image's file, through storedColumnPath /
+// resolveColumnPath.
 void storeColumnPaths(SessionFile& s, const std::string& workspaceDir);
 void resolveColumnPaths(SessionFile& s, const std::string& workspaceDir);
 

@@ -8,6 +8,7 @@
 
 #include "colormaps.h"
 #include "core/error.h"
+#include "core/export.h"
 #include "core/input_limits.h"
 #include "words.h"
 
@@ -171,6 +172,26 @@ ImageColumn selectImageColumn(const ImageModelResult& m, const ImageSelectionReq
         col.panels.push_back(std::move(pl));
     }
     return col;
+}
+
+std::string imageDataBytes(const std::vector<ImageColumn>& columns, const std::string& ext) {
+    if (ext != "csv" && ext != "npy")
+        throw Error("image panels are exported as .csv or .npy (not '." + ext + "')");
+    std::vector<WeightTable> tables;
+    for (const ImageColumn& c : columns)
+        for (const ImagePanel& pl : c.panels) {
+            const auto labels = positionLabels(pl.overlay.grid);
+            tables.push_back(
+                {c.title, "encoder_self", pl.layer, pl.head, labels, labels, *pl.matrix});
+        }
+    if (tables.empty()) throw Error("no panel to export");
+    for (const WeightTable& t : tables)
+        if (ext == "npy" && t.weights.rows() != tables[0].weights.rows())
+            throw Error("an .npy holds one array, but the models' grids differ (" +
+                        std::to_string(tables[0].weights.rows()) + " and " +
+                        std::to_string(t.weights.rows()) +
+                        " positions: a class token or another patch size); export .csv");
+    return ext == "csv" ? weightsCsv(tables) : weightsNpy(tables);
 }
 
 }  // namespace attnviz::render

@@ -64,6 +64,18 @@ struct ImageColumn {
     std::vector<ImagePanel> panels;
 };
 
+// The panels' weights as a data file (`attnviz-cli render --image --out F.csv`, the app's
+// Export data in image mode): each panel's whole table [N, N] (N = G² + 1 with a class
+// token, else G²), a row per query and a column per key, both in position order: "cls" first
+// (pool "cls"), then the patches row-major, "r0c0", "r0c1", … "r{G-1}c{G-1}" (core/rollout.h
+// positionLabels). The overlay shown is one row of it: the class token's, patch (R, C)'s at
+// index R·G + C (+1 after a class token), or with pool "mean" the mean of the patch rows.
+// `ext` "csv": core/export.h's long form, a line per cell (model = the column's title, block
+// encoder_self, head "0", "mean" or "rollout", query_token and key_token the labels); "npy":
+// float32 [panels, N, N] in column and panel order. Error for another `ext`, or an .npy of
+// panels of different grids.
+std::string imageDataBytes(const std::vector<ImageColumn>& columns, const std::string& ext);
+
 // An image model's analysis of one image, as drawn.
 struct ImageModelResult {
     std::string name;

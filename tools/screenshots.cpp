@@ -18,10 +18,12 @@
 //   attnviz-screenshots --language zh_CN OUTDIR [WxH]
 // With --images, the image set (issue 28) at the window size given: a test image with the
 // overlay of what the classifier reads, a clicked patch, the rollout, the ten probabilities,
-// the Heads dock, every head exported (File › Export figure, image-export.png) and a drawing of a
-// shoe (dark on light) as a person's own image beside its 28 × 28 view:
+// the Heads dock with the distance-by-layer chart, the shared colour scale, every head exported
+// (File › Export figure, image-export.png) and a drawing of a shoe (dark on light) as a person's
+// own image beside its 28 × 28 view:
 //   attnviz-screenshots --images [--language zh_CN|zh_TW] OUTDIR [WxH]
 #include <QApplication>
+#include <QCheckBox>
 #include <QDir>
 #include <QDockWidget>
 #include <QLineEdit>
@@ -244,9 +246,13 @@ int shootImages(MainWindow& w, const QString& out) {
     w.imageView()->model()->setQuery("3,3");
     QTest::qWait(300);
     ok = shoot(w, out + "/image-patch.png") && ok;
-    raiseDock(w, "heads");  // each head's mean attention distance in pixels
+    raiseDock(w, "heads");  // each head's mean attention distance in pixels, and its chart
     QTest::qWait(300);
     ok = shoot(w, out + "/image-heads.png") && ok;
+    w.imageView()->sharedBox()->setChecked(true);  // one colour scale, its bar beside the grid
+    QTest::qWait(300);
+    ok = shoot(w, out + "/image-shared.png") && ok;
+    w.imageView()->sharedBox()->setChecked(false);
     w.imageView()->headsBox()->setCurrentIndex(2);
     emit w.imageView()->headsBox()->activated(2);
     w.imageView()->model()->setQuery("pooled");

@@ -317,7 +317,8 @@ ExportDialog* MainWindow::createExportDialog() {
 }
 
 bool MainWindow::exportData(const QString& path, QString* error) {
-    return writeDataExport(*m_workspace, path, error);
+    return imageMode() ? writeImageDataExport(m_imageView->model(), path, error)
+                       : writeDataExport(*m_workspace, path, error);
 }
 
 }  // namespace attnviz::ui

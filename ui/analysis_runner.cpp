@@ -19,20 +19,41 @@ QString failedText(const std::exception& e) {
         .arg(QString::fromUtf8(e.what()));
 }
 
+// An image model's result for a sentence, made without running it. Its configuration is read
+// in the UI thread, where it is only ever changed (Variant tab, opening a workspace).
+ColumnResult imageColumnResult(const ModelColumn& c) {
+    ColumnResult r;
+    r.name = c.name;
+    r.error = QCoreApplication::translate("attnviz::ui::AnalysisRunner",
+                                          "an image model: it reads images, not sentences "
+                                          "(choose the image set in the Models box)")
+                  .toStdString();
+    return r;
+}
+
 }  // namespace
 
 Results analyzeCatching(const std::vector<ModelColumn>& columns, const std::string& source,
                         const std::string& target) {
+    std::vector<ModelColumn> text;  // image models read no sentence: not run
+    for (const ModelColumn& c : columns)
+        if (!(c.model && c.model->config().isVision())) text.push_back(c);
+    Results analysed;
     try {
-        return analyzeAll(columns, source, target);
+        analysed = analyzeAll(text, source, target);
     } catch (const std::exception& e) {
-        Results out(columns.size());
-        for (size_t i = 0; i < columns.size(); ++i) {
-            out[i].name = columns[i].name;
-            out[i].error = failedText(e).toStdString();
+        analysed.assign(text.size(), {});
+        for (size_t i = 0; i < text.size(); ++i) {
+            analysed[i].name = text[i].name;
+            analysed[i].error = failedText(e).toStdString();
         }
-        return out;
     }
+    Results out;
+    size_t next = 0;
+    for (const ModelColumn& c : columns)
+        out.push_back(c.model && c.model->config().isVision() ? imageColumnResult(c)
+                                                              : std::move(analysed[next++]));
+    return out;
 }
 
 struct AnalysisRunner::Request {
@@ -102,7 +123,7 @@ struct AnalysisRunner::Inbox {
     void check(const std::shared_ptr<Request>& r) {
         if (r->cancel) return post(r, -1, Stage::Cancelled, {});
         for (size_t c = 0; c < r->columns.size(); ++c) {
-            if (inputError(r->columns[c], r->source, r->target).empty()) continue;
+            if (r->done[c] || inputError(r->columns[c], r->source, r->target).empty()) continue;
             r->done[c] = true;  // the first stage gives the same error, named as always:
             post(r, int(c), Stage::Checked,
                  analyzeColumn(r->columns[c], r->source, r->target, AnalysisStage::Source));
@@ -173,6 +194,14 @@ void AnalysisRunner::request(const std::vector<ModelColumn>& columns, const std:
     m_stage.assign(columns.size(), 0);
     m_results.assign(columns.size(), {});
     for (size_t c = 0; c < columns.size(); ++c) m_results[c].name = columns[c].name;
+    // Image models read no sentence: their result is final at once, and no job runs them.
+    std::vector<bool> image(columns.size(), false);
+    for (size_t c = 0; c < columns.size(); ++c) {
+        image[c] = columns[c].model && columns[c].model->config().isVision();
+        if (!image[c]) continue;
+        r->done[c] = true;
+        m_inbox->post(r, int(c), Stage::Checked, imageColumnResult(columns[c]));
+    }
     std::vector<int> order;
     for (int c : first)
         if (c >= 0 && c < int(columns.size()) &&
@@ -180,6 +209,9 @@ void AnalysisRunner::request(const std::vector<ModelColumn>& columns, const std:
             order.push_back(c);
     for (int c = 0; c < int(columns.size()); ++c)
         if (std::find(order.begin(), order.end(), c) == order.end()) order.push_back(c);
+    order.erase(std::remove_if(order.begin(), order.end(), [&](int c) { return image[size_t(c)]; }),
+                order.end());
+    if (order.empty() && !columns.empty()) return;  // every column posted already
     if (columns.empty()) {  // nothing to run: finished all the same, as a result would come
         QMetaObject::invokeMethod(
             this,

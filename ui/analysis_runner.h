@@ -13,7 +13,8 @@
 namespace attnviz::ui {
 
 // analyzeAll, but an exception from it (a model's metadata the engine trips over) becomes
-// each column's error instead of ending the app from a worker thread.
+// each column's error instead of ending the app from a worker thread. Image models (arch
+// "vit") are not run: their result is at once the error that they read images.
 Results analyzeCatching(const std::vector<ModelColumn>& columns, const std::string& source,
                         const std::string& target);
 
@@ -24,9 +25,10 @@ Results analyzeCatching(const std::vector<ModelColumn>& columns, const std::stri
 //   2. when the target is to be decoded, each model's first stage (AnalysisStage::Source:
 //      the encoder's maps, no decoding; with a target given the whole analysis is as quick);
 //   3. each model's whole analysis (decoding, decoder and cross-attention maps).
-// Within a stage the columns asked for first (those on screen) go first. A new request makes
-// the older one stale: its jobs not started are skipped, its decoding is cancelled, and
-// whatever it still delivers is dropped, never shown.
+// Within a stage the columns asked for first (those on screen) go first. An image model is
+// never run on a sentence: its result, an error saying it reads images, comes at once. A new
+// request makes the older one stale: its jobs not started are skipped, its decoding is cancelled,
+// and whatever it still delivers is dropped, never shown.
 class AnalysisRunner : public QObject {
     Q_OBJECT
 public:

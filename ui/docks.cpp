@@ -122,6 +122,11 @@ std::pair<QDockWidget*, QDockWidget*> MainWindow::createHeadDocks() {
     m_heads->setBlock(view().kind, view().layer);
     // A tab behind another is "visible" to Qt, but unseen: it computes nothing.
     connect(headsDock, &QDockWidget::visibilityChanged, m_heads, &HeadsDock::setSeen);
+    // In image mode its distance chart needs room: raised, it grows as the profile does.
+    connect(headsDock, &QDockWidget::visibilityChanged, this, [this, headsDock](bool seen) {
+        if (const int want = toolsHeight(true); seen && imageMode() && headsDock->height() < want)
+            resizeDocks({headsDock}, {want}, Qt::Vertical);
+    });
     connect(offsetsDock, &QDockWidget::visibilityChanged, m_offsets, &OffsetProfileView::setSeen);
     // A new analysis: its statistics, shared by both, computed by whichever is seen.
     connect(m_workspace, &WorkspaceModel::resultsChanged, this, [this] {

@@ -126,11 +126,11 @@ ExportDialog::Source exportSource(const WorkspaceModel* model, std::function<int
     };
 }
 
-bool writeDataExport(const WorkspaceModel& model, const QString& path, QString* error) {
+bool writeExportFile(const QString& path, const std::function<std::string()>& make,
+                     QString* error) {
     std::string bytes;
     try {
-        bytes = exportDataBytes(model.results(), model.columns(), model.view().request(),
-                                QFileInfo(path).suffix().toLower().toStdString());
+        bytes = make();
     } catch (const std::exception& e) {
         return fail(error, path + ": " + QString::fromUtf8(e.what()));
     }
@@ -140,6 +140,16 @@ bool writeDataExport(const WorkspaceModel& model, const QString& path, QString* 
         return fail(error, QString::fromUtf8(e.what()));
     }
     return true;
+}
+
+bool writeDataExport(const WorkspaceModel& model, const QString& path, QString* error) {
+    return writeExportFile(
+        path,
+        [&] {
+            return exportDataBytes(model.results(), model.columns(), model.view().request(),
+                                   QFileInfo(path).suffix().toLower().toStdString());
+        },
+        error);
 }
 
 }  // namespace attnviz::ui

@@ -35,6 +35,10 @@ QString exportCaption(const WorkspaceModel& model);
 ExportDialog::Source exportSource(const WorkspaceModel* model, std::function<int()> currentColumn,
                                   std::function<int()> profileColumn, QCustomPlot* lossPlot);
 
+// Writes the bytes `make` returns to `path` atomically; false with a message naming the path
+// when making them (an Error) or writing fails.
+bool writeExportFile(const QString& path, const std::function<std::string()>& make, QString* error);
+
 // Writes the matrices in view as CSV, JSON (the dump format) or NPY by the extension of
 // `path`; false with a message naming the path on error.
 bool writeDataExport(const WorkspaceModel& model, const QString& path, QString* error);

@@ -76,6 +76,12 @@ HeadsDock::HeadsDock(QWidget* parent)
     m_cancel->hide();
     m_pruneModels->setSizeAdjustPolicy(QComboBox::AdjustToContents);
     m_poll->setInterval(50);
+    m_chartToggle = new QToolButton;
+    m_chartToggle->setCheckable(true);
+    m_chartToggle->setChecked(true);
+    m_chartToggle->hide();  // image mode only
+    m_distanceChart = new ChartView;
+    m_distanceChart->hide();
     layOutControls();
     connectControls();
     m_current->summary = tr("No models");
@@ -114,11 +120,15 @@ void HeadsDock::layOutControls() {
     top->addWidget(m_prune);
     top->addWidget(m_pruneModels);
     top->addWidget(m_filter);
+    top->addWidget(m_chartToggle);
     auto* v = new QVBoxLayout(this);
     v->setContentsMargins(2, 2, 2, 2);
     v->addLayout(top);
     v->addWidget(m_notes);
-    v->addWidget(m_view, 1);
+    auto* body = new QHBoxLayout;
+    body->addWidget(m_view, 3);
+    body->addWidget(m_distanceChart, 2);  // image mode: the distance by layer
+    v->addLayout(body, 1);
 }
 
 void HeadsDock::connectControls() {
@@ -132,6 +142,10 @@ void HeadsDock::connectControls() {
         updateStatus();
     });
     connect(m_overSet, &QPushButton::clicked, this, [this] { computeOverSet(); });
+    connect(m_chartToggle, &QToolButton::toggled, this, [this](bool on) {
+        m_distanceChart->setVisible(on && m_imageMode);
+        refreshImage();  // computed now that it is seen
+    });
     connect(m_cancel, &QPushButton::clicked, this, &HeadsDock::cancel);
     connect(m_prune, &QPushButton::clicked, this, [this] { computePruning(); });
     connect(m_poll, &QTimer::timeout, this, [this] {
@@ -163,6 +177,12 @@ void HeadsDock::retranslateUi() {
            "stay as they are)"));
     m_pruneModels->setToolTip(
         tr("The model to prune: those with importance over the sentence list"));
+    m_chartToggle->setText(tr("Distance by layer"));
+    m_chartToggle->setToolTip(
+        tr("The chart of mean attention distance by layer (Dosovitskiy et al. 2021, Fig. 7): "
+           "a dot per head, a colour per model, on the image shown; the dashed line is "
+           "uniform attention's distance"));
+    if (m_imageMode) m_chartStale = true, refreshImage();  // the chart's words
     // The table's headers and cells are the model's, asked again.
     if (m_model->columnCount() > 0)
         emit m_model->headerDataChanged(Qt::Horizontal, 0, m_model->columnCount() - 1);
@@ -228,71 +248,6 @@ void HeadsDock::setStats(std::shared_ptr<const attnviz::ResultStats> stats) {
     refresh();
 }
 
-namespace {
-
-// One image head's row statistics: weights [N, N] of the positions of `grid`.
-HeadStats imageHeadStats(const Mat& w, const PatchGrid& grid) {
-    HeadStats s;
-    s.fit = {std::numeric_limits<double>::quiet_NaN(), std::numeric_limits<double>::quiet_NaN(),
-             std::numeric_limits<double>::quiet_NaN(), 0};
-    for (Eigen::Index i = 0; i < w.rows(); ++i) {
-        double entropy = 0, top = 0, sum = 0;
-        for (Eigen::Index j = 0; j < w.cols(); ++j) {
-            const double p = double(w(i, j));
-            if (p > 0) entropy -= p * std::log(p);
-            top = std::max(top, p);
-            sum += p;
-        }
-        if (sum <= 0) continue;
-        s.entropy += entropy;
-        s.confidence += top;
-        ++s.rows;
-    }
-    if (s.rows > 0) {
-        s.entropy /= s.rows;
-        s.confidence /= s.rows;
-    }
-    s.distance = meanAttentionDistance(w, grid).px;
-    return s;
-}
-
-}  // namespace
-
-void HeadsDock::setImageHeads(const std::vector<ImageColumnResult>& results, int layer) {
-    m_stats = nullptr;  // the text statistics, if any, are not this image's
-    m_shown = ++*m_latest;
-    m_stale = false;
-    HeadsContent content;
-    QStringList failures;
-    for (size_t c = 0; c < results.size(); ++c) {
-        const ImageColumnResult& r = results[c];
-        if (!r.result) {
-            failures << QString::fromStdString(r.name + ": " + r.error);
-            continue;
-        }
-        const auto& blocks = r.result->analysis.blocks;
-        for (size_t l = 0; l < blocks.size(); ++l) {
-            if (layer >= 0 && int(l) != layer) continue;
-            for (size_t h = 0; h < blocks[l].weights.size(); ++h)
-                content.rows.push_back({int(c), QString::fromStdString(r.name),
-                                        BlockKind::EncoderSelf, int(l), int(h),
-                                        QString::fromStdString(blocks[l].variant),
-                                        imageHeadStats(blocks[l].weights[h], r.result->grid)});
-        }
-        ++content.models;
-    }
-    content.summary =
-        tr("%1 of %2 · this image · distance in pixels")
-            .arg(plural(int(content.rows.size()), "head"), plural(content.models, "model"));
-    if (!failures.isEmpty())
-        content.notes
-            << tr("%1 failed: %2").arg(plural(failures.size(), "column"), grouped(failures));
-    *m_current = std::move(content);
-    m_showSet = false;
-    showContent(*m_current, false);
-    emit computed();
-}
-
 void HeadsDock::setBlock(attnviz::BlockKind kind, int layer) {
     if (kind == m_kind && layer == m_layer) return;
     m_kind = kind;
@@ -308,11 +263,13 @@ bool HeadsDock::seen() const {
 void HeadsDock::setSeen(bool seen) {
     m_seen = seen;
     if (seen && m_stale && m_stats) refresh();
+    if (seen) refreshImage();
 }
 
 void HeadsDock::showEvent(QShowEvent* event) {
     QWidget::showEvent(event);
     if (m_stale && m_stats) refresh();
+    refreshImage();
 }
 
 void HeadsDock::refresh() {

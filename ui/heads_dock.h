@@ -31,7 +31,7 @@ struct HeadsComputation;
 struct PruneInput;
 struct SetJob;
 struct SetResult;
-struct ImageColumnResult;
+class ImageModel;
 
 // The Heads dock (issue 15): every head of every model column with its statistics for the
 // current sentence (core/head_stats.h; definitions in docs/analysis.md), in a sortable,
@@ -85,12 +85,26 @@ public:
     // (core/result_stats.h). Computed only while the dock is seen: a hidden tab computes
     // nothing and catches up when shown.
     void setStats(std::shared_ptr<const attnviz::ResultStats> stats);
-    // Image models (issue 28): every head of `layer` (-1: every layer) of each column's
-    // analysis of one image (index = column), with its entropy, confidence and, in the
+    // Image mode (issue 28) on or off. On: the table lists the image models' heads
+    // (setImageHeads), the text tools (over the sentence list, pruning) are hidden and the
+    // distance-by-layer chart can be shown beside the table; off: as before.
+    void setImageMode(bool on);
+    bool imageMode() const { return m_imageMode; }
+    // Image models: every head of `layer` (-1: every layer) of each column's analysis of one
+    // image (`model`'s results, index = column), with its entropy, confidence and, in the
     // Distance column, its mean attention distance in pixels (core/head_stats.h
     // meanAttentionDistance, docs/model-spec.md 4.4); no Gaussian fit, which is of a line of
-    // tokens. Shown until the next setStats.
-    void setImageHeads(const std::vector<ImageColumnResult>& results, int layer);
+    // tokens. The chart: each model's heads' distances by layer on the image (Dosovitskiy et
+    // al. 2021, Fig. 7; render::distanceByLayerChart, the figure of `attnviz-cli render
+    // --distance-by-layer`). Both are computed when seen: a hidden dock, or the chart while
+    // hidden, computes nothing and catches up when shown. `model` outlives the dock's use.
+    // `newResults`: the model's results changed (else only the layer may have).
+    void setImageHeads(const ImageModel* model, int layer, bool newResults = true);
+    QToolButton* chartToggle() const { return m_chartToggle; }
+    ChartView* distanceChart() const { return m_distanceChart; }
+    // How many times the image table and the chart were computed (tests: hidden costs none).
+    int imageComputations() const { return m_imageComputations; }
+    int chartComputations() const { return m_chartComputations; }
     // Which heads the table lists: those of this block kind and layer (what the grid shows),
     // or every head of every block (layer -1, the default).
     void setBlock(attnviz::BlockKind kind, int layer);
@@ -182,6 +196,9 @@ private:
     void endRun();
     void setPrunable(std::vector<PruneInput> prunable);
     void updateStatus();
+    void refreshImage();  // the image table and chart, when seen and out of date
+    void showImageHeads();
+    void showDistanceChart();
 
     HeadsTableModel* m_model;
     QSortFilterProxyModel* m_proxy;
@@ -222,6 +239,14 @@ private:
     QWidget* m_pruneWindow = nullptr;              // non-modal; made with the first curves
     ChartView* m_pruneChart = nullptr;
     QLabel* m_pruneInfo = nullptr;  // under the charts: what they show, the last export
+    // Image mode: the model whose results are shown, its layer, and what is out of date.
+    bool m_imageMode = false;
+    const ImageModel* m_image = nullptr;
+    int m_imageLayer = -1;
+    bool m_imageStale = false, m_chartStale = false;
+    QToolButton* m_chartToggle = nullptr;
+    ChartView* m_distanceChart = nullptr;
+    int m_imageComputations = 0, m_chartComputations = 0;
 };
 
 }  // namespace attnviz::ui

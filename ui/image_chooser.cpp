@@ -14,6 +14,7 @@
 #include <QUrl>
 #include <QtConcurrent>
 #include <cstring>
+#include <utility>
 
 #include "background.h"
 #include "core/error.h"
@@ -147,7 +148,10 @@ void ImageChooser::loadTestImages() {
         if (!m_loadError.isEmpty())
             emit problem(tr("The Fashion-MNIST test images could not be read"), m_loadError);
         fillStrip();
-        if (m_model->image().empty() && m_test.size() > 0) m_strip->setCurrentRow(0);
+        if (m_pendingTest >= 0)
+            chooseTestImageWhenLoaded(std::exchange(m_pendingTest, -1));
+        else if (m_model->image().empty() && m_test.size() > 0)
+            m_strip->setCurrentRow(0);
     });
 }
 
@@ -184,17 +188,41 @@ void ImageChooser::setClassFilter(int label) {
     fillStrip();
 }
 
+bool ImageChooser::chooseTestImageWhenLoaded(int index, QString* error) {
+    if (!m_loaded) {
+        m_pendingTest = index;
+        loadTestImages();
+        return true;
+    }
+    if (index >= 0 && size_t(index) < m_test.size()) {
+        chooseTestImage(index);
+        for (int row = 0; row < m_strip->count(); ++row)  // shown in the strip when it is there
+            if (m_strip->item(row)->data(Qt::UserRole).toInt() == index) {
+                const QSignalBlocker b(m_strip);
+                m_strip->setCurrentRow(row);
+            }
+        return true;
+    }
+    return refuse(tr("The workspace's image could not be shown"),
+                  tr("Test image %1 is not among the %2 Fashion-MNIST test images.")
+                      .arg(index)
+                      .arg(m_test.size()),
+                  error);
+}
+
 void ImageChooser::chooseTestImage(int index) {
     if (index < 0 || size_t(index) >= m_test.size()) return;
     m_own.reset();
+    m_ownPath.clear();
+    m_testIndex = index;
     const size_t n = size_t(m_test.rows) * size_t(m_test.cols);
     std::vector<uint8_t> px(m_test.image(size_t(index)), m_test.image(size_t(index)) + n);
-    m_model->setImage(px, m_test.labels[size_t(index)]);
+    m_model->setImage(px, m_test.labels[size_t(index)],
+                      "fashion-mnist test image " + std::to_string(index));
     showPreviews({});
-    m_note->setText(
-        tr("Test image %1: %2")
-            .arg(index)
-            .arg(QString::fromStdString(fashionMnistClasses()[m_test.labels[size_t(index)]])));
+    m_note->setText(tr("Test image %1: %2")
+                        .arg(index)
+                        .arg(classLabel(fashionMnistClasses()[m_test.labels[size_t(index)]])));
 }
 
 bool ImageChooser::refuse(const QString& heading, const QString& why, QString* error) {
@@ -210,6 +238,8 @@ bool ImageChooser::openImageFile(const QString& path, QString* error) {
     } catch (const std::exception& e) {
         return refuse(tr("The image could not be opened"), QString::fromStdString(e.what()), error);
     }
+    m_ownPath = QFileInfo(path).absoluteFilePath();
+    m_ownName = "file '" + path.toStdString() + "'";
     showOwnImage();
     m_note->setText(tr("Your image: %1").arg(QFileInfo(path).fileName()));
     return true;
@@ -223,6 +253,8 @@ bool ImageChooser::openMime(const QMimeData* mime, QString* error) {
             return refuse(tr("The image could not be opened"), QString::fromStdString(e.what()),
                           error);
         }
+        m_ownPath.clear();
+        m_ownName = "the pasted image";
         showOwnImage();
         m_note->setText(tr("Your pasted image"));
         return true;
@@ -243,7 +275,12 @@ void ImageChooser::showOwnImage() {
     const ModelImage in = prepareModelImage(*m_own, kSize, m_invert);
     const QSignalBlocker b(m_strip);
     m_strip->setCurrentRow(-1);
-    m_model->setImage(in.pixels);
+    m_testIndex = -1;
+    m_model->setImage(in.pixels, std::nullopt,
+                      m_ownName + " (" + std::to_string(m_own->width) + "×" +
+                          std::to_string(m_own->height) + " pixels" +
+                          (in.inverted ? ", inverted" : "") +
+                          (in.fitted ? ", trimmed and fitted" : "") + ")");
     showPreviews(grayQImage(m_own->pixels.data(), m_own->width, m_own->height));
     m_seen->setToolTip(tr("The 28 × 28 image the models see") +
                        (in.inverted ? tr(" (inverted)") : QString()));

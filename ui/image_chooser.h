@@ -45,6 +45,14 @@ public:
     // Pasted or dropped data: an image, or the first local file it names.
     bool openMime(const QMimeData* mime, QString* error = nullptr);
     void setInvert(InvertMode mode);
+    // The image the models read, for a saved workspace: a test image's index (-1: none), a
+    // person's file (absolute; "" when none or pasted) and the invert switch.
+    int testIndex() const { return m_testIndex; }
+    QString imageFile() const { return m_ownPath; }
+    InvertMode invert() const { return m_invert; }
+    // Chooses test image `index` now, or as soon as the test images are there; an index
+    // outside the test set is refused by problem() (and *error when known at once).
+    bool chooseTestImageWhenLoaded(int index, QString* error = nullptr);
     QLabel* modelView() const { return m_seen; }  // the 28 × 28 image the model sees
 
 public slots:
@@ -70,6 +78,10 @@ private:
     bool m_loading = false, m_loaded = false;
     QString m_loadError;
     std::optional<GrayImage> m_own;  // the person's image, as decoded
+    QString m_ownPath;               // its file, "" when pasted
+    std::string m_ownName;           // for data files: "file '…'", "the pasted image"
+    int m_testIndex = -1;            // the test image chosen, -1 when another image is
+    int m_pendingTest = -1;          // chosen when the test images arrive
     InvertMode m_invert = InvertMode::Auto;
     QComboBox *m_filter, *m_invertBox;
     QPushButton* m_open;

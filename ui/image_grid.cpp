@@ -59,17 +59,62 @@ void ImageGrid::rebuild() {
         col.error = new QLabel;
         col.error->setWordWrap(true);
         m_layout->addWidget(col.error, 1, int(c));
+        m_layout->setColumnMinimumWidth(int(c), kPanelWidth);  // where it goes before it is filled
         m_columns.push_back(std::move(col));
     }
     refresh();
 }
 
 void ImageGrid::refresh() {
-    for (int c = 0; c < columnCount(); ++c) fillColumn(c);
+    for (size_t c = 0; c < m_columns.size(); ++c) {
+        const auto& r = m_model->results()[c];
+        m_columns[c].header->setText(QString::fromStdString(r.name) + "\n" + predictionText(r));
+        m_columns[c].filled = false;
+    }
+    m_sharedTop = m_model->request().shared ? m_model->sharedTop() : 0;
+    fillVisible();
+}
+
+bool ImageGrid::inView(int c) const {
+    const QRect seen = visibleRegion().boundingRect();
+    if (seen.isEmpty()) return false;
+    QRect cell = m_layout->cellRect(0, c);
+    if (!cell.isValid() || width() < m_layout->minimumSize().width()) {
+        // Not laid out at its full width yet: where its columns of kPanelWidth will go.
+        const int step = kPanelWidth + std::max(0, m_layout->horizontalSpacing());
+        cell = QRect(m_layout->contentsMargins().left() + c * step, 0, kPanelWidth, 1);
+    }
+    return cell.right() >= seen.left() && cell.left() <= seen.right();
+}
+
+void ImageGrid::fillVisible() {
+    if (!isVisible()) return;  // filled when shown
+    for (int c = 0; c < columnCount(); ++c)
+        if (!m_columns[size_t(c)].filled && inView(c)) fillColumn(c);
+}
+
+void ImageGrid::fill(int c) {
+    if (c >= 0 && c < columnCount() && !m_columns[size_t(c)].filled) fillColumn(c);
+}
+
+void ImageGrid::moveEvent(QMoveEvent* event) {
+    QWidget::moveEvent(event);
+    fillVisible();
+}
+
+void ImageGrid::resizeEvent(QResizeEvent* event) {
+    QWidget::resizeEvent(event);
+    fillVisible();
+}
+
+void ImageGrid::showEvent(QShowEvent* event) {
+    QWidget::showEvent(event);
+    fillVisible();
 }
 
 void ImageGrid::fillColumn(int c) {
     Column& col = m_columns[size_t(c)];
+    col.filled = true;
     render::ImageColumn shown;
     QString error;
     try {
@@ -77,8 +122,6 @@ void ImageGrid::fillColumn(int c) {
     } catch (const std::exception& e) {
         error = QString::fromStdString(e.what());
     }
-    const auto& r = m_model->results()[size_t(c)];
-    col.header->setText(QString::fromStdString(r.name) + "\n" + predictionText(r));
     col.error->setText(error);
     col.error->setVisible(!error.isEmpty());
     while (col.panels.size() > shown.panels.size()) {
@@ -89,6 +132,7 @@ void ImageGrid::fillColumn(int c) {
     render::OverlayStyle style;
     style.colormap = q.colormap;
     style.opacity = q.opacity;
+    style.scaleMax = m_sharedTop;
     for (size_t i = 0; i < shown.panels.size(); ++i) {
         if (i == col.panels.size()) {
             auto* v = new ImagePanelView;
@@ -99,7 +143,7 @@ void ImageGrid::fillColumn(int c) {
             m_layout->addWidget(v, 2 + int(i), c);
             col.panels.push_back(v);
         }
-        col.panels[i]->setPanel(std::move(shown.panels[i]), style);
+        col.panels[i]->setPanel(std::move(shown.panels[i]), style, q.shared);
     }
 }
 
@@ -137,7 +181,10 @@ QTableWidget* ImageGrid::showProbabilities(int c) {
 }
 
 void ImageGrid::changeEvent(QEvent* event) {
-    if (event->type() == QEvent::LanguageChange) rebuild();
+    if (event->type() == QEvent::LanguageChange) {
+        m_model->dropSelections();  // the panels' titles in the new language
+        rebuild();
+    }
     QWidget::changeEvent(event);
 }
 

@@ -4,7 +4,9 @@
 // The image set's comparison grid (issue 28): a column per model, headed by its name and its
 // predicted class with the probability (a click lists all ten), its panels below (a row per
 // head, or the mean of heads, or the rollout), each an ImagePanelView. It draws an
-// ImageModel; clicking a patch in any panel makes it the query of every panel.
+// ImageModel; clicking a patch in any panel makes it the query of every panel. Only the
+// columns in view get their panels (the model selects a column when first asked): a column
+// scrolled into view is filled then.
 #include <QWidget>
 #include <vector>
 
@@ -30,23 +32,33 @@ public:
     // The popup listing column c's ten class probabilities (what clicking its header shows);
     // the caller does not own it. Null when the column has no result.
     QTableWidget* showProbabilities(int c);
+    // Column c's panels now, in view or not (to scroll to one of them).
+    void fill(int c);
+    bool filled(int c) const { return m_columns[size_t(c)].filled; }
 
 protected:
     void changeEvent(QEvent* event) override;
+    void moveEvent(QMoveEvent* event) override;  // scrolled: columns come into view
+    void resizeEvent(QResizeEvent* event) override;
+    void showEvent(QShowEvent* event) override;
 
 private:
     struct Column {
         QToolButton* header = nullptr;
         QLabel* error = nullptr;
         std::vector<ImagePanelView*> panels;
+        bool filled = false;  // its panels show the current results and request
     };
-    void rebuild();  // the widgets for the model's columns and panels
-    void refresh();  // their contents, from the model's results and request
+    void rebuild();      // the widgets for the model's columns and panels
+    void refresh();      // their contents, from the model's results and request
+    void fillVisible();  // the columns in view that are not filled yet
+    bool inView(int c) const;
     void fillColumn(int c);
     ImageModel* m_model;
     QGridLayout* m_layout;
     std::vector<Column> m_columns;
-    QLabel* m_empty;  // while nothing is analysed yet
+    QLabel* m_empty;         // while nothing is analysed yet
+    double m_sharedTop = 0;  // the shared scale's top (ImageModel::sharedTop) when shared
 };
 
 }  // namespace attnviz::ui

@@ -25,13 +25,16 @@ QWidget* MainWindow::createImageMode(QWidget* textPage) {
     m_modes->addWidget(m_imageView);
     connect(m_workspace, &WorkspaceModel::modelSetChanged, this, &MainWindow::updateMode);
     connect(m_workspace, &WorkspaceModel::columnsChanged, this, &MainWindow::updateMode);
-    // The Heads dock lists the image models' heads with their mean attention distance.
-    for (auto changed : {&ImageModel::resultsChanged, &ImageModel::requestChanged})
-        connect(m_imageView->model(), changed, this, [this] {
-            if (imageMode() && m_heads)
-                m_heads->setImageHeads(m_imageView->model()->results(),
-                                       m_imageView->model()->request().layer);
-        });
+    // The Heads dock lists the image models' heads with their mean attention distance, and
+    // charts it by layer (computed when seen).
+    for (bool results : {true, false})
+        connect(m_imageView->model(),
+                results ? &ImageModel::resultsChanged : &ImageModel::requestChanged, this,
+                [this, results] {
+                    if (imageMode() && m_heads)
+                        m_heads->setImageHeads(m_imageView->model(),
+                                               m_imageView->model()->request().layer, results);
+                });
     connect(m_imageView->chooser(), &ImageChooser::problem, this,
             [this](const QString& heading, const QString& detail) {
                 reportProblems(heading, {detail});
@@ -48,6 +51,7 @@ void MainWindow::updateMode() {
     m_fields->setRowVisible(m_source, !image);
     m_fields->setRowVisible(m_target, !image);
     m_controls->setVisible(!image);
+    if (m_heads) m_heads->setImageMode(image);
     m_modes->setCurrentWidget(image ? static_cast<QWidget*>(m_imageView) : m_modes->widget(0));
     // A hidden view computes nothing: the image models are analysed only in image mode.
     m_imageView->model()->setColumns(image ? columns() : std::vector<ModelColumn>());

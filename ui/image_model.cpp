@@ -14,7 +14,7 @@ namespace attnviz::ui {
 
 bool ImageRequest::operator==(const ImageRequest& o) const {
     return layer == o.layer && heads == o.heads && query == o.query && opacity == o.opacity &&
-           colormap == o.colormap;
+           colormap == o.colormap && shared == o.shared;
 }
 
 QString classLabel(const std::string& name) {
@@ -62,15 +62,20 @@ void ImageModel::setColumns(std::vector<ModelColumn> columns) {
     analyze();
 }
 
-void ImageModel::setImage(std::vector<uint8_t> pixels, std::optional<int> label) {
+void ImageModel::setImage(std::vector<uint8_t> pixels, std::optional<int> label,
+                          const std::string& source) {
     m_pixels = std::move(pixels);
     m_label = label;
+    m_source = source;
     analyze();
 }
 
 void ImageModel::setRequest(const ImageRequest& r) {
     if (r == m_request) return;
+    const bool reselect =
+        r.layer != m_request.layer || r.heads != m_request.heads || r.query != m_request.query;
     m_request = r;
+    if (reselect) m_selected.assign(m_results.size(), std::nullopt);
     emit requestChanged();
 }
 
@@ -84,6 +89,7 @@ void ImageModel::analyze() {
     const uint64_t generation = ++m_generation;
     if (m_pixels.empty() || m_columns.empty()) {
         m_results.clear();
+        m_selected.clear();
         m_running = false;
         emit resultsChanged();
         return;
@@ -94,6 +100,7 @@ void ImageModel::analyze() {
     }).then(this, [this, generation](std::vector<ImageColumnResult> r) {
         if (generation != m_generation) return;  // a newer image or column set is on its way
         m_results = std::move(r);
+        m_selected.assign(m_results.size(), std::nullopt);
         m_running = false;
         emit resultsChanged();
     });
@@ -102,20 +109,51 @@ void ImageModel::analyze() {
 void ImageModel::analyzeNow() {
     ++m_generation;  // any run still going is stale now
     m_results = analyzeImageColumns(m_columns, m_pixels, m_label);
+    m_selected.assign(m_results.size(), std::nullopt);
     m_running = false;
     emit resultsChanged();
 }
 
 render::ImageColumn ImageModel::selectedColumn(int c) const {
     if (c < 0 || size_t(c) >= m_results.size()) throw Error("no such column");
-    const ImageColumnResult& r = m_results[size_t(c)];
-    if (!r.result) throw Error(r.error);
-    render::ImageSelectionRequest q;
-    q.layer = m_request.layer;
-    q.heads = m_request.heads.toStdString();
-    q.query = m_request.query.toStdString();
-    q.wording = render::wording(currentLanguage());
-    return render::selectImageColumn(*r.result, q);
+    m_selected.resize(m_results.size());
+    std::optional<Selected>& s = m_selected[size_t(c)];
+    if (!s) {
+        s = Selected();
+        const ImageColumnResult& r = m_results[size_t(c)];
+        try {
+            if (!r.result) throw Error(r.error);
+            render::ImageSelectionRequest q;
+            q.layer = m_request.layer;
+            q.heads = m_request.heads.toStdString();
+            q.query = m_request.query.toStdString();
+            q.wording = render::wording(currentLanguage());
+            s->column = render::selectImageColumn(*r.result, q);
+        } catch (const std::exception& e) {
+            s->error = e.what();
+        }
+    }
+    if (!s->column) throw Error(s->error);
+    return *s->column;
+}
+
+double ImageModel::sharedTop() const {
+    double top = 0;
+    for (const render::ImageColumn& c : selectedColumns())
+        for (const render::ImagePanel& pl : c.panels)
+            for (double w : pl.overlay.weights.patches) top = std::max(top, w);
+    return top > 0 ? top : 1;
+}
+
+std::vector<render::ImageColumn> ImageModel::selectedColumns() const {
+    std::vector<render::ImageColumn> out;
+    for (int c = 0; c < int(m_results.size()); ++c) {
+        try {
+            out.push_back(selectedColumn(c));
+        } catch (const std::exception&) {  // a model that cannot: its panel says why
+        }
+    }
+    return out;
 }
 
 }  // namespace attnviz::ui

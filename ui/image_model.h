@@ -37,6 +37,7 @@ struct ImageRequest {
     QString query = "pooled";      // "pooled", "cls" or "R,C" (core/rollout.h)
     double opacity = 0.6;          // of the overlay, 0 … 1
     QString colormap = "viridis";  // render/colormaps.h
+    bool shared = false;           // every panel on one colour scale (sharedTop), with a bar
     bool operator==(const ImageRequest& o) const;
 };
 
@@ -50,10 +51,13 @@ public:
     void setColumns(std::vector<ModelColumn> columns);
     const std::vector<ModelColumn>& columns() const { return m_columns; }
     // The image every model reads: [S²] pixels 0 … 255, row-major, with its class when known
-    // (a Fashion-MNIST test image). Analyses again in the background.
-    void setImage(std::vector<uint8_t> pixels, std::optional<int> label = std::nullopt);
+    // (a Fashion-MNIST test image) and where it came from, for data files ("fashion-mnist
+    // test image 7", as the CLI's dump says). Analyses again in the background.
+    void setImage(std::vector<uint8_t> pixels, std::optional<int> label = std::nullopt,
+                  const std::string& source = {});
     const std::vector<uint8_t>& image() const { return m_pixels; }
     std::optional<int> label() const { return m_label; }
+    const std::string& source() const { return m_source; }
 
     const ImageRequest& request() const { return m_request; }
     void setRequest(const ImageRequest& r);
@@ -63,7 +67,17 @@ public:
     const std::vector<ImageColumnResult>& results() const { return m_results; }
     // Column `c`'s panels as the request selects them; Error when the request cannot be
     // (a layer the model lacks, "cls" on a model without class token) or it has no result.
+    // Made when first asked, once per result and request: a column nobody shows costs nothing.
     render::ImageColumn selectedColumn(int c) const;
+    // Every column's selectedColumn that can be made (a model that cannot is left out: its
+    // panel says why), in column order: what the exports hold.
+    std::vector<render::ImageColumn> selectedColumns() const;
+    // Forgets the selections made (their titles are in the interface's language): after the
+    // language changed.
+    void dropSelections() { m_selected.assign(m_results.size(), std::nullopt); }
+    // The top of the shared colour scale: the largest patch weight of every column's panels
+    // (so every column is selected); 1 when there is none.
+    double sharedTop() const;
     bool busy() const { return m_running; }
     // Analyses in this thread at once (tests, export).
     void analyzeNow();
@@ -77,8 +91,14 @@ private:
     std::vector<ModelColumn> m_columns;
     std::vector<uint8_t> m_pixels;
     std::optional<int> m_label;
+    std::string m_source;
     ImageRequest m_request;
     std::vector<ImageColumnResult> m_results;
+    struct Selected {  // a column's selectedColumn, or its error
+        std::optional<render::ImageColumn> column;
+        std::string error;
+    };
+    mutable std::vector<std::optional<Selected>> m_selected;  // per result; made when asked
     uint64_t m_generation = 0;  // of the newest run asked for; older ones are dropped
     bool m_running = false;
 };

@@ -13,12 +13,15 @@ ImagePanelView::ImagePanelView(QWidget* parent) : QWidget(parent) {
     setCursor(Qt::PointingHandCursor);
 }
 
-void ImagePanelView::setPanel(render::ImagePanel panel, const render::OverlayStyle& style) {
+void ImagePanelView::setPanel(render::ImagePanel panel, const render::OverlayStyle& style,
+                              bool shared) {
     m_panel = std::move(panel);
     m_style = style;
-    double top = 0;
-    for (double w : m_panel.overlay.weights.patches) top = std::max(top, w);
-    m_style.scaleMax = top > 0 ? top : 1;
+    if (!shared) {
+        double top = 0;
+        for (double w : m_panel.overlay.weights.patches) top = std::max(top, w);
+        m_style.scaleMax = top > 0 ? top : 1;
+    }
     setToolTip(QString::fromStdString(m_panel.where));
     update();
 }

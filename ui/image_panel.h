@@ -15,8 +15,10 @@ class ImagePanelView : public QWidget {
     Q_OBJECT
 public:
     explicit ImagePanelView(QWidget* parent = nullptr);
-    // What to draw; the scale's top is the panel's largest patch weight.
-    void setPanel(render::ImagePanel panel, const render::OverlayStyle& style);
+    // What to draw; the scale's top is style.scaleMax with `shared` (one scale for every
+    // panel), else the panel's largest patch weight.
+    void setPanel(render::ImagePanel panel, const render::OverlayStyle& style, bool shared = false);
+    double scaleTop() const { return m_style.scaleMax; }
     const render::ImagePanel& panel() const { return m_panel; }
     // The patch (grid row, column) under `pos`, or false when none is.
     bool patchAt(const QPointF& pos, int* row, int* col) const;

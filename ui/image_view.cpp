@@ -2,10 +2,12 @@
 #include "image_view.h"
 
 #include <QApplication>
+#include <QCheckBox>
 #include <QClipboard>
 #include <QComboBox>
 #include <QDragEnterEvent>
 #include <QEvent>
+#include <QFileInfo>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QMimeData>
@@ -15,7 +17,14 @@
 #include <QSpinBox>
 #include <QVBoxLayout>
 #include <algorithm>
+#include <cmath>
+#include <mutex>
 
+#include "color_bar.h"
+#include "core/dump.h"
+#include "core/error.h"
+#include "core/rollout.h"
+#include "export_sources.h"
 #include "image_chooser.h"
 #include "image_grid.h"
 #include "image_model.h"
@@ -34,6 +43,8 @@ ImageView::ImageView(QWidget* parent)
       m_query(new QComboBox),
       m_colormap(new QComboBox),
       m_opacity(new QSlider(Qt::Horizontal)),
+      m_shared(new QCheckBox),
+      m_colorBar(new ColorBar),
       m_layerLabel(new QLabel),
       m_headsLabel(new QLabel),
       m_opacityLabel(new QLabel),
@@ -46,13 +57,19 @@ ImageView::ImageView(QWidget* parent)
     m_scroll = new QScrollArea;
     m_scroll->setWidgetResizable(true);
     m_scroll->setWidget(m_grid);
-    v->addWidget(m_scroll, 1);
+    auto* row = new QHBoxLayout;
+    row->addWidget(m_scroll, 1);
+    row->addWidget(m_colorBar);  // the shared scale, outside the scrolled grid
+    v->addLayout(row, 1);
+    m_colorBar->hide();
     setAcceptDrops(true);
     auto* paste =
         new QShortcut(QKeySequence::Paste, this, nullptr, nullptr, Qt::WidgetWithChildrenShortcut);
     connect(paste, &QShortcut::activated, this,
             [this] { m_chooser->openMime(QApplication::clipboard()->mimeData()); });
     connect(m_model, &ImageModel::resultsChanged, this, &ImageView::columnsChanged);
+    for (auto changed : {&ImageModel::resultsChanged, &ImageModel::requestChanged})
+        connect(m_model, changed, this, &ImageView::updateColorBar);
     connect(m_model, &ImageModel::requestChanged, this, [this] {
         const QString q = m_model->request().query;
         const QSignalBlocker b(m_query);
@@ -85,7 +102,9 @@ QWidget* ImageView::createControls() {
         h->addWidget(label);
         h->addWidget(field);
     }
+    h->addWidget(m_shared);
     h->addStretch(1);
+    connect(m_shared, &QCheckBox::toggled, this, &ImageView::applyControls);
     connect(m_layer, &QSpinBox::valueChanged, this, &ImageView::applyControls);
     connect(m_opacity, &QSlider::valueChanged, this, &ImageView::applyControls);
     for (QComboBox* box : {m_heads, m_query, m_colormap})
@@ -99,6 +118,11 @@ void ImageView::retranslateUi() {
     m_queryLabel->setText(tr("&Query:"));
     m_opacityLabel->setText(tr("&Opacity:"));
     m_colormapLabel->setText(tr("Colour &map:"));
+    m_shared->setText(tr("&Shared scale"));
+    m_shared->setToolTip(
+        tr("One colour scale for every panel, from 0 to the largest patch weight of all "
+           "(shown beside the panels), so that panels can be compared; off, each panel's "
+           "scale tops at its own largest weight"));
     m_heads->setItemText(0, tr("every head"));
     m_heads->setItemText(1, tr("mean of heads"));
     m_heads->setItemText(2, tr("rollout"));
@@ -124,13 +148,22 @@ void ImageView::applyControls() {
     r.query = m_query->currentData().toString();
     r.opacity = m_opacity->value() / 100.0;
     r.colormap = m_colormap->currentData().toString();
+    r.shared = m_shared->isChecked();
     m_model->setRequest(r);
+}
+
+void ImageView::updateColorBar() {
+    const ImageRequest& q = m_model->request();
+    const bool shown = q.shared && !m_model->results().empty();
+    if (shown) m_colorBar->setScale(q.colormap, render::Scaling::Linear, m_model->sharedTop());
+    m_colorBar->setVisible(shown);
 }
 
 void ImageView::showHead(int column, int layer, int head) {
     m_layer->setValue(layer);
     m_heads->setCurrentIndex(0);  // every head
     applyControls();
+    m_grid->fill(column);  // out of view it has no panels yet
     if (column >= 0 && column < m_grid->columnCount() && head >= 0 &&
         head < int(m_grid->panels(column).size()))
         m_scroll->ensureWidgetVisible(m_grid->panels(column)[size_t(head)]);
@@ -140,11 +173,79 @@ void ImageView::columnsChanged() {
     int layers = 0;
     for (const auto& r : m_model->results())
         if (r.result) layers = std::max(layers, int(r.result->analysis.blocks.size()));
-    if (layers == 0 || m_layer->maximum() == layers - 1) return;
+    if (layers == 0 || (m_layer->maximum() == layers - 1 && m_pendingLayer < 0)) return;
     const QSignalBlocker b(m_layer);
     m_layer->setRange(0, layers - 1);
-    m_layer->setValue(layers - 1);  // the last layer first, as the CLI
+    // The last layer first, as the CLI; a restored workspace's own.
+    m_layer->setValue(m_pendingLayer >= 0 && m_pendingLayer < layers ? m_pendingLayer : layers - 1);
+    m_pendingLayer = -1;
     applyControls();
+}
+
+SessionImage ImageView::state() const {
+    SessionImage s;
+    s.testIndex = m_chooser->testIndex();
+    s.file = m_chooser->imageFile().toStdString();
+    const InvertMode inv = m_chooser->invert();
+    s.invert = inv == InvertMode::Yes ? "yes" : inv == InvertMode::No ? "no" : "auto";
+    const ImageRequest& q = m_model->request();
+    s.query = q.query.toStdString();
+    s.layer = q.layer;
+    s.heads = q.heads.toStdString();
+    s.opacity = q.opacity;
+    s.colormap = q.colormap.toStdString();
+    s.sharedScale = q.shared;
+    return s;
+}
+
+// `query` when every image model's grid has it, else "pooled" with the reason in *problems.
+QString ImageView::checkedQuery(const QString& query, QStringList* problems) const {
+    for (const ModelColumn& c : m_model->columns()) {
+        if (!c.model->config().isVision()) continue;
+        try {
+            parseImageQuery(query.toStdString(), patchGrid(c.model->config()));
+        } catch (const std::exception& e) {
+            *problems << tr("Query %1 does not fit %2 (%3): what the classifier reads is shown")
+                             .arg(query, QString::fromStdString(c.name),
+                                  QString::fromUtf8(e.what()));
+            return "pooled";
+        }
+    }
+    return query;
+}
+
+QStringList ImageView::restore(const SessionImage& s) {
+    QStringList problems;
+    const QString colormap = QString::fromStdString(s.colormap);
+    int deepest = 0;
+    for (const ModelColumn& c : m_model->columns())
+        deepest = std::max(deepest, c.model->config().encLayers);
+    if (m_colormap->findData(colormap) < 0)
+        problems << tr("Unknown colour map \"%1\": %2 is shown")
+                        .arg(colormap, m_colormap->currentText());
+    if (s.layer >= deepest && deepest > 0)
+        problems << tr("Layer %1: the models have layers 0 … %2, the last is shown")
+                        .arg(s.layer)
+                        .arg(deepest - 1);
+    {
+        const QSignalBlocker b1(m_layer), b2(m_opacity), b3(m_shared);
+        m_heads->setCurrentIndex(std::max(0, m_heads->findData(QString::fromStdString(s.heads))));
+        m_opacity->setValue(int(std::lround(100 * s.opacity)));
+        m_shared->setChecked(s.sharedScale);
+        if (m_colormap->findData(colormap) >= 0)
+            m_colormap->setCurrentIndex(m_colormap->findData(colormap));
+        const int layer = s.layer >= 0 && s.layer < deepest ? s.layer : std::max(0, deepest - 1);
+        m_pendingLayer = layer;
+        if (layer <= m_layer->maximum()) m_layer->setValue(layer);
+    }
+    applyControls();
+    m_model->setQuery(checkedQuery(QString::fromStdString(s.query), &problems));
+    m_chooser->setInvert(parseInvertMode(s.invert));
+    if (s.testIndex >= 0)
+        m_chooser->chooseTestImageWhenLoaded(s.testIndex);
+    else if (!s.file.empty())
+        m_chooser->openImageFile(QString::fromStdString(s.file));
+    return problems;
 }
 
 ExportDialog::Source imageExportSource(const ImageModel* model) {
@@ -156,15 +257,45 @@ ExportDialog::Source imageExportSource(const ImageModel* model) {
         }
         render::ImageFigure f{{}, style, model->request().opacity};
         f.style.colormap = model->request().colormap;
-        f.style.shared = false;  // each panel on its own scale, as on screen
-        for (int c = 0; c < int(model->results().size()); ++c) {
-            try {
-                f.columns.push_back(model->selectedColumn(c));
-            } catch (const std::exception&) {  // a model that cannot: its panel says why
-            }
-        }
+        f.style.shared = model->request().shared;  // one scale and bar, or each its own
+        f.columns = model->selectedColumns();
         return render::imageFigurePainter(f, error);
     };
+}
+
+namespace {
+
+// Each analysed model's image dump, an array when there are several (as `attnviz-cli render
+// --image --out F.json`).
+std::string imageDumps(const ImageModel& model) {
+    FloatJson dumps = FloatJson::array();
+    const auto& results = model.results();
+    for (size_t c = 0; c < results.size() && c < model.columns().size(); ++c) {
+        if (!results[c].result) continue;
+        const ModelColumn& col = model.columns()[c];
+        std::lock_guard<std::mutex> g(*col.lock);
+        dumps.push_back(imageAttentionDump(col.path.empty() ? col.name : col.path, *col.model,
+                                           results[c].result->analysis, model.source()));
+    }
+    if (dumps.empty()) throw Error("no model could read the image");
+    return (dumps.size() == 1 ? dumps[0] : dumps).dump() + "\n";
+}
+
+}  // namespace
+
+bool writeImageDataExport(const ImageModel* model, const QString& path, QString* error) {
+    const std::string ext = QFileInfo(path).suffix().toLower().toStdString();
+    return writeExportFile(
+        path,
+        [&] {
+            if (model->busy() || model->results().empty())
+                throw Error("nothing to export yet (the analysis is still running)");
+            if (ext == "json") return imageDumps(*model);
+            if (ext != "csv" && ext != "npy")
+                throw Error("the data format comes from the extension: .csv, .json or .npy");
+            return render::imageDataBytes(model->selectedColumns(), ext);
+        },
+        error);
 }
 
 void ImageView::dragEnterEvent(QDragEnterEvent* event) {

@@ -96,6 +96,7 @@ SessionFile Session::toFile() const {
     for (const auto& c : columnConfigs) f.columnConfigs.push_back(fromQt(c));
     f.modelSet = modelSet.toStdString();
     f.view = fromQt(view.toJson());
+    f.image = image;
     return f;
 }
 
@@ -109,6 +110,7 @@ Session Session::fromFile(const SessionFile& f) {
     for (const json& c : f.columnConfigs) s.columnConfigs.append(toQt(c));
     s.modelSet = QString::fromStdString(f.modelSet);
     s.view = ViewState::fromJson(toQt(f.view).toObject());
+    s.image = f.image;
     return s;
 }
 

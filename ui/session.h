@@ -4,6 +4,7 @@
 #include <QJsonArray>
 #include <QJsonObject>
 #include <QStringList>
+#include <optional>
 
 #include "core/session_file.h"
 #include "core/workspace.h"
@@ -25,6 +26,7 @@ struct Session {
     QJsonArray columnConfigs;
     QString modelSet;  // the bundled set the columns came from (core/workspace.h), "" if none
     ViewState view;
+    std::optional<SessionImage> image;  // image mode's image and panels, when it was on
 
     SessionFile toFile() const;
     static Session fromFile(const SessionFile& f);

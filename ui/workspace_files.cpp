@@ -13,6 +13,7 @@
 
 #include "column_files.h"
 #include "folder_columns.h"
+#include "image_view.h"
 #include "language.h"
 #include "main_window.h"
 #include "problems_panel.h"
@@ -197,13 +198,19 @@ bool MainWindow::restoreLastSession() {
 }
 
 Session MainWindow::session() const {
-    return m_workspace->session();
+    Session s = m_workspace->session();
+    if (imageMode()) s.image = m_imageView->state();
+    return s;
 }
 
 void MainWindow::applySession(const Session& s, QStringList* errors) {
     std::vector<ModelColumn> cols = s.openColumns(errors);
     m_controls->showView(s.view);
     m_workspace->apply(s, std::move(cols));
+    if (!s.image || !imageMode()) return;
+    const QStringList problems = m_imageView->restore(*s.image);  // the image: on its own
+    if (!problems.isEmpty())
+        reportProblems(tr("Part of the workspace's image mode could not be restored"), problems);
 }
 
 QString MainWindow::modelSet() const {

@@ -338,6 +338,10 @@ in layer %2</source>
             <source>the analysis failed: %1</source>
             <translation>分析失败：%1</translation>
         </message>
+        <message>
+            <source>an image model: it reads images, not sentences (choose the image set in the Models box)</source>
+            <translation>图像模型：它读取的是图像而不是句子（请在“模型”框中选择图像模型集）</translation>
+        </message>
     </context>
     <context>
         <name>attnviz::ui::ColorBar</name>
@@ -935,6 +939,22 @@ the %1 maps follow</source>
             <source>%1 · %2 shown</source>
             <extracomment>%1: the status line; %2: how many rows the filter keeps</extracomment>
             <translation>%1 · 显示 %2 行</translation>
+        </message>
+        <message>
+            <source>Distance by layer</source>
+            <translation>各层距离</translation>
+        </message>
+        <message>
+            <source>The chart of mean attention distance by layer (Dosovitskiy et al. 2021, Fig. 7): a dot per head, a colour per model, on the image shown; the dashed line is uniform attention's distance</source>
+            <translation>各层平均注意力距离图（Dosovitskiy 等，2021，图 7）：每个头一个点，每个模型一种颜色，基于当前显示的图像；虚线为均匀注意力的距离</translation>
+        </message>
+        <message>
+            <source>No image model has analysed the image.</source>
+            <translation>没有图像模型分析过该图像。</translation>
+        </message>
+        <message>
+            <source>Mean attention distance by layer, on this image</source>
+            <translation>各层的平均注意力距离（当前图像）</translation>
         </message>
     </context>
     <context>
@@ -1708,6 +1728,10 @@ weight %6</source>
             <source>&amp;Presentation mode</source>
             <translation>演示模式(&amp;P)</translation>
         </message>
+        <message>
+            <source>Part of the workspace's image mode could not be restored</source>
+            <translation>无法恢复工作区图像模式的部分设置</translation>
+        </message>
     </context>
     <context>
         <name>attnviz::ui::OffsetProfileView</name>
@@ -2325,6 +2349,14 @@ weight %6</source>
             <source>Images (%1)</source>
             <translation>图像 (%1)</translation>
         </message>
+        <message>
+            <source>The workspace's image could not be shown</source>
+            <translation>无法显示工作区中的图像</translation>
+        </message>
+        <message>
+            <source>Test image %1 is not among the %2 Fashion-MNIST test images.</source>
+            <translation>测试图像 %1 不在 %2 张 Fashion-MNIST 测试图像之中。</translation>
+        </message>
     </context>
     <context>
         <name>attnviz::ui::FashionMnist</name>
@@ -2449,6 +2481,26 @@ weight %6</source>
         <message>
             <source>Whose attention the overlay shows; click a patch in any panel to make it the query</source>
             <translation>叠加层显示谁的注意力；在任一面板中点击一个图块即可将其设为查询</translation>
+        </message>
+        <message>
+            <source>&amp;Shared scale</source>
+            <translation>共用色阶(&amp;S)</translation>
+        </message>
+        <message>
+            <source>One colour scale for every panel, from 0 to the largest patch weight of all (shown beside the panels), so that panels can be compared; off, each panel's scale tops at its own largest weight</source>
+            <translation>所有面板共用一个色阶，从 0 到所有面板中最大的图块权重（显示在面板旁），便于比较各面板；关闭时，每个面板的色阶以其自身的最大权重为上限</translation>
+        </message>
+        <message>
+            <source>Query %1 does not fit %2 (%3): what the classifier reads is shown</source>
+            <translation>查询 %1 不适用于 %2（%3）：改为显示分类器读取的内容</translation>
+        </message>
+        <message>
+            <source>Unknown colour map &quot;%1&quot;: %2 is shown</source>
+            <translation>未知的颜色映射“%1”：改为显示 %2</translation>
+        </message>
+        <message>
+            <source>Layer %1: the models have layers 0 … %2, the last is shown</source>
+            <translation>第 %1 层：这些模型只有第 0 … %2 层，改为显示最后一层</translation>
         </message>
     </context>
 </TS>

@@ -338,6 +338,10 @@ in layer %2</source>
             <source>the analysis failed: %1</source>
             <translation>分析失敗：%1</translation>
         </message>
+        <message>
+            <source>an image model: it reads images, not sentences (choose the image set in the Models box)</source>
+            <translation>影象模型：它讀取的是影象而不是句子（請在“模型”框中選擇影象模型集）</translation>
+        </message>
     </context>
     <context>
         <name>attnviz::ui::ColorBar</name>
@@ -935,6 +939,22 @@ the %1 maps follow</source>
             <source>%1 · %2 shown</source>
             <extracomment>%1: the status line; %2: how many rows the filter keeps</extracomment>
             <translation>%1 · 顯示 %2 列</translation>
+        </message>
+        <message>
+            <source>Distance by layer</source>
+            <translation>各層距離</translation>
+        </message>
+        <message>
+            <source>The chart of mean attention distance by layer (Dosovitskiy et al. 2021, Fig. 7): a dot per head, a colour per model, on the image shown; the dashed line is uniform attention's distance</source>
+            <translation>各層平均注意力距離圖（Dosovitskiy 等，2021，圖 7）：每個頭一個點，每個模型一種顏色，基於當前顯示的影象；虛線為均勻注意力的距離</translation>
+        </message>
+        <message>
+            <source>No image model has analysed the image.</source>
+            <translation>沒有影象模型分析過該影象。</translation>
+        </message>
+        <message>
+            <source>Mean attention distance by layer, on this image</source>
+            <translation>各層的平均注意力距離（當前影象）</translation>
         </message>
     </context>
     <context>
@@ -1708,6 +1728,10 @@ weight %6</source>
             <source>&amp;Presentation mode</source>
             <translation>演示模式(&amp;P)</translation>
         </message>
+        <message>
+            <source>Part of the workspace's image mode could not be restored</source>
+            <translation>無法恢復工作區影象模式的部分設定</translation>
+        </message>
     </context>
     <context>
         <name>attnviz::ui::OffsetProfileView</name>
@@ -2325,6 +2349,14 @@ weight %6</source>
             <source>Images (%1)</source>
             <translation>影象 (%1)</translation>
         </message>
+        <message>
+            <source>The workspace's image could not be shown</source>
+            <translation>無法顯示工作區中的影象</translation>
+        </message>
+        <message>
+            <source>Test image %1 is not among the %2 Fashion-MNIST test images.</source>
+            <translation>測試影象 %1 不在 %2 張 Fashion-MNIST 測試影象之中。</translation>
+        </message>
     </context>
     <context>
         <name>attnviz::ui::FashionMnist</name>
@@ -2449,6 +2481,26 @@ weight %6</source>
         <message>
             <source>Whose attention the overlay shows; click a patch in any panel to make it the query</source>
             <translation>疊加層顯示誰的注意力；在任一面板中點選一個圖塊即可將其設為查詢</translation>
+        </message>
+        <message>
+            <source>&amp;Shared scale</source>
+            <translation>共用色階(&amp;S)</translation>
+        </message>
+        <message>
+            <source>One colour scale for every panel, from 0 to the largest patch weight of all (shown beside the panels), so that panels can be compared; off, each panel's scale tops at its own largest weight</source>
+            <translation>所有面板共用一個色階，從 0 到所有面板中最大的圖塊權重（顯示在面板旁），便於比較各面板；關閉時，每個面板的色階以其自身的最大權重為上限</translation>
+        </message>
+        <message>
+            <source>Query %1 does not fit %2 (%3): what the classifier reads is shown</source>
+            <translation>查詢 %1 不適用於 %2（%3）：改為顯示分類器讀取的內容</translation>
+        </message>
+        <message>
+            <source>Unknown colour map &quot;%1&quot;: %2 is shown</source>
+            <translation>未知的顏色對映“%1”：改為顯示 %2</translation>
+        </message>
+        <message>
+            <source>Layer %1: the models have layers 0 … %2, the last is shown</source>
+            <translation>第 %1 層：這些模型只有第 0 … %2 層，改為顯示最後一層</translation>
         </message>
     </context>
 </TS>

@@ -260,6 +260,57 @@ TEST(SessionFile, AFileAsTheAppWroteItOpensAndRoundTrips) {
               std::string::npos);
 }
 
+// Image mode's "image" object (issue 28): a test image or a file, the query and the panels'
+// settings round trip; every rule broken is refused naming the key.
+TEST(SessionFile, TheImageAndItsQueryRoundTripAndBadOnesAreRefused) {
+    const SessionFile s = parseSessionJson(
+        R"({"attnviz_session": 1, "model_set": "vision", "image": {"test_index": 7,
+            "query": "3,4", "layer": 1, "heads": "rollout", "opacity": 0.25,
+            "colormap": "magma", "shared_scale": true}})",
+        "'w'");
+    ASSERT_TRUE(s.image);
+    EXPECT_EQ(s.image->testIndex, 7);
+    EXPECT_EQ(s.image->query, "3,4");
+    EXPECT_EQ(s.image->layer, 1);
+    EXPECT_EQ(s.image->heads, "rollout");
+    EXPECT_EQ(s.image->opacity, 0.25);
+    EXPECT_EQ(s.image->colormap, "magma");
+    EXPECT_TRUE(s.image->sharedScale);
+    EXPECT_EQ(parseSessionJson(sessionJson(s), "again"), s);
+    const SessionFile f = parseSessionJson(
+        R"({"attnviz_session": 1, "image": {"file": "shoe.jpg", "invert": "no"}})", "'w'");
+    ASSERT_TRUE(f.image);
+    EXPECT_EQ(f.image->file, "shoe.jpg");
+    EXPECT_EQ(f.image->testIndex, -1);
+    EXPECT_EQ(f.image->invert, "no");
+    EXPECT_EQ(f.image->query, "pooled");  // defaults
+    EXPECT_EQ(f.image->layer, -1);
+    EXPECT_FALSE(parseSessionJson(R"({"attnviz_session": 1})", "'w'").image);
+    EXPECT_EQ(sessionJson(SessionFile()).find("image"), std::string::npos);
+    const std::pair<const char*, const char*> bad[] = {
+        {R"("image": 3)", "'w': 'image' must be an object, got 3"},
+        {R"("image": {"test_index": -2})", "'image.test_index' must be an integer of at least 0"},
+        {R"("image": {"test_index": 1.5})", "'image.test_index' must be an integer"},
+        {R"("image": {"test_index": 1, "file": "a.png"})", "names a test image and a file"},
+        {R"("image": {"invert": "maybe"})",
+         "'image.invert' must be auto, yes or no, got \"maybe\""},
+        {R"("image": {"query": "3;4"})", "'image.query' must be pooled, cls or a patch ROW,COL"},
+        {R"("image": {"query": "-1,2"})", "'image.query' must be pooled, cls or a patch ROW,COL"},
+        {R"("image": {"layer": -2})", "'image.layer' must be an integer of at least -1"},
+        {R"("image": {"heads": "0,1"})", "'image.heads' must be all, mean or rollout"},
+        {R"("image": {"opacity": 1.5})", "'image.opacity' must be a number from 0 to 1"},
+        {R"("image": {"colormap": 5})", "'image.colormap' must be a string"},
+        {R"("image": {"shared_scale": "yes"})", "'image.shared_scale' must be true or false"},
+        {R"("image": {"file": ["a"]})", "'image.file' must be a string"},
+    };
+    for (const auto& [json, message] : bad) {
+        const std::string e = test::errorOf([&] {
+            parseSessionJson(std::string(R"({"attnviz_session": 1, )") + json + "}", "'w'");
+        });
+        EXPECT_NE(e.find(message), std::string::npos) << json << " → " << e;
+    }
+}
+
 TEST(TrainingInfo, FieldsAreTypedOnceAndUnknownKeysSurviveASave) {
     const std::string path =
         writeTemp("training-info.safetensors",

@@ -172,3 +172,21 @@ TEST_F(SessionPaths, AWorkspaceMovedWithoutItsModelsFindsThemWhereTheyWere) {
         EXPECT_NE(std::string(e.what()).find("columns_absolute"), std::string::npos) << e.what();
     }
 }
+
+// The image of a workspace in image mode is stored as a checkpoint is: beside the workspace
+// relative to it, with its absolute path for a workspace moved without it.
+TEST_F(SessionPaths, TheImageFileIsStoredAsACheckpointIs) {
+    touch(m_work / "shoe.png");
+    SessionFile s;
+    s.image = SessionImage();
+    s.image->file = (m_work / "shoe.png").string();
+    storeColumnPaths(s, m_work.string());
+    EXPECT_EQ(s.image->file, "shoe.png");
+    EXPECT_EQ(s.image->fileAbsolute, fs::canonical(m_work / "shoe.png").string());
+    SessionFile moved = s;
+    resolveColumnPaths(moved, (m_root / "moved").string());  // the workspace alone moved
+    EXPECT_EQ(moved.image->file, fs::canonical(m_work / "shoe.png").string());
+    resolveColumnPaths(s, m_work.string());
+    EXPECT_EQ(s.image->file, (m_work / "shoe.png").string());
+    EXPECT_TRUE(s.image->fileAbsolute.empty());
+}

@@ -122,3 +122,31 @@ TEST(ImageFigure, PanelsByLayerHeadAndQuery) {
         EXPECT_THROW(selectImageColumn(m, q), Error) << heads << " " << layer << " " << query;
     }
 }
+
+// The panels as data: each panel's whole [N, N] table, rows the queries and columns the keys
+// in position order ("cls", then the patches row-major), every cell's value; NPY stacks them.
+TEST(ImageFigure, DataFilesHoldEachPanelsTable) {
+    ImageModelResult m;
+    m.name = "m,1";  // quoted in the CSV
+    m.grid = {2, 2, true};
+    m.classes = {"a", "b"};
+    m.analysis.pixels.assign(16, 0);
+    m.analysis.probabilities = {0.25, 0.75};
+    m.analysis.blocks = {block(0, 2, 5)};
+    m.analysis.blocks[0].weights[1](3, 4) = 0.125f;  // query r1c0, key r1c1 of head 1
+    const ImageColumn c = selectImageColumn(m, {});
+    const std::string csv = imageDataBytes({c}, "csv");
+    std::vector<std::string> lines;
+    for (size_t at = 0, nl; (nl = csv.find('\n', at)) != std::string::npos; at = nl + 1)
+        lines.push_back(csv.substr(at, nl - at));
+    ASSERT_EQ(lines.size(), 1u + 2 * 25);  // header, 2 heads × 5 × 5 cells
+    EXPECT_EQ(lines[0],
+              "model,block,layer,head,query_index,query_token,key_index,key_token,weight");
+    EXPECT_EQ(lines[1], "\"m,1\",encoder_self,0,0,0,cls,0,cls,0.200000003");
+    EXPECT_EQ(lines[25 + 3 * 5 + 4 + 1], "\"m,1\",encoder_self,0,1,3,r1c0,4,r1c1,0.125");
+    const std::string npy = imageDataBytes({c, c}, "npy");
+    EXPECT_NE(npy.find("'shape': (4,5,5)"), std::string::npos);
+    EXPECT_EQ(npy.size() % 64, (4 * 25 * 4) % 64);  // the header pads the data to 64 bytes
+    EXPECT_THROW(imageDataBytes({c}, "json"), Error);
+    EXPECT_THROW(imageDataBytes({}, "csv"), Error);
+}

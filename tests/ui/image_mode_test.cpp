@@ -4,21 +4,35 @@
 // computes, and a hostile image file is refused with a message.
 #include <gtest/gtest.h>
 
+#include <QCheckBox>
 #include <QComboBox>
+#include <QDockWidget>
 #include <QFile>
 #include <QLineEdit>
 #include <QMimeData>
+#include <QPushButton>
+#include <QScrollArea>
+#include <QScrollBar>
 #include <QTableView>
 #include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QToolButton>
+#include <algorithm>
+#include <cstdio>
+#include <mutex>
+#include <nlohmann/json.hpp>
+#include <set>
 
 #include "core/image_input.h"
 #include "core/image_set.h"
 #include "core/model.h"
+#include "core/session_file.h"
 #include "render/image_file.h"
 #include "tests/ui/wait.h"
+#include "ui/analysis_runner.h"
+#include "ui/chart_view.h"
+#include "ui/color_bar.h"
 #include "ui/heads_dock.h"
 #include "ui/image_chooser.h"
 #include "ui/image_grid.h"
@@ -66,9 +80,23 @@ protected:
             return !m->busy() && m->results().size() == 2 && !m->image().empty();
         }));
     }
+    // Test image `index`'s pixels, as the chooser gives them to the models.
+    static std::vector<uint8_t> testImage(MainWindow& w, int index) {
+        const ImageSet& set = w.imageView()->chooser()->testImages();
+        return {set.image(size_t(index)), set.image(size_t(index)) + 28 * 28};
+    }
+    QString modelPath(const char* name) const {
+        return m_dir.path() + "/vision/" + name + ".safetensors";
+    }
     QTemporaryDir m_dir;
     QByteArray m_before;
 };
+
+std::string readAll(const QString& path) {
+    QFile f(path);
+    EXPECT_TRUE(f.open(QIODevice::ReadOnly)) << path.toStdString();
+    return f.readAll().toStdString();
+}
 
 TEST_F(ImageMode, ChoosingTheImageSetSwitchesTheWindow) {
     MainWindow w;
@@ -235,6 +263,7 @@ TEST_F(ImageMode, HeadsDockShowsMeanAttentionDistance) {
     MainWindow w;
     w.show();
     open(w);
+    w.findChild<QDockWidget*>("heads")->raise();  // behind another tab it computes nothing
     HeadsDock* d = w.heads();
     ASSERT_TRUE(waitUntil([&] { return d->headCount() == 4; }));  // 2 models × 2 heads of L1
     const auto* table = d->table()->model();
@@ -262,3 +291,238 @@ TEST_F(ImageMode, HeadsDockShowsMeanAttentionDistance) {
 }
 
 }  // namespace
+
+// File › Export data in image mode: CSV and NPY hold each panel shown, its whole [N, N] table
+// labelled cls, r0c0, … (the same bytes as render's, which the CLI writes); JSON the image
+// dumps. Text mode's export of the (empty) sentence analysis is not what is written.
+TEST_F(ImageMode, ExportDataWritesThePanelsWeights) {
+    MainWindow w;
+    w.show();
+    open(w);
+    ImageModel* m = w.imageView()->model();
+    m->setQuery("1,2");
+    QString error;
+    const QString csv = m_dir.path() + "/weights.csv";
+    ASSERT_TRUE(w.exportData(csv, &error)) << error.toStdString();
+    const std::string text = readAll(csv);
+    EXPECT_EQ(text, render::imageDataBytes(m->selectedColumns(), "csv"));
+    // 2 heads of a 49-patch model, 2 heads of a model with a class token (50 positions).
+    EXPECT_EQ(std::count(text.begin(), text.end(), '\n'), 1 + 2 * 49 * 49 + 2 * 50 * 50);
+    const render::ImageColumn c = m->selectedColumn(1);  // the class token's model
+    const render::ImagePanel& pl = c.panels[1];
+    const int q = pl.overlay.weights.query;  // patch (1, 2): row 1 + 1·7 + 2
+    ASSERT_EQ(q, 10);
+    char line[200];
+    std::snprintf(line, sizeof line, "%s,encoder_self,%d,1,10,r1c2,13,r1c5,%.9g\n", c.title.c_str(),
+                  pl.layer, double((*pl.matrix)(10, 13)));
+    EXPECT_NE(text.find(line), std::string::npos) << line;
+    EXPECT_NEAR((*pl.matrix)(10, 13), pl.overlay.weights.patches[1 * 7 + 5], 1e-7);
+    const QString npy = m_dir.path() + "/weights.npy";
+    ASSERT_FALSE(w.exportData(npy, &error));  // 49 and 50 positions: no single array
+    EXPECT_TRUE(error.contains(npy)) << error.toStdString();
+    const QString json = m_dir.path() + "/weights.json";
+    ASSERT_TRUE(w.exportData(json, &error)) << error.toStdString();
+    const auto dumps = nlohmann::json::parse(readAll(json));
+    ASSERT_EQ(dumps.size(), 2u);
+    EXPECT_EQ(dumps[0]["image"]["source"], "fashion-mnist test image 0");
+    EXPECT_FALSE(w.exportData(m_dir.path() + "/weights.txt", &error));
+    EXPECT_TRUE(error.contains(".csv, .json or .npy")) << error.toStdString();
+}
+
+// The image (a test image or a file) and the query patch are kept in a saved workspace and
+// come back when it is opened, with the panels' settings.
+TEST_F(ImageMode, TheImageAndItsQueryAreSavedWithTheWorkspace) {
+    const QString path = m_dir.path() + "/image.attnviz.json";
+    QString error;
+    {
+        MainWindow w;
+        w.show();
+        open(w);
+        w.imageView()->chooser()->chooseTestImage(7);
+        w.imageView()->model()->setQuery("3,4");
+        w.imageView()->sharedBox()->setChecked(true);
+        ASSERT_TRUE(w.saveSession(path, &error)) << error.toStdString();
+    }
+    const SessionFile f = readSessionFile(path.toStdString());
+    ASSERT_TRUE(f.image);
+    EXPECT_EQ(f.image->testIndex, 7);
+    EXPECT_EQ(f.image->query, "3,4");
+    MainWindow w;
+    w.show();
+    ASSERT_TRUE(w.openSession(path, &error)) << error.toStdString();
+    ImageModel* m = w.imageView()->model();
+    ASSERT_TRUE(w.imageView()->chooser()->waitForTestImages());
+    ASSERT_TRUE(waitUntil([&] { return !m->busy() && m->results().size() == 2; }));
+    EXPECT_EQ(w.imageView()->chooser()->testIndex(), 7);
+    EXPECT_EQ(m->image(), testImage(w, 7));
+    EXPECT_EQ(m->request().query, "3,4");
+    EXPECT_TRUE(m->request().shared);
+    EXPECT_EQ(w.imageView()->grid()->panels(0)[0]->panel().overlay.query.row, 3);
+    // A person's file beside the workspace (outside the models folder): stored relative to
+    // it, read again when opened.
+    QTemporaryDir work;
+    const QString beside = work.path() + "/image.attnviz.json";
+    QImage photo(40, 30, QImage::Format_RGB32);
+    photo.fill(QColor(230, 230, 230));
+    const QString shoe = work.path() + "/shoe.png";
+    ASSERT_TRUE(photo.save(shoe));
+    ASSERT_TRUE(w.imageView()->chooser()->openImageFile(shoe, &error)) << error.toStdString();
+    w.imageView()->chooser()->setInvert(InvertMode::No);
+    ASSERT_TRUE(w.saveSession(beside, &error)) << error.toStdString();
+    EXPECT_EQ(readSessionFile(beside.toStdString()).image->file, "shoe.png");
+    MainWindow again;
+    again.show();
+    ASSERT_TRUE(again.openSession(beside, &error)) << error.toStdString();
+    EXPECT_EQ(again.imageView()->chooser()->imageFile(), shoe);
+    EXPECT_EQ(again.imageView()->chooser()->invert(), InvertMode::No);
+    EXPECT_EQ(
+        again.imageView()->model()->image(),
+        prepareModelImage(render::readImageFile(shoe.toStdString()), 28, InvertMode::No).pixels);
+}
+
+// What a workspace's image part names but cannot be (a test image beyond the set, a patch
+// outside a model's grid, an unknown colour map, a file gone) is listed in Problems, and the
+// rest opens.
+TEST_F(ImageMode, AWorkspacesImpossibleImageIsReportedAndTheRestOpens) {
+    const QString path = m_dir.path() + "/bad.attnviz.json";
+    auto write = [&](const std::string& image) {
+        QFile f(path);
+        ASSERT_TRUE(f.open(QIODevice::WriteOnly));
+        f.write(QByteArray::fromStdString(
+            R"({"attnviz_session": 1, "model_set": "vision", "columns": [")" +
+            modelPath("01-mean").toStdString() + R"(", ")" + modelPath("02-cls").toStdString() +
+            R"("], "image": )" + image + "}"));
+    };
+    write(R"({"test_index": 99999, "query": "9,9", "colormap": "rainbow", "layer": 5})");
+    MainWindow w;
+    w.show();
+    QString error;
+    ASSERT_TRUE(w.openSession(path, &error)) << error.toStdString();
+    ASSERT_TRUE(w.imageView()->chooser()->waitForTestImages());
+    const QString problems = w.problems()->lines().join('\n');
+    for (const char* said : {"99999", "9,9", "rainbow", "Layer 5"})
+        EXPECT_TRUE(problems.contains(said)) << said << " in " << problems.toStdString();
+    EXPECT_EQ(w.columns().size(), 2u);
+    EXPECT_EQ(w.imageView()->model()->request().query, "pooled");
+    EXPECT_EQ(w.imageView()->model()->request().colormap, "viridis");
+    write(R"({"file": "gone.png"})");
+    ASSERT_TRUE(w.openSession(path, &error)) << error.toStdString();
+    EXPECT_TRUE(w.problems()->lines().join('\n').contains("gone.png"));
+    write(R"({"heads": "0,1"})");  // the file's own rules: refused whole, by the reader
+    EXPECT_FALSE(w.openSession(path, &error));
+    EXPECT_TRUE(error.contains("'image.heads' must be all, mean or rollout"))
+        << error.toStdString();
+}
+
+// With the shared scale every panel's colours top at the largest patch weight of all panels,
+// shown by a colour bar beside the grid; without it each panel tops at its own.
+TEST_F(ImageMode, ASharedScaleGivesEveryPanelOneTopAndAColourBar) {
+    MainWindow w;
+    w.show();
+    open(w);
+    ImageView* v = w.imageView();
+    EXPECT_FALSE(v->colorBar()->isVisible());
+    double top = 0;
+    std::set<double> own;
+    for (int c = 0; c < 2; ++c)
+        for (const ImagePanelView* p : v->grid()->panels(c)) {
+            const auto& w8 = p->panel().overlay.weights.patches;
+            const double mine = *std::max_element(w8.begin(), w8.end());
+            EXPECT_DOUBLE_EQ(p->scaleTop(), mine);
+            own.insert(mine);
+            top = std::max(top, mine);
+        }
+    EXPECT_GT(own.size(), 1u);  // the panels differ: a shared scale changes something
+    v->sharedBox()->setChecked(true);
+    EXPECT_TRUE(v->model()->request().shared);
+    EXPECT_DOUBLE_EQ(v->model()->sharedTop(), top);
+    for (int c = 0; c < 2; ++c)
+        for (const ImagePanelView* p : v->grid()->panels(c)) EXPECT_DOUBLE_EQ(p->scaleTop(), top);
+    EXPECT_TRUE(v->colorBar()->isVisible());
+    EXPECT_DOUBLE_EQ(v->colorBar()->top(), top);
+    v->sharedBox()->setChecked(false);
+    EXPECT_FALSE(v->colorBar()->isVisible());
+}
+
+// The Heads dock's distance-by-layer chart: a dot per head at its layer, its distance what the
+// table says; nothing is computed while the dock is behind another tab or the chart is off.
+TEST_F(ImageMode, TheDistanceChartIsComputedOnlyWhenSeen) {
+    MainWindow w;
+    w.show();
+    open(w);
+    HeadsDock* d = w.heads();
+    EXPECT_TRUE(d->imageMode());
+    EXPECT_FALSE(d->overSetButton()->isVisible());  // sentences: not for image models
+    EXPECT_EQ(d->imageComputations(), 0);           // behind the Variant tab
+    EXPECT_EQ(d->chartComputations(), 0);
+    w.findChild<QDockWidget*>("heads")->raise();
+    ASSERT_TRUE(waitUntil([&] { return d->chartComputations() == 1 && d->headCount() == 4; }));
+    const render::ChartGrid& g = d->distanceChart()->charts();
+    ASSERT_EQ(g.charts.size(), 1u);
+    ASSERT_EQ(g.charts[0].series.size(), 3u);  // two models and the uniform line
+    const auto& results = w.imageView()->model()->results();
+    for (size_t m = 0; m < 2; ++m) {
+        const render::ChartSeries& s = g.charts[0].series[m];
+        EXPECT_EQ(s.name, results[m].name);
+        ASSERT_EQ(s.y.size(), 4u);  // 2 layers × 2 heads
+        for (size_t k = 0; k < 4; ++k) {
+            const auto& res = *results[m].result;
+            EXPECT_EQ(std::lround(s.x[k]), long(k / 2));  // the layer, dots side by side
+            EXPECT_NEAR(
+                s.y[k],
+                meanAttentionDistance(res.analysis.blocks[k / 2].weights[k % 2], res.grid).px,
+                1e-9);
+        }
+    }
+    d->chartToggle()->setChecked(false);
+    w.imageView()->chooser()->chooseTestImage(3);  // new results: the hidden chart waits
+    ASSERT_TRUE(
+        waitUntil([&] { return !w.imageView()->model()->busy() && d->imageComputations() == 2; }));
+    EXPECT_EQ(d->chartComputations(), 1);
+    d->chartToggle()->setChecked(true);
+    EXPECT_EQ(d->chartComputations(), 2);
+    w.findChild<QDockWidget*>("variant")->raise();
+    w.imageView()->chooser()->chooseTestImage(4);
+    ASSERT_TRUE(waitUntil([&] { return !w.imageView()->model()->busy(); }));
+    EXPECT_EQ(d->imageComputations(), 2);
+    EXPECT_EQ(d->chartComputations(), 2);
+}
+
+// Columns scrolled out of view get no panels until they come into view.
+TEST_F(ImageMode, ColumnsOutOfViewAreFilledWhenScrolledIn) {
+    for (int k = 3; k <= 8; ++k)
+        save("0" + std::to_string(k) + "-more", R"("pool": "mean")", uint64_t(k));
+    MainWindow w;
+    w.resize(900, 700);
+    w.show();
+    ASSERT_TRUE(w.chooseModelSet("vision", false));
+    ASSERT_TRUE(w.imageView()->chooser()->waitForTestImages());
+    ImageModel* m = w.imageView()->model();
+    ASSERT_TRUE(waitUntil([&] { return !m->busy() && m->results().size() == 8; }));
+    ImageGrid* g = w.imageView()->grid();
+    EXPECT_TRUE(g->filled(0));
+    EXPECT_FALSE(g->filled(7));
+    EXPECT_TRUE(g->panels(7).empty());
+    auto* scroll = w.imageView()->findChild<QScrollArea*>();
+    ASSERT_NE(scroll, nullptr);
+    scroll->horizontalScrollBar()->setValue(scroll->horizontalScrollBar()->maximum());
+    EXPECT_TRUE(g->filled(7));
+    EXPECT_EQ(g->panels(7).size(), 2u);
+}
+
+// Image models are never run on the sentence: their result is at once the error that they
+// read images, even while their model is busy (locked) elsewhere.
+TEST_F(ImageMode, TheSentenceIsNotAnalysedWithImageModels) {
+    const ModelColumn img = loadModelColumn(modelPath("01-mean").toStdString());
+    std::lock_guard<std::mutex> busy(*img.lock);  // anything that ran it would wait
+    AnalysisRunner runner;
+    std::shared_ptr<const Results> done;
+    QObject::connect(&runner, &AnalysisRunner::finished,
+                     [&](std::shared_ptr<const Results> r) { done = std::move(r); });
+    runner.request({img}, "a sentence", "");
+    ASSERT_TRUE(waitUntil([&] { return done != nullptr; }, 5000));
+    ASSERT_EQ(done->size(), 1u);
+    EXPECT_NE((*done)[0].error.find("reads images"), std::string::npos) << (*done)[0].error;
+    const Results now = analyzeCatching({img}, "a sentence", "");
+    EXPECT_EQ(now[0].error, (*done)[0].error);
+}
