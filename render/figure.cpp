@@ -499,11 +499,20 @@ QRectF placeTitleAndCaption(const FigureStyle& s, const QRectF& page, QRectF* ti
         area.setTop(title->bottom());
     }
     if (!s.caption.isEmpty()) {
-        *caption =
-            QRectF(area.left(), area.top(), area.width(), (s.caption.count('\n') + 1) * fs * 1.9);
+        *caption = QRectF(area.left(), area.top(), area.width(),
+                          captionLines(s, area.width()).size() * captionLineHeight(s));
         area.setTop(caption->bottom() + fs * 0.4);
     }
     return area;
+}
+
+QStringList captionLines(const FigureStyle& s, double width) {
+    const QStringList lines = s.caption.split('\n');
+    const QString one = lines.join("   ");
+    if (lines.size() > 1 &&
+        QFontMetricsF(styleFont(s, s.fontSize * 1.3)).horizontalAdvance(one) <= width * 0.9)
+        return {one};
+    return lines;
 }
 
 FigureLayout layoutFigure(const Figure& f, const QRectF& page) {
@@ -547,12 +556,12 @@ void paintFigure(QPainter& p, const Figure& f, const QRectF& page) {
         p.setPen(Qt::black);
         p.drawText(L.title, Qt::AlignCenter, s.title);
     }
-    const QStringList caption = s.caption.split('\n');
+    const QStringList caption = captionLines(s, L.caption.width());
+    const double lineH = captionLineHeight(s);
     for (int i = 0; !L.caption.isEmpty() && i < caption.size(); ++i)
-        drawFitted(
-            p, s,
-            QRectF(L.caption.left(), L.caption.top() + i * fs * 1.9, L.caption.width(), fs * 1.9),
-            caption[i], fs * 1.3, false);
+        drawFitted(p, s,
+                   QRectF(L.caption.left(), L.caption.top() + i * lineH, L.caption.width(), lineH),
+                   caption[i], fs * 1.3, false);
     const ColorMap map = tableColorMap(s.colormap, f.selection.diverging);
     for (const PanelPlace& pl : L.panels) {
         paintPanel(p, f, L, pl, map);

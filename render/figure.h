@@ -84,6 +84,14 @@ struct FigureLayout {
 // style has them; *title and *caption stay empty otherwise. Returns the area left below.
 QRectF placeTitleAndCaption(const FigureStyle& s, const QRectF& page, QRectF* title,
                             QRectF* caption);
+// The caption's lines as drawn in a caption of `width` points: its lines ("\n" between
+// them) on one line, three spaces apart, when they fit there at the caption's size ("i want
+// to go to the station   → quiero ir a la estación"), else each on its own line.
+QStringList captionLines(const FigureStyle& s, double width);
+// The height of one caption line (the caption's text is 1.3 font sizes).
+inline double captionLineHeight(const FigureStyle& s) {
+    return s.fontSize * 1.75;
+}
 FigureLayout layoutFigure(const Figure& f, const QRectF& page);
 void paintFigure(QPainter& p, const Figure& f, const QRectF& page);
 
