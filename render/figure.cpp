@@ -423,26 +423,24 @@ void placePanels(const Figure& f, const QRectF& area, const QRectF& page, Figure
         colW[size_t(x)] = cell > 0 ? g.overW[size_t(x)] + cell * nk : L.grid.width() / A.nc;
     for (int y = 0; y < A.nr; ++y)
         rowH[size_t(y)] = cell > 0 ? g.overH[size_t(y)] + cell * nq : H / A.nr;
-    // The width left widens the gaps between models a little; the rest, and the height left,
-    // are shared on both sides of the panels' block.
+    // The width left is shared by the columns (a table with fewer tokens than the most may
+    // then have larger cells; the others are centred in theirs); the height left is shared
+    // above and below the panels' block.
     std::vector<double> X(size_t(A.nc)), Y(size_t(A.nr));
     double extraW = L.grid.width();
     for (double w : colW) extraW -= w;
     const int perBand = A.nr / A.bands;
-    int boundaries = 0;
-    for (int x = 1; x < A.nc; ++x) boundaries += !A.columnTitles || x % A.span == 0;
-    const double between = boundaries > 0 ? std::clamp(extraW / boundaries, 0.0, fs * 3) : 0;
-    X[0] = L.grid.left() + std::max(0.0, extraW - between * boundaries) / 2;
-    for (int x = 1; x < A.nc; ++x)
-        X[size_t(x)] = X[size_t(x) - 1] + colW[size_t(x) - 1] +
-                       (!A.columnTitles || x % A.span == 0 ? between : 0);
+    for (int x = 0; x < A.nc; ++x) {
+        if (cell > 0) colW[size_t(x)] += std::max(0.0, extraW) / A.nc;
+        X[size_t(x)] = x == 0 ? L.grid.left() : X[size_t(x) - 1] + colW[size_t(x) - 1];
+    }
     double extraH = H;
     for (double h : rowH) extraH -= h;
     for (int y = 0; y < A.nr; ++y)
         Y[size_t(y)] = (y == 0 ? L.grid.top() + std::max(0.0, extraH) / 2
                                : Y[size_t(y) - 1] + rowH[size_t(y) - 1]) +
                        (y % perBand == 0 ? L.columnTitleHeight : 0);
-    L.columnWidth = (L.grid.width() - std::max(0.0, extraW)) / A.nc;
+    L.columnWidth = L.grid.width() / A.nc;
     for (size_t i = 0; i < flat.size(); ++i) {
         const auto [c, r] = flat[i];
         const QPoint at = g.at[i];
@@ -456,7 +454,8 @@ void placePanels(const Figure& f, const QRectF& area, const QRectF& page, Figure
         const bool labelled = g.labelColumn[size_t(at.x())];
         const double left = labelled ? labelW + 3 : room.gapX / 2;
         placeCells(pl, cols[size_t(c)].tables[size_t(r)], s, titleH, pl.box.left() + left,
-                   cell > 0 ? cell * nk : pl.box.width() - left - room.ownBar,
+                   cell > 0 ? colW[size_t(at.x())] - g.overW[size_t(at.x())]
+                            : pl.box.width() - left - room.ownBar,
                    cell > 0 ? cell * nq : pl.box.height() - titleH - labelW - 4, labelW);
         L.panels.push_back(pl);
     }
