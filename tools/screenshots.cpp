@@ -274,13 +274,15 @@ int shootImages(MainWindow& w, const QString& out) {
 }  // namespace
 
 // The Heads dock over the sentence list: running, then done with its messages unfolded.
-int shootHeadsSet(MainWindow& w, const QString& out) {
+int shootHeadsSet(MainWindow& w, const QString& out, QSize size) {
     w.chooseModelSet("en-es", false);
     w.setSentence("I want to go to the station");
     w.show();
     settle(w);
     if (!w.openSentenceFile("docs/figures/analysis/en-es-test-30.tsv")) return 1;
     raiseDock(w, "heads");
+    for (auto* d : w.findChildren<QDockWidget*>())  // tall enough for its table on a laptop
+        if (d->objectName() == "heads") w.resizeDocks({d}, {size.height() / 3}, Qt::Vertical);
     QTest::qWait(300);
     QString why;
     if (!w.heads()->computeOverSet(&why)) {
@@ -350,7 +352,7 @@ int main(int argc, char** argv) {
     }
     if (headsSet) {  // in English, or in the language given
         if (!language.isEmpty()) w.setLanguage(language);
-        return shootHeadsSet(w, out);
+        return shootHeadsSet(w, out, size);
     }
     if (!language.isEmpty()) return shootLanguage(w, out, language);
     if (classroom) return shootClassroom(w, out);
