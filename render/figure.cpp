@@ -393,7 +393,8 @@ void placePanels(const Figure& f, const QRectF& area, const QRectF& page, Figure
         return std::min((L.grid.width() - g.sumW) / (a.nc * nk), (h - g.sumH) / (a.nr * nq));
     };
     // The panels' titles at the size asked too: an arrangement whose cells are narrower than
-    // its titles counts its cells smaller by as much (the titles would shrink).
+    // its titles counts its cells smaller, by the square root of the ratio (the titles would
+    // shrink; larger maps still win when they are much larger).
     double whereW = 0, fullW = 0;
     const QFontMetricsF bold(styleFont(s, fs, true));
     for (const auto& c : cols)
@@ -404,7 +405,7 @@ void placePanels(const Figure& f, const QRectF& area, const QRectF& page, Figure
     auto score = [&](const Arrangement& a) {
         const double cell = cellOf(a), width = cell * nk + room.gapX;
         const double title = a.columnTitles ? whereW : fullW;
-        return width < title && width > 0 ? cell * width / title : cell;
+        return width < title && width > 0 ? cell * std::sqrt(width / title) : cell;
     };
     size_t best = 0;  // the largest cells; an earlier arrangement unless clearly smaller (10 %)
     for (size_t k = 1; k < options.size(); ++k)
