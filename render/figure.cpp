@@ -330,6 +330,41 @@ Slots slotsOf(const Arrangement& a, const std::vector<std::pair<int, int>>& flat
     return g;
 }
 
+// What an arrangement is judged by: its cell side beside labels of the style's size, and
+// that side counted smaller when its panels' titles are wider than its cells, by the square
+// root of the ratio (the titles would shrink; much larger maps still win).
+struct GridFit {
+    const std::vector<std::pair<int, int>>& flat;  // (column, row) of every panel
+    bool shareQ, shareK;
+    Room room;
+    QRectF grid;
+    double colTitleH;
+    int nq, nk;         // the most queries and keys of any table
+    double whereW = 0;  // the widest panel title under a column title
+    double fullW = 0;   // the same with its model's name, in bold
+    double cell(const Arrangement& a) const {
+        const Slots g = slotsOf(a, flat, shareQ, shareK, room);
+        const double h = grid.height() - (a.columnTitles ? colTitleH * a.bands : 0);
+        return std::min((grid.width() - g.sumW) / (a.nc * nk), (h - g.sumH) / (a.nr * nq));
+    }
+    double score(const Arrangement& a) const {
+        const double side = cell(a), width = side * nk + room.gapX;
+        const double title = a.columnTitles ? whereW : fullW;
+        return width < title && width > 0 ? side * std::sqrt(width / title) : side;
+    }
+};
+
+// The widest panel title of the figure, as under a column title and as with its model's name.
+void panelTitleWidths(const Figure& f, double* where, double* full) {
+    const QFontMetricsF fm(styleFont(f.style, f.style.fontSize));
+    const QFontMetricsF bold(styleFont(f.style, f.style.fontSize, true));
+    for (const auto& c : f.selection.columns)
+        for (const auto& t : c.tables) {
+            *where = std::max(*where, fm.horizontalAdvance(qt(t.where)));
+            *full = std::max(*full, bold.horizontalAdvance(qt(c.title) + " · " + qt(t.where)));
+        }
+}
+
 // Each column's title above its first panels, centred on their cells, as wide as their
 // boxes.
 void placeColumnTitles(const Figure& f, FigureLayout& L) {
@@ -386,30 +421,11 @@ void placePanels(const Figure& f, const QRectF& area, const QRectF& page, Figure
     const Room room{labelW, titleH, fs * 0.8, fs * 0.5, perPanelColorBar(s) ? fs * 5 : 0};
     const double colTitleH = fs * 2;
     const auto options = arrangements(M, R, int(flat.size()), s.arrange);
-    // The cell side of an arrangement, beside labels of the style's size.
-    auto cellOf = [&](const Arrangement& a) {
-        const Slots g = slotsOf(a, flat, shareQ, shareK, room);
-        const double h = L.grid.height() - (a.columnTitles ? colTitleH * a.bands : 0);
-        return std::min((L.grid.width() - g.sumW) / (a.nc * nk), (h - g.sumH) / (a.nr * nq));
-    };
-    // The panels' titles at the size asked too: an arrangement whose cells are narrower than
-    // its titles counts its cells smaller, by the square root of the ratio (the titles would
-    // shrink; larger maps still win when they are much larger).
-    double whereW = 0, fullW = 0;
-    const QFontMetricsF bold(styleFont(s, fs, true));
-    for (const auto& c : cols)
-        for (const auto& t : c.tables) {
-            whereW = std::max(whereW, fm.horizontalAdvance(qt(t.where)));
-            fullW = std::max(fullW, bold.horizontalAdvance(qt(c.title) + " · " + qt(t.where)));
-        }
-    auto score = [&](const Arrangement& a) {
-        const double cell = cellOf(a), width = cell * nk + room.gapX;
-        const double title = a.columnTitles ? whereW : fullW;
-        return width < title && width > 0 ? cell * std::sqrt(width / title) : cell;
-    };
+    GridFit fit{flat, shareQ, shareK, room, L.grid, colTitleH, nq, nk};
+    panelTitleWidths(f, &fit.whereW, &fit.fullW);
     size_t best = 0;  // the largest cells; an earlier arrangement unless clearly smaller (10 %)
     for (size_t k = 1; k < options.size(); ++k)
-        if (score(options[k]) > score(options[best]) * 1.1) best = k;
+        if (fit.score(options[k]) > fit.score(options[best]) * 1.1) best = k;
     const Arrangement& A = options[best];
     const Slots g = slotsOf(A, flat, shareQ, shareK, room);
     L.columnTitles = A.columnTitles;
@@ -417,7 +433,7 @@ void placePanels(const Figure& f, const QRectF& area, const QRectF& page, Figure
     L.columnTitleHeight = A.columnTitles ? colTitleH : 0;
     // Each grid column and row as wide and tall as its cells and labels need; with no room
     // for cells, an equal share of the page (the panels then say so).
-    const double cell = std::max(0.0, cellOf(A));
+    const double cell = std::max(0.0, fit.cell(A));
     const double H = L.grid.height() - L.columnTitleHeight * A.bands;
     std::vector<double> colW(size_t(A.nc)), rowH(size_t(A.nr));
     for (int x = 0; x < A.nc; ++x)
