@@ -34,8 +34,8 @@ int queryIndex(const std::vector<std::string>& queries, const std::string& query
                const Tokenizer* tokenizer) {
     const int q = findQuery(queries, query, tokenizer);
     if (q < 0) {
-        std::string all;
-        for (const auto& t : queries) all += (all.empty() ? "" : " ") + t;
+        std::string all;  // the words as they read ("我 想 去"), not the raw pieces
+        for (const auto& t : queryWords(queries, tokenizer)) all += (all.empty() ? "" : " ") + t;
         throw Error("query token '" + excerpt(query) +
                     "' is not among the queries (a token, a word, or #0 … #" +
                     std::to_string(std::max<size_t>(1, queries.size()) - 1) + "): " + excerpt(all));
@@ -156,7 +156,8 @@ CLI::App* RenderCommand::add(CLI::App& app) {
         ->check(CLI::ExistingFile);
     m_cmd->add_option(
         "--query-token", m_query,
-        "Plot this query's weights over the keys instead (a token, first occurrence, or #index)");
+        "Plot this query's weights over the keys instead: #index, a token, or a word of the text "
+        "at its first piece (Chinese, Japanese: a character or a piece), first occurrence");
     addImageOptions();
     return m_cmd;
 }

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "word_merge.h"
 
+#include <algorithm>
+
 #include "error.h"
 #include "tokenizer.h"
 #include "utf8.h"
@@ -132,6 +134,39 @@ std::vector<std::string> mergeLabels(const std::vector<std::string>& labels, con
     return out;
 }
 
+namespace {
+
+// Whether every character of `text` is CJK (and there is one).
+bool allCjk(const std::string& text) {
+    try {
+        const std::u32string cps = decodeUtf8(text);
+        return !cps.empty() && std::all_of(cps.begin(), cps.end(), isCjk);
+    } catch (const std::exception&) {
+        return false;
+    }
+}
+
+// The words of `tokens` (splitWords) with their texts (mergeLabels), each span starting at
+// the first piece that carries its text: a lone word-start mark "␣" before a character split
+// into byte pieces is skipped.
+struct QueryWords {
+    WordSpans spans;
+    std::vector<std::string> texts;
+};
+QueryWords wordsOf(const std::vector<std::string>& tokens, const Tokenizer& tokenizer) {
+    std::vector<bool> starts;
+    for (const auto& t : tokens) starts.push_back(tokenizer.startsWord(t));
+    const auto labels = tokenizer.display(tokens);
+    QueryWords w;
+    w.spans = splitWords(starts, labels).spans;
+    w.texts = mergeLabels(labels, w.spans);
+    for (auto& [first, last] : w.spans)
+        if (last - first > 1 && labels[size_t(first)] == "\u2423") ++first;
+    return w;
+}
+
+}  // namespace
+
 int findQuery(const std::vector<std::string>& tokens, const std::string& query,
               const Tokenizer* tokenizer) {
     const int n = int(tokens.size());
@@ -146,16 +181,26 @@ int findQuery(const std::vector<std::string>& tokens, const std::string& query,
     const std::string wanted = lowerCase(query);
     for (int i = 0; i < n; ++i)
         if (lowerCase(tokens[size_t(i)]) == wanted) return i;
-    if (!tokenizer) return -1;
-    std::vector<bool> starts;  // a word: its pieces' labels joined, the word-start mark removed
-    for (const auto& t : tokens) starts.push_back(tokenizer->startsWord(t));
-    const auto labels = tokenizer->display(tokens);
-    for (const auto& [first, last] : wordSpans(starts)) {
-        std::string word;
-        for (int i = first; i < last; ++i) word += labels[size_t(i)];
-        if (lowerCase(word) == wanted) return first;
+    if (!tokenizer || wanted.empty()) return -1;
+    const QueryWords w = wordsOf(tokens, *tokenizer);
+    for (size_t k = 0; k < w.spans.size(); ++k)
+        if (lowerCase(w.texts[k]) == wanted) return w.spans[k].first;
+    if (!allCjk(query)) return -1;
+    for (size_t k = 0; k < w.spans.size(); ++k) {  // consecutive words that spell it
+        std::string run;
+        for (size_t j = k; j < w.spans.size() && run.size() < query.size(); ++j) {
+            run += w.texts[j];
+            if (run == query) return w.spans[k].first;
+        }
     }
+    for (size_t k = 0; k < w.spans.size(); ++k)  // a word that holds it
+        if (w.texts[k].find(query) != std::string::npos) return w.spans[k].first;
     return -1;
+}
+
+std::vector<std::string> queryWords(const std::vector<std::string>& tokens,
+                                    const Tokenizer* tokenizer) {
+    return tokenizer ? wordsOf(tokens, *tokenizer).texts : tokens;
 }
 
 }  // namespace attnviz

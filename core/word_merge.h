@@ -49,12 +49,26 @@ Mat mergeWords(const Mat& A, const WordSpans& queries, const WordSpans& keys);
 // The labels of the words: their pieces' labels joined.
 std::vector<std::string> mergeLabels(const std::vector<std::string>& labels, const WordSpans& w);
 
-// The token a person names by `query` (what render --query-token takes): "#index", a token
-// (first occurrence), or a word of the text, which gives its first piece (with SentencePiece
-// "to" finds "▁to" and "station" the "▁st" of "▁st ation"); letters compared without case
-// (lowerCase). `tokenizer` (null: no words, e.g. a probe's tokens) says where words start.
-// -1 when nothing matches or the index is outside the tokens.
+// The token a person names by `query` (what render --query-token takes), the first match
+// of, in this order:
+//   - "#index": that token;
+//   - a token, letters compared without case (lowerCase): "▁to", "ation";
+//   - a word of the text, which gives its first piece: the words of splitWords (the
+//     tokenizer's word starts, and each piece with Chinese, Japanese or Korean characters a
+//     word of its own, since that text has no spaces), so with SentencePiece "to" finds "▁to"
+//     and "station" the "▁st" of "▁st ation"; a character that byte fallback split into
+//     pieces ("我" as "▁ <0xE6> <0x88> <0x91>") is a word, found at its first byte piece;
+//   - CJK only (every character of `query` CJK, isCjk): consecutive words that spell it
+//     ("车站" over the pieces "车" "站"), then a word that holds it ("车" in the piece "车站");
+//     in each case the first piece.
+// `tokenizer` (null: no words, e.g. a probe's tokens) says where words start and how pieces
+// read (Tokenizer::display). -1 when nothing matches or the index is outside the tokens.
 int findQuery(const std::vector<std::string>& tokens, const std::string& query,
               const Tokenizer* tokenizer);
+
+// The words findQuery matches, as they read ("I want to go", "我 想 去"), for a message that
+// lists what can be asked; the tokens themselves without a tokenizer.
+std::vector<std::string> queryWords(const std::vector<std::string>& tokens,
+                                    const Tokenizer* tokenizer);
 
 }  // namespace attnviz

@@ -92,28 +92,22 @@ double labelWidthOf(const SelectedTable& t, const QFontMetricsF& fm) {
     return w;
 }
 
-// A panel's cells beside and above its token labels. The labels keep the style's size:
-// where they are taller than a cell, every k-th token is labelled (labelStep) rather than
-// every label shrunk.
-void placeCells(PanelPlace& pl, const SelectedTable& t, const FigureStyle& s, double titleH) {
+// A panel's cells in its slot: `cellsLeft` is where the cells may start (after the query
+// labels' room, or a gap), and the slot holds `slotW` x `slotH` points of cells. The labels
+// keep the style's size: where they are taller than a cell, every k-th token is labelled
+// (labelStep) rather than every label shrunk.
+void placeCells(PanelPlace& pl, const SelectedTable& t, const FigureStyle& s, double titleH,
+                double cellsLeft, double slotW, double slotH, double labelW) {
     const int nq = int(t.weights->rows()), nk = int(t.weights->cols());
-    const QRectF& box = pl.box;
-    const QFontMetricsF fm(styleFont(s, s.fontSize));
     pl.labelFont = s.fontSize;
-    pl.labelWidth = labelWidthOf(t, fm);
-    // Each panel's own colour bar (per-panel scales) takes a strip on the right.
-    const double ownBar = perPanelColorBar(s) ? s.fontSize * 5 : 0;
-    const QRectF inner(box.left() + pl.labelWidth + 3, box.top() + titleH,
-                       box.width() - pl.labelWidth - 6 - ownBar,
-                       box.height() - titleH - pl.labelWidth - 4);
-    pl.cell =
-        std::max(0.0, std::min(inner.width() / std::max(1, nk), inner.height() / std::max(1, nq)));
+    pl.labelWidth = labelW;
+    pl.cell = std::max(0.0, std::min(slotW / std::max(1, nk), slotH / std::max(1, nq)));
     // A label needs about 0.9 of its size in height (capitals and descenders of Latin text).
     // (The lines view draws its own labels.)
     pl.labelStep = pl.cell > 0 && !s.lines
                        ? std::max(1, int(std::ceil(s.fontSize * 0.9 / pl.cell - 1e-9)))
                        : 1;
-    pl.origin = QPointF(inner.left() + (inner.width() - pl.cell * nk) / 2, inner.top());
+    pl.origin = QPointF(cellsLeft + (slotW - pl.cell * nk) / 2, pl.box.top() + titleH);
 }
 
 void paintLabels(QPainter& p, const PanelPlace& pl, const SelectedTable& t, const FigureStyle& s) {
@@ -121,8 +115,8 @@ void paintLabels(QPainter& p, const PanelPlace& pl, const SelectedTable& t, cons
     const double x0 = pl.origin.x(), y0 = pl.origin.y(), cell = pl.cell;
     p.setFont(styleFont(s, pl.labelFont));
     p.setPen(Qt::black);
-    for (int i = 0; i < nq; i += step)
-        p.drawText(QRectF(pl.box.left(), y0 + i * cell, x0 - pl.box.left() - 2, cell),
+    for (int i = 0; pl.queryLabels && i < nq; i += step)
+        p.drawText(QRectF(x0 - pl.labelWidth - 3, y0 + i * cell, pl.labelWidth + 1, cell),
                    Qt::AlignRight | Qt::AlignVCenter | Qt::TextDontClip,
                    qt((*t.queries)[size_t(i)]));
     // Key labels under their column: upright when every word fits its cell (e.g. CJK
@@ -136,7 +130,7 @@ void paintLabels(QPainter& p, const PanelPlace& pl, const SelectedTable& t, cons
         const auto& k = (*t.keys)[size_t(j)];
         if (k.empty() || k[0] != '<') upright = upright && fits(qt(k));
     }
-    for (int j = 0; j < nk; j += step) {
+    for (int j = 0; pl.keyLabels && j < nk; j += step) {
         const QString key = qt((*t.keys)[size_t(j)]);
         if (upright && fits(key)) {
             p.drawText(QRectF(x0 + j * cell - cell * (step - 1) / 2.0, y0 + nq * cell + 1,
@@ -159,7 +153,16 @@ void paintPanel(QPainter& p, const Figure& f, const FigureLayout& L, const Panel
     const SelectedColumn& col = f.selection.columns[size_t(pl.column)];
     const SelectedTable& t = col.tables[size_t(pl.row)];
     const QString where = qt(t.where);
-    drawFitted(p, s, QRectF(pl.box.left(), pl.box.top(), pl.box.width(), s.fontSize * 1.6),
+    // The panel's title centred on its cells (its box may hold the row's labels too).
+    const double mid = pl.cell > 0 && !s.lines
+                           ? pl.origin.x() + pl.cell * double(t.weights->cols()) / 2
+                           : pl.box.center().x();
+    // As wide as the cells and the gap beside them: neighbours' titles never overlap.
+    const double titleW =
+        pl.cell > 0 && !s.lines
+            ? std::min(pl.box.width(), pl.cell * double(t.weights->cols()) + s.fontSize * 0.8)
+            : pl.box.width();
+    drawFitted(p, s, QRectF(mid - titleW / 2, pl.box.top(), titleW, s.fontSize * 1.6),
                L.columnTitles ? where : qt(col.title) + " · " + where, s.fontSize, !L.columnTitles);
     if (s.lines) {
         LinesStyle ls;
@@ -262,6 +265,132 @@ bool marksUnknownWords(const Selection& sel) {
 
 namespace {
 
+// Whether every table of the selection has the same query (else key) labels.
+bool sameLabels(const std::vector<SelectedColumn>& cols, bool queries) {
+    const std::vector<std::string>* first = nullptr;
+    for (const auto& c : cols)
+        for (const auto& t : c.tables) {
+            const auto* labels = queries ? t.queries.get() : t.keys.get();
+            if (!labels) return false;
+            if (!first)
+                first = labels;
+            else if (*labels != *first)
+                return false;
+        }
+    return first != nullptr;
+}
+
+// The room a panel takes besides its cells (points).
+struct Room {
+    double labelW;      // the longest token label
+    double titleH;      // the panel's title
+    double gapX, gapY;  // between panels without labels between them
+    double ownBar;      // a per-panel colour bar
+};
+
+// An arrangement's grid: each panel's place, which panels carry token labels (all of them,
+// or with shared labels the first of each grid row and the lowest of each grid column in its
+// band), and the room besides cells of each grid column and row.
+struct Slots {
+    std::vector<QPoint> at;
+    std::vector<bool> queryLabels, keyLabels;  // per panel
+    std::vector<bool> labelColumn;             // per grid column: holds query labels
+    std::vector<double> overW, overH;          // per grid column, row
+    double sumW = 0, sumH = 0;
+};
+
+Slots slotsOf(const Arrangement& a, const std::vector<std::pair<int, int>>& flat, bool shareQ,
+              bool shareK, const Room& room) {
+    Slots g;
+    const int perBand = std::max(1, a.nr / a.bands);
+    std::vector<int> firstX(size_t(a.nr), a.nc), lastY(size_t(a.nc * a.bands), -1);
+    for (size_t i = 0; i < flat.size(); ++i) {
+        const QPoint p = a.at(flat[i].first, flat[i].second, int(i));
+        g.at.push_back(p);
+        firstX[size_t(p.y())] = std::min(firstX[size_t(p.y())], p.x());
+        int& low = lastY[size_t(p.y() / perBand * a.nc + p.x())];
+        low = std::max(low, p.y());
+    }
+    g.labelColumn.assign(size_t(a.nc), false);
+    std::vector<bool> labelRow(size_t(a.nr), false);
+    for (const QPoint& p : g.at) {
+        g.queryLabels.push_back(!shareQ || p.x() == firstX[size_t(p.y())]);
+        g.keyLabels.push_back(!shareK || p.y() == lastY[size_t(p.y() / perBand * a.nc + p.x())]);
+        if (g.queryLabels.back()) g.labelColumn[size_t(p.x())] = true;
+        if (g.keyLabels.back()) labelRow[size_t(p.y())] = true;
+    }
+    for (int x = 0; x < a.nc; ++x) {
+        g.overW.push_back((g.labelColumn[size_t(x)] ? room.labelW + 6 : room.gapX) + room.ownBar);
+        g.sumW += g.overW.back();
+    }
+    for (int y = 0; y < a.nr; ++y) {
+        g.overH.push_back(room.titleH + (labelRow[size_t(y)] ? room.labelW + 4 : 0) + room.gapY);
+        g.sumH += g.overH.back();
+    }
+    return g;
+}
+
+// What an arrangement is judged by: its cell side beside labels of the style's size, and
+// that side counted smaller when its panels' titles are wider than its cells, by the square
+// root of the ratio (the titles would shrink; much larger maps still win).
+struct GridFit {
+    const std::vector<std::pair<int, int>>& flat;  // (column, row) of every panel
+    bool shareQ, shareK;
+    Room room;
+    QRectF grid;
+    double colTitleH;
+    int nq, nk;         // the most queries and keys of any table
+    double whereW = 0;  // the widest panel title under a column title
+    double fullW = 0;   // the same with its model's name, in bold
+    double cell(const Arrangement& a) const {
+        const Slots g = slotsOf(a, flat, shareQ, shareK, room);
+        const double h = grid.height() - (a.columnTitles ? colTitleH * a.bands : 0);
+        return std::min((grid.width() - g.sumW) / (a.nc * nk), (h - g.sumH) / (a.nr * nq));
+    }
+    double score(const Arrangement& a) const {
+        const double side = cell(a), width = side * nk + room.gapX;
+        const double title = a.columnTitles ? whereW : fullW;
+        return width < title && width > 0 ? side * std::sqrt(width / title) : side;
+    }
+};
+
+// The widest panel title of the figure, as under a column title and as with its model's name.
+void panelTitleWidths(const Figure& f, double* where, double* full) {
+    const QFontMetricsF fm(styleFont(f.style, f.style.fontSize));
+    const QFontMetricsF bold(styleFont(f.style, f.style.fontSize, true));
+    for (const auto& c : f.selection.columns)
+        for (const auto& t : c.tables) {
+            *where = std::max(*where, fm.horizontalAdvance(qt(t.where)));
+            *full = std::max(*full, bold.horizontalAdvance(qt(c.title) + " · " + qt(t.where)));
+        }
+}
+
+// Each column's title above its first panels, centred on their cells, as wide as their
+// boxes.
+void placeColumnTitles(const Figure& f, FigureLayout& L) {
+    L.columnTitleBoxes.assign(f.selection.columns.size(), QRectF());
+    if (!L.columnTitles) return;
+    std::vector<double> left, right, cellsL, cellsR, top;
+    const size_t n = f.selection.columns.size();
+    left.assign(n, 1e18), right.assign(n, -1e18), cellsL = left, cellsR = right, top = left;
+    for (const PanelPlace& pl : L.panels) {
+        const size_t c = size_t(pl.column);
+        const auto& t = f.selection.columns[c].tables[size_t(pl.row)];
+        left[c] = std::min(left[c], pl.box.left());
+        right[c] = std::max(right[c], pl.box.right());
+        cellsL[c] = std::min(cellsL[c], pl.origin.x());
+        cellsR[c] = std::max(cellsR[c], pl.origin.x() + pl.cell * double(t.weights->cols()));
+        top[c] = std::min(top[c], pl.box.top());
+    }
+    for (size_t c = 0; c < n; ++c) {
+        if (right[c] < left[c]) continue;
+        const double w = right[c] - left[c];
+        const double mid = cellsR[c] > cellsL[c] ? (cellsL[c] + cellsR[c]) / 2 : left[c] + w / 2;
+        L.columnTitleBoxes[c] =
+            QRectF(mid - w / 2, top[c] - L.columnTitleHeight, w, L.columnTitleHeight);
+    }
+}
+
 // The panels of `f` in `area` (the page without title, caption and footnote): the
 // arrangement with the largest cells, the panels' height what their cells need, the block of
 // panels centred in the height left.
@@ -285,46 +414,72 @@ void placePanels(const Figure& f, const QRectF& area, const QRectF& page, Figure
             nk = std::max(nk, int(t.weights->cols()));
             labelW = std::max(labelW, labelWidthOf(t, fm));
         }
-    const double colTitleH = fs * 2, ownBar = perPanelColorBar(s) ? fs * 5 : 0;
+    // Token labels once per row and per column of panels when every table has the same ones
+    // (the lines view draws its own).
+    const bool shareQ = !s.lines && sameLabels(cols, true);
+    const bool shareK = !s.lines && sameLabels(cols, false);
+    const Room room{labelW, titleH, fs * 0.8, fs * 0.5, perPanelColorBar(s) ? fs * 5 : 0};
+    const double colTitleH = fs * 2;
     const auto options = arrangements(M, R, int(flat.size()), s.arrange);
-    // The cell side of an arrangement, beside labels of the style's size.
-    auto cellOf = [&](const Arrangement& a) {
-        const double h = (L.grid.height() - (a.columnTitles ? colTitleH * a.bands : 0)) / a.nr;
-        return std::min((L.grid.width() / a.nc - labelW - 6 - ownBar) / nk,
-                        (h - titleH - labelW - 4) / nq);
-    };
-    size_t best = 0;  // the largest cells; an earlier arrangement unless clearly smaller
+    GridFit fit{flat, shareQ, shareK, room, L.grid, colTitleH, nq, nk};
+    panelTitleWidths(f, &fit.whereW, &fit.fullW);
+    size_t best = 0;  // the largest cells; an earlier arrangement unless clearly smaller (10 %)
     for (size_t k = 1; k < options.size(); ++k)
-        if (cellOf(options[k]) > cellOf(options[best]) * 1.15) best = k;
+        if (fit.score(options[k]) > fit.score(options[best]) * 1.1) best = k;
     const Arrangement& A = options[best];
+    const Slots g = slotsOf(A, flat, shareQ, shareK, room);
     L.columnTitles = A.columnTitles;
     L.columnSpan = A.span;
     L.columnTitleHeight = A.columnTitles ? colTitleH : 0;
-    L.columnWidth = L.grid.width() / A.nc;
-    // Panels as tall as their cells need (at most their share of the height); the height
-    // left is shared above and below the panels. Each band below the first has its column
-    // titles above it too.
-    const double bandTitles = L.columnTitleHeight * (A.bands - 1);
+    // Each grid column and row as wide and tall as its cells and labels need; with no room
+    // for cells, an equal share of the page (the panels then say so).
+    const double cell = std::max(0.0, fit.cell(A));
+    const double H = L.grid.height() - L.columnTitleHeight * A.bands;
+    std::vector<double> colW(size_t(A.nc)), rowH(size_t(A.nr));
+    for (int x = 0; x < A.nc; ++x)
+        colW[size_t(x)] = cell > 0 ? g.overW[size_t(x)] + cell * nk : L.grid.width() / A.nc;
+    for (int y = 0; y < A.nr; ++y)
+        rowH[size_t(y)] = cell > 0 ? g.overH[size_t(y)] + cell * nq : H / A.nr;
+    // The width left is shared by the columns (a table with fewer tokens than the most may
+    // then have larger cells; the others are centred in theirs); the height left is shared
+    // above and below the panels' block.
+    std::vector<double> X(size_t(A.nc)), Y(size_t(A.nr));
+    double extraW = L.grid.width();
+    for (double w : colW) extraW -= w;
     const int perBand = A.nr / A.bands;
-    const double share = (L.grid.height() - L.columnTitleHeight - bandTitles) / A.nr;
-    const double cellW = (L.columnWidth - labelW - 6 - ownBar) / nk;
-    const double ch =
-        cellW > 0 ? std::min(share, titleH + cellW * nq + labelW + 4 + fs * 0.5) : share;
-    const double spare = std::max(0.0, share - ch) * A.nr / 2;
-    L.grid.setTop(L.grid.top() + spare + L.columnTitleHeight);
-    L.grid.setHeight(ch * A.nr + bandTitles);
+    for (int x = 0; x < A.nc; ++x) {
+        if (cell > 0) colW[size_t(x)] += std::max(0.0, extraW) / A.nc;
+        X[size_t(x)] = x == 0 ? L.grid.left() : X[size_t(x) - 1] + colW[size_t(x) - 1];
+    }
+    double extraH = H;
+    for (double h : rowH) extraH -= h;
+    for (int y = 0; y < A.nr; ++y)
+        Y[size_t(y)] = (y == 0 ? L.grid.top() + std::max(0.0, extraH) / 2
+                               : Y[size_t(y) - 1] + rowH[size_t(y) - 1]) +
+                       (y % perBand == 0 ? L.columnTitleHeight : 0);
+    L.columnWidth = L.grid.width() / A.nc;
     for (size_t i = 0; i < flat.size(); ++i) {
         const auto [c, r] = flat[i];
-        const QPoint g = A.at(c, r, int(i));
+        const QPoint at = g.at[i];
         PanelPlace pl;
         pl.column = c;
         pl.row = r;
-        const double bandTop = g.y() / perBand * L.columnTitleHeight;
-        pl.box = QRectF(L.grid.left() + g.x() * L.columnWidth, L.grid.top() + g.y() * ch + bandTop,
-                        L.columnWidth, ch);
-        placeCells(pl, cols[size_t(c)].tables[size_t(r)], s, titleH);
+        pl.queryLabels = g.queryLabels[i];
+        pl.keyLabels = g.keyLabels[i];
+        pl.box = QRectF(X[size_t(at.x())], Y[size_t(at.y())], colW[size_t(at.x())],
+                        rowH[size_t(at.y())]);
+        const bool labelled = g.labelColumn[size_t(at.x())];
+        const double left = labelled ? labelW + 3 : room.gapX / 2;
+        placeCells(pl, cols[size_t(c)].tables[size_t(r)], s, titleH, pl.box.left() + left,
+                   cell > 0 ? colW[size_t(at.x())] - g.overW[size_t(at.x())]
+                            : pl.box.width() - left - room.ownBar,
+                   cell > 0 ? cell * nq : pl.box.height() - titleH - labelW - 4, labelW);
         L.panels.push_back(pl);
     }
+    placeColumnTitles(f, L);
+    QRectF block;
+    for (const PanelPlace& pl : L.panels) block = block.united(pl.box);
+    L.grid = block;
     if (bar)
         L.colorbar = QRectF(page.right() - fs * 6, L.grid.top() + fs, fs * 1.2,
                             std::max(fs * 4, std::min(L.grid.height() - 2 * fs, fs * 30)));
@@ -338,12 +493,14 @@ QRectF contentOf(const Figure& f, const FigureLayout& L) {
         QRectF b = pl.box;
         if (pl.cell > 0)
             b = QRectF(
-                QPointF(pl.origin.x() - pl.labelWidth - 3, pl.box.top()),
+                QPointF(pl.origin.x() - (pl.queryLabels ? pl.labelWidth + 3 : 0), pl.box.top()),
                 QPointF(pl.origin.x() + pl.cell * double(t.weights->cols()),
-                        pl.origin.y() + pl.cell * double(t.weights->rows()) + pl.labelWidth + 2));
-        if (L.columnTitles && pl.row == 0) b.setTop(b.top() - L.columnTitleHeight);
+                        pl.origin.y() + pl.cell * double(t.weights->rows()) +
+                            (pl.keyLabels ? pl.labelWidth + 2 : 0)));
         box = box.united(b);
     }
+    for (const QRectF& t : L.columnTitleBoxes)
+        if (!t.isEmpty()) box = box.united(QRectF(box.left(), t.top(), box.width(), 1));
     return box;
 }
 
@@ -358,11 +515,20 @@ QRectF placeTitleAndCaption(const FigureStyle& s, const QRectF& page, QRectF* ti
         area.setTop(title->bottom());
     }
     if (!s.caption.isEmpty()) {
-        *caption =
-            QRectF(area.left(), area.top(), area.width(), (s.caption.count('\n') + 1) * fs * 1.9);
+        *caption = QRectF(area.left(), area.top(), area.width(),
+                          captionLines(s, area.width()).size() * captionLineHeight(s));
         area.setTop(caption->bottom() + fs * 0.4);
     }
     return area;
+}
+
+QStringList captionLines(const FigureStyle& s, double width) {
+    const QStringList lines = s.caption.split('\n');
+    const QString one = lines.join("   ");
+    if (lines.size() > 1 &&
+        QFontMetricsF(styleFont(s, s.fontSize * 1.3)).horizontalAdvance(one) <= width * 0.9)
+        return {one};
+    return lines;
 }
 
 FigureLayout layoutFigure(const Figure& f, const QRectF& page) {
@@ -406,21 +572,20 @@ void paintFigure(QPainter& p, const Figure& f, const QRectF& page) {
         p.setPen(Qt::black);
         p.drawText(L.title, Qt::AlignCenter, s.title);
     }
-    const QStringList caption = s.caption.split('\n');
+    const QStringList caption = captionLines(s, L.caption.width());
+    const double lineH = captionLineHeight(s);
     for (int i = 0; !L.caption.isEmpty() && i < caption.size(); ++i)
-        drawFitted(
-            p, s,
-            QRectF(L.caption.left(), L.caption.top() + i * fs * 1.9, L.caption.width(), fs * 1.9),
-            caption[i], fs * 1.3, false);
+        drawFitted(p, s,
+                   QRectF(L.caption.left(), L.caption.top() + i * lineH, L.caption.width(), lineH),
+                   caption[i], fs * 1.3, false);
     const ColorMap map = tableColorMap(s.colormap, f.selection.diverging);
     for (const PanelPlace& pl : L.panels) {
-        if (L.columnTitles && pl.row == 0)
-            drawFitted(p, s,
-                       QRectF(pl.box.left(), pl.box.top() - L.columnTitleHeight,
-                              L.columnSpan * L.columnWidth, L.columnTitleHeight),
-                       qt(f.selection.columns[size_t(pl.column)].title), fs * 1.15, true);
         paintPanel(p, f, L, pl, map);
     }
+    for (size_t c = 0; c < L.columnTitleBoxes.size(); ++c)
+        if (!L.columnTitleBoxes[c].isEmpty())
+            drawFitted(p, s, L.columnTitleBoxes[c], qt(f.selection.columns[c].title), fs * 1.15,
+                       true);
     if (!L.colorbar.isEmpty()) paintColorbar(p, f, L.colorbar, map);
     if (!L.note.isEmpty()) drawFitted(p, s, L.note, L.notes.join("  ·  "), fs, false);
 }

@@ -53,13 +53,22 @@ struct PanelPlace {
     double labelFont = 0;     // token labels' point size: the style's
     double labelWidth = 0;    // the longest token label
     int labelStep = 1;        // every labelStep-th token labelled (1: every one)
+    // Whether the panel draws its query labels (left) and key labels (below). When every
+    // table of the figure has the same query (key) tokens, they are drawn once per row of
+    // panels, left of its first panel (once per column, under its lowest panel in each band),
+    // and the other panels give that room to their cells.
+    bool queryLabels = true, keyLabels = true;
 };
 struct FigureLayout {
     QRectF grid;                // the panels' area
     bool columnTitles = false;  // a title above each column (else in each panel's title)
-    double columnTitleHeight = 0, columnWidth = 0;
-    int columnSpan = 1;  // grid columns per model (its heads side by side under its title)
+    double columnTitleHeight = 0;
+    double columnWidth = 0;  // the mean width of a grid column (they differ with shared labels)
+    int columnSpan = 1;      // grid columns per model (its heads side by side under its title)
     std::vector<PanelPlace> panels;
+    // Where each selection column's title goes (index = column), when columnTitles: above
+    // its first band's panels, centred on their cells.
+    std::vector<QRectF> columnTitleBoxes;
     QRectF title, caption;  // empty: none
     QRectF colorbar;        // empty: none
     // The footnote: on thinned labels ("every 2nd token labelled") and on unknown words
@@ -75,6 +84,14 @@ struct FigureLayout {
 // style has them; *title and *caption stay empty otherwise. Returns the area left below.
 QRectF placeTitleAndCaption(const FigureStyle& s, const QRectF& page, QRectF* title,
                             QRectF* caption);
+// The caption's lines as drawn in a caption of `width` points: its lines ("\n" between
+// them) on one line, three spaces apart, when they fit there at the caption's size ("i want
+// to go to the station   → quiero ir a la estación"), else each on its own line.
+QStringList captionLines(const FigureStyle& s, double width);
+// The height of one caption line (the caption's text is 1.3 font sizes).
+inline double captionLineHeight(const FigureStyle& s) {
+    return s.fontSize * 1.75;
+}
 FigureLayout layoutFigure(const Figure& f, const QRectF& page);
 void paintFigure(QPainter& p, const Figure& f, const QRectF& page);
 

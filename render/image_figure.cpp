@@ -353,11 +353,11 @@ void paintImageFigure(QPainter& p, const ImageFigure& f, const QRectF& page) {
     p.fillPath(bg, Qt::white);
     const ImageLayout L = layoutImageFigure(f, page);
     if (!L.title.isEmpty()) drawText(p, s, L.title, s.title, s.fontSize * 1.4, true);
-    const QStringList caption = s.caption.split('\n');
+    const QStringList caption = captionLines(s, L.caption.width());
+    const double lineH = captionLineHeight(s);
     for (int i = 0; !L.caption.isEmpty() && i < caption.size(); ++i)
         drawText(p, s,
-                 QRectF(L.caption.left(), L.caption.top() + i * s.fontSize * 1.9, L.caption.width(),
-                        s.fontSize * 1.9),
+                 QRectF(L.caption.left(), L.caption.top() + i * lineH, L.caption.width(), lineH),
                  caption[i], s.fontSize * 1.3, false);
     const double top = topWeight(f, nullptr);
     for (size_t c = 0; c < f.columns.size(); ++c) {

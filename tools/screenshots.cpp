@@ -22,6 +22,10 @@
 // (File › Export figure, image-export.png) and a drawing of a shoe (dark on light) as a person's
 // own image beside its 28 × 28 view:
 //   attnviz-screenshots --images [--language zh_CN|zh_TW] OUTDIR [WxH]
+// With --heads-set, the Heads dock over a sentence list (docs/figures/analysis/
+// en-es-test-30.tsv) while it runs (its progress line: the sentence of how many, the time
+// left) and when done with its messages unfolded (heads-set-running.png, heads-set-done.png):
+//   attnviz-screenshots --heads-set [--language zh_CN|zh_TW] OUTDIR [WxH]
 #include <QApplication>
 #include <QCheckBox>
 #include <QDir>
@@ -38,6 +42,7 @@
 #include <QTableView>
 #include <QTest>
 #include <QTextStream>
+#include <QToolButton>
 #include <cstdio>
 #include <string>
 
@@ -274,11 +279,38 @@ int shootImages(MainWindow& w, const QString& out) {
 
 }  // namespace
 
+// The Heads dock over the sentence list: running, then done with its messages unfolded.
+int shootHeadsSet(MainWindow& w, const QString& out, QSize size) {
+    w.chooseModelSet("en-es", false);
+    w.setSentence("I want to go to the station");
+    w.show();
+    settle(w);
+    if (!w.openSentenceFile("docs/figures/analysis/en-es-test-30.tsv")) return 1;
+    raiseDock(w, "heads");
+    for (auto* d : w.findChildren<QDockWidget*>())  // tall enough for its table on a laptop
+        if (d->objectName() == "heads") w.resizeDocks({d}, {size.height() / 3}, Qt::Vertical);
+    QTest::qWait(300);
+    QString why;
+    if (!w.heads()->computeOverSet(&why)) {
+        QTextStream(stderr) << "attnviz-screenshots: " << why << "\n";
+        return 1;
+    }
+    QTest::qWait(2500);  // a rate to estimate the time left from
+    bool ok = shoot(w, out + "/heads-set-running.png");
+    while (w.heads()->setBusy()) QTest::qWait(100);
+    QTest::qWait(300);
+    if (w.heads()->notesToggle()->isVisible()) w.heads()->notesToggle()->setChecked(true);
+    QTest::qWait(200);
+    ok = shoot(w, out + "/heads-set-done.png") && ok;
+    return ok ? 0 : 1;
+}
+
 int main(int argc, char** argv) {
     // Before QApplication, which needs a display: --help, and an unknown option, which would
     // otherwise be taken for the output folder.
     const char* usage =
-        "usage: attnviz-screenshots [--layouts | --classroom | --images | --language zh_CN|zh_TW] "
+        "usage: attnviz-screenshots [--layouts | --classroom | --images | --heads-set | --language "
+        "zh_CN|zh_TW] "
         "[OUTDIR] "
         "[WxH]\n"
         "Screenshots of the app (default OUTDIR docs/screenshots); run under a display,\n"
@@ -290,7 +322,7 @@ int main(int argc, char** argv) {
             return 0;
         }
         if (a.rfind("--", 0) == 0 && a != "--layouts" && a != "--classroom" && a != "--language" &&
-            a != "--images") {  // Qt: -platform
+            a != "--images" && a != "--heads-set") {  // Qt: -platform
             std::fprintf(stderr, "attnviz-screenshots: unknown option '%s'\n%s", a.c_str(), usage);
             return 2;
         }
@@ -302,6 +334,7 @@ int main(int argc, char** argv) {
     QStringList args = QApplication::arguments().mid(1);
     const bool classroom = args.removeAll("--classroom") > 0;
     const bool images = args.removeAll("--images") > 0;
+    const bool headsSet = args.removeAll("--heads-set") > 0;
     const bool layouts = args.removeAll("--layouts") > 0 || classroom;
     QString language;
     if (const int i = int(args.indexOf("--language")); i >= 0 && i + 1 < args.size()) {
@@ -322,6 +355,10 @@ int main(int argc, char** argv) {
     if (images) {  // in English, or in the language given
         if (!language.isEmpty()) w.setLanguage(language);
         return shootImages(w, out);
+    }
+    if (headsSet) {  // in English, or in the language given
+        if (!language.isEmpty()) w.setLanguage(language);
+        return shootHeadsSet(w, out, size);
     }
     if (!language.isEmpty()) return shootLanguage(w, out, language);
     if (classroom) return shootClassroom(w, out);

@@ -52,6 +52,7 @@ HeadsDock::HeadsDock(QWidget* parent)
       m_filter(new QLineEdit),
       m_overSet(new QPushButton),
       m_progress(new QProgressBar),
+      m_eta(new QLabel),
       m_cancel(new QPushButton),
       m_prune(new QPushButton),
       m_pruneModels(new QComboBox),
@@ -73,6 +74,7 @@ HeadsDock::HeadsDock(QWidget* parent)
     m_filter->setMaximumWidth(200);
     m_progress->setMaximumWidth(160);
     m_progress->hide();
+    m_eta->hide();
     m_cancel->hide();
     m_pruneModels->setSizeAdjustPolicy(QComboBox::AdjustToContents);
     m_poll->setInterval(50);
@@ -116,6 +118,7 @@ void HeadsDock::layOutControls() {
     top->addWidget(m_notesToggle);
     top->addWidget(m_overSet);
     top->addWidget(m_progress);
+    top->addWidget(m_eta);
     top->addWidget(m_cancel);
     top->addWidget(m_prune);
     top->addWidget(m_pruneModels);
@@ -148,10 +151,7 @@ void HeadsDock::connectControls() {
     });
     connect(m_cancel, &QPushButton::clicked, this, &HeadsDock::cancel);
     connect(m_prune, &QPushButton::clicked, this, [this] { computePruning(); });
-    connect(m_poll, &QTimer::timeout, this, [this] {
-        if (const SetJob* job = m_setJob ? m_setJob.get() : m_pruneJob.get())
-            m_progress->setValue(job->done.load());
-    });
+    connect(m_poll, &QTimer::timeout, this, &HeadsDock::showProgress);
 }
 
 void HeadsDock::changeEvent(QEvent* event) {
@@ -363,6 +363,8 @@ bool HeadsDock::computeOverSet(QString* why) {
     auto job = std::make_shared<SetJob>();
     m_setJob = job;
     m_setNote.clear();
+    m_runSentences = sentences;
+    m_runModels = int(m_columns.size());
     startRun(int(m_columns.size()) * (sentences + 1), tr("Sentences analysed and models finished"));
     auto* watcher = new QFutureWatcher<SetResult>(this);
     connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, job] {
@@ -398,10 +400,25 @@ void HeadsDock::startRun(int steps, const QString& what) {
     m_progress->setValue(0);
     m_progress->setToolTip(what);
     m_progress->show();
+    m_eta->setToolTip(what);
+    m_eta->show();
     m_cancel->show();
     m_overSet->setEnabled(false);
     m_prune->setEnabled(false);
+    m_runClock.start();
+    showProgress();
     m_poll->start();
+}
+
+void HeadsDock::showProgress() {
+    const SetJob* job = m_setJob ? m_setJob.get() : m_pruneJob.get();
+    if (!job) return;
+    const int done = job->done.load();
+    m_progress->setValue(done);
+    const qint64 ms = m_runClock.elapsed();
+    m_eta->setText(m_setJob ? setProgressText(job->sentences.load(), m_runSentences, m_runModels,
+                                              ms, done, m_progress->maximum())
+                            : pruneProgressText(ms, done, m_progress->maximum()));
 }
 
 void HeadsDock::endRun() {
@@ -409,6 +426,8 @@ void HeadsDock::endRun() {
     m_pruneJob.reset();
     m_poll->stop();
     m_progress->hide();
+    m_eta->hide();
+    m_eta->clear();
     m_cancel->hide();
     m_overSet->setEnabled(true);
     m_prune->setEnabled(!m_prunable.empty());

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include <QElapsedTimer>
 #include <QStringList>
 #include <QWidget>
 #include <atomic>
@@ -150,6 +151,10 @@ public:
     QLabel* notes() const { return m_notes; }
     QLineEdit* filter() const { return m_filter; }  // rows whose model name contains the text
     QProgressBar* progress() const { return m_progress; }  // for tests
+    // Beside the progress bar while a computation runs: the sentence (or, pruning, the
+    // evaluation) it is at of how many, and the time left at the rate so far ("Sentence 12 of
+    // 40 · model 1 of 2 · about 30 s left"); hidden otherwise.
+    QLabel* progressText() const { return m_eta; }
     QPushButton* overSetButton() const { return m_overSet; }
     QPushButton* cancelButton() const { return m_cancel; }
     QPushButton* pruneButton() const { return m_prune; }
@@ -193,6 +198,7 @@ private:
     void showCurves();
     void exportFromDialog();
     void startRun(int steps, const QString& what);
+    void showProgress();  // the bar's value and the line beside it, from the running job
     void endRun();
     void setPrunable(std::vector<PruneInput> prunable);
     void updateStatus();
@@ -209,6 +215,10 @@ private:
     QLineEdit* m_filter;
     QPushButton* m_overSet;
     QProgressBar* m_progress;
+    QLabel* m_eta;
+    QElapsedTimer m_runClock;  // since the running computation started
+    // The running set computation's sentences per model and models (0: pruning runs).
+    int m_runSentences = 0, m_runModels = 0;
     QPushButton* m_cancel;
     QPushButton* m_prune;
     QComboBox* m_pruneModels;

@@ -82,6 +82,58 @@ QString plural(qsizetype n, const QString& word) {
     return QString("%1 %2%3").arg(n).arg(word, n == 1 ? "" : "s");
 }
 
+QString timeLeft(qint64 elapsedMs, int done, int total) {
+    if (done <= 0 || elapsedMs < 1000 || total <= done) return {};
+    const double left = double(elapsedMs) / 1000.0 * double(total - done) / double(done);
+    auto phrase = [](const char* text) {  // marked for lupdate where they are written
+        return QCoreApplication::translate("attnviz::ui::HeadsTable", text);
+    };
+    if (left < 10)
+        return phrase(QT_TRANSLATE_NOOP("attnviz::ui::HeadsTable", "a few seconds left"));
+    //: Time a computation has left, estimated; %1 seconds (a multiple of 5)
+    if (left < 57.5)
+        return phrase(QT_TRANSLATE_NOOP("attnviz::ui::HeadsTable", "about %1 s left"))
+            .arg(std::max(10, int(std::lround(left / 5)) * 5));
+    const long minutes = std::lround(left / 60);
+    //: Time a computation has left, estimated; %1 minutes
+    if (minutes < 60)
+        return phrase(QT_TRANSLATE_NOOP("attnviz::ui::HeadsTable", "about %1 min left"))
+            .arg(minutes);
+    //: Time a computation has left, estimated; %1 hours, %2 minutes
+    return phrase(QT_TRANSLATE_NOOP("attnviz::ui::HeadsTable", "about %1 h %2 min left"))
+        .arg(minutes / 60)
+        .arg(minutes % 60);
+}
+
+QString setProgressText(int sentencesDone, int sentences, int models, qint64 elapsedMs, int done,
+                        int total) {
+    const int all = std::max(1, sentences * models);
+    const int shown = std::clamp(sentencesDone + (sentencesDone < all ? 1 : 0), 1, all);
+    //: Heads dock, over the sentence list: the sentence being analysed (%1) of all of them
+    //: (every model's, %2)
+    QString text = QCoreApplication::translate("attnviz::ui::HeadsTable", "Sentence %1 of %2")
+                       .arg(shown)
+                       .arg(all);
+    if (models > 1 && sentences > 0)
+        //: %1: "Sentence 3 of 40"; %2, %3: the model being analysed and how many there are
+        text = QCoreApplication::translate("attnviz::ui::HeadsTable", "%1 · model %2 of %3")
+                   .arg(text)
+                   .arg(std::min(models, (shown - 1) / sentences + 1))
+                   .arg(models);
+    const QString left = timeLeft(elapsedMs, done, total);
+    return left.isEmpty() ? text : text + " · " + left;
+}
+
+QString pruneProgressText(qint64 elapsedMs, int done, int total) {
+    //: Heads dock, pruning curves: the evaluation running (%1) of all of them (%2)
+    const QString text =
+        QCoreApplication::translate("attnviz::ui::HeadsTable", "Evaluation %1 of %2")
+            .arg(std::clamp(done + 1, 1, std::max(1, total)))
+            .arg(total);
+    const QString left = timeLeft(elapsedMs, done, total);
+    return left.isEmpty() ? text : text + " · " + left;
+}
+
 HeadsComputation computeHeads(const ResultStats& stats, const std::vector<HeadKey>& heads,
                               int request, const std::atomic<int>& latest) {
     HeadsComputation out;
@@ -199,7 +251,10 @@ SetResult computeSet(const std::vector<ModelColumn>& columns, const std::vector<
     int withoutTarget = 0;  // lines without a target, for the seq2seq models
     const int sentenceCount = int(sentenceSet(lines, false).size());  // as for any model
     const SetRequest request{true, [&] { return job.cancelled.load(std::memory_order_relaxed); },
-                             [&] { ++job.done; }};
+                             [&] {
+                                 ++job.done;
+                                 ++job.sentences;
+                             }};
     for (size_t c = 0; c < columns.size(); ++c) {
         const QString name = QString::fromStdString(columns[c].name);
         const int before = job.done.load();

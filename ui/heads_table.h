@@ -79,6 +79,7 @@ struct SetJob {
     // Over the set, per model: a step per sentence, and one when it is finished. Pruning: the
     // evaluations done.
     std::atomic<int> done{0};
+    std::atomic<int> sentences{0};  // over the set: sentences analysed, of every model
 };
 
 // What pruning a model needs from the set computation that gave its importance.
@@ -130,6 +131,17 @@ PruneOutcome computePrune(const PruneInput& in, SetJob& job);
 
 // "name: reason" failures with one reason said once: "dense, random: the source has …".
 QString grouped(const QStringList& failures);
+// The time a run has left at the rate so far: `done` of `total` steps in `elapsedMs`.
+// "about 40 s left" (rounded to 5 s), "about 3 min left", "about 1 h 20 min left", "a few
+// seconds left" under 10 s; empty before the first step or the first second (no rate yet).
+QString timeLeft(qint64 elapsedMs, int done, int total);
+// The Heads dock's line beside the progress bar of a set computation: "Sentence 12 of 40 ·
+// model 1 of 2 · about 30 s left" (`sentencesDone` of `sentences` per model × `models`; the
+// time from the steps' rate, timeLeft).
+QString setProgressText(int sentencesDone, int sentences, int models, qint64 elapsedMs, int done,
+                        int total);
+// The same for pruning: "Evaluation 5 of 26 · about 1 min left".
+QString pruneProgressText(qint64 elapsedMs, int done, int total);
 // "3 heads", "1 model".
 QString plural(qsizetype n, const QString& word);
 // The set computation's footnote when `heads` heads have no input dependence ("—"): the rule

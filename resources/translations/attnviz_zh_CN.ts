@@ -1186,6 +1186,40 @@ the %1 maps follow</source>
             <extracomment>%1 a column's tooltip (a statistic), completed with how its rows are normalised</extracomment>
             <translation>%1，每行在其允许的键上归一化（见 docs/analysis.md）。</translation>
         </message>
+        <message>
+            <source>a few seconds left</source>
+            <translation>还剩几秒</translation>
+        </message>
+        <message>
+            <source>about %1 s left</source>
+            <extracomment>Time a computation has left, estimated; %1 seconds (a multiple of 5)</extracomment>
+            <translation>约剩 %1 秒</translation>
+        </message>
+        <message>
+            <source>about %1 min left</source>
+            <extracomment>Time a computation has left, estimated; %1 minutes</extracomment>
+            <translation>约剩 %1 分钟</translation>
+        </message>
+        <message>
+            <source>about %1 h %2 min left</source>
+            <extracomment>Time a computation has left, estimated; %1 hours, %2 minutes</extracomment>
+            <translation>约剩 %1 小时 %2 分钟</translation>
+        </message>
+        <message>
+            <source>Sentence %1 of %2</source>
+            <extracomment>Heads dock, over the sentence list: the sentence being analysed (%1) of all of them (every model's, %2)</extracomment>
+            <translation>第 %1 句，共 %2 句</translation>
+        </message>
+        <message>
+            <source>%1 · model %2 of %3</source>
+            <extracomment>%1: "Sentence 3 of 40"; %2, %3: the model being analysed and how many there are</extracomment>
+            <translation>%1 · 第 %2 个模型，共 %3 个</translation>
+        </message>
+        <message>
+            <source>Evaluation %1 of %2</source>
+            <extracomment>Heads dock, pruning curves: the evaluation running (%1) of all of them (%2)</extracomment>
+            <translation>第 %1 次评估，共 %2 次</translation>
+        </message>
     </context>
     <context>
         <name>attnviz::ui::HeatmapPanel</name>

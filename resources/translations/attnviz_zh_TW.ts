@@ -1186,6 +1186,40 @@ the %1 maps follow</source>
             <extracomment>%1 a column's tooltip (a statistic), completed with how its rows are normalised</extracomment>
             <translation>%1，每列在其允許的鍵上正規化（見 docs/analysis.md）。</translation>
         </message>
+        <message>
+            <source>a few seconds left</source>
+            <translation>還剩幾秒</translation>
+        </message>
+        <message>
+            <source>about %1 s left</source>
+            <extracomment>Time a computation has left, estimated; %1 seconds (a multiple of 5)</extracomment>
+            <translation>約剩 %1 秒</translation>
+        </message>
+        <message>
+            <source>about %1 min left</source>
+            <extracomment>Time a computation has left, estimated; %1 minutes</extracomment>
+            <translation>約剩 %1 分鐘</translation>
+        </message>
+        <message>
+            <source>about %1 h %2 min left</source>
+            <extracomment>Time a computation has left, estimated; %1 hours, %2 minutes</extracomment>
+            <translation>約剩 %1 小時 %2 分鐘</translation>
+        </message>
+        <message>
+            <source>Sentence %1 of %2</source>
+            <extracomment>Heads dock, over the sentence list: the sentence being analysed (%1) of all of them (every model's, %2)</extracomment>
+            <translation>第 %1 句，共 %2 句</translation>
+        </message>
+        <message>
+            <source>%1 · model %2 of %3</source>
+            <extracomment>%1: "Sentence 3 of 40"; %2, %3: the model being analysed and how many there are</extracomment>
+            <translation>%1 · 第 %2 個模型，共 %3 個</translation>
+        </message>
+        <message>
+            <source>Evaluation %1 of %2</source>
+            <extracomment>Heads dock, pruning curves: the evaluation running (%1) of all of them (%2)</extracomment>
+            <translation>第 %1 次評估，共 %2 次</translation>
+        </message>
     </context>
     <context>
         <name>attnviz::ui::HeatmapPanel</name>

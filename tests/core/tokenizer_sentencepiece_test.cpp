@@ -113,5 +113,43 @@ TEST(FindQuery, TokensIndicesAndWordsOfPieces) {
     const Tokenizer words(true);                      // the word tokenizer: every token a word
     EXPECT_EQ(findQuery(words.tokenize("Ça VA très bien"), "TRÈS", &words), 2);
     EXPECT_EQ(lowerCase("ÀÉÎ Straße ΣΑ"), "àéî straße σα");
+}
+
+// Text without spaces (Chinese, Japanese): a word is a character or the tokenizer's piece
+// (issue 29). A character that byte fallback split is found at its first byte piece, not at
+// the "▁" before it; several characters over several pieces, or one inside a longer piece,
+// are found too; the message of a miss lists the words as they read.
+TEST(FindQuery, ChineseAndJapaneseByCharacterOrPiece) {
+    const Tokenizer& sp = trained();
+    const auto bytes = sp.tokenize("我想去车站。");  // ▁ then three byte pieces a character
+    ASSERT_EQ(bytes.size(), 19u);
+    EXPECT_EQ(bytes[0], "\u2581");
+    EXPECT_EQ(findQuery(bytes, "我", &sp), 1);
+    EXPECT_EQ(findQuery(bytes, "车", &sp), 10);
+    EXPECT_EQ(findQuery(bytes, "。", &sp), 16);
+    EXPECT_EQ(findQuery(bytes, "车站", &sp), 10);  // two characters: the first's first piece
+    EXPECT_EQ(findQuery(bytes, "我想去车站。", &sp), 1);
+    for (const char* none : {"站车", "火", "车站了", "车 站"})
+        EXPECT_EQ(findQuery(bytes, none, &sp), -1) << none;
+    EXPECT_EQ(queryWords(bytes, &sp),
+              (std::vector<std::string>{"我", "想", "去", "车", "站", "。"}));
+    // Pieces of several characters (a vocabulary that has them): the piece is the word; a
+    // character inside it finds it, as do consecutive pieces.
+    const std::vector<std::string> pieces{"\u2581我", "想去", "车站", "。", "\u2581ok"};
+    EXPECT_EQ(findQuery(pieces, "我", &sp), 0);
+    EXPECT_EQ(findQuery(pieces, "想去", &sp), 1);
+    EXPECT_EQ(findQuery(pieces, "去", &sp), 1);       // inside "想去"
+    EXPECT_EQ(findQuery(pieces, "去车站", &sp), -1);  // starts inside a piece
+    EXPECT_EQ(findQuery(pieces, "想去车站", &sp), 1);
+    EXPECT_EQ(findQuery(pieces, "站", &sp), 2);
+    EXPECT_EQ(findQuery(pieces, "OK", &sp), 4);
+    EXPECT_EQ(findQuery(pieces, "k", &sp), -1);  // not CJK: whole tokens and words only
+    // Japanese: kana and kanji alike.
+    const auto ja = sp.tokenize("駅に行きたい");
+    EXPECT_EQ(findQuery(ja, "行き", &sp), 7);
+    EXPECT_EQ(findQuery(ja, "に", &sp), 4);
+    // Latin text is unchanged: words, not runs of them.
+    EXPECT_EQ(queryWords(sp.tokenize("the station"), &sp),
+              (std::vector<std::string>{"the", "station"}));
     EXPECT_EQ(lowerCase("\xff"), "\xff");  // invalid UTF-8 unchanged
 }

@@ -110,3 +110,41 @@ TEST(FigureLayout, ManyModelsWrapIntoBandsThatFillTheSlideAtTheLabelSizeAsked) {
     const FigureLayout two = layoutFigure(Figure{selection(2, 4), FigureStyle{}}, {0, 0, 960, 540});
     EXPECT_DOUBLE_EQ(at(two, 1, 0).box.top(), at(two, 0, 0).box.top());
 }
+
+// Every table with the same tokens (one sentence, one tokenizer): query labels once per row
+// of panels, left of its first panel, key labels once per column under its lowest panel; the
+// room goes to the cells (issue 29: 2- and 4-model slides were a quarter to a half blank).
+// Tables with other tokens keep their own labels.
+TEST(FigureLayout, SharedTokenLabelsOncePerRowAndColumnGiveLargerCells) {
+    const QRectF slide(0, 0, 960, 540);
+    for (const int models : {2, 4}) {
+        const Figure f{selection(models, 4), FigureStyle{}};
+        const FigureLayout L = layoutFigure(f, slide);
+        double firstLeft = 1e9, lowest = 0;
+        for (const PanelPlace& p : L.panels) {
+            firstLeft = std::min(firstLeft, p.box.left());
+            lowest = std::max(lowest, p.box.bottom());
+        }
+        int queryRows = 0;
+        for (const PanelPlace& p : L.panels) {
+            EXPECT_EQ(p.queryLabels, p.box.left() == firstLeft) << p.column << " " << p.row;
+            EXPECT_EQ(p.keyLabels, p.box.bottom() == lowest) << p.column << " " << p.row;
+            queryRows += p.queryLabels;
+            EXPECT_TRUE(slide.contains(p.box));
+        }
+        EXPECT_GT(queryRows, 0);
+        // The same selection with a different query token in one table: every panel has its
+        // query labels (the keys stay shared), and the cells are smaller.
+        Selection other = f.selection;
+        auto tokens = *other.columns[0].tables[0].queries;
+        tokens[0] = "You";
+        other.columns[0].tables[0].queries =
+            std::make_shared<const std::vector<std::string>>(tokens);
+        const FigureLayout own = layoutFigure(Figure{other, FigureStyle{}}, slide);
+        for (const PanelPlace& p : own.panels) EXPECT_TRUE(p.queryLabels);
+        // (Four models: the arrangement as on screen is kept, a grid of 4 x 4, where the other
+        // labels lead to 8 x 2; its cells are as large, within the 10 % the choice allows.)
+        EXPECT_GT(L.panels[0].cell, own.panels[0].cell * (models == 2 ? 1.05 : 0.9))
+            << models << " models";
+    }
+}

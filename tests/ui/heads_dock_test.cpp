@@ -42,6 +42,7 @@
 #include "ui/analysis_runner.h"
 #include "ui/background.h"
 #include "ui/chart_view.h"
+#include "ui/heads_table.h"
 
 using namespace attnviz;
 using namespace attnviz::ui;
@@ -574,6 +575,53 @@ TEST(HeadsDock, CancelLeavesTheTableAsItWas) {
     attnviz::ui::backgroundPool()->waitForDone();
     QCoreApplication::processEvents();
     EXPECT_FALSE(dock.showsSet());
+}
+
+// The time left at the rate so far, by hand: 10 of 40 steps in 20 s leave 30 steps at 2 s.
+TEST(HeadsDock, TimeLeftFromTheRateSoFar) {
+    EXPECT_EQ(timeLeft(20000, 10, 40), "about 1 min left");
+    EXPECT_EQ(timeLeft(10000, 10, 40), "about 30 s left");    // 30 steps at 1 s
+    EXPECT_EQ(timeLeft(10000, 10, 22), "about 10 s left");    // 12 s, to 5 s
+    EXPECT_EQ(timeLeft(10000, 10, 23), "about 15 s left");    // 13 s
+    EXPECT_EQ(timeLeft(5000, 10, 20), "a few seconds left");  // 5 s
+    EXPECT_EQ(timeLeft(60000, 1, 81), "about 1 h 20 min left");
+    EXPECT_EQ(timeLeft(60000, 2, 7), "about 3 min left");  // 150 s
+    // No rate yet: nothing done, under a second, or done.
+    EXPECT_EQ(timeLeft(5000, 0, 40), "");
+    EXPECT_EQ(timeLeft(900, 10, 40), "");
+    EXPECT_EQ(timeLeft(5000, 40, 40), "");
+    // The line beside the bar: the sentence being analysed of every model's, and the model.
+    EXPECT_EQ(setProgressText(0, 20, 2, 0, 0, 42), "Sentence 1 of 40 · model 1 of 2");
+    EXPECT_EQ(setProgressText(25, 20, 2, 13000, 26, 42),
+              "Sentence 26 of 40 · model 2 of 2 · a few seconds left");  // 16 steps at 0.5 s
+    EXPECT_EQ(setProgressText(40, 20, 2, 20000, 41, 42),
+              "Sentence 40 of 40 · model 2 of 2 · a few seconds left");
+    EXPECT_EQ(setProgressText(3, 10, 1, 6000, 3, 11), "Sentence 4 of 10 · about 15 s left");
+    EXPECT_EQ(pruneProgressText(0, 0, 26), "Evaluation 1 of 26");
+    EXPECT_EQ(pruneProgressText(10000, 5, 26), "Evaluation 6 of 26 · about 40 s left");  // 42 s
+}
+
+// While a set computation runs, the line beside the bar says which sentence of how many (and
+// which model); it goes with the bar.
+TEST(HeadsDock, ProgressSaysTheSentenceOfHowMany) {
+    const auto columns = loadColumns({"01-dot.safetensors", "09-hc-sa.safetensors"});
+    HeadsDock dock;
+    const QStringList lines = translateLines(200);
+    dock.setSentenceSet(columns, lines);
+    EXPECT_TRUE(dock.progressText()->isHidden());
+    ASSERT_TRUE(dock.computeOverSet());
+    EXPECT_FALSE(dock.progressText()->isHidden());
+    const QString first = dock.progressText()->text();
+    EXPECT_TRUE(first.startsWith("Sentence 1 of ") && first.endsWith(" · model 1 of 2"))
+        << first.toStdString();
+    const int all = first.section(' ', 3, 3).toInt();
+    EXPECT_EQ(all, dock.progress()->maximum() - 2);  // steps: sentences + 1 per model
+    EXPECT_TRUE(waitUntil([&] { return !dock.progressText()->text().startsWith("Sentence 1 of"); }))
+        << dock.progressText()->text().toStdString();
+    dock.cancel();
+    EXPECT_TRUE(dock.progressText()->isHidden());
+    attnviz::ui::backgroundPool()->waitForDone();
+    QCoreApplication::processEvents();
 }
 
 TEST(HeadsDock, OverTheSentenceListNeedsModelsAndTwoSentences) {
