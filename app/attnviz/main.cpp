@@ -84,7 +84,7 @@ int main(int argc, char** argv) {
             // The first set that has models here (a checkout without the real-language
             // models falls back to the toy set).
             for (const auto& set : attnviz::modelSets()) {
-                if (attnviz::modelSetAvailable(set)) {
+                if (attnviz::modelSetSize(set) > 0) {
                     id = QString::fromStdString(set.id);
                     break;
                 }
