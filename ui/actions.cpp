@@ -10,6 +10,7 @@
 #include <QSettings>
 #include <QStandardPaths>
 #include <QStatusBar>
+#include <QToolButton>
 #include <algorithm>
 
 #include "comparison_grid.h"
@@ -236,6 +237,7 @@ void MainWindow::addColumnsMenu() {
         [this] { chooseModels(); });
     QMenu* compare = columns->addMenu(QString());
     named(compare->menuAction(), QT_TR_NOOP("Co&mpare"));
+    m_compare->setMenu(compare);                 // the button beside the Models box
     for (const auto& p : comparisonPresets()) {  // texts: retranslateUi (engine texts)
         QAction* a = compare->addAction(engineText(p.label));
         m_presetActions.emplace_back(a, p.label);

@@ -8,6 +8,7 @@
 #include <QEvent>
 #include <QKeyEvent>
 #include <QSlider>
+#include <QStatusTipEvent>
 #include <QWidget>
 
 namespace attnviz::ui {
@@ -59,6 +60,15 @@ bool ShortcutsFirst::eventFilter(QObject*, QEvent* event) {
             return true;
         }
     return false;
+}
+
+KeepStatusMessage::KeepStatusMessage(QWidget* window) : QObject(window) {
+    window->installEventFilter(this);
+}
+
+bool KeepStatusMessage::eventFilter(QObject*, QEvent* event) {
+    return event->type() == QEvent::StatusTip &&
+           static_cast<QStatusTipEvent*>(event)->tip().isEmpty();
 }
 
 }  // namespace attnviz::ui

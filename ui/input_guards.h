@@ -31,4 +31,13 @@ private:
     QWidget* m_window;
 };
 
+// The status bar keeps its message while the pointer crosses menus: Qt sends an empty status
+// tip for every menu entry without one (none has one here), which cleared "12 models of …"
+// for good. Installed on the window; tips with text still show.
+class KeepStatusMessage : public QObject {
+public:
+    explicit KeepStatusMessage(QWidget* window);
+    bool eventFilter(QObject* watched, QEvent* event) override;
+};
+
 }  // namespace attnviz::ui

@@ -49,6 +49,7 @@ MainWindow::MainWindow(QWidget* parent)
     createMenus();
     connectWidgets();
     resize(QSize(1600, 1000).boundedTo(screen()->availableSize()));  // all of it on screen
+    new KeepStatusMessage(this);
     statusBar()->addPermanentWidget(m_failures);
     m_watching = new QLabel;
     m_watching->hide();

@@ -12,6 +12,7 @@
 
 class QLineEdit;
 class QComboBox;
+class QToolButton;
 class QLabel;
 class QMenu;
 class QDockWidget;
@@ -60,6 +61,7 @@ public:
     void setPickModels(PickModels pick) { m_pickModels = std::move(pick); }
     QString modelSet() const;  // the set the columns came from, "" when none
     QComboBox* modelSetBox() const { return m_modelSet; }
+    QToolButton* compareButton() const { return m_compare; }
     // How the window asks a yes/no question before losing work (quit, switching sets); the
     // default shows a message box. Tests replace it. Returns true for "go ahead".
     using Confirm = std::function<bool(const QString& title, const QString& text)>;
@@ -237,7 +239,8 @@ private:
     ViewControls* m_controls;
     ProblemsPanel* m_problems;
     QLineEdit *m_source, *m_target;
-    QComboBox* m_modelSet;  // the bundled sets (core/workspace.h)
+    QComboBox* m_modelSet;             // the bundled sets (core/workspace.h)
+    QToolButton* m_compare = nullptr;  // beside it: Columns › Compare's presets
     Confirm m_confirm;
     PickModels m_pickModels;
     AskUnsaved m_askUnsaved;

@@ -9,6 +9,7 @@
 #include <QLineEdit>
 #include <QScreen>
 #include <QScrollArea>
+#include <QToolButton>
 #include <algorithm>
 
 #include "color_bar.h"
@@ -33,7 +34,16 @@ QWidget* MainWindow::createCentralWidget() {
     m_modelSet->setCurrentIndex(-1);
     m_modelSet->setSizeAdjustPolicy(QComboBox::AdjustToContents);
     // The texts: retranslateUi.
-    form->addRow(rowLabel(m_modelSet), m_modelSet);
+    // The lecture's comparisons beside the sets, where a newcomer looks for "which models"
+    // (Columns › Compare holds the same menu).
+    auto* models = new QHBoxLayout;
+    m_compare = new QToolButton;
+    m_compare->setPopupMode(QToolButton::InstantPopup);
+    m_compare->setToolButtonStyle(Qt::ToolButtonTextOnly);
+    models->addWidget(m_modelSet);
+    models->addWidget(m_compare);
+    models->addStretch();
+    form->addRow(rowLabel(m_modelSet), models);
     form->addRow(rowLabel(m_source), m_source);
     form->addRow(rowLabel(m_target), m_target);
     top->addLayout(form);

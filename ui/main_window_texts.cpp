@@ -9,6 +9,7 @@
 #include <QLineEdit>
 #include <QStandardItemModel>
 #include <QStatusBar>
+#include <QToolButton>
 
 #include "comparison_grid.h"
 #include "film_dock.h"
@@ -55,6 +56,11 @@ void MainWindow::retranslateUi() {
         tr("The bundled models to compare: real English → Spanish text with subword pieces, the "
            "toy translation task whose gold alignments are exact, or language models. Replaces "
            "the columns."));
+    m_compare->setText(tr("Co&mpare"));  // the menu's own name (Columns › Compare)
+    m_compare->setToolTip(
+        tr("Show only the models a comparison needs, in its order: dot-product vs hard-coded "
+           "Gaussian (HC-SA), the HC-SA paper's four, the Synthesizer family, or every model "
+           "(also Columns › Compare)"));
     //: Form label: the bundled set of models compared
     setRowLabel(m_modelSet, tr("M&odels"));
     //: Form label: the source sentence

@@ -1638,6 +1638,10 @@ weight %6</source>
             <translation>目标句（留空：各模型贪心解码）</translation>
         </message>
         <message>
+            <source>Show only the models a comparison needs, in its order: dot-product vs hard-coded Gaussian (HC-SA), the HC-SA paper&apos;s four, the Synthesizer family, or every model (also Columns › Compare)</source>
+            <translation>只显示一个比较所需的模型，按其顺序：点积 vs 硬编码高斯（HC-SA）、HC-SA 论文的四个模型、Synthesizer 家族，或全部模型（也在“列 › 对比”中）</translation>
+        </message>
+        <message>
             <source>%1 · %2 models</source>
             <extracomment>A model set in the Models box and how many models it has</extracomment>
             <translation>%1 · %2 个模型</translation>

@@ -48,7 +48,7 @@
         <message>
             <source>Mean attention distance by layer (%1 images)</source>
             <extracomment>The distance-by-layer chart's title: %1 how many images the means are over</extracomment>
-            <translation>各層的平均注意力距離（%1 張影象）</translation>
+            <translation>各層的平均注意力距離（%1 張影像）</translation>
         </message>
         <message>
             <source>layer</source>
@@ -169,7 +169,7 @@ in layer %2</source>
         <name>attnviz::Engine</name>
         <message>
             <source>Fashion-MNIST images (vision)</source>
-            <translation>Fashion-MNIST 影象（視覺）</translation>
+            <translation>Fashion-MNIST 影像（視覺）</translation>
         </message>
         <message>
             <source>Dot-product vs hard-coded Gaussian (HC-SA)</source>
@@ -340,7 +340,7 @@ in layer %2</source>
         </message>
         <message>
             <source>an image model: it reads images, not sentences (choose the image set in the Models box)</source>
-            <translation>影象模型：它讀取的是影象而不是句子（請在“模型”框中選擇影象模型集）</translation>
+            <translation>影像模型：它讀取的是影像而不是句子（請在“模型”框中選擇影像模型集）</translation>
         </message>
     </context>
     <context>
@@ -764,7 +764,7 @@ the %1 maps follow</source>
         <name>attnviz::ui::HeadsDock</name>
         <message>
             <source>%1 of %2 · this image · distance in pixels</source>
-            <translation>%1（%2）· 本影象 · 距離以畫素計</translation>
+            <translation>%1（%2）· 本影像 · 距離以畫素計</translation>
         </message>
         <message>
             <source>Messages (%1)</source>
@@ -946,15 +946,15 @@ the %1 maps follow</source>
         </message>
         <message>
             <source>The chart of mean attention distance by layer (Dosovitskiy et al. 2021, Fig. 7): a dot per head, a colour per model, on the image shown; the dashed line is uniform attention's distance</source>
-            <translation>各層平均注意力距離圖（Dosovitskiy 等，2021，圖 7）：每個頭一個點，每個模型一種顏色，基於當前顯示的影象；虛線為均勻注意力的距離</translation>
+            <translation>各層平均注意力距離圖（Dosovitskiy 等，2021，圖 7）：每個頭一個點，每個模型一種顏色，基於當前顯示的影像；虛線為均勻注意力的距離</translation>
         </message>
         <message>
             <source>No image model has analysed the image.</source>
-            <translation>沒有影象模型分析過該影象。</translation>
+            <translation>沒有影像模型分析過該影像。</translation>
         </message>
         <message>
             <source>Mean attention distance by layer, on this image</source>
-            <translation>各層的平均注意力距離（當前影象）</translation>
+            <translation>各層的平均注意力距離（當前影像）</translation>
         </message>
     </context>
     <context>
@@ -1638,6 +1638,10 @@ weight %6</source>
             <translation>目標句（留空：各模型以貪婪法解碼）</translation>
         </message>
         <message>
+            <source>Show only the models a comparison needs, in its order: dot-product vs hard-coded Gaussian (HC-SA), the HC-SA paper&apos;s four, the Synthesizer family, or every model (also Columns › Compare)</source>
+            <translation>只顯示一個比較所需的模型，按其順序：點積 vs 硬編碼高斯（HC-SA）、HC-SA 論文的四個模型、Synthesizer 家族，或全部模型（也在「欄 › 對比」中）</translation>
+        </message>
+        <message>
             <source>%1 · %2 models</source>
             <extracomment>A model set in the Models box and how many models it has</extracomment>
             <translation>%1 · %2 個模型</translation>
@@ -1764,7 +1768,7 @@ weight %6</source>
         </message>
         <message>
             <source>Part of the workspace's image mode could not be restored</source>
-            <translation>無法恢復工作區影象模式的部分設定</translation>
+            <translation>無法恢復工作區影像模式的部分設定</translation>
         </message>
     </context>
     <context>
@@ -2305,15 +2309,15 @@ weight %6</source>
         </message>
         <message>
             <source>Which Fashion-MNIST test images the strip shows</source>
-            <translation>影象條中顯示哪些 Fashion-MNIST 測試影象</translation>
+            <translation>影像條中顯示哪些 Fashion-MNIST 測試影像</translation>
         </message>
         <message>
             <source>Open image…</source>
-            <translation>開啟影象…</translation>
+            <translation>開啟影像…</translation>
         </message>
         <message>
             <source>Your own image (PNG, JPEG, BMP, …); you can also drop one on the window or paste it (Ctrl+V)</source>
-            <translation>你自己的影象（PNG、JPEG、BMP 等）；也可以把影象拖放到視窗上或貼上（Ctrl+V）</translation>
+            <translation>你自己的影像（PNG、JPEG、BMP 等）；也可以把影像拖放到視窗上或貼上（Ctrl+V）</translation>
         </message>
         <message>
             <source>Invert:</source>
@@ -2333,43 +2337,43 @@ weight %6</source>
         </message>
         <message>
             <source>Fashion-MNIST items are light on black: auto inverts an image whose border is light</source>
-            <translation>Fashion-MNIST 的物品是黑底淺色：“自動”會把邊緣較亮的影象反色</translation>
+            <translation>Fashion-MNIST 的物品是黑底淺色：“自動”會把邊緣較亮的影像反色</translation>
         </message>
         <message>
             <source>Your image</source>
-            <translation>你的影象</translation>
+            <translation>你的影像</translation>
         </message>
         <message>
             <source>The 28 × 28 image the models see</source>
-            <translation>模型看到的 28 × 28 影象</translation>
+            <translation>模型看到的 28 × 28 影像</translation>
         </message>
         <message>
             <source>Loading the Fashion-MNIST test images…</source>
-            <translation>正在載入 Fashion-MNIST 測試影象…</translation>
+            <translation>正在載入 Fashion-MNIST 測試影像…</translation>
         </message>
         <message>
             <source>The Fashion-MNIST test images could not be read</source>
-            <translation>無法讀取 Fashion-MNIST 測試影象</translation>
+            <translation>無法讀取 Fashion-MNIST 測試影像</translation>
         </message>
         <message>
             <source>Test image %1: %2</source>
-            <translation>測試影象 %1：%2</translation>
+            <translation>測試影像 %1：%2</translation>
         </message>
         <message>
             <source>The image could not be opened</source>
-            <translation>無法開啟該影象</translation>
+            <translation>無法開啟該影像</translation>
         </message>
         <message>
             <source>Your image: %1</source>
-            <translation>你的影象：%1</translation>
+            <translation>你的影像：%1</translation>
         </message>
         <message>
             <source>Your pasted image</source>
-            <translation>你貼上的影象</translation>
+            <translation>你貼上的影像</translation>
         </message>
         <message>
             <source>The clipboard holds no image.</source>
-            <translation>剪貼簿中沒有影象。</translation>
+            <translation>剪貼簿中沒有影像。</translation>
         </message>
         <message>
             <source> (inverted)</source>
@@ -2377,19 +2381,19 @@ weight %6</source>
         </message>
         <message>
             <source>Open image</source>
-            <translation>開啟影象</translation>
+            <translation>開啟影像</translation>
         </message>
         <message>
             <source>Images (%1)</source>
-            <translation>影象 (%1)</translation>
+            <translation>影像 (%1)</translation>
         </message>
         <message>
             <source>The workspace's image could not be shown</source>
-            <translation>無法顯示工作區中的影象</translation>
+            <translation>無法顯示工作區中的影像</translation>
         </message>
         <message>
             <source>Test image %1 is not among the %2 Fashion-MNIST test images.</source>
-            <translation>測試影象 %1 不在 %2 張 Fashion-MNIST 測試影象之中。</translation>
+            <translation>測試影像 %1 不在 %2 張 Fashion-MNIST 測試影像之中。</translation>
         </message>
     </context>
     <context>
@@ -2439,11 +2443,11 @@ weight %6</source>
         <name>attnviz::ui::ImageGrid</name>
         <message>
             <source>No image models are open.</source>
-            <translation>沒有開啟的影象模型。</translation>
+            <translation>沒有開啟的影像模型。</translation>
         </message>
         <message>
             <source>Choose an image above.</source>
-            <translation>請在上方選擇一張影象。</translation>
+            <translation>請在上方選擇一張影像。</translation>
         </message>
         <message>
             <source>Click for the probability of every class</source>
@@ -2462,7 +2466,7 @@ weight %6</source>
         <name>attnviz::ui::ImageView</name>
         <message>
             <source>Image models export their panels only.</source>
-            <translation>影象模型只能匯出其面板。</translation>
+            <translation>影像模型只能匯出其面板。</translation>
         </message>
         <message>
             <source>patch %1</source>

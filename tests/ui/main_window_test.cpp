@@ -15,14 +15,17 @@
 #include <QFile>
 #include <QLineEdit>
 #include <QListWidget>
+#include <QMenu>
 #include <QScrollArea>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QStandardItemModel>
 #include <QStandardPaths>
 #include <QStatusBar>
+#include <QStatusTipEvent>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QToolButton>
 #include <QWheelEvent>
 #include <fstream>
 #include <set>
@@ -774,6 +777,9 @@ TEST(MainWindow, TheModelsBoxCountsEachSetsModelsAndDisablesEmptyOnes) {
     const QString models = QString::fromStdString(attnviz::bundledModelDirectory());
     for (const char* f : {"01-dot.safetensors", "09-hc-sa.safetensors"})
         ASSERT_TRUE(QFile::copy(models + "/" + f, dir.filePath(f)));
+    // The configurations as bundled: what is read from them once (the training presets)
+    // stays the same for the tests after this one.
+    ASSERT_TRUE(QFile::link(models + "/configs", dir.filePath("configs")));
     const QByteArray before = qgetenv("ATTNVIZ_MODELS");
     qputenv("ATTNVIZ_MODELS", dir.path().toUtf8());
     {
@@ -795,6 +801,32 @@ TEST(MainWindow, TheModelsBoxCountsEachSetsModelsAndDisablesEmptyOnes) {
     const int real = w.modelSetBox()->findData("en-es");
     EXPECT_TRUE(w.modelSetBox()->itemText(real).endsWith(" · 12 models"))
         << w.modelSetBox()->itemText(real).toStdString();
+}
+
+// A newcomer looks for "which models" beside the Models box (issue 29's timed run): the
+// Compare button there opens the presets of Columns › Compare; and crossing the menus no
+// longer wipes the status bar's message (each entry sent an empty status tip).
+TEST(MainWindow, CompareBesideTheModelsBoxAndTheStatusMessageStays) {
+    MainWindow w;
+    ASSERT_TRUE(w.chooseModelSet("en-es", false));
+    QToolButton* compare = w.compareButton();
+    ASSERT_NE(compare, nullptr);
+    ASSERT_NE(compare->menu(), nullptr);
+    EXPECT_EQ(compare->menu()->menuAction()->text(), "Co&mpare");  // the same menu
+    const QList<QAction*> presets = compare->menu()->actions();
+    ASSERT_EQ(presets.size(), int(attnviz::comparisonPresets().size()));
+    presets.front()->trigger();  // dot vs HC-SA
+    ASSERT_EQ(w.columns().size(), 2u);
+    EXPECT_EQ(attnviz::presetKey(w.columns()[0]), "dot");
+    EXPECT_EQ(attnviz::presetKey(w.columns()[1]), "hc-sa");
+    w.statusBar()->showMessage("2 models");
+    QStatusTipEvent empty{QString()};
+    QApplication::sendEvent(&w, &empty);
+    EXPECT_EQ(w.statusBar()->currentMessage(), "2 models");
+    QStatusTipEvent tip{"a tip"};
+    QApplication::sendEvent(&w, &tip);
+    EXPECT_EQ(w.statusBar()->currentMessage(), "a tip");
+    waitForResults(w);
 }
 
 // The lines view (issue 13): one LinesPanel per table, rows lined up across panels;
