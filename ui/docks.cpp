@@ -123,8 +123,10 @@ std::pair<QDockWidget*, QDockWidget*> MainWindow::createHeadDocks() {
     // A tab behind another is "visible" to Qt, but unseen: it computes nothing.
     connect(headsDock, &QDockWidget::visibilityChanged, m_heads, &HeadsDock::setSeen);
     // In image mode its distance chart needs room: raised, it grows as the profile does.
+    // Hidden first: the window's destruction hides it too, when it is no MainWindow any more.
     connect(headsDock, &QDockWidget::visibilityChanged, this, [this, headsDock](bool seen) {
-        if (const int want = toolsHeight(true); seen && imageMode() && headsDock->height() < want)
+        if (!seen || !imageMode()) return;
+        if (const int want = toolsHeight(true); headsDock->height() < want)
             resizeDocks({headsDock}, {want}, Qt::Vertical);
     });
     connect(offsetsDock, &QDockWidget::visibilityChanged, m_offsets, &OffsetProfileView::setSeen);

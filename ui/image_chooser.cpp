@@ -6,6 +6,7 @@
 #include <QEvent>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QFutureWatcher>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QListWidget>
@@ -132,15 +133,13 @@ void ImageChooser::loadTestImages() {
     if (m_loading) return;
     m_loading = true;
     retranslateUi();
-    QtConcurrent::run(backgroundPool(), [dir = fashionMnistDir()] {
-        LoadedSet out;
-        try {
-            out.set = loadFashionMnist(dir, "test");
-        } catch (const std::exception& e) {
-            out.error = QString::fromStdString(e.what());
-        }
-        return out;
-    }).then(this, [this](LoadedSet loaded) {
+    // A watcher owned by this chooser: destroyed with it, so a load still going when the
+    // window closes delivers to nobody (QFuture::then(this, …) asserted on the vanished
+    // context).
+    auto* watcher = new QFutureWatcher<LoadedSet>(this);
+    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher] {
+        watcher->deleteLater();
+        LoadedSet loaded = watcher->result();
         m_test = std::move(loaded.set);
         m_loadError = loaded.error;
         m_loaded = true;
@@ -153,6 +152,15 @@ void ImageChooser::loadTestImages() {
         else if (m_model->image().empty() && m_test.size() > 0)
             m_strip->setCurrentRow(0);
     });
+    watcher->setFuture(QtConcurrent::run(backgroundPool(), [dir = fashionMnistDir()] {
+        LoadedSet out;
+        try {
+            out.set = loadFashionMnist(dir, "test");
+        } catch (const std::exception& e) {
+            out.error = QString::fromStdString(e.what());
+        }
+        return out;
+    }));
 }
 
 bool ImageChooser::waitForTestImages(QString* error) {

@@ -2,6 +2,7 @@
 #include "image_model.h"
 
 #include <QCoreApplication>
+#include <QFutureWatcher>
 #include <QtConcurrent>
 #include <mutex>
 
@@ -95,15 +96,21 @@ void ImageModel::analyze() {
         return;
     }
     m_running = true;
-    QtConcurrent::run(backgroundPool(), [cols = m_columns, px = m_pixels, label = m_label] {
-        return analyzeImageColumns(cols, px, label);
-    }).then(this, [this, generation](std::vector<ImageColumnResult> r) {
+    // A watcher owned by this model: destroyed with it, so a run still going when the window
+    // closes delivers to nobody (QFuture::then(this, …) asserted on the vanished context).
+    auto* watcher = new QFutureWatcher<std::vector<ImageColumnResult>>(this);
+    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, generation] {
+        watcher->deleteLater();
         if (generation != m_generation) return;  // a newer image or column set is on its way
-        m_results = std::move(r);
+        m_results = watcher->result();
         m_selected.assign(m_results.size(), std::nullopt);
         m_running = false;
         emit resultsChanged();
     });
+    watcher->setFuture(
+        QtConcurrent::run(backgroundPool(), [cols = m_columns, px = m_pixels, label = m_label] {
+            return analyzeImageColumns(cols, px, label);
+        }));
 }
 
 void ImageModel::analyzeNow() {
