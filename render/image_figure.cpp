@@ -2,6 +2,7 @@
 #include "image_figure.h"
 
 #include <QImage>
+#include <QPaintEngine>
 #include <QPainterPath>
 #include <algorithm>
 #include <cmath>
@@ -19,15 +20,20 @@ QString qt(const std::string& s) {
     return QString::fromStdString(s);
 }
 
-// The image upscaled by a whole factor with nearest neighbour, at least 224 pixels a side:
-// an SVG or PDF viewer that smooths images scales this copy little.
-QImage pixelImage(const ImageOverlay& o) {
+// The image the model saw, [S, S] grayscale.
+QImage grayImage(const ImageOverlay& o) {
     const int s = o.imageSize;
     QImage img(s, s, QImage::Format_Grayscale8);
     for (int y = 0; y < s; ++y)
         std::copy_n(o.pixels.data() + size_t(y) * size_t(s), size_t(s), img.scanLine(y));
-    const int k = std::max(1, (224 + s - 1) / s);
-    return img.scaled(s * k, s * k, Qt::IgnoreAspectRatio, Qt::FastTransformation);
+    return img;
+}
+
+// The image upscaled by a whole factor with nearest neighbour, at least 224 pixels a side:
+// an SVG or PDF viewer that smooths images scales this copy little.
+QImage pixelImage(const ImageOverlay& o) {
+    const int s = o.imageSize, k = std::max(1, (224 + s - 1) / s);
+    return grayImage(o).scaled(s * k, s * k, Qt::IgnoreAspectRatio, Qt::FastTransformation);
 }
 
 QColor overlayColor(const ColorMap& map, double w, const OverlayStyle& s) {
@@ -36,9 +42,29 @@ QColor overlayColor(const ColorMap& map, double w, const OverlayStyle& s) {
     return c;
 }
 
+// The cells as one pixel per patch [G, G], each its overlay colour (transparent where a
+// patch has no weight): drawn scaled over the image on raster devices.
+QImage cellImage(const ImageOverlay& o, const ColorMap& map, const OverlayStyle& s) {
+    const int g = o.grid.grid;
+    QImage cells(g, g, QImage::Format_ARGB32_Premultiplied);
+    cells.fill(Qt::transparent);
+    for (int r = 0; r < g; ++r)
+        for (int c = 0; c < g; ++c) {
+            const size_t t = size_t(r * g + c);
+            if (t < o.weights.patches.size())
+                cells.setPixelColor(c, r, overlayColor(map, o.weights.patches[t], s));
+        }
+    return cells;
+}
+
 // The faint patch grid: lines, not rectangles (rectangles are the cells).
 void paintGrid(QPainter& p, const QRectF& sq, int g) {
-    p.setPen(QPen(QColor(255, 255, 255, 90), std::max(0.25, sq.width() / 600)));
+    // On pixels a line under one pixel is drawn one pixel wide anyway: cosmetic (width 0), the
+    // raster engine's fast path; in vector files thin in proportion to the figure.
+    const auto* engine = p.paintEngine();
+    const bool raster = engine && engine->type() == QPaintEngine::Raster;
+    const double width = std::max(0.25, sq.width() / 600);
+    p.setPen(QPen(QColor(255, 255, 255, 90), raster && width <= 1 ? 0.0 : width));
     const double step = sq.width() / g;
     for (int k = 1; k < g; ++k) {
         p.drawLine(QPointF(sq.left() + k * step, sq.top()),
@@ -71,16 +97,25 @@ QRectF paintImageOverlay(QPainter& p, const QRectF& box, const ImageOverlay& o,
     p.save();
     p.setRenderHint(QPainter::SmoothPixmapTransform, false);
     p.setRenderHint(QPainter::Antialiasing, false);
-    p.drawImage(sq, pixelImage(o));
     const ColorMap map = ColorMap::named(s.colormap);
-    const double step = side / g;
-    for (int r = 0; r < g; ++r)
-        for (int c = 0; c < g; ++c) {
-            const size_t t = size_t(r * g + c);
-            if (t < o.weights.patches.size())
-                p.fillRect(QRectF(sq.left() + c * step, sq.top() + r * step, step, step),
-                           overlayColor(map, o.weights.patches[t], s));
-        }
+    // On pixels (the screen, PNG) the image and the cells are two images scaled with nearest
+    // neighbour, one drawImage each; in vector files the cells are rectangles and the image is
+    // upscaled first (pixelImage). The same picture, at a fraction of the cost on screen.
+    const auto* engine = p.paintEngine();
+    if (engine && engine->type() == QPaintEngine::Raster) {
+        p.drawImage(sq, grayImage(o));
+        p.drawImage(sq, cellImage(o, map, s));
+    } else {
+        p.drawImage(sq, pixelImage(o));
+        const double step = side / g;
+        for (int r = 0; r < g; ++r)
+            for (int c = 0; c < g; ++c) {
+                const size_t t = size_t(r * g + c);
+                if (t < o.weights.patches.size())
+                    p.fillRect(QRectF(sq.left() + c * step, sq.top() + r * step, step, step),
+                               overlayColor(map, o.weights.patches[t], s));
+            }
+    }
     paintGrid(p, sq, g);
     paintQueryOutline(p, sq, o);
     p.restore();

@@ -3,7 +3,8 @@
 
 // Image models' attention drawn over the image they saw (issue 28): the S × S input embedded
 // as an image (upscaled with nearest neighbour, so no viewer blurs its pixels), one query's
-// weights over the patches as a coloured overlay of vector cells (one rectangle per patch),
+// weights over the patches as a coloured overlay of vector cells (one rectangle per patch in
+// SVG and PDF; on the screen and in PNG one image of a pixel per patch, scaled: the same look),
 // the patch grid faint, the query patch outlined, the class token's own weight as a small
 // swatch. One drawing for files (`attnviz-cli render --image`) and, later, the app's image
 // panels: paintImageOverlay draws one panel into any QPainter.

@@ -7,7 +7,12 @@
 // open (floating beside the window). Prints JSON.
 //   attnviz-ui-bench [--models DIR] [--repeat N] [--cases LIST]
 // LIST names the cases to run, comma-separated (default: all): 12, 47, 47-docks, 110, 256,
-// 256-docks (12 and 47 are run with every panel and with the panels on screen).
+// 256-docks (12 and 47 are run with every panel and with the panels on screen), image,
+// image-docks, image-query.
+// Image mode (issue 28), the bundled vision set (11 models x 4 heads): "image" chooses another
+// test image (every model runs on it) and waits for the panels on screen, "image-docks" the same
+// with the Heads dock seen (its table and distance chart), "image-query" clicks another query
+// patch (no model runs; the panels redraw their overlays).
 // Each run edits the source field (as typing does) and waits, sleeping in the event loop, for
 // the first maps: every column's first stage (encoder self-attention, no decoding) or whole
 // result shown in the grid, then repaints the window synchronously (ms_median_first_maps:
@@ -35,6 +40,9 @@
 #include "ui/background.h"
 #include "ui/comparison_grid.h"
 #include "ui/heads_dock.h"
+#include "ui/image_chooser.h"
+#include "ui/image_model.h"
+#include "ui/image_view.h"
 #include "ui/main_window.h"
 #include "ui/offset_profiles.h"
 #include "ui/workspace_model.h"
@@ -128,6 +136,88 @@ std::vector<attnviz::ModelColumn> longModels() {
                                            {unique.begin(), unique.end()});
 }
 
+struct Timing {
+    std::vector<double> ms, cpu;
+    void add(double wall, double cpuMs) { ms.push_back(wall), cpu.push_back(cpuMs); }
+    QJsonObject json() {
+        std::sort(ms.begin(), ms.end());
+        std::sort(cpu.begin(), cpu.end());
+        return {{"ms_median", ms[ms.size() / 2]},
+                {"cpu_ms_median", cpu[cpu.size() / 2]},
+                {"ms_min", ms.front()},
+                {"ms_max", ms.back()},
+                {"runs", int(ms.size())}};
+    }
+};
+
+// The image cases (see the head of this file): the vision set chosen in the Models box, then
+// per run another test image (or query patch); two warm-up runs. False when the set or the
+// test images cannot be had (the message on stderr).
+template <class Want>
+bool measureImages(MainWindow& w, int repeat, Want want, QJsonArray& results) {
+    if (!w.chooseModelSet("vision", false)) {
+        QTextStream(stderr) << "attnviz-ui-bench: no vision model set for the image cases\n";
+        return false;
+    }
+    ImageView* v = w.imageView();
+    QString error;
+    if (!v->chooser()->waitForTestImages(&error)) {
+        QTextStream(stderr) << "attnviz-ui-bench: no test images: " << error << "\n";
+        return false;
+    }
+    ImageModel* m = v->model();
+    auto settle = [&] {  // the running analysis (if any) finished and shown
+        while (m->busy()) {
+            QSignalSpy spy(m, &ImageModel::resultsChanged);
+            spy.wait(10000);
+        }
+        QApplication::processEvents();
+    };
+    settle();
+    const int models = int(m->columns().size());
+    auto entry = [&](const char* name, Timing& t, bool docks) {
+        QJsonObject o = t.json();
+        o.insert("case", name);
+        o.insert("models", models);
+        o.insert("docks", docks ? "Heads" : "hidden");
+        o.insert("repainted", "panels on screen");
+        results.append(o);
+    };
+    for (bool docks : {false, true}) {
+        if (!want(docks ? "image-docks" : "image")) continue;
+        openAnalysisDocks(w, docks);
+        if (docks) w.findChild<QDockWidget*>("offsets")->hide();  // text only
+        Timing t;
+        for (int run = 0; run < repeat + 2; ++run) {
+            QSignalSpy spy(m, &ImageModel::resultsChanged);
+            QElapsedTimer clock;
+            clock.start();
+            const double cpu0 = processCpuMs();
+            v->chooser()->chooseTestImage(10 + run);
+            while (spy.isEmpty()) spy.wait(10000);
+            QApplication::processEvents();  // the Heads dock's table and chart, when seen
+            w.repaint();
+            if (run >= 2) t.add(clock.nsecsElapsed() / 1e6, processCpuMs() - cpu0);
+        }
+        entry(docks ? "image-docks" : "image", t, docks);
+    }
+    if (want("image-query")) {
+        openAnalysisDocks(w, false);
+        settle();
+        Timing t;
+        for (int run = 0; run < repeat + 2; ++run) {
+            QElapsedTimer clock;
+            clock.start();
+            const double cpu0 = processCpuMs();
+            m->setQuery(QString("%1,%2").arg(run % 7).arg((run * 3) % 7));  // as a click does
+            w.repaint();
+            if (run >= 2) t.add(clock.nsecsElapsed() / 1e6, processCpuMs() - cpu0);
+        }
+        entry("image-query", t, false);
+    }
+    return true;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -136,12 +226,15 @@ int main(int argc, char** argv) {
     QCommandLineParser cli;
     QCommandLineOption models("models", "Checkpoint folder (default: bundled)", "dir");
     QCommandLineOption repeat("repeat", "Runs per length", "n", "15");
-    QCommandLineOption cases("cases", "Cases to run: 12, 47, 47-docks, 110, 256, 256-docks", "list",
-                             "12,47,47-docks,110,256,256-docks");
+    QCommandLineOption cases(
+        "cases",
+        "Cases to run: 12, 47, 47-docks, 110, 256, 256-docks, image, image-docks, image-query",
+        "list", "12,47,47-docks,110,256,256-docks,image,image-docks,image-query");
     cli.addOptions({models, repeat, cases});
     cli.addHelpOption();
     cli.process(app);
-    const QStringList known{"12", "47", "47-docks", "110", "256", "256-docks"};
+    const QStringList known{"12",        "47",    "47-docks",    "110",        "256",
+                            "256-docks", "image", "image-docks", "image-query"};
     const QStringList chosen = cli.value(cases).split(',', Qt::SkipEmptyParts);
     for (const QString& c : chosen)
         if (!known.contains(c)) {
@@ -258,6 +351,9 @@ int main(int argc, char** argv) {
     if (want("256"))
         for (bool all : {true, false}) measure(256, 4, true, all, false);
     if (want("256-docks")) measure(256, 4, true, false, true);
+    if (want("image") || want("image-docks") || want("image-query")) {
+        if (!measureImages(w, cli.value(repeat).toInt(), want, results)) return 2;
+    }
     QTextStream(stdout) << QJsonDocument(
                                QJsonObject{
                                    {"benchmark", "text edit to every panel repainted"},

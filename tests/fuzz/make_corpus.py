@@ -249,6 +249,23 @@ def main():
         '"sentence_index":"x","view":{"scaling":7,"heads":[[1]],"style":null}}')
     put("session", "sentence-index-out-of-range.json",
         '{"attnviz_session":1,"sentences":["a"],"sentence_index":99999999999}')
+    # The image mode's object (core/session_file.cpp parseSessionImage): a valid one of each
+    # kind, and every key wrong (types, ranges, both a test image and a file, a bad query).
+    put("session", "image-test.json", json.dumps({
+        "attnviz_session": 1, "columns": ["/nonexistent/vit.safetensors"], "view": {},
+        "image": {"test_index": 7, "invert": "auto", "query": "3,4", "layer": 1,
+                  "heads": "rollout", "opacity": 0.6, "colormap": "magma",
+                  "shared_scale": True}}))
+    put("session", "image-file.json", json.dumps({
+        "attnviz_session": 1, "columns": [], "view": {},
+        "image": {"file": "photo.png", "file_absolute": "/nonexistent/photo.png",
+                  "invert": "yes", "query": "cls", "heads": "mean"}}))
+    put("session", "image-wrong.json", json.dumps({
+        "attnviz_session": 1, "columns": [],
+        "image": {"test_index": -5, "file": "x.png", "invert": 3, "query": "99999,-1",
+                  "layer": 2 ** 40, "heads": [], "opacity": 7, "colormap": None,
+                  "shared_scale": "yes"}}))
+    put("session", "image-not-object.json", '{"attnviz_session":1,"image":[1,2,3]}')
 
 
     sentencepiece_seeds(sentencepiece_model(

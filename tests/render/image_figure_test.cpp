@@ -7,6 +7,10 @@
 #include <gtest/gtest.h>
 
 #include <QImage>
+#include <QPaintEngine>
+#include <QPicture>
+#include <algorithm>
+#include <cstdlib>
 #include <tuple>
 
 #include "core/attention/block.h"
@@ -85,6 +89,52 @@ TEST(ImageFigure, TheQueryPatchIsOutlined) {
     const QImage img = draw(overlay({0.5, 0.5, 0.5, 0.5}, q), 1);
     EXPECT_NE(img.pixelColor(1, 30), img.pixelColor(8, 30));    // patch (1, 0): outlined
     EXPECT_EQ(img.pixelColor(21, 30), img.pixelColor(28, 30));  // patch (1, 1): not
+}
+
+// Two roads, one picture: on pixels (a QImage, the screen) the cells are one scaled image, in
+// vector files rectangles (a QPicture records what an SVG or PDF gets). Played back on pixels,
+// the vector drawing is the raster one, pixel for pixel but for the cells' edges (±1 pixel of
+// rounding where a cell boundary falls mid-pixel) and the grid lines' width.
+TEST(ImageFigure, TheScreenAndTheVectorDrawingLookTheSame) {
+    ImageQuery q;
+    q.kind = ImageQuery::Kind::Patch;
+    q.row = 0;
+    q.col = 1;
+    const ImageOverlay o = overlay({0.1, 0.9, 0.4, 0.0}, q);
+    OverlayStyle s;
+    s.opacity = 0.7;
+    const QRectF box(3, 5, 53, 53);  // 26.5 pixels per patch: edges mid-pixel
+    QImage raster(60, 60, QImage::Format_RGB32), vector(60, 60, QImage::Format_RGB32);
+    raster.fill(Qt::white), vector.fill(Qt::white);
+    {
+        QPainter p(&raster);
+        paintImageOverlay(p, box, o, s);
+    }
+    QPicture picture;
+    {
+        QPainter p(&picture);
+        ASSERT_NE(p.paintEngine()->type(), QPaintEngine::Raster);
+        paintImageOverlay(p, box, o, s);
+    }
+    {
+        QPainter p(&vector);
+        picture.play(&p);
+    }
+    int differ = 0;
+    for (int y = 0; y < 60; ++y)
+        for (int x = 0; x < 60; ++x) {
+            const QColor a = raster.pixelColor(x, y), b = vector.pixelColor(x, y);
+            const int gap = std::max({std::abs(a.red() - b.red()), std::abs(a.green() - b.green()),
+                                      std::abs(a.blue() - b.blue())});
+            if (gap > 3) ++differ;
+        }
+    // Edges: 3 boundaries per direction, 53 pixels long, ±1 pixel each: at most ~8 % of 53².
+    EXPECT_LT(differ, 53 * 53 * 8 / 100) << differ;
+    // Inside each patch, away from the edges, the same colour.
+    for (int t = 0; t < 4; ++t) {
+        const int x = 3 + (t % 2) * 26 + 8, y = 5 + (t / 2) * 26 + 13;
+        EXPECT_EQ(raster.pixelColor(x, y), vector.pixelColor(x, y)) << t;
+    }
 }
 
 TEST(ImageFigure, PanelsByLayerHeadAndQuery) {
