@@ -276,10 +276,10 @@ void AnalyzeCommand::runImages(const Context& ctx, Model& m) {
         source = in.source;
         inverted = in.inverted;
     } else {
-        const ImageSet set = m_image.loadMany(m, m_model, m_imageCount, source);
-        const size_t px = size_t(set.rows) * size_t(set.cols);
-        for (size_t i = 0; i < set.size(); ++i)
-            add({set.image(i), set.image(i) + px}, std::nullopt);
+        ImageSetAnalysis set =
+            analyzeImageSet(m, m_image.loadMany(m, m_model, m_imageCount, source));
+        distances = std::move(set.distances);
+        names = std::move(set.blocks);
     }
     const auto perHead = distances.perHead();
     const auto perBlock = distances.perBlock();

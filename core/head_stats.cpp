@@ -99,6 +99,27 @@ public:
         return out;
     }
     bool empty() const { return m_p.empty(); }
+    // Entropy, confidence and distance as means over the rows (HeadStats without its fit),
+    // from the rows as normalised for the fit: each row is normalised once.
+    HeadStats rowStats() const {
+        HeadStats s;
+        for (const Row& r : m_rows) {
+            const double* p = m_p.data() + r.start;
+            double h = 0, mx = 0, dist = 0;
+            for (int j = 0; j < r.n; ++j) {
+                if (p[j] > 0) h -= p[j] * std::log(p[j]);
+                mx = std::max(mx, p[j]);
+                dist += p[j] * std::abs(double(r.i) - double(j));
+            }
+            s.entropy += h, s.confidence += mx, s.distance += dist, ++s.rows;
+        }
+        if (s.rows > 0) {
+            s.entropy /= s.rows;
+            s.confidence /= s.rows;
+            s.distance /= s.rows;
+        }
+        return s;
+    }
     // Σ (p_ij − p̄)² over every cell of every row, for R².
     double totalSquares() const {
         double sum = 0, sumSq = 0;
@@ -272,11 +293,11 @@ double gaussianSse(const std::vector<HeadTable>& tables, double offset, double s
     return FitRows(tables).sse(offset, sigma);
 }
 
-GaussianFit fitGaussian(const std::vector<HeadTable>& tables) {
-    int maxKeys = 1;
-    for (const auto& t : tables) maxKeys = std::max(maxKeys, int(t.weights->cols()));
+namespace {
+
+// fitGaussian on rows already normalised; maxKeys: the most keys of any table.
+GaussianFit fitRows(const FitRows& rows, int maxKeys) {
     GaussianFit best;
-    const FitRows rows(tables);  // every row normalised once
     if (rows.empty()) return best;
     const double sst = rows.totalSquares();
     const Box box{double(maxKeys), std::log(0.05), std::log(4.0 * maxKeys)};
@@ -307,26 +328,26 @@ GaussianFit fitGaussian(const std::vector<HeadTable>& tables) {
     return best;
 }
 
+int mostKeys(const std::vector<HeadTable>& tables) {
+    int most = 1;
+    for (const auto& t : tables) most = std::max(most, int(t.weights->cols()));
+    return most;
+}
+
+}  // namespace
+
+GaussianFit fitGaussian(const std::vector<HeadTable>& tables) {
+    return fitRows(FitRows(tables), mostKeys(tables));
+}
+
+HeadStats rowStats(const std::vector<HeadTable>& tables) {
+    return FitRows(tables).rowStats();
+}
+
 HeadStats headStats(const std::vector<HeadTable>& tables) {
-    HeadStats s;
-    for (const auto& t : tables)
-        for (int i = 0; i < int(t.weights->rows()); ++i) {
-            const auto p = normalisedRow(t, i);
-            if (p.empty()) continue;
-            double h = 0, mx = 0, dist = 0;
-            for (size_t j = 0; j < p.size(); ++j) {
-                if (p[j] > 0) h -= p[j] * std::log(p[j]);
-                mx = std::max(mx, p[j]);
-                dist += p[j] * std::abs(double(i) - double(j));
-            }
-            s.entropy += h, s.confidence += mx, s.distance += dist, ++s.rows;
-        }
-    if (s.rows > 0) {
-        s.entropy /= s.rows;
-        s.confidence /= s.rows;
-        s.distance /= s.rows;
-    }
-    s.fit = fitGaussian(tables);
+    const FitRows rows(tables);  // every row normalised once, for both
+    HeadStats s = rows.rowStats();
+    s.fit = fitRows(rows, mostKeys(tables));
     return s;
 }
 

@@ -38,6 +38,9 @@ struct HeadStats {
 // Statistics over a set of tables of one head (one per sentence): entropy, confidence and
 // distance are means over all rows of all tables; the Gaussian fit is one (μ, σ) for all.
 HeadStats headStats(const std::vector<HeadTable>& tables);
+// headStats without the fit (`fit` left at its default): the row statistics alone, for heads
+// that no Gaussian of offsets describes (image heads, whose distance is on the patch grid).
+HeadStats rowStats(const std::vector<HeadTable>& tables);
 
 // The Gaussian g_ij ∝ exp(-(j - i - μ)² / 2σ²), normalised over the allowed keys of row i,
 // closest to p in squared error over every row of every table, within |μ| <= N and

@@ -102,4 +102,22 @@ SetAnalysis analyzeSet(Model& model, const std::vector<SetSentence>& sentences,
     return out;
 }
 
+ImageSetAnalysis analyzeImageSet(Model& model, const ImageSet& images, const SetRequest& request) {
+    ImageSetAnalysis out(patchGrid(model.config()));
+    const size_t px = size_t(images.rows) * size_t(images.cols);
+    for (size_t i = 0; i < images.size(); ++i) {
+        if (request.cancelled && request.cancelled()) {
+            out.cancelled = true;
+            return out;
+        }
+        const ImageAnalysis a = model.analyzeImage({images.image(i), images.image(i) + px});
+        out.distances.add(a.blocks);
+        if (out.blocks.empty())
+            for (const CapturedBlock& b : a.blocks)
+                out.blocks.push_back({b.name, b.kind, b.layer, b.variant, b.heads, {}});
+        if (request.sentenceDone) request.sentenceDone();
+    }
+    return out;
+}
+
 }  // namespace attnviz

@@ -5,7 +5,8 @@
 // it (docs/analysis.md): the sentences read from "source" or "source TAB target" lines, each
 // head's statistics over the analyses of all of them, and the examples head importance
 // (core/head_importance.h) needs. The app's Heads dock runs these, sentence by sentence, on a
-// worker thread ("Over the sentence list").
+// worker thread ("Over the sentence list"). The same for image models over test images
+// (analyzeImageSet: "Over test images").
 #include <functional>
 #include <optional>
 #include <string>
@@ -13,6 +14,7 @@
 
 #include "head_importance.h"
 #include "head_stats.h"
+#include "image_set.h"
 #include "model.h"
 #include "tasks.h"
 
@@ -85,5 +87,20 @@ struct SetAnalysis {
 };
 SetAnalysis analyzeSet(Model& model, const std::vector<SetSentence>& sentences,
                        const SetRequest& request = {});
+
+// One image model over every image of `images` (issue 28): each head's mean attention
+// distance over all of them (AttentionDistances; Dosovitskiy et al. 2021, Fig. 7), what
+// `attnviz-cli analyze --fashion-mnist-count N` and the Heads dock's "Over test images" show.
+// request.sentenceDone is called after each image; request.importance is not used. Error when
+// the model reads no images or the images are of another size.
+struct ImageSetAnalysis {
+    explicit ImageSetAnalysis(PatchGrid grid) : distances(grid) {}
+    AttentionDistances distances;
+    std::vector<CapturedBlock>
+        blocks;              // each block's name, kind, layer, variant, heads; no weights
+    bool cancelled = false;  // stopped early: the means are over images() so far
+};
+ImageSetAnalysis analyzeImageSet(Model& model, const ImageSet& images,
+                                 const SetRequest& request = {});
 
 }  // namespace attnviz

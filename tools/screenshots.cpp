@@ -254,6 +254,11 @@ int shootImages(MainWindow& w, const QString& out) {
     raiseDock(w, "heads");  // each head's mean attention distance in pixels, and its chart
     QTest::qWait(300);
     ok = shoot(w, out + "/image-heads.png") && ok;
+    if (w.heads()->computeOverTestImages()) {  // the distances over 1,000 test images
+        while (!w.heads()->showsSet() && w.heads()->setBusy()) QTest::qWait(200);
+        QTest::qWait(300);
+        ok = shoot(w, out + "/image-heads-test-images.png") && ok;
+    }
     w.imageView()->sharedBox()->setChecked(true);  // one colour scale, its bar beside the grid
     QTest::qWait(300);
     ok = shoot(w, out + "/image-shared.png") && ok;

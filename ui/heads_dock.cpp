@@ -11,6 +11,7 @@
 #include <QKeyEvent>
 #include <QLabel>
 #include <QLineEdit>
+#include <QLocale>
 #include <QMap>
 #include <QProgressBar>
 #include <QPushButton>
@@ -78,6 +79,8 @@ HeadsDock::HeadsDock(QWidget* parent)
     m_cancel->hide();
     m_pruneModels->setSizeAdjustPolicy(QComboBox::AdjustToContents);
     m_poll->setInterval(50);
+    m_overImages = new QPushButton;
+    m_overImages->hide();  // image mode only
     m_chartToggle = new QToolButton;
     m_chartToggle->setCheckable(true);
     m_chartToggle->setChecked(true);
@@ -117,6 +120,7 @@ void HeadsDock::layOutControls() {
     top->addWidget(m_status, 1);
     top->addWidget(m_notesToggle);
     top->addWidget(m_overSet);
+    top->addWidget(m_overImages);
     top->addWidget(m_progress);
     top->addWidget(m_eta);
     top->addWidget(m_cancel);
@@ -145,6 +149,7 @@ void HeadsDock::connectControls() {
         updateStatus();
     });
     connect(m_overSet, &QPushButton::clicked, this, [this] { computeOverSet(); });
+    connect(m_overImages, &QPushButton::clicked, this, [this] { computeOverTestImages(); });
     connect(m_chartToggle, &QToolButton::toggled, this, [this](bool on) {
         m_distanceChart->setVisible(on && m_imageMode);
         refreshImage();  // computed now that it is seen
@@ -177,6 +182,12 @@ void HeadsDock::retranslateUi() {
            "stay as they are)"));
     m_pruneModels->setToolTip(
         tr("The model to prune: those with importance over the sentence list"));
+    m_overImages->setText(tr("Over %1 test images").arg(QLocale().toString(kTestImages)));
+    m_overImages->setToolTip(
+        tr("Each head's mean attention distance over the first %1 Fashion-MNIST test images, "
+           "as docs/results.md gives it (Dosovitskiy et al. 2021, Fig. 7), in the table and the "
+           "chart. Shown until another image is chosen.")
+            .arg(QLocale().toString(kTestImages)));
     m_chartToggle->setText(tr("Distance by layer"));
     m_chartToggle->setToolTip(
         tr("The chart of mean attention distance by layer (Dosovitskiy et al. 2021, Fig. 7): "
@@ -384,7 +395,8 @@ void HeadsDock::cancel() {
     if (!m_setJob && !m_pruneJob) return;
     if (m_setJob) {
         m_setJob->cancelled = true;
-        m_setNote = tr("Over the sentence list: cancelled");
+        m_setNote = m_runImages ? tr("Over test images: cancelled")
+                                : tr("Over the sentence list: cancelled");
     }
     if (m_pruneJob) {
         m_pruneJob->cancelled = true;
@@ -404,6 +416,7 @@ void HeadsDock::startRun(int steps, const QString& what) {
     m_eta->show();
     m_cancel->show();
     m_overSet->setEnabled(false);
+    m_overImages->setEnabled(false);
     m_prune->setEnabled(false);
     m_runClock.start();
     showProgress();
@@ -417,7 +430,7 @@ void HeadsDock::showProgress() {
     m_progress->setValue(done);
     const qint64 ms = m_runClock.elapsed();
     m_eta->setText(m_setJob ? setProgressText(job->sentences.load(), m_runSentences, m_runModels,
-                                              ms, done, m_progress->maximum())
+                                              ms, done, m_progress->maximum(), m_runImages)
                             : pruneProgressText(ms, done, m_progress->maximum()));
 }
 
@@ -430,6 +443,8 @@ void HeadsDock::endRun() {
     m_eta->clear();
     m_cancel->hide();
     m_overSet->setEnabled(true);
+    m_overImages->setEnabled(true);
+    m_runImages = false;
     m_prune->setEnabled(!m_prunable.empty());
 }
 

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "core/head_importance.h"
+#include "core/image_set.h"
 #include "core/result_stats.h"
 #include "core/workspace.h"
 
@@ -32,6 +33,7 @@ struct HeadsComputation;
 struct PruneInput;
 struct SetJob;
 struct SetResult;
+struct ImageSetOutcome;
 class ImageModel;
 
 // The Heads dock (issue 15): every head of every model column with its statistics for the
@@ -101,6 +103,19 @@ public:
     // hidden, computes nothing and catches up when shown. `model` outlives the dock's use.
     // `newResults`: the model's results changed (else only the layer may have).
     void setImageHeads(const ImageModel* model, int layer, bool newResults = true);
+    // The test images "Over test images" reads (the image chooser's; they may still be loading:
+    // an empty set). `images` outlives the dock's use of it.
+    void setTestImages(const attnviz::ImageSet* images) { m_testImages = images; }
+    // "Over test images" (image mode; what the button does): per model, on a clone taken under
+    // its lock, the first kTestImages test images (fewer when there are fewer) analysed in a
+    // worker thread, each head's mean attention distance over all of them
+    // (core/head_table.h analyzeImageSet, as `attnviz-cli analyze --fashion-mnist-count`):
+    // the table's Distance column and the chart then show those, with the same progress and
+    // cancel as over sentences, until another image is chosen. False with *why when there are
+    // no image models or test images. Cancels a running computation first.
+    bool computeOverTestImages(QString* why = nullptr);
+    static constexpr int kTestImages = 1000;  // as docs/results.md's distances
+    QPushButton* overImagesButton() const { return m_overImages; }
     QToolButton* chartToggle() const { return m_chartToggle; }
     ChartView* distanceChart() const { return m_distanceChart; }
     // How many times the image table and the chart were computed (tests: hidden costs none).
@@ -205,6 +220,7 @@ private:
     void refreshImage();  // the image table and chart, when seen and out of date
     void showImageHeads();
     void showDistanceChart();
+    void imageSetFinished(const SetJob& job, ImageSetOutcome outcome);
 
     HeadsTableModel* m_model;
     QSortFilterProxyModel* m_proxy;
@@ -257,6 +273,12 @@ private:
     QToolButton* m_chartToggle = nullptr;
     ChartView* m_distanceChart = nullptr;
     int m_imageComputations = 0, m_chartComputations = 0;
+    // Over test images: the button, the images, whether the running job reads images, and the
+    // last finished run's distances for the chart (shown while m_showSet).
+    QPushButton* m_overImages = nullptr;
+    const attnviz::ImageSet* m_testImages = nullptr;
+    bool m_runImages = false;
+    std::unique_ptr<ImageSetOutcome> m_imageSet;
 };
 
 }  // namespace attnviz::ui

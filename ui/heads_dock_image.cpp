@@ -1,12 +1,18 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The Heads dock in image mode (issue 28): the image models' heads with their mean attention
-// distance, and the distance-by-layer chart beside the table, each computed only when seen.
+// distance, and the distance-by-layer chart beside the table, each computed only when seen;
+// over the first 1,000 test images on demand ("Over test images").
 #include <QComboBox>
+#include <QFutureWatcher>
+#include <QLocale>
+#include <QProgressBar>
 #include <QPushButton>
 #include <QToolButton>
+#include <QtConcurrent/QtConcurrentRun>
 #include <cmath>
 #include <limits>
 
+#include "background.h"
 #include "chart_view.h"
 #include "core/head_stats.h"
 #include "heads_dock.h"
@@ -19,28 +25,12 @@
 namespace attnviz::ui {
 namespace {
 
-// One image head's row statistics: weights [N, N] of the positions of `grid`.
+// One image head's row statistics: weights [N, N] of the positions of `grid`; its distance in
+// pixels on the grid (the positions' |i − j| would mean nothing), no Gaussian fit.
 HeadStats imageHeadStats(const Mat& w, const PatchGrid& grid) {
-    HeadStats s;
-    s.fit = {std::numeric_limits<double>::quiet_NaN(), std::numeric_limits<double>::quiet_NaN(),
-             std::numeric_limits<double>::quiet_NaN(), 0};
-    for (Eigen::Index i = 0; i < w.rows(); ++i) {
-        double entropy = 0, top = 0, sum = 0;
-        for (Eigen::Index j = 0; j < w.cols(); ++j) {
-            const double p = double(w(i, j));
-            if (p > 0) entropy -= p * std::log(p);
-            top = std::max(top, p);
-            sum += p;
-        }
-        if (sum <= 0) continue;
-        s.entropy += entropy;
-        s.confidence += top;
-        ++s.rows;
-    }
-    if (s.rows > 0) {
-        s.entropy /= s.rows;
-        s.confidence /= s.rows;
-    }
+    HeadStats s = rowStats({HeadTable{&w, false}});
+    const double nan = std::numeric_limits<double>::quiet_NaN();
+    s.fit = {nan, nan, nan, 0};
     s.distance = meanAttentionDistance(w, grid).px;
     return s;
 }
@@ -53,8 +43,10 @@ void HeadsDock::setImageMode(bool on) {
                           static_cast<QWidget*>(m_pruneModels)})
         text->setVisible(!on);  // over sentences: nothing for image models
     m_chartToggle->setVisible(on);
+    m_overImages->setVisible(on);
     m_distanceChart->setVisible(on && m_chartToggle->isChecked());
     if (!on) {
+        if (m_runImages) cancel();  // over test images: nothing left to show it
         m_image = nullptr;
         return;
     }
@@ -64,6 +56,10 @@ void HeadsDock::setImageMode(bool on) {
 
 void HeadsDock::setImageHeads(const ImageModel* model, int layer, bool newResults) {
     if (!newResults && model == m_image && layer == m_imageLayer) return;  // opacity, query…
+    if (newResults && m_showSet) {  // another image: its statistics replace the test images'
+        m_showSet = false;
+        m_chartStale = true;
+    }
     m_stats = nullptr;  // the text statistics, if any, are not this image's
     m_image = model;
     m_imageLayer = layer;
@@ -115,10 +111,88 @@ void HeadsDock::showImageHeads() {
     emit computed();
 }
 
-// Every model of the first one's grid (one chart has one uniform line); others are left out.
+bool HeadsDock::computeOverTestImages(QString* why) {
+    cancel();
+    QString reason;
+    const size_t count = m_testImages ? std::min<size_t>(kTestImages, m_testImages->size()) : 0;
+    if (!m_image || m_image->columns().empty()) {
+        reason = tr("no image models");
+    } else if (count == 0) {
+        reason = tr("the test images are not loaded (yet)");
+    }
+    if (!reason.isEmpty()) {
+        if (why) *why = reason;
+        m_setNote = tr("Over test images: %1").arg(reason);
+        updateStatus();
+        return false;
+    }
+    auto job = std::make_shared<SetJob>();
+    m_setJob = job;
+    m_setNote.clear();
+    m_runImages = true;
+    m_runSentences = int(count);
+    m_runModels = int(m_image->columns().size());
+    startRun(m_runModels * (m_runSentences + 1), tr("Test images analysed and models finished"));
+    auto* watcher = new QFutureWatcher<ImageSetOutcome>(this);
+    std::vector<const attnviz::Model*>
+        models;  // the models must still be the columns' when it ends
+    for (const ModelColumn& c : m_image->columns()) models.push_back(c.model.get());
+    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, job, models] {
+        watcher->deleteLater();
+        if (job != m_setJob || job->cancelled) return;  // cancelled: nobody waits for it
+        std::vector<const attnviz::Model*> now;
+        if (m_image)
+            for (const ModelColumn& c : m_image->columns()) now.push_back(c.model.get());
+        if (now != models) {
+            endRun();
+            m_setNote = tr("Over test images: dropped, the models changed meanwhile");
+            updateStatus();
+            return;
+        }
+        imageSetFinished(*job, watcher->result());
+    });
+    watcher->setFuture(QtConcurrent::run(
+        backgroundPool(), [columns = m_image->columns(), images = m_testImages->slice(0, count),
+                           job] { return computeImageSet(columns, images, *job); }));
+    updateStatus();
+    return true;
+}
+
+void HeadsDock::imageSetFinished(const SetJob& job, ImageSetOutcome outcome) {
+    m_progress->setValue(job.done.load());
+    endRun();
+    HeadsContent& content = outcome.content;
+    if (content.models == 0) {  // every model failed: the table stays as it was
+        m_setNote = tr("Over test images: %1").arg(content.notes.join("\n"));
+        updateStatus();
+        return;
+    }
+    content.summary = tr("%1 · shown until another image is chosen").arg(content.summary);
+    *m_set = std::move(content);
+    m_imageSet = std::make_unique<ImageSetOutcome>(std::move(outcome));
+    m_showSet = true;
+    showContent(*m_set, false);
+    m_chartStale = true;
+    refreshImage();
+    emit computed();
+}
+
+// Over test images (while the table shows them): the distances over the images.
+// Otherwise every model of the first one's grid (one chart has one uniform line); others are
+// left out.
 void HeadsDock::showDistanceChart() {
     m_chartStale = false;
     ++m_chartComputations;
+    if (m_showSet && m_imageSet) {
+        render::ChartGrid g =
+            render::distanceByLayerChart(m_imageSet->chart, m_imageSet->uniform, m_imageSet->images,
+                                         render::Words(currentLanguage()));
+        g.title = tr("Mean attention distance by layer, over %1 test images")
+                      .arg(QLocale().toString(m_imageSet->images))
+                      .toStdString();
+        m_distanceChart->setCharts(std::move(g));
+        return;
+    }
     std::vector<render::ModelDistances> models;
     double uniform = 0;
     for (const ImageColumnResult& r : m_image->results()) {

@@ -2,6 +2,7 @@
 #include "heads_table.h"
 
 #include <QCoreApplication>
+#include <QLocale>
 #include <QMap>
 #include <algorithm>
 #include <cmath>
@@ -106,14 +107,18 @@ QString timeLeft(qint64 elapsedMs, int done, int total) {
 }
 
 QString setProgressText(int sentencesDone, int sentences, int models, qint64 elapsedMs, int done,
-                        int total) {
+                        int total, bool images) {
     const int all = std::max(1, sentences * models);
     const int shown = std::clamp(sentencesDone + (sentencesDone < all ? 1 : 0), 1, all);
-    //: Heads dock, over the sentence list: the sentence being analysed (%1) of all of them
-    //: (every model's, %2)
-    QString text = QCoreApplication::translate("attnviz::ui::HeadsTable", "Sentence %1 of %2")
-                       .arg(shown)
-                       .arg(all);
+    QString text =
+        images
+            //: Heads dock, over test images: the image being analysed (%1) of all of them
+            //: (every model's, %2)
+            ? QCoreApplication::translate("attnviz::ui::HeadsTable", "Image %1 of %2")
+            //: Heads dock, over the sentence list: the sentence being analysed (%1) of all of
+            //: them (every model's, %2)
+            : QCoreApplication::translate("attnviz::ui::HeadsTable", "Sentence %1 of %2");
+    text = text.arg(shown).arg(all);
     if (models > 1 && sentences > 0)
         //: %1: "Sentence 3 of 40"; %2, %3: the model being analysed and how many there are
         text = QCoreApplication::translate("attnviz::ui::HeadsTable", "%1 · model %2 of %3")
@@ -289,6 +294,64 @@ SetResult computeSet(const std::vector<ModelColumn>& columns, const std::vector<
     const auto dashes = std::count_if(out.rows.begin(), out.rows.end(),
                                       [](const Row& r) { return r.compared == 0; });
     if (dashes > 0) out.notes << inputDependenceNote(dashes);
+    return result;
+}
+
+ImageSetOutcome computeImageSet(const std::vector<ModelColumn>& columns, const ImageSet& images,
+                                SetJob& job) {
+    ImageSetOutcome result;
+    result.images = int(images.size());
+    HeadsContent& out = result.content;
+    QStringList failures;
+    const double nan = std::numeric_limits<double>::quiet_NaN();
+    const SetRequest request{false, [&] { return job.cancelled.load(std::memory_order_relaxed); },
+                             [&] {
+                                 ++job.done;
+                                 ++job.sentences;
+                             }};
+    for (size_t c = 0; c < columns.size(); ++c) {
+        const QString name = QString::fromStdString(columns[c].name);
+        const int before = job.done.load();
+        try {
+            Model m = [&] {
+                std::lock_guard<std::mutex> lock(*columns[c].lock);
+                return columns[c].model->clone();
+            }();
+            const ImageSetAnalysis set = analyzeImageSet(m, images, request);
+            if (set.cancelled) return result;
+            const auto perHead = set.distances.perHead();
+            for (size_t b = 0; b < set.blocks.size(); ++b)
+                for (size_t h = 0; h < perHead[b].size(); ++h) {
+                    HeadStats st;
+                    st.entropy = st.confidence = nan;
+                    st.fit = {nan, nan, nan, 0};
+                    st.distance = perHead[b][h].px;
+                    st.rows = perHead[b][h].rows;
+                    out.rows.push_back({int(c), name, set.blocks[b].kind, set.blocks[b].layer,
+                                        int(h), QString::fromStdString(set.blocks[b].variant), st});
+                }
+            const PatchGrid grid = patchGrid(m.config());
+            const double uniform = uniformAttentionDistance(grid);
+            if (result.chart.empty() || std::abs(uniform - result.uniform) < 1e-9) {
+                result.uniform = uniform;  // one chart has one uniform line: the first's grid
+                result.chart.push_back({columns[c].name, perHead});
+            }
+            ++out.models;
+        } catch (const std::exception& e) {
+            failures << QString("%1: %2").arg(name, e.what());
+        }
+        job.done = before + result.images + 1;
+    }
+    //: Heads dock status over test images: %1 "44 heads", %2 "11 models", %3 how many images
+    out.summary = QCoreApplication::translate(
+                      "attnviz::ui::HeadsTable",
+                      "%1 of %2 · distance in pixels over %3 test images (only the distance: "
+                      "the other statistics are of one image at a time)")
+                      .arg(plural(int(out.rows.size()), "head"), plural(out.models, "model"))
+                      .arg(QLocale().toString(result.images));
+    if (!failures.isEmpty())
+        out.notes << QCoreApplication::translate("attnviz::ui::HeadsTable", "%1 failed: %2")
+                         .arg(plural(failures.size(), "column"), grouped(failures));
     return result;
 }
 

@@ -14,6 +14,7 @@
 #include "core/result_stats.h"
 #include "core/workspace.h"
 #include "heads_dock.h"
+#include "render/charts.h"
 
 namespace attnviz::ui {
 
@@ -95,6 +96,22 @@ struct SetResult {
     std::vector<PruneInput> prunable;
 };
 
+// What "Over test images" hands back: the table's content (each head's mean attention
+// distance over the images; entropy, confidence and the fit not computed, NaN) and each
+// model's distances for the chart, on the first model's grid (uniform: its uniform distance).
+struct ImageSetOutcome {
+    HeadsContent content;
+    std::vector<render::ModelDistances> chart;
+    double uniform = 0;
+    int images = 0;
+};
+
+// Every image model of `columns` over `images`, each on a clone taken under its lock
+// (core/head_table.h analyzeImageSet): advances job.sentences per image and job.done per
+// image and per finished model; stops once the job is cancelled (nothing reads the result).
+ImageSetOutcome computeImageSet(const std::vector<ModelColumn>& columns, const ImageSet& images,
+                                SetJob& job);
+
 // What a worker hands back for request `request`.
 struct HeadsComputation {
     int request = 0;
@@ -137,9 +154,9 @@ QString grouped(const QStringList& failures);
 QString timeLeft(qint64 elapsedMs, int done, int total);
 // The Heads dock's line beside the progress bar of a set computation: "Sentence 12 of 40 ·
 // model 1 of 2 · about 30 s left" (`sentencesDone` of `sentences` per model × `models`; the
-// time from the steps' rate, timeLeft).
+// time from the steps' rate, timeLeft). `images`: over test images, "Image 12 of 1000 · …".
 QString setProgressText(int sentencesDone, int sentences, int models, qint64 elapsedMs, int done,
-                        int total);
+                        int total, bool images = false);
 // The same for pruning: "Evaluation 5 of 26 · about 1 min left".
 QString pruneProgressText(qint64 elapsedMs, int done, int total);
 // "3 heads", "1 model".

@@ -51,6 +51,7 @@ void MainWindow::updateMode() {
     m_fields->setRowVisible(m_source, !image);
     m_fields->setRowVisible(m_target, !image);
     m_controls->setVisible(!image);
+    if (m_heads) m_heads->setTestImages(&m_imageView->chooser()->testImages());
     if (m_heads) m_heads->setImageMode(image);
     m_modes->setCurrentWidget(image ? static_cast<QWidget*>(m_imageView) : m_modes->widget(0));
     // A hidden view computes nothing: the image models are analysed only in image mode.

@@ -956,6 +956,46 @@ the %1 maps follow</source>
             <source>Mean attention distance by layer, on this image</source>
             <translation>各层的平均注意力距离（当前图像）</translation>
         </message>
+        <message>
+            <source>Mean attention distance by layer, over %1 test images</source>
+            <translation>各层的平均注意力距离（%1 张测试图像）</translation>
+        </message>
+        <message>
+            <source>Over %1 test images</source>
+            <translation>按 %1 张测试图像统计</translation>
+        </message>
+        <message>
+            <source>Over test images: cancelled</source>
+            <translation>按测试图像统计：已取消</translation>
+        </message>
+        <message>
+            <source>no image models</source>
+            <translation>没有图像模型</translation>
+        </message>
+        <message>
+            <source>the test images are not loaded (yet)</source>
+            <translation>测试图像（尚未）加载</translation>
+        </message>
+        <message>
+            <source>Over test images: %1</source>
+            <translation>按测试图像统计：%1</translation>
+        </message>
+        <message>
+            <source>Test images analysed and models finished</source>
+            <translation>已分析的测试图像数和已完成的模型数</translation>
+        </message>
+        <message>
+            <source>Over test images: dropped, the models changed meanwhile</source>
+            <translation>按测试图像统计：已丢弃，其间模型已更改</translation>
+        </message>
+        <message>
+            <source>%1 · shown until another image is chosen</source>
+            <translation>%1 · 一直显示，直到选择另一张图像</translation>
+        </message>
+        <message>
+            <source>Each head&apos;s mean attention distance over the first %1 Fashion-MNIST test images, as docs/results.md gives it (Dosovitskiy et al. 2021, Fig. 7), in the table and the chart. Shown until another image is chosen.</source>
+            <translation>每个头在前 %1 张 Fashion-MNIST 测试图像上的平均注意力距离，与 docs/results.md 中的算法相同（Dosovitskiy 等，2021，图 7），显示在表格和图表中。一直显示，直到选择另一张图像。</translation>
+        </message>
     </context>
     <context>
         <name>attnviz::ui::HeadsTable</name>
@@ -1211,6 +1251,16 @@ the %1 maps follow</source>
             <translation>第 %1 句，共 %2 句</translation>
         </message>
         <message>
+            <source>Image %1 of %2</source>
+            <extracomment>Heads dock, over test images: the image being analysed (%1) of all of them (every model&apos;s, %2)</extracomment>
+            <translation>第 %1 张图像，共 %2 张</translation>
+        </message>
+        <message>
+            <source>%1 of %2 · distance in pixels over %3 test images (only the distance: the other statistics are of one image at a time)</source>
+            <extracomment>Heads dock status over test images: %1 &quot;44 heads&quot;, %2 &quot;11 models&quot;, %3 how many images</extracomment>
+            <translation>%1（%2）· %3 张测试图像上的距离，以像素计（仅距离；其他统计量针对单张图像）</translation>
+        </message>
+        <message>
             <source>%1 · model %2 of %3</source>
             <extracomment>%1: "Sentence 3 of 40"; %2, %3: the model being analysed and how many there are</extracomment>
             <translation>%1 · 第 %2 个模型，共 %3 个</translation>
@@ -1304,10 +1354,6 @@ weight %6</source>
         <message>
             <source>The documentation (README.md and docs/) comes with the source code.</source>
             <translation>文档（README.md 和 docs/）随源代码提供。</translation>
-        </message>
-        <message>
-            <source>%1 · updating…</source>
-            <translation>%1 · 正在更新…</translation>
         </message>
         <message>
             <source>%1 · updating…</source>

@@ -29,25 +29,36 @@ Mat gaussianHead(int n, double mu, double sigma, bool causal) {
 
 }  // namespace
 
+// The same by hand for headStats and for rowStats (headStats without the fit).
 TEST(HeadStats, HandComputedEntropyConfidenceDistance) {
-    // Row 0: 0.5 0.5 0 (given unnormalised, ×2); row 1: 0.2 0.3 0.5.
-    const Mat w = rows({{1.0f, 1.0f, 0.0f}, {0.2f, 0.3f, 0.5f}});
-    const HeadStats s = headStats({{&w, false}});
-    const double h1 = -(0.2 * std::log(0.2) + 0.3 * std::log(0.3) + 0.5 * std::log(0.5));
-    EXPECT_NEAR(s.entropy, (std::log(2.0) + h1) / 2, 1e-7);
-    EXPECT_NEAR(s.confidence, (0.5 + 0.5) / 2, 1e-7);
-    EXPECT_NEAR(s.distance, (0.5 * 1 + (0.2 * 1 + 0.5 * 1)) / 2, 1e-7);
-    EXPECT_EQ(s.rows, 2);
-    // Causal: row 0 sees key 0 only (its weight on key 1 is not allowed, and ignored).
-    const Mat c = rows({{2.0f, 9.0f}, {0.25f, 0.75f}});
-    const HeadStats sc = headStats({{&c, true}});
-    const double h = -(0.25 * std::log(0.25) + 0.75 * std::log(0.75));
-    EXPECT_NEAR(sc.entropy, (0 + h) / 2, 1e-7);
-    EXPECT_NEAR(sc.confidence, (1 + 0.75) / 2, 1e-7);
-    EXPECT_NEAR(sc.distance, (0 + 0.25) / 2, 1e-7);
-    // A row without weight is left out.
-    const Mat z = rows({{0.0f, 0.0f}, {1.0f, 0.0f}});
-    EXPECT_EQ(headStats({{&z, false}}).rows, 1);
+    for (auto stats : {&headStats, &rowStats}) {
+        // Row 0: 0.5 0.5 0 (given unnormalised, ×2); row 1: 0.2 0.3 0.5.
+        const Mat w = rows({{1.0f, 1.0f, 0.0f}, {0.2f, 0.3f, 0.5f}});
+        const HeadStats s = stats({{&w, false}});
+        const double h1 = -(0.2 * std::log(0.2) + 0.3 * std::log(0.3) + 0.5 * std::log(0.5));
+        EXPECT_NEAR(s.entropy, (std::log(2.0) + h1) / 2, 1e-7);
+        EXPECT_NEAR(s.confidence, (0.5 + 0.5) / 2, 1e-7);
+        EXPECT_NEAR(s.distance, (0.5 * 1 + (0.2 * 1 + 0.5 * 1)) / 2, 1e-7);
+        EXPECT_EQ(s.rows, 2);
+        // Causal: row 0 sees key 0 only (its weight on key 1 is not allowed, and ignored).
+        const Mat c = rows({{2.0f, 9.0f}, {0.25f, 0.75f}});
+        const HeadStats sc = stats({{&c, true}});
+        const double h = -(0.25 * std::log(0.25) + 0.75 * std::log(0.75));
+        EXPECT_NEAR(sc.entropy, (0 + h) / 2, 1e-7);
+        EXPECT_NEAR(sc.confidence, (1 + 0.75) / 2, 1e-7);
+        EXPECT_NEAR(sc.distance, (0 + 0.25) / 2, 1e-7);
+        // A row without weight is left out.
+        const Mat z = rows({{0.0f, 0.0f}, {1.0f, 0.0f}});
+        EXPECT_EQ(stats({{&z, false}}).rows, 1);
+    }
+    // rowStats fits nothing; headStats's fit is fitGaussian's.
+    const Mat g = rows({{0.7f, 0.2f, 0.1f}, {0.3f, 0.4f, 0.3f}, {0.0f, 0.2f, 0.8f}});
+    const GaussianFit none = rowStats({{&g, false}}).fit, fit = headStats({{&g, false}}).fit;
+    EXPECT_EQ(none.sse, GaussianFit{}.sse);
+    EXPECT_EQ(none.r2, GaussianFit{}.r2);
+    EXPECT_EQ(fit.offset, fitGaussian({{&g, false}}).offset);
+    EXPECT_EQ(fit.sigma, fitGaussian({{&g, false}}).sigma);
+    EXPECT_GT(fit.sse, 0);
 }
 
 TEST(HeadStats, AHardCodedGaussianComesBackAsItself) {

@@ -597,6 +597,9 @@ TEST(HeadsDock, TimeLeftFromTheRateSoFar) {
     EXPECT_EQ(setProgressText(40, 20, 2, 20000, 41, 42),
               "Sentence 40 of 40 · model 2 of 2 · a few seconds left");
     EXPECT_EQ(setProgressText(3, 10, 1, 6000, 3, 11), "Sentence 4 of 10 · about 15 s left");
+    // Over test images: the same counts, of images.
+    EXPECT_EQ(setProgressText(1000, 1000, 11, 0, 1001, 11011, true),
+              "Image 1001 of 11000 · model 2 of 11");
     EXPECT_EQ(pruneProgressText(0, 0, 26), "Evaluation 1 of 26");
     EXPECT_EQ(pruneProgressText(10000, 5, 26), "Evaluation 6 of 26 · about 40 s left");  // 42 s
 }

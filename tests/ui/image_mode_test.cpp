@@ -8,8 +8,11 @@
 #include <QComboBox>
 #include <QDockWidget>
 #include <QFile>
+#include <QLabel>
 #include <QLineEdit>
+#include <QLocale>
 #include <QMimeData>
+#include <QProgressBar>
 #include <QPushButton>
 #include <QScrollArea>
 #include <QScrollBar>
@@ -24,6 +27,7 @@
 #include <nlohmann/json.hpp>
 #include <set>
 
+#include "core/head_table.h"
 #include "core/image_input.h"
 #include "core/image_set.h"
 #include "core/model.h"
@@ -486,6 +490,76 @@ TEST_F(ImageMode, TheDistanceChartIsComputedOnlyWhenSeen) {
     ASSERT_TRUE(waitUntil([&] { return !w.imageView()->model()->busy(); }));
     EXPECT_EQ(d->imageComputations(), 2);
     EXPECT_EQ(d->chartComputations(), 2);
+}
+
+// "Over test images": each head's mean attention distance over the first 1,000 test images is
+// what core's analyzeImageSet (the CLI's `analyze --fashion-mnist-count`) gives on the same
+// images, in the table and the chart; another image brings back the image's own statistics.
+TEST_F(ImageMode, OverTestImagesGivesEachHeadsDistanceAsTheCliDoes) {
+    MainWindow w;
+    w.show();
+    open(w);
+    HeadsDock* d = w.heads();
+    w.findChild<QDockWidget*>("heads")->raise();
+    ASSERT_TRUE(waitUntil([&] { return d->imageComputations() == 1; }));
+    EXPECT_TRUE(d->overImagesButton()->isVisible());
+    EXPECT_FALSE(d->overSetButton()->isVisible());
+    ASSERT_TRUE(d->computeOverTestImages());
+    EXPECT_TRUE(d->progress()->isVisible());
+    ASSERT_TRUE(waitUntil([&] { return d->showsSet(); }, 120000));
+    EXPECT_FALSE(d->progress()->isVisible());
+    const QString thousand = QLocale().toString(HeadsDock::kTestImages) + " test images";
+    EXPECT_NE(d->status()->text().indexOf(thousand), -1) << d->status()->text().toStdString();
+    const ImageSet images =
+        w.imageView()->chooser()->testImages().slice(0, size_t(HeadsDock::kTestImages));
+    const QAbstractItemModel* table = d->table()->model();
+    ASSERT_EQ(table->rowCount(), 8);  // 2 models × 2 layers × 2 heads, every layer
+    const render::ChartGrid& chart = d->distanceChart()->charts();
+    ASSERT_EQ(chart.charts.size(), 1u);
+    EXPECT_NE(chart.title.find(thousand.toStdString()), std::string::npos) << chart.title;
+    for (int c = 0; c < 2; ++c) {
+        Model m = w.columns()[size_t(c)].model->clone();
+        const auto ref = analyzeImageSet(m, images).distances.perHead();  // [layers][heads]
+        ASSERT_EQ(ref.size(), 2u);
+        for (int l = 0; l < 2; ++l)
+            for (int h = 0; h < 2; ++h) {
+                const int row = c * 4 + l * 2 + h;  // table order: column, block, head
+                auto value = [&](int col) {
+                    return table->data(table->index(row, col), HeadsDock::ValueRole).toDouble();
+                };
+                EXPECT_EQ(int(value(HeadsDock::Layer)), l);
+                EXPECT_EQ(int(value(HeadsDock::Head)), h);
+                EXPECT_NEAR(value(HeadsDock::Distance), ref[size_t(l)][size_t(h)].px, 1e-12);
+                EXPECT_NEAR(chart.charts[0].series[size_t(c)].y[size_t(l * 2 + h)],
+                            ref[size_t(l)][size_t(h)].px, 1e-12);
+            }
+        // Not the first image's own distances: the set's differ from them.
+        const auto& own = *w.imageView()->model()->results()[size_t(c)].result;
+        EXPECT_NE(meanAttentionDistance(own.analysis.blocks[0].weights[0], own.grid).px,
+                  ref[0][0].px);
+    }
+    const int charts = d->chartComputations();
+    w.imageView()->chooser()->chooseTestImage(5);
+    ASSERT_TRUE(waitUntil([&] { return !d->showsSet() && d->chartComputations() > charts; }));
+    EXPECT_EQ(d->distanceChart()->charts().title.find("test images"), std::string::npos);
+}
+
+// Cancel stops it: the table keeps the image's statistics, the status says cancelled.
+TEST_F(ImageMode, OverTestImagesCanBeCancelled) {
+    MainWindow w;
+    w.show();
+    open(w);
+    HeadsDock* d = w.heads();
+    w.findChild<QDockWidget*>("heads")->raise();
+    ASSERT_TRUE(waitUntil([&] { return d->imageComputations() == 1; }));
+    ASSERT_TRUE(d->computeOverTestImages());
+    d->cancelButton()->click();
+    EXPECT_FALSE(d->setBusy());
+    EXPECT_FALSE(d->showsSet());
+    EXPECT_NE(d->status()->text().indexOf("cancelled"), -1) << d->status()->text().toStdString();
+    QTest::qWait(200);  // the worker stops; its result is dropped
+    EXPECT_FALSE(d->showsSet());
+    EXPECT_TRUE(d->overImagesButton()->isEnabled());
 }
 
 // Columns scrolled out of view get no panels until they come into view.
