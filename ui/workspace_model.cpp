@@ -362,10 +362,25 @@ void WorkspaceModel::replaceResults(std::shared_ptr<const Results> results) {
 void WorkspaceModel::setColumnResult(int column, const ColumnResult& result) {
     if (column < 0 || column >= int(m_states.size())) return;
     m_arrived.emplace_back(column, result);
-    if (m_progress->isActive()) return;  // shown with the others at its time
     const qint64 since = m_requested.isValid() ? m_requested.elapsed() : kFirstShowMs;
-    m_progress->start(int(std::max<qint64>(since < kFirstShowMs ? kFirstShowMs - since : 0,
-                                           m_shownOnce ? kShowEveryMs : 0)));
+    const int first = int(since < kFirstShowMs ? kFirstShowMs - since : 0);
+    if (completesFirstMaps()) {  // every column's maps at last: not held back by the turn
+        m_progress->start(first);
+        return;
+    }
+    if (m_progress->isActive()) return;  // shown with the others at its time
+    m_progress->start(std::max(first, m_shownOnce ? kShowEveryMs : 0));
+}
+
+bool WorkspaceModel::completesFirstMaps() const {
+    std::vector<bool> has(m_states.size(), false);
+    bool waiting = false;  // a column not shown for this request yet
+    for (size_t c = 0; c < m_states.size(); ++c)
+        has[c] = m_states[c] != ColumnState::Stale, waiting = waiting || !has[c];
+    for (const auto& arrived : m_arrived)
+        if (arrived.first >= 0 && size_t(arrived.first) < has.size())
+            has[size_t(arrived.first)] = true;
+    return waiting && std::all_of(has.begin(), has.end(), [](bool h) { return h; });
 }
 
 void WorkspaceModel::showArrived() {

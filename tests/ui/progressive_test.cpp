@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include <QDockWidget>
+#include <QElapsedTimer>
 #include <QLineEdit>
 #include <QSemaphore>
 #include <QSignalSpy>
@@ -374,4 +375,36 @@ TEST(Progressive, ColumnsOnScreenAreDecodedFirst) {
     const int workers = backgroundPool()->maxThreadCount();
     const auto at = int(std::find(calls->begin(), calls->end(), 3) - calls->begin());
     EXPECT_LT(at, std::min(workers, 4)) << (*calls)[0] << "," << (*calls)[1];
+}
+
+// The arrival that gives the last column its first maps is shown at once, not at the next
+// turn of the throttle (WorkspaceModel::kShowEveryMs after it): the first maps are what a
+// person waits for. Column 2's first stage is held until the first two columns are shown; it
+// then takes a toy model's encoder pass (well under a millisecond), and the old rule showed
+// it kShowEveryMs after it arrived.
+TEST(Progressive, TheLastFirstMapsAreShownWithoutWaitingForTheTurn) {
+    WorkspaceModel m;
+    m.setColumns(toyColumns(3));
+    ASSERT_TRUE(waitUntil([&] { return !m.runner()->busy(); }));
+    DecodeGate decoding(m.runner());
+    auto held = std::make_shared<QSemaphore>();  // column 2's first stage, until released
+    m.runner()->setBeforeSource([held](int c) {
+        if (c != 2) return;
+        held->acquire();
+        held->release();
+    });
+    QElapsedTimer sinceFirstShow;
+    QObject::connect(&m, &WorkspaceModel::progressed, [&] {
+        if (m.columnState(0) == State::Partial && m.columnState(2) == State::Stale &&
+            !sinceFirstShow.isValid()) {
+            sinceFirstShow.start();
+            held->release();
+        }
+    });
+    m.setSentence("the cat sees the dog", "");
+    ASSERT_TRUE(waitUntil([&] { return m.columnState(2) != State::Stale; })) << describe(m);
+    ASSERT_TRUE(sinceFirstShow.isValid()) << "columns 0 and 1 were not shown before column 2";
+    EXPECT_LT(sinceFirstShow.elapsed(), WorkspaceModel::kShowEveryMs);
+    m.runner()->setBeforeSource(nullptr);
+    held->release();
 }
