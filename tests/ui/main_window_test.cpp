@@ -137,7 +137,8 @@ TEST(MainWindow, ClickingATokenHighlightsItsRowEverywhereAndPlotsItsProfile) {
             EXPECT_EQ(w.grid()->panel(c, h)->query(), 3) << c << "," << h;
     EXPECT_EQ(w.view().query, 3);
     EXPECT_EQ(w.profile()->lineCount(), 3);  // one line per model
-    EXPECT_NE(w.profile()->caption().indexOf("Query 3 \"go\""), -1)
+    // Numbered from 1 for people: "go" is the 4th token.
+    EXPECT_NE(w.profile()->caption().indexOf("Query 4 \"go\" ·"), -1)
         << w.profile()->caption().toStdString();
     // The HC-SA line: its two heads centred on i-1 and i+1, so "go" peaks at "to" and "to".
     const auto* hc = w.profile()->graph(2)->data().data();
@@ -145,6 +146,11 @@ TEST(MainWindow, ClickingATokenHighlightsItsRowEverywhereAndPlotsItsProfile) {
     // Keyboard: the next query, and the profile follows; the next column becomes current.
     QTest::keyClick(&w, Qt::Key_Down, Qt::AltModifier);
     EXPECT_EQ(w.grid()->panel(0, 0)->query(), 4);
+    // The second "to" of the sentence: said which, numbered from 1 as everywhere in the app.
+    EXPECT_NE(w.profile()->caption().indexOf("Query 5 \"to\" (2nd) ·"), -1)
+        << w.profile()->caption().toStdString();
+    EXPECT_NE(w.grid()->panel(0, 0)->cellText(4, 2).indexOf("query 5 \"to\" → key 3 \"to\""), -1)
+        << w.grid()->panel(0, 0)->cellText(4, 2).toStdString();
     QTest::keyClick(&w, Qt::Key_Right, Qt::ControlModifier | Qt::AltModifier);  // hc-sa (2) to dot
     EXPECT_TRUE(w.variantPanel()->text().startsWith("<b>dot</b>"))
         << w.variantPanel()->text().toStdString();
