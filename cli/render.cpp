@@ -156,8 +156,9 @@ CLI::App* RenderCommand::add(CLI::App& app) {
         ->check(CLI::ExistingFile);
     m_cmd->add_option(
         "--query-token", m_query,
-        "Plot this query's weights over the keys instead: #index, a token, or a word of the text "
-        "at its first piece (Chinese, Japanese: a character or a piece), first occurrence");
+        "Plot this query's weights over the keys instead: #index (from 0, as the data exports; "
+        "the figure's title counts from 1), a token, or a word of the text at its first piece "
+        "(Chinese, Japanese: a character or a piece), first occurrence");
     addImageOptions();
     return m_cmd;
 }

@@ -386,6 +386,7 @@ std::vector<const SelectedTable*> tablesOf(const Selection& s) {
 Profile selectProfile(const Results& res, BlockKind kind, int layer, int query, int column,
                       const Wording& w) {
     Profile f;
+    std::string which;  // "(2nd)" for a token that occurs more than once
     for (int c = 0; c < int(res.size()); ++c) {
         if (column >= 0 && c != column) continue;
         const ColumnResult& r = res[size_t(c)];
@@ -395,8 +396,16 @@ Profile selectProfile(const Results& res, BlockKind kind, int layer, int query, 
         const auto& q = *sideLabels(nullptr, a, kind == BlockKind::EncoderSelf, nullptr);
         const auto& k = *sideLabels(nullptr, a, kind != BlockKind::DecoderSelf, nullptr);
         if (query < 0 || query >= int(q.size())) continue;
-        if (f.query.empty()) f.query = q[size_t(query)];
-        if (k.size() > f.keys.size()) f.keys = k;
+        if (f.query.empty()) {
+            f.query = q[size_t(query)];
+            which = occurrenceNote(q, query, w);
+        }
+        if (k.size() > f.keys.size()) {
+            f.keys = k;
+            const auto& starts =
+                kind != BlockKind::DecoderSelf ? a.sourceWordStart : a.targetWordStart;
+            f.keyWordStart = starts.size() == k.size() ? starts : std::vector<bool>();
+        }
         auto line = [&](const std::string& name, const Mat& w) {
             std::vector<double> y;
             for (Eigen::Index j = 0; j < w.cols(); ++j) y.push_back(w(query, j));
@@ -413,9 +422,29 @@ Profile selectProfile(const Results& res, BlockKind kind, int layer, int query, 
     const std::string who = column >= 0 && column < int(res.size())
                                 ? fill(w.everyHead, res[size_t(column)].name)
                                 : w.everyModel;
-    f.title = fill(w.query, std::to_string(query)) + " \"" + f.query + "\" · " + w.block(kind) +
-              " L" + std::to_string(layer) + " · " + who;
+    f.title = fill(w.query, std::to_string(query + 1)) + " \"" + f.query + "\"" +
+              (which.empty() ? "" : " " + which) + " · " + w.block(kind) + " L" +
+              std::to_string(layer) + " · " + who;
     return f;
+}
+
+std::string ordinal(int n, const Wording& w) {
+    const int tens = n % 100, ones = n % 10;
+    const std::string& pattern = tens >= 11 && tens <= 13 ? w.nth
+                                 : ones == 1              ? w.nth1
+                                 : ones == 2              ? w.nth2
+                                 : ones == 3              ? w.nth3
+                                                          : w.nth;
+    return fill(pattern, std::to_string(n));
+}
+
+std::string occurrenceNote(const std::vector<std::string>& tokens, int index, const Wording& w) {
+    if (index < 0 || index >= int(tokens.size())) return {};
+    const std::string& t = tokens[size_t(index)];
+    const auto before = std::count(tokens.begin(), tokens.begin() + index, t);
+    const auto all = std::count(tokens.begin(), tokens.end(), t);
+    if (all < 2) return {};
+    return fill(w.occurrence, ordinal(int(before) + 1, w));
 }
 
 std::string exportDataBytes(const std::shared_ptr<const Results>& res,

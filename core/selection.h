@@ -29,8 +29,12 @@ struct Wording {
     std::string wordsCjk = "words, CJK by character";  // … with CJK text one word per character
     std::string gaussian = "Gaussian";                 // the fit in a residual's label
     std::string noBlock = "no %1 block\nin layer %2";  // a panel's error: block, layer
-    std::string query = "Query %1";                    // a profile's title
-    std::string everyHead = "%1, every head";          // model
+    std::string query = "Query %1";  // a profile's title: the query's place, counted from 1
+    // Ordinals of a token that occurs more than once ("to (2nd)"): 1st, 2nd, 3rd, the rest
+    // (English picks by the number's ending; other languages may give one pattern to all).
+    std::string nth1 = "%1st", nth2 = "%1nd", nth3 = "%1rd", nth = "%1th";
+    std::string occurrence = "(%1)";           // after the token: its ordinal
+    std::string everyHead = "%1, every head";  // model
     std::string everyModel = "every model, mean of heads";
     std::string step = "step %1";  // a training snapshot's column
     std::string block(BlockKind kind) const;
@@ -109,12 +113,22 @@ Selection selectTables(std::shared_ptr<const Results> results, const SelectionRe
 // Every selected table, column by column (the data export's order).
 std::vector<const SelectedTable*> tablesOf(const Selection& s);
 
+// `n` as an ordinal ("2nd", "11th"), in the wording's language.
+std::string ordinal(int n, const Wording& wording = {});
+// Which of the same tokens `tokens[index]` is, for people ("(2nd)"); "" when it occurs once
+// (or index is out of range). Tokens are compared as labelled.
+std::string occurrenceNote(const std::vector<std::string>& tokens, int index,
+                           const Wording& wording = {});
+
 // One query's weights over the keys: a line per model (its heads' mean), or with column >= 0
-// a line per head of that model.
+// a line per head of that model. Queries are numbered from 1 for people (the 0-based index is
+// the data's: `query` here, the CLI's --query-token #index).
 struct Profile {
-    std::string title;  // Query 3 "go" · enc self L0 · every model, mean of heads
+    std::string title;  // Query 4 "go" · enc self L0 · every model, mean of heads; a token
+                        // that occurs more than once says which: Query 5 "to" (2nd) · …
     std::string query;  // the query token
     std::vector<std::string> keys;
+    std::vector<bool> keyWordStart;  // [keys]: where the keys' words start (empty: unknown)
     std::vector<std::pair<std::string, std::vector<double>>> lines;
     std::string error;  // no line: why
 };

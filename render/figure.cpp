@@ -7,6 +7,7 @@
 
 #include "colormaps.h"
 #include "lines.h"
+#include "token_labels.h"
 #include "words.h"
 
 namespace attnviz::render {
@@ -651,13 +652,15 @@ FigurePainter gridPainter(const Selection& selection, const FigureStyle& style, 
         if (error) *error = e;
         return {};
     }
-    auto fig = std::make_shared<Figure>(Figure{selection, withFont(style)});
+    // Pieces that continue a word marked, as on screen (token_labels.h).
+    auto fig = std::make_shared<Figure>(Figure{markPieces(selection), withFont(style)});
     // Lines draw weights as strokes; signed tables (differences) are drawn as heatmaps.
     if (selection.diverging) fig->style.lines = false;
     return [fig](QPainter& p, const QRectF& r) { paintFigure(p, *fig, r); };
 }
 
-FigurePainter profilePainter(const Profile& profile, const FigureStyle& style, QString* error) {
+FigurePainter profilePainter(const Profile& unmarked, const FigureStyle& style, QString* error) {
+    const Profile profile = markPieces(unmarked);  // as the grid's labels (token_labels.h)
     if (profile.lines.empty()) {
         if (error) *error = QString::fromStdString(profile.error);
         return {};

@@ -105,7 +105,15 @@ Wording makeWording(const QString& language) {
     //: The Gaussian fit subtracted in a residual panel's title
     o.gaussian = s(w.translate("Figure", "Gaussian"));
     o.noBlock = s(w.translate("Figure", "no %1 block\nin layer %2"));
+    //: A query profile's title: %1 the query token's place in the sentence, counted from 1
     o.query = s(w.translate("Figure", "Query %1"));
+    //: Ordinal numbers (1st, 2nd, 3rd, 4th…) of a token that occurs more than once
+    o.nth1 = s(w.translate("Figure", "%1st"));
+    o.nth2 = s(w.translate("Figure", "%1nd"));
+    o.nth3 = s(w.translate("Figure", "%1rd"));
+    o.nth = s(w.translate("Figure", "%1th"));
+    //: After a token that occurs more than once: which one it is, e.g. "to (2nd)"
+    o.occurrence = s(w.translate("Figure", "(%1)"));
     o.everyHead = s(w.translate("Figure", "%1, every head"));
     o.everyModel = s(w.translate("Figure", "every model, mean of heads"));
     //: A training snapshot: %1 the step number

@@ -8,8 +8,10 @@
 // 40-token sentence, at the window size given (default: the screen's available area), named
 // LAYOUT-TOKENS.png, so that readability can be judged at 1366x768 and 1920x1080:
 //   attnviz-screenshots --layouts OUTDIR [WxH]
-// With --classroom, at the screen's size: the default workspace, dot vs HC-SA with "to"
-// clicked, and the same in presentation mode (default.png, dot-vs-hc-sa.png, present.png):
+// With --classroom, at the screen's size: the default workspace, dot vs HC-SA with the second
+// "to" clicked (its profile beside the grid on a small screen), the same in presentation mode,
+// and File › Export figure's 16:9 slide of those two columns at 12-pt labels with the caption,
+// 1920 × 1080 pixels (default.png, dot-vs-hc-sa.png, present.png, slide.png):
 //   attnviz-screenshots --classroom OUTDIR
 // With --language CODE (zh_CN, zh_TW), the interface switched live from English to that
 // language, for checking translated texts for clipping: the workspace, the Heads dock, the
@@ -201,9 +203,22 @@ int shootClassroom(MainWindow& w, const QString& out) {
     bool ok = shoot(w, out + "/default.png");
     w.applyComparison("dot-hc-sa");
     settle(w);
-    w.selectQuery(1, 2);
+    w.selectQuery(1, 4);  // the second "to"
     QTest::qWait(300);
     ok = shoot(w, out + "/dot-vs-hc-sa.png") && ok;
+    {
+        std::unique_ptr<ExportDialog> d(w.createExportDialog());
+        d->setSizePreset("slide");
+        d->setDpi(144);  // 1920 × 1080 pixels: the 960 × 540 pt slide
+        d->setPixels(QSize(1920, 1080));
+        d->setLabelPoints(12);
+        d->setCaption(true);
+        QString error;
+        const bool wrote = d->exportTo(out + "/slide.png", &error);
+        QTextStream(stdout) << (wrote ? "wrote " : "FAILED ") << out << "/slide.png " << error
+                            << "\n";
+        ok = wrote && ok;
+    }
     w.selectQuery(-1, -1);
     w.presentation()->setActive(true);
     QTest::qWait(300);

@@ -86,14 +86,22 @@ void ComparisonGrid::applySizes() {
         p->setZoom(m_view.zoom);
         p->setLabelPoints(m_view.labelPoints);
     });
-    // One row of heatmaps (the mean layout, or one-head models): as tall as the view.
+    // One row of heatmaps (the mean layout, or one-head models): as tall as the view. Several
+    // rows: each panel as large as its column's share of the width allows, at most as tall
+    // as the view (two models' heads are not left small in wide columns).
     const int header = m_headers.empty() ? 0 : m_headers.front()->minimumHeight();  // fixed
     const QMargins mg = m_layout->contentsMargins();
-    const int fill =
-        m_rows == 1 && m_fillHeight > 0
-            ? m_fillHeight - header - m_layout->verticalSpacing() - mg.top() - mg.bottom()
+    const int height =
+        m_fillSize.height() > 0
+            ? m_fillSize.height() - header - m_layout->verticalSpacing() - mg.top() - mg.bottom()
             : 0;
-    forEachPanel([fill](Panel* p) { p->setFillHeight(fill); });
+    const int spacing = m_layout->horizontalSpacing() * std::max(0, m_columns - 1);
+    const int share =
+        m_rows > 1 && m_columns > 0
+            ? std::max(1, (m_fillSize.width() - mg.left() - mg.right() - spacing) / m_columns)
+            : 0;
+    const QSize fill(share, height);
+    forEachPanel([fill](Panel* p) { p->setFill(fill); });
     fitViewport();
     m_layout->invalidate();
     updateGeometry();
@@ -104,16 +112,20 @@ void ComparisonGrid::watchViewport(QAbstractScrollArea* area) {
     area->viewport()->installEventFilter(this);
 }
 
-// The height a single row may fill: the viewport's, as if the horizontal scroll bar were
-// shown (so that the bar appearing or not does not change it and start a loop).
+// The room panels may fill: the viewport's, as if both scroll bars were shown (so that a bar
+// appearing or not does not change it and start a loop).
 bool ComparisonGrid::eventFilter(QObject* watched, QEvent* event) {
     if (event->type() == QEvent::Resize) refillHeader(watched, static_cast<QResizeEvent*>(event));
     if (m_area && watched == m_area->viewport() && event->type() == QEvent::Resize) {
-        const QScrollBar* bar = m_area->horizontalScrollBar();
-        const int h = m_area->viewport()->height() + (bar->isVisible() ? bar->height() : 0) -
-                      bar->sizeHint().height();
-        if (h != m_fillHeight) {
-            m_fillHeight = h;
+        const QScrollBar* across = m_area->horizontalScrollBar();
+        const QScrollBar* down = m_area->verticalScrollBar();
+        const QSize fill(m_area->viewport()->width() + (down->isVisible() ? down->width() : 0) -
+                             down->sizeHint().width(),
+                         m_area->viewport()->height() +
+                             (across->isVisible() ? across->height() : 0) -
+                             across->sizeHint().height());
+        if (fill != m_fillSize) {
+            m_fillSize = fill;
             applySizes();
         }
     }
@@ -361,20 +373,6 @@ void ComparisonGrid::fitViewport() {
     if (size() != want) resize(want);
 }
 
-ComparisonGrid::Labels ComparisonGrid::markPieces(const Labels& labels, const Analysis& a) const {
-    if (!labels || m_view.mergeWords) return labels;
-    const std::vector<bool>* starts = *labels == a.sourceLabels   ? &a.sourceWordStart
-                                      : *labels == a.targetLabels ? &a.targetWordStart
-                                                                  : nullptr;
-    if (!starts || starts->size() != labels->size() ||
-        std::all_of(starts->begin(), starts->end(), [](bool b) { return b; }))
-        return labels;
-    auto out = std::make_shared<std::vector<std::string>>(*labels);
-    for (size_t i = 0; i < out->size(); ++i)
-        if (!(*starts)[i]) (*out)[i] = kPieceMark + (*out)[i];
-    return out;
-}
-
 QString ComparisonGrid::variantLabel(const SelectedColumn& col) const {
     const QString shown = QString::fromStdString(col.variant);
     const auto& columns = m_model->columns();
@@ -503,8 +501,9 @@ void ComparisonGrid::fillColumn(int c, const SelectedColumn& col, int rows) {
             continue;
         }
         SelectedTable t = col.tables[size_t(h)];
-        t.queries = markPieces(t.queries, r.analysis);
-        t.keys = markPieces(t.keys, r.analysis);
+        // Pieces that continue a word marked, as in every figure (render/token_labels.h).
+        t.queries = render::markPieces(t.queries, r.analysis);
+        t.keys = render::markPieces(t.keys, r.analysis);
         const QString what = QString::fromStdString(t.where);
         p->setTitle(what);
         p->setToolTipTitle(QString("%1 · %2").arg(name, what));

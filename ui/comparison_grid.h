@@ -13,6 +13,7 @@
 #include "heatmap_panel.h"
 #include "lines_panel.h"
 #include "panel.h"
+#include "render/token_labels.h"
 #include "workspace_model.h"
 
 namespace attnviz::ui {
@@ -58,8 +59,6 @@ public:
     QLabel* header(int column) const;
     int columnCount() const { return m_columns; }
     int rowCount() const { return m_rows; }
-    // Before a token label: the piece continues the word before it (SentencePiece models).
-    static constexpr const char* kPieceMark = "\u00B7";
     // The scroll area showing the grid: a single row of heatmaps fills its height.
     void watchViewport(QAbstractScrollArea* area);
     // Every header and panel made again from the model's selection (e.g. in another language).
@@ -107,11 +106,6 @@ private:
     // The header's variant: "fixed random" for an untrained random table; a block whose
     // variant is not the model's own says both: "dense (cross: dot)".
     QString variantLabel(const SelectedColumn& column) const;
-    // Subword pieces that continue a word are marked (kPieceMark), so that "st ·ation" does not
-    // read as two words, thinned or not; labels that are not the model's pieces (merged words)
-    // are left as they are.
-    using Labels = std::shared_ptr<const std::vector<std::string>>;
-    Labels markPieces(const Labels& labels, const Analysis& analysis) const;
     void syncArea(const Panel* from, const TableArea& area);
     template <class F>
     void forEachPanel(F f) const {
@@ -132,7 +126,7 @@ private:
     int m_columns = 0, m_rows = 0;
     int m_headerLines = 4;  // headers' height in lines of the grid's font
     QAbstractScrollArea* m_area = nullptr;
-    int m_fillHeight = 0;  // what a single row of panels may fill (0: not known yet)
+    QSize m_fillSize{0, 0};  // the view's room for the panels (0: not known yet)
 };
 
 }  // namespace attnviz::ui

@@ -97,6 +97,9 @@ QWidget* MainWindow::createProfileBox() {
     pv->setContentsMargins(2, 2, 2, 2);
     m_profileMode = new QComboBox;
     m_profileMode->addItems({QString(), QString()});  // retranslateDocks
+    // Narrower than its longest choice when the dock is (beside the grid on a laptop).
+    m_profileMode->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_profileMode->setMinimumContentsLength(16);
     pv->addWidget(m_profileMode);
     pv->addWidget(m_profile, 1);
     return profileBox;
@@ -211,11 +214,26 @@ void MainWindow::selectQuery(int column, int query) {
     // The first click brings the profile forward (not while presenting: no docks then).
     if (query >= 0 && !m_profileRaised && !m_presentation->isActive()) {
         m_profileRaised = true;
-        m_profileDock->show();
-        m_profileDock->raise();
-        // Tall enough for the plot and a legend of up to 6 names per column.
-        if (const int want = toolsHeight(true); m_profileDock->height() < want)
-            resizeDocks({m_profileDock}, {want}, Qt::Vertical);
+        showProfileDock();
+    }
+}
+
+void MainWindow::showProfileDock() {
+    const Qt::DockWidgetArea area = dockWidgetArea(m_profileDock);
+    const bool beside = area == Qt::LeftDockWidgetArea || area == Qt::RightDockWidgetArea;
+    // Beside the grid (a small screen) when the window is wide enough for both, else below
+    // with the other tools.
+    if (beside && width() - centralWidget()->minimumSizeHint().width() < kMinProfileWidth)
+        tabifyDockWidget(findChild<QDockWidget*>("variant"), m_profileDock);
+    m_profileDock->show();
+    m_profileDock->raise();
+    if (dockWidgetArea(m_profileDock) != Qt::BottomDockWidgetArea) {
+        // The grid keeps its height.
+        if (const int want = profileWidth(); m_profileDock->width() < want)
+            resizeDocks({m_profileDock}, {want}, Qt::Horizontal);
+    } else if (const int want = toolsHeight(true); m_profileDock->height() < want) {
+        // Below: tall enough for the plot and a legend of up to 6 names per column.
+        resizeDocks({m_profileDock}, {want}, Qt::Vertical);
     }
 }
 

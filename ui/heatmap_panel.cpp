@@ -212,9 +212,9 @@ void HeatmapPanel::setZoom(double zoom) {
     updateGeometry();
 }
 
-void HeatmapPanel::setFillHeight(int pixels) {
-    if (pixels == m_fillHeight) return;
-    m_fillHeight = pixels;
+void HeatmapPanel::setFill(QSize pixels) {
+    if (pixels == m_fill) return;
+    m_fill = pixels;
     updateGeometry();
 }
 
@@ -279,8 +279,10 @@ QSize HeatmapPanel::minimumSizeHint() const {
     // bar and margins as drawn), else estimated.
     const int aroundW = m_around.isValid() ? m_around.width() : label + 16 + bar;
     const int aroundH = m_around.isValid() ? m_around.height() : title + label + 8;
-    if (m_fillHeight > 0 && rows() > 0) {  // as tall as the view, cells square
-        const int fill = int((m_fillHeight - aroundH) * m_zoom) / rows();
+    if (m_fill.height() > 0 && rows() > 0) {  // as tall as the view, cells square
+        int fill = int((m_fill.height() - aroundH) * m_zoom) / rows();
+        if (m_fill.width() > 0 && cols() > 0)  // and no wider than the column's share
+            fill = std::min(fill, int((m_fill.width() - aroundW) * m_zoom) / cols());
         cell = std::max(cell, std::min(fill, int(kMaxFillCell * m_zoom)));
     }
     return QSize(aroundW + std::max(4, cols()) * cell, aroundH + std::max(4, rows()) * cell);
@@ -526,10 +528,11 @@ QString HeatmapPanel::cellText(int i, int j) const {
         unknownToken ? tr("%1\nquery %2 \"%3\" → key %4 \"%5\"\nweight %6\n⁇ marks a word this "
                           "model does not know (it sees <unk>)")
                      : tr("%1\nquery %2 \"%3\" → key %4 \"%5\"\nweight %6");
+    // Tokens numbered from 1, as everywhere in the app (the data's 0-based index is the CLI's).
     return text.arg(m_fullTitle.isEmpty() ? title() : m_fullTitle)
-        .arg(i)
+        .arg(i + 1)
         .arg(m_queries.value(i))
-        .arg(j)
+        .arg(j + 1)
         .arg(m_keys.value(j))
         .arg(double((*m_weights)(i, j)), 0, 'f', 4);
 }

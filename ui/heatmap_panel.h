@@ -68,10 +68,11 @@ public:
     // Panel size factor (the grid's zoom) and the token labels' point size.
     void setZoom(double zoom) override;
     void setLabelPoints(int points) override;
-    // A single row of panels (the mean layout) is as tall as the view: square cells sized so
-    // that the panel fills this many pixels of height (times the zoom, at most kMaxFillCell
-    // per token); 0: the readable minimum only.
-    void setFillHeight(int pixels) override;
+    // A single row of panels (the mean layout) is as tall as the view; several rows of few
+    // columns are as large as a column's share of the view's width and the view's height
+    // allow: square cells sized so that the panel fills `pixels` (times the zoom, at most
+    // kMaxFillCell per token; width 0: any width); height 0: the readable minimum only.
+    void setFill(QSize pixels) override;
     static constexpr int kMaxFillCell = 64;
     // How many tokens per shown label on an axis (1: every token named).
     int labelStep(Qt::Orientation o) const;
@@ -117,7 +118,7 @@ private:
     bool m_dirty = false;  // changed off screen or resized: replot before the next paint
     QSize m_around;        // widget size minus the map's, at the last layout (invalid before)
     double m_zoom = 1.0;
-    int m_fillHeight = 0;
+    QSize m_fill{0, 0};  // setFill
     int m_labelPoints = 8;
     bool m_settingView = false;
     bool m_ownBarWanted = false;  // setOwnColorBar's, or the view's (setColors)

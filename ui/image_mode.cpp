@@ -23,6 +23,7 @@ QWidget* MainWindow::createImageMode(QWidget* textPage) {
     m_imageView = new ImageView;
     m_modes->addWidget(textPage);
     m_modes->addWidget(m_imageView);
+    m_imageView->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Ignored);  // hidden: updateMode
     connect(m_workspace, &WorkspaceModel::modelSetChanged, this, &MainWindow::updateMode);
     connect(m_workspace, &WorkspaceModel::columnsChanged, this, &MainWindow::updateMode);
     // The Heads dock lists the image models' heads with their mean attention distance, and
@@ -54,6 +55,13 @@ void MainWindow::updateMode() {
     if (m_heads) m_heads->setTestImages(&m_imageView->chooser()->testImages());
     if (m_heads) m_heads->setImageMode(image);
     m_modes->setCurrentWidget(image ? static_cast<QWidget*>(m_imageView) : m_modes->widget(0));
+    // The stack is as wide as its shown page needs: the image view's minimum (930 px) would
+    // otherwise keep a laptop's window from giving the query profile room beside the grid.
+    for (int i = 0; i < m_modes->count(); ++i) {
+        const auto policy =
+            i == m_modes->currentIndex() ? QSizePolicy::Preferred : QSizePolicy::Ignored;
+        m_modes->widget(i)->setSizePolicy(policy, policy);
+    }
     // A hidden view computes nothing: the image models are analysed only in image mode.
     m_imageView->model()->setColumns(image ? columns() : std::vector<ModelColumn>());
     if (image) m_imageView->chooser()->loadTestImages();

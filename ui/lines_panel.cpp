@@ -128,7 +128,7 @@ void LinesPanel::mouseMoveEvent(QMouseEvent* event) {
         const auto& labels = hit.side == 0 ? *m_table.queries : *m_table.keys;
         QToolTip::showText(event->globalPosition().toPoint(),
                            (hit.side == 0 ? tr("Query %1 \"%2\"") : tr("Key %1 \"%2\""))
-                               .arg(hit.index)
+                               .arg(hit.index + 1)  // for people: from 1
                                .arg(QString::fromStdString(labels[size_t(hit.index)])),
                            this);
     }

@@ -62,6 +62,10 @@ public:
     QString modelSet() const;  // the set the columns came from, "" when none
     QComboBox* modelSetBox() const { return m_modelSet; }
     QToolButton* compareButton() const { return m_compare; }
+    QToolButton* presentButton() const { return m_present; }  // beside Compare: F5's button
+    // The narrowest query profile beside the grid (a small screen); with less room for it the
+    // profile opens below the grid.
+    static constexpr int kMinProfileWidth = 260;
     // How the window asks a yes/no question before losing work (quit, switching sets); the
     // default shows a message box. Tests replace it. Returns true for "go ahead".
     using Confirm = std::function<bool(const QString& title, const QString& text)>;
@@ -181,11 +185,15 @@ private:
     QWidget* createImageMode(QWidget* textPage);
     void updateMode();  // the page, the fields and the image view's columns for the set
     // A laptop's screen (less than kSmallScreenHeight available): the tool docks start as a
-    // strip of tabs, the profile takes three tenths of the height (main_window_layout.cpp).
+    // strip of tabs, the query profile opens beside the grid (main_window_layout.cpp).
     static constexpr int kSmallScreenHeight = 900, kCollapsedTools = 80;
     bool smallScreen() const;
     // The bottom docks' height: at start, or with the query profile in front.
     int toolsHeight(bool profile) const;
+    // The query profile's width beside the grid (a small screen's place for it): three tenths
+    // of the window's, kMinProfileWidth to 480 px, the central widget keeping its minimum.
+    int profileWidth() const;
+    void showProfileDock();  // at the first clicked query: beside the grid or below it
     void fitProblemsDock();  // shown with a few lines, the grid keeping most of the height
     // Every text the window owns, in the installed language: its own, the docks' titles, the
     // menus, and what is made from data (main_window_texts.cpp).
@@ -241,6 +249,7 @@ private:
     QLineEdit *m_source, *m_target;
     QComboBox* m_modelSet;             // the bundled sets (core/workspace.h)
     QToolButton* m_compare = nullptr;  // beside it: Columns › Compare's presets
+    QToolButton* m_present = nullptr;  // and View › Presentation mode
     Confirm m_confirm;
     PickModels m_pickModels;
     AskUnsaved m_askUnsaved;

@@ -40,8 +40,13 @@ QWidget* MainWindow::createCentralWidget() {
     m_compare = new QToolButton;
     m_compare->setPopupMode(QToolButton::InstantPopup);
     m_compare->setToolButtonStyle(Qt::ToolButtonTextOnly);
+    // And the way to show them to a room (View › Presentation mode, F5), where it is seen.
+    m_present = new QToolButton;
+    m_present->setObjectName("present");
+    m_present->setToolButtonStyle(Qt::ToolButtonTextOnly);
     models->addWidget(m_modelSet);
     models->addWidget(m_compare);
+    models->addWidget(m_present);
     models->addStretch();
     form->addRow(rowLabel(m_modelSet), models);
     form->addRow(rowLabel(m_source), m_source);
@@ -52,6 +57,7 @@ QWidget* MainWindow::createCentralWidget() {
     auto* caption = new QLabel;  // the sentence and its translation while presenting
     v->addWidget(caption);
     m_presentation = new Presentation(this, chrome, caption);
+    connect(m_present, &QToolButton::clicked, m_presentation, &Presentation::toggle);
     auto* scroll = new QScrollArea;
     scroll->setWidgetResizable(true);
     scroll->setWidget(m_grid);
@@ -70,11 +76,17 @@ bool MainWindow::smallScreen() const {
 }
 
 int MainWindow::toolsHeight(bool profile) const {
-    // A small screen: the tabs' bar and a strip of the tool, until a query is clicked; then
-    // three tenths of the height (200 px or more) for the profile. A large one: a sixth (110 to 220
-    // px), a third with the profile, so that the grid keeps two thirds or more.
+    // A small screen: the tabs' bar and a strip of the tool (the profile is beside the grid,
+    // profileWidth). A large one: a sixth (110 to 220 px), a third with the profile, so that the
+    // grid keeps two thirds or more.
     if (smallScreen()) return profile ? std::max(200, height() * 3 / 10) : kCollapsedTools;
     return profile ? std::max(260, height() / 3) : std::clamp(height() / 6, 110, 220);
+}
+
+int MainWindow::profileWidth() const {
+    // Wide enough for the plot and its legend's names, the grid keeping seven tenths or more.
+    const int room = width() - centralWidget()->minimumSizeHint().width();
+    return std::max(kMinProfileWidth, std::min({width() * 3 / 10, 480, room}));
 }
 
 void MainWindow::showEvent(QShowEvent* event) {
@@ -87,7 +99,16 @@ void MainWindow::showEvent(QShowEvent* event) {
     if (smallScreen())
         for (QDockWidget* d : m_docks)
             if (dockWidgetArea(d) == Qt::BottomDockWidgetArea) d->widget()->setMinimumHeight(1);
-    resizeDocks({m_profileDock}, {toolsHeight(false)}, Qt::Vertical);
+    QDockWidget* tools = findChild<QDockWidget*>("variant");
+    // On a small screen the query profile is beside the grid, not below it: below, it would
+    // take the height that the grid's heads need (at 768 px only one row of heads stayed whole).
+    // It appears at the first clicked query (selectQuery), taking some of the width instead.
+    if (smallScreen() && !m_presentation->isActive()) {
+        addDockWidget(Qt::RightDockWidgetArea, m_profileDock);
+        m_profileDock->hide();
+        tools->raise();
+    }
+    resizeDocks({tools}, {toolsHeight(false)}, Qt::Vertical);
 }
 
 void MainWindow::fitProblemsDock() {

@@ -5,6 +5,7 @@
 #include <QComboBox>
 #include <QEvent>
 #include <QFileInfo>
+#include <QKeySequence>
 #include <QLabel>
 #include <QLineEdit>
 #include <QStandardItemModel>
@@ -61,6 +62,13 @@ void MainWindow::retranslateUi() {
         tr("Show only the models a comparison needs, in its order: dot-product vs hard-coded "
            "Gaussian (HC-SA), the HC-SA paper's four, the Synthesizer family, or every model "
            "(also Columns › Compare)"));
+    //: The button beside Compare that starts the presentation mode (full screen)
+    m_present->setText(tr("&Present"));
+    //: %1 the shortcut (F5)
+    m_present->setToolTip(
+        tr("Presentation mode (%1): full screen, large labels, the shown columns under the "
+           "sentence; ← → step through the tokens, Esc leaves (also View › Presentation mode)")
+            .arg(QKeySequence(Qt::Key_F5).toString(QKeySequence::NativeText)));
     //: Form label: the bundled set of models compared
     setRowLabel(m_modelSet, tr("M&odels"));
     //: Form label: the source sentence

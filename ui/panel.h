@@ -56,8 +56,9 @@ public:
     virtual void setLabelPoints(int points) = 0;
     // The most tokens of any table in the grid, so that panels side by side line up.
     virtual void setAlignedRows(int /*rows*/) {}
-    // A single row of panels: the pixel height it may fill (0: its readable minimum only).
-    virtual void setFillHeight(int /*pixels*/) {}
+    // The room a panel may fill: the pixel height (0: its readable minimum only) and, when not
+    // 0, the width it may not grow past (a column's share of the view).
+    virtual void setFill(QSize /*pixels*/) {}
     // Shows this part of the table (another panel was zoomed or panned), without emitting
     // areaChanged.
     virtual void setArea(const TableArea& /*area*/) {}

@@ -10,7 +10,9 @@
 #include <algorithm>
 
 #include "comparison_grid.h"
+#include "language.h"
 #include "main_window.h"
+#include "render/words.h"
 
 namespace attnviz::ui {
 
@@ -132,13 +134,18 @@ void Presentation::updateCaption() {
     const int q = m_window->view().query;
     //: Presentation caption: how to use the keys while presenting
     QString hint = tr("← → step through the tokens · Esc leaves");
-    if (q >= 0 && q < int(tokens.size()))
-        //: Presentation caption: the selected query token, %2 of %3 tokens
-        hint = tr("Query “%1” (%2 of %3)")
-                   .arg(QString::fromStdString(tokens[size_t(q)]).toHtmlEscaped())
+    if (q >= 0 && q < int(tokens.size())) {
+        // Which of the same tokens, for the sentence's two "to"s: "(2nd)".
+        const std::string which = occurrenceNote(tokens, q, render::wording(currentLanguage()));
+        //: Presentation caption: the selected query, %1 of %2 tokens (counted from 1), %3 the
+        //: token; a token that occurs more than once is followed by which one, e.g. "(2nd)"
+        hint = tr("Query %1 of %2: “%3”")
                    .arg(q + 1)
-                   .arg(tokens.size()) +
+                   .arg(tokens.size())
+                   .arg(QString::fromStdString(tokens[size_t(q)]).toHtmlEscaped()) +
+               (which.empty() ? QString() : " " + QString::fromStdString(which).toHtmlEscaped()) +
                " · " + hint;
+    }
     QString html = QString("<div style='font-size:xx-large'><b>%1</b></div>")
                        .arg(ws->source().toHtmlEscaped());
     if (!translation.isEmpty())

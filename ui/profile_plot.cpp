@@ -6,28 +6,29 @@
 
 #include "render/colormaps.h"
 #include "render/figure.h"
+#include "render/token_labels.h"
 
 namespace attnviz::ui {
 ProfilePlot::ProfilePlot(QWidget* parent) : QCustomPlot(parent) {
     setMinimumHeight(80);  // a short bottom dock on a laptop; raised taller at the first click
     plotLayout()->insertRow(0);
-    m_title = new QCPTextElement(this, tr("Click a query token to see its weights over the keys"),
-                                 QFont(render::figureFontFamily(), 9, QFont::DemiBold));
+    m_title =
+        new QCPTextElement(this, QString(), QFont(render::figureFontFamily(), 9, QFont::DemiBold));
     plotLayout()->addElement(0, 0, m_title);
+    // Its lines fit the width (fitTitle): its one-line width must not be the plot's minimum.
+    m_title->setMinimumSize(QSize(60, 0));
+    setTitle(tr("Click a query token to see its weights over the keys"));
     retranslateUi();
     xAxis->setTickLabelRotation(45);
     legend->setVisible(false);
     legend->setFont(QFont(render::figureFontFamily(), 8));
-    // The legend beside the plot, never over the data.
+    // The legend beside the plot or below it (placeLegend), never over the data.
     axisRect()->insetLayout()->take(legend);
-    plotLayout()->addElement(1, 1, legend);
-    plotLayout()->setColumnStretchFactor(1, 0.001);
     legend->setMargins(QMargins(4, 2, 4, 2));
     legend->setBrush(Qt::NoBrush);
     legend->setBorderPen(Qt::NoPen);
-    legend->setFillOrder(QCPLayoutGrid::foRowsFirst);  // 6 names per column, then the next
-    legend->setWrap(6);
     legend->setRowSpacing(0);
+    placeLegend();
     setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
 }
 
@@ -46,7 +47,74 @@ void ProfilePlot::retranslateUi() {
 }
 
 QString ProfilePlot::caption() const {
-    return m_title->text();
+    return m_caption;
+}
+
+void ProfilePlot::setTitle(const QString& text) {
+    m_caption = text;
+    fitTitle();
+}
+
+namespace {
+
+// `parts` joined by `separator` into lines of at most `room` pixels where they fit.
+QStringList fillLines(const QStringList& parts, const QString& separator, const QFontMetrics& fm,
+                      int room) {
+    QStringList lines;
+    for (const QString& part : parts) {
+        if (!lines.isEmpty() && fm.horizontalAdvance(lines.back() + separator + part) <= room)
+            lines.back() += separator + part;
+        else
+            lines << part;
+    }
+    return lines;
+}
+
+}  // namespace
+
+void ProfilePlot::fitTitle() {
+    const QFontMetrics fm(m_title->font());
+    const int room = std::max(120, width() - 16);
+    QStringList lines;  // broken at " · ", and a part still too wide at its spaces
+    for (const QString& line : fillLines(m_caption.split(" · "), " · ", fm, room))
+        lines << (fm.horizontalAdvance(line) <= room ? QStringList{line}
+                                                     : fillLines(line.split(' '), " ", fm, room));
+    const QString shown = lines.join('\n');
+    if (m_title->text() == shown) return;
+    m_title->setText(shown);
+    replot(QCustomPlot::rpQueuedReplot);
+}
+
+void ProfilePlot::resizeEvent(QResizeEvent* event) {
+    QCustomPlot::resizeEvent(event);
+    placeLegend();
+    fitTitle();
+}
+
+void ProfilePlot::placeLegend() {
+    const bool below = width() < kLegendBelowWidth;
+    if (m_legendPlaced && below == m_legendBelow) return;
+    if (m_legendPlaced) {
+        plotLayout()->take(legend);
+        plotLayout()->simplify();  // the emptied row or column goes
+    }
+    m_legendPlaced = true;
+    m_legendBelow = below;
+    // Room right of the plot for the last key's slanted label (QCustomPlot leaves out a label
+    // that would cross the widget's edge); beside, the legend's column gives it.
+    axisRect()->setMinimumMargins(QMargins(0, 0, below ? 48 : 0, 0));
+    if (below) {  // two names per row: the plot keeps the width
+        plotLayout()->addElement(2, 0, legend);
+        plotLayout()->setRowStretchFactor(2, 0.001);
+        legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
+        legend->setWrap(2);
+    } else {  // 6 names per column, then the next: the plot keeps the height
+        plotLayout()->addElement(1, 1, legend);
+        plotLayout()->setColumnStretchFactor(1, 0.001);
+        legend->setFillOrder(QCPLayoutGrid::foRowsFirst);
+        legend->setWrap(6);
+    }
+    replot(QCustomPlot::rpQueuedReplot);
 }
 
 void ProfilePlot::clearProfile(const QString& message) {
@@ -57,7 +125,7 @@ void ProfilePlot::clearProfile(const QString& message) {
         a->setVisible(false);
         a->grid()->setVisible(false);
     }
-    m_title->setText(message);
+    setTitle(message);
     replot(QCustomPlot::rpQueuedReplot);
 }
 
@@ -92,7 +160,8 @@ QString ProfilePlot::groupName(const QStringList& names) {
     return tr("%1 and %2 more, identical").arg(names.front()).arg(names.size() - 1);
 }
 
-void ProfilePlot::showProfile(const Profile& f, bool querySelected) {
+void ProfilePlot::showProfile(const Profile& unmarked, bool querySelected) {
+    const Profile f = render::markPieces(unmarked);  // "·ation", as in the grid
     clearGraphs();
     if (f.lines.empty()) {
         clearProfile(!querySelected ? tr("Click a query token to see its weights over the keys")
@@ -139,7 +208,7 @@ void ProfilePlot::showProfile(const Profile& f, bool querySelected) {
     xAxis->setTicker(ticker);
     xAxis->setRange(-0.5, double(longest) - 0.5);
     yAxis->setRange(0, top > 0 ? top * 1.1 : 1);
-    m_title->setText(QString::fromStdString(f.title));
+    setTitle(QString::fromStdString(f.title));
     replot(QCustomPlot::rpQueuedReplot);
 }
 

@@ -23,8 +23,8 @@ public:
     void showProfile(const Profile& profile, bool querySelected);
     void clearProfile(const QString& message);
     int lineCount() const { return graphCount(); }  // lines drawn (identical ones once)
-    QString caption() const;
-    bool axesShown() const;  // false while only a message is shown
+    QString caption() const;  // the title on one line (drawn broken into lines to fit)
+    bool axesShown() const;   // false while only a message is shown
     // Indices of f.lines in sets of identical lines (within kSameWithin at every key), in
     // the order of their first line.
     static std::vector<std::vector<int>> coincident(const Profile& f);
@@ -34,11 +34,23 @@ public:
     static QString groupName(const QStringList& names);
 
 protected:
-    void changeEvent(QEvent* event) override;  // retranslates on QEvent::LanguageChange
+    void changeEvent(QEvent* event) override;        // retranslates on QEvent::LanguageChange
+    void resizeEvent(QResizeEvent* event) override;  // the title broken again for the width
 
 private:
     void retranslateUi();
+    // Shows `text` as the title, broken at its " · " into lines as wide as the plot allows
+    // (beside the grid on a laptop the plot is narrow): one long line would set the width of
+    // the plot's column and squeeze the legend beside it out of sight.
+    void setTitle(const QString& text);
+    void fitTitle();
+    // The legend beside the plot, or below it when the plot is narrower than kLegendBelowWidth
+    // (names beside a narrow plot would leave it no room).
+    void placeLegend();
+    static constexpr int kLegendBelowWidth = 560;
+    bool m_legendPlaced = false, m_legendBelow = false;
     QCPTextElement* m_title;
+    QString m_caption;  // the title as given
 };
 
 }  // namespace attnviz::ui

@@ -164,6 +164,28 @@ in layer %2</source>
             <source>Query: what the classifier reads: the class token (pool cls) or the mean of the patch rows (pool mean).</source>
             <translation>查询：分类器读取的内容：类别词元（pool cls）或各图块行的均值（pool mean）。</translation>
         </message>
+        <message>
+            <source>%1st</source>
+            <extracomment>Ordinal numbers (1st, 2nd, 3rd, 4th…) of a token that occurs more than once</extracomment>
+            <translation>第 %1 个</translation>
+        </message>
+        <message>
+            <source>%1nd</source>
+            <translation>第 %1 个</translation>
+        </message>
+        <message>
+            <source>%1rd</source>
+            <translation>第 %1 个</translation>
+        </message>
+        <message>
+            <source>%1th</source>
+            <translation>第 %1 个</translation>
+        </message>
+        <message>
+            <source>(%1)</source>
+            <extracomment>After a token that occurs more than once: which one it is, e.g. &quot;to (2nd)&quot;</extracomment>
+            <translation>（%1）</translation>
+        </message>
     </context>
     <context>
         <name>attnviz::Engine</name>
@@ -1816,6 +1838,16 @@ weight %6</source>
             <source>Part of the workspace's image mode could not be restored</source>
             <translation>无法恢复工作区图像模式的部分设置</translation>
         </message>
+        <message>
+            <source>&amp;Present</source>
+            <extracomment>The button beside Compare that starts the presentation mode (full screen)</extracomment>
+            <translation>演示(&amp;P)</translation>
+        </message>
+        <message>
+            <source>Presentation mode (%1): full screen, large labels, the shown columns under the sentence; ← → step through the tokens, Esc leaves (also View › Presentation mode)</source>
+            <extracomment>%1 the shortcut (F5)</extracomment>
+            <translation>演示模式（%1）：全屏、大号标签，句子下方是所显示的列；← → 逐个词元切换，Esc 退出（也可用 视图 › 演示模式）</translation>
+        </message>
     </context>
     <context>
         <name>attnviz::ui::OffsetProfileView</name>
@@ -2331,9 +2363,9 @@ weight %6</source>
             <translation>← → 逐个词元切换 · Esc 退出</translation>
         </message>
         <message>
-            <source>Query “%1” (%2 of %3)</source>
-            <extracomment>Presentation caption: the selected query token, %2 of %3 tokens</extracomment>
-            <translation>查询“%1”（第 %2 个，共 %3 个）</translation>
+            <source>Query %1 of %2: “%3”</source>
+            <extracomment>Presentation caption: the selected query, %1 of %2 tokens (counted from 1), %3 the token; a token that occurs more than once is followed by which one, e.g. &quot;(2nd)&quot;</extracomment>
+            <translation>查询第 %1 个（共 %2 个）：“%3”</translation>
         </message>
 </context>
     <context>

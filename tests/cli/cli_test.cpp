@@ -1010,3 +1010,45 @@ TEST(CliIssue27, InfoSummarisesASentencePieceTokenizer) {
     EXPECT_NE(r.out.find("tokenizer sentencepiece (4000 pieces"), std::string::npos) << r.out;
     EXPECT_LT(r.out.size(), 8000u);
 }
+
+// Issue 29: a slide from the CLI labelled "st ation" as two words while the app shows
+// "st ·ation": figures mark a piece that continues a word as the app does (one rule,
+// render/token_labels.h); merged words and word-level models are left as they are.
+TEST(CliIssue29, SlideFiguresMarkPiecesThatContinueAWord) {
+    const std::string models = ATTNVIZ_MODELS_DIR;
+    const std::string svg = tmp("pieces.svg"), words = tmp("pieces-words.svg");
+    const std::string toy = tmp("pieces-toy.svg");
+    Result r = cli({"render", "--model", models + "/en-es/01-dot.safetensors", "--text",
+                    "I want to go to the station", "--size", "slide", "--out", svg});
+    ASSERT_EQ(r.code, 0) << r.err;
+    // A mark before a label (titles hold " · " between words, with spaces).
+    auto marks = [](const std::string& t) {
+        int n = 0;
+        for (size_t at = t.find("\u00B7"); at != std::string::npos; at = t.find("\u00B7", at + 1))
+            n += at + 2 < t.size() && t[at + 2] != ' ';
+        return n;
+    };
+    const std::string text = readAll(svg);
+    EXPECT_NE(text.find("\u00B7ation"), std::string::npos) << "the piece 'ation' unmarked";
+    EXPECT_EQ(text.find("\u00B7st<"), std::string::npos) << "'st' starts a word";
+    EXPECT_EQ(text.find("\u00B7to"), std::string::npos);
+    r = cli({"render", "--model", models + "/en-es/01-dot.safetensors", "--text",
+             "I want to go to the station", "--merge-words", "--out", words});
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_EQ(marks(readAll(words)), 0) << "words have no pieces";
+    r = cli({"render", "--model", models + "/01-dot.safetensors", "--text",
+             "I want to go to the station", "--out", toy});
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_EQ(marks(readAll(toy)), 0) << "a word-level model";
+    EXPECT_GE(marks(text), 2) << "as query and as key";
+    // The query profile's keys, and its title numbered from 1 naming which "to" (#4 is the
+    // second: --query-token counts from 0).
+    const std::string profile = tmp("pieces-profile.svg");
+    r = cli({"render", "--model", models + "/en-es/01-dot.safetensors", "--text",
+             "I want to go to the station", "--query-token", "#4", "--out", profile});
+    ASSERT_EQ(r.code, 0) << r.err;
+    const std::string drawn = readAll(profile);
+    EXPECT_NE(drawn.find("\u00B7ation"), std::string::npos);
+    EXPECT_NE(drawn.find("Query 5"), std::string::npos);
+    EXPECT_NE(drawn.find("(2nd)"), std::string::npos);
+}

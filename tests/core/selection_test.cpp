@@ -85,7 +85,8 @@ TEST(Selection, ProfileAndDataExport) {
     const Profile models = selectProfile(*f.results, BlockKind::EncoderSelf, 0, 3, -1);
     ASSERT_EQ(models.lines.size(), 2u);
     EXPECT_EQ(models.query, "go");
-    EXPECT_EQ(models.title, "Query 3 \"go\" · enc self L0 · every model, mean of heads");
+    // Numbered for people, from 1 (the index is 3: "I want to go").
+    EXPECT_EQ(models.title, "Query 4 \"go\" · enc self L0 · every model, mean of heads");
     const Profile heads = selectProfile(*f.results, BlockKind::EncoderSelf, 0, 3, 1);
     EXPECT_EQ(heads.lines.size(), (*f.results)[1].analysis.blocks.front().weights.size());
     EXPECT_EQ(heads.lines[0].second[2],
@@ -95,6 +96,38 @@ TEST(Selection, ProfileAndDataExport) {
     const size_t rows = size_t(std::count(csv.begin(), csv.end(), '\n'));
     EXPECT_EQ(rows, 1 + 2 * (*f.results)[0].analysis.blocks.front().weights.size() * 5 * 5);
     EXPECT_NE(test::errorOf([&] { exportDataBytes(f.results, f.columns, {}, "txt"); }), "");
+}
+
+// Issue 29: "I want to go to the station" has two "to"s; the profile says which one.
+TEST(Selection, AProfileOfARepeatedTokenSaysWhichOccurrence) {
+    std::vector<ModelColumn> columns{column("dot", "dot")};
+    const Results r = analyzeAll(columns, "to go to to", "");
+    const Profile first = selectProfile(r, BlockKind::EncoderSelf, 0, 0, -1);
+    EXPECT_EQ(first.title.substr(0, 18), "Query 1 \"to\" (1st)") << first.title;
+    const Profile third = selectProfile(r, BlockKind::EncoderSelf, 0, 3, -1);
+    EXPECT_EQ(third.title.substr(0, 18), "Query 4 \"to\" (3rd)") << third.title;
+    const Profile go = selectProfile(r, BlockKind::EncoderSelf, 0, 1, -1);
+    EXPECT_EQ(go.title.substr(0, 15), "Query 2 \"go\" ·") << go.title;
+}
+
+TEST(Selection, OrdinalsAndOccurrences) {
+    const std::vector<std::pair<int, std::string>> expect = {
+        {1, "1st"},   {2, "2nd"},     {3, "3rd"},     {4, "4th"},    {10, "10th"},
+        {11, "11th"}, {12, "12th"},   {13, "13th"},   {21, "21st"},  {22, "22nd"},
+        {23, "23rd"}, {101, "101st"}, {111, "111th"}, {112, "112th"}};
+    for (const auto& [n, text] : expect) EXPECT_EQ(ordinal(n), text) << n;
+    Wording zh;
+    zh.nth1 = zh.nth2 = zh.nth3 = zh.nth = "第%1个";
+    zh.occurrence = "（%1）";
+    EXPECT_EQ(ordinal(12, zh), "第12个");
+    const std::vector<std::string> t = {"I", "want", "to", "go", "to", "the", "st", "ation"};
+    EXPECT_EQ(occurrenceNote(t, 2), "(1st)");
+    EXPECT_EQ(occurrenceNote(t, 4), "(2nd)");
+    EXPECT_EQ(occurrenceNote(t, 4, zh), "（第2个）");
+    EXPECT_EQ(occurrenceNote(t, 3), "");
+    EXPECT_EQ(occurrenceNote(t, -1), "");
+    EXPECT_EQ(occurrenceNote(t, 8), "");
+    EXPECT_EQ(occurrenceNote({}, 0), "");
 }
 
 TEST(Workspace, LoadsADirectoryByFileNameAndSkipsBrokenFiles) {

@@ -117,7 +117,8 @@ TEST(MainWindow, TooltipNamesModelBlockLayerHeadTokensAndWeight) {
     HeatmapPanel* p = w.grid()->panel(1, 0);
     const QString text = p->cellText(3, 2);
     EXPECT_TRUE(text.startsWith("hc-sa · enc self L0 · head 0")) << text.toStdString();
-    EXPECT_NE(text.indexOf("query 3 \"go\" → key 2 \"to\""), -1) << text.toStdString();
+    // Numbered from 1 for people: "go" is the 4th token, the first "to" the 3rd.
+    EXPECT_NE(text.indexOf("query 4 \"go\" → key 3 \"to\""), -1) << text.toStdString();
     EXPECT_NE(text.indexOf(QString("weight %1").arg(double(p->matrix()(3, 2)), 0, 'f', 4)), -1);
     EXPECT_NE(text.indexOf("0.39"), -1);            // N(0; 0, 1) = 0.3989: "go" centred on "to"
     EXPECT_EQ(p->title(), "enc self L0 · head 0");  // the model is named in its header
@@ -137,7 +138,8 @@ TEST(MainWindow, ClickingATokenHighlightsItsRowEverywhereAndPlotsItsProfile) {
             EXPECT_EQ(w.grid()->panel(c, h)->query(), 3) << c << "," << h;
     EXPECT_EQ(w.view().query, 3);
     EXPECT_EQ(w.profile()->lineCount(), 3);  // one line per model
-    EXPECT_NE(w.profile()->caption().indexOf("Query 3 \"go\""), -1)
+    // Numbered from 1 for people: "go" is the 4th token.
+    EXPECT_NE(w.profile()->caption().indexOf("Query 4 \"go\" ·"), -1)
         << w.profile()->caption().toStdString();
     // The HC-SA line: its two heads centred on i-1 and i+1, so "go" peaks at "to" and "to".
     const auto* hc = w.profile()->graph(2)->data().data();
@@ -145,6 +147,11 @@ TEST(MainWindow, ClickingATokenHighlightsItsRowEverywhereAndPlotsItsProfile) {
     // Keyboard: the next query, and the profile follows; the next column becomes current.
     QTest::keyClick(&w, Qt::Key_Down, Qt::AltModifier);
     EXPECT_EQ(w.grid()->panel(0, 0)->query(), 4);
+    // The second "to" of the sentence: said which, numbered from 1 as everywhere in the app.
+    EXPECT_NE(w.profile()->caption().indexOf("Query 5 \"to\" (2nd) ·"), -1)
+        << w.profile()->caption().toStdString();
+    EXPECT_NE(w.grid()->panel(0, 0)->cellText(4, 2).indexOf("query 5 \"to\" → key 3 \"to\""), -1)
+        << w.grid()->panel(0, 0)->cellText(4, 2).toStdString();
     QTest::keyClick(&w, Qt::Key_Right, Qt::ControlModifier | Qt::AltModifier);  // hc-sa (2) to dot
     EXPECT_TRUE(w.variantPanel()->text().startsWith("<b>dot</b>"))
         << w.variantPanel()->text().toStdString();
@@ -1084,7 +1091,8 @@ TEST(MainWindow, SquareCellsAndTheMeanLayoutFillsTheView) {
     };
     HeatmapPanel* p = w.grid()->panel(0, 0);
     ASSERT_NE(p, nullptr);
-    // Two columns across 1400 px: wider than tall panels, the cells still square.
+    // Two columns across 1400 px: each head's panel as large as its column's width and the
+    // view's height allow (issue 29), the cells square.
     EXPECT_TRUE(waitUntil([&] { return square(p); }))
         << cellSize(p).width() << "x" << cellSize(p).height();
     const QSizeF wide = cellSize(p);
@@ -1100,7 +1108,10 @@ TEST(MainWindow, SquareCellsAndTheMeanLayoutFillsTheView) {
         return inView.bottom() <= view && p->height() > view * 3 / 4 && square(p);
     };
     EXPECT_TRUE(waitUntil(tall)) << p->height() << " of " << scroll->viewport()->height();
-    EXPECT_GT(cellSize(p).height(), 2 * wide.height()) << "the mean panel is bigger than a head's";
+    // Already as tall as the view, a head's cells were as large as they may be: the mean's
+    // are no smaller (they were twice as small before few columns filled their width).
+    EXPECT_GE(cellSize(p).height(), wide.height() - 1) << "the mean panel is as large as a head's";
+    EXPECT_GT(wide.height(), 3 * HeatmapPanel::kMinCell);
 }
 
 // After the lines view (tall panels: a readable row per token) or a long sentence, heatmaps

@@ -15,6 +15,7 @@
 #include <QMenuBar>
 #include <QStatusBar>
 #include <QTest>
+#include <QToolButton>
 #include <map>
 
 #include "tests/ui/wait.h"
@@ -94,8 +95,17 @@ TEST(Presentation, FullScreenCaptionArrowKeysAndEscRestoresTheWindow) {
     press(w, Qt::Key_Right);
     EXPECT_EQ(w.view().query, 2);
     EXPECT_EQ(w.grid()->panel(1, 0)->query(), 2);  // outlined in every panel
-    EXPECT_NE(caption->text().indexOf("Query “to” (3 of 8)"), -1) << caption->text().toStdString();
-    press(w, Qt::Key_Left);
+    // Numbered from 1 (as the profile and the tooltips), and which of the two "to"s.
+    EXPECT_NE(caption->text().indexOf("Query 3 of 8: “to” (1st)"), -1)
+        << caption->text().toStdString();
+    press(w, Qt::Key_Right);
+    press(w, Qt::Key_Right);
+    EXPECT_NE(caption->text().indexOf("Query 5 of 8: “to” (2nd)"), -1)
+        << caption->text().toStdString();
+    press(w, Qt::Key_Right);
+    EXPECT_NE(caption->text().indexOf("Query 6 of 8: “the” ·"), -1)
+        << caption->text().toStdString();
+    for (int i = 0; i < 4; ++i) press(w, Qt::Key_Left);
     EXPECT_EQ(w.view().query, 1);
     for (int i = 0; i < 20; ++i) press(w, Qt::Key_Right);
     EXPECT_EQ(w.view().query, tokens - 1);
@@ -145,4 +155,27 @@ TEST(Presentation, TheMenuActionTogglesItAndALanguageSwitchRewordsTheCaption) {
     EXPECT_EQ(w.presentation()->caption()->text(), caption);
     present->trigger();
     EXPECT_FALSE(w.presentation()->isActive());
+}
+
+// Issue 29: the presentation mode was reachable only through the View menu. A button beside
+// Compare starts it, its tooltip naming the shortcut; Esc leaves as from F5.
+TEST(Presentation, AButtonBesideCompareStartsItAndNamesItsShortcut) {
+    MainWindow w;
+    ASSERT_TRUE(w.chooseModelSet("toy", false));
+    w.applyComparison("dot-hc-sa");
+    w.resize(1200, 800);
+    w.show();
+    QToolButton* button = w.presentButton();
+    ASSERT_NE(button, nullptr);
+    EXPECT_TRUE(button->isVisible());
+    EXPECT_FALSE(button->text().isEmpty());
+    EXPECT_NE(button->toolTip().indexOf("F5"), -1) << button->toolTip().toStdString();
+    // In the row of the Models box, beside Compare.
+    EXPECT_NEAR(button->mapTo(&w, QPoint(0, 0)).y(), w.compareButton()->mapTo(&w, QPoint(0, 0)).y(),
+                4);
+    QTest::mouseClick(button, Qt::LeftButton);
+    EXPECT_TRUE(w.presentation()->isActive());
+    w.presentation()->setActive(false);
+    EXPECT_FALSE(w.presentation()->isActive());
+    EXPECT_TRUE(button->isVisible());
 }

@@ -16,6 +16,7 @@
 #include "ui/comparison_grid.h"
 #include "ui/heatmap_panel.h"
 #include "ui/main_window.h"
+#include "ui/profile_plot.h"
 #include "ui/view_controls.h"
 
 using namespace attnviz;
@@ -171,6 +172,10 @@ TEST(SmallScreen, PiecesThatContinueAWordAreMarked) {
     EXPECT_EQ(label(p->plot()->xAxis, 7), "·ation");
     EXPECT_EQ(label(p->plot()->yAxis, 8), "<eos>");
     EXPECT_NE(p->cellText(7, 6).indexOf("\"·ation\""), -1);
+    // The query profile's keys too, the same rule (render/token_labels.h).
+    w.selectQuery(1, 4);
+    EXPECT_EQ(label(w.profile()->xAxis, 7), "·ation");
+    EXPECT_EQ(label(w.profile()->xAxis, 6), "st");
     ViewState v = w.view();
     v.mergeWords = true;  // words: nothing to mark
     w.setView(v);
@@ -178,4 +183,92 @@ TEST(SmallScreen, PiecesThatContinueAWordAreMarked) {
     ASSERT_NE(p, nullptr);
     for (int i = 0; i < p->matrix().rows(); ++i)
         EXPECT_FALSE(label(p->plot()->yAxis, i).startsWith("·")) << i;
+}
+
+// Issue 29 (a newcomer at 1366×768): a clicked query's profile below the grid took 200 px of
+// its height and left one row of heads whole; on a small screen it opens beside the grid,
+// which keeps its height.
+TEST(SmallScreen, TheQueryProfileOpensBesideTheGridKeepingItsHeight) {
+    MainWindow w;
+    showToy(w, QSize(1366, 768));
+    QScrollArea* area = gridArea(w);
+    ASSERT_NE(area, nullptr);
+    auto* profile = w.findChild<QDockWidget*>("profile");
+    ASSERT_NE(profile, nullptr);
+    EXPECT_FALSE(profile->isVisible()) << "no room taken before a query is clicked";
+    const int alone = area->height();
+    w.selectQuery(0, 2);
+    QTest::qWait(50);
+    EXPECT_TRUE(profile->isVisible());
+    EXPECT_FALSE(profile->visibleRegion().isEmpty());
+    EXPECT_EQ(w.dockWidgetArea(profile), Qt::RightDockWidgetArea);
+    EXPECT_GE(area->height(), alone - 2) << "the grid keeps its height";
+    EXPECT_GE(profile->width(), 280);
+    EXPECT_GE(profile->height(), 768 / 2) << "room for the plot and its legend";
+    EXPECT_GE(area->width(), 1366 / 2);
+    EXPECT_LE(w.width(), 1366);
+    // Its title is broken into lines to fit, whole (one line would widen the dock).
+    EXPECT_NE(w.profile()->caption().indexOf("Query 3 \"to\" (1st) · enc self L0"), -1)
+        << w.profile()->caption().toStdString();
+    EXPECT_LE(static_cast<QWidget*>(w.profile())->minimumSizeHint().width(), profile->width());
+}
+
+// At 1024×600 too the profile opens without widening the window past the screen.
+TEST(SmallScreen, TheQueryProfileNeverWidensANetbooksWindow) {
+    MainWindow w;
+    showToy(w, QSize(1024, 600));
+    QScrollArea* area = gridArea(w);
+    ASSERT_NE(area, nullptr);
+    const int alone = area->height();
+    w.selectQuery(0, 4);
+    QTest::qWait(50);
+    auto* profile = w.findChild<QDockWidget*>("profile");
+    EXPECT_FALSE(profile->visibleRegion().isEmpty());
+    EXPECT_LE(w.width(), 1024);
+    EXPECT_LE(w.minimumSizeHint().width(), 1024);
+    EXPECT_GE(profile->width(), MainWindow::kMinProfileWidth - 10);
+    // Beside the grid here too (the hidden image view's width does not count); the fields and
+    // the view bar, narrower, may take another line.
+    EXPECT_EQ(w.dockWidgetArea(profile), Qt::RightDockWidgetArea);
+    EXPECT_GE(area->height(), alone * 8 / 10);
+}
+
+// Issue 29: after Compare › dot vs HC-SA (two models, four heads each) the maps were 125 px
+// squares in 620 px wide panels: several rows of few columns fill the column's width, each
+// panel at most as tall as the view, maps square.
+TEST(SmallScreen, TwoModelsHeadsAreAsLargeAsTheirColumnsAllow) {
+    MainWindow w;
+    ASSERT_TRUE(w.chooseModelSet("en-es", false));
+    w.applyComparison("dot-hc-sa");
+    w.setSentence("I want to go to the station");
+    w.resize(1366, 768);
+    w.show();
+    w.analyzeNow();
+    ASSERT_TRUE(waitUntil([&] { return !w.runner()->busy(); }));
+    QTest::qWait(100);
+    QScrollArea* area = gridArea(w);
+    ASSERT_EQ(w.grid()->columnCount(), 2);
+    ASSERT_EQ(w.grid()->rowCount(), 4);
+    const int view = area->viewport()->height();
+    for (int c = 0; c < 2; ++c) {
+        HeatmapPanel* p = w.grid()->panel(c, 0);
+        ASSERT_NE(p, nullptr);
+        const QRect map = p->plot()->axisRect()->rect();
+        // Square cells (within one pixel per token), and a large map: its side limited by the
+        // view's height (a panel is whole in the view) or the column's width.
+        const double cellW = double(map.width()) / p->matrix().cols();
+        const double cellH = double(map.height()) / p->matrix().rows();
+        EXPECT_NEAR(cellW, cellH, 1.0) << c;
+        EXPECT_GE(map.height(), view / 2)
+            << c << ": map " << map.width() << "x" << map.height() << " in a " << p->width() << "x"
+            << p->height() << " panel, view " << view;
+        EXPECT_LE(p->height() + w.grid()->header(c)->height(), view + 2) << c;
+    }
+    // Many columns keep their readable minimum (the columns scroll sideways, as before).
+    w.applyComparison("all");
+    w.analyzeNow();
+    ASSERT_TRUE(waitUntil([&] { return !w.runner()->busy(); }));
+    QTest::qWait(50);
+    ASSERT_GT(w.grid()->columnCount(), 8);
+    EXPECT_LT(w.grid()->panel(0, 0)->height(), view / 2);
 }
