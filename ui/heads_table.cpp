@@ -246,6 +246,22 @@ void addSetSummary(HeadsContent& out, int sentenceCount, int withoutTarget,
                          .arg(plural(failures.size(), "column"), grouped(failures));
 }
 
+// A copy of the column's model to run on a worker, taken under its lock (the interface's own
+// analyses run the model itself).
+Model cloneOf(const ModelColumn& column) {
+    std::lock_guard<std::mutex> lock(*column.lock);
+    return column.model->clone();
+}
+
+// What a set computation tells its job: whether to stop, and a step per sentence or image.
+SetRequest jobRequest(SetJob& job, bool importance) {
+    return {importance, [&job] { return job.cancelled.load(std::memory_order_relaxed); },
+            [&job] {
+                ++job.done;
+                ++job.sentences;
+            }};
+}
+
 }  // namespace
 
 SetResult computeSet(const std::vector<ModelColumn>& columns, const std::vector<std::string>& lines,
@@ -255,19 +271,12 @@ SetResult computeSet(const std::vector<ModelColumn>& columns, const std::vector<
     QStringList failures;
     int withoutTarget = 0;  // lines without a target, for the seq2seq models
     const int sentenceCount = int(sentenceSet(lines, false).size());  // as for any model
-    const SetRequest request{true, [&] { return job.cancelled.load(std::memory_order_relaxed); },
-                             [&] {
-                                 ++job.done;
-                                 ++job.sentences;
-                             }};
+    const SetRequest request = jobRequest(job, true);
     for (size_t c = 0; c < columns.size(); ++c) {
         const QString name = QString::fromStdString(columns[c].name);
         const int before = job.done.load();
         try {
-            Model m = [&] {
-                std::lock_guard<std::mutex> lock(*columns[c].lock);
-                return columns[c].model->clone();
-            }();
+            Model m = cloneOf(columns[c]);
             const SetAnalysis set =
                 analyzeSet(m, sentenceSet(lines, m.config().hasEncoder()), request);
             if (set.cancelled) return result;
@@ -304,19 +313,12 @@ ImageSetOutcome computeImageSet(const std::vector<ModelColumn>& columns, const I
     HeadsContent& out = result.content;
     QStringList failures;
     const double nan = std::numeric_limits<double>::quiet_NaN();
-    const SetRequest request{false, [&] { return job.cancelled.load(std::memory_order_relaxed); },
-                             [&] {
-                                 ++job.done;
-                                 ++job.sentences;
-                             }};
+    const SetRequest request = jobRequest(job, false);
     for (size_t c = 0; c < columns.size(); ++c) {
         const QString name = QString::fromStdString(columns[c].name);
         const int before = job.done.load();
         try {
-            Model m = [&] {
-                std::lock_guard<std::mutex> lock(*columns[c].lock);
-                return columns[c].model->clone();
-            }();
+            Model m = cloneOf(columns[c]);
             const ImageSetAnalysis set = analyzeImageSet(m, images, request);
             if (set.cancelled) return result;
             const auto perHead = set.distances.perHead();
@@ -370,10 +372,7 @@ QString inputDependenceNote(qsizetype heads) {
 PruneOutcome computePrune(const PruneInput& in, SetJob& job) {
     PruneOutcome out;
     try {
-        Model m = [&] {
-            std::lock_guard<std::mutex> lock(*in.column.lock);
-            return in.column.model->clone();
-        }();
+        Model m = cloneOf(in.column);
         out.curves = pruneHeads(
             m, in.examples, in.importance, HeadsDock::kPruneSeed,
             [&](int done, int) { job.done = done; }, &job.cancelled);
