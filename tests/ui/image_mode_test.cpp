@@ -74,6 +74,15 @@ protected:
             .save((m_dir.path() + "/vision/" + QString::fromStdString(name) + ".safetensors")
                       .toStdString());
     }
+    // The same, shown, with the Heads dock raised and its image table computed once.
+    HeadsDock* openWithHeadsSeen(MainWindow& w) {
+        w.show();
+        open(w);
+        HeadsDock* d = w.heads();
+        w.findChild<QDockWidget*>("heads")->raise();
+        EXPECT_TRUE(waitUntil([&] { return d->imageComputations() == 1; }));
+        return d;
+    }
     // A window in image mode with the first test image analysed.
     void open(MainWindow& w) {
         ASSERT_TRUE(w.chooseModelSet("vision", false));
@@ -497,11 +506,8 @@ TEST_F(ImageMode, TheDistanceChartIsComputedOnlyWhenSeen) {
 // images, in the table and the chart; another image brings back the image's own statistics.
 TEST_F(ImageMode, OverTestImagesGivesEachHeadsDistanceAsTheCliDoes) {
     MainWindow w;
-    w.show();
-    open(w);
-    HeadsDock* d = w.heads();
-    w.findChild<QDockWidget*>("heads")->raise();
-    ASSERT_TRUE(waitUntil([&] { return d->imageComputations() == 1; }));
+    HeadsDock* d = nullptr;
+    ASSERT_NO_FATAL_FAILURE(d = openWithHeadsSeen(w));
     EXPECT_TRUE(d->overImagesButton()->isVisible());
     EXPECT_FALSE(d->overSetButton()->isVisible());
     ASSERT_TRUE(d->computeOverTestImages());
@@ -547,11 +553,8 @@ TEST_F(ImageMode, OverTestImagesGivesEachHeadsDistanceAsTheCliDoes) {
 // Cancel stops it: the table keeps the image's statistics, the status says cancelled.
 TEST_F(ImageMode, OverTestImagesCanBeCancelled) {
     MainWindow w;
-    w.show();
-    open(w);
-    HeadsDock* d = w.heads();
-    w.findChild<QDockWidget*>("heads")->raise();
-    ASSERT_TRUE(waitUntil([&] { return d->imageComputations() == 1; }));
+    HeadsDock* d = nullptr;
+    ASSERT_NO_FATAL_FAILURE(d = openWithHeadsSeen(w));
     ASSERT_TRUE(d->computeOverTestImages());
     d->cancelButton()->click();
     EXPECT_FALSE(d->setBusy());
