@@ -58,11 +58,9 @@ QImage cellImage(const ImageOverlay& o, const ColorMap& map, const OverlayStyle&
 }
 
 // The faint patch grid: lines, not rectangles (rectangles are the cells).
-void paintGrid(QPainter& p, const QRectF& sq, int g) {
-    // On pixels a line under one pixel is drawn one pixel wide anyway: cosmetic (width 0), the
-    // raster engine's fast path; in vector files thin in proportion to the figure.
-    const auto* engine = p.paintEngine();
-    const bool raster = engine && engine->type() == QPaintEngine::Raster;
+// On pixels (`raster`) a line under one pixel is drawn one pixel wide anyway: cosmetic (width
+// 0), the raster engine's fast path; in vector files thin in proportion to the figure.
+void paintGrid(QPainter& p, const QRectF& sq, int g, bool raster) {
     const double width = std::max(0.25, sq.width() / 600);
     p.setPen(QPen(QColor(255, 255, 255, 90), raster && width <= 1 ? 0.0 : width));
     const double step = sq.width() / g;
@@ -102,7 +100,8 @@ QRectF paintImageOverlay(QPainter& p, const QRectF& box, const ImageOverlay& o,
     // neighbour, one drawImage each; in vector files the cells are rectangles and the image is
     // upscaled first (pixelImage). The same picture, at a fraction of the cost on screen.
     const auto* engine = p.paintEngine();
-    if (engine && engine->type() == QPaintEngine::Raster) {
+    const bool raster = engine && engine->type() == QPaintEngine::Raster;
+    if (raster) {
         p.drawImage(sq, grayImage(o));
         p.drawImage(sq, cellImage(o, map, s));
     } else {
@@ -116,7 +115,7 @@ QRectF paintImageOverlay(QPainter& p, const QRectF& box, const ImageOverlay& o,
                                overlayColor(map, o.weights.patches[t], s));
             }
     }
-    paintGrid(p, sq, g);
+    paintGrid(p, sq, g, raster);
     paintQueryOutline(p, sq, o);
     p.restore();
     return sq;

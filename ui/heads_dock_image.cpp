@@ -134,23 +134,25 @@ bool HeadsDock::computeOverTestImages(QString* why) {
     m_runModels = int(m_image->columns().size());
     startRun(m_runModels * (m_runSentences + 1), tr("Test images analysed and models finished"));
     auto* watcher = new QFutureWatcher<ImageSetOutcome>(this);
-    std::vector<const attnviz::Model*>
-        models;  // the models must still be the columns' when it ends
-    for (const ModelColumn& c : m_image->columns()) models.push_back(c.model.get());
-    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, job, models] {
-        watcher->deleteLater();
-        if (job != m_setJob || job->cancelled) return;  // cancelled: nobody waits for it
-        std::vector<const attnviz::Model*> now;
+    // The models must still be the columns' when it ends.
+    auto modelsNow = [this] {
+        std::vector<const attnviz::Model*> out;
         if (m_image)
-            for (const ModelColumn& c : m_image->columns()) now.push_back(c.model.get());
-        if (now != models) {
-            endRun();
-            m_setNote = tr("Over test images: dropped, the models changed meanwhile");
-            updateStatus();
-            return;
-        }
-        imageSetFinished(*job, watcher->result());
-    });
+            for (const ModelColumn& c : m_image->columns()) out.push_back(c.model.get());
+        return out;
+    };
+    connect(watcher, &QFutureWatcherBase::finished, this,
+            [this, watcher, job, modelsNow, models = modelsNow()] {
+                watcher->deleteLater();
+                if (job != m_setJob || job->cancelled) return;  // cancelled: nobody waits for it
+                if (modelsNow() != models) {
+                    endRun();
+                    m_setNote = tr("Over test images: dropped, the models changed meanwhile");
+                    updateStatus();
+                    return;
+                }
+                imageSetFinished(*job, watcher->result());
+            });
     watcher->setFuture(QtConcurrent::run(
         backgroundPool(), [columns = m_image->columns(), images = m_testImages->slice(0, count),
                            job] { return computeImageSet(columns, images, *job); }));
