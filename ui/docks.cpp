@@ -134,7 +134,7 @@ std::pair<QDockWidget*, QDockWidget*> MainWindow::createHeadDocks() {
     });
     connect(offsetsDock, &QDockWidget::visibilityChanged, m_offsets, &OffsetProfileView::setSeen);
     // A new analysis: its statistics, shared by both, computed by whichever is seen.
-    connect(m_workspace, &WorkspaceModel::resultsChanged, this, [this] {
+    connect(m_workspace, &WorkspaceModel::statsChanged, this, [this] {
         if (!imageMode()) m_heads->setStats(m_workspace->stats());  // else the image's heads
         m_offsets->setStats(m_workspace->stats());
     });

@@ -88,6 +88,10 @@ private:
 HeatmapPanel::HeatmapPanel(QWidget* parent) : Panel(parent), m_plot(new Plot(this)) {
     setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Expanding);
     QCustomPlot* plot = m_plot;
+    // One paint buffer instead of QCustomPlot's two: nothing is drawn on the overlay layer
+    // alone, and every replot clears each buffer at the plot's size (a 47-token panel is
+    // about 750 × 775 px: two buffers were most of the UI thread's time per edit).
+    plot->layer("overlay")->setMode(QCPLayer::lmLogical);
     plot->plotLayout()->insertRow(0);
     m_title =
         new QCPTextElement(plot, QString(), QFont(render::figureFontFamily(), 8, QFont::DemiBold));
@@ -170,8 +174,28 @@ void HeatmapPanel::redrawNow() {
     m_plot->replot(QCustomPlot::rpImmediateRefresh);
 }
 
+// The table on screen again: the same numbers, labels and scale (a model's whole analysis
+// after its first stage while the view shows the encoder; the last arrival, then the final
+// results). 47 × 47 values compared cost microseconds; drawing them again, milliseconds.
+bool HeatmapPanel::showsAlready(const SelectedTable& t) const {
+    if (!m_weights || !t.weights || !m_map->visible() || t.scaleMax != m_max ||
+        t.diverging != m_diverging || *t.weights != *m_weights ||
+        int(t.queries->size()) != m_queries.size() || int(t.keys->size()) != m_keys.size())
+        return false;
+    for (int i = 0; i < m_queries.size(); ++i)
+        if (m_queries[i] != QString::fromStdString((*t.queries)[size_t(i)])) return false;
+    for (int j = 0; j < m_keys.size(); ++j)
+        if (m_keys[j] != QString::fromStdString((*t.keys)[size_t(j)])) return false;
+    return true;
+}
+
 void HeatmapPanel::setTable(const SelectedTable& t) {
     if (hasOwnColorBar() != m_ownBarWanted) setOwnColorBar(m_ownBarWanted);
+    if (showsAlready(t)) {  // kept: the new results' table, drawn as it is
+        m_weights = t.weights;
+        setQuery(m_row < rows() ? m_row : -1);
+        return;
+    }
     const bool sameShape = rows() == t.weights->rows() && cols() == t.weights->cols();
     m_weights = t.weights;
     m_queries.clear();
@@ -468,10 +492,15 @@ void HeatmapPanel::setQuery(int row) {
     m_row = row;
     if (relabel) updateTickLabels();
     const bool on = row >= 0 && row < rows();
+    const QPointF topLeft(-0.5, row - 0.5), bottomRight(double(cols()) - 0.5, row + 0.5);
+    if (!relabel && m_highlight->visible() == on &&
+        (!on || (m_highlight->topLeft->coords() == topLeft &&
+                 m_highlight->bottomRight->coords() == bottomRight)))
+        return;  // the outline is where it was: nothing to draw again
     m_highlight->setVisible(on);
     if (on) {
-        m_highlight->topLeft->setCoords(-0.5, row - 0.5);
-        m_highlight->bottomRight->setCoords(double(cols()) - 0.5, row + 0.5);
+        m_highlight->topLeft->setCoords(topLeft);
+        m_highlight->bottomRight->setCoords(bottomRight);
     }
     requestReplot();
 }

@@ -93,6 +93,7 @@ private:
     void applyScaling();
     void wrapMessage();
     void fitLayout();  // square cells, thinned labels, m_around (heatmap_panel.cpp)
+    bool showsAlready(const SelectedTable& table) const;  // the same numbers and labels shown
     void updateScaleTicks();
     void updateTickLabels();      // every k-th label when cells are smaller than a label
     void requestReplot();         // now if on screen, else at the next paint

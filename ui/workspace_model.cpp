@@ -408,6 +408,7 @@ void WorkspaceModel::setResults(std::shared_ptr<const Results> results) {
     m_states.assign(results->size(), ColumnState::Current);
     restartMarks(before);
     replaceResults(std::move(results));
+    emit statsChanged();
     emit resultsChanged();
 }
 

@@ -136,6 +136,10 @@ signals:
     void sentencesChanged();
     void modelSetChanged();
     void analysisRequested();  // an analysis of the current sentence and columns was asked for
+    // A whole analysis arrived, and with it stats(): emitted just before resultsChanged, so
+    // that the statistics docks start their fits on the pool before the grid is redrawn on
+    // this thread (the two overlap instead of following each other).
+    void statsChanged();
     void resultsChanged();     // a whole analysis arrived: every column current
     // Some columns' results arrived (first stages, or a model's whole analysis) while others
     // are still being analysed; results() has them.

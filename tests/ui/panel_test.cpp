@@ -114,5 +114,42 @@ TEST(Panel, AreasAreReportedAndShown) {
     EXPECT_EQ(l.currentLayout().queries.size(), 3u);
 }
 
+// The same numbers, labels and scale again (a model's whole analysis after its first stage,
+// then the final results) are not drawn again: each replot clears buffers of the panel's
+// size, which at 47 tokens (750 × 775 px) was most of the UI thread's time per edit.
+TEST(Panel, TheSameTableAgainIsNotDrawnAgain) {
+    HeatmapPanel h;
+    h.resize(300, 300);
+    h.show();
+    int replots = 0;
+    QObject::connect(h.plot(), &QCustomPlot::afterReplot, [&] { ++replots; });
+    h.setTable(table3());
+    ASSERT_TRUE(test::waitUntil([&] { return replots > 0; }));
+    QTest::qWait(50);
+    const int drawn = replots;
+    SelectedTable again = table3();  // new objects, equal contents
+    h.setTable(again);
+    QTest::qWait(50);
+    EXPECT_EQ(replots, drawn);
+    EXPECT_EQ(again.weights.use_count(), 2);  // the panel holds the new results' table
+    SelectedTable other = table3();  // one value changed: drawn
+    Mat m = *other.weights;
+    m(0, 0) = 0.7f;
+    other.weights = std::make_shared<const Mat>(m);
+    h.setTable(other);
+    EXPECT_TRUE(test::waitUntil([&] { return replots > drawn; }));
+    const int drawnOther = replots;
+    SelectedTable relabelled = other;  // the same numbers under other labels: drawn
+    relabelled.keys = std::make_shared<const std::vector<std::string>>(
+        std::vector<std::string>{"x", "b", "c"});
+    h.setTable(relabelled);
+    EXPECT_TRUE(test::waitUntil([&] { return replots > drawnOther; }));
+    const int drawnLabels = replots;
+    SelectedTable rescaled = relabelled;  // another colour scale: drawn
+    rescaled.scaleMax = 0.9;
+    h.setTable(rescaled);
+    EXPECT_TRUE(test::waitUntil([&] { return replots > drawnLabels; }));
+}
+
 }  // namespace
 }  // namespace attnviz::ui
