@@ -6,6 +6,7 @@
 #include <limits>
 #include <optional>
 
+#include "base64.h"
 #include "error.h"
 #include "input_limits.h"
 #include "workspace.h"
@@ -82,8 +83,21 @@ SessionImage parseSessionImage(const json& j, const std::string& what) {
     m.testIndex = integer("test_index", 0, -1);
     m.file = text("file", "");
     m.fileAbsolute = text("file_absolute", "");
-    if (m.testIndex >= 0 && !m.file.empty())
-        throw Error(what + ": 'image' names a test image and a file: give one of them");
+    if (const auto it = j.find("pasted_png"); it != j.end()) {
+        const char* must = "base64 of a PNG image";
+        if (!it->is_string() || it->get_ref<const std::string&>().size() >
+                                    (kMaxPastedPngBytes + 2) / 3 * 4)
+            bad("pasted_png", "base64 of a PNG image of at most 8 MiB");
+        try {
+            m.pastedPng = base64Decode(it->get_ref<const std::string&>());
+        } catch (const std::exception&) {
+            bad("pasted_png", must);
+        }
+        if (m.pastedPng.compare(0, 8, "\x89PNG\r\n\x1a\n") != 0) bad("pasted_png", must);
+    }
+    if (int(m.testIndex >= 0) + int(!m.file.empty()) + int(!m.pastedPng.empty()) > 1)
+        throw Error(what + ": 'image' names more than one of a test image, a file and a pasted "
+                           "image: give one of them");
     m.invert = oneOf("invert", {"auto", "yes", "no"}, "auto, yes or no");
     m.query = text("query", "pooled");
     if (!imageQueryForm(m.query)) bad("query", "pooled, cls or a patch ROW,COL");
@@ -115,6 +129,7 @@ json SessionImage::toJson() const {
     if (testIndex >= 0) j["test_index"] = testIndex;
     if (!file.empty()) j["file"] = file;
     if (!fileAbsolute.empty()) j["file_absolute"] = fileAbsolute;
+    if (!pastedPng.empty()) j["pasted_png"] = base64Encode(pastedPng);
     return j;
 }
 

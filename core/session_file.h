@@ -22,9 +22,10 @@
 //   {"test_index": I}  a Fashion-MNIST test image, or
 //   {"file": PATH, "file_absolute": PATH, "invert": "auto"|"yes"|"no"}  a person's image,
 //                      stored as a column's checkpoint is (below);
+//   {"pasted_png": BASE64, "invert": …}  a pasted image, which has no file: its grayscale
+//                      kept inside the workspace as an 8-bit PNG (at most kMaxPastedPngBytes);
 //   and "query" ("pooled", "cls" or "ROW,COL"), "layer" (-1: the last), "heads" ("all",
 //   "mean" or "rollout"), "opacity" (0 … 1), "colormap", "shared_scale" (true/false).
-// A pasted image has no file: only the query and the rest are kept.
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
@@ -34,9 +35,15 @@
 namespace attnviz {
 
 // The "image" object: image mode's input and panels.
+// The largest pasted image a workspace keeps, as PNG bytes (base64 adds a third).
+constexpr size_t kMaxPastedPngBytes = 8u << 20;
+
 struct SessionImage {
     int testIndex = -1;                // a Fashion-MNIST test image, 0 …; -1: none
     std::string file, fileAbsolute;    // a person's image file as stored ("" none), see above
+    std::string pastedPng;             // a pasted image: its PNG bytes ("" none); the app
+                                       // decodes them (render/image_file.h), here only the
+                                       // PNG signature and the size are checked
     std::string invert = "auto";       // for the file: "auto", "yes" or "no"
     std::string query = "pooled";      // "pooled", "cls" or "ROW,COL" (checked for its form
                                        // here, against the models' grids by the app)

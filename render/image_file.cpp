@@ -151,9 +151,11 @@ std::vector<std::string> imageFileFormats() {
     return out;
 }
 
-GrayImage readImageFile(const std::string& path) {
-    const std::string name = "'" + path + "'";
-    const std::string bytes = readTextFile(path, kMaxImageFileBytes, "picture");
+namespace {
+
+// `bytes` decoded as above; `path`, when the bytes are a file's, has its name checked against
+// the format. Error naming `name`.
+GrayImage decodeImage(const std::string& bytes, const std::string& name, const std::string& path) {
     if (bytes.empty()) throw Error(name + " is empty (0 bytes), not an image");
     QByteArray data = QByteArray::fromRawData(bytes.data(), qsizetype(bytes.size()));
     QBuffer buffer(&data);
@@ -164,7 +166,7 @@ GrayImage readImageFile(const std::string& path) {
         throw Error(name + " is not an image attnviz reads" +
                     (format.empty() ? std::string() : " (it holds " + upper(format) + ")") +
                     ": give a " + formatList() + " file");
-    checkName(path, format, name);
+    if (!path.empty()) checkName(path, format, name);
     if (format == "bmp") checkBmp(bytes, name);
     checkComplete(bytes, format, name);
     buffer.seek(0);
@@ -181,24 +183,47 @@ GrayImage readImageFile(const std::string& path) {
     return toGray(image);
 }
 
+}  // namespace
+
+GrayImage readImageFile(const std::string& path) {
+    return decodeImage(readTextFile(path, kMaxImageFileBytes, "picture"), "'" + path + "'", path);
+}
+
+GrayImage readImageBytes(const std::string& bytes, const std::string& name) {
+    if (bytes.size() > kMaxImageFileBytes)
+        throw Error(name + " holds " + std::to_string(bytes.size()) +
+                    " bytes; the limit for a picture is " + std::to_string(kMaxImageFileBytes));
+    return decodeImage(bytes, name, {});
+}
+
 GrayImage grayImage(const QImage& image, const std::string& name) {
     if (image.isNull()) throw Error(name + " holds no image");
     checkSize(image.width(), image.height(), name, "is");
     return toGray(image);
 }
 
-void writeGrayPng(const std::string& path, const GrayImage& image) {
+std::string grayPng(const GrayImage& image) {
     if (image.width < 1 || image.height < 1 ||
         image.pixels.size() != size_t(image.width) * size_t(image.height))
-        throw Error("'" + path + "': no image to write");
+        throw Error("no image to write");
     QImage im(image.width, image.height, QImage::Format_Grayscale8);
     for (int y = 0; y < image.height; ++y)
         std::copy_n(image.pixels.data() + size_t(y) * image.width, image.width, im.scanLine(y));
     QByteArray png;
     QBuffer buffer(&png);
     buffer.open(QIODevice::WriteOnly);
-    if (!im.save(&buffer, "PNG")) throw Error("'" + path + "': could not encode the PNG");
-    writeFileAtomically(path, png.toStdString());
+    if (!im.save(&buffer, "PNG")) throw Error("could not encode the PNG");
+    return png.toStdString();
+}
+
+void writeGrayPng(const std::string& path, const GrayImage& image) {
+    std::string png;
+    try {
+        png = grayPng(image);
+    } catch (const std::exception& e) {
+        throw Error("'" + path + "': " + e.what());
+    }
+    writeFileAtomically(path, png);
 }
 
 }  // namespace attnviz::render

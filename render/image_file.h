@@ -35,11 +35,17 @@ std::vector<std::string> imageFileFormats();
 // Reads `path` as above. Error naming the path and what is wrong.
 GrayImage readImageFile(const std::string& path);
 
+// Image bytes held in memory (a pasted image kept in a workspace, as grayPng made them),
+// checked and decoded as readImageFile does a file's, `name` in every message.
+GrayImage readImageBytes(const std::string& bytes, const std::string& name);
+
 // An image already decoded (a pasted one: the clipboard's) as readImageFile makes a file's:
 // its size checked (`name` in the message), laid over white, in BT.601 luma. Error when it is
 // null or larger than kMaxImagePixels.
 GrayImage grayImage(const QImage& image, const std::string& name);
 
+// `image` as the bytes of an 8-bit grayscale PNG (lossless: readImageBytes gives it back).
+std::string grayPng(const GrayImage& image);
 // Writes `image` as an 8-bit grayscale PNG, atomically (core/file_io.h). Error naming the path.
 void writeGrayPng(const std::string& path, const GrayImage& image);
 

@@ -261,16 +261,35 @@ bool ImageChooser::openMime(const QMimeData* mime, QString* error) {
             return refuse(tr("The image could not be opened"), QString::fromStdString(e.what()),
                           error);
         }
-        m_ownPath.clear();
-        m_ownName = "the pasted image";
-        showOwnImage();
-        m_note->setText(tr("Your pasted image"));
+        showPasted();
         return true;
     }
     if (mime && mime->hasUrls())
         for (const QUrl& url : mime->urls())
             if (url.isLocalFile()) return openImageFile(url.toLocalFile(), error);
     return refuse(tr("The image could not be opened"), tr("The clipboard holds no image."), error);
+}
+
+std::string ImageChooser::pastedPng() const {
+    return m_own && m_ownPath.isEmpty() && m_testIndex < 0 ? render::grayPng(*m_own)
+                                                             : std::string();
+}
+
+bool ImageChooser::openPastedPng(const std::string& png, QString* error) {
+    try {
+        m_own = render::readImageBytes(png, "the pasted image kept in the workspace");
+    } catch (const std::exception& e) {
+        return refuse(tr("The image could not be opened"), QString::fromStdString(e.what()), error);
+    }
+    showPasted();
+    return true;
+}
+
+void ImageChooser::showPasted() {
+    m_ownPath.clear();
+    m_ownName = "the pasted image";
+    showOwnImage();
+    m_note->setText(tr("Your pasted image"));
 }
 
 void ImageChooser::setInvert(InvertMode mode) {

@@ -49,6 +49,10 @@ public:
     // person's file (absolute; "" when none or pasted) and the invert switch.
     int testIndex() const { return m_testIndex; }
     QString imageFile() const { return m_ownPath; }
+    // A pasted image's grayscale as PNG bytes, kept inside a saved workspace ("" when the
+    // image is a file's or a test image), and such bytes opened again as the pasted image.
+    std::string pastedPng() const;
+    bool openPastedPng(const std::string& png, QString* error = nullptr);
     InvertMode invert() const { return m_invert; }
     // Chooses test image `index` now, or as soon as the test images are there; an index
     // outside the test set is refused by problem() (and *error when known at once).
@@ -71,6 +75,7 @@ private:
     void fillStrip();                      // the test images of the filter as thumbnails
     QString testImageName(int row) const;  // the strip's item: "Sneaker · #12"
     void showOwnImage();                   // m_own made into the input as m_invert says
+    void showPasted();                     // m_own, pasted: shown as showOwnImage does
     void showPreviews(const QImage& own);  // the original (null: none) and the model's view
     bool refuse(const QString& heading, const QString& why, QString* error);
     ImageModel* m_model;

@@ -186,6 +186,7 @@ SessionImage ImageView::state() const {
     SessionImage s;
     s.testIndex = m_chooser->testIndex();
     s.file = m_chooser->imageFile().toStdString();
+    s.pastedPng = m_chooser->pastedPng();  // a pasted image has no file: kept inside
     const InvertMode inv = m_chooser->invert();
     s.invert = inv == InvertMode::Yes ? "yes" : inv == InvertMode::No ? "no" : "auto";
     const ImageRequest& q = m_model->request();
@@ -245,6 +246,8 @@ QStringList ImageView::restore(const SessionImage& s) {
         m_chooser->chooseTestImageWhenLoaded(s.testIndex);
     else if (!s.file.empty())
         m_chooser->openImageFile(QString::fromStdString(s.file));
+    else if (!s.pastedPng.empty())
+        m_chooser->openPastedPng(s.pastedPng);
     return problems;
 }
 

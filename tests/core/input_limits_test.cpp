@@ -285,13 +285,38 @@ TEST(SessionFile, TheImageAndItsQueryRoundTripAndBadOnesAreRefused) {
     EXPECT_EQ(f.image->invert, "no");
     EXPECT_EQ(f.image->query, "pooled");  // defaults
     EXPECT_EQ(f.image->layer, -1);
+    // A pasted image: its PNG bytes inside the workspace, round trip (decoded by the app).
+    const SessionFile p = parseSessionJson(
+        R"({"attnviz_session": 1, "image": {"pasted_png": "iVBORw0KGgoAAAA=", "invert": "yes"}})",
+        "'w'");
+    ASSERT_TRUE(p.image);
+    EXPECT_EQ(p.image->pastedPng, std::string("\x89PNG\r\n\x1a\n\0\0\0", 11));
+    EXPECT_EQ(p.image->invert, "yes");
+    EXPECT_EQ(parseSessionJson(sessionJson(p), "again"), p);
+    EXPECT_NE(sessionJson(p).find("\"pasted_png\": \"iVBORw0KGgoAAAA=\""), std::string::npos);
+    {  // larger than the limit: refused before decoding
+        const std::string huge(size_t(kMaxPastedPngBytes) / 3 * 4 + 8, 'A');
+        const std::string e = test::errorOf([&] {
+            parseSessionJson(R"({"attnviz_session": 1, "image": {"pasted_png": ")" + huge + "\"}}",
+                             "'w'");
+        });
+        EXPECT_NE(e.find("of at most 8 MiB"), std::string::npos) << e;
+    }
     EXPECT_FALSE(parseSessionJson(R"({"attnviz_session": 1})", "'w'").image);
     EXPECT_EQ(sessionJson(SessionFile()).find("image"), std::string::npos);
     const std::pair<const char*, const char*> bad[] = {
         {R"("image": 3)", "'w': 'image' must be an object, got 3"},
         {R"("image": {"test_index": -2})", "'image.test_index' must be an integer of at least 0"},
         {R"("image": {"test_index": 1.5})", "'image.test_index' must be an integer"},
-        {R"("image": {"test_index": 1, "file": "a.png"})", "names a test image and a file"},
+        {R"("image": {"test_index": 1, "file": "a.png"})",
+         "names more than one of a test image, a file and a pasted image"},
+        {R"("image": {"file": "a.png", "pasted_png": "iVBORw0KGgo="})",
+         "names more than one of a test image, a file and a pasted image"},
+        {R"("image": {"pasted_png": "iVBORw0KGgo"})",  // not base64 (length)
+         "'image.pasted_png' must be base64 of a PNG image"},
+        {R"("image": {"pasted_png": "R0lGODlhAQABAAAAACw="})",  // a GIF's signature
+         "'image.pasted_png' must be base64 of a PNG image"},
+        {R"("image": {"pasted_png": 7})", "'image.pasted_png' must be base64 of a PNG image"},
         {R"("image": {"invert": "maybe"})",
          "'image.invert' must be auto, yes or no, got \"maybe\""},
         {R"("image": {"query": "3;4"})", "'image.query' must be pooled, cls or a patch ROW,COL"},

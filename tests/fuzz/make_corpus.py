@@ -266,6 +266,13 @@ def main():
                   "layer": 2 ** 40, "heads": [], "opacity": 7, "colormap": None,
                   "shared_scale": "yes"}}))
     put("session", "image-not-object.json", '{"attnviz_session":1,"image":[1,2,3]}')
+    # A pasted image kept inside (a 2 × 1 gray PNG), and one whose bytes are no PNG.
+    put("session", "image-pasted.json", json.dumps({
+        "attnviz_session": 1, "columns": [], "view": {},
+        "image": {"pasted_png": "iVBORw0KGgoAAAANSUhEUgAAAAIAAAABCAAAAADRSSBWAAAAC0lEQVR4nGMQ"
+                                "+AAAARMBAXVbZvwAAAAASUVORK5CYII=", "invert": "no"}}))
+    put("session", "image-pasted-wrong.json", json.dumps({
+        "attnviz_session": 1, "image": {"pasted_png": "R0lGODlhAQABAAAAACw=", "test_index": 1}}))
 
 
     sentencepiece_seeds(sentencepiece_model(

@@ -107,6 +107,26 @@ TEST(ImageFile, GrayPngRoundTripsExactly) {
     EXPECT_EQ(back.pixels, g.pixels);
 }
 
+// The bytes a workspace keeps of a pasted image: the same PNG, read back exactly, and bytes
+// that are no image, truncated or huge refused as a file's are, naming what they were.
+TEST(ImageFile, GrayPngBytesRoundTripAndBadBytesAreRefused) {
+    GrayImage g{4, 2, {0, 10, 200, 255, 1, 2, 3, 4}};
+    const std::string png = render::grayPng(g);
+    const GrayImage back = render::readImageBytes(png, "the pasted image");
+    EXPECT_EQ(back.width, 4);
+    EXPECT_EQ(back.height, 2);
+    EXPECT_EQ(back.pixels, g.pixels);
+    const auto bad = [](const std::string& bytes) {
+        return test::errorOf([&] { render::readImageBytes(bytes, "the kept image"); });
+    };
+    EXPECT_HAS(bad(""), "the kept image is empty (0 bytes), not an image");
+    EXPECT_HAS(bad("hello, world"), "the kept image is not an image attnviz reads");
+    EXPECT_HAS(bad(png.substr(0, png.size() - 5)), "the kept image is truncated");
+    EXPECT_HAS(bad(pngHeader(100000, 100000)),
+               "the kept image declares an image of 100000×100000 pixels");
+    EXPECT_HAS(test::errorOf([] { render::grayPng(GrayImage{}); }), "no image to write");
+}
+
 TEST(ImageFile, ReadsJpegAndBmp) {
     QImage im(40, 30, QImage::Format_RGB32);
     im.fill(qRgb(128, 128, 128));

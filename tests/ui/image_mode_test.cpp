@@ -391,6 +391,30 @@ TEST_F(ImageMode, TheImageAndItsQueryAreSavedWithTheWorkspace) {
     EXPECT_EQ(
         again.imageView()->model()->image(),
         prepareModelImage(render::readImageFile(shoe.toStdString()), 28, InvertMode::No).pixels);
+    // A pasted image has no file: its grayscale is kept inside the workspace, and it comes
+    // back whole (the invert switch still works on the original, not on the 28 × 28).
+    QImage pasted(90, 50, QImage::Format_RGB32);
+    pasted.fill(QColor(245, 240, 235));
+    for (int y = 10; y < 40; ++y)
+        for (int x = 15; x < 75; ++x) pasted.setPixel(x, y, qRgb(30, 25 + x % 7, 20));
+    QMimeData mime;
+    mime.setImageData(pasted);
+    ASSERT_TRUE(again.imageView()->chooser()->openMime(&mime, &error)) << error.toStdString();
+    const std::vector<uint8_t> seen = again.imageView()->model()->image();
+    const QString kept = work.path() + "/pasted.attnviz.json";
+    ASSERT_TRUE(again.saveSession(kept, &error)) << error.toStdString();
+    const SessionFile k = readSessionFile(kept.toStdString());
+    ASSERT_TRUE(k.image);
+    EXPECT_TRUE(k.image->file.empty());
+    EXPECT_FALSE(k.image->pastedPng.empty());
+    MainWindow third;
+    third.show();
+    ASSERT_TRUE(third.openSession(kept, &error)) << error.toStdString();
+    EXPECT_TRUE(third.imageView()->chooser()->imageFile().isEmpty());
+    EXPECT_EQ(third.imageView()->model()->image(), seen);
+    third.imageView()->chooser()->setInvert(InvertMode::No);
+    EXPECT_EQ(third.imageView()->model()->image(),
+              prepareModelImage(render::grayImage(pasted, "p"), 28, InvertMode::No).pixels);
 }
 
 // What a workspace's image part names but cannot be (a test image beyond the set, a patch
