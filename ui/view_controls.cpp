@@ -8,6 +8,7 @@
 #include <QLabel>
 #include <QSpinBox>
 
+#include "counted_spin_box.h"
 #include "flow_layout.h"
 #include "language.h"
 #include "render/colormaps.h"
@@ -21,7 +22,7 @@ ViewControls::ViewControls(QWidget* parent)
       m_scaling(new QComboBox),
       m_layout(new QComboBox),
       m_show(new QComboBox),
-      m_layer(new QSpinBox),
+      m_layer(new CountedSpinBox),  // layers counted from 1 for people
       m_labels(new QSpinBox),
       m_shared(new QCheckBox),
       m_words(new QCheckBox),

@@ -96,8 +96,8 @@
             <translation>%1 个头的平均</translation>
         </message>
         <message>
-            <source>rollout through L0–L%1</source>
-            <translation>L0–L%1 的注意力展开（rollout）</translation>
+            <source>rollout through L1–L%1</source>
+            <translation>L1–L%1 的注意力展开（rollout）</translation>
         </message>
         <message>
             <source>words</source>
@@ -2615,8 +2615,8 @@ weight %6</source>
             <translation>未知的颜色映射“%1”：改为显示 %2</translation>
         </message>
         <message>
-            <source>Layer %1: the models have layers 0 … %2, the last is shown</source>
-            <translation>第 %1 层：这些模型只有第 0 … %2 层，改为显示最后一层</translation>
+            <source>Layer %1: the models have layers 1 … %2, the last is shown</source>
+            <translation>第 %1 层：这些模型只有第 1 … %2 层，改为显示最后一层</translation>
         </message>
     </context>
 </TS>

@@ -96,8 +96,8 @@
             <translation>%1 個頭的平均</translation>
         </message>
         <message>
-            <source>rollout through L0–L%1</source>
-            <translation>L0–L%1 的注意力展開（rollout）</translation>
+            <source>rollout through L1–L%1</source>
+            <translation>L1–L%1 的注意力展開（rollout）</translation>
         </message>
         <message>
             <source>words</source>
@@ -2615,8 +2615,8 @@ weight %6</source>
             <translation>未知的顏色對映“%1”：改為顯示 %2</translation>
         </message>
         <message>
-            <source>Layer %1: the models have layers 0 … %2, the last is shown</source>
-            <translation>第 %1 層：這些模型只有第 0 … %2 層，改為顯示最後一層</translation>
+            <source>Layer %1: the models have layers 1 … %2, the last is shown</source>
+            <translation>第 %1 層：這些模型只有第 1 … %2 層，改為顯示最後一層</translation>
         </message>
     </context>
 </TS>

@@ -480,7 +480,7 @@ TEST_F(ImageMode, TheDistanceChartIsComputedOnlyWhenSeen) {
         ASSERT_EQ(s.y.size(), 4u);  // 2 layers × 2 heads
         for (size_t k = 0; k < 4; ++k) {
             const auto& res = *results[m].result;
-            EXPECT_EQ(std::lround(s.x[k]), long(k / 2));  // the layer, dots side by side
+            EXPECT_EQ(std::lround(s.x[k]), long(k / 2) + 1);  // the layer from 1, dots side by side
             EXPECT_NEAR(
                 s.y[k],
                 meanAttentionDistance(res.analysis.blocks[k / 2].weights[k % 2], res.grid).px,
