@@ -108,7 +108,7 @@ HeatmapPanel::HeatmapPanel(QWidget* parent) : Panel(parent), m_plot(new Plot(thi
     plot->xAxis->setLabelFont(QFont(render::figureFontFamily(), 7, -1, true));
     plot->xAxis->setLabelColor(QColor("#555555"));
     m_highlight = new QCPItemRect(plot);
-    m_highlight->setPen(QPen(QColor("#ff3b30"), 2));
+    m_highlight->setPen(QPen(QColor(render::kQueryOutline), 2));
     m_highlight->setBrush(Qt::NoBrush);
     m_highlight->setVisible(false);
     m_message = new QCPItemText(plot);

@@ -695,7 +695,7 @@ TEST(MainWindow, ScreenAndFigureColourEveryCellAlike) {
                         const QPoint s(int(panel->plot()->xAxis->coordToPixel(j)),
                                        int(panel->plot()->yAxis->coordToPixel(i)));
                         const QPoint f(int(pl.origin.x() + (j + 0.5) * pl.cell),
-                                       int(pl.origin.y() + (i + 0.5) * pl.cell));
+                                       int(pl.origin.y() + (i + 0.5) * pl.cellH));
                         const QRgb a = screen.pixel(s) & 0xffffff, b = file.pixel(f) & 0xffffff;
                         ASSERT_EQ(a, b) << render::scalingName(scaling) << (shared ? " shared" : "")
                                         << ": column " << pl.column << " head " << pl.row
