@@ -106,6 +106,26 @@ TEST(SmallScreen, TheViewBarWrapsInsteadOfCuttingItsBoxes) {
     EXPECT_GE(boxes, 5);
 }
 
+// On a 1366-pixel laptop screen the view bar is one line (issue 29: "Label size" wrapped
+// alone onto a second line); at 1024 it still wraps cleanly (the test above).
+TEST(SmallScreen, TheViewBarIsOneLineAt1366) {
+    MainWindow w;
+    showToy(w, QSize(1366, 768));
+    ASSERT_EQ(w.width(), 1366);
+    auto* bar = w.findChild<ViewControls*>();
+    ASSERT_NE(bar, nullptr);
+    const auto groups = bar->findChildren<QWidget*>(QString(), Qt::FindDirectChildrenOnly);
+    ASSERT_GE(groups.size(), 5);
+    for (QWidget* g : groups) {
+        EXPECT_TRUE(g->isVisible());
+        EXPECT_LT(std::abs(g->geometry().center().y() - groups.front()->geometry().center().y()),
+                  groups.front()->height() / 2)
+            << "a second line at x " << g->x();
+        EXPECT_LE(g->geometry().right(), bar->width());
+    }
+    EXPECT_EQ(bar->height(), bar->heightForWidth(3000));
+}
+
 TEST(SmallScreen, DocksLeaveTheGridMostOfTheHeight) {
     MainWindow w;
     showToy(w, QSize(1366, 768));
