@@ -413,7 +413,9 @@ TEST_F(ImageMode, AWorkspacesImpossibleImageIsReportedAndTheRestOpens) {
     ASSERT_TRUE(w.openSession(path, &error)) << error.toStdString();
     ASSERT_TRUE(w.imageView()->chooser()->waitForTestImages());
     const QString problems = w.problems()->lines().join('\n');
-    for (const char* said : {"99999", "9,9", "rainbow", "Layer 5"})
+    // The file's layer 5 (an index) is the 6th layer, as people count: "Layer 6: the models
+    // have layers 1 … 2".
+    for (const char* said : {"99999", "9,9", "rainbow", "Layer 6: the models have layers 1 … 2"})
         EXPECT_TRUE(problems.contains(said)) << said << " in " << problems.toStdString();
     EXPECT_EQ(w.columns().size(), 2u);
     EXPECT_EQ(w.imageView()->model()->request().query, "pooled");
