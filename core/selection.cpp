@@ -93,7 +93,7 @@ SelectedColumn selectColumn(const std::shared_ptr<const Results>& res, int c, in
     col.result = c;
     col.layer = layer;
     const Wording& w = q.wording;
-    col.title = q.allLayersOf >= 0 ? fill(w.layer, r.name, std::to_string(layer)) : r.name;
+    col.title = q.allLayersOf >= 0 ? fill(w.layer, r.name, counted(layer)) : r.name;
     if (!r.error.empty()) {
         col.error = r.error;
         *error = r.name + ": " + r.error;
@@ -107,10 +107,10 @@ SelectedColumn selectColumn(const std::shared_ptr<const Results>& res, int c, in
     const WordSplit kWords = q.mergeWords ? sideWords(r.analysis, kSource) : WordSplit{};
     // Which rule found the words is said with them: CJK text is split by character.
     const bool cjk = ((qWords.rules | kWords.rules) & kCjkCharacters) != 0;
-    const std::string where = w.block(q.kind) + " L" + std::to_string(layer) +
+    const std::string where = w.block(q.kind) + " L" + counted(layer) +
                               (q.mergeWords ? " · " + (cjk ? w.wordsCjk : w.words) : "");
     if (!b) {
-        col.error = fill(w.noBlock, w.block(q.kind), std::to_string(layer));
+        col.error = fill(w.noBlock, w.block(q.kind), counted(layer));
         *error =
             r.name + " has no " + blockLabel(q.kind) + " block in layer " + std::to_string(layer);
         if (q.kind != BlockKind::DecoderSelf && !r.analysis.blocks.empty() &&
@@ -160,7 +160,7 @@ SelectedColumn selectColumn(const std::shared_ptr<const Results>& res, int c, in
     for (int h : heads) {
         SelectedTable t = base;
         t.head = std::to_string(h);
-        t.where = where + " · " + fill(w.head, t.head);
+        t.where = where + " · " + fill(w.head, counted(h));
         t.weights = finish(std::shared_ptr<const Mat>(res, &b->weights[size_t(h)]), t.where, h);
         col.tables.push_back(std::move(t));
     }
@@ -184,7 +184,7 @@ Selection selectRollout(const std::shared_ptr<const Results>& res, const Selecti
         col.result = c;
         col.layer = layer;
         col.title =
-            q.allLayersOf >= 0 ? fill(q.wording.layer, r.name, std::to_string(layer)) : r.name;
+            q.allLayersOf >= 0 ? fill(q.wording.layer, r.name, counted(layer)) : r.name;
         std::vector<Mat> means;
         int last = -1;
         if (r.error.empty())
@@ -205,7 +205,7 @@ Selection selectRollout(const std::shared_ptr<const Results>& res, const Selecti
         t.kind = q.kind;
         t.layer = last;
         t.head = "rollout";
-        t.where = q.wording.block(q.kind) + " · " + fill(q.wording.rollout, std::to_string(last));
+        t.where = q.wording.block(q.kind) + " · " + fill(q.wording.rollout, counted(last));
         const bool source = q.kind == BlockKind::EncoderSelf;
         Mat m = attentionRollout(means);
         if (q.mergeWords) {
@@ -415,7 +415,7 @@ Profile selectProfile(const Results& res, BlockKind kind, int layer, int query, 
             line(r.name, meanOfHeads(*b));
         } else {
             for (int h = 0; h < b->heads; ++h)
-                line(fill(w.head, std::to_string(h)), b->weights[size_t(h)]);
+                line(fill(w.head, counted(h)), b->weights[size_t(h)]);
         }
     }
     if (f.lines.empty()) f.error = "no model has this query in this block";
@@ -423,8 +423,8 @@ Profile selectProfile(const Results& res, BlockKind kind, int layer, int query, 
                                 ? fill(w.everyHead, res[size_t(column)].name)
                                 : w.everyModel;
     f.title = fill(w.query, std::to_string(query + 1)) + " \"" + f.query + "\"" +
-              (which.empty() ? "" : " " + which) + " · " + w.block(kind) + " L" +
-              std::to_string(layer) + " · " + who;
+              (which.empty() ? "" : " " + which) + " · " + w.block(kind) + " L" + counted(layer) +
+              " · " + who;
     return f;
 }
 

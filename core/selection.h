@@ -21,10 +21,12 @@ std::string blockLabel(BlockKind kind);  // "enc self", "dec self", "cross"
 // for numbers or names (fill()).
 struct Wording {
     std::string encSelf = "enc self", decSelf = "dec self", cross = "cross";
+    // Heads and layers in titles are numbered from 1, for people (counted()); the data's
+    // indices (SelectedTable::head and ::layer, CSV/NPY, the CLI's --layer and --heads) from 0.
     std::string layer = "%1 · layer %2";  // a column title when showing every layer: model, layer
     std::string head = "head %1";
     std::string meanOfHeads = "mean of %1 heads";
-    std::string rollout = "rollout through L0–L%1";
+    std::string rollout = "rollout through L1–L%1";
     std::string words = "words";                       // subword pieces merged into words
     std::string wordsCjk = "words, CJK by character";  // … with CJK text one word per character
     std::string gaussian = "Gaussian";                 // the fit in a residual's label
@@ -39,6 +41,8 @@ struct Wording {
     std::string step = "step %1";  // a training snapshot's column
     std::string block(BlockKind kind) const;
 };
+// A head's or layer's number as people read it: `index` (from 0) counted from 1.
+inline std::string counted(int index) { return std::to_string(index + 1); }
 // `pattern` with %1 (and %2) replaced.
 std::string fill(const std::string& pattern, const std::string& a, const std::string& b = {});
 
@@ -73,8 +77,8 @@ struct SelectedTable {
     std::string model;
     BlockKind kind = BlockKind::EncoderSelf;
     int layer = 0;
-    std::string head;   // "0", "1", … or "mean"
-    std::string where;  // "enc self L0 · head 0", "enc self L0 · mean of 4 heads"
+    std::string head;   // the data's index: "0", "1", … or "mean"
+    std::string where;  // for people, from 1: "enc self L1 · head 1", "enc self L1 · mean of 4 heads"
     std::shared_ptr<const Mat> weights;
     std::shared_ptr<const std::vector<std::string>> queries, keys;
     double scaleMax = 0;  // the top of its colour scale (shared or its own maximum)
@@ -124,7 +128,7 @@ std::string occurrenceNote(const std::vector<std::string>& tokens, int index,
 // a line per head of that model. Queries are numbered from 1 for people (the 0-based index is
 // the data's: `query` here, the CLI's --query-token #index).
 struct Profile {
-    std::string title;  // Query 4 "go" · enc self L0 · every model, mean of heads; a token
+    std::string title;  // Query 4 "go" · enc self L1 · every model, mean of heads; a token
                         // that occurs more than once says which: Query 5 "to" (2nd) · …
     std::string query;  // the query token
     std::vector<std::string> keys;

@@ -196,7 +196,7 @@ ChartGrid offsetProfileCharts(const std::vector<ModelRuns>& models, BlockKind ki
     size_t sentences = 0;
     for (const auto& m : models) sentences = std::max(sentences, m.runs.size());
     const QString where =
-        QString::fromStdString(wording.block(kind) + " L" + std::to_string(layer));
+        QString::fromStdString(wording.block(kind) + " L" + counted(layer));
     //: %1 block and layer, %2 how many sentences
     g.title =
         say(sentences == 1
@@ -227,7 +227,7 @@ ChartGrid offsetProfileCharts(const std::vector<ModelRuns>& models, BlockKind ki
             const GaussianFit fit = fitOf ? fitOf(mi, size_t(index), h) : fitGaussian(tables);
             char title[200];
             std::snprintf(title, sizeof title, "%s · %s (μ %.2g, σ %.2g, R² %.2f)", m.name.c_str(),
-                          fill(wording.head, std::to_string(h)).c_str(), fit.offset, fit.sigma,
+                          fill(wording.head, counted(h)).c_str(), fit.offset, fit.sigma,
                           fit.r2);
             // Offsets no row can reach (beyond the sentence, or ahead of a causal query) are
             // gaps, not zeros.
@@ -310,13 +310,13 @@ ChartGrid distanceByLayerChart(const std::vector<ModelDistances>& models, double
         layers = std::max(layers, models[m].perHead.size());
         for (size_t l = 0; l < models[m].perHead.size(); ++l)
             for (const AttentionDistance& d : models[m].perHead[l])
-                if (d.rows > 0) se.x.push_back(double(l) + dx), se.y.push_back(d.px);
+                if (d.rows > 0) se.x.push_back(double(l) + 1 + dx), se.y.push_back(d.px);
         c.series.push_back(std::move(se));
     }
     //: The reference line of the distance chart: %1 its value in pixels
     c.series.push_back({say(words.translate("Chart", "uniform attention (%1 px)")
                                 .arg(QString::number(uniformPx, 'f', 1))),
-                        {-0.5, double(layers) - 0.5},
+                        {0.5, double(layers) + 0.5},
                         {uniformPx, uniformPx},
                         int(models.size()),
                         false,

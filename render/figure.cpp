@@ -3,6 +3,7 @@
 
 #include <QFontDatabase>
 #include <QPainterPath>
+#include <algorithm>
 #include <cmath>
 
 #include "colormaps.h"
@@ -94,15 +95,16 @@ double labelWidthOf(const SelectedTable& t, const QFontMetricsF& fm) {
 }
 
 // A panel's cells in its slot: `cellsLeft` is where the cells may start (after the query
-// labels' room, or a gap), and the slot holds `slotW` x `slotH` points of cells. The labels
-// keep the style's size: where they are taller than a cell, every k-th token is labelled
-// (labelStep) rather than every label shrunk.
+// labels' room, or a gap), and the slot holds `slotW` x `slotH` points of cells, each
+// `stretch` times as tall as wide. The labels keep the style's size: where they are taller
+// than a cell, every k-th token is labelled (labelStep) rather than every label shrunk.
 void placeCells(PanelPlace& pl, const SelectedTable& t, const FigureStyle& s, double titleH,
-                double cellsLeft, double slotW, double slotH, double labelW) {
+                double cellsLeft, double slotW, double slotH, double labelW, double stretch) {
     const int nq = int(t.weights->rows()), nk = int(t.weights->cols());
     pl.labelFont = s.fontSize;
     pl.labelWidth = labelW;
-    pl.cell = std::max(0.0, std::min(slotW / std::max(1, nk), slotH / std::max(1, nq)));
+    pl.cell = std::max(0.0, std::min(slotW / std::max(1, nk), slotH / stretch / std::max(1, nq)));
+    pl.cellH = pl.cell * stretch;
     // A label needs about 0.9 of its size in height (capitals and descenders of Latin text).
     // (The lines view draws its own labels.)
     pl.labelStep = pl.cell > 0 && !s.lines
@@ -113,13 +115,15 @@ void placeCells(PanelPlace& pl, const SelectedTable& t, const FigureStyle& s, do
 
 void paintLabels(QPainter& p, const PanelPlace& pl, const SelectedTable& t, const FigureStyle& s) {
     const int nq = int(t.weights->rows()), nk = int(t.weights->cols()), step = pl.labelStep;
-    const double x0 = pl.origin.x(), y0 = pl.origin.y(), cell = pl.cell;
+    const double x0 = pl.origin.x(), y0 = pl.origin.y(), cell = pl.cell, cellH = pl.cellH;
     p.setFont(styleFont(s, pl.labelFont));
     p.setPen(Qt::black);
-    for (int i = 0; pl.queryLabels && i < nq; i += step)
-        p.drawText(QRectF(x0 - pl.labelWidth - 3, y0 + i * cell, pl.labelWidth + 1, cell),
-                   Qt::AlignRight | Qt::AlignVCenter | Qt::TextDontClip,
-                   qt((*t.queries)[size_t(i)]));
+    // Every step-th query, and the selected one whatever the step (as on screen).
+    for (int i = 0; pl.queryLabels && i < nq; ++i)
+        if (i == s.query || (i % step == 0 && (s.query < 0 || std::abs(i - s.query) >= step)))
+            p.drawText(QRectF(x0 - pl.labelWidth - 3, y0 + i * cellH, pl.labelWidth + 1, cellH),
+                       Qt::AlignRight | Qt::AlignVCenter | Qt::TextDontClip,
+                       qt((*t.queries)[size_t(i)]));
     // Key labels under their column: upright when every word fits its cell (e.g. CJK
     // characters; specials such as <eos> may still read upwards), else all upwards.
     const QFontMetricsF keyMetrics(p.font());
@@ -134,13 +138,13 @@ void paintLabels(QPainter& p, const PanelPlace& pl, const SelectedTable& t, cons
     for (int j = 0; pl.keyLabels && j < nk; j += step) {
         const QString key = qt((*t.keys)[size_t(j)]);
         if (upright && fits(key)) {
-            p.drawText(QRectF(x0 + j * cell - cell * (step - 1) / 2.0, y0 + nq * cell + 1,
+            p.drawText(QRectF(x0 + j * cell - cell * (step - 1) / 2.0, y0 + nq * cellH + 1,
                               cell * step, keyMetrics.height()),
                        Qt::AlignHCenter | Qt::AlignTop, key);
             continue;
         }
         p.save();
-        p.translate(x0 + (j + 0.5) * cell, y0 + nq * cell + 2);
+        p.translate(x0 + (j + 0.5) * cell, y0 + nq * cellH + 2);
         p.rotate(-90);
         p.drawText(QRectF(-pl.labelWidth - 2, -cell / 2, pl.labelWidth + 2, cell),
                    Qt::AlignRight | Qt::AlignVCenter | Qt::TextDontClip, key);
@@ -192,12 +196,21 @@ void paintPanel(QPainter& p, const Figure& f, const FigureLayout& L, const Panel
     for (int i = 0; i < int(w.rows()); ++i)
         for (int j = 0; j < int(w.cols()); ++j)
             p.fillRect(
-                QRectF(pl.origin.x() + j * pl.cell, pl.origin.y() + i * pl.cell, pl.cell, pl.cell),
+                QRectF(pl.origin.x() + j * pl.cell, pl.origin.y() + i * pl.cellH, pl.cell, pl.cellH),
                 cellColor(map, w(i, j), t.scaleMax, s.scaling, t.diverging));
     paintLabels(p, pl, t, s);
+    if (s.query >= 0 && s.query < int(w.rows())) {
+        // The selected query's row outlined as the app's panels do (heatmap_panel.cpp): a
+        // red frame around the row, drawn as a path (rectangles are the cells).
+        const double pen = std::max(0.75, std::min(2.0, pl.cell * 0.12));
+        QPainterPath frame;
+        frame.addRect(QRectF(pl.origin.x() + pen / 2, pl.origin.y() + s.query * pl.cellH + pen / 2,
+                             pl.cell * double(w.cols()) - pen, pl.cellH - pen));
+        p.strokePath(frame, QPen(QColor(kQueryOutline), pen));
+    }
     if (perPanelColorBar(s)) {
         const QRectF bar(pl.origin.x() + pl.cell * double(w.cols()) + s.fontSize * 0.6,
-                         pl.origin.y(), s.fontSize * 0.8, pl.cell * double(w.rows()));
+                         pl.origin.y(), s.fontSize * 0.8, pl.cellH * double(w.rows()));
         paintColorBar(p, bar, s, t.scaleMax, t.diverging);
     }
 }
@@ -436,11 +449,17 @@ void placePanels(const Figure& f, const QRectF& area, const QRectF& page, Figure
     // for cells, an equal share of the page (the panels then say so).
     const double cell = std::max(0.0, fit.cell(A));
     const double H = L.grid.height() - L.columnTitleHeight * A.bands;
+    // Bound by the width, the block would leave blank bands above and below: its cells grow
+    // taller instead, up to kMaxCellStretch times their width (a 16:9 slide of four models).
+    const double stretch =
+        cell > 0 && !s.lines
+            ? std::clamp((H - g.sumH) / (cell * nq * A.nr), 1.0, kMaxCellStretch)
+            : 1.0;
     std::vector<double> colW(size_t(A.nc)), rowH(size_t(A.nr));
     for (int x = 0; x < A.nc; ++x)
         colW[size_t(x)] = cell > 0 ? g.overW[size_t(x)] + cell * nk : L.grid.width() / A.nc;
     for (int y = 0; y < A.nr; ++y)
-        rowH[size_t(y)] = cell > 0 ? g.overH[size_t(y)] + cell * nq : H / A.nr;
+        rowH[size_t(y)] = cell > 0 ? g.overH[size_t(y)] + cell * stretch * nq : H / A.nr;
     // The width left is shared by the columns (a table with fewer tokens than the most may
     // then have larger cells; the others are centred in theirs); the height left is shared
     // above and below the panels' block.
@@ -474,7 +493,8 @@ void placePanels(const Figure& f, const QRectF& area, const QRectF& page, Figure
         placeCells(pl, cols[size_t(c)].tables[size_t(r)], s, titleH, pl.box.left() + left,
                    cell > 0 ? colW[size_t(at.x())] - g.overW[size_t(at.x())]
                             : pl.box.width() - left - room.ownBar,
-                   cell > 0 ? cell * nq : pl.box.height() - titleH - labelW - 4, labelW);
+                   cell > 0 ? cell * stretch * nq : pl.box.height() - titleH - labelW - 4, labelW,
+                   stretch);
         L.panels.push_back(pl);
     }
     placeColumnTitles(f, L);
@@ -496,7 +516,7 @@ QRectF contentOf(const Figure& f, const FigureLayout& L) {
             b = QRectF(
                 QPointF(pl.origin.x() - (pl.queryLabels ? pl.labelWidth + 3 : 0), pl.box.top()),
                 QPointF(pl.origin.x() + pl.cell * double(t.weights->cols()),
-                        pl.origin.y() + pl.cell * double(t.weights->rows()) +
+                        pl.origin.y() + pl.cellH * double(t.weights->rows()) +
                             (pl.keyLabels ? pl.labelWidth + 2 : 0)));
         box = box.united(b);
     }

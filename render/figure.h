@@ -15,6 +15,9 @@
 
 namespace attnviz::render {
 
+// The outline of the selected query row, on screen and in figures.
+inline constexpr const char* kQueryOutline = "#ff3b30";
+
 struct FigureStyle {
     QString title;
     QString colormap = "viridis";
@@ -31,6 +34,9 @@ struct FigureStyle {
     // none.
     QString caption;
     bool lines = false;  // each table as the lines view (render/lines.h), not a heatmap
+    // The selected query row (a row of every table), outlined in every panel and always
+    // labelled, as the app's panels show it; -1: none.
+    int query = -1;
     // Where the models go: as on screen (a column per model, heads down, or a model's heads
     // in a block under its title when that gives larger panels on a wide page; a single row
     // or column of panels may wrap), as rows (the transpose), or whichever gives the largest
@@ -49,7 +55,11 @@ struct PanelPlace {
     int column = 0, row = 0;  // in the selection
     QRectF box;               // the panel: title, labels and cells
     QPointF origin;           // the top left of cell (0, 0)
-    double cell = 0;          // a cell's side; 0: no room
+    double cell = 0;          // a cell's width; 0: no room
+    // A cell's height: the width, or up to kMaxCellStretch times it where the page would
+    // otherwise leave blank bands above and below a block of panels bound by its width (a
+    // 16:9 slide of four models' heads).
+    double cellH = 0;
     double labelFont = 0;     // token labels' point size: the style's
     double labelWidth = 0;    // the longest token label
     int labelStep = 1;        // every labelStep-th token labelled (1: every one)
@@ -59,6 +69,7 @@ struct PanelPlace {
     // and the other panels give that room to their cells.
     bool queryLabels = true, keyLabels = true;
 };
+inline constexpr double kMaxCellStretch = 1.6;
 struct FigureLayout {
     QRectF grid;                // the panels' area
     bool columnTitles = false;  // a title above each column (else in each panel's title)

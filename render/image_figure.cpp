@@ -189,18 +189,18 @@ ImageColumn selectImageColumn(const ImageModelResult& m, const ImageSelectionReq
                       parseImageQuery(q.query, m.grid),
                       {}};
     ImageColumn col{m.name, predictionOf(m), {}};
-    const std::string L = "L" + std::to_string(layer) + " · ";
+    const std::string L = "L" + counted(layer) + " · ";  // for people, from 1
     for (const std::string& h : headsOf(q.heads, int(b.weights.size()))) {
         ImagePanel pl{{}, h, layer, {}, base};
         if (h == "rollout") {
             pl.matrix = std::make_shared<const Mat>(rolloutToLayer(blocks, layer));
-            pl.where = fill(q.wording.rollout, std::to_string(layer));
+            pl.where = fill(q.wording.rollout, counted(layer));
         } else if (h == "mean") {
             pl.matrix = std::make_shared<const Mat>(meanOfHeads(b));
             pl.where = L + fill(q.wording.meanOfHeads, std::to_string(b.weights.size()));
         } else {
             pl.matrix = std::make_shared<const Mat>(b.weights[size_t(std::stoi(h))]);
-            pl.where = L + fill(q.wording.head, h);
+            pl.where = L + fill(q.wording.head, counted(std::stoi(h)));
         }
         pl.overlay.weights = queryWeights(*pl.matrix, m.grid, pl.overlay.query);
         col.panels.push_back(std::move(pl));

@@ -52,7 +52,7 @@ void paintClassTokenSwatch(QPainter& p, const QRectF& box, double weight, const 
 
 // One panel: a head, the mean of heads or the rollout, of one model.
 struct ImagePanel {
-    std::string where;  // "L1 · head 0", "L1 · mean of 4 heads", "rollout through L0–L1"
+    std::string where;  // from 1: "L2 · head 1", "L2 · mean of 4 heads", "rollout through L1–L2"
     std::string head;   // "0", "mean" or "rollout" (data files)
     int layer = 0;
     std::shared_ptr<const Mat> matrix;  // [N, N] the panel's weights, a row of which is shown

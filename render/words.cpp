@@ -94,10 +94,13 @@ Wording makeWording(const QString& language) {
     o.decSelf = s(w.translate("Figure", "dec self"));
     o.cross = s(w.translate("Figure", "cross"));
     //: A column title when every layer of one model is shown: %1 model, %2 layer number
+    //: (counted from 1)
     o.layer = s(w.translate("Figure", "%1 · layer %2"));
+    //: A panel's head: %1 its number, counted from 1
     o.head = s(w.translate("Figure", "head %1"));
     o.meanOfHeads = s(w.translate("Figure", "mean of %1 heads"));
-    o.rollout = s(w.translate("Figure", "rollout through L0–L%1"));
+    //: Attention rollout through the layers from the first (L1) to the layer %1 (from 1)
+    o.rollout = s(w.translate("Figure", "rollout through L1–L%1"));
     //: Subword pieces merged into words
     o.words = s(w.translate("Figure", "words"));
     //: Subword pieces merged into words; Chinese, Japanese and Korean text one word per character

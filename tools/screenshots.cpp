@@ -11,7 +11,8 @@
 // With --classroom, at the screen's size: the default workspace, dot vs HC-SA with the second
 // "to" clicked (its profile beside the grid on a small screen), the same in presentation mode,
 // and File › Export figure's 16:9 slide of those two columns at 12-pt labels with the caption,
-// 1920 × 1080 pixels (default.png, dot-vs-hc-sa.png, present.png, slide.png):
+// 1920 × 1080 pixels, and the HC-SA paper's four models on a slide the same way
+// (default.png, dot-vs-hc-sa.png, present.png, slide.png, slide-4-models.png):
 //   attnviz-screenshots --classroom OUTDIR
 // With --language CODE (zh_CN, zh_TW), the interface switched live from English to that
 // language, for checking translated texts for clipping: the workspace, the Heads dock, the
@@ -219,6 +220,27 @@ int shootClassroom(MainWindow& w, const QString& out) {
                             << "\n";
         ok = wrote && ok;
     }
+    // The HC-SA paper's four on the same slide (issue 29: about two-thirds blank before its
+    // cells could grow taller than wide).
+    w.applyComparison("hc-sa-paper");
+    settle(w);
+    w.selectQuery(0, 4);
+    QTest::qWait(300);
+    {
+        std::unique_ptr<ExportDialog> d(w.createExportDialog());
+        d->setSizePreset("slide");
+        d->setDpi(144);  // as the slide of two: 1920 × 1080 pixels, the 960 × 540 pt slide
+        d->setPixels(QSize(1920, 1080));
+        d->setLabelPoints(12);
+        d->setCaption(true);
+        QString error;
+        const bool wrote = d->exportTo(out + "/slide-4-models.png", &error);
+        QTextStream(stdout) << (wrote ? "wrote " : "FAILED ") << out << "/slide-4-models.png "
+                            << error << "\n";
+        ok = wrote && ok;
+    }
+    w.applyComparison("dot-hc-sa");
+    settle(w);
     w.selectQuery(-1, -1);
     w.presentation()->setActive(true);
     QTest::qWait(300);

@@ -100,11 +100,22 @@ void ComparisonGrid::applySizes() {
         m_rows > 1 && m_columns > 0
             ? std::max(1, (m_fillSize.width() - mg.left() - mg.right() - spacing) / m_columns)
             : 0;
-    const QSize fill(share, height);
-    forEachPanel([fill](Panel* p) { p->setFill(fill); });
+    // n rows in view: each row's share of the height, spacing and the headers' row aside.
+    const int n = m_rows > 1 ? std::min(m_rowsInView, m_rows) : 0;
+    const QSize fill(share, n > 1 ? (height - (n - 1) * m_layout->verticalSpacing()) / n : height);
+    forEachPanel([fill, n](Panel* p) {
+        if (auto* h = qobject_cast<HeatmapPanel*>(p)) h->setFillCap(n > 1);
+        p->setFill(fill);
+    });
     fitViewport();
     m_layout->invalidate();
     updateGeometry();
+}
+
+void ComparisonGrid::setRowsInView(int n) {
+    if (n == m_rowsInView) return;
+    m_rowsInView = n;
+    applySizes();
 }
 
 void ComparisonGrid::watchViewport(QAbstractScrollArea* area) {

@@ -426,10 +426,11 @@ QVariant HeadsTableModel::data(const QModelIndex& index, int role) const {
             return value ? QVariant(index.row()) : QVariant(r.model);
         case HeadsDock::Block:
             return value ? QVariant(int(r.kind)) : QVariant(kindLabel(r.kind));
+        // Shown counted from 1, for people; the value (sorting, activation) is the index.
         case HeadsDock::Layer:
-            return r.layer;
+            return value ? r.layer : r.layer + 1;
         case HeadsDock::Head:
-            return r.head;
+            return value ? r.head : r.head + 1;
         case HeadsDock::Variant:
             return r.variant;
         default:

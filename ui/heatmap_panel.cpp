@@ -112,7 +112,7 @@ HeatmapPanel::HeatmapPanel(QWidget* parent) : Panel(parent), m_plot(new Plot(thi
     plot->xAxis->setLabelFont(QFont(render::figureFontFamily(), 7, -1, true));
     plot->xAxis->setLabelColor(QColor("#555555"));
     m_highlight = new QCPItemRect(plot);
-    m_highlight->setPen(QPen(QColor("#ff3b30"), 2));
+    m_highlight->setPen(QPen(QColor(render::kQueryOutline), 2));
     m_highlight->setBrush(Qt::NoBrush);
     m_highlight->setVisible(false);
     m_message = new QCPItemText(plot);
@@ -242,6 +242,12 @@ void HeatmapPanel::setFill(QSize pixels) {
     updateGeometry();
 }
 
+void HeatmapPanel::setFillCap(bool cap) {
+    if (cap == m_fillCap) return;
+    m_fillCap = cap;
+    updateGeometry();
+}
+
 void HeatmapPanel::setLabelPoints(int points) {
     if (points == m_labelPoints) return;
     m_labelPoints = points;
@@ -307,7 +313,8 @@ QSize HeatmapPanel::minimumSizeHint() const {
         int fill = int((m_fill.height() - aroundH) * m_zoom) / rows();
         if (m_fill.width() > 0 && cols() > 0)  // and no wider than the column's share
             fill = std::min(fill, int((m_fill.width() - aroundW) * m_zoom) / cols());
-        cell = std::max(cell, std::min(fill, int(kMaxFillCell * m_zoom)));
+        const int filled = std::min(fill, int(kMaxFillCell * m_zoom));
+        cell = m_fillCap ? std::max(int(kMinFitCell * m_zoom), filled) : std::max(cell, filled);
     }
     return QSize(aroundW + std::max(4, cols()) * cell, aroundH + std::max(4, rows()) * cell);
 }

@@ -74,6 +74,11 @@ public:
     // kMaxFillCell per token; width 0: any width); height 0: the readable minimum only.
     void setFill(QSize pixels) override;
     static constexpr int kMaxFillCell = 64;
+    // With `cap`, the fill is also the most the panel asks for, below the readable minimum
+    // if need be (kMinFitCell per token at least): presentation mode keeps two rows of heads
+    // in view (ComparisonGrid::setRowsInView).
+    void setFillCap(bool cap);
+    static constexpr int kMinFitCell = 12;
     // How many tokens per shown label on an axis (1: every token named).
     int labelStep(Qt::Orientation o) const;
 
@@ -120,6 +125,7 @@ private:
     QSize m_around;        // widget size minus the map's, at the last layout (invalid before)
     double m_zoom = 1.0;
     QSize m_fill{0, 0};  // setFill
+    bool m_fillCap = false;  // setFillCap
     int m_labelPoints = 8;
     bool m_settingView = false;
     bool m_ownBarWanted = false;  // setOwnColorBar's, or the view's (setColors)

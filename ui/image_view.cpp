@@ -21,6 +21,7 @@
 #include <mutex>
 
 #include "color_bar.h"
+#include "counted_spin_box.h"
 #include "core/dump.h"
 #include "core/error.h"
 #include "core/rollout.h"
@@ -38,7 +39,7 @@ ImageView::ImageView(QWidget* parent)
       m_model(new ImageModel(this)),
       m_chooser(new ImageChooser(m_model)),
       m_grid(new ImageGrid(m_model)),
-      m_layer(new QSpinBox),
+      m_layer(new CountedSpinBox),  // layers counted from 1 for people
       m_heads(new QComboBox),
       m_query(new QComboBox),
       m_colormap(new QComboBox),
@@ -225,9 +226,10 @@ QStringList ImageView::restore(const SessionImage& s) {
         problems << tr("Unknown colour map \"%1\": %2 is shown")
                         .arg(colormap, m_colormap->currentText());
     if (s.layer >= deepest && deepest > 0)
-        problems << tr("Layer %1: the models have layers 0 … %2, the last is shown")
-                        .arg(s.layer)
-                        .arg(deepest - 1);
+        //: %1 the workspace's layer, %2 the models' last layer (layers counted from 1)
+        problems << tr("Layer %1: the models have layers 1 … %2, the last is shown")
+                        .arg(s.layer + 1)
+                        .arg(deepest);
     {
         const QSignalBlocker b1(m_layer), b2(m_opacity), b3(m_shared);
         m_heads->setCurrentIndex(std::max(0, m_heads->findData(QString::fromStdString(s.heads))));

@@ -76,6 +76,7 @@ void Presentation::enter() {
     else
         large.setPixelSize(int(m_gridFont.pixelSize() * kHeaderScale));
     w->grid()->setFont(large);
+    w->grid()->setRowsInView(2);  // the first two heads of every model in sight
     updateCaption();
     m_caption->show();
     for (QShortcut* k : m_keys) k->setEnabled(true);
@@ -91,6 +92,7 @@ void Presentation::leave() {
     w->menuBar()->setVisible(m_menuBar);
     w->statusBar()->setVisible(m_statusBar);
     w->grid()->setFont(m_gridFont);
+    w->grid()->setRowsInView(0);
     ViewState v = w->view();
     v.labelPoints = m_labelPoints;
     w->setView(v);

@@ -8,6 +8,7 @@
 #include <QLabel>
 #include <QSpinBox>
 
+#include "counted_spin_box.h"
 #include "flow_layout.h"
 #include "language.h"
 #include "render/colormaps.h"
@@ -21,7 +22,7 @@ ViewControls::ViewControls(QWidget* parent)
       m_scaling(new QComboBox),
       m_layout(new QComboBox),
       m_show(new QComboBox),
-      m_layer(new QSpinBox),
+      m_layer(new CountedSpinBox),  // layers counted from 1 for people
       m_labels(new QSpinBox),
       m_shared(new QCheckBox),
       m_words(new QCheckBox),
@@ -87,7 +88,12 @@ void ViewControls::changeEvent(QEvent* event) {
 }
 
 void ViewControls::retranslateUi() {
-    m_shared->setText(tr("S&hared colour scale"));
+    // Short texts, so that the bar is one line on a 1366-pixel screen (it wraps at 1024).
+    //: Check box: one colour scale for every panel
+    m_shared->setText(tr("S&hared scale"));
+    m_shared->setToolTip(tr("One colour scale for every panel, its colour bar beside the grid, "
+                            "so that panels compare; off, each panel tops at its own largest "
+                            "weight"));
     m_words->setText(tr("&Words"));
     m_lines->setText(tr("Li&nes"));
     m_lines->setToolTip(
@@ -106,8 +112,10 @@ void ViewControls::retranslateUi() {
            "it: BLEU for translation models (else token accuracy) and the best head's AER; "
            "nothing for models without these numbers. Hover a header for what they mean"));
     m_layout->setItemText(0, tr("Compare: models × heads"));
-    m_layout->setItemText(1, tr("Mean: one panel per model"));
-    m_layout->setItemText(2, tr("Focus: one model, layers × heads"));
+    //: Layout combo box item: the mean of each model's heads, one panel per model
+    m_layout->setItemText(1, tr("Mean: a panel per model"));
+    //: Layout combo box item: every layer and head of one model (the clicked one)
+    m_layout->setItemText(2, tr("Focus: a model's layers"));
     m_layout->setToolTip(
         tr("Compare every model's heads; the mean of each model's heads, one large panel per "
            "model; or every layer and head of the clicked model (Ctrl+Shift+L)"));
@@ -157,7 +165,8 @@ void ViewControls::retranslateLabels() {
     setRowLabel(m_layout, tr("La&yout"));
     setRowLabel(m_colormap, tr("&Colours"));
     setRowLabel(m_scaling, tr("Sc&aling"));
-    setRowLabel(m_labels, tr("Label si&ze"));
+    //: View bar: the size of the token labels on screen (points)
+    setRowLabel(m_labels, tr("Lab&els"));
 }
 
 void ViewControls::showView(const ViewState& v) {

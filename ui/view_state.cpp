@@ -67,6 +67,7 @@ render::FigureStyle ViewState::figureStyle() const {
     s.scaling = scaling;
     s.shared = shared;
     s.lines = lines;
+    s.query = query;  // outlined in figures as on screen
     return s;
 }
 

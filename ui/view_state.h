@@ -45,7 +45,7 @@ struct ViewState {
 
     // What to select from the results: the heads in view (their mean with meanHeads).
     SelectionRequest request() const;
-    // The figure style of the view: its colours, scaling and shared scale.
+    // The figure style of the view: its colours, scaling, shared scale and selected query.
     render::FigureStyle figureStyle() const;
 };
 

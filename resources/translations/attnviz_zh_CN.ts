@@ -96,8 +96,8 @@
             <translation>%1 个头的平均</translation>
         </message>
         <message>
-            <source>rollout through L0–L%1</source>
-            <translation>L0–L%1 的注意力展开（rollout）</translation>
+            <source>rollout through L1–L%1</source>
+            <translation>L1–L%1 的注意力展开（rollout）</translation>
         </message>
         <message>
             <source>words</source>
@@ -2145,8 +2145,13 @@ weight %6</source>
             <translation>各模型的注意力图减去第 1 列的，第 k 个头减第 k 个头。分别训练的模型的头并不对应：这比较的是注意力图，而不是相互对应的头</translation>
         </message>
         <message>
-            <source>S&amp;hared colour scale</source>
+            <source>S&amp;hared scale</source>
+            <extracomment>Check box: one colour scale for every panel</extracomment>
             <translation>共享色阶(&amp;H)</translation>
+        </message>
+        <message>
+            <source>One colour scale for every panel, its colour bar beside the grid, so that panels compare; off, each panel tops at its own largest weight</source>
+            <translation>所有面板共用一个色阶，色条在网格旁边，便于比较各面板；关闭时，每个面板以其自身的最大权重为顶</translation>
         </message>
         <message>
             <source>&amp;Words</source>
@@ -2178,12 +2183,14 @@ weight %6</source>
             <translation>对比：模型 × 头</translation>
         </message>
         <message>
-            <source>Mean: one panel per model</source>
+            <source>Mean: a panel per model</source>
+            <extracomment>Layout combo box item: the mean of each model's heads, one panel per model</extracomment>
             <translation>平均：每个模型一个面板</translation>
         </message>
         <message>
-            <source>Focus: one model, layers × heads</source>
-            <translation>聚焦：单个模型，层 × 头</translation>
+            <source>Focus: a model's layers</source>
+            <extracomment>Layout combo box item: every layer and head of one model (the clicked one)</extracomment>
+            <translation>聚焦：一个模型的各层</translation>
         </message>
         <message>
             <source>Compare every model's heads; the mean of each model's heads, one large panel per model; or every layer and head of the clicked model (Ctrl+Shift+L)</source>
@@ -2266,8 +2273,9 @@ weight %6</source>
             <translation>标度(&amp;A)</translation>
         </message>
         <message>
-            <source>Label si&amp;ze</source>
-            <translation>标签字号(&amp;Z)</translation>
+            <source>Lab&amp;els</source>
+            <extracomment>View bar: the size of the token labels on screen (points)</extracomment>
+            <translation>标签(&amp;E)</translation>
         </message>
     </context>
     <context>
@@ -2615,8 +2623,8 @@ weight %6</source>
             <translation>未知的颜色映射“%1”：改为显示 %2</translation>
         </message>
         <message>
-            <source>Layer %1: the models have layers 0 … %2, the last is shown</source>
-            <translation>第 %1 层：这些模型只有第 0 … %2 层，改为显示最后一层</translation>
+            <source>Layer %1: the models have layers 1 … %2, the last is shown</source>
+            <translation>第 %1 层：这些模型只有第 1 … %2 层，改为显示最后一层</translation>
         </message>
     </context>
 </TS>

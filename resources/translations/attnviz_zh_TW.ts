@@ -96,8 +96,8 @@
             <translation>%1 個頭的平均</translation>
         </message>
         <message>
-            <source>rollout through L0–L%1</source>
-            <translation>L0–L%1 的注意力展開（rollout）</translation>
+            <source>rollout through L1–L%1</source>
+            <translation>L1–L%1 的注意力展開（rollout）</translation>
         </message>
         <message>
             <source>words</source>
@@ -2145,8 +2145,13 @@ weight %6</source>
             <translation>各模型的注意力圖減去第 1 列的，第 k 個頭減第 k 個頭。分別訓練的模型的頭並不對應：這比較的是注意力圖，而不是相互對應的頭</translation>
         </message>
         <message>
-            <source>S&amp;hared colour scale</source>
+            <source>S&amp;hared scale</source>
+            <extracomment>Check box: one colour scale for every panel</extracomment>
             <translation>共用色階(&amp;H)</translation>
+        </message>
+        <message>
+            <source>One colour scale for every panel, its colour bar beside the grid, so that panels compare; off, each panel tops at its own largest weight</source>
+            <translation>所有面板共用一個色階，色條在網格旁邊，便於比較各面板；關閉時，每個面板以其自身的最大權重為頂</translation>
         </message>
         <message>
             <source>&amp;Words</source>
@@ -2178,12 +2183,14 @@ weight %6</source>
             <translation>比較：模型 × 頭</translation>
         </message>
         <message>
-            <source>Mean: one panel per model</source>
+            <source>Mean: a panel per model</source>
+            <extracomment>Layout combo box item: the mean of each model's heads, one panel per model</extracomment>
             <translation>平均：每個模型一個面板</translation>
         </message>
         <message>
-            <source>Focus: one model, layers × heads</source>
-            <translation>聚焦：單一模型，層 × 頭</translation>
+            <source>Focus: a model's layers</source>
+            <extracomment>Layout combo box item: every layer and head of one model (the clicked one)</extracomment>
+            <translation>聚焦：一個模型的各層</translation>
         </message>
         <message>
             <source>Compare every model's heads; the mean of each model's heads, one large panel per model; or every layer and head of the clicked model (Ctrl+Shift+L)</source>
@@ -2266,8 +2273,9 @@ weight %6</source>
             <translation>尺度(&amp;A)</translation>
         </message>
         <message>
-            <source>Label si&amp;ze</source>
-            <translation>標籤字型大小(&amp;Z)</translation>
+            <source>Lab&amp;els</source>
+            <extracomment>View bar: the size of the token labels on screen (points)</extracomment>
+            <translation>標籤(&amp;E)</translation>
         </message>
     </context>
     <context>
@@ -2615,8 +2623,8 @@ weight %6</source>
             <translation>未知的顏色對映“%1”：改為顯示 %2</translation>
         </message>
         <message>
-            <source>Layer %1: the models have layers 0 … %2, the last is shown</source>
-            <translation>第 %1 層：這些模型只有第 0 … %2 層，改為顯示最後一層</translation>
+            <source>Layer %1: the models have layers 1 … %2, the last is shown</source>
+            <translation>第 %1 層：這些模型只有第 1 … %2 層，改為顯示最後一層</translation>
         </message>
     </context>
 </TS>

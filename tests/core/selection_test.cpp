@@ -42,7 +42,8 @@ TEST(Selection, EveryHeadOfEveryModelSharesTheResultsMatrices) {
     const SelectedTable& t = s.columns[1].tables[1];
     EXPECT_EQ(t.weights.get(), &b.weights[1]);                           // no copy
     EXPECT_EQ(t.queries.get(), &(*f.results)[1].analysis.sourceLabels);  // the labels, shared
-    EXPECT_EQ(t.where, "enc self L0 · head 1");
+    EXPECT_EQ(t.where, "enc self L1 · head 2");  // for people, from 1
+    EXPECT_EQ(t.head, "1");                        // the data's index
     EXPECT_EQ(s.columns[1].title, "gauss");
     EXPECT_EQ(s.columns[1].variant, "gaussian");
     double top = 0;
@@ -64,7 +65,7 @@ TEST(Selection, MeanListsAndOwnScales) {
     for (const auto& h : w) expect += h / Scalar(w.size());
     EXPECT_TRUE(m.weights->isApprox(expect, 1e-6f));
     EXPECT_EQ(m.head, "mean");
-    EXPECT_EQ(m.where, "enc self L0 · mean of " + std::to_string(w.size()) + " heads");
+    EXPECT_EQ(m.where, "enc self L1 · mean of " + std::to_string(w.size()) + " heads");
     EXPECT_DOUBLE_EQ(m.scaleMax, double(m.weights->maxCoeff()));  // its own scale
     q.heads = "2, 0";
     const Selection two = selectTables(f.results, q);
@@ -86,7 +87,7 @@ TEST(Selection, ProfileAndDataExport) {
     ASSERT_EQ(models.lines.size(), 2u);
     EXPECT_EQ(models.query, "go");
     // Numbered for people, from 1 (the index is 3: "I want to go").
-    EXPECT_EQ(models.title, "Query 4 \"go\" · enc self L0 · every model, mean of heads");
+    EXPECT_EQ(models.title, "Query 4 \"go\" · enc self L1 · every model, mean of heads");
     const Profile heads = selectProfile(*f.results, BlockKind::EncoderSelf, 0, 3, 1);
     EXPECT_EQ(heads.lines.size(), (*f.results)[1].analysis.blocks.front().weights.size());
     EXPECT_EQ(heads.lines[0].second[2],
@@ -203,7 +204,7 @@ TEST(Selection, DifferenceIsEachTableMinusTheBaseColumns) {
     for (size_t h = 0; h < a.size(); ++h) {
         const SelectedTable& t = s.columns[0].tables[h];
         EXPECT_TRUE(t.diverging);
-        EXPECT_EQ(t.where, "enc self L0 · head " + std::to_string(h) + " − gauss");
+        EXPECT_EQ(t.where, "enc self L1 · head " + std::to_string(h + 1) + " − gauss");
         const Mat want = a[h] - b[h];
         EXPECT_EQ(*t.weights, want);
         top = std::max(top, double(want.cwiseAbs().maxCoeff()));
@@ -248,7 +249,7 @@ TEST(Selection, RolloutThroughTheLayers) {
     ASSERT_GE(means.size(), 2u);
     const SelectedTable& t = s.columns[0].tables.at(0);
     EXPECT_TRUE(t.weights->isApprox(attentionRollout(means), 1e-6f));
-    EXPECT_EQ(t.where, "enc self · rollout through L0–L" + std::to_string(means.size() - 1));
+    EXPECT_EQ(t.where, "enc self · rollout through L1–L" + std::to_string(means.size()));
     for (Eigen::Index i = 0; i < t.weights->rows(); ++i)
         EXPECT_NEAR(t.weights->row(i).sum(), 1.0, 1e-5);
     EXPECT_FALSE(s.diverging);

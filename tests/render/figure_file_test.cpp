@@ -8,6 +8,7 @@
 
 #include <QFile>
 #include <QImage>
+#include <cstdio>
 
 #include "tests/render/figure_measure.h"
 
@@ -216,4 +217,81 @@ TEST(FigureLayout, SlidesAreFilled) {
                 << what.toStdString();
             EXPECT_GT(double(inked) / (img.width() * img.height()), 0.35) << what.toStdString();
         }
+}
+
+namespace {
+
+// The share of a PNG's pixels that are the page's white (tools/blank-fraction's measure).
+double blankFraction(const QImage& img) {
+    qint64 blank = 0;
+    for (int y = 0; y < img.height(); ++y)
+        for (int x = 0; x < img.width(); ++x) blank += img.pixel(x, y) == qRgb(255, 255, 255);
+    return double(blank) / (double(img.width()) * img.height());
+}
+
+}  // namespace
+
+// A 16:9 slide of four models' four heads at 12-pt labels, as the app exports it (issue 29:
+// about two-thirds blank, the block of panels bound by the slide's width with blank bands
+// above and below). Its cells grow taller to use the height (at most kMaxCellStretch times
+// their width); well under two-thirds of the pixels stay blank. Two models on the slide were
+// filled already and keep square cells.
+TEST(FigureLayout, AFourModelSlideUsesItsArea) {
+    FigureStyle style;
+    style.fontSize = 12;
+    style.caption = "i want to go to the station";
+    const FigureCanvas canvas = canvasForPixels(QSize(1920, 1080), 144);
+    const QRectF slide(0, 0, 960, 540);
+    const Figure four{selection(4, 4), withFont(style)};
+    const FigureLayout L = layoutFigure(four, slide);
+    ASSERT_EQ(L.panels.size(), 16u);
+    for (const PanelPlace& p : L.panels) {
+        EXPECT_GT(p.cellH, p.cell * 1.2) << p.column << " " << p.row;
+        EXPECT_LE(p.cellH, p.cell * kMaxCellStretch + 1e-9);
+        EXPECT_TRUE(slide.contains(p.box));
+    }
+    EXPECT_GT(L.content.height(), slide.height() * 0.7);
+    QString error;
+    ASSERT_TRUE(writeFigure(tmp("four.png"), canvas, painter(four.selection, four.style), &error));
+    const double blank = blankFraction(QImage(tmp("four.png")).convertToFormat(QImage::Format_RGB32));
+    std::printf("4 models, 16:9 at 12 pt: %.1f %% blank\n", 100 * blank);
+    EXPECT_LT(blank, 0.6);  // 70 % before (square cells), 54 % with them 1.6 times as tall
+    const FigureLayout two = layoutFigure(Figure{selection(2, 4), withFont(style)}, slide);
+    for (const PanelPlace& p : two.panels) EXPECT_DOUBLE_EQ(p.cellH, p.cell);
+}
+
+// The selected query row is outlined in every panel of a figure, as on screen: the outline's
+// colour on the row's edges, inside its cells none; no outline without a selected query.
+TEST(Figure, TheSelectedQueryRowIsOutlinedInEveryPanel) {
+    FigureStyle style;
+    style.query = 3;
+    const Figure f{selection(2, 2), withFont(style)};
+    const FigureCanvas canvas = canvasForPoints(QSizeF(960, 540), 72);  // a pixel a point
+    QString error;
+    ASSERT_TRUE(writeFigure(tmp("query.png"), canvas, painter(f.selection, f.style), &error));
+    const QImage img = QImage(tmp("query.png")).convertToFormat(QImage::Format_RGB32);
+    auto outline = [](QRgb c) {
+        return qRed(c) > 200 && qGreen(c) < 110 && qBlue(c) < 100;  // #ff3b30, antialiased
+    };
+    const FigureLayout L = layoutFigure(f, QRectF(0, 0, 960, 540));
+    ASSERT_EQ(L.panels.size(), 4u);
+    for (const PanelPlace& p : L.panels) {
+        ASSERT_GT(p.cell, 8);
+        const double top = p.origin.y() + 3 * p.cellH, bottom = top + p.cellH;
+        int edge = 0;
+        for (int j = 0; j < int(kTokens.size()); ++j) {
+            const int x = int(p.origin.x() + (j + 0.5) * p.cell);
+            edge += outline(img.pixel(x, int(top + 0.5))) && outline(img.pixel(x, int(bottom - 1)));
+            EXPECT_FALSE(outline(img.pixel(x, int(top + p.cellH / 2))));  // the cell itself
+        }
+        EXPECT_EQ(edge, int(kTokens.size())) << "panel " << p.column << " " << p.row;
+        EXPECT_TRUE(outline(img.pixel(int(p.origin.x() + 0.5), int(top + p.cellH / 2))));
+    }
+    style.query = -1;
+    ASSERT_TRUE(writeFigure(tmp("noquery.png"), canvas, painter(f.selection, style), &error));
+    const QImage none = QImage(tmp("noquery.png")).convertToFormat(QImage::Format_RGB32);
+    int red = 0;
+    for (int y = 0; y < none.height(); ++y)
+        for (int x = 0; x < none.width(); ++x) red += outline(none.pixel(x, y));
+    EXPECT_EQ(red, 0);
 }

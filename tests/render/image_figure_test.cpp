@@ -150,13 +150,13 @@ TEST(ImageFigure, PanelsByLayerHeadAndQuery) {
     ImageColumn c = selectImageColumn(m, q);
     EXPECT_EQ(c.prediction, "b 75.0 %");
     ASSERT_EQ(c.panels.size(), 2u);
-    EXPECT_EQ(c.panels[1].where, "L1 · head 1");  // the last layer by default
+    EXPECT_EQ(c.panels[1].where, "L2 · head 2");  // the last layer by default; from 1
     EXPECT_NEAR(*c.panels[1].overlay.weights.classToken, 2.0 / 5, 1e-6);
     q.heads = "mean";
     q.layer = 0;
     c = selectImageColumn(m, q);
     ASSERT_EQ(c.panels.size(), 1u);
-    EXPECT_EQ(c.panels[0].where, "L0 · mean of 2 heads");
+    EXPECT_EQ(c.panels[0].where, "L1 · mean of 2 heads");
     EXPECT_NEAR(c.panels[0].overlay.weights.patches[3], 1.5 / 5, 1e-6);
     q.heads = "rollout";
     q.query = "1,1";

@@ -156,3 +156,45 @@ TEST(Export, CaptionIsTheSentenceAndItsTranslation) {
         EXPECT_NE(lines.join('\n').indexOf(QString::fromStdString(r.analysis.targetText).trimmed()),
                   -1);
 }
+
+// The exported slide outlines the selected query row in every panel, as the panels on screen
+// do (issue 29: the slide had no outline): the outline's colour in the PNG, in the query's
+// row (a later query's outline lower down), and none without a selected query.
+TEST(Export, TheSlideOutlinesTheSelectedQueryRowAsTheScreenDoes) {
+    MainWindow w;
+    ASSERT_TRUE(w.chooseModelSet("toy", false));
+    w.setPickModels(pick({"dot", "hc-sa"}));
+    w.chooseModels();
+    w.setSentence("i want to go to the station");
+    waitForResults(w);
+    const QString dir = QString::fromStdString(::testing::TempDir());
+    // The outline's pixels (#ff3b30, antialiased) of a 1920 × 1080 slide: how many, and
+    // their mean height.
+    auto outline = [&](int query, double* meanY) {
+        w.selectQuery(0, query);
+        std::unique_ptr<ExportDialog> d(w.createExportDialog());
+        d->setSizePreset("slide");
+        d->setPixels(QSize(1920, 1080));
+        QString error;
+        const QString png = dir + QString("query%1.png").arg(query);
+        EXPECT_TRUE(d->exportTo(png, &error)) << error.toStdString();
+        const QImage img = QImage(png).convertToFormat(QImage::Format_RGB32);
+        EXPECT_EQ(img.size(), QSize(1920, 1080));
+        qint64 n = 0;
+        double y = 0;
+        for (int r = 0; r < img.height(); ++r)
+            for (int x = 0; x < img.width(); ++x) {
+                const QRgb c = img.pixel(x, r);
+                if (qRed(c) > 200 && qGreen(c) < 110 && qBlue(c) < 100) ++n, y += r;
+            }
+        if (meanY) *meanY = n > 0 ? y / double(n) : 0;
+        return n;
+    };
+    EXPECT_EQ(outline(-1, nullptr), 0);
+    double y2 = 0, y6 = 0;
+    const qint64 row2 = outline(2, &y2);
+    // Around each of the 8 panels' rows: two lines of a row's width at least.
+    EXPECT_GT(row2, 8 * 2 * 100) << row2;
+    EXPECT_GT(outline(6, &y6), 8 * 2 * 100);
+    EXPECT_GT(y6, y2 + 10) << "the outline follows the query row";
+}

@@ -123,8 +123,8 @@ TEST(FilmDock, ASliderPositionPerSnapshotAndEachPanelItsWeights) {
     // The weights change over training (the slider shows something).
     EXPECT_NE(blockOf(r.snapshots.front(), BlockKind::EncoderSelf).weights[0],
               blockOf(r.snapshots.back(), BlockKind::EncoderSelf).weights[0]);
-    EXPECT_NE(dock.panel(0)->title().indexOf("head 0"), -1) << dock.panel(0)->title().toStdString();
-    EXPECT_NE(dock.panel(1)->title().indexOf("head 1"), -1);
+    EXPECT_NE(dock.panel(0)->title().indexOf("head 1"), -1) << dock.panel(0)->title().toStdString();
+    EXPECT_NE(dock.panel(1)->title().indexOf("head 2"), -1);  // heads counted from 1
 }
 
 TEST(FilmDock, OpensAProbeFileAndRefusesGarbageKeepingItsRecord) {

@@ -102,8 +102,11 @@ HeadId rowHead(const HeadsDock& dock, const Results& results, int row) {
     const std::string block = cell(dock, row, HeadsDock::Block).toString().toStdString();
     for (BlockKind k : {BlockKind::EncoderSelf, BlockKind::DecoderSelf, BlockKind::Cross})
         if (blockLabel(k) == block) id.kind = k;
-    id.layer = cell(dock, row, HeadsDock::Layer).toInt();
-    id.head = cell(dock, row, HeadsDock::Head).toInt();
+    // The index (from 0) is the value; people read it counted from 1.
+    id.layer = cell(dock, row, HeadsDock::Layer, HeadsDock::ValueRole).toInt();
+    id.head = cell(dock, row, HeadsDock::Head, HeadsDock::ValueRole).toInt();
+    EXPECT_EQ(cell(dock, row, HeadsDock::Layer).toInt(), id.layer + 1);
+    EXPECT_EQ(cell(dock, row, HeadsDock::Head).toInt(), id.head + 1);
     return id;
 }
 
@@ -349,8 +352,8 @@ int findNamedRow(const HeadsDock& dock, const std::string& model, BlockKind kind
     for (int r = 0; r < dock.table()->model()->rowCount(); ++r)
         if (cell(dock, r, HeadsDock::Model).toString().toStdString() == model &&
             cell(dock, r, HeadsDock::Block).toString().toStdString() == blockLabel(kind) &&
-            cell(dock, r, HeadsDock::Layer).toInt() == layer &&
-            cell(dock, r, HeadsDock::Head).toInt() == head)
+            cell(dock, r, HeadsDock::Layer, HeadsDock::ValueRole).toInt() == layer &&
+            cell(dock, r, HeadsDock::Head, HeadsDock::ValueRole).toInt() == head)
             return r;
     return -1;
 }

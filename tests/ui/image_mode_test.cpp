@@ -437,7 +437,9 @@ TEST_F(ImageMode, AWorkspacesImpossibleImageIsReportedAndTheRestOpens) {
     ASSERT_TRUE(w.openSession(path, &error)) << error.toStdString();
     ASSERT_TRUE(w.imageView()->chooser()->waitForTestImages());
     const QString problems = w.problems()->lines().join('\n');
-    for (const char* said : {"99999", "9,9", "rainbow", "Layer 5"})
+    // The file's layer 5 (an index) is the 6th layer, as people count: "Layer 6: the models
+    // have layers 1 … 2".
+    for (const char* said : {"99999", "9,9", "rainbow", "Layer 6: the models have layers 1 … 2"})
         EXPECT_TRUE(problems.contains(said)) << said << " in " << problems.toStdString();
     EXPECT_EQ(w.columns().size(), 2u);
     EXPECT_EQ(w.imageView()->model()->request().query, "pooled");
@@ -504,7 +506,7 @@ TEST_F(ImageMode, TheDistanceChartIsComputedOnlyWhenSeen) {
         ASSERT_EQ(s.y.size(), 4u);  // 2 layers × 2 heads
         for (size_t k = 0; k < 4; ++k) {
             const auto& res = *results[m].result;
-            EXPECT_EQ(std::lround(s.x[k]), long(k / 2));  // the layer, dots side by side
+            EXPECT_EQ(std::lround(s.x[k]), long(k / 2) + 1);  // the layer from 1, dots side by side
             EXPECT_NEAR(
                 s.y[k],
                 meanAttentionDistance(res.analysis.blocks[k / 2].weights[k % 2], res.grid).px,

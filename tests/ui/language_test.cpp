@@ -160,7 +160,7 @@ TEST_F(Language, SwitchesLiveAndBack) {
     settle(w);
     ASSERT_EQ(menuTitles(w), QStringList({"&File", "&View", "&Columns", "&Help"}));
     const QStringList english = allTexts(w);
-    ASSERT_EQ(w.workspace()->selection().columns.at(0).tables.at(0).where, "enc self L0 · head 0");
+    ASSERT_EQ(w.workspace()->selection().columns.at(0).tables.at(0).where, "enc self L1 · head 1");
 
     w.setLanguage("zh_CN");
     EXPECT_EQ(currentLanguage(), "zh_CN");
@@ -170,9 +170,9 @@ TEST_F(Language, SwitchesLiveAndBack) {
         EXPECT_TRUE(hasCjk(d->windowTitle())) << d->windowTitle().toStdString();
     EXPECT_EQ(w.statusBar()->currentMessage(), "界面语言：简体中文");
     EXPECT_EQ(w.workspace()->selection().columns.at(0).tables.at(0).where,
-              "编码器自注意力 L0 · 头 0");
+              "编码器自注意力 L1 · 头 1");
     ASSERT_NE(w.grid()->panel(0, 0), nullptr);
-    EXPECT_TRUE(w.grid()->panel(0, 0)->title().contains("编码器自注意力 L0 · 头 0"))
+    EXPECT_TRUE(w.grid()->panel(0, 0)->title().contains("编码器自注意力 L1 · 头 1"))
         << "the grid on screen must be redrawn: " << w.grid()->panel(0, 0)->title().toStdString();
     w.zoomBy(1.25);  // a status message made after the switch
     EXPECT_TRUE(hasCjk(w.statusBar()->currentMessage()))
@@ -187,18 +187,18 @@ TEST_F(Language, SwitchesLiveAndBack) {
     QFile svg(dir.filePath("zh.svg"));
     ASSERT_TRUE(svg.open(QIODevice::ReadOnly));
     const QString figure = QString::fromUtf8(svg.readAll());
-    EXPECT_TRUE(figure.contains("头 0")) << "no translated panel title in the figure";
+    EXPECT_TRUE(figure.contains("头 1")) << "no translated panel title in the figure";
     EXPECT_TRUE(figure.contains(">cat<")) << "token labels must stay untranslated";
 
     w.setLanguage("zh_TW");
     EXPECT_EQ(menuTitles(w), QStringList({"檔案(&F)", "檢視(&V)", "欄(&C)", "說明(&H)"}));
-    EXPECT_TRUE(w.grid()->panel(0, 0)->title().contains("頭 0"));
+    EXPECT_TRUE(w.grid()->panel(0, 0)->title().contains("頭 1"));
     EXPECT_EQ(w.statusBar()->currentMessage(), "介面語言：繁體中文");
 
     w.setLanguage("en");
     EXPECT_EQ(menuTitles(w), QStringList({"&File", "&View", "&Columns", "&Help"}));
     EXPECT_EQ(allTexts(w), english) << "going back to English must restore every text";
-    EXPECT_EQ(w.workspace()->selection().columns.at(0).tables.at(0).where, "enc self L0 · head 0");
+    EXPECT_EQ(w.workspace()->selection().columns.at(0).tables.at(0).where, "enc self L1 · head 1");
 }
 
 // Every text a person can read in the window, its docks and menus, by object and place: texts,

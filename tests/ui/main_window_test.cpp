@@ -18,6 +18,7 @@
 #include <QMenu>
 #include <QScrollArea>
 #include <QSettings>
+#include <QSpinBox>
 #include <QSignalSpy>
 #include <QStandardItemModel>
 #include <QStandardPaths>
@@ -116,12 +117,46 @@ TEST(MainWindow, TooltipNamesModelBlockLayerHeadTokensAndWeight) {
     waitForResults(w);
     HeatmapPanel* p = w.grid()->panel(1, 0);
     const QString text = p->cellText(3, 2);
-    EXPECT_TRUE(text.startsWith("hc-sa · enc self L0 · head 0")) << text.toStdString();
-    // Numbered from 1 for people: "go" is the 4th token, the first "to" the 3rd.
+    EXPECT_TRUE(text.startsWith("hc-sa · enc self L1 · head 1")) << text.toStdString();
+    // Numbered from 1 for people: layer and head as the tokens; "go" is the 4th token, the
+    // first "to" the 3rd.
     EXPECT_NE(text.indexOf("query 4 \"go\" → key 3 \"to\""), -1) << text.toStdString();
     EXPECT_NE(text.indexOf(QString("weight %1").arg(double(p->matrix()(3, 2)), 0, 'f', 4)), -1);
     EXPECT_NE(text.indexOf("0.39"), -1);            // N(0; 0, 1) = 0.3989: "go" centred on "to"
-    EXPECT_EQ(p->title(), "enc self L0 · head 0");  // the model is named in its header
+    EXPECT_EQ(p->title(), "enc self L1 · head 1");  // the model is named in its header
+}
+
+// Heads and layers are numbered from 1 wherever a person reads them, as the tokens are: the
+// panel titles, the view bar's Layer box (typing 2 shows the second layer, index 1), the
+// query profile's title and its lines; the view and the data keep the 0-based index.
+TEST(MainWindow, HeadsAndLayersAreNumberedFromOneForPeople) {
+    MainWindow w;
+    w.setColumns({bundled("01-dot.safetensors"), bundled("09-hc-sa.safetensors")});
+    w.setSentence("I want to go to the station");
+    w.show();
+    waitForResults(w);
+    QSpinBox* layer = nullptr;  // the view bar's spin box without a unit
+    for (QSpinBox* box : w.findChild<ViewControls*>()->findChildren<QSpinBox*>())
+        if (box->suffix().isEmpty()) layer = box;
+    ASSERT_NE(layer, nullptr);
+    EXPECT_EQ(w.view().layer, 0);
+    EXPECT_EQ(layer->text(), "1");
+    EXPECT_EQ(layer->minimum(), 0);  // the index
+    layer->selectAll();
+    QTest::keyClicks(layer, "2");
+    QTest::keyClick(layer, Qt::Key_Enter);
+    EXPECT_EQ(w.view().layer, 1);
+    EXPECT_EQ(layer->text(), "2");
+    QTest::qWait(50);  // the results hold every layer: nothing to analyse again
+    EXPECT_EQ(w.grid()->panel(1, 3)->title(), "enc self L2 · head 4");
+    const Selection s = w.workspace()->selection();
+    EXPECT_EQ(s.columns.at(1).tables.at(3).head, "3");  // the data's index
+    EXPECT_EQ(s.columns.at(1).tables.at(3).layer, 1);
+    w.selectQuery(1, 3);
+    const Profile f = w.workspace()->profile(1);
+    EXPECT_NE(f.title.find("enc self L2"), std::string::npos) << f.title;
+    ASSERT_FALSE(f.lines.empty());
+    EXPECT_EQ(f.lines.front().first, "head 1");
 }
 
 TEST(MainWindow, ClickingATokenHighlightsItsRowEverywhereAndPlotsItsProfile) {
@@ -485,11 +520,11 @@ TEST(MainWindow, EveryLayerOfOneModel) {
     w.setView(v);
     ASSERT_EQ(w.grid()->columnCount(), 1);  // only layer 1 has cross-attention
     EXPECT_EQ(w.grid()->rowCount(), 1);     // with one head
-    EXPECT_EQ(w.grid()->panel(0, 0)->title(), "cross L1 · head 0");
+    EXPECT_EQ(w.grid()->panel(0, 0)->title(), "cross L2 · head 1");  // from 1, for people
     v.kind = BlockKind::DecoderSelf;
     w.setView(v);
     EXPECT_EQ(w.grid()->columnCount(), 2);
-    EXPECT_EQ(w.grid()->panel(1, 3)->title(), "dec self L1 · head 3");
+    EXPECT_EQ(w.grid()->panel(1, 3)->title(), "dec self L2 · head 4");
 }
 
 TEST(MainWindow, ASavedWorkspaceReopensIdentically) {
@@ -660,7 +695,7 @@ TEST(MainWindow, ScreenAndFigureColourEveryCellAlike) {
                         const QPoint s(int(panel->plot()->xAxis->coordToPixel(j)),
                                        int(panel->plot()->yAxis->coordToPixel(i)));
                         const QPoint f(int(pl.origin.x() + (j + 0.5) * pl.cell),
-                                       int(pl.origin.y() + (i + 0.5) * pl.cell));
+                                       int(pl.origin.y() + (i + 0.5) * pl.cellH));
                         const QRgb a = screen.pixel(s) & 0xffffff, b = file.pixel(f) & 0xffffff;
                         ASSERT_EQ(a, b) << render::scalingName(scaling) << (shared ? " shared" : "")
                                         << ": column " << pl.column << " head " << pl.row
@@ -862,7 +897,7 @@ TEST(MainWindow, LinesViewHoverClickAndWorkspace) {
     LinesPanel* p = w.grid()->linesPanel(0, 0);
     ASSERT_NE(p, nullptr);
     ASSERT_NE(w.grid()->linesPanel(1, 3), nullptr);
-    EXPECT_EQ(p->title(), "enc self L0 · head 0");
+    EXPECT_EQ(p->title(), "enc self L1 · head 1");
     const render::LinesLayout l = p->currentLayout();
     ASSERT_EQ(l.queries.size(), 8u);  // 7 words + <eos>
     EXPECT_GE(l.pitch, 20.0);         // readable: the grid scrolls instead
@@ -1339,11 +1374,11 @@ TEST(MainWindow, OffsetProfilesFollowTheSentenceAndTheBlock) {
     OffsetProfileView* v = w.offsetProfiles();
     ASSERT_TRUE(waitUntil([&] { return !v->busy() && !v->charts().charts.empty(); }));
     ASSERT_EQ(v->charts().charts.size(), 8u);  // 4 heads of 2 models, encoder layer 0
-    EXPECT_NE(v->charts().charts[4].title.find("gauss · head 0"), std::string::npos);
+    EXPECT_NE(v->charts().charts[4].title.find("gauss · head 1"), std::string::npos);
     EXPECT_NE(v->charts().charts[4].title.find("R² 1.00"), std::string::npos);
     w.setBlock(BlockKind::Cross, 1);
     ASSERT_TRUE(waitUntil(
-        [&] { return !v->busy() && v->charts().title.find("cross L1") != std::string::npos; }));
+        [&] { return !v->busy() && v->charts().title.find("cross L2") != std::string::npos; }));
 }
 
 // The Variant panel keeps its column while columns are added (the list reallocates): editing

@@ -179,3 +179,37 @@ TEST(Presentation, AButtonBesideCompareStartsItAndNamesItsShortcut) {
     EXPECT_FALSE(w.presentation()->isActive());
     EXPECT_TRUE(button->isVisible());
 }
+
+// At 1366 × 768 with two models (dot vs HC-SA, the real English–Spanish set), the first two
+// heads of each model are in view whole while presenting (issue 29: head 2 started just
+// below the fold); leaving gives the panels their size back.
+TEST(Presentation, TheFirstTwoHeadsOfEachModelAreInViewAt1366x768) {
+    MainWindow w;
+    ASSERT_TRUE(w.chooseModelSet("en-es", false));
+    w.applyComparison("dot-hc-sa");
+    w.setSentence("I want to go to the station");
+    w.show();
+    w.analyzeNow();
+    ASSERT_TRUE(waitUntil([&] { return !w.runner()->busy(); }, 60000));
+    w.presentation()->setActive(true);
+    // Full screen on a 1366 × 768 screen (the offscreen platform's screen is another size).
+    w.setWindowState(Qt::WindowNoState);
+    w.setGeometry(0, 0, 1366, 768);
+    QTest::qWait(200);
+    ASSERT_EQ(w.grid()->columnCount(), 2);
+    ASSERT_GE(w.grid()->rowCount(), 2);
+    auto inView = [&](int c, int r) {
+        QWidget* p = w.grid()->panel(c, r);
+        QWidget* view = w.grid()->parentWidget();  // the scroll area's viewport
+        const QRect box(p->mapTo(view, QPoint(0, 0)), p->size());
+        return view->rect().contains(box);
+    };
+    for (int c = 0; c < 2; ++c)
+        for (int r = 0; r < 2; ++r)
+            EXPECT_TRUE(inView(c, r)) << "model " << c << " head " << r + 1;
+    const int presented = w.grid()->panel(0, 0)->height();
+    w.presentation()->setActive(false);
+    w.resize(1366, 768);
+    QTest::qWait(200);
+    EXPECT_NE(w.grid()->panel(0, 0)->height(), presented);
+}
