@@ -119,6 +119,12 @@ void ViewControls::retranslateUi() {
     m_layout->setToolTip(
         tr("Compare every model's heads; the mean of each model's heads, one large panel per "
            "model; or every layer and head of the clicked model (Ctrl+Shift+L)"));
+    retranslateBoxes();
+    retranslateLabels();
+}
+
+// The What, Block and Scaling boxes' items and the label size's suffix.
+void ViewControls::retranslateBoxes() {
     //: Combo box item: what the panels show (the attention weights themselves)
     m_show->setItemText(0, tr("Weights"));
     //: Combo box item: what the panels show (attention rollout, Abnar & Zuidema 2020)
@@ -156,7 +162,6 @@ void ViewControls::retranslateUi() {
     m_scaling->setItemText(1, tr("power"));
     //: Colour scaling of the weights: logarithmic
     m_scaling->setItemText(2, tr("log"));
-    retranslateLabels();
 }
 
 void ViewControls::retranslateLabels() {

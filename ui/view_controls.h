@@ -38,6 +38,7 @@ private:
     void createLayout();  // the controls in groups that wrap (FlowLayout)
     void retranslateUi();
     void retranslateLabels();  // the labels before the controls
+    void retranslateBoxes();  // retranslateUi's combo box items
     QComboBox *m_block, *m_colormap, *m_scaling, *m_layout, *m_show;
     QSpinBox *m_layer, *m_labels;
     QCheckBox *m_shared, *m_words, *m_lines, *m_quality;
