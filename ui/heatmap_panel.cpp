@@ -179,7 +179,8 @@ void HeatmapPanel::redrawNow() {
 // results). 47 × 47 values compared cost microseconds; drawing them again, milliseconds.
 bool HeatmapPanel::showsAlready(const SelectedTable& t) const {
     if (!m_weights || !t.weights || !m_map->visible() || t.scaleMax != m_max ||
-        t.diverging != m_diverging || *t.weights != *m_weights ||
+        t.diverging != m_diverging || t.weights->rows() != m_weights->rows() ||
+        t.weights->cols() != m_weights->cols() || *t.weights != *m_weights ||
         int(t.queries->size()) != m_queries.size() || int(t.keys->size()) != m_keys.size())
         return false;
     for (int i = 0; i < m_queries.size(); ++i)

@@ -149,6 +149,13 @@ TEST(Panel, TheSameTableAgainIsNotDrawnAgain) {
     rescaled.scaleMax = 0.9;
     h.setTable(rescaled);
     EXPECT_TRUE(test::waitUntil([&] { return replots > drawnLabels; }));
+    const int drawnScale = replots;
+    SelectedTable wider = rescaled;  // another shape (compared by shape first): drawn
+    wider.weights = std::make_shared<const Mat>(Mat::Constant(3, 4, 0.25f));
+    wider.keys = std::make_shared<const std::vector<std::string>>(
+        std::vector<std::string>{"x", "b", "c", "d"});
+    h.setTable(wider);
+    EXPECT_TRUE(test::waitUntil([&] { return replots > drawnScale; }));
 }
 
 }  // namespace
