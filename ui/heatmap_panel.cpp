@@ -13,6 +13,14 @@
 namespace attnviz::ui {
 namespace {
 
+// Token labels as the panel keeps them.
+QStringList labelsOf(const std::vector<std::string>& tokens) {
+    QStringList out;
+    out.reserve(qsizetype(tokens.size()));
+    for (const auto& t : tokens) out << QString::fromStdString(t);
+    return out;
+}
+
 QSharedPointer<QCPAxisTickerText> labels(const QStringList& tokens) {
     auto t = QSharedPointer<QCPAxisTickerText>::create();
     for (int i = 0; i < tokens.size(); ++i) t->addTick(i, tokens[i]);
@@ -178,16 +186,10 @@ void HeatmapPanel::redrawNow() {
 // after its first stage while the view shows the encoder; the last arrival, then the final
 // results). 47 × 47 values compared cost microseconds; drawing them again, milliseconds.
 bool HeatmapPanel::showsAlready(const SelectedTable& t) const {
-    if (!m_weights || !t.weights || !m_map->visible() || t.scaleMax != m_max ||
-        t.diverging != m_diverging || t.weights->rows() != m_weights->rows() ||
-        t.weights->cols() != m_weights->cols() || *t.weights != *m_weights ||
-        int(t.queries->size()) != m_queries.size() || int(t.keys->size()) != m_keys.size())
-        return false;
-    for (int i = 0; i < m_queries.size(); ++i)
-        if (m_queries[i] != QString::fromStdString((*t.queries)[size_t(i)])) return false;
-    for (int j = 0; j < m_keys.size(); ++j)
-        if (m_keys[j] != QString::fromStdString((*t.keys)[size_t(j)])) return false;
-    return true;
+    return m_weights && t.weights && m_map->visible() && t.scaleMax == m_max &&
+           t.diverging == m_diverging && t.weights->rows() == m_weights->rows() &&
+           t.weights->cols() == m_weights->cols() && *t.weights == *m_weights &&
+           labelsOf(*t.queries) == m_queries && labelsOf(*t.keys) == m_keys;
 }
 
 void HeatmapPanel::setTable(const SelectedTable& t) {
@@ -199,10 +201,8 @@ void HeatmapPanel::setTable(const SelectedTable& t) {
     }
     const bool sameShape = rows() == t.weights->rows() && cols() == t.weights->cols();
     m_weights = t.weights;
-    m_queries.clear();
-    m_keys.clear();
-    for (const auto& q : *t.queries) m_queries << QString::fromStdString(q);
-    for (const auto& k : *t.keys) m_keys << QString::fromStdString(k);
+    m_queries = labelsOf(*t.queries);
+    m_keys = labelsOf(*t.keys);
     m_max = t.scaleMax;
     if (t.diverging != m_diverging) {
         m_diverging = t.diverging;
