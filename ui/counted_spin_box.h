@@ -17,13 +17,12 @@ protected:
     int valueFromText(const QString& text) const override {
         return locale().toInt(text.trimmed()) - 1;
     }
-    QValidator::State validate(QString& text, int& pos) const override {
+    QValidator::State validate(QString& text, int& /*pos*/) const override {
         // The range as people count it: minimum()+1 … maximum()+1.
+        if (text.trimmed().isEmpty()) return QValidator::Intermediate;
         bool ok = false;
         const int shown = locale().toInt(text.trimmed(), &ok);
-        if (text.trimmed().isEmpty()) return QValidator::Intermediate;
         if (!ok) return QValidator::Invalid;
-        (void)pos;
         return shown - 1 >= minimum() && shown - 1 <= maximum() ? QValidator::Acceptable
                                                                 : QValidator::Intermediate;
     }
