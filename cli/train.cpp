@@ -39,7 +39,17 @@ private:
     CLI::Option* m_probeTarget = nullptr;
     std::string m_probeTargetText;
     bool m_noShuffle = false;
+    std::vector<int> m_saveAt;  // --save-at: steps whose checkpoint is kept too
 };
+
+// The checkpoint kept at `step` by --save-at: OUT with ".stepN" before ".safetensors"
+// ("runs/dot.safetensors" -> "runs/dot.step3000.safetensors").
+std::string snapshotPath(const std::string& out, int step) {
+    const std::string ext = ".safetensors", tag = ".step" + std::to_string(step);
+    if (out.size() > ext.size() && out.compare(out.size() - ext.size(), ext.size(), ext) == 0)
+        return out.substr(0, out.size() - ext.size()) + tag + ext;
+    return out + tag;
+}
 
 std::atomic<bool> g_stop{false};
 extern "C" void onInterrupt(int) {
@@ -231,6 +241,13 @@ CLI::App* TrainCommand::add(CLI::App& parent) {
     c->add_option("--probe-every", m_spec.probeEvery,
                   "Steps between probe snapshots (default with --probe: 100)")
         ->check(CLI::NonNegativeNumber);
+    c->add_option("--save-at", m_saveAt,
+                  "Also keep the checkpoint after these steps (each below --steps), with its "
+                  "held-out evaluation, as OUT with .stepN before .safetensors: one run gives "
+                  "the models of several training lengths (the schedule does not depend on "
+                  "--steps unless it is linear)")
+        ->delimiter(',')
+        ->check(CLI::PositiveNumber);
     return c;
 }
 
@@ -266,6 +283,20 @@ void TrainCommand::run(const Context& ctx) {
         all.push_back(m_out);
         checkOutputPath(m_log, all, "--log");
     }
+    std::sort(m_saveAt.begin(), m_saveAt.end());
+    m_saveAt.erase(std::unique(m_saveAt.begin(), m_saveAt.end()), m_saveAt.end());
+    if (!m_saveAt.empty() && m_saveAt.back() >= m_spec.train.steps)
+        throw Error("--save-at " + std::to_string(m_saveAt.back()) + " is not below --steps " +
+                    std::to_string(m_spec.train.steps) + " (the last step's checkpoint is --out)");
+    if (!m_saveAt.empty() && m_spec.train.schedule == "linear")
+        throw Error("--save-at with --schedule linear: the learning rate depends on --steps, "
+                    "so a kept step is not the model of a run that long");
+    for (const int step : m_saveAt) {
+        std::vector<std::string> all = inputs;
+        all.push_back(m_out);
+        all.push_back(m_log);
+        checkOutputPath(snapshotPath(m_out, step), all, "--save-at");
+    }
     if (m_spec.probeEvery > 0) {
         std::vector<std::string> all = inputs;
         all.push_back(m_out);
@@ -296,6 +327,14 @@ void TrainCommand::run(const Context& ctx) {
             printer(p);
             if (log) log << logLine(p).dump() << "\n" << std::flush;
             if (p.probe) writeProbe();
+            if (std::binary_search(m_saveAt.begin(), m_saveAt.end(), p.stats.step)) {
+                // As at the end of a run that long: evaluated, its metadata, written atomically
+                // (the evaluation draws no random numbers, so the run goes on unchanged).
+                job.finish(job.evaluateHeldOut(true), false);
+                const std::string path = snapshotPath(m_out, p.stats.step);
+                job.model().save(path);
+                ctx.err << "attnviz-cli: wrote " << path << "\n";
+            }
         },
         &g_stop);
     if (diverged) {

@@ -219,6 +219,52 @@ TEST(Cli, TrainingIsReproducibleToTheByte) {
     EXPECT_TRUE(readAll(files[0]) == readAll(files[1]));
 }
 
+// --save-at keeps the model of a shorter run on the way (issue 30's longer-training experiment:
+// one 9,000-step run gives the 3,000- and 6,000-step models): the step-3 checkpoint of a 6-step
+// run has the same tensors as a 3-step run with the same seed, dropout on, two threads.
+TEST(Cli, SaveAtKeepsTheModelOfTheShorterRun) {
+    const std::string cfg = tmp("tiny_sa.json"), longRun = tmp("sa_long.safetensors"),
+                      shortRun = tmp("sa_short.safetensors"),
+                      kept = tmp("sa_long.step3.safetensors");
+    writeFile(cfg, kTinyConfig);
+    std::remove(kept.c_str());
+    const std::vector<std::string> common{"train", "--config", cfg,  "--task",      "sort",
+                                          "--threads", "2", "--seed", "4", "--dropout",
+                                          "0.3",     "--held-out", "10"};
+    auto with = [&](std::vector<std::string> more) {
+        std::vector<std::string> args = common;
+        args.insert(args.end(), more.begin(), more.end());
+        return args;
+    };
+    Result r = cli(with({"--steps", "6", "--save-at", "3", "--out", longRun}));
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_NE(r.err.find("wrote " + kept), std::string::npos) << r.err;
+    r = cli(with({"--steps", "3", "--out", shortRun}));
+    ASSERT_EQ(r.code, 0) << r.err;
+    const auto a = attnviz::SafeTensorsFile::read(kept), b = attnviz::SafeTensorsFile::read(shortRun),
+               c = attnviz::SafeTensorsFile::read(longRun);
+    ASSERT_EQ(a.tensors.size(), b.tensors.size());
+    auto same = [](const attnviz::Tensor& x, const attnviz::Tensor& y) {
+        return x.shape == y.shape && x.m == y.m;  // the shape first: == needs equal sizes
+    };
+    bool longDiffers = false;
+    for (const auto& [name, t] : b.tensors) {
+        ASSERT_EQ(a.tensors.count(name), 1u) << name;
+        EXPECT_TRUE(same(a.tensors.at(name), t)) << name;
+        longDiffers = longDiffers || !same(c.tensors.at(name), t);
+    }
+    EXPECT_TRUE(longDiffers);  // the 6-step model trained on
+    EXPECT_EQ(json::parse(a.metadata.at("training"))["steps"], 3);
+    EXPECT_EQ(json::parse(c.metadata.at("training"))["steps"], 6);
+
+    r = cli(with({"--steps", "6", "--save-at", "6", "--out", longRun}));
+    EXPECT_EQ(r.code, 1);
+    EXPECT_NE(r.err.find("--save-at 6 is not below --steps 6"), std::string::npos) << r.err;
+    r = cli(with({"--steps", "6", "--save-at", "2", "--schedule", "linear", "--out", longRun}));
+    EXPECT_EQ(r.code, 1);
+    EXPECT_NE(r.err.find("--schedule linear"), std::string::npos) << r.err;
+}
+
 TEST(Cli, TrainOnUserDataReportsBadLines) {
     const std::string cfg = tmp("tiny3.json"), data = tmp("pairs.tsv");
     writeFile(cfg, kTinyConfig);
