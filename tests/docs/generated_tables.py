@@ -4,7 +4,8 @@
 
 1. Each table script, in --check mode, regenerates its tables from the cells under docs/
    and compares their rows with the document (scripts/doctables.py): the toy results and
-   both ablations (scripts/experiment), the real-text table (scripts/experiment-real), the
+   both ablations (scripts/experiment), the real-text table (scripts/experiment-real) and its longer training
+   (scripts/experiment-longer), the
    tested comparisons (scripts/compare-cells) and the analysis tables (scripts/analysis-runs).
 2. Every "mean ± sd" written in the prose of docs/results.md and docs/analysis.md must
    appear in one of their generated tables: a number quoted in a sentence that
@@ -25,6 +26,7 @@ CHECKS = [
     ["scripts/experiment", "--check", "--configs", "docs/ablations/ffn/*.json",
      "--cells", "docs/results-ablations", "--section", "ffn-ablation", "--tasks", "translate,reverse"],
     ["scripts/experiment-real", "--check"],
+    ["scripts/experiment-longer", "--check"],
     ["scripts/compare-cells", "--check"],
     ["scripts/analysis-runs", "--check"],
     ["scripts/experiment-vision", "--check"],
