@@ -6,7 +6,7 @@
    and compares their rows with the document (scripts/doctables.py): the toy results and
    both ablations (scripts/experiment), the real-text table (scripts/experiment-real) and its longer training
    (scripts/experiment-longer), the
-   tested comparisons (scripts/compare-cells) and the analysis tables (scripts/analysis-runs).
+   tested comparisons (scripts/compare-cells) and the analysis tables (scripts/analysis-runs, scripts/experiment-pruning).
 2. Every "mean ± sd" written in the prose of docs/results.md and docs/analysis.md must
    appear in one of their generated tables: a number quoted in a sentence that
    no table (and so no cell) backs fails the test.
@@ -29,6 +29,7 @@ CHECKS = [
     ["scripts/experiment-longer", "--check"],
     ["scripts/compare-cells", "--check"],
     ["scripts/analysis-runs", "--check"],
+    ["scripts/experiment-pruning", "--check"],
     ["scripts/experiment-vision", "--check"],
 ]
 SECTION = re.compile(r"<!-- ([\w-]+):begin -->(.*?)<!-- \1:end -->", re.S)
