@@ -4,6 +4,7 @@
 // profile, and with several sentences the input dependence. JSON. On an image model (arch
 // "vit"): every head's mean attention distance in pixels over one image or many.
 #include <algorithm>
+#include <filesystem>
 #include <map>
 #include <ostream>
 #include <sstream>
@@ -32,8 +33,8 @@ public:
     void run(const Context& ctx) override;
 
 private:
-    std::string m_model, m_text, m_target, m_data, m_task, m_out;
-    int m_count = 200, m_maxOffset = 8, m_imageCount = 1000;
+    std::string m_model, m_text, m_target, m_data, m_task, m_out, m_pruneData;
+    int m_count = 200, m_maxOffset = 8, m_imageCount = 1000, m_pruneCount = 0, m_randomOrders = 1;
     bool m_rollout = false, m_importance = false, m_prune = false;
     uint64_t m_seed = 1;
     CLI::Option *m_targetOpt = nullptr, *m_textOpt = nullptr, *m_imageCountOpt = nullptr;
@@ -41,6 +42,7 @@ private:
 
     using Inputs = std::vector<std::pair<std::string, std::optional<std::string>>>;
     Inputs readInputs(const Model& m, bool haveText) const;
+    static Inputs readLines(const Model& m, const std::string& path, int count);
     nlohmann::json rolloutJson(const std::vector<Analysis>& runs) const;
     nlohmann::json pruneJson(Model& m, const SetAnalysis& set) const;
     void runText(const Context& ctx, Model& m);
@@ -83,6 +85,20 @@ CLI::App* AnalyzeCommand::add(CLI::App& parent) {
     c->add_flag("--prune", m_prune,
                 "With --importance: the pruning curves, loss and BLEU after removing heads one "
                 "by one, least important first and in a random order");
+    auto* pruneData =
+        c->add_option("--prune-data", m_pruneData,
+                      "With --prune: measure the curves on these sentences (source TAB target), "
+                      "not on the ones the importance was computed on: pruning out of sample")
+            ->check(CLI::ExistingFile);
+    c->add_option("--prune-count", m_pruneCount,
+                  "At most this many sentences of --prune-data (default: --count)")
+        ->check(CLI::Range(1, 100000))
+        ->needs(pruneData);
+    c->add_option("--random-orders", m_randomOrders,
+                  "With --prune: this many random orders, drawn one after the other from --seed "
+                  "(the first is the same for any number)")
+        ->capture_default_str()
+        ->check(CLI::Range(1, 1000));
     m_image.addOptions(c);
     m_imageCountOpt = c->add_option("--fashion-mnist-count", m_imageCount,
                                     "Image models: average over the first N Fashion-MNIST images "
@@ -106,17 +122,7 @@ AnalyzeCommand::Inputs AnalyzeCommand::readInputs(const Model& m, bool haveText)
     if (haveText) {
         inputs.emplace_back(m_text, m_targetOpt->count() ? std::optional(m_target) : std::nullopt);
     } else if (!m_data.empty()) {
-        std::istringstream in(readTextFile(m_data, kMaxDataBytes, "data"));
-        std::string line;
-        while (int(inputs.size()) < m_count && std::getline(in, line)) {
-            if (!line.empty() && line.back() == '\r') line.pop_back();
-            if (line.find_first_not_of(" \t") == std::string::npos) continue;
-            const size_t tab = line.find('\t');
-            if (tab == std::string::npos || !seq2seq)
-                inputs.emplace_back(line, std::nullopt);
-            else
-                inputs.emplace_back(line.substr(0, tab), line.substr(tab + 1));
-        }
+        inputs = readLines(m, m_data, m_count);
     } else {
         const auto t = makeTask(m_task);
         if (t->seq2seq() != seq2seq)
@@ -124,6 +130,25 @@ AnalyzeCommand::Inputs AnalyzeCommand::readInputs(const Model& m, bool haveText)
         for (const Example& e : taskHeldOut(*t, m_seed, m_count))
             inputs.emplace_back(seq2seq ? joined(e.src) : joined(e.tgt),
                                 seq2seq ? std::optional(joined(e.tgt)) : std::nullopt);
+    }
+    return inputs;
+}
+
+// The first `count` non-blank lines of `path`: source TAB target (seq2seq), or text.
+AnalyzeCommand::Inputs AnalyzeCommand::readLines(const Model& m, const std::string& path,
+                                                 int count) {
+    const bool seq2seq = m.config().hasEncoder();
+    Inputs inputs;
+    std::istringstream in(readTextFile(path, kMaxDataBytes, "'" + path + "'"));
+    std::string line;
+    while (int(inputs.size()) < count && std::getline(in, line)) {
+        if (!line.empty() && line.back() == '\r') line.pop_back();
+        if (line.find_first_not_of(" \t") == std::string::npos) continue;
+        const size_t tab = line.find('\t');
+        if (tab == std::string::npos || !seq2seq)
+            inputs.emplace_back(line, std::nullopt);
+        else
+            inputs.emplace_back(line.substr(0, tab), line.substr(tab + 1));
     }
     return inputs;
 }
@@ -153,9 +178,23 @@ json AnalyzeCommand::rolloutJson(const std::vector<Analysis>& runs) const {
 }
 
 // With --prune: the curves of removing heads one by one (core/head_importance.h), loss and
-// BLEU after each, over the examples the importance was computed on.
+// BLEU after each, over the examples the importance was computed on or, with --prune-data,
+// over those sentences (out of sample).
 json AnalyzeCommand::pruneJson(Model& m, const SetAnalysis& set) const {
-    const PruneCurves curves = pruneHeads(m, set.examples.examples, set.importance, m_seed);
+    std::vector<Example> held;
+    if (!m_pruneData.empty()) {
+        std::vector<SetSentence> sentences;
+        for (const auto& [src, tgt] : readLines(m, m_pruneData, m_pruneCount > 0 ? m_pruneCount : m_count))
+            sentences.push_back({src, tgt});
+        held = importanceExamples(m, sentences).examples;
+        if (held.empty())
+            throw Error("--prune-data '" + m_pruneData + "' has no usable sentence" +
+                        std::string(m.config().hasEncoder() ? " (it needs source TAB target lines)"
+                                                            : ""));
+    }
+    const std::vector<Example>& examples = held.empty() ? set.examples.examples : held;
+    const PruneCurves curves =
+        pruneHeads(m, examples, set.importance, m_seed, {}, nullptr, m_randomOrders);
     auto points = [](const std::vector<PrunePoint>& curve) {
         json out = json::array();
         for (const PrunePoint& pt : curve) {
@@ -169,13 +208,20 @@ json AnalyzeCommand::pruneJson(Model& m, const SetAnalysis& set) const {
         }
         return out;
     };
-    return {{"by_importance", points(curves.byImportance)},
-            {"random", points(curves.random)},
-            {"sentences", set.examples.examples.size()}};
+    json orders = json::array({points(curves.random)});
+    for (const auto& more : curves.moreRandom) orders.push_back(points(more));
+    json out{{"by_importance", points(curves.byImportance)},
+             {"random", points(curves.random)},
+             {"random_orders", orders},
+             {"seed", m_seed},
+             {"sentences", examples.size()},
+             {"importance_sentences", set.examples.examples.size()}};
+    if (!m_pruneData.empty()) out["data"] = std::filesystem::path(m_pruneData).filename().string();
+    return out;
 }
 
 void AnalyzeCommand::run(const Context& ctx) {
-    if (!m_out.empty() && m_out != "-") checkOutputPath(m_out, {m_model, m_data});
+    if (!m_out.empty() && m_out != "-") checkOutputPath(m_out, {m_model, m_data, m_pruneData});
     m_image.check(m_out.empty() || m_out == "-" ? std::vector<std::string>{m_model}
                                                 : std::vector<std::string>{m_model, m_out});
     Model m = Model::load(m_model);
@@ -192,6 +238,8 @@ void AnalyzeCommand::runText(const Context& ctx, Model& m) {
     if (!haveText + m_data.empty() + m_task.empty() != 2)
         throw Error("analyze needs one of --text, --data or --task");
     if (m_prune && !m_importance) throw Error("--prune needs --importance");
+    if ((!m_pruneData.empty() || m_randomOrders != 1) && !m_prune)
+        throw Error("--prune-data and --random-orders need --prune");
     if (m_importance && haveText)
         throw Error("--importance needs a set of sentences: --data or --task");
     std::vector<SetSentence> sentences;

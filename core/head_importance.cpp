@@ -67,8 +67,9 @@ std::vector<HeadImportance> headImportance(const Model& model, const std::vector
 PruneCurves pruneHeads(Model& model, const std::vector<Example>& examples,
                        const std::vector<HeadImportance>& importance, uint64_t seed,
                        const std::function<void(int, int)>& progress,
-                       const std::atomic<bool>* cancel) {
+                       const std::atomic<bool>* cancel, int randomOrders) {
     if (examples.empty()) throw Error("pruning needs at least one example");
+    if (randomOrders < 1) throw Error("pruning needs at least one random order");
     if (importance.empty()) throw Error("pruning needs the heads' importance");
     // The gates' shape: a vector per block up to the last one named, a gate per head.
     std::vector<std::vector<Scalar>> ones;
@@ -91,19 +92,27 @@ PruneCurves pruneHeads(Model& model, const std::vector<Example>& examples,
 
     std::vector<size_t> byImportance(importance.size());
     std::iota(byImportance.begin(), byImportance.end(), size_t(0));
-    std::vector<size_t> random = byImportance;
+    const std::vector<size_t> capture = byImportance;
     std::stable_sort(byImportance.begin(), byImportance.end(), [&](size_t a, size_t b) {
         return importance[a].normalised < importance[b].normalised;
     });
+    // Each order a shuffle of the capture order, one after the other from one generator.
     Rng rng(seed);
-    for (size_t i = random.size() - 1; i > 0; --i) std::swap(random[i], random[rng.below(i + 1)]);
+    std::vector<std::vector<size_t>> randoms;
+    for (int k = 0; k < randomOrders; ++k) {
+        std::vector<size_t> order = capture;
+        for (size_t i = order.size() - 1; i > 0; --i) std::swap(order[i], order[rng.below(i + 1)]);
+        randoms.push_back(std::move(order));
+    }
 
     const bool seq2seq = model.config().hasEncoder();
-    const int total = 2 * (int(importance.size()) + 1);
+    const int total = (1 + randomOrders) * (int(importance.size()) + 1);
     int done = 0;
     const auto cancelled = [&] { return cancel && cancel->load(std::memory_order_relaxed); };
     PruneCurves out;
     out.sentences = int(examples.size());
+    // The two points every curve shares, once evaluated: none removed and every head removed.
+    std::optional<PrunePoint> none, every;
     // Heads removed in the order of `seq`, an evaluation before the first and after each.
     const auto curve = [&](const std::vector<size_t>& seq, std::vector<PrunePoint>& points) {
         std::vector<std::vector<Scalar>> gates = ones;
@@ -116,17 +125,29 @@ PruneCurves pruneHeads(Model& model, const std::vector<Example>& examples,
                 gates[size_t(h.block)][size_t(h.head)] = 0.0f;
                 p.head = h;
             }
-            model.setHeadGates(gates);
-            const Evaluation ev = evaluate(model, examples, EvalOptions{64, seq2seq});
-            p.loss = ev.loss;
-            if (ev.bleu) p.bleu = 100 * ev.bleu->score;
+            std::optional<PrunePoint>* shared =
+                removed == 0 ? &none : removed == seq.size() ? &every : nullptr;
+            if (shared && *shared) {
+                p.loss = (*shared)->loss;
+                p.bleu = (*shared)->bleu;
+            } else {
+                model.setHeadGates(gates);
+                const Evaluation ev = evaluate(model, examples, EvalOptions{64, seq2seq});
+                p.loss = ev.loss;
+                if (ev.bleu) p.bleu = 100 * ev.bleu->score;
+                if (shared) *shared = p;
+            }
             points.push_back(std::move(p));
             ++done;
             if (progress) progress(done, total);
         }
         return true;
     };
-    if (curve(byImportance, out.byImportance)) curve(random, out.random);
+    if (!curve(byImportance, out.byImportance) || !curve(randoms[0], out.random)) return out;
+    for (size_t k = 1; k < randoms.size(); ++k) {
+        out.moreRandom.emplace_back();
+        if (!curve(randoms[k], out.moreRandom.back())) break;
+    }
     return out;
 }
 

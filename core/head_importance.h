@@ -39,21 +39,25 @@ struct PrunePoint {
 struct PruneCurves {
     // heads + 1 points each when complete (0 … every head removed).
     std::vector<PrunePoint> byImportance, random;
+    // With randomOrders > 1: the further random orders, drawn after `random` from the same seed.
+    std::vector<std::vector<PrunePoint>> moreRandom;
     int sentences = 0;  // examples evaluated at each point
 };
 
 // Pruning curves (Michel et al. 2019, figure 3): the heads of `importance` (headImportance's
 // list for this model, every head in capture order) removed one by one through
 // Model::setHeadGates, globally least important first by normalised importance (ties in
-// capture order), then again from none in a random order drawn from `seed`; after each
-// removal `examples` are evaluated (evaluate(): loss; BLEU too for a seq2seq model).
-// `progress(done, total)` is called after each evaluation (total = 2 · (heads + 1)). When
+// capture order), then again from none in `randomOrders` random orders drawn one after the
+// other from `seed` (the first is `random`, the same for any randomOrders); after each removal
+// `examples` are evaluated (evaluate(): loss; BLEU too for a seq2seq model). The points every
+// curve shares (none and every head removed) are evaluated once. `progress(done, total)` is
+// called after each point (total = (1 + randomOrders) · (heads + 1)). When
 // *cancel becomes true it returns early with the curves so far. Leaves the model ungated
 // (also on early return or error). Error when examples or importance are empty or
 // importance does not describe the model's blocks.
 PruneCurves pruneHeads(Model& model, const std::vector<Example>& examples,
                        const std::vector<HeadImportance>& importance, uint64_t seed,
                        const std::function<void(int, int)>& progress = {},
-                       const std::atomic<bool>* cancel = nullptr);
+                       const std::atomic<bool>* cancel = nullptr, int randomOrders = 1);
 
 }  // namespace attnviz

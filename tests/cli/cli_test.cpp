@@ -811,6 +811,39 @@ TEST(Cli, AnalyzeHeadsOfASentenceAFileAndATask) {
     EXPECT_EQ(j["prune"]["by_importance"].size(), heads + 1);  // 0 … all removed
     EXPECT_EQ(j["prune"]["random"].size(), heads + 1);
     EXPECT_TRUE(j["prune"]["by_importance"][1].contains("head"));
+    const json inSample = j["prune"];
+    // Out of sample (issue 30): importance on the task's examples, the curves on other
+    // sentences, three random orders from one seed (the first is --random-orders 1's order).
+    const std::string other = tmp("analyze_other.tsv");
+    writeFile(other, "we see the dog\tni vidas\nI want to go\tmi volas\nthe dog sees\tla hundo\n");
+    r = cli({"analyze", "--model", model, "--task", "copy", "--count", "8", "--importance",
+             "--prune", "--prune-data", other, "--random-orders", "3"});
+    ASSERT_EQ(r.code, 0) << r.err;
+    const json out = json::parse(r.out)["prune"];
+    EXPECT_EQ(out["sentences"], 3);
+    EXPECT_EQ(out["importance_sentences"], 8);
+    EXPECT_EQ(out["data"], "attnviz_cli_analyze_other.tsv");
+    ASSERT_EQ(out["random_orders"].size(), 3u);
+    EXPECT_EQ(out["random_orders"][0], out["random"]);
+    auto order = [](const json& curve) {
+        std::vector<json> heads;
+        for (const json& p : curve)
+            if (p.contains("head")) heads.push_back(p["head"]);
+        return heads;
+    };
+    EXPECT_EQ(order(out["random"]), order(inSample["random"]));  // the same seed, the same order
+    EXPECT_NE(order(out["random_orders"][1]), order(out["random"]));
+    EXPECT_NE(order(out["random_orders"][2]), order(out["random_orders"][1]));
+    // Other sentences: another loss with every head; the shared end points are the same in
+    // every curve (evaluated once).
+    EXPECT_NE(out["by_importance"][0]["loss"], inSample["by_importance"][0]["loss"]);
+    for (const json& curve : out["random_orders"]) {
+        EXPECT_EQ(curve.front()["loss"], out["by_importance"].front()["loss"]);
+        EXPECT_EQ(curve.back()["loss"], out["by_importance"].back()["loss"]);
+    }
+    r = cli({"analyze", "--model", model, "--task", "copy", "--random-orders", "2"});
+    EXPECT_EQ(r.code, 1);
+    EXPECT_NE(r.err.find("need --prune"), std::string::npos) << r.err;
     r = cli({"analyze", "--model", model, "--text", "I want", "--importance"});
     EXPECT_EQ(r.code, 1);
     EXPECT_NE(r.err.find("needs a set of sentences"), std::string::npos) << r.err;

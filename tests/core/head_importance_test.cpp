@@ -13,6 +13,7 @@
 #include <set>
 #include <utility>
 
+#include "core/error.h"
 #include "core/evaluate.h"
 #include "core/network.h"
 #include "test_util.h"
@@ -172,6 +173,29 @@ TEST(PruneHeads, FromTheUnprunedModelToEveryHeadRemoved) {
     m.setHeadGates(gates);
     expectSameEvaluation(c.random[1], evaluate(m, ex, opt), "random, one removed");
     m.setHeadGates({});
+    // More orders: the first is the one-order run's, the others differ; the shared end points
+    // are evaluated once (progress still counts every point).
+    int progressCalls = 0;
+    const PruneCurves three =
+        pruneHeads(m, ex, imp, 5, [&](int, int) { ++progressCalls; }, nullptr, 3);
+    ASSERT_EQ(three.moreRandom.size(), 2u);
+    EXPECT_EQ(progressCalls, 4 * int(imp.size() + 1));
+    for (size_t k = 1; k < c.random.size(); ++k) {
+        EXPECT_EQ(three.random[k].head->block, c.random[k].head->block);
+        EXPECT_EQ(three.random[k].head->head, c.random[k].head->head);
+        EXPECT_EQ(three.random[k].loss, c.random[k].loss);
+    }
+    bool anotherOrder = false;
+    for (const auto& more : three.moreRandom) {
+        ASSERT_EQ(more.size(), imp.size() + 1);
+        expectSameEvaluation(more.front(), unpruned, "another order, none removed");
+        expectSameEvaluation(more.back(), none, "another order, all removed");
+        for (size_t k = 1; k < more.size(); ++k)
+            anotherOrder |= more[k].head->block != c.random[k].head->block ||
+                            more[k].head->head != c.random[k].head->head;
+    }
+    EXPECT_TRUE(anotherOrder);
+    EXPECT_THROW(pruneHeads(m, ex, imp, 5, {}, nullptr, 0), attnviz::Error);
     // The random order is the seed's: another seed, another order.
     const PruneCurves other = pruneHeads(m, ex, imp, 6);
     bool differs = false;
