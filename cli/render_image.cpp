@@ -33,7 +33,7 @@ void RenderCommand::addImageOptions() {
         "--query", m_imageQuery,
         "Image models: whose attention the overlay shows: pooled (what the classifier reads: "
         "the class token, or with mean pooling the mean of the patch rows), cls, or a patch "
-        "ROW,COLUMN from 0");
+        "ROW,COLUMN from 0 (the figure's footnote counts from 1: 0,0 is row 1, column 1)");
     m_opacityOpt = m_cmd
                        ->add_option("--opacity", m_opacity,
                                     "Image models: opacity of the overlay over the image, 0 … 1")

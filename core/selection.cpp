@@ -112,7 +112,7 @@ SelectedColumn selectColumn(const std::shared_ptr<const Results>& res, int c, in
     if (!b) {
         col.error = fill(w.noBlock, w.block(q.kind), counted(layer));
         *error =
-            r.name + " has no " + blockLabel(q.kind) + " block in layer " + std::to_string(layer);
+            r.name + " has no " + blockLabel(q.kind) + " block in layer " + counted(layer);
         if (q.kind != BlockKind::DecoderSelf && !r.analysis.blocks.empty() &&
             std::all_of(r.analysis.blocks.begin(), r.analysis.blocks.end(),
                         [](const CapturedBlock& c) { return c.kind == BlockKind::DecoderSelf; }))

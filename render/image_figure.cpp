@@ -299,10 +299,11 @@ QString queryNote(const ImageFigure& f) {
     const ImageQuery& q = f.columns[0].panels[0].overlay.query;
     switch (q.kind) {
         case ImageQuery::Kind::Patch:
-            //: A figure's footnote: %1 and %2 the query patch's grid row and column
+            // Counted from 1 for people, as layers and heads are (core/selection.h counted()).
+            //: A figure's footnote: %1 and %2 the query patch's grid row and column, from 1
             return w.translate("Figure", "Query: patch (row %1, column %2), outlined.")
-                .arg(q.row)
-                .arg(q.col);
+                .arg(q.row + 1)
+                .arg(q.col + 1);
         case ImageQuery::Kind::ClassToken:
             return w.translate("Figure", "Query: the class token.");
         case ImageQuery::Kind::Pooled:

@@ -75,7 +75,15 @@ ImageView::ImageView(QWidget* parent)
         const QString q = m_model->request().query;
         const QSignalBlocker b(m_query);
         if (m_query->count() > 2) m_query->removeItem(2);
-        if (q != "pooled" && q != "cls") m_query->addItem(tr("patch %1").arg(q), q);
+        if (q != "pooled" && q != "cls") {
+            // "R,C" from 0 in the data; counted from 1 for people, as layers and heads are.
+            const QStringList rc = q.split(',');
+            //: The query box: the patch clicked, its grid row and column counted from 1
+            m_query->addItem(tr("patch (row %1, column %2)")
+                                 .arg(rc.value(0).toInt() + 1)
+                                 .arg(rc.value(1).toInt() + 1),
+                             q);
+        }
         m_query->setCurrentIndex(std::max(0, m_query->findData(q)));
     });
     retranslateUi();

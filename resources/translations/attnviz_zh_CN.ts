@@ -2555,8 +2555,9 @@ weight %6</source>
             <translation>图像模型只能导出其面板。</translation>
         </message>
         <message>
-            <source>patch %1</source>
-            <translation>图块 %1</translation>
+            <source>patch (row %1, column %2)</source>
+            <extracomment>The query box: the patch clicked, its grid row and column counted from 1</extracomment>
+            <translation>图块（第 %1 行，第 %2 列）</translation>
         </message>
         <message>
             <source>&amp;Layer:</source>

@@ -2555,8 +2555,9 @@ weight %6</source>
             <translation>影像模型只能匯出其面板。</translation>
         </message>
         <message>
-            <source>patch %1</source>
-            <translation>圖塊 %1</translation>
+            <source>patch (row %1, column %2)</source>
+            <extracomment>The query box: the patch clicked, its grid row and column counted from 1</extracomment>
+            <translation>圖塊（第 %1 行，第 %2 列）</translation>
         </message>
         <message>
             <source>&amp;Layer:</source>

@@ -75,8 +75,8 @@ TEST(Selection, MeanListsAndOwnScales) {
     const Selection bad = selectTables(f.results, q);
     EXPECT_NE(bad.error.find("head '9' does not exist in dot"), std::string::npos) << bad.error;
     q.heads = "all";
-    q.layer = 7;
-    EXPECT_EQ(selectTables(f.results, q).error, "dot has no enc self block in layer 7");
+    q.layer = 7;  // the eighth layer: the Problems dock counts layers from 1, as the panels do
+    EXPECT_EQ(selectTables(f.results, q).error, "dot has no enc self block in layer 8");
     EXPECT_EQ(selectTables(f.results, SelectionRequest{}).single(1, 3).columns[0].tables[0].head,
               "3");
 }

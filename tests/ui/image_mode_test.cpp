@@ -314,6 +314,11 @@ TEST_F(ImageMode, ExportDataWritesThePanelsWeights) {
     open(w);
     ImageModel* m = w.imageView()->model();
     m->setQuery("1,2");
+    // The query box names the patch counted from 1, as layers and heads are (issue 29).
+    QStringList boxes;
+    for (const QComboBox* box : w.imageView()->findChildren<QComboBox*>())
+        boxes << box->currentText();
+    EXPECT_TRUE(boxes.contains("patch (row 2, column 3)")) << boxes.join(" | ").toStdString();
     QString error;
     const QString csv = m_dir.path() + "/weights.csv";
     ASSERT_TRUE(w.exportData(csv, &error)) << error.toStdString();
