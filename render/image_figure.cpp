@@ -42,27 +42,48 @@ QColor overlayColor(const ColorMap& map, double w, const OverlayStyle& s) {
     return c;
 }
 
-// The cells as one pixel per patch [G, G], each its overlay colour (transparent where a
-// patch has no weight): drawn scaled over the image on raster devices.
-QImage cellImage(const ImageOverlay& o, const ColorMap& map, const OverlayStyle& s) {
+QRgb over(QRgb src, QRgb dst) {  // premultiplied source over destination
+    const int keep = 255 - qAlpha(src);
+    auto mix = [&](int a, int b) { return a + (b * keep + 127) / 255; };
+    return qRgba(mix(qRed(src), qRed(dst)), mix(qGreen(src), qGreen(dst)),
+                 mix(qBlue(src), qBlue(dst)), mix(qAlpha(src), qAlpha(dst)));
+}
+
+// On pixels: the cells and the faint patch grid (lines `line` pixels wide) as one image `px`
+// pixels a side, drawn unscaled over the image. Qt's raster engine hands every fill of more
+// than ~96 rows (a grid line, a scaled cell image) to its thread pool, and waking the pool
+// cost more than the drawing: a third of choosing an image (issue 28). One blit does not.
+QImage overlayLayer(const ImageOverlay& o, const ColorMap& map, const OverlayStyle& s, int px,
+                    int line) {
     const int g = o.grid.grid;
-    QImage cells(g, g, QImage::Format_ARGB32_Premultiplied);
-    cells.fill(Qt::transparent);
-    for (int r = 0; r < g; ++r)
-        for (int c = 0; c < g; ++c) {
-            const size_t t = size_t(r * g + c);
-            if (t < o.weights.patches.size())
-                cells.setPixelColor(c, r, overlayColor(map, o.weights.patches[t], s));
+    std::vector<QRgb> cells(size_t(g) * size_t(g), 0);  // premultiplied; 0: no weight
+    for (size_t t = 0; t < cells.size() && t < o.weights.patches.size(); ++t)
+        cells[t] = qPremultiply(overlayColor(map, o.weights.patches[t], s).rgba());
+    std::vector<int> lines(size_t(px), 0);  // how many grid lines cover pixel column (row) k
+    for (int k = 1; k < g; ++k) {
+        const int at = int(std::lround(double(k) * px / g));
+        for (int d = 0; d < line; ++d)
+            if (at + d >= 0 && at + d < px) lines[size_t(at + d)] = 1;
+    }
+    const QRgb white = qPremultiply(qRgba(255, 255, 255, 90));
+    QImage out(px, px, QImage::Format_ARGB32_Premultiplied);
+    for (int y = 0; y < px; ++y) {
+        auto* row = reinterpret_cast<QRgb*>(out.scanLine(y));
+        const size_t r = size_t(std::min(g - 1, y * g / px));
+        for (int x = 0; x < px; ++x) {
+            QRgb c = cells[r * size_t(g) + size_t(std::min(g - 1, x * g / px))];
+            for (int n = lines[size_t(x)] + lines[size_t(y)]; n > 0; --n) c = over(white, c);
+            row[x] = c;
         }
-    return cells;
+    }
+    return out;
 }
 
 // The faint patch grid: lines, not rectangles (rectangles are the cells).
-// On pixels (`raster`) a line under one pixel is drawn one pixel wide anyway: cosmetic (width
-// 0), the raster engine's fast path; in vector files thin in proportion to the figure.
-void paintGrid(QPainter& p, const QRectF& sq, int g, bool raster) {
+// In vector files, thin in proportion to the figure (on pixels, overlayLayer draws it).
+void paintGrid(QPainter& p, const QRectF& sq, int g) {
     const double width = std::max(0.25, sq.width() / 600);
-    p.setPen(QPen(QColor(255, 255, 255, 90), raster && width <= 1 ? 0.0 : width));
+    p.setPen(QPen(QColor(255, 255, 255, 90), width));
     const double step = sq.width() / g;
     for (int k = 1; k < g; ++k) {
         p.drawLine(QPointF(sq.left() + k * step, sq.top()),
@@ -102,8 +123,14 @@ QRectF paintImageOverlay(QPainter& p, const QRectF& box, const ImageOverlay& o,
     const auto* engine = p.paintEngine();
     const bool raster = engine && engine->type() == QPaintEngine::Raster;
     if (raster) {
+        // The cells and the grid at the device's pixels (lines as thin as in paintGrid).
+        const qreal dpr = p.device() ? p.device()->devicePixelRatio() : 1.0;
+        const int px = std::max(1, int(std::lround(side * dpr)));
+        const double width = std::max(0.25, side / 600) * dpr;
+        QImage layer = overlayLayer(o, map, s, px, std::max(1, int(std::lround(width))));
+        layer.setDevicePixelRatio(dpr);
         p.drawImage(sq, grayImage(o));
-        p.drawImage(sq, cellImage(o, map, s));
+        p.drawImage(sq, layer);
     } else {
         p.drawImage(sq, pixelImage(o));
         const double step = side / g;
@@ -115,7 +142,7 @@ QRectF paintImageOverlay(QPainter& p, const QRectF& box, const ImageOverlay& o,
                                overlayColor(map, o.weights.patches[t], s));
             }
     }
-    paintGrid(p, sq, g, raster);
+    if (!raster) paintGrid(p, sq, g);
     paintQueryOutline(p, sq, o);
     p.restore();
     return sq;

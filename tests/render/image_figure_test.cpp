@@ -130,10 +130,16 @@ TEST(ImageFigure, TheScreenAndTheVectorDrawingLookTheSame) {
         }
     // Edges: 3 boundaries per direction, 53 pixels long, ±1 pixel each: at most ~8 % of 53².
     EXPECT_LT(differ, 53 * 53 * 8 / 100) << differ;
-    // Inside each patch, away from the edges, the same colour.
+    // Inside each patch, away from the edges, the same colour to rounding (on pixels the
+    // cells are blended in one premultiplied layer, in vector files each cell is filled: one
+    // unit of 255 apart at most).
     for (int t = 0; t < 4; ++t) {
         const int x = 3 + (t % 2) * 26 + 8, y = 5 + (t / 2) * 26 + 13;
-        EXPECT_EQ(raster.pixelColor(x, y), vector.pixelColor(x, y)) << t;
+        const QColor a = raster.pixelColor(x, y), b = vector.pixelColor(x, y);
+        EXPECT_LE(std::max({std::abs(a.red() - b.red()), std::abs(a.green() - b.green()),
+                            std::abs(a.blue() - b.blue())}),
+                  1)
+            << t << ": " << a.name().toStdString() << " and " << b.name().toStdString();
     }
 }
 
