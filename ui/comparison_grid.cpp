@@ -101,7 +101,10 @@ void ComparisonGrid::applySizes() {
             ? std::max(1, (m_fillSize.width() - mg.left() - mg.right() - spacing) / m_columns)
             : 0;
     // n rows in view: each row's share of the height, spacing and the headers' row aside.
-    const int n = m_rows > 1 ? std::min(m_rowsInView, m_rows) : 0;
+    int n = m_rows > 1 ? std::min(m_rowsInView, m_rows) : 0;
+    if (m_minRowHeight > 0)  // as many as fit at least that tall, at least one
+        n = std::min(n, std::max(1, (height + m_layout->verticalSpacing()) /
+                                        (m_minRowHeight + m_layout->verticalSpacing())));
     const QSize fill(share, n > 1 ? (height - (n - 1) * m_layout->verticalSpacing()) / n : height);
     forEachPanel([fill, n](Panel* p) {
         if (auto* h = qobject_cast<HeatmapPanel*>(p)) h->setFillCap(n > 1);
@@ -112,9 +115,10 @@ void ComparisonGrid::applySizes() {
     updateGeometry();
 }
 
-void ComparisonGrid::setRowsInView(int n) {
-    if (n == m_rowsInView) return;
+void ComparisonGrid::setRowsInView(int n, int minRowHeight) {
+    if (n == m_rowsInView && minRowHeight == m_minRowHeight) return;
     m_rowsInView = n;
+    m_minRowHeight = minRowHeight;
     applySizes();
 }
 

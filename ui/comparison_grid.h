@@ -54,10 +54,11 @@ public:
     LinesPanel* linesPanel(int column, int row) const {
         return qobject_cast<LinesPanel*>(panelAt(column, row));
     }
-    // With n > 0, several rows of panels are sized so that n of them fit the view's height
-    // (presentation mode: the first two heads of every model in sight); 0: as large as a
-    // column's share of the width allows (the default).
-    void setRowsInView(int n);
+    // With n > 0, several rows of panels are sized so that n of them fit the view's height,
+    // fewer where a row would be under `minRowHeight` pixels (presentation mode: two heads of
+    // every model in sight on a tall screen, one on a laptop's); 0: as large as a column's
+    // share of the width allows (the default).
+    void setRowsInView(int n, int minRowHeight = 0);
     // Scrolls the view so that panel (column, row) is in sight.
     void revealPanel(int column, int row);
     QLabel* header(int column) const;
@@ -128,7 +129,7 @@ private:
     PanelKind m_kind = PanelKind::Heatmap;      // of every panel
     int m_alignedRows = 0;  // the most tokens of any table (Panel::setAlignedRows)
     int m_columns = 0, m_rows = 0;
-    int m_rowsInView = 0;  // setRowsInView
+    int m_rowsInView = 0, m_minRowHeight = 0;  // setRowsInView
     int m_headerLines = 4;  // headers' height in lines of the grid's font
     QAbstractScrollArea* m_area = nullptr;
     QSize m_fillSize{0, 0};  // the view's room for the panels (0: not known yet)

@@ -16,6 +16,11 @@
 
 namespace attnviz::ui {
 
+namespace {
+// The least height of a row of heads in presentation mode: a map with its large labels.
+constexpr int kMinRowHeight = 380;
+}  // namespace
+
 Presentation::Presentation(MainWindow* window, QWidget* chrome, QLabel* caption)
     : QObject(window), m_window(window), m_chrome(chrome), m_caption(caption) {
     m_caption->setObjectName("presentationCaption");
@@ -76,7 +81,10 @@ void Presentation::enter() {
     else
         large.setPixelSize(int(m_gridFont.pixelSize() * kHeaderScale));
     w->grid()->setFont(large);
-    w->grid()->setRowsInView(2);  // the first two heads of every model in sight
+    // Two heads of every model in sight where the view has the height (a 1080-pixel screen);
+    // on a laptop or projector of 768 or 600 pixels one head, as large as the view allows (two
+    // rows there left 125-pixel maps with every second label dropped); the others scroll.
+    w->grid()->setRowsInView(2, kMinRowHeight);
     updateCaption();
     m_caption->show();
     for (QShortcut* k : m_keys) k->setEnabled(true);
