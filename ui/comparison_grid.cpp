@@ -106,10 +106,7 @@ void ComparisonGrid::applySizes() {
         n = std::min(n, std::max(1, (height + m_layout->verticalSpacing()) /
                                         (m_minRowHeight + m_layout->verticalSpacing())));
     const QSize fill(share, n > 1 ? (height - (n - 1) * m_layout->verticalSpacing()) / n : height);
-    forEachPanel([fill, n](Panel* p) {
-        if (auto* h = qobject_cast<HeatmapPanel*>(p)) h->setFillCap(n > 1);
-        p->setFill(fill);
-    });
+    forEachPanel([fill, n](Panel* p) { p->setFill(fill, n > 1); });
     fitViewport();
     m_layout->invalidate();
     updateGeometry();

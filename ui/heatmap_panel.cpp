@@ -237,15 +237,10 @@ void HeatmapPanel::setZoom(double zoom) {
     updateGeometry();
 }
 
-void HeatmapPanel::setFill(QSize pixels) {
-    if (pixels == m_fill) return;
+void HeatmapPanel::setFill(QSize pixels, bool capped) {
+    if (pixels == m_fill && capped == m_fillCap) return;
     m_fill = pixels;
-    updateGeometry();
-}
-
-void HeatmapPanel::setFillCap(bool cap) {
-    if (cap == m_fillCap) return;
-    m_fillCap = cap;
+    m_fillCap = capped;
     updateGeometry();
 }
 

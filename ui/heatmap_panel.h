@@ -72,12 +72,10 @@ public:
     // columns are as large as a column's share of the view's width and the view's height
     // allow: square cells sized so that the panel fills `pixels` (times the zoom, at most
     // kMaxFillCell per token; width 0: any width); height 0: the readable minimum only.
-    void setFill(QSize pixels) override;
+    // `capped`: at most that, below the readable minimum if need be (kMinFitCell per token at
+    // least).
+    void setFill(QSize pixels, bool capped) override;
     static constexpr int kMaxFillCell = 64;
-    // With `cap`, the fill is also the most the panel asks for, below the readable minimum
-    // if need be (kMinFitCell per token at least): presentation mode keeps two rows of heads
-    // in view (ComparisonGrid::setRowsInView).
-    void setFillCap(bool cap);
     static constexpr int kMinFitCell = 12;
     // How many tokens per shown label on an axis (1: every token named).
     int labelStep(Qt::Orientation o) const;
@@ -125,7 +123,7 @@ private:
     QSize m_around;        // widget size minus the map's, at the last layout (invalid before)
     double m_zoom = 1.0;
     QSize m_fill{0, 0};  // setFill
-    bool m_fillCap = false;  // setFillCap
+    bool m_fillCap = false;  // setFill(…, capped)
     int m_labelPoints = 8;
     bool m_settingView = false;
     bool m_ownBarWanted = false;  // setOwnColorBar's, or the view's (setColors)

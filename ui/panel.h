@@ -57,8 +57,10 @@ public:
     // The most tokens of any table in the grid, so that panels side by side line up.
     virtual void setAlignedRows(int /*rows*/) {}
     // The room a panel may fill: the pixel height (0: its readable minimum only) and, when not
-    // 0, the width it may not grow past (a column's share of the view).
-    virtual void setFill(QSize /*pixels*/) {}
+    // 0, the width it may not grow past (a column's share of the view). With `capped`, the
+    // room is also the most it asks for, below its readable minimum if need be (several rows
+    // kept in view: ComparisonGrid::setRowsInView).
+    virtual void setFill(QSize /*pixels*/, bool /*capped*/) {}
     // Shows this part of the table (another panel was zoomed or panned), without emitting
     // areaChanged.
     virtual void setArea(const TableArea& /*area*/) {}
