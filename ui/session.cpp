@@ -2,9 +2,11 @@
 #include "session.h"
 
 #include <QCoreApplication>
+#include <QDir>
 #include <QFileInfo>
 #include <QJsonArray>
 #include <QSettings>
+#include <QStandardPaths>
 #include <cmath>
 #include <cstdint>
 
@@ -179,9 +181,26 @@ bool Session::loadLast(Session* out) {
     return !out->columns.isEmpty();
 }
 
+QString Session::lastPastedImagePath() {
+    return QStandardPaths::writableLocation(QStandardPaths::AppLocalDataLocation) +
+           "/last-pasted-image.png";
+}
+
 void Session::saveAsLast() const {
     SessionFile f = toFile();
     storeColumnPaths(f, {});  // bundled models by name: the app may move or be installed
+    // The settings file is read whole at every start: a large pasted image (up to 8 MiB) goes
+    // to a file of its own, which the last workspace names as its image file.
+    if (f.image && f.image->pastedPng.size() > kMaxPastedPngInSettings) {
+        const QString path = lastPastedImagePath();
+        try {
+            if (!QDir().mkpath(QFileInfo(path).path())) throw Error("no folder for it");
+            writeFileAtomically(path.toStdString(), f.image->pastedPng);
+            f.image->file = f.image->fileAbsolute = path.toStdString();
+        } catch (const std::exception&) {  // the rest of the workspace is kept all the same
+        }
+        f.image->pastedPng.clear();
+    }
     QSettings().setValue("lastSession", QByteArray::fromStdString(f.toJson().dump(
                                             -1, ' ', false, json::error_handler_t::replace)));
 }

@@ -39,9 +39,13 @@ struct Session {
     // Opens the columns' checkpoints; those that cannot be opened are listed in *errors as
     // "path: reason" (ui/column_files.h: never throws, refuses deeply nested headers).
     std::vector<ModelColumn> openColumns(QStringList* errors) const;
-    // The workspace at the last close (QSettings), if any; and storing it.
+    // The workspace at the last close (QSettings), if any; and storing it. A pasted image
+    // above kMaxPastedPngInSettings bytes is kept in lastPastedImagePath() instead, as the
+    // workspace's image file (the settings file is read whole at every start).
     static bool loadLast(Session* out);
     void saveAsLast() const;
+    static constexpr size_t kMaxPastedPngInSettings = 256 * 1024;
+    static QString lastPastedImagePath();
     // A marker in the settings, set while the last workspace is being restored at start and
     // cleared once it is shown: still set at the next start means that start never finished.
     static void setRestoring(bool on);

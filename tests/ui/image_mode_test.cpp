@@ -4,6 +4,8 @@
 // computes, and a hostile image file is refused with a message.
 #include <gtest/gtest.h>
 
+#include <QBuffer>
+#include <QSettings>
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDockWidget>
@@ -44,6 +46,7 @@
 #include "ui/image_panel.h"
 #include "ui/image_view.h"
 #include "ui/main_window.h"
+#include "ui/session.h"
 #include "ui/problems_panel.h"
 
 using namespace attnviz;
@@ -420,6 +423,46 @@ TEST_F(ImageMode, TheImageAndItsQueryAreSavedWithTheWorkspace) {
     third.imageView()->chooser()->setInvert(InvertMode::No);
     EXPECT_EQ(third.imageView()->model()->image(),
               prepareModelImage(render::grayImage(pasted, "p"), 28, InvertMode::No).pixels);
+}
+
+// The last workspace lives in the settings file, read whole at every start: a pasted image
+// of more than 256 KiB goes to a file of its own (named as the workspace's image file), a
+// small one stays inside (issue 28).
+TEST(LastWorkspace, ALargePastedImageIsKeptBesideTheSettingsNotInThem) {
+    auto png = [](int side) {
+        QImage noise(side, side, QImage::Format_RGB32);
+        uint32_t x = 12345;
+        for (int y = 0; y < side; ++y)
+            for (int c = 0; c < side; ++c) noise.setPixel(c, y, (x = x * 1664525u + 1013904223u));
+        QByteArray bytes;
+        QBuffer buffer(&bytes);
+        buffer.open(QIODevice::WriteOnly);
+        noise.save(&buffer, "PNG");
+        return bytes.toStdString();
+    };
+    Session last;
+    last.image = SessionImage{};
+    last.image->pastedPng = png(600);  // noise: about 1 MiB of PNG
+    ASSERT_GT(last.image->pastedPng.size(), Session::kMaxPastedPngInSettings);
+    last.saveAsLast();
+    EXPECT_LT(QSettings().value("lastSession").toByteArray().size(), 64 * 1024);
+    Session stored;
+    ASSERT_FALSE(Session::loadLast(&stored));  // no columns: nothing to reopen, but read
+    const SessionFile f = parseSessionJson(
+        QSettings().value("lastSession").toByteArray().toStdString(), "the last workspace");
+    ASSERT_TRUE(f.image);
+    EXPECT_TRUE(f.image->pastedPng.empty());
+    EXPECT_EQ(f.image->file, Session::lastPastedImagePath().toStdString());
+    QFile kept(Session::lastPastedImagePath());
+    ASSERT_TRUE(kept.open(QIODevice::ReadOnly));
+    EXPECT_TRUE(kept.readAll().toStdString() == last.image->pastedPng);
+    last.image->pastedPng = png(40);  // small: inside, as in a workspace file
+    last.saveAsLast();
+    const SessionFile small = parseSessionJson(
+        QSettings().value("lastSession").toByteArray().toStdString(), "the last workspace");
+    EXPECT_EQ(small.image->pastedPng, last.image->pastedPng);
+    EXPECT_TRUE(small.image->file.empty());
+    QSettings().remove("lastSession");
 }
 
 // What a workspace's image part names but cannot be (a test image beyond the set, a patch
