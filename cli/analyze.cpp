@@ -184,13 +184,14 @@ json AnalyzeCommand::pruneJson(Model& m, const SetAnalysis& set) const {
     std::vector<Example> held;
     if (!m_pruneData.empty()) {
         std::vector<SetSentence> sentences;
-        for (const auto& [src, tgt] : readLines(m, m_pruneData, m_pruneCount > 0 ? m_pruneCount : m_count))
+        for (const auto& [src, tgt] :
+             readLines(m, m_pruneData, m_pruneCount > 0 ? m_pruneCount : m_count))
             sentences.push_back({src, tgt});
         held = importanceExamples(m, sentences).examples;
         if (held.empty())
-            throw Error("--prune-data '" + m_pruneData + "' has no usable sentence" +
-                        std::string(m.config().hasEncoder() ? " (it needs source TAB target lines)"
-                                                            : ""));
+            throw Error(
+                "--prune-data '" + m_pruneData + "' has no usable sentence" +
+                std::string(m.config().hasEncoder() ? " (it needs source TAB target lines)" : ""));
     }
     const std::vector<Example>& examples = held.empty() ? set.examples.examples : held;
     const PruneCurves curves =

@@ -289,8 +289,9 @@ void TrainCommand::run(const Context& ctx) {
         throw Error("--save-at " + std::to_string(m_saveAt.back()) + " is not below --steps " +
                     std::to_string(m_spec.train.steps) + " (the last step's checkpoint is --out)");
     if (!m_saveAt.empty() && m_spec.train.schedule == "linear")
-        throw Error("--save-at with --schedule linear: the learning rate depends on --steps, "
-                    "so a kept step is not the model of a run that long");
+        throw Error(
+            "--save-at with --schedule linear: the learning rate depends on --steps, "
+            "so a kept step is not the model of a run that long");
     for (const int step : m_saveAt) {
         std::vector<std::string> all = inputs;
         all.push_back(m_out);

@@ -125,8 +125,9 @@ PruneCurves pruneHeads(Model& model, const std::vector<Example>& examples,
                 gates[size_t(h.block)][size_t(h.head)] = 0.0f;
                 p.head = h;
             }
-            std::optional<PrunePoint>* shared =
-                removed == 0 ? &none : removed == seq.size() ? &every : nullptr;
+            std::optional<PrunePoint>* shared = removed == 0            ? &none
+                                                : removed == seq.size() ? &every
+                                                                        : nullptr;
             if (shared && *shared) {
                 p.loss = (*shared)->loss;
                 p.bleu = (*shared)->bleu;

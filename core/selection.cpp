@@ -111,8 +111,7 @@ SelectedColumn selectColumn(const std::shared_ptr<const Results>& res, int c, in
                               (q.mergeWords ? " · " + (cjk ? w.wordsCjk : w.words) : "");
     if (!b) {
         col.error = fill(w.noBlock, w.block(q.kind), counted(layer));
-        *error =
-            r.name + " has no " + blockLabel(q.kind) + " block in layer " + counted(layer);
+        *error = r.name + " has no " + blockLabel(q.kind) + " block in layer " + counted(layer);
         if (q.kind != BlockKind::DecoderSelf && !r.analysis.blocks.empty() &&
             std::all_of(r.analysis.blocks.begin(), r.analysis.blocks.end(),
                         [](const CapturedBlock& c) { return c.kind == BlockKind::DecoderSelf; }))
@@ -183,8 +182,7 @@ Selection selectRollout(const std::shared_ptr<const Results>& res, const Selecti
         SelectedColumn col;
         col.result = c;
         col.layer = layer;
-        col.title =
-            q.allLayersOf >= 0 ? fill(q.wording.layer, r.name, counted(layer)) : r.name;
+        col.title = q.allLayersOf >= 0 ? fill(q.wording.layer, r.name, counted(layer)) : r.name;
         std::vector<Mat> means;
         int last = -1;
         if (r.error.empty())

@@ -228,9 +228,9 @@ TEST(Cli, SaveAtKeepsTheModelOfTheShorterRun) {
                       kept = tmp("sa_long.step3.safetensors");
     writeFile(cfg, kTinyConfig);
     std::remove(kept.c_str());
-    const std::vector<std::string> common{"train", "--config", cfg,  "--task",      "sort",
-                                          "--threads", "2", "--seed", "4", "--dropout",
-                                          "0.3",     "--held-out", "10"};
+    const std::vector<std::string> common{
+        "train",  "--config", cfg,         "--task", "sort",       "--threads", "2",
+        "--seed", "4",        "--dropout", "0.3",    "--held-out", "10"};
     auto with = [&](std::vector<std::string> more) {
         std::vector<std::string> args = common;
         args.insert(args.end(), more.begin(), more.end());
@@ -241,7 +241,8 @@ TEST(Cli, SaveAtKeepsTheModelOfTheShorterRun) {
     EXPECT_NE(r.err.find("wrote " + kept), std::string::npos) << r.err;
     r = cli(with({"--steps", "3", "--out", shortRun}));
     ASSERT_EQ(r.code, 0) << r.err;
-    const auto a = attnviz::SafeTensorsFile::read(kept), b = attnviz::SafeTensorsFile::read(shortRun),
+    const auto a = attnviz::SafeTensorsFile::read(kept),
+               b = attnviz::SafeTensorsFile::read(shortRun),
                c = attnviz::SafeTensorsFile::read(longRun);
     ASSERT_EQ(a.tensors.size(), b.tensors.size());
     auto same = [](const attnviz::Tensor& x, const attnviz::Tensor& y) {

@@ -176,8 +176,8 @@ TEST(PruneHeads, FromTheUnprunedModelToEveryHeadRemoved) {
     // More orders: the first is the one-order run's, the others differ; the shared end points
     // are evaluated once (progress still counts every point).
     int progressCalls = 0;
-    const PruneCurves three =
-        pruneHeads(m, ex, imp, 5, [&](int, int) { ++progressCalls; }, nullptr, 3);
+    const PruneCurves three = pruneHeads(
+        m, ex, imp, 5, [&](int, int) { ++progressCalls; }, nullptr, 3);
     ASSERT_EQ(three.moreRandom.size(), 2u);
     EXPECT_EQ(progressCalls, 4 * int(imp.size() + 1));
     for (size_t k = 1; k < c.random.size(); ++k) {

@@ -5,7 +5,6 @@
 #include <gtest/gtest.h>
 
 #include <QBuffer>
-#include <QSettings>
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDockWidget>
@@ -18,6 +17,7 @@
 #include <QPushButton>
 #include <QScrollArea>
 #include <QScrollBar>
+#include <QSettings>
 #include <QTableView>
 #include <QTableWidget>
 #include <QTemporaryDir>
@@ -46,8 +46,8 @@
 #include "ui/image_panel.h"
 #include "ui/image_view.h"
 #include "ui/main_window.h"
-#include "ui/session.h"
 #include "ui/problems_panel.h"
+#include "ui/session.h"
 
 using namespace attnviz;
 using namespace attnviz::ui;
