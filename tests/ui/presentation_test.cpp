@@ -230,8 +230,7 @@ TEST(Presentation, OneHeadOfEachModelFillsALaptopsViewAndTwoAFullHdOne) {
     const int presented = w.grid()->panel(0, 0)->height();
     present(1920, 1080);  // room for two heads of each model
     for (int c = 0; c < 2; ++c)
-        for (int r = 0; r < 2; ++r)
-            EXPECT_TRUE(inView(c, r)) << "model " << c << " head " << r + 1;
+        for (int r = 0; r < 2; ++r) EXPECT_TRUE(inView(c, r)) << "model " << c << " head " << r + 1;
     w.presentation()->setActive(false);
     w.resize(1366, 768);
     QTest::qWait(200);
