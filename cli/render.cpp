@@ -396,20 +396,23 @@ void RenderCommand::runCharts(std::ostream& out) {
         BlockKind kind;
         if (!blockKindFromName(m_block, &kind))
             throw Error("--block must be encoder_self, decoder_self or cross");
-        std::vector<render::ModelRuns> models;
+        std::vector<std::vector<Analysis>> runs;  // [model][sentence]
         for (const auto& path : m_models) {
-            const ModelColumn& col = column(path);
-            Model& m = *col.model;
-            render::ModelRuns mr{col.name, {}};
+            Model& m = *column(path).model;
+            runs.emplace_back();
             for (const auto& [src, tgt] : sentences) {
                 try {
-                    mr.runs.push_back(tgt ? m.analyze(src, std::string_view(*tgt))
-                                          : m.analyze(src));
+                    runs.back().push_back(tgt ? m.analyze(src, std::string_view(*tgt))
+                                              : m.analyze(src));
                 } catch (const Error& e) {
                     if (sentences.size() == 1) throw Error(path + ": " + e.what());
                 }
             }
-            models.push_back(std::move(mr));
+        }
+        std::vector<render::ModelRuns> models;
+        for (size_t k = 0; k < m_models.size(); ++k) {
+            models.push_back({column(m_models[k]).name, {}});
+            for (const Analysis& a : runs[k]) models.back().runs.push_back(&a);
         }
         std::string problem;
         g = render::offsetProfileCharts(models, kind, m_layer, m_maxOffset, &problem,

@@ -20,13 +20,20 @@ std::vector<SetSentence> sentenceSet(const std::vector<std::string>& lines, bool
     return out;
 }
 
-std::vector<HeadTable> headTables(const std::vector<Analysis>& runs, size_t block, int head) {
+std::vector<HeadTable> headTables(const std::vector<const Analysis*>& runs, size_t block,
+                                  int head) {
     std::vector<HeadTable> tables;
-    for (const Analysis& r : runs) {
-        const CapturedBlock& b = r.blocks.at(block);
+    for (const Analysis* r : runs) {
+        const CapturedBlock& b = r->blocks.at(block);
         tables.push_back({&b.weights.at(size_t(head)), b.kind == BlockKind::DecoderSelf});
     }
     return tables;
+}
+
+std::vector<HeadTable> headTables(const std::vector<Analysis>& runs, size_t block, int head) {
+    std::vector<const Analysis*> each;
+    for (const Analysis& r : runs) each.push_back(&r);
+    return headTables(each, block, head);
 }
 
 HeadSetStats headSetStats(const std::vector<Analysis>& runs, size_t block, int head) {

@@ -42,6 +42,7 @@ struct HeadSetStats {
 HeadSetStats headSetStats(const std::vector<Analysis>& runs, size_t block, int head);
 // The tables headSetStats reads (they point into `runs`).
 std::vector<HeadTable> headTables(const std::vector<Analysis>& runs, size_t block, int head);
+std::vector<HeadTable> headTables(const std::vector<const Analysis*>& runs, size_t block, int head);
 
 // The examples of head importance for `model`: tokenized with its tokenizer; a seq2seq model
 // needs the reference target (sentences without one are counted, not used), a decoder-only

@@ -211,8 +211,8 @@ ChartGrid offsetProfileCharts(const std::vector<ModelRuns>& models, BlockKind ki
         const ModelRuns& m = models[mi];
         int index = -1;
         if (!m.runs.empty())
-            for (size_t k = 0; k < m.runs[0].blocks.size(); ++k)
-                if (m.runs[0].blocks[k].kind == kind && m.runs[0].blocks[k].layer == layer)
+            for (size_t k = 0; k < m.runs[0]->blocks.size(); ++k)
+                if (m.runs[0]->blocks[k].kind == kind && m.runs[0]->blocks[k].layer == layer)
                     index = int(k);
         if (index < 0) {
             if (error && error->empty())
@@ -220,7 +220,7 @@ ChartGrid offsetProfileCharts(const std::vector<ModelRuns>& models, BlockKind ki
                          std::to_string(layer);
             continue;
         }
-        const int heads = m.runs[0].blocks[size_t(index)].heads;
+        const int heads = m.runs[0]->blocks[size_t(index)].heads;
         columns = std::max(columns, heads);
         for (int h = 0; h < heads; ++h) {
             const std::vector<HeadTable> tables = headTables(m.runs, size_t(index), h);

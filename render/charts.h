@@ -43,10 +43,11 @@ struct ChartGrid {
 
 void paintCharts(QPainter& p, const ChartGrid& g, const FigureStyle& style, const QRectF& page);
 
-// One model's analyses, one per sentence (the same blocks in each).
+// One model's analyses, one per sentence (the same blocks in each), owned by the caller (the
+// app's results are not copied for a chart).
 struct ModelRuns {
     std::string name;
-    std::vector<Analysis> runs;
+    std::vector<const Analysis*> runs;
 };
 // Relative-offset profiles (docs/analysis.md): a chart per head of block `kind`, layer `layer`
 // of every model, the head's mean weight at each offset -maxOffset..maxOffset over its

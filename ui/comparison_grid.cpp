@@ -16,6 +16,28 @@ namespace attnviz::ui {
 
 namespace {
 
+// A column's header: rich text wrapped within the column, at a fixed height. QLabel lays its
+// document out again for each size hint and for heightForWidth (a third of the UI thread's
+// time per new sentence at 47 tokens, most of it for hints the fixed height makes moot); this
+// one's hints are the width of its widest unbreakable word, measured when its text is set.
+class ColumnHeader : public QLabel {
+public:
+    explicit ColumnHeader(QWidget* parent) : QLabel(parent) {}
+    void setHeader(const QString& html, int minWidth) {
+        if (minWidth != m_minWidth) {
+            m_minWidth = minWidth;
+            updateGeometry();
+        }
+        setText(html);
+    }
+    bool hasHeightForWidth() const override { return false; }  // its height is fixed
+    QSize minimumSizeHint() const override { return {m_minWidth, minimumHeight()}; }
+    QSize sizeHint() const override { return minimumSizeHint(); }  // as wide as its panels
+
+private:
+    int m_minWidth = 0;
+};
+
 // The heads of the view's block and layer in one result's analysis; 0 when it has none.
 int headsOf(const ColumnResult& r, BlockKind kind, int layer) {
     for (const auto& b : r.analysis.blocks)
@@ -274,7 +296,7 @@ void ComparisonGrid::refillHeader(QObject* watched, const QResizeEvent* event) {
 }
 
 QLabel* ComparisonGrid::makeHeader(int c) {
-    auto* label = new QLabel(this);
+    auto* label = new ColumnHeader(this);
     label->setAlignment(Qt::AlignCenter);
     label->setWordWrap(true);
     // A fixed height: headers whose text wraps differently must not re-lay out the panels.
@@ -492,7 +514,14 @@ void ComparisonGrid::fillHeader(int c, const SelectedColumn& col) {
                   .arg(words) +
               "<br>" + tip;
     }
-    m_headers[size_t(c)]->setText(header);
+    // Its widest word is the model's name (bold); the other lines are short words or elided.
+    QFont bold = m_headers[size_t(c)]->font();
+    bold.setBold(true);
+    const QFontMetrics fm(bold);
+    int widest = 0;
+    for (const QString& word : QString::fromStdString(col.title).split(' ', Qt::SkipEmptyParts))
+        widest = std::max(widest, fm.horizontalAdvance(word));
+    static_cast<ColumnHeader*>(m_headers[size_t(c)])->setHeader(header, widest + 4);
     m_headers[size_t(c)]->setToolTip(tip);
 }
 

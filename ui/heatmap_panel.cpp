@@ -203,6 +203,7 @@ void HeatmapPanel::setTable(const SelectedTable& t) {
     m_weights = t.weights;
     m_queries = labelsOf(*t.queries);
     m_keys = labelsOf(*t.keys);
+    m_labelWidth = -1;
     m_max = t.scaleMax;
     if (t.diverging != m_diverging) {
         m_diverging = t.diverging;
@@ -249,6 +250,7 @@ void HeatmapPanel::setLabelPoints(int points) {
     m_labelPoints = points;
     for (QCPAxis* a : {m_plot->xAxis, m_plot->yAxis})
         a->setTickLabelFont(QFont(render::figureFontFamily(), points));
+    m_labelWidth = -1;
     m_title->setFont(QFont(render::figureFontFamily(), std::max(8, points), QFont::DemiBold));
     updateGeometry();
     fitLayout();
@@ -287,11 +289,14 @@ int HeatmapPanel::labelStep(Qt::Orientation o) const {
 }
 
 QSize HeatmapPanel::minimumSizeHint() const {
-    const QFontMetrics fm(m_plot->xAxis->tickLabelFont());
-    int label = 0;
-    for (const auto& t : m_queries) label = std::max(label, fm.horizontalAdvance(t));
-    for (const auto& t : m_keys) label = std::max(label, fm.horizontalAdvance(t));
-    label = std::min(label, 120) + 28;  // elided past that; ticks and padding besides
+    if (m_labelWidth < 0) {  // measured once per table: layouts ask for this often
+        const QFontMetrics fm(m_plot->xAxis->tickLabelFont());
+        m_labelWidth = 0;
+        for (const auto& t : m_queries)
+            m_labelWidth = std::max(m_labelWidth, fm.horizontalAdvance(t));
+        for (const auto& t : m_keys) m_labelWidth = std::max(m_labelWidth, fm.horizontalAdvance(t));
+    }
+    const int label = std::min(m_labelWidth, 120) + 28;  // elided past that; ticks and padding
     const int lines = int(m_title->text().count('\n')) + 1;
     const int title = lines * QFontMetrics(m_title->font()).lineSpacing() + 8;
     const int bar = hasOwnColorBar() ? 52 : 0;  // its own colour bar and tick labels
@@ -396,6 +401,7 @@ void HeatmapPanel::setMessage(const QString& message) {
     m_weights.reset();
     m_queries.clear();
     m_keys.clear();
+    m_labelWidth = -1;
     m_map->setVisible(false);
     m_highlight->setVisible(false);
     // No token labels of a previous table around the message.

@@ -111,6 +111,8 @@ private:
     QCPColorScale* m_scale = nullptr;
     std::shared_ptr<const Mat> m_weights;
     QStringList m_queries, m_keys;
+    // The widest of their labels in the tick font, px (minimumSizeHint); -1: to be measured.
+    mutable int m_labelWidth = -1;
     QString m_fullTitle;
     QString m_messageText;  // unwrapped
     QString m_colormap = "viridis";

@@ -113,7 +113,7 @@ void OffsetProfileView::recompute() {
             const Results& results = stats->results();
             for (size_t c = 0; c < results.size(); ++c)
                 if (results[c].error.empty()) {
-                    models.push_back({results[c].name, {results[c].analysis}});
+                    models.push_back({results[c].name, {&results[c].analysis}});
                     columnOf.push_back(c);
                 }
             render::ChartGrid g = render::offsetProfileCharts(
