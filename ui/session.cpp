@@ -197,9 +197,11 @@ void Session::saveAsLast() const {
             if (!QDir().mkpath(QFileInfo(path).path())) throw Error("no folder for it");
             writeFileAtomically(path.toStdString(), f.image->pastedPng);
             f.image->file = f.image->fileAbsolute = path.toStdString();
-        } catch (const std::exception&) {  // the rest of the workspace is kept all the same
+            f.image->pastedPng.clear();
+        } catch (const std::exception&) {
+            // Not written (a full disk, a read-only folder): kept inside the settings after all,
+            // a slower start rather than a lost image.
         }
-        f.image->pastedPng.clear();
     }
     QSettings().setValue("lastSession", QByteArray::fromStdString(f.toJson().dump(
                                             -1, ' ', false, json::error_handler_t::replace)));

@@ -7,6 +7,7 @@
 #include <QBuffer>
 #include <QCheckBox>
 #include <QComboBox>
+#include <QDir>
 #include <QDockWidget>
 #include <QFile>
 #include <QLabel>
@@ -462,6 +463,34 @@ TEST(LastWorkspace, ALargePastedImageIsKeptBesideTheSettingsNotInThem) {
         QSettings().value("lastSession").toByteArray().toStdString(), "the last workspace");
     EXPECT_EQ(small.image->pastedPng, last.image->pastedPng);
     EXPECT_TRUE(small.image->file.empty());
+    QSettings().remove("lastSession");
+}
+
+// When the file beside the settings cannot be written (here a folder stands at its path),
+// the pasted image is kept inside the settings instead: never dropped.
+TEST(LastWorkspace, APastedImageThatCannotGoBesideTheSettingsStaysInThem) {
+    QImage noise(600, 600, QImage::Format_RGB32);
+    uint32_t x = 777;
+    for (int y = 0; y < noise.height(); ++y)
+        for (int c = 0; c < noise.width(); ++c)
+            noise.setPixel(c, y, (x = x * 1664525u + 1013904223u));
+    QByteArray bytes;
+    QBuffer buffer(&bytes);
+    buffer.open(QIODevice::WriteOnly);
+    noise.save(&buffer, "PNG");
+    Session last;
+    last.image = SessionImage{};
+    last.image->pastedPng = bytes.toStdString();
+    ASSERT_GT(last.image->pastedPng.size(), Session::kMaxPastedPngInSettings);
+    QFile::remove(Session::lastPastedImagePath());
+    ASSERT_TRUE(QDir().mkpath(Session::lastPastedImagePath()));  // a folder where the file goes
+    last.saveAsLast();
+    const SessionFile f = parseSessionJson(
+        QSettings().value("lastSession").toByteArray().toStdString(), "the last workspace");
+    ASSERT_TRUE(f.image);
+    EXPECT_TRUE(f.image->pastedPng == last.image->pastedPng);
+    EXPECT_TRUE(f.image->file.empty());
+    QDir().rmdir(Session::lastPastedImagePath());
     QSettings().remove("lastSession");
 }
 
