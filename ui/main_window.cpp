@@ -19,6 +19,7 @@
 #include "input_guards.h"
 #include "language.h"
 #include "panel.h"
+#include "presentation.h"
 #include "problems_panel.h"
 #include "profile_plot.h"
 #include "sentence_list.h"
@@ -48,7 +49,7 @@ MainWindow::MainWindow(QWidget* parent)
     createDocks();
     createMenus();
     connectWidgets();
-    resize(QSize(1600, 1000).boundedTo(screen()->availableSize()));  // all of it on screen
+    resize(kDefaultSize.boundedTo(screen()->availableSize()));  // placeOnScreen: the frame too
     new KeepStatusMessage(this);
     statusBar()->addPermanentWidget(m_failures);
     m_watching = new QLabel;
@@ -194,6 +195,7 @@ void MainWindow::closeEvent(QCloseEvent* event) {
     }
     session().saveAsLast();
     Session::setRestoring(false);  // this workspace closed normally
+    m_presentation->setActive(false);  // the window as it is outside presentation is saved
     QSettings settings;
     settings.setValue("windowState", saveState());
     settings.setValue("geometry", saveGeometry());

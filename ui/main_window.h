@@ -188,6 +188,15 @@ private:
     // strip of tabs, the query profile opens beside the grid (main_window_layout.cpp).
     static constexpr int kSmallScreenHeight = 900, kCollapsedTools = 80;
     bool smallScreen() const;
+
+public:
+    // Before the window is first shown: where it was at the last quit (Qt moves it back onto
+    // a screen that is gone); at the first start maximised where the default size and a
+    // window frame do not fit the screen (main_window_layout.cpp).
+    void placeOnScreen();
+    static constexpr QSize kDefaultSize{1600, 1000};
+
+private:
     // The bottom docks' height: at start, or with the query profile in front.
     int toolsHeight(bool profile) const;
     // The query profile's width beside the grid (a small screen's place for it): three tenths

@@ -9,6 +9,7 @@
 #include <QLineEdit>
 #include <QScreen>
 #include <QScrollArea>
+#include <QSettings>
 #include <QToolButton>
 #include <algorithm>
 
@@ -69,6 +70,17 @@ QWidget* MainWindow::createCentralWidget() {
     row->addWidget(m_colorBar);  // the shared scale, outside the scrolled grid
     v->addWidget(createImageMode(textPage), 1);
     return central;
+}
+
+// A 1366 × 768 laptop under a window manager: the window was sized to the screen, and its
+// title bar pushed its bottom (the docks' tabs) off the screen.
+void MainWindow::placeOnScreen() {
+    if (restoreGeometry(QSettings().value("geometry").toByteArray())) return;
+    const QSize room = screen()->availableSize();
+    constexpr int kFrame = 80;  // a title bar and borders, generously
+    if (room.width() < kDefaultSize.width() + kFrame ||
+        room.height() < kDefaultSize.height() + kFrame)
+        setWindowState(windowState() | Qt::WindowMaximized);
 }
 
 bool MainWindow::smallScreen() const {

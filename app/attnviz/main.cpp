@@ -125,6 +125,7 @@ int main(int argc, char** argv) {
         QTextStream(stdout) << "attnviz: wrote " << path << "\n";
         return 0;
     }
+    window.placeOnScreen();
     window.show();
     if (cli.isSet(o.present)) window.presentation()->setActive(true);
     attnviz::ui::SingleInstance instance;  // later starts hand their files to this window

@@ -10,6 +10,7 @@
 #include <QDockWidget>
 #include <QScrollArea>
 #include <QScrollBar>
+#include <QSettings>
 #include <QTest>
 
 #include "tests/ui/wait.h"
@@ -295,4 +296,29 @@ TEST(SmallScreen, TwoModelsHeadsAreAsLargeAsTheirColumnsAllow) {
     QTest::qWait(50);
     ASSERT_GT(w.grid()->columnCount(), 8);
     EXPECT_LT(w.grid()->panel(0, 0)->height(), view / 2);
+}
+
+// The window at its first start on a screen smaller than its default size with a frame (the
+// test platform's 800 × 600): maximised, so that a window manager's title bar does not push
+// its bottom off the screen; at a later start where it was at the last quit.
+TEST(SmallScreen, TheFirstStartIsMaximisedAndALaterOneWhereTheWindowWas) {
+    QSettings().remove("geometry");
+    {
+        MainWindow w;
+        w.placeOnScreen();
+        EXPECT_TRUE(w.windowState() & Qt::WindowMaximized);
+    }
+    {
+        MainWindow w;
+        w.setWindowState(Qt::WindowNoState);
+        w.setGeometry(40, 50, 640, 480);
+        w.show();
+        QTest::qWait(20);
+        QSettings().setValue("geometry", w.saveGeometry());
+    }
+    MainWindow again;
+    again.placeOnScreen();
+    EXPECT_FALSE(again.windowState() & Qt::WindowMaximized);
+    EXPECT_EQ(again.size(), QSize(640, 480));
+    QSettings().remove("geometry");
 }
