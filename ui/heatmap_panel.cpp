@@ -568,11 +568,19 @@ QString HeatmapPanel::cellText(int i, int j) const {
                      : tr("%1\nquery %2 \"%3\" → key %4 \"%5\"\nweight %6");
     // Tokens numbered from 1, as everywhere in the app (the data's 0-based index is the CLI's).
     return text.arg(m_fullTitle.isEmpty() ? title() : m_fullTitle)
-        .arg(i + 1)
-        .arg(m_queries.value(i))
-        .arg(j + 1)
-        .arg(m_keys.value(j))
-        .arg(double((*m_weights)(i, j)), 0, 'f', 4);
+               .arg(i + 1)
+               .arg(m_queries.value(i))
+               .arg(j + 1)
+               .arg(m_keys.value(j))
+               .arg(double((*m_weights)(i, j)), 0, 'f', 4) +
+           "\n" + clickHint();
+}
+
+// What a click on a row does, which nothing else on screen says (a newcomer found it by
+// chance, issue 29).
+QString HeatmapPanel::clickHint() {
+    //: Last line of a heatmap cell's tooltip and the tooltip of a query label
+    return tr("Click: this query row, outlined in every panel");
 }
 
 int HeatmapPanel::rowAt(const QPointF& p) const {
@@ -600,7 +608,10 @@ void HeatmapPanel::plotMouseMove(QMouseEvent* event) {
     const int j = int(std::lround(m_plot->xAxis->pixelToCoord(p.x())));
     const int i = int(std::lround(m_plot->yAxis->pixelToCoord(p.y())));
     const bool inside = m_plot->axisRect()->rect().contains(p.toPoint());
-    const QString text = inside ? cellText(i, j) : QString();
+    QString text = inside ? cellText(i, j) : QString();
+    if (const int row = inside ? -1 : rowAt(p); row >= 0)  // on a query's label
+        //: Tooltip of a query label left of a heatmap: %1 its position, %2 its token
+        text = tr("query %1 \"%2\"").arg(row + 1).arg(m_queries.value(row)) + "\n" + clickHint();
     const int hover = inside && i >= 0 && i < rows() ? i : -1;
     if (hover != m_hoverRow && labelStep(Qt::Vertical) > 1) {  // name the hovered row
         m_hoverRow = hover;

@@ -57,6 +57,7 @@ public:
     QString title() const override;
     // Tooltip text for cell (query i, key j).
     QString cellText(int i, int j) const;
+    static QString clickHint();  // the tooltips' last line: what a click does
     // The query row at a widget position (on the map or on the query labels), or -1.
     int rowAt(const QPointF& pos) const;
     // Never smaller than kMinCell pixels per token plus the labels and title: below that the

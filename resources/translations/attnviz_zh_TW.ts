@@ -1319,6 +1319,16 @@ weight %6</source>
             <extracomment>Below a map whose token labels were thinned to fit: %1 tokens per label shown</extracomment>
             <translation>標籤：每 %1 個詞元標 1 個</translation>
         </message>
+        <message>
+            <source>Click: this query row, outlined in every panel</source>
+            <extracomment>Last line of a heatmap cell&apos;s tooltip and the tooltip of a query label</extracomment>
+            <translation>點擊：在每個面板中描出這一查詢行</translation>
+        </message>
+        <message>
+            <source>query %1 &quot;%2&quot;</source>
+            <extracomment>Tooltip of a query label left of a heatmap: %1 its position, %2 its token</extracomment>
+            <translation>查詢 %1 「%2」</translation>
+        </message>
     </context>
     <context>
         <name>attnviz::ui::LinesPanel</name>

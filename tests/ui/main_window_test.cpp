@@ -187,6 +187,8 @@ TEST(MainWindow, ClickingATokenHighlightsItsRowEverywhereAndPlotsItsProfile) {
         << w.profile()->caption().toStdString();
     EXPECT_NE(w.grid()->panel(0, 0)->cellText(4, 2).indexOf("query 5 \"to\" → key 3 \"to\""), -1)
         << w.grid()->panel(0, 0)->cellText(4, 2).toStdString();
+    // And what a click does, which nothing else on screen says.
+    EXPECT_TRUE(w.grid()->panel(0, 0)->cellText(4, 2).endsWith(HeatmapPanel::clickHint()));
     QTest::keyClick(&w, Qt::Key_Right, Qt::ControlModifier | Qt::AltModifier);  // hc-sa (2) to dot
     EXPECT_TRUE(w.variantPanel()->text().startsWith("<b>dot</b>"))
         << w.variantPanel()->text().toStdString();
