@@ -336,7 +336,12 @@ GaussianFit fitRows(const FitRows& rows, int maxKeys) {
     std::array<double, 3> best3;                           // the three lowest, ascending
     best3.fill(std::numeric_limits<double>::infinity());
     const double step = std::max(0.5, box.muMax / 16);
-    for (double mu = -box.muMax; mu <= box.muMax + 1e-9; mu += step)
+    std::vector<double> mus;
+    for (double mu = -box.muMax; mu <= box.muMax + 1e-9; mu += step) mus.push_back(mu);
+    // Centres near the query first, where most heads' windows are: the bound is low early.
+    std::stable_sort(mus.begin(), mus.end(),
+                     [](double a, double b) { return std::abs(a) < std::abs(b); });
+    for (double mu : mus)
         for (int k = 0; k < 16; ++k) {
             const double s = box.sMin + (box.sMax - box.sMin) * k / 15.0;
             const double e = some.sseBelow(mu, std::exp(s), best3[2]);
