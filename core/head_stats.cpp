@@ -237,25 +237,43 @@ private:
     // Returns Σ_j (p_j − g_j)² over the window, which its second pass has at hand.
     static double jacobian(const Row& r, const double* p, const double* e, int a, int b,
                            double invZ, double mu, double inv, Normal& n) {
-        double ma = 0, mb = 0, maa = 0, mab = 0, mbb = 0;
-        for (int j = a; j <= b; ++j) {
+        // Sums in four interleaved lanes and in locals (n could alias p or e for the compiler,
+        // which then stored every sum at every cell), so that the loops vectorise.
+        constexpr int L = 4;
+        double ma[L] = {}, mb[L] = {}, maa[L] = {}, mab[L] = {}, mbb[L] = {};
+        auto first = [&](int j, int k) {
             const double d = (j - r.i - mu) * inv, g = e[j] * invZ, al = d * inv, be = d * d;
-            ma += g * al, mb += g * be, maa += g * al * al, mab += g * al * be, mbb += g * be * be;
-        }
-        const double caa = maa - ma * ma, cab = mab - ma * mb, cbb = mbb - mb * mb;
-        double squares = 0;
-        for (int j = a; j <= b; ++j) {
+            ma[k] += g * al, mb[k] += g * be, maa[k] += g * al * al, mab[k] += g * al * be,
+                mbb[k] += g * be * be;
+        };
+        int j = a;
+        for (; j + L - 1 <= b; j += L)
+            for (int k = 0; k < L; ++k) first(j + k, k);
+        for (; j <= b; ++j) first(j, 0);
+        auto total = [](const double* x) { return (x[0] + x[1]) + (x[2] + x[3]); };
+        const double sa = total(ma), sb = total(mb);
+        const double caa = total(maa) - sa * sa, cab = total(mab) - sa * sb,
+                     cbb = total(mbb) - sb * sb;
+        double a11[L] = {}, a12[L] = {}, a22[L] = {}, b1[L] = {}, b2[L] = {}, c11[L] = {},
+               c12[L] = {}, c22[L] = {}, sq[L] = {};
+        auto second = [&](int j, int k) {
             const double d = (j - r.i - mu) * inv, g = e[j] * invZ;
-            const double da = d * inv - ma, db = d * d - mb;
+            const double da = d * inv - sa, db = d * d - sb;
             const double u = g * da, v = g * db, res = p[j] - g, rg = res * g;
-            n.a11 += u * u, n.a12 += u * v, n.a22 += v * v;
-            n.b1 += u * res, n.b2 += v * res;
-            n.c11 += rg * (da * da - caa);
-            n.c12 += rg * (da * db - cab - 2 * da);
-            n.c22 += rg * (db * db - cbb - 2 * db);
-            squares += res * res;
-        }
-        return squares;
+            a11[k] += u * u, a12[k] += u * v, a22[k] += v * v;
+            b1[k] += u * res, b2[k] += v * res;
+            c11[k] += rg * (da * da - caa);
+            c12[k] += rg * (da * db - cab - 2 * da);
+            c22[k] += rg * (db * db - cbb - 2 * db);
+            sq[k] += res * res;
+        };
+        for (j = a; j + L - 1 <= b; j += L)
+            for (int k = 0; k < L; ++k) second(j + k, k);
+        for (; j <= b; ++j) second(j, 0);
+        n.a11 += total(a11), n.a12 += total(a12), n.a22 += total(a22);
+        n.b1 += total(b1), n.b2 += total(b2);
+        n.c11 += total(c11), n.c12 += total(c12), n.c22 += total(c22);
+        return total(sq);
     }
 
     std::vector<Row> m_rows;
