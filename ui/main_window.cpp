@@ -76,6 +76,8 @@ void MainWindow::connectWidgets() {
     // The fields, the sentence list and the Models box show the workspace and edit it.
     followSentence(m_workspace, m_source, m_target);
     followModelSet(m_workspace, m_modelSet);
+    for (auto changed : {&WorkspaceModel::columnsChanged, &WorkspaceModel::modelSetChanged})
+        connect(m_workspace, changed, this, &MainWindow::labelModelSets);
     m_sentences->follow(m_workspace);
     connect(m_workspace, &WorkspaceModel::analysisRequested, this, &MainWindow::analysing);
     connect(m_source, &QLineEdit::returnPressed, this, &MainWindow::rememberSentence);

@@ -207,6 +207,7 @@ private:
     // Every text the window owns, in the installed language: its own, the docks' titles, the
     // menus, and what is made from data (main_window_texts.cpp).
     void retranslateUi();
+    void labelModelSets();    // the Models box's items (main_window_texts.cpp)
     void retranslateDocks();  // docks.cpp
     void markStaleDocks();    // docks.cpp: dims the docks of an overdue analysis
     void showFailures();      // the status bar's note of the models that could not run

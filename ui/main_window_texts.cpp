@@ -38,21 +38,32 @@ void MainWindow::changeEvent(QEvent* event) {
     QMainWindow::changeEvent(event);
 }
 
+// Each set with how many models it has: a set still being trained (the vision set) shows it,
+// and one without any cannot be chosen. The current set says how many of them are shown when
+// a comparison or the picker left some out (a newcomer read "12 models" beside two columns).
+void MainWindow::labelModelSets() {
+    const auto& sets = modelSets();
+    const int shown = int(columns().size());
+    for (int i = 0; i < m_modelSet->count() && i < int(sets.size()); ++i) {
+        const int n = modelSetSize(sets[size_t(i)]);
+        const QString set = engineText(sets[size_t(i)].label);
+        //: A model set in the Models box and how many models it has
+        QString text = tr("%1 · %2 models").arg(set).arg(n);
+        if (i == m_modelSet->currentIndex() && shown > 0 && shown < n)
+            //: The current model set in the Models box when some of its models are not shown:
+            //: %2 of its %3 models are
+            text = tr("%1 · %2 of %3 models shown").arg(set).arg(shown).arg(n);
+        m_modelSet->setItemText(i, text);
+        if (auto* items = qobject_cast<QStandardItemModel*>(m_modelSet->model()))
+            items->item(i)->setEnabled(n > 0);
+    }
+}
+
 void MainWindow::retranslateUi() {
     setWindowTitle(tr("attnviz — compare attention variants"));
     m_source->setPlaceholderText(tr("Type a sentence, e.g. I want to go to the station"));
     m_target->setPlaceholderText(tr("Target (empty: each model decodes greedily)"));
-    const auto& sets = modelSets();
-    for (int i = 0; i < m_modelSet->count() && i < int(sets.size()); ++i) {
-        // With how many models it has: a set still being trained (the vision set) shows it,
-        // and one without any cannot be chosen.
-        const int n = modelSetSize(sets[size_t(i)]);
-        //: A model set in the Models box and how many models it has
-        m_modelSet->setItemText(i,
-                                tr("%1 · %2 models").arg(engineText(sets[size_t(i)].label)).arg(n));
-        if (auto* items = qobject_cast<QStandardItemModel*>(m_modelSet->model()))
-            items->item(i)->setEnabled(n > 0);
-    }
+    labelModelSets();
     m_modelSet->setToolTip(
         tr("The bundled models to compare: real English → Spanish text with subword pieces, the "
            "toy translation task whose gold alignments are exact, or language models. Replaces "

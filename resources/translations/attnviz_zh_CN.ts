@@ -1725,6 +1725,11 @@ weight %6</source>
             <translation>%1 · %2 个模型</translation>
         </message>
         <message>
+            <source>%1 · %2 of %3 models shown</source>
+            <extracomment>The current model set in the Models box when some of its models are not shown: %2 of its %3 models are</extracomment>
+            <translation>%1 · 显示 %3 个模型中的 %2 个</translation>
+        </message>
+        <message>
             <source>The bundled models to compare: real English → Spanish text with subword pieces, the toy translation task whose gold alignments are exact, or language models. Replaces the columns.</source>
             <translation>要对比的内置模型：带子词切分的真实英语 → 西班牙语文本、参考对齐完全准确的玩具翻译任务，或语言模型。会替换现有的列。</translation>
         </message>

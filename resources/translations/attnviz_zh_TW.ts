@@ -1725,6 +1725,11 @@ weight %6</source>
             <translation>%1 · %2 個模型</translation>
         </message>
         <message>
+            <source>%1 · %2 of %3 models shown</source>
+            <extracomment>The current model set in the Models box when some of its models are not shown: %2 of its %3 models are</extracomment>
+            <translation>%1 · 顯示 %3 個模型中的 %2 個</translation>
+        </message>
+        <message>
             <source>The bundled models to compare: real English → Spanish text with subword pieces, the toy translation task whose gold alignments are exact, or language models. Replaces the columns.</source>
             <translation>要比較的內建模型：帶子詞切分的真實英語 → 西班牙語文本、參考對齊完全準確的玩具翻譯任務，或語言模型。會取代現有的欄。</translation>
         </message>

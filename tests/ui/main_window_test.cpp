@@ -446,6 +446,9 @@ TEST(MainWindow, ComparisonPresetsAndTheModelPicker) {
     EXPECT_EQ(w.grid()->columnCount(), 2);
     EXPECT_EQ(w.modelSet(), "toy");
     EXPECT_EQ(w.session().columns.size(), 2);  // saved with the workspace
+    // The Models box says that two of the set's twelve are shown (it said "12 models").
+    EXPECT_TRUE(w.modelSetBox()->currentText().endsWith("2 of 12 models shown"))
+        << w.modelSetBox()->currentText().toStdString();
     w.applyComparison("hc-sa-paper");
     waitForResults(w);
     ASSERT_EQ(w.columns().size(), 4u);
