@@ -49,7 +49,11 @@ const Mat kNoWeights;
 // then the panel's, as when the panel was the plot.
 class HeatmapPanel::Plot : public QCustomPlot {
 public:
-    explicit Plot(HeatmapPanel* panel) : QCustomPlot(panel), m_panel(panel) {}
+    explicit Plot(HeatmapPanel* panel) : QCustomPlot(panel), m_panel(panel) {
+        // QCustomPlot stops every mouse event at itself; a plain wheel is to go on to the
+        // grid's scroll area (wheelEvent below). Its mouse handlers accept what they take.
+        setAttribute(Qt::WA_NoMousePropagation, false);
+    }
     using QCustomPlot::updateLayout;  // the panel lays the map out (fitLayout)
 
 protected:
