@@ -22,15 +22,22 @@ int allowedKeys(const HeadTable& t, int i) {
     return t.causal ? std::min(nk, i + 1) : nk;
 }
 
-// Row i normalised over its allowed keys (double); empty when it carries no weight.
-std::vector<double> normalisedRow(const HeadTable& t, int i) {
+// Row i normalised over its allowed keys (double) into `p`, reusing its storage; false (and
+// `p` not meaningful) when the row carries no weight.
+bool normaliseRow(const HeadTable& t, int i, std::vector<double>& p) {
     const int n = allowedKeys(t, i);
-    std::vector<double> p(size_t(std::max(0, n)));
+    p.resize(size_t(std::max(0, n)));
     double sum = 0;
     for (int j = 0; j < n; ++j) sum += (p[size_t(j)] = std::max(0.0, double((*t.weights)(i, j))));
-    if (!(sum > 0) || !std::isfinite(sum)) return {};
+    if (!(sum > 0) || !std::isfinite(sum)) return false;
     for (double& x : p) x /= sum;
-    return p;
+    return true;
+}
+
+// The same as a value; empty when the row carries no weight.
+std::vector<double> normalisedRow(const HeadTable& t, int i) {
+    std::vector<double> p;
+    return normaliseRow(t, i, p) ? p : std::vector<double>{};
 }
 
 // g_ij for row i over n keys, normalised.
@@ -89,17 +96,8 @@ public:
         m_p.reserve(cells), m_p2.reserve(cells + rows), m_rows.reserve(rows);
         std::vector<double> p;
         for (const auto& t : tables)
-            for (int i = 0; i < int(t.weights->rows()); ++i) {
-                // Row i normalised over its allowed keys, as normalisedRow (no allocation).
-                const int n = allowedKeys(t, i);
-                p.resize(size_t(std::max(0, n)));
-                double sum = 0;
-                for (int j = 0; j < n; ++j)
-                    sum += (p[size_t(j)] = std::max(0.0, double((*t.weights)(i, j))));
-                if (!(sum > 0) || !std::isfinite(sum)) continue;
-                for (double& x : p) x /= sum;
-                add(i, p.data(), n);
-            }
+            for (int i = 0; i < int(t.weights->rows()); ++i)
+                if (normaliseRow(t, i, p)) add(i, p.data(), int(p.size()));
         m_e.resize(size_t(m_kMax - m_kMin + 1));
     }
     // At most `most` of the rows, evenly spaced (the first and last kept): for the grid,
@@ -440,9 +438,10 @@ std::vector<double> gaussianOffsetProfile(const std::vector<HeadTable>& tables,
         const double z = (k - fit.offset) / fit.sigma;
         e[size_t(k - kMin)] = std::exp(-0.5 * z * z);
     }
+    std::vector<double> p;
     for (const auto& t : tables)
         for (int i = 0; i < int(t.weights->rows()); ++i) {
-            if (normalisedRow(t, i).empty()) continue;  // no weight: not in the head's either
+            if (!normaliseRow(t, i, p)) continue;  // no weight: not in the head's either
             const int keys = allowedKeys(t, i);
             const double* ei = e.data() + (-i - kMin);  // ei[j] = e_{j−i}
             double z = 0;
