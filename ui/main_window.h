@@ -46,6 +46,10 @@ class MainWindow : public QMainWindow {
     Q_OBJECT
 public:
     explicit MainWindow(QWidget* parent = nullptr);
+    // Before the window is first shown: where it was at the last quit (Qt moves it back onto
+    // a screen that is gone); at the first start maximised where the default size and a
+    // window frame do not fit the screen (main_window_layout.cpp).
+    void placeOnScreen();
 
     void setColumns(std::vector<ModelColumn> c) { m_workspace->setColumns(std::move(c)); }
     // Replaces the columns by a bundled set's models (core/workspace.h), after asking when
@@ -188,15 +192,7 @@ private:
     // strip of tabs, the query profile opens beside the grid (main_window_layout.cpp).
     static constexpr int kSmallScreenHeight = 900, kCollapsedTools = 80;
     bool smallScreen() const;
-
-public:
-    // Before the window is first shown: where it was at the last quit (Qt moves it back onto
-    // a screen that is gone); at the first start maximised where the default size and a
-    // window frame do not fit the screen (main_window_layout.cpp).
-    void placeOnScreen();
     static constexpr QSize kDefaultSize{1600, 1000};
-
-private:
     // The bottom docks' height: at start, or with the query profile in front.
     int toolsHeight(bool profile) const;
     // The query profile's width beside the grid (a small screen's place for it): three tenths
@@ -258,6 +254,7 @@ private:
     ProblemsPanel* m_problems;
     QLineEdit *m_source, *m_target;
     QComboBox* m_modelSet;             // the bundled sets (core/workspace.h)
+    std::vector<int> m_setSizes;       // their model counts, read by retranslateUi
     QToolButton* m_compare = nullptr;  // beside it: Columns › Compare's presets
     QToolButton* m_present = nullptr;  // and View › Presentation mode
     Confirm m_confirm;

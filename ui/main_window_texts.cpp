@@ -38,14 +38,15 @@ void MainWindow::changeEvent(QEvent* event) {
     QMainWindow::changeEvent(event);
 }
 
-// Each set with how many models it has: a set still being trained (the vision set) shows it,
-// and one without any cannot be chosen. The current set says how many of them are shown when
-// a comparison or the picker left some out (a newcomer read "12 models" beside two columns).
+// Each set with how many models it has (counted in retranslateUi): a set still being trained
+// (the vision set) shows it, and one without any cannot be chosen. The current set says how
+// many of them are shown when a comparison or the picker left some out (a newcomer read
+// "12 models" beside two columns).
 void MainWindow::labelModelSets() {
     const auto& sets = modelSets();
     const int shown = int(columns().size());
-    for (int i = 0; i < m_modelSet->count() && i < int(sets.size()); ++i) {
-        const int n = modelSetSize(sets[size_t(i)]);
+    for (int i = 0; i < m_modelSet->count() && i < int(m_setSizes.size()); ++i) {
+        const int n = m_setSizes[size_t(i)];
         const QString set = engineText(sets[size_t(i)].label);
         //: A model set in the Models box and how many models it has
         QString text = tr("%1 · %2 models").arg(set).arg(n);
@@ -63,6 +64,8 @@ void MainWindow::retranslateUi() {
     setWindowTitle(tr("attnviz — compare attention variants"));
     m_source->setPlaceholderText(tr("Type a sentence, e.g. I want to go to the station"));
     m_target->setPlaceholderText(tr("Target (empty: each model decodes greedily)"));
+    m_setSizes.clear();  // read from the folders here, not at every change of the columns
+    for (const auto& set : modelSets()) m_setSizes.push_back(modelSetSize(set));
     labelModelSets();
     m_modelSet->setToolTip(
         tr("The bundled models to compare: real English → Spanish text with subword pieces, the "
