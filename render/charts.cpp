@@ -195,8 +195,7 @@ ChartGrid offsetProfileCharts(const std::vector<ModelRuns>& models, BlockKind ki
     g.markZero = true;
     size_t sentences = 0;
     for (const auto& m : models) sentences = std::max(sentences, m.runs.size());
-    const QString where =
-        QString::fromStdString(wording.block(kind) + " L" + counted(layer));
+    const QString where = QString::fromStdString(wording.block(kind) + " L" + counted(layer));
     //: %1 block and layer, %2 how many sentences
     g.title =
         say(sentences == 1
@@ -227,8 +226,7 @@ ChartGrid offsetProfileCharts(const std::vector<ModelRuns>& models, BlockKind ki
             const GaussianFit fit = fitOf ? fitOf(mi, size_t(index), h) : fitGaussian(tables);
             char title[200];
             std::snprintf(title, sizeof title, "%s · %s (μ %.2g, σ %.2g, R² %.2f)", m.name.c_str(),
-                          fill(wording.head, counted(h)).c_str(), fit.offset, fit.sigma,
-                          fit.r2);
+                          fill(wording.head, counted(h)).c_str(), fit.offset, fit.sigma, fit.r2);
             // Offsets no row can reach (beyond the sentence, or ahead of a causal query) are
             // gaps, not zeros.
             std::vector<bool> reach(x.size(), false);

@@ -125,7 +125,7 @@ private:
     bool m_dirty = false;  // changed off screen or resized: replot before the next paint
     QSize m_around;        // widget size minus the map's, at the last layout (invalid before)
     double m_zoom = 1.0;
-    QSize m_fill{0, 0};  // setFill
+    QSize m_fill{0, 0};      // setFill
     bool m_fillCap = false;  // setFill(…, capped)
     int m_labelPoints = 8;
     bool m_settingView = false;

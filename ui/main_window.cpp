@@ -196,7 +196,7 @@ void MainWindow::closeEvent(QCloseEvent* event) {
         return;
     }
     session().saveAsLast();
-    Session::setRestoring(false);  // this workspace closed normally
+    Session::setRestoring(false);      // this workspace closed normally
     m_presentation->setActive(false);  // the window as it is outside presentation is saved
     QSettings settings;
     settings.setValue("windowState", saveState());

@@ -19,8 +19,8 @@
 #include <QScrollArea>
 #include <QScrollBar>
 #include <QSettings>
-#include <QSpinBox>
 #include <QSignalSpy>
+#include <QSpinBox>
 #include <QStandardItemModel>
 #include <QStandardPaths>
 #include <QStatusBar>

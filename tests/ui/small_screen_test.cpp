@@ -227,7 +227,8 @@ TEST(SmallScreen, TheQueryProfileOpensBesideTheGridKeepingItsHeight) {
     EXPECT_EQ(w.dockWidgetArea(profile), Qt::RightDockWidgetArea);
     // The profile takes none of the grid's height; the view bar, narrower beside the dock,
     // may take a second line, and only that.
-    EXPECT_GE(area->height(), alone - 2 - (bar->height() - barAlone)) << "the grid keeps its height";
+    EXPECT_GE(area->height(), alone - 2 - (bar->height() - barAlone))
+        << "the grid keeps its height";
     EXPECT_GE(profile->width(), 280);
     EXPECT_GE(profile->height(), 768 / 2) << "room for the plot and its legend";
     EXPECT_GE(area->width(), 1366 / 2);
