@@ -7,17 +7,52 @@
 
 namespace attnviz {
 
-ResultStats::ResultStats(std::shared_ptr<const Results> results)
+namespace {
+
+// The same maps, bit for bit (what the statistics are computed from).
+bool sameMaps(const CapturedBlock& a, const CapturedBlock& b) {
+    if (a.kind != b.kind || a.layer != b.layer || a.weights.size() != b.weights.size())
+        return false;
+    for (size_t h = 0; h < a.weights.size(); ++h) {
+        const Mat &x = a.weights[h], &y = b.weights[h];
+        if (x.rows() != y.rows() || x.cols() != y.cols() ||
+            !std::equal(x.data(), x.data() + x.size(), y.data()))
+            return false;
+    }
+    return true;
+}
+
+}  // namespace
+
+ResultStats::ResultStats(std::shared_ptr<const Results> results, const ResultStats* earlier)
     : m_results(results ? std::move(results) : std::make_shared<const Results>()) {
     for (const ColumnResult& r : *m_results) {
-        std::vector<size_t> first;
-        for (const CapturedBlock& b : r.analysis.blocks) {
-            first.push_back(m_slotCount);
-            if (r.error.empty()) m_slotCount += b.weights.size();
+        std::vector<std::shared_ptr<BlockSlots>> blocks;
+        for (const CapturedBlock& block : r.analysis.blocks) {
+            if (!r.error.empty()) {
+                blocks.push_back(nullptr);
+                continue;
+            }
+            std::shared_ptr<BlockSlots> shared;
+            for (size_t c = 0; earlier && c < earlier->m_results->size() && !shared; ++c) {
+                const ColumnResult& old = (*earlier->m_results)[c];
+                if (!old.error.empty() || old.name != r.name) continue;
+                for (size_t k = 0; k < old.analysis.blocks.size() && !shared; ++k)
+                    if (sameMaps(old.analysis.blocks[k], block)) shared = earlier->m_blocks[c][k];
+            }
+            if (shared) ++m_shared;
+            blocks.push_back(shared ? shared : std::make_shared<BlockSlots>(block.weights.size()));
         }
-        m_first.push_back(std::move(first));
+        m_blocks.push_back(std::move(blocks));
     }
-    m_slots = std::make_unique<Slot[]>(m_slotCount);
+}
+
+int ResultStats::computedCount() const {
+    int n = 0;
+    for (const auto& column : m_blocks)
+        for (const auto& b : column)
+            if (b) n += b->computed.load();
+    return n;
 }
 
 std::vector<HeadKey> ResultStats::heads(BlockKind kind, int layer) const {
@@ -44,20 +79,21 @@ std::vector<HeadKey> ResultStats::headsWhere(
     return out;
 }
 
-size_t ResultStats::slotOf(const HeadKey& k) const {
+ResultStats::Slot& ResultStats::slotOf(const HeadKey& k) const {
     if (k.column >= m_results->size() || !(*m_results)[k.column].error.empty() ||
-        k.block >= m_first[k.column].size() || k.head < 0 ||
+        k.block >= m_blocks[k.column].size() || k.head < 0 ||
         size_t(k.head) >= (*m_results)[k.column].analysis.blocks[k.block].weights.size())
         throw std::out_of_range("no such head in the results");
-    return m_first[k.column][k.block] + size_t(k.head);
+    return m_blocks[k.column][k.block]->heads[size_t(k.head)];
 }
 
 const HeadStats& ResultStats::at(const HeadKey& k) const {
-    Slot& slot = m_slots[slotOf(k)];
+    Slot& slot = slotOf(k);
     std::call_once(slot.once, [&] {
         const CapturedBlock& b = (*m_results)[k.column].analysis.blocks[k.block];
         slot.stats = headStats({{&b.weights[size_t(k.head)], b.kind == BlockKind::DecoderSelf}});
-        ++m_computed;
+        ++m_blocks[k.column][k.block]->computed;
+        ++m_computedHere;
     });
     return slot.stats;
 }

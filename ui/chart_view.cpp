@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "chart_view.h"
 
+#include <QEvent>
 #include <QPainter>
 #include <algorithm>
 
@@ -13,14 +14,34 @@ ChartView::ChartView(QWidget* parent) : QWidget(parent) {
     setMinimumSize(240, 160);
 }
 
-void ChartView::setCharts(render::ChartGrid grid) {
+void ChartView::setCharts(render::ChartGrid grid, QImage drawn) {
     m_grid = std::move(grid);
+    m_drawn = std::move(drawn);
     update();
 }
 
 void ChartView::setMessage(const QString& message) {
     m_message = message;
     update();
+}
+
+render::FigureStyle ChartView::style() const {
+    render::FigureStyle style;
+    style.fontFamily = font().family();
+    style.fontSize = std::max(6.5, font().pointSizeF() * 0.85);
+    style.language = currentLanguage();
+    return style;
+}
+
+QImage ChartView::draw(const render::ChartGrid& grid, const render::FigureStyle& style, QSize size,
+                       qreal pixelRatio) {
+    QImage image((QSizeF(size) * pixelRatio).toSize(), QImage::Format_ARGB32_Premultiplied);
+    if (image.isNull()) return image;
+    image.setDevicePixelRatio(pixelRatio);
+    image.fill(Qt::transparent);
+    QPainter p(&image);
+    render::paintCharts(p, grid, style, QRectF(QPointF(0, 0), QSizeF(size)));
+    return image;
 }
 
 void ChartView::paintEvent(QPaintEvent*) {
@@ -30,11 +51,17 @@ void ChartView::paintEvent(QPaintEvent*) {
         p.drawText(rect(), Qt::AlignCenter | Qt::TextWordWrap, m_message);
         return;
     }
-    render::FigureStyle style;
-    style.fontFamily = font().family();
-    style.fontSize = std::max(6.5, font().pointSizeF() * 0.85);
-    style.language = currentLanguage();
-    render::paintCharts(p, m_grid, style, QRectF(rect()));
+    const qreal ratio = devicePixelRatioF();
+    if (m_drawn.isNull() || m_drawn.devicePixelRatio() != ratio ||
+        m_drawn.size() != (QSizeF(size()) * ratio).toSize())
+        m_drawn = draw(m_grid, style(), size(), ratio);
+    p.drawImage(0, 0, m_drawn);
+}
+
+void ChartView::changeEvent(QEvent* event) {
+    QWidget::changeEvent(event);
+    if (event->type() == QEvent::FontChange || event->type() == QEvent::LanguageChange)
+        m_drawn = {};
 }
 
 }  // namespace attnviz::ui

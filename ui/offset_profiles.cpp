@@ -17,8 +17,7 @@ constexpr int kRowHeight = 170;  // pixels per model row of charts
 }  // namespace
 
 OffsetProfileView::OffsetProfileView(QWidget* parent)
-    : ChartView(parent),
-      m_watcher(new QFutureWatcher<std::pair<render::ChartGrid, std::string>>(this)) {
+    : ChartView(parent), m_watcher(new QFutureWatcher<Computed>(this)) {
     retranslateUi();
     setMessage(tr("computing…"));
     connect(m_watcher, &QFutureWatcherBase::finished, this, [this] {
@@ -26,12 +25,12 @@ OffsetProfileView::OffsetProfileView(QWidget* parent)
             recompute();
             return;
         }
-        auto [grid, error] = m_watcher->result();
+        auto [grid, error, drawn] = m_watcher->result();
         const int rows =
             grid.columns > 0 ? int((grid.charts.size() + grid.columns - 1) / grid.columns) : 0;
         setMinimumHeight(std::max(120, 60 + rows * kRowHeight));
         setMessage(QString::fromStdString(error));
-        setCharts(std::move(grid));
+        setCharts(std::move(grid), std::move(drawn));
         emit computed();
     });
 }
@@ -97,19 +96,20 @@ void OffsetProfileView::recompute() {
         return;
     }
     m_stale = false;
-    // The language is read here, on the UI thread that switches it.
+    // The language and the look are read here, on the UI thread that switches them.
     m_watcher->setFuture(QtConcurrent::run(
         backgroundPool(),
         [stats = m_stats, kind = m_kind, layer = m_layer, words = render::Words(currentLanguage()),
-         current = m_generation, generation] {
+         current = m_generation, generation, style = style(), size = size(),
+         ratio = devicePixelRatioF()] {
             std::vector<render::ModelRuns> models;
             std::vector<size_t> columnOf;  // the results' column of each model shown
             std::string error;
-            if (!stats) return std::make_pair(render::ChartGrid{}, error);
+            if (!stats) return Computed{{}, error, {}};
             auto cancelled = [&] { return current->load() != generation; };
             // Every head shown, fitted once (shared with the Heads dock), on both cores.
             if (!stats->compute(stats->heads(kind, layer), 2, cancelled))
-                return std::make_pair(render::ChartGrid{}, error);
+                return Computed{{}, error, {}};
             const Results& results = stats->results();
             for (size_t c = 0; c < results.size(); ++c)
                 if (results[c].error.empty()) {
@@ -123,7 +123,9 @@ void OffsetProfileView::recompute() {
                 });
             if (g.charts.empty() && error.empty())
                 error = OffsetProfileView::tr("no model to show").toStdString();
-            return std::make_pair(std::move(g), error);
+            // Drawn here too, at the size the view has now (a copy to show, unless it changes).
+            QImage drawn = g.charts.empty() ? QImage() : ChartView::draw(g, style, size, ratio);
+            return Computed{std::move(g), error, std::move(drawn)};
         }));
 }
 

@@ -47,7 +47,13 @@ private:
     std::shared_ptr<const attnviz::ResultStats> m_stats;
     attnviz::BlockKind m_kind = attnviz::BlockKind::EncoderSelf;
     int m_layer = 0;
-    QFutureWatcher<std::pair<render::ChartGrid, std::string>>* m_watcher;
+    // A computation's charts, the message (an error), and the charts drawn (ChartView::draw).
+    struct Computed {
+        render::ChartGrid grid;
+        std::string error;
+        QImage drawn;
+    };
+    QFutureWatcher<Computed>* m_watcher;
     bool m_again = false;  // inputs changed while computing: once more when done
     bool m_stale = true;   // the charts are not those of the current inputs
     bool m_seen = true;    // setSeen

@@ -355,7 +355,8 @@ void WorkspaceModel::markDue() {
 
 void WorkspaceModel::replaceResults(std::shared_ptr<const Results> results) {
     m_results = std::move(results);
-    m_stats = std::make_shared<const ResultStats>(m_results);
+    // The blocks whose maps did not change keep their statistics (ResultStats' earlier).
+    m_stats = std::make_shared<const ResultStats>(m_results, m_stats.get());
     m_selection.reset();
 }
 

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // ResultStats (core/result_stats.h): each head's statistics are headStats of its table,
 // computed once however many threads and callers ask, only for the heads asked, and a
-// cancelled computation stops early.
+// cancelled computation stops early; statistics made with earlier ones take over exactly the
+// blocks whose maps are the same, bit for bit.
 #include "core/result_stats.h"
 
 #include <gtest/gtest.h>
@@ -15,14 +16,18 @@ using namespace attnviz;
 
 namespace {
 
-std::shared_ptr<const Results> twoModels() {
+std::vector<ModelColumn> twoColumns() {
     std::vector<ModelColumn> columns(2);
     columns[0].name = "dot";
     columns[0].model = std::make_shared<Model>(test::makeModel(test::readConfig("dot"), 1));
     columns[1].name = "gaussian";
     columns[1].model = std::make_shared<Model>(test::makeModel(test::readConfig("gaussian"), 2));
-    return std::make_shared<const Results>(
-        analyzeAll(columns, "I want to go to the station", "a b c d"));
+    return columns;
+}
+
+std::shared_ptr<const Results> twoModels(const std::string& source = "I want to go to the station",
+                                         const std::string& target = "a b c d") {
+    return std::make_shared<const Results>(analyzeAll(twoColumns(), source, target));
 }
 
 }  // namespace
@@ -72,4 +77,54 @@ TEST(ResultStats, ACancelledComputationStopsEarly) {
     EXPECT_EQ(stats.computedCount(), 3);
     EXPECT_TRUE(stats.compute(all, 1, [] { return false; }));
     EXPECT_EQ(stats.computedCount(), int(all.size()));
+}
+
+// A new sentence of the same length: the dot-product model's maps change, the hard-coded
+// Gaussian model's self-attention does not (its windows depend on positions only), and so
+// only its heads keep their statistics; its cross-attention sees the source's length only
+// through the window too. Computed statistics come along, equal to computing them again.
+TEST(ResultStats, TakesOverTheBlocksWhoseMapsAreTheSameBitForBit) {
+    const ResultStats first(twoModels("I want to go to the station", "a b c d"));
+    EXPECT_TRUE(first.compute(first.allHeads(), 2, [] { return false; }));
+    const int all = int(first.allHeads().size());
+    EXPECT_EQ(first.computedHere(), all);
+
+    // The same results: every block taken over, nothing computed again.
+    const ResultStats same(std::make_shared<const Results>(first.results()), &first);
+    EXPECT_EQ(same.computedCount(), all);
+    EXPECT_TRUE(same.compute(same.allHeads(), 2, [] { return false; }));
+    EXPECT_EQ(same.computedHere(), 0);
+
+    // Another sentence, same lengths: the Gaussian model's self-attention blocks only.
+    const auto other = twoModels("you read a new book in the", "d c b a");
+    const ResultStats next(other, &first);
+    int gaussianSelf = 0, gaussianHeads = 0;
+    for (size_t c = 0; c < other->size(); ++c)
+        for (const CapturedBlock& b : (*other)[c].analysis.blocks) {
+            const bool gaussian = (*other)[c].name == "gaussian";
+            if (gaussian && b.kind != BlockKind::Cross) gaussianSelf += b.heads;
+            if (gaussian) gaussianHeads += b.heads;
+        }
+    ASSERT_GT(gaussianSelf, 0);
+    for (const HeadKey& k : next.allHeads()) {
+        const CapturedBlock& b = (*other)[k.column].analysis.blocks[k.block];
+        const HeadStats want =
+            headStats({{&b.weights[size_t(k.head)], b.kind == BlockKind::DecoderSelf}});
+        const HeadStats& got = next.at(k);  // taken over, or computed now
+        EXPECT_EQ(got.fit.offset, want.fit.offset);
+        EXPECT_EQ(got.fit.sigma, want.fit.sigma);
+        EXPECT_EQ(got.entropy, want.entropy);
+    }
+    EXPECT_GE(next.sharedBlocks(), 2);
+    // Computed now: every dot-product head; the Gaussian's self-attention heads were not.
+    EXPECT_LE(next.computedHere(), all - gaussianSelf);
+    EXPECT_GE(next.computedHere(), all - gaussianHeads);
+    EXPECT_EQ(next.computedCount(), all);
+
+    // A column of another name is another model: nothing of it taken over.
+    auto renamed = std::make_shared<Results>(first.results());
+    for (auto& r : *renamed) r.name += " (modified)";
+    const ResultStats elsewhere(renamed, &first);
+    EXPECT_EQ(elsewhere.sharedBlocks(), 0);
+    EXPECT_EQ(elsewhere.computedCount(), 0);
 }

@@ -1393,6 +1393,18 @@ TEST(MainWindow, OffsetProfilesFollowTheSentenceAndTheBlock) {
     ASSERT_EQ(v->charts().charts.size(), 8u);  // 4 heads of 2 models, encoder layer 0
     EXPECT_NE(v->charts().charts[4].title.find("gauss · head 1"), std::string::npos);
     EXPECT_NE(v->charts().charts[4].title.find("R² 1.00"), std::string::npos);
+    // What is shown is the charts drawn (off the UI thread, or at the paint when the view's
+    // size changed since), pixel for pixel; a new font draws them again.
+    auto drawn = [&] {
+        return ChartView::draw(v->charts(), v->style(), v->size(), v->devicePixelRatioF())
+            .convertToFormat(QImage::Format_RGB32);
+    };
+    EXPECT_EQ(v->grab().toImage().convertToFormat(QImage::Format_RGB32), drawn());
+    QFont bigger = v->font();
+    bigger.setPointSizeF(bigger.pointSizeF() * 1.5);
+    v->setFont(bigger);
+    const QImage again = v->grab().toImage().convertToFormat(QImage::Format_RGB32);
+    EXPECT_EQ(again, drawn());
     w.setBlock(BlockKind::Cross, 1);
     ASSERT_TRUE(waitUntil(
         [&] { return !v->busy() && v->charts().title.find("cross L2") != std::string::npos; }));
