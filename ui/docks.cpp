@@ -64,6 +64,18 @@ void MainWindow::createDocks() {
     variantDock->raise();
     m_heads->setSeen(false);  // behind the Variant tab until chosen
     m_offsets->setSeen(false);
+    // A tool of numbers and charts, chosen, grows to a readable height where it was a strip
+    // (a small screen starts the bottom tools so: showEvent), as the query profile does; at
+    // 1366 x 768 the Heads tab showed only its header row, Offset profiles only its title.
+    // Hidden first: the window's destruction hides them too, when it is no MainWindow any more.
+    for (QDockWidget* d : {headsDock, offsetsDock, m_filmDock})
+        connect(d, &QDockWidget::visibilityChanged, this, [this, d](bool seen) {
+            if (!seen || m_presentation->isActive() ||
+                dockWidgetArea(d) != Qt::BottomDockWidgetArea)
+                return;
+            if (const int want = toolsHeight(true); d->height() < want)
+                resizeDocks({d}, {want}, Qt::Vertical);
+        });
     m_sentenceDock->hide();
     // Files that could not be opened: above the grid, shown when there are any, kept until
     // cleared or closed.
@@ -125,13 +137,6 @@ std::pair<QDockWidget*, QDockWidget*> MainWindow::createHeadDocks() {
     m_heads->setBlock(view().kind, view().layer);
     // A tab behind another is "visible" to Qt, but unseen: it computes nothing.
     connect(headsDock, &QDockWidget::visibilityChanged, m_heads, &HeadsDock::setSeen);
-    // In image mode its distance chart needs room: raised, it grows as the profile does.
-    // Hidden first: the window's destruction hides it too, when it is no MainWindow any more.
-    connect(headsDock, &QDockWidget::visibilityChanged, this, [this, headsDock](bool seen) {
-        if (!seen || !imageMode()) return;
-        if (const int want = toolsHeight(true); headsDock->height() < want)
-            resizeDocks({headsDock}, {want}, Qt::Vertical);
-    });
     connect(offsetsDock, &QDockWidget::visibilityChanged, m_offsets, &OffsetProfileView::setSeen);
     // A new analysis: its statistics, shared by both, computed by whichever is seen.
     connect(m_workspace, &WorkspaceModel::statsChanged, this, [this] {

@@ -148,6 +148,29 @@ TEST(SmallScreen, DocksLeaveTheGridMostOfTheHeight) {
     EXPECT_GE(area->height(), 768 / 4);
 }
 
+// The bottom tools start as a strip on a small screen (the grid keeps the height); a tab of
+// numbers or charts that a person chooses grows to a readable height (at 1366 x 768 the Heads
+// tab showed its header row only, Offset profiles its title), the grid still the larger part.
+TEST(SmallScreen, AChosenHeadsOrOffsetsTabGrowsFromAStrip) {
+    MainWindow w;
+    showToy(w, QSize(1366, 768));
+    QScrollArea* area = gridArea(w);
+    ASSERT_NE(area, nullptr);
+    auto* variant = w.findChild<QDockWidget*>("variant");
+    ASSERT_NE(variant, nullptr);
+    for (const char* name : {"heads", "offsets"}) {
+        auto* dock = w.findChild<QDockWidget*>(name);
+        ASSERT_NE(dock, nullptr);
+        variant->raise();  // the bottom tabs a strip again (the first time: as they start)
+        w.resizeDocks({variant}, {60}, Qt::Vertical);
+        ASSERT_TRUE(waitUntil([&] { return variant->height() < 120; })) << variant->height();
+        dock->raise();
+        EXPECT_TRUE(waitUntil([&] { return dock->height() >= 200; }))
+            << name << " " << dock->height() << " px tall";
+        EXPECT_GE(area->height(), 768 / 3) << name;
+    }
+}
+
 // Issue 29: the header says what each block is. Dense cannot do cross-attention (it learns
 // a table over positions of one sequence), so its cross-attention is dot-product: "dense
 // (cross: dot)"; the random table that is never trained is "fixed random".
