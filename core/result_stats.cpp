@@ -2,6 +2,8 @@
 #include "result_stats.h"
 
 #include <algorithm>
+#include <cstring>
+#include <set>
 #include <stdexcept>
 #include <thread>
 
@@ -16,7 +18,7 @@ bool sameMaps(const CapturedBlock& a, const CapturedBlock& b) {
     for (size_t h = 0; h < a.weights.size(); ++h) {
         const Mat &x = a.weights[h], &y = b.weights[h];
         if (x.rows() != y.rows() || x.cols() != y.cols() ||
-            !std::equal(x.data(), x.data() + x.size(), y.data()))
+            std::memcmp(x.data(), y.data(), sizeof(*x.data()) * size_t(x.size())) != 0)
             return false;
     }
     return true;
@@ -48,10 +50,11 @@ ResultStats::ResultStats(std::shared_ptr<const Results> results, const ResultSta
 }
 
 int ResultStats::computedCount() const {
+    std::set<const BlockSlots*> seen;  // two columns of one name and the same maps share one
     int n = 0;
     for (const auto& column : m_blocks)
         for (const auto& b : column)
-            if (b) n += b->computed.load();
+            if (b && seen.insert(b.get()).second) n += b->computed.load();
     return n;
 }
 
@@ -89,12 +92,14 @@ ResultStats::Slot& ResultStats::slotOf(const HeadKey& k) const {
 
 const HeadStats& ResultStats::at(const HeadKey& k) const {
     Slot& slot = slotOf(k);
-    std::call_once(slot.once, [&] {
+    const std::lock_guard<std::mutex> g(slot.lock);  // a thread computing it: waited for
+    if (!slot.done) {
         const CapturedBlock& b = (*m_results)[k.column].analysis.blocks[k.block];
         slot.stats = headStats({{&b.weights[size_t(k.head)], b.kind == BlockKind::DecoderSelf}});
+        slot.done = true;  // never changed again: callers read it after the lock
         ++m_blocks[k.column][k.block]->computed;
         ++m_computedHere;
-    });
+    }
     return slot.stats;
 }
 

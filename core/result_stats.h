@@ -70,8 +70,12 @@ public:
     int sharedBlocks() const { return m_shared; }
 
 private:
+    // A mutex and a flag, not std::once_flag: a computation that throws (out of memory) must
+    // leave the slot to be tried again, and with this toolchain a call_once after a throw can
+    // wait for ever (GCC PR 66146); a shared slot lives through many analyses.
     struct Slot {
-        std::once_flag once;
+        std::mutex lock;
+        bool done = false;
         HeadStats stats;
     };
     // One block's heads, shared with the statistics that take it over.

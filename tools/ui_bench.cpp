@@ -313,7 +313,8 @@ int main(int argc, char** argv) {
         // random synthesizers) of the same length were fitted before and are shared.
         const int fitted = w.workspace()->stats()->computedHere();
         const int withStats = w.workspace()->stats()->computedCount();
-        if (docks && withStats == 0) {  // the docks were not seen: this case measured nothing
+        if (docks && fitted == 0) {  // every run's sentence is new: dot-product heads refit  // the
+                                     // docks were not seen: this case measured nothing
             QTextStream(stderr) << "attnviz-ui-bench: the open docks fitted no head at " << n
                                 << " tokens\n";
             broken = true;

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "chart_view.h"
 
-#include <QEvent>
 #include <QPainter>
 #include <algorithm>
 
@@ -14,9 +13,10 @@ ChartView::ChartView(QWidget* parent) : QWidget(parent) {
     setMinimumSize(240, 160);
 }
 
-void ChartView::setCharts(render::ChartGrid grid, QImage drawn) {
+void ChartView::setCharts(render::ChartGrid grid, QImage drawn, render::FigureStyle drawnIn) {
     m_grid = std::move(grid);
     m_drawn = std::move(drawn);
+    m_drawnStyle = std::move(drawnIn);
     update();
 }
 
@@ -52,16 +52,15 @@ void ChartView::paintEvent(QPaintEvent*) {
         return;
     }
     const qreal ratio = devicePixelRatioF();
+    const render::FigureStyle now = style();
     if (m_drawn.isNull() || m_drawn.devicePixelRatio() != ratio ||
-        m_drawn.size() != (QSizeF(size()) * ratio).toSize())
-        m_drawn = draw(m_grid, style(), size(), ratio);
+        m_drawn.size() != (QSizeF(size()) * ratio).toSize() ||
+        now.fontFamily != m_drawnStyle.fontFamily || now.fontSize != m_drawnStyle.fontSize ||
+        now.language != m_drawnStyle.language) {
+        m_drawn = draw(m_grid, now, size(), ratio);
+        m_drawnStyle = now;
+    }
     p.drawImage(0, 0, m_drawn);
-}
-
-void ChartView::changeEvent(QEvent* event) {
-    QWidget::changeEvent(event);
-    if (event->type() == QEvent::FontChange || event->type() == QEvent::LanguageChange)
-        m_drawn = {};
 }
 
 }  // namespace attnviz::ui

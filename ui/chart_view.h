@@ -19,8 +19,10 @@ class ChartView : public QWidget {
 public:
     explicit ChartView(QWidget* parent = nullptr);
 
-    // drawn: the grid drawn by draw() for this widget, or null (drawn at the next paint).
-    void setCharts(render::ChartGrid grid, QImage drawn = {});
+    // drawn: the grid drawn by draw() in the style drawnIn (this widget's style() when the
+    // drawing began), or null: drawn at the next paint. A picture whose size, pixel ratio or
+    // style is not the widget's at the paint is drawn again there.
+    void setCharts(render::ChartGrid grid, QImage drawn = {}, render::FigureStyle drawnIn = {});
     // What the grid is drawn with here: the widget's font, the interface language (read in
     // the UI thread, for draw).
     render::FigureStyle style() const;
@@ -35,12 +37,12 @@ public:
 
 protected:
     void paintEvent(QPaintEvent* event) override;
-    void changeEvent(QEvent* event) override;  // a new font or language: drawn again
 
 private:
     render::ChartGrid m_grid;
     QString m_message;
-    QImage m_drawn;  // m_grid drawn, for the size and pixel ratio it was drawn at
+    QImage m_drawn;  // m_grid drawn, for the size and pixel ratio it was drawn at,
+    render::FigureStyle m_drawnStyle;  // and in this style (a font changed during a job: not)
 };
 
 }  // namespace attnviz::ui

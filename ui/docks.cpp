@@ -64,18 +64,21 @@ void MainWindow::createDocks() {
     variantDock->raise();
     m_heads->setSeen(false);  // behind the Variant tab until chosen
     m_offsets->setSeen(false);
-    // A tool of numbers and charts, chosen, grows to a readable height where it was a strip
-    // (a small screen starts the bottom tools so: showEvent), as the query profile does; at
-    // 1366 x 768 the Heads tab showed only its header row, Offset profiles only its title.
-    // Hidden first: the window's destruction hides them too, when it is no MainWindow any more.
-    for (QDockWidget* d : {headsDock, offsetsDock, m_filmDock})
-        connect(d, &QDockWidget::visibilityChanged, this, [this, d](bool seen) {
-            if (!seen || m_presentation->isActive() ||
-                dockWidgetArea(d) != Qt::BottomDockWidgetArea)
-                return;
-            if (const int want = toolsHeight(true); d->height() < want)
-                resizeDocks({d}, {want}, Qt::Vertical);
-        });
+    // A tool of numbers and charts, chosen on a small screen, grows to a readable height where
+    // it was a strip (showEvent starts the bottom tools so), as the query profile does: at
+    // 1366 x 768 the Heads tab showed only its header row, Offset profiles only its title. In
+    // image mode the Heads dock's distance chart needs that room on any screen. On a tab's
+    // activation only (a restored layout or a shown window keeps its heights), docked only.
+    connect(this, &QMainWindow::tabifiedDockWidgetActivated, this,
+            [this, headsDock = headsDock, offsetsDock = offsetsDock](QDockWidget* d) {
+                const bool tool = d == headsDock || d == offsetsDock || d == m_filmDock;
+                if (!tool || d->isFloating() || m_presentation->isActive() ||
+                    dockWidgetArea(d) != Qt::BottomDockWidgetArea ||
+                    !(smallScreen() || (d == headsDock && imageMode())))
+                    return;
+                if (const int want = toolsHeight(true); d->height() < want)
+                    resizeDocks({d}, {want}, Qt::Vertical);
+            });
     m_sentenceDock->hide();
     // Files that could not be opened: above the grid, shown when there are any, kept until
     // cleared or closed.

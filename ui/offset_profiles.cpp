@@ -25,12 +25,12 @@ OffsetProfileView::OffsetProfileView(QWidget* parent)
             recompute();
             return;
         }
-        auto [grid, error, drawn] = m_watcher->result();
+        auto [grid, error, drawn, drawnIn] = m_watcher->result();
         const int rows =
             grid.columns > 0 ? int((grid.charts.size() + grid.columns - 1) / grid.columns) : 0;
         setMinimumHeight(std::max(120, 60 + rows * kRowHeight));
         setMessage(QString::fromStdString(error));
-        setCharts(std::move(grid), std::move(drawn));
+        setCharts(std::move(grid), std::move(drawn), std::move(drawnIn));
         emit computed();
     });
 }
@@ -105,11 +105,11 @@ void OffsetProfileView::recompute() {
             std::vector<render::ModelRuns> models;
             std::vector<size_t> columnOf;  // the results' column of each model shown
             std::string error;
-            if (!stats) return Computed{{}, error, {}};
+            if (!stats) return Computed{{}, error, {}, {}};
             auto cancelled = [&] { return current->load() != generation; };
             // Every head shown, fitted once (shared with the Heads dock), on both cores.
             if (!stats->compute(stats->heads(kind, layer), 2, cancelled))
-                return Computed{{}, error, {}};
+                return Computed{{}, error, {}, {}};
             const Results& results = stats->results();
             for (size_t c = 0; c < results.size(); ++c)
                 if (results[c].error.empty()) {
@@ -125,7 +125,7 @@ void OffsetProfileView::recompute() {
                 error = OffsetProfileView::tr("no model to show").toStdString();
             // Drawn here too, at the size the view has now (a copy to show, unless it changes).
             QImage drawn = g.charts.empty() ? QImage() : ChartView::draw(g, style, size, ratio);
-            return Computed{std::move(g), error, std::move(drawn)};
+            return Computed{std::move(g), error, std::move(drawn), style};
         }));
 }
 

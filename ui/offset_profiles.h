@@ -47,11 +47,13 @@ private:
     std::shared_ptr<const attnviz::ResultStats> m_stats;
     attnviz::BlockKind m_kind = attnviz::BlockKind::EncoderSelf;
     int m_layer = 0;
-    // A computation's charts, the message (an error), and the charts drawn (ChartView::draw).
+    // A computation's charts, the message (an error), and the charts drawn (ChartView::draw)
+    // in the style they were drawn in.
     struct Computed {
         render::ChartGrid grid;
         std::string error;
         QImage drawn;
+        render::FigureStyle drawnIn;
     };
     QFutureWatcher<Computed>* m_watcher;
     bool m_again = false;  // inputs changed while computing: once more when done

@@ -1405,6 +1405,17 @@ TEST(MainWindow, OffsetProfilesFollowTheSentenceAndTheBlock) {
     v->setFont(bigger);
     const QImage again = v->grab().toImage().convertToFormat(QImage::Format_RGB32);
     EXPECT_EQ(again, drawn());
+    // A font changed while the charts are being computed (and drawn in the old one): right
+    // after the dock started its job for the new statistics (connected after the dock).
+    const QFont during(bigger.family(), int(bigger.pointSizeF()) + 3);
+    auto c = QObject::connect(w.workspace(), &WorkspaceModel::statsChanged, v, [&] {
+        EXPECT_TRUE(v->busy());
+        v->setFont(during);
+    });
+    w.setSentence("I want to go to the old station");
+    ASSERT_TRUE(waitUntil([&] { return v->font() == during && !v->busy(); }));
+    QObject::disconnect(c);
+    EXPECT_EQ(v->grab().toImage().convertToFormat(QImage::Format_RGB32), drawn());
     w.setBlock(BlockKind::Cross, 1);
     ASSERT_TRUE(waitUntil(
         [&] { return !v->busy() && v->charts().title.find("cross L2") != std::string::npos; }));
