@@ -8,8 +8,9 @@
 // there is no cache beyond it, except that one made with the statistics before it (`earlier`)
 // takes over those of every block whose maps are the same, bit for bit, instead of fitting
 // them again: an input-independent variant's maps at the same length (hard-coded Gaussians,
-// random synthesizers: 7 of the 12 bundled English → Spanish models), the encoder's maps when
-// only the target was edited, the results shown while the analysis runs (WorkspaceModel).
+// random synthesizers, the learned window: the encoder self-attention of 7 of the 12 bundled
+// English → Spanish models), the encoder's maps when only the target was edited, the results
+// shown while the analysis runs (WorkspaceModel).
 //
 //   auto stats = std::make_shared<const ResultStats>(results);
 //   stats->compute(stats->heads(BlockKind::EncoderSelf, 0), 2, [] { return false; });
