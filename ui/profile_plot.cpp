@@ -93,12 +93,19 @@ void ProfilePlot::resizeEvent(QResizeEvent* event) {
 
 void ProfilePlot::placeLegend() {
     const bool below = width() < kLegendBelowWidth;
-    if (m_legendPlaced && below == m_legendBelow) return;
+    // Hidden (no profile), the legend is out of the layout: empty, it capped its column's
+    // width, and below a narrow plot that cut the hint to 98 pixels.
+    const bool wanted = legend->visible();
+    if (m_legendPlaced == wanted && (!wanted || below == m_legendBelow)) return;
     if (m_legendPlaced) {
         plotLayout()->take(legend);
         plotLayout()->simplify();  // the emptied row or column goes
     }
-    m_legendPlaced = true;
+    m_legendPlaced = wanted;
+    if (!wanted) {
+        replot(QCustomPlot::rpQueuedReplot);
+        return;
+    }
     m_legendBelow = below;
     // Room right of the plot for the last key's slanted label (QCustomPlot leaves out a label
     // that would cross the widget's edge); beside, the legend's column gives it.
@@ -120,6 +127,7 @@ void ProfilePlot::placeLegend() {
 void ProfilePlot::clearProfile(const QString& message) {
     clearGraphs();
     legend->setVisible(false);
+    placeLegend();
     // No axes without data: the message alone, not a dummy 0–1 frame.
     for (QCPAxis* a : {xAxis, yAxis}) {
         a->setVisible(false);
@@ -172,6 +180,8 @@ void ProfilePlot::showProfile(const Profile& unmarked, bool querySelected) {
         a->setVisible(true);
         a->grid()->setVisible(true);
     }
+    legend->setVisible(true);
+    placeLegend();  // empty still, as it was placed before the graphs came
     double top = 0;
     size_t longest = 0;
     // Identical lines (e.g. heads with the same Gaussian) would hide each other: each set is

@@ -88,3 +88,18 @@ TEST(ProfilePlot, EmptyProfileShowsAMessageWithoutAxes) {
     EXPECT_FALSE(p.axesShown());
     EXPECT_EQ(p.caption(), "No model has this block for the selected query");
 }
+
+// No profile yet (or none after the query is cleared): the hint spans the plot's width. The
+// hidden, empty legend below a narrow plot capped the layout's column at 98 pixels and cut
+// the hint on both sides (the query profile beside the grid on a laptop).
+TEST(ProfilePlot, TheHintSpansTheWidthOfANarrowPlot) {
+    for (int w : {300, 400}) {
+        attnviz::ui::ProfilePlot p;
+        p.resize(w, 300);
+        p.clearProfile("Click a query token to see its weights over the keys");
+        p.replot();
+        QCPLayoutElement* title = p.plotLayout()->element(0, 0);
+        ASSERT_NE(title, nullptr);
+        EXPECT_GE(title->outerRect().width(), w - 20) << "plot " << w << " px wide";
+    }
+}
