@@ -6,9 +6,13 @@
 // docks hidden behind other tabs (the default) and with the Heads and Offset profiles docks
 // open (floating beside the window). Prints JSON.
 //   attnviz-ui-bench [--models DIR] [--repeat N] [--cases LIST]
-// LIST names the cases to run, comma-separated (default: all): 12, 47, 47-docks, 110, 256,
-// 256-docks (12 and 47 are run with every panel and with the panels on screen), image,
-// image-docks, image-query.
+// LIST names the cases to run, comma-separated (default: all): 12, 47, 47-docks, 47-docks-len,
+// 47-len, 110, 256, 256-docks (12 and 47 are run with every panel and with the panels on
+// screen), image, image-docks, image-query. 47-docks-len is 47-docks with a word added or
+// removed at each edit (47 and 46 words in turn): the length changes, so no head's fit can be
+// taken over from the sentence before and every panel gets a table of a new shape (in the other
+// cases each run's sentence has the same length as the last). 47-len is the same with the docks
+// hidden and the panels on screen: what a length change costs the grid alone.
 // Image mode (issue 28), the bundled vision set (11 models x 4 heads): "image" chooses another
 // test image (every model runs on it) and waits for the panels on screen, "image-docks" the same
 // with the Heads dock seen (its table and distance chart), "image-query" clicks another query
@@ -233,8 +237,8 @@ int main(int argc, char** argv) {
     cli.addOptions({models, repeat, cases});
     cli.addHelpOption();
     cli.process(app);
-    const QStringList known{"12",        "47",    "47-docks",    "110",        "256",
-                            "256-docks", "image", "image-docks", "image-query"};
+    const QStringList known{"12",  "47",        "47-docks", "47-docks-len", "47-len",     "110",
+                            "256", "256-docks", "image",    "image-docks",  "image-query"};
     const QStringList chosen = cli.value(cases).split(',', Qt::SkipEmptyParts);
     for (const QString& c : chosen)
         if (!known.contains(c)) {
@@ -258,13 +262,14 @@ int main(int argc, char** argv) {
     // otherwise what the app does: the panels on screen are drawn, the others when shown.
     bool broken = false;  // a case with open docks in which they computed nothing
     // subwords: the sentences are made for the first model's tokenizer (sentenceOfTokens).
+    // lengthChanges: runs alternate between n and n − 1 words.
     auto measure = [&](int n, int models, bool withTarget, bool allPanels, bool docks,
-                       bool subwords = false) {
+                       bool subwords = false, bool lengthChanges = false) {
         openAnalysisDocks(w, docks);
         std::vector<double> ms, analysis, cpu, first;
         const auto text = [&](int run) {
             return subwords ? sentenceOfTokens(*w.workspace()->columns().front().model, n, run)
-                            : sentence(n, run);
+                            : sentence(lengthChanges ? n - run % 2 : n, run);
         };
         for (int run = 0; run < cli.value(repeat).toInt() + 2; ++run) {
             QSignalSpy spy(w.runner(), &AnalysisRunner::finished);
@@ -322,6 +327,7 @@ int main(int argc, char** argv) {
         results.append(QJsonObject{{"tokens", n},
                                    {"repainted", allPanels ? "every panel" : "panels on screen"},
                                    {"docks", docks ? "Heads, Offset profiles" : "hidden"},
+                                   {"length", lengthChanges ? "changes at each edit" : "kept"},
                                    {"target", withTarget ? "given" : "decoded greedily"},
                                    {"models", models},
                                    {"panels", w.grid()->columnCount() * w.grid()->rowCount()},
@@ -342,6 +348,8 @@ int main(int argc, char** argv) {
         for (int n : {12, 47})
             if (want(QString::number(n))) measure(n, int(columns.size()), false, all, false);
     if (want("47-docks")) measure(47, int(columns.size()), false, false, true);
+    if (want("47-docks-len")) measure(47, int(columns.size()), false, false, true, false, true);
+    if (want("47-len")) measure(47, int(columns.size()), false, false, false, false, true);
     if (want("110")) {  // the English → Spanish models accept 127 source tokens
         std::vector<std::string> setErrors;
         const auto* set = attnviz::findModelSet("en-es");

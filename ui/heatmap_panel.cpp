@@ -176,6 +176,14 @@ void HeatmapPanel::resizeEvent(QResizeEvent* event) {
     m_plot->setGeometry(rect());
 }
 
+// Also in a panel whose layout waits for its next paint: its note is a text of the window.
+void HeatmapPanel::changeEvent(QEvent* event) {
+    Panel::changeEvent(event);
+    if (event->type() != QEvent::LanguageChange || !m_weights) return;
+    updateTickLabels();
+    requestReplot();
+}
+
 void HeatmapPanel::setColors(const ViewState& view) {
     setColormap(view.colormap);
     setScaling(view.scaling);
@@ -183,6 +191,7 @@ void HeatmapPanel::setColors(const ViewState& view) {
 }
 
 void HeatmapPanel::redrawNow() {
+    if (m_layoutDue) fitLayout();
     m_plot->replot(QCustomPlot::rpImmediateRefresh);
 }
 
@@ -228,7 +237,7 @@ void HeatmapPanel::setTable(const SelectedTable& t) {
     applyScaling();
     updateTickLabels();
     if (!sameShape) {
-        fitLayout();
+        fitLayoutWhenSeen();
         resetView();
         updateGeometry();  // the minimum size follows the token count
     }
@@ -278,13 +287,21 @@ void HeatmapPanel::updateTickLabels() {
     m_plot->xAxis->setTicker(thin(m_keys, r.width(), -1, -1));
     m_plot->yAxis->setTicker(thin(m_queries, r.height(), m_row, m_hoverRow));
     // Thinned labels read like another sentence unless they say so.
-    const int step = std::max(labelStep(Qt::Horizontal), labelStep(Qt::Vertical));
+    const int step = std::max(tickerStep(Qt::Horizontal), tickerStep(Qt::Vertical));
     //: Below a map whose token labels were thinned to fit: %1 tokens per label shown
     const QString note = step > 1 ? tr("labels: 1 in %1 tokens").arg(step) : QString();
     if (m_plot->xAxis->label() != note) m_plot->xAxis->setLabel(note);
 }
 
 int HeatmapPanel::labelStep(Qt::Orientation o) const {
+    // As the panel will be drawn: laid out first if that was left for its next paint (the
+    // layout is the panel's cache, not what it shows: const to its readers).
+    if (m_layoutDue) const_cast<HeatmapPanel*>(this)->fitLayout();
+    return tickerStep(o);
+}
+
+// The same for the tickers as they are now (the layout may be due).
+int HeatmapPanel::tickerStep(Qt::Orientation o) const {
     const QCPAxis* a = o == Qt::Horizontal ? m_plot->xAxis : m_plot->yAxis;
     auto t = qSharedPointerDynamicCast<QCPAxisTickerText>(a->ticker());
     const int n = o == Qt::Horizontal ? cols() : rows();
@@ -293,7 +310,30 @@ int HeatmapPanel::labelStep(Qt::Orientation o) const {
 }
 
 QSize HeatmapPanel::minimumSizeHint() const {
-    if (m_labelWidth < 0) {  // measured once per table: layouts ask for this often
+    // Readable cells, but a long sentence does not make a panel taller than kMaxMinSide
+    // (times the zoom): there the labels thin out instead (updateTickLabels).
+    const int n = std::max(rows(), cols());
+    const int readable = int(std::lround(kMinCell * m_zoom * m_labelPoints / 8.0));
+    const int capped = n > 0 ? int(kMaxMinSide * m_zoom) / n : readable;
+    int cell = std::max(3, std::min(readable, capped));
+    // Around the map: measured at the last layout when there was one (title, labels, colour
+    // bar and margins as drawn), else estimated.
+    const QSize around = m_around.isValid() ? m_around : estimatedAround();
+    const int aroundW = around.width(), aroundH = around.height();
+    if (m_fill.height() > 0 && rows() > 0) {  // as tall as the view, cells square
+        int fill = int((m_fill.height() - aroundH) * m_zoom) / rows();
+        if (m_fill.width() > 0 && cols() > 0)  // and no wider than the column's share
+            fill = std::min(fill, int((m_fill.width() - aroundW) * m_zoom) / cols());
+        const int filled = std::min(fill, int(kMaxFillCell * m_zoom));
+        cell = m_fillCap ? std::max(int(kMinFitCell * m_zoom), filled) : std::max(cell, filled);
+    }
+    return QSize(aroundW + std::max(4, cols()) * cell, aroundH + std::max(4, rows()) * cell);
+}
+
+// The room around the map before the first layout: the widest token label (measured once per
+// table, elided past 120 px), the title's lines and the panel's own colour bar.
+QSize HeatmapPanel::estimatedAround() const {
+    if (m_labelWidth < 0) {
         const QFontMetrics fm(m_plot->xAxis->tickLabelFont());
         m_labelWidth = 0;
         for (const auto& t : m_queries)
@@ -304,24 +344,7 @@ QSize HeatmapPanel::minimumSizeHint() const {
     const int lines = int(m_title->text().count('\n')) + 1;
     const int title = lines * QFontMetrics(m_title->font()).lineSpacing() + 8;
     const int bar = hasOwnColorBar() ? 52 : 0;  // its own colour bar and tick labels
-    // Readable cells, but a long sentence does not make a panel taller than kMaxMinSide
-    // (times the zoom): there the labels thin out instead (updateTickLabels).
-    const int n = std::max(rows(), cols());
-    const int readable = int(std::lround(kMinCell * m_zoom * m_labelPoints / 8.0));
-    const int capped = n > 0 ? int(kMaxMinSide * m_zoom) / n : readable;
-    int cell = std::max(3, std::min(readable, capped));
-    // Around the map: measured at the last layout when there was one (title, labels, colour
-    // bar and margins as drawn), else estimated.
-    const int aroundW = m_around.isValid() ? m_around.width() : label + 16 + bar;
-    const int aroundH = m_around.isValid() ? m_around.height() : title + label + 8;
-    if (m_fill.height() > 0 && rows() > 0) {  // as tall as the view, cells square
-        int fill = int((m_fill.height() - aroundH) * m_zoom) / rows();
-        if (m_fill.width() > 0 && cols() > 0)  // and no wider than the column's share
-            fill = std::min(fill, int((m_fill.width() - aroundW) * m_zoom) / cols());
-        const int filled = std::min(fill, int(kMaxFillCell * m_zoom));
-        cell = m_fillCap ? std::max(int(kMinFitCell * m_zoom), filled) : std::max(cell, filled);
-    }
-    return QSize(aroundW + std::max(4, cols()) * cell, aroundH + std::max(4, rows()) * cell);
+    return QSize(label + 16 + bar, title + label + 8);
 }
 
 const Mat& HeatmapPanel::matrix() const {
@@ -441,13 +464,25 @@ void HeatmapPanel::wrapMessage() {
 
 void HeatmapPanel::plotResized() {
     if (m_message->visible()) wrapMessage();
-    fitLayout();
+    fitLayoutWhenSeen();
+}
+
+// A panel scrolled out of view is laid out when it is next painted (or asked how its labels
+// are thinned): a new sentence of another length resizes every panel of the grid, and laying
+// out all 48 at 47 tokens (the tick labels measured four times each) took 17–27 ms of the UI
+// thread's 35–46 ms per edit, for the one or two panels a person sees.
+void HeatmapPanel::fitLayoutWhenSeen() {
+    if (m_plot->isVisible() && !m_plot->visibleRegion().isEmpty())
+        fitLayout();
+    else
+        m_layoutDue = true;
 }
 
 // Lays out the map for the panel's size: labels thinned to the cells, what surrounds the map
 // measured for minimumSizeHint, and square cells, the spare width or height left around the
 // map (centred across, below it down) rather than stretching the cells.
 void HeatmapPanel::fitLayout() {
+    m_layoutDue = false;
     m_plot->plotLayout()->setMargins(QMargins());
     if (!m_weights || m_message->visible()) return;
     m_plot->updateLayout();  // the axis rect's new size (no drawing)
@@ -486,6 +521,10 @@ void HeatmapPanel::replotBeforePainting() {
 }
 
 void HeatmapPanel::plotPainting() {
+    if (m_layoutDue) {
+        fitLayout();
+        m_dirty = true;
+    }
     if (m_dirty) {
         m_plot->replot(QCustomPlot::rpQueuedRefresh);  // draws the layers now; the plot below
     }

@@ -78,11 +78,14 @@ public:
     void setFill(QSize pixels, bool capped) override;
     static constexpr int kMaxFillCell = 64;
     static constexpr int kMinFitCell = 12;
-    // How many tokens per shown label on an axis (1: every token named).
+    // A resize or a new shape off screen not laid out yet (done before the next paint; tests).
+    bool layoutPending() const { return m_layoutDue; }
+    // How many tokens per shown label on an axis (1: every token named), as drawn.
     int labelStep(Qt::Orientation o) const;
 
 protected:
     void resizeEvent(QResizeEvent* event) override;
+    void changeEvent(QEvent* event) override;  // the thinned-labels note in a new language
 
 private:
     class Plot;  // the QCustomPlot, passing its mouse, size and paint events here
@@ -97,6 +100,9 @@ private:
     void applyScaling();
     void wrapMessage();
     void fitLayout();  // square cells, thinned labels, m_around (heatmap_panel.cpp)
+    void fitLayoutWhenSeen();                 // now when on screen, else before the next paint
+    QSize estimatedAround() const;            // m_around before the first layout
+    int tickerStep(Qt::Orientation o) const;  // labelStep without laying out first
     bool showsAlready(const SelectedTable& table) const;  // the same numbers and labels shown
     void updateScaleTicks();
     void updateTickLabels();      // every k-th label when cells are smaller than a label
@@ -112,7 +118,7 @@ private:
     QCPColorScale* m_scale = nullptr;
     std::shared_ptr<const Mat> m_weights;
     QStringList m_queries, m_keys;
-    // The widest of their labels in the tick font, px (minimumSizeHint); -1: to be measured.
+    // The widest of their labels in the tick font, px (estimatedAround); -1: to be measured.
     mutable int m_labelWidth = -1;
     QString m_fullTitle;
     QString m_messageText;  // unwrapped
@@ -123,6 +129,7 @@ private:
     int m_row = -1;
     int m_hoverRow = -1;
     bool m_dirty = false;  // changed off screen or resized: replot before the next paint
+    bool m_layoutDue = false;  // resized or reshaped off screen: fitLayout before the next paint
     QSize m_around;        // widget size minus the map's, at the last layout (invalid before)
     double m_zoom = 1.0;
     QSize m_fill{0, 0};      // setFill

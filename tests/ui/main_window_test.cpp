@@ -1240,7 +1240,8 @@ TEST(MainWindow, FitsA1280x720ScreenAndTheLastColumnIsReachable) {
 }
 
 // Panels scrolled out of view are drawn when shown, not on every edit (issue 13's repaint
-// budget): what such a panel shows when it is painted equals a forced full redraw.
+// budget), and laid out then when the sentence's length changed (issue 26: 17–27 ms per edit
+// at 47 tokens): what such a panel shows when it is painted equals a forced full redraw.
 TEST(MainWindow, PanelsOutOfViewAreDrawnWhenShownAndShowTheLatestTables) {
     MainWindow w;
     std::vector<ModelColumn> cols;
@@ -1251,7 +1252,7 @@ TEST(MainWindow, PanelsOutOfViewAreDrawnWhenShownAndShowTheLatestTables) {
     w.show();
     w.setSentence("I want to go to the station");
     waitForResults(w);
-    w.setSentence("she says that the train arrives");
+    w.setSentence("she says that the old train arrives today");  // another length
     waitForResults(w);
     HeatmapPanel* last = w.grid()->panel(12, 3);
     ASSERT_NE(last, nullptr);
@@ -1262,11 +1263,18 @@ TEST(MainWindow, PanelsOutOfViewAreDrawnWhenShownAndShowTheLatestTables) {
         return last->size() == before && before.height() >= last->minimumSizeHint().height();
     }));
     EXPECT_TRUE(last->visibleRegion().isEmpty());  // off screen at this size
+    EXPECT_TRUE(last->layoutPending());            // resized and reshaped, not laid out
+    EXPECT_FALSE(w.grid()->panel(0, 0)->layoutPending());  // on screen: laid out at once
     const QImage lazy = last->grab().toImage();
+    EXPECT_FALSE(last->layoutPending());  // painting laid it out first
+    const QRect map = last->plot()->axisRect()->rect();
+    EXPECT_NEAR(double(map.width()) / last->matrix().cols(),
+                double(map.height()) / last->matrix().rows(), 1.0)
+        << "square cells";
     last->redrawNow();
     const QImage forced = last->grab().toImage();
     EXPECT_TRUE(lazy == forced);
-    EXPECT_EQ(last->matrix().rows(), 7);  // the second sentence: 6 words + <eos>
+    EXPECT_EQ(last->matrix().rows(), 9);  // the second sentence: 8 words + <eos>
 }
 
 // The Show modes (issue 15): differences from the first column on a signed scale, rollout
