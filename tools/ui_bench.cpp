@@ -232,8 +232,10 @@ int main(int argc, char** argv) {
     QCommandLineOption repeat("repeat", "Runs per length", "n", "15");
     QCommandLineOption cases(
         "cases",
-        "Cases to run: 12, 47, 47-docks, 110, 256, 256-docks, image, image-docks, image-query",
-        "list", "12,47,47-docks,110,256,256-docks,image,image-docks,image-query");
+        "Cases to run: 12, 47, 47-docks, 47-docks-len, 47-len, 110, 256, 256-docks, image, "
+        "image-docks, image-query",
+        "list",
+        "12,47,47-docks,47-docks-len,47-len,110,256,256-docks,image,image-docks,image-query");
     cli.addOptions({models, repeat, cases});
     cli.addHelpOption();
     cli.process(app);
