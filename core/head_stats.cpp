@@ -334,12 +334,30 @@ double gaussianSse(const std::vector<HeadTable>& tables, double offset, double s
 
 namespace {
 
-// fitGaussian on rows already normalised; maxKeys: the most keys of any table.
-GaussianFit fitRows(const FitRows& rows, int maxKeys) {
-    GaussianFit best;
-    if (rows.empty()) return best;
+GaussianFit fitOf(const std::array<double, 3>& found, double sst) {
+    GaussianFit fit;
+    fit.offset = found[1];
+    fit.sigma = std::exp(found[2]);
+    fit.sse = found[0];
+    fit.r2 = sst > 0 ? 1 - found[0] / sst : (found[0] <= 1e-12 ? 1.0 : 0.0);
+    return fit;
+}
+
+// fitGaussian on rows already normalised; maxKeys: the most keys of any table; hint and
+// certified as fitGaussian's.
+GaussianFit fitRows(const FitRows& rows, int maxKeys, const GaussianFit* hint = nullptr,
+                    bool* certified = nullptr) {
+    if (certified) *certified = false;
+    if (rows.empty()) return {};
     const double sst = rows.totalSquares();
     const Box box{double(maxKeys), std::log(0.05), std::log(4.0 * maxKeys)};
+    if (hint && sst > 0 && hint->sigma > 0) {
+        const double mu = box.mu(hint->offset), s = box.s(std::log(hint->sigma));
+        if (rows.sse(mu, std::exp(s)) <= 1e-9 * sst) {
+            if (certified) *certified = true;
+            return fitOf(refine(rows, box, mu, s, 1e-9), sst);
+        }
+    }
     // Where to start: a grid over the whole box (μ every max(½, N/16) positions, σ at 16
     // log-spaced values), each point judged on at most kSampleRows of the rows; a point stops
     // being summed once it is worse than the third best so far (exact: only three are used).
@@ -375,12 +393,7 @@ GaussianFit fitRows(const FitRows& rows, int maxKeys) {
         const auto r = refine(some, box, std::get<1>(grid[start]), std::get<2>(grid[start]), 1e-4);
         if (r[0] < found[0]) found = r;
     }
-    found = refine(rows, box, found[1], found[2], 1e-9);
-    best.offset = found[1];
-    best.sigma = std::exp(found[2]);
-    best.sse = found[0];
-    best.r2 = sst > 0 ? 1 - found[0] / sst : (found[0] <= 1e-12 ? 1.0 : 0.0);
-    return best;
+    return fitOf(refine(rows, box, found[1], found[2], 1e-9), sst);
 }
 
 int mostKeys(const std::vector<HeadTable>& tables) {
@@ -395,14 +408,24 @@ GaussianFit fitGaussian(const std::vector<HeadTable>& tables) {
     return fitRows(FitRows(tables), mostKeys(tables));
 }
 
+GaussianFit fitGaussian(const std::vector<HeadTable>& tables, const GaussianFit* hint,
+                        bool* certified) {
+    return fitRows(FitRows(tables), mostKeys(tables), hint, certified);
+}
+
 HeadStats rowStats(const std::vector<HeadTable>& tables) {
     return FitRows(tables).rowStats();
 }
 
 HeadStats headStats(const std::vector<HeadTable>& tables) {
+    return headStats(tables, nullptr);
+}
+
+HeadStats headStats(const std::vector<HeadTable>& tables, const GaussianFit* hint,
+                    bool* certified) {
     const FitRows rows(tables);  // every row normalised once, for both
     HeadStats s = rows.rowStats();
-    s.fit = fitRows(rows, mostKeys(tables));
+    s.fit = fitRows(rows, mostKeys(tables), hint, certified);
     return s;
 }
 

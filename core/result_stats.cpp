@@ -42,11 +42,38 @@ ResultStats::ResultStats(std::shared_ptr<const Results> results, const ResultSta
                 for (size_t k = 0; k < old.analysis.blocks.size() && !shared; ++k)
                     if (sameMaps(old.analysis.blocks[k], block)) shared = earlier->m_blocks[c][k];
             }
-            if (shared) ++m_shared;
-            blocks.push_back(shared ? shared : std::make_shared<BlockSlots>(block.weights.size()));
+            if (shared) {
+                ++m_shared;
+            } else {
+                shared = std::make_shared<BlockSlots>(block.weights.size());
+                shared->hints = hintsFrom(earlier, r.name, block);
+            }
+            blocks.push_back(std::move(shared));
         }
         m_blocks.push_back(std::move(blocks));
     }
+}
+
+std::vector<std::optional<GaussianFit>> ResultStats::hintsFrom(const ResultStats* earlier,
+                                                               const std::string& name,
+                                                               const CapturedBlock& block) {
+    std::vector<std::optional<GaussianFit>> hints(block.weights.size());
+    for (size_t c = 0; earlier && c < earlier->m_results->size(); ++c) {
+        const ColumnResult& old = (*earlier->m_results)[c];
+        if (!old.error.empty() || old.name != name) continue;
+        for (size_t k = 0; k < old.analysis.blocks.size(); ++k) {
+            const CapturedBlock& b = old.analysis.blocks[k];
+            if (b.kind != block.kind || b.layer != block.layer) continue;
+            for (size_t h = 0; h < std::min(hints.size(), b.weights.size()); ++h) {
+                Slot& slot = earlier->m_blocks[c][k]->heads[h];
+                // A head still being fitted on another thread: no hint rather than a wait.
+                std::unique_lock<std::mutex> g(slot.lock, std::try_to_lock);
+                if (g.owns_lock() && slot.done) hints[h] = slot.stats.fit;
+            }
+            return hints;
+        }
+    }
+    return hints;
 }
 
 int ResultStats::computedCount() const {
@@ -95,10 +122,15 @@ const HeadStats& ResultStats::at(const HeadKey& k) const {
     const std::lock_guard<std::mutex> g(slot.lock);  // a thread computing it: waited for
     if (!slot.done) {
         const CapturedBlock& b = (*m_results)[k.column].analysis.blocks[k.block];
-        slot.stats = headStats({{&b.weights[size_t(k.head)], b.kind == BlockKind::DecoderSelf}});
+        BlockSlots& block = *m_blocks[k.column][k.block];
+        const std::optional<GaussianFit>& hint = block.hints[size_t(k.head)];
+        bool certified = false;
+        slot.stats = headStats({{&b.weights[size_t(k.head)], b.kind == BlockKind::DecoderSelf}},
+                               hint ? &*hint : nullptr, &certified);
         slot.done = true;  // never changed again: callers read it after the lock
-        ++m_blocks[k.column][k.block]->computed;
+        ++block.computed;
         ++m_computedHere;
+        m_certifiedHere += certified;
     }
     return slot.stats;
 }

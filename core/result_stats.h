@@ -10,7 +10,9 @@
 // them again: an input-independent variant's maps at the same length (hard-coded Gaussians,
 // random synthesizers, the learned window: the encoder self-attention of 7 of the 12 bundled
 // English → Spanish models), the encoder's maps when only the target was edited, the results
-// shown while the analysis runs (WorkspaceModel).
+// shown while the analysis runs (WorkspaceModel). A block it cannot take over (a sentence of
+// another length) gets the earlier fits of the same column name, kind and layer as hints
+// (fitGaussian with a hint): a hard-coded Gaussian head is then polished, not searched again.
 //
 //   auto stats = std::make_shared<const ResultStats>(results);
 //   stats->compute(stats->heads(BlockKind::EncoderSelf, 0), 2, [] { return false; });
@@ -19,6 +21,8 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <optional>
+#include <string>
 #include <vector>
 
 #include "head_stats.h"
@@ -37,7 +41,8 @@ class ResultStats {
 public:
     // earlier (may be null): statistics of a previous analysis, whose blocks with maps equal
     // to this one's (a column of the same name; same kind, layer and weights, bit for bit)
-    // are shared, computed or not.
+    // are shared, computed or not; of the other blocks of the same name, kind and layer, the
+    // fits already made are the hints of this one's.
     explicit ResultStats(std::shared_ptr<const Results> results,
                          const ResultStats* earlier = nullptr);
     ResultStats(const ResultStats&) = delete;
@@ -67,6 +72,8 @@ public:
     // How many of them were computed through these statistics, not taken over (the fits an
     // edit cost: attnviz-ui-bench).
     int computedHere() const { return m_computedHere.load(); }
+    // How many of those fits a hint certified (polished, not searched: attnviz-ui-bench).
+    int certifiedHere() const { return m_certifiedHere.load(); }
     // How many blocks were taken over from the earlier statistics (for tests).
     int sharedBlocks() const { return m_shared; }
 
@@ -84,7 +91,14 @@ private:
         explicit BlockSlots(size_t count) : heads(std::make_unique<Slot[]>(count)) {}
         std::unique_ptr<Slot[]> heads;  // (not "slots": a macro of Qt's)
         std::atomic<int> computed{0};
+        // [head]: the earlier statistics' fit of this head on another sentence, when it had
+        // one; copied, so that no chain of earlier analyses is kept alive.
+        std::vector<std::optional<GaussianFit>> hints;
     };
+    // The fits `earlier` has made of its block of this column name, kind and layer.
+    static std::vector<std::optional<GaussianFit>> hintsFrom(const ResultStats* earlier,
+                                                             const std::string& name,
+                                                             const CapturedBlock& block);
     Slot& slotOf(const HeadKey& head) const;
     // Every head of the blocks `wanted` accepts, of every column that ran, in capture order.
     std::vector<HeadKey> headsWhere(const std::function<bool(const CapturedBlock&)>& wanted) const;
@@ -93,6 +107,7 @@ private:
     std::vector<std::vector<std::shared_ptr<BlockSlots>>> m_blocks;  // [column][block]
     int m_shared = 0;
     mutable std::atomic<int> m_computedHere{0};
+    mutable std::atomic<int> m_certifiedHere{0};
 };
 
 }  // namespace attnviz

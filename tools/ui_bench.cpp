@@ -320,6 +320,7 @@ int main(int argc, char** argv) {
         // random synthesizers) of the same length were fitted before and are shared.
         const int fitted = w.workspace()->stats()->computedHere();
         const int withStats = w.workspace()->stats()->computedCount();
+        const int certified = w.workspace()->stats()->certifiedHere();
         if (docks && fitted == 0) {  // every run's sentence is new: dot-product heads refit  // the
                                      // docks were not seen: this case measured nothing
             QTextStream(stderr) << "attnviz-ui-bench: the open docks fitted no head at " << n
@@ -341,6 +342,9 @@ int main(int argc, char** argv) {
                                    // Heads fitted for the last edit (each once, shared),
                                    // and those with statistics (fitted or taken over).
                                    {"heads_fitted", fitted},
+                                   // Of those, polished from their fit on the sentence before
+                                   // (a hard-coded window at another length), not searched.
+                                   {"heads_certified_by_hint", certified},
                                    {"heads_with_statistics", withStats},
                                    {"ms_min", ms.front()},
                                    {"ms_max", ms.back()},

@@ -128,3 +128,43 @@ TEST(ResultStats, TakesOverTheBlocksWhoseMapsAreTheSameBitForBit) {
     EXPECT_EQ(elsewhere.sharedBlocks(), 0);
     EXPECT_EQ(elsewhere.computedCount(), 0);
 }
+
+// A sentence of another length: nothing to take over, but the Gaussian model's self-attention
+// heads are the same windows, and their fits on the sentence before certify themselves as
+// hints (fitGaussian with a hint): polished, not searched, with the same answer within 1e-6;
+// every other head is the whole search's answer, bit for bit.
+TEST(ResultStats, AnotherLengthPolishesTheGaussianHeadsFromTheirEarlierFits) {
+    const ResultStats first(twoModels("I want to go to the station", "a b c d"));
+    EXPECT_TRUE(first.compute(first.allHeads(), 2, [] { return false; }));
+    const auto longer = twoModels("you read a new book in the old house", "d c b a e");
+    const ResultStats next(longer, &first);
+    EXPECT_EQ(next.sharedBlocks(), 0);
+    int gaussianSelf = 0;
+    for (const ColumnResult& r : *longer)
+        for (const CapturedBlock& b : r.analysis.blocks)
+            if (r.name == "gaussian" && b.kind != BlockKind::Cross) gaussianSelf += b.heads;
+    ASSERT_GT(gaussianSelf, 0);
+    EXPECT_TRUE(next.compute(next.allHeads(), 2, [] { return false; }));
+    EXPECT_EQ(next.computedHere(), int(next.allHeads().size()));
+    EXPECT_EQ(next.certifiedHere(), gaussianSelf);
+    for (const HeadKey& k : next.allHeads()) {
+        const ColumnResult& r = (*longer)[k.column];
+        const CapturedBlock& b = r.analysis.blocks[k.block];
+        const HeadStats want =
+            headStats({{&b.weights[size_t(k.head)], b.kind == BlockKind::DecoderSelf}});
+        const HeadStats& got = next.at(k);
+        EXPECT_EQ(got.entropy, want.entropy);
+        if (r.name == "gaussian" && b.kind != BlockKind::Cross) {
+            EXPECT_NEAR(got.fit.offset, want.fit.offset, 1e-6);
+            EXPECT_NEAR(got.fit.sigma, want.fit.sigma, 1e-6);
+            EXPECT_NEAR(got.fit.r2, want.fit.r2, 1e-6);
+        } else {
+            EXPECT_EQ(got.fit.offset, want.fit.offset);
+            EXPECT_EQ(got.fit.sigma, want.fit.sigma);
+        }
+    }
+    // Without the earlier statistics: no hint, nothing certified.
+    const ResultStats alone(longer);
+    EXPECT_TRUE(alone.compute(alone.allHeads(), 1, [] { return false; }));
+    EXPECT_EQ(alone.certifiedHere(), 0);
+}

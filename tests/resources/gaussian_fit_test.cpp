@@ -109,3 +109,76 @@ TEST(GaussianFit, SameAsTheSearchItReplacedOnALongSentence) {
     // error barely changes with μ. Their windows were compared above, offset by offset.
     EXPECT_LE(tally.flat, tally.heads / 2);
 }
+
+namespace {
+
+struct HintTally {
+    int heads = 0, certified = 0, gaussian = 0;
+};
+
+// Every head of the models in `dir` on `after`, fitted without a hint and with the same head's
+// fit on `before` (another sentence, of another length) as the hint.
+void hintedOn(const fs::path& dir, const std::string& before, const std::string& after,
+              HintTally& tally) {
+    std::vector<std::string> problems;
+    const auto columns = loadModelDirectory(dir.string(), &problems);
+    ASSERT_FALSE(columns.empty()) << dir;
+    const Results first = analyzeAll(columns, before, ""), second = analyzeAll(columns, after, "");
+    ASSERT_EQ(first.size(), second.size());
+    for (size_t c = 0; c < second.size(); ++c) {
+        const ColumnResult &a = first[c], &r = second[c];
+        ASSERT_TRUE(r.error.empty() && a.error.empty()) << r.name << ": " << r.error << a.error;
+        ASSERT_EQ(a.analysis.blocks.size(), r.analysis.blocks.size()) << r.name;
+        for (size_t k = 0; k < r.analysis.blocks.size(); ++k) {
+            const CapturedBlock &old = a.analysis.blocks[k], &b = r.analysis.blocks[k];
+            const bool causal = b.kind == BlockKind::DecoderSelf;
+            for (int h = 0; h < int(b.weights.size()); ++h) {
+                const GaussianFit hint = fitGaussian({{&old.weights[size_t(h)], causal}});
+                const std::vector<HeadTable> t{{&b.weights[size_t(h)], causal}};
+                bool certified = true;
+                const GaussianFit want = fitGaussian(t), got = fitGaussian(t, &hint, &certified);
+                const std::string where = r.name + " " + blockLabel(b.kind) + " L" +
+                                          std::to_string(b.layer) + " h" + std::to_string(h);
+                ++tally.heads;
+                const bool isGaussian =
+                    r.name.find("hc-") != std::string::npos &&
+                    (b.kind != BlockKind::Cross || r.name.find("hc-all") != std::string::npos);
+                tally.gaussian += isGaussian;
+                if (!certified) {  // the whole search: the same answer, bit for bit
+                    EXPECT_EQ(got.offset, want.offset) << where;
+                    EXPECT_EQ(got.sigma, want.sigma) << where;
+                    EXPECT_EQ(got.sse, want.sse) << where;
+                    continue;
+                }
+                ++tally.certified;
+                EXPECT_GE(want.r2, 1 - 1e-9) << where;
+                EXPECT_LE(got.sse, want.sse + 1e-12) << where;  // never a worse window
+                EXPECT_NEAR(got.r2, want.r2, 1e-6) << where;
+                EXPECT_NEAR(got.offset, want.offset, 1e-6) << where;
+                EXPECT_NEAR(got.sigma, want.sigma, 1e-6) << where;
+            }
+        }
+    }
+}
+
+}  // namespace
+
+// The app fits a head again when a sentence of a new length arrives, with its fit on the
+// sentence before as a hint (core/result_stats.h): certified for the heads that are that
+// Gaussian, the same fit within 1e-6 as the whole search; for every other head, the whole
+// search's answer. Every hard-coded Gaussian head of the bundled models is certified.
+TEST(GaussianFit, AHintGivesTheSameFit) {
+    const fs::path models = ATTNVIZ_MODELS_DIR;
+    HintTally tally;
+    hintedOn(models, "I want to go to the station because she says so",
+             "the dog wants to eat the red apple now", tally);
+    hintedOn(models / "en-es", "I want to go to the station because she says so",
+             "When the old man finally reached the station he found that the last train had "
+             "already left",
+             tally);
+    std::cout << tally.heads << " heads: " << tally.certified << " certified by the hint, "
+              << tally.gaussian << " of hard-coded Gaussian blocks\n";
+    EXPECT_GT(tally.heads, 500);
+    EXPECT_GE(tally.certified, tally.gaussian);
+    EXPECT_GT(tally.gaussian, 50);
+}
