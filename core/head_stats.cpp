@@ -345,8 +345,7 @@ GaussianFit fitOf(const std::array<double, 3>& found, double sst) {
 
 // fitGaussian on rows already normalised; maxKeys: the most keys of any table; hint and
 // certified as fitGaussian's.
-GaussianFit fitRows(const FitRows& rows, int maxKeys, const GaussianFit* hint = nullptr,
-                    bool* certified = nullptr) {
+GaussianFit fitRows(const FitRows& rows, int maxKeys, const GaussianFit* hint, bool* certified) {
     if (certified) *certified = false;
     if (rows.empty()) return {};
     const double sst = rows.totalSquares();
@@ -403,10 +402,6 @@ int mostKeys(const std::vector<HeadTable>& tables) {
 }
 
 }  // namespace
-
-GaussianFit fitGaussian(const std::vector<HeadTable>& tables) {
-    return fitRows(FitRows(tables), mostKeys(tables));
-}
 
 GaussianFit fitGaussian(const std::vector<HeadTable>& tables, const GaussianFit* hint,
                         bool* certified) {

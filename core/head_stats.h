@@ -48,16 +48,15 @@ HeadStats rowStats(const std::vector<HeadTable>& tables);
 // The Gaussian g_ij ∝ exp(-(j - i - μ)² / 2σ²), normalised over the allowed keys of row i,
 // closest to p in squared error over every row of every table, within |μ| <= N and
 // 0.05 <= σ <= 4N (N: the most keys of any table; beyond, a "window" is a ramp over the
-// whole row): a grid over the box judged on at most 16 of the rows, a damped Newton search
-// from the three best grid points on at most 24 rows, and the best polished on every row
+// whole row): a grid over the box judged on at most 64 of the rows, a damped Newton search
+// from the three best grid points on the same rows, and the best polished on every row
 // (docs/analysis.md).
-GaussianFit fitGaussian(const std::vector<HeadTable>& tables);
-// The same with a hint, e.g. the same head's fit on the sentence before (another length): when
-// the tables are that Gaussian (SSE at the hint ≤ 1e-9 of Σ (p_ij − p̄)², R² ≥ 1 − 1e-9: a
-// hard-coded window), no other (μ, σ) can be much better, and the search is only the polish from
-// the hint; *certified (when given) says whether it was. Otherwise the whole search, as above.
-// The results agree with fitGaussian's within 1e-6 (test GaussianFit.AHintGivesTheSameFit).
-GaussianFit fitGaussian(const std::vector<HeadTable>& tables, const GaussianFit* hint,
+// With a hint, e.g. the same head's fit on the sentence before (another length): when the
+// tables are that Gaussian (SSE at the hint ≤ 1e-9 of Σ (p_ij − p̄)², R² ≥ 1 − 1e-9: a hard-coded
+// window), no other (μ, σ) can be much better, and the search is only the polish from the hint;
+// *certified (when given) says whether it was. Otherwise the whole search, as above. The results
+// agree with the search's within 1e-6 (test GaussianFit.AHintGivesTheSameFit).
+GaussianFit fitGaussian(const std::vector<HeadTable>& tables, const GaussianFit* hint = nullptr,
                         bool* certified = nullptr);
 // Squared error Σ (p_ij - g_ij)² of a given (μ, σ) over the tables (what fitGaussian minimises).
 double gaussianSse(const std::vector<HeadTable>& tables, double offset, double sigma);

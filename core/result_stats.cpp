@@ -35,18 +35,25 @@ ResultStats::ResultStats(std::shared_ptr<const Results> results, const ResultSta
                 blocks.push_back(nullptr);
                 continue;
             }
+            // The earlier block of this column name, kind and layer: taken over when its maps
+            // are the same, else the source of this block's hints.
             std::shared_ptr<BlockSlots> shared;
+            const BlockSlots* hintSource = nullptr;
             for (size_t c = 0; earlier && c < earlier->m_results->size() && !shared; ++c) {
                 const ColumnResult& old = (*earlier->m_results)[c];
                 if (!old.error.empty() || old.name != r.name) continue;
-                for (size_t k = 0; k < old.analysis.blocks.size() && !shared; ++k)
-                    if (sameMaps(old.analysis.blocks[k], block)) shared = earlier->m_blocks[c][k];
+                for (size_t k = 0; k < old.analysis.blocks.size() && !shared; ++k) {
+                    const CapturedBlock& b = old.analysis.blocks[k];
+                    if (b.kind != block.kind || b.layer != block.layer) continue;
+                    if (sameMaps(b, block)) shared = earlier->m_blocks[c][k];
+                    else if (!hintSource) hintSource = earlier->m_blocks[c][k].get();
+                }
             }
             if (shared) {
                 ++m_shared;
             } else {
                 shared = std::make_shared<BlockSlots>(block.weights.size());
-                shared->hints = hintsFrom(earlier, r.name, block);
+                if (hintSource) shared->hints = fitsOf(*hintSource, shared->count);
             }
             blocks.push_back(std::move(shared));
         }
@@ -54,26 +61,16 @@ ResultStats::ResultStats(std::shared_ptr<const Results> results, const ResultSta
     }
 }
 
-std::vector<std::optional<GaussianFit>> ResultStats::hintsFrom(const ResultStats* earlier,
-                                                               const std::string& name,
-                                                               const CapturedBlock& block) {
-    std::vector<std::optional<GaussianFit>> hints(block.weights.size());
-    for (size_t c = 0; earlier && c < earlier->m_results->size(); ++c) {
-        const ColumnResult& old = (*earlier->m_results)[c];
-        if (!old.error.empty() || old.name != name) continue;
-        for (size_t k = 0; k < old.analysis.blocks.size(); ++k) {
-            const CapturedBlock& b = old.analysis.blocks[k];
-            if (b.kind != block.kind || b.layer != block.layer) continue;
-            for (size_t h = 0; h < std::min(hints.size(), b.weights.size()); ++h) {
-                Slot& slot = earlier->m_blocks[c][k]->heads[h];
-                // A head still being fitted on another thread: no hint rather than a wait.
-                std::unique_lock<std::mutex> g(slot.lock, std::try_to_lock);
-                if (g.owns_lock() && slot.done) hints[h] = slot.stats.fit;
-            }
-            return hints;
-        }
+std::vector<std::optional<GaussianFit>> ResultStats::fitsOf(const BlockSlots& block,
+                                                            size_t heads) {
+    std::vector<std::optional<GaussianFit>> fits(heads);
+    for (size_t h = 0; h < std::min(heads, block.count); ++h) {
+        Slot& slot = block.heads[h];
+        // A head still being fitted on another thread: no hint rather than a wait.
+        const std::unique_lock<std::mutex> g(slot.lock, std::try_to_lock);
+        if (g.owns_lock() && slot.done) fits[h] = slot.stats.fit;
     }
-    return hints;
+    return fits;
 }
 
 int ResultStats::computedCount() const {

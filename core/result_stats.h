@@ -22,7 +22,6 @@
 #include <memory>
 #include <mutex>
 #include <optional>
-#include <string>
 #include <vector>
 
 #include "head_stats.h"
@@ -88,17 +87,17 @@ private:
     };
     // One block's heads, shared with the statistics that take it over.
     struct BlockSlots {
-        explicit BlockSlots(size_t count) : heads(std::make_unique<Slot[]>(count)) {}
+        explicit BlockSlots(size_t count)
+            : heads(std::make_unique<Slot[]>(count)), count(count), hints(count) {}
         std::unique_ptr<Slot[]> heads;  // (not "slots": a macro of Qt's)
+        size_t count;                   // heads
         std::atomic<int> computed{0};
         // [head]: the earlier statistics' fit of this head on another sentence, when it had
         // one; copied, so that no chain of earlier analyses is kept alive.
         std::vector<std::optional<GaussianFit>> hints;
     };
-    // The fits `earlier` has made of its block of this column name, kind and layer.
-    static std::vector<std::optional<GaussianFit>> hintsFrom(const ResultStats* earlier,
-                                                             const std::string& name,
-                                                             const CapturedBlock& block);
+    // The fits made so far of the block's first `heads` heads (the hints of a new block).
+    static std::vector<std::optional<GaussianFit>> fitsOf(const BlockSlots& block, size_t heads);
     Slot& slotOf(const HeadKey& head) const;
     // Every head of the blocks `wanted` accepts, of every column that ran, in capture order.
     std::vector<HeadKey> headsWhere(const std::function<bool(const CapturedBlock&)>& wanted) const;
