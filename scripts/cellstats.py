@@ -122,13 +122,16 @@ def _ngrams(words, n):
 
 def sentence_bleu_stats(hyp, ref):
     """[hyp length, ref length, matches_1..4, totals_1..4] of one sentence (word lists),
-    clipped counts as in corpus BLEU with one reference."""
+    clipped counts as in corpus BLEU with one reference. A hypothesis with no n-gram of an
+    order still counts 1 in that order's total, as NLTK's corpus_bleu (max(1, count)) and
+    `attnviz-cli eval` (core/metrics.cpp) do; counting 0 made a corpus with a hypothesis
+    shorter than four words score higher here than in the cell (issue 50)."""
     s = [len(hyp), len(ref)]
     matches, totals = [], []
     for n in range(1, 5):
         h, r = _ngrams(hyp, n), _ngrams(ref, n)
         matches.append(sum(min(c, r[g]) for g, c in h.items()))
-        totals.append(max(0, len(hyp) - n + 1))
+        totals.append(max(1, len(hyp) - n + 1))
     return s + matches + totals
 
 

@@ -47,6 +47,17 @@ near("bleu", cellstats.corpus_bleu_from_stats([s]), 100 * 0.2 ** 0.25)
 # Brevity: "a b c d" against "a b c d e f": precisions 1, BP = exp(1 - 6/4).
 s2 = cellstats.sentence_bleu_stats("a b c d".split(), "a b c d e f".split())
 near("bleu bp", cellstats.corpus_bleu_from_stats([s2]), 100 * math.exp(1 - 6 / 4))
+# A hypothesis shorter than four words still counts 1 in the denominator of every n-gram
+# order it has none of, as NLTK's corpus_bleu (max(1, count)) and core/metrics.cpp do:
+# "a b c d e" = reference plus "x y" = reference gives precisions 7/7, 5/5, 3/4, 2/3, so
+# BLEU = (0.75 · 2/3)^(1/4) = 0.5^(1/4); counting 0 for "x y"'s 3- and 4-grams gave 100
+# (docs/results-longer/09-hc-sa-lr3e-3-s209-3000.json, one 2-word hypothesis, issue 50).
+s3 = cellstats.sentence_bleu_stats("a b c d e".split(), "a b c d e".split())
+s4 = cellstats.sentence_bleu_stats("x y".split(), "x y".split())
+near("bleu short hypothesis", cellstats.corpus_bleu_from_stats([s3, s4]), 100 * 0.5 ** 0.25)
+# An empty hypothesis counts 1 in every order too (and its reference's length).
+s5 = cellstats.sentence_bleu_stats([], "x y z".split())
+near("bleu empty hypothesis totals", float(sum(s5[6:10])), 4.0)
 # Bootstrap of a system against itself: difference 0 everywhere, p_not_better 1.
 b = cellstats.paired_bootstrap([s, s2], [s, s2], samples=50)
 near("bootstrap self", b["ci"][1] - b["ci"][0], 0.0)

@@ -10,9 +10,16 @@
 2. Every "mean ± sd" written in the prose of docs/results.md and docs/analysis.md must
    appear in one of their generated tables: a number quoted in a sentence that
    no table (and so no cell) backs fails the test.
+3. Every cell that keeps its per-verse BLEU data (the "verse_stats" of docs/results-longer/,
+   the bundled-seed hypotheses of docs/results-real/hypotheses/) gives its own "bleu" again
+   when corpus BLEU is recomputed from them (scripts/cellstats.py, as `attnviz-cli eval`),
+   and each verse_stats row is what cellstats.sentence_bleu_stats writes for a hypothesis of
+   that length: the bootstraps read these, so a cell whose two disagree fails (issue 50).
 
 Nothing is trained or run; only Python and the committed files. Exit 1 with the differences.
 """
+import glob
+import json
 import os
 import re
 import subprocess
@@ -37,6 +44,44 @@ PLUS_MINUS = re.compile(r"(?<![\d.])(\d+(?:\.\d+)?) ± (\d+(?:\.\d+)?)")
 
 
 DOCS = ("docs/results.md", "docs/analysis.md")
+
+sys.path.insert(0, os.path.join(ROOT, "scripts"))
+import cellstats  # noqa: E402
+
+
+def per_verse_mismatches():
+    """(cell, what is wrong) for every cell whose per-verse BLEU data disagree with its BLEU."""
+    out = []
+    for path in sorted(glob.glob(os.path.join(ROOT, "docs/results-longer/*.json"))):
+        cell = json.load(open(path))
+        rel = os.path.relpath(path, ROOT)
+        stats = cell.get("verse_stats")
+        if not stats:
+            out.append((rel, "no verse_stats"))
+            continue
+        for i, s in enumerate(stats):
+            want = [max(1, s[0] - n + 1) for n in range(1, 5)]
+            if len(s) != 10 or s[6:10] != want:
+                out.append((rel, f"verse {i + 1}: n-gram totals {s[6:10]} for a {s[0]}-word hypothesis, "
+                                 f"corpus BLEU counts {want}"))
+                break
+        bleu = cellstats.corpus_bleu_from_stats(stats)
+        if abs(bleu - cell["bleu"]) > 1e-9 * max(1.0, abs(bleu)):
+            out.append((rel, f"bleu {cell['bleu']!r}, its verse_stats give {bleu!r}"))
+    for path in sorted(glob.glob(os.path.join(ROOT, "docs/results-real/hypotheses/*.tsv"))):
+        cell_path = os.path.join(ROOT, "docs/results-real", os.path.basename(path)[:-4] + ".json")
+        rel = os.path.relpath(path, ROOT)
+        if not os.path.exists(cell_path):
+            out.append((rel, "no cell of this name in docs/results-real"))
+            continue
+        stats = []
+        for line in open(path, encoding="utf-8"):
+            hyp, ref = line.rstrip("\n").split("\t")
+            stats.append(cellstats.sentence_bleu_stats(hyp.split(), ref.split()))
+        bleu, want = cellstats.corpus_bleu_from_stats(stats), json.load(open(cell_path))["bleu"]
+        if abs(bleu - want) > 1e-9 * max(1.0, abs(bleu)):
+            out.append((rel, f"corpus BLEU {bleu!r}, its cell says {want!r}"))
+    return out
 
 
 def table_numbers():
@@ -80,6 +125,12 @@ def main():
             print(f"FAIL: {doc}:{n}: '{s}' is in the prose but in no generated table of the page")
         if not missing:
             print(f"ok: every 'mean ± sd' in the prose of {doc} is in one of its generated tables")
+    bad = per_verse_mismatches()
+    for rel, what in bad:
+        failed = True
+        print(f"FAIL: {rel}: {what}")
+    if not bad:
+        print("ok: every cell's BLEU is the corpus BLEU of its per-verse data")
     return 1 if failed else 0
 
 
