@@ -1,10 +1,15 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
-"""python3 -m attnviz_torch.attention --model M --text T [--target T2] [--out F]
+"""python3 -m attnviz_torch.attention --model M (--text T [--target T2] | --fashion-mnist K [--split S]) [--out F]
 
 Prints the attention dump of docs/model-spec.md ("Attention dump (JSON)"), the same JSON as
 `attnviz-cli attention`: every block's weights for one sentence, computed by the PyTorch
 model. Without a target (or with one that tokenizes to nothing) a seq2seq model decodes
-greedily (3.9), and the target's text is the decoded tokens detokenized (8)."""
+greedily (3.9), and the target's text is the decoded tokens detokenized (8). An image model
+(arch "vit") dumps Fashion-MNIST image K of --split test or train (8.1); a person's own image
+file (attnviz-cli attention --image F, 3.11) is the engine's: this package decodes no image
+files and refuses --image by name. --out may not be the same file as an input (--model, the
+Fashion-MNIST files), after symbolic and hard links; without --out, or with -, the dump goes
+to standard output."""
 import argparse
 import json
 import sys
@@ -12,8 +17,9 @@ import sys
 import torch
 
 from . import config as cfgmod
-from .checkpoint import write_file_atomically
-from .limits import InputError
+from . import idx
+from .checkpoint import check_outputs, write_file_atomically
+from .limits import InputError, excerpt
 from .model import BOS, EOS, PAD, AttnvizModel
 
 
@@ -55,6 +61,10 @@ def image_dump(model, name, pixels, label=None, source=""):
     with torch.no_grad():
         px = torch.as_tensor(pixels, dtype=torch.long).reshape(1, -1)
         logits = model.forward_images(px, record=record)[0]
+    for A, (_, p) in zip(record, model._blocks()):
+        if not bool(torch.isfinite(A).all()) or not bool(torch.isfinite(logits).all()):
+            raise InputError(f"this model's weights give non-finite attention or logits (NaN or infinity) in "
+                             f"{p.rstrip('.')}: the checkpoint's values are too large to compute with")
     probs = torch.softmax(logits.double(), 0)
     d = {"model": name, "config": c,
          "image": {"size": c["image_size"], "pixels": [int(p) for p in px[0]], "source": source},
@@ -125,21 +135,60 @@ def dump(model, name, text, target=None):
     return d
 
 
+MAX_FASHION_MNIST_INDEX = 59999  # the engine's --fashion-mnist range (0 … 59999)
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(prog="python3 -m attnviz_torch.attention", description=__doc__.splitlines()[0])
     ap.add_argument("--model", required=True)
-    ap.add_argument("--text", required=True)
-    ap.add_argument("--target")
-    ap.add_argument("--out")
+    ap.add_argument("--text", help="source sentence (decoder-only models: the text)")
+    ap.add_argument("--target", help="target sentence; without it a seq2seq model decodes greedily")
+    ap.add_argument("--fashion-mnist", type=int, metavar="K", help="image models: the Fashion-MNIST image of this "
+                                                                   "index (of --split)")
+    ap.add_argument("--split", default="test", help="with --fashion-mnist: test or train (default: test)")
+    ap.add_argument("--image", help="not here: attnviz-cli attention --image F reads image files")
+    ap.add_argument("--out", help="output file (default, or -: standard output)")
     a = ap.parse_args(argv)
+    if a.fashion_mnist is not None and not 0 <= a.fashion_mnist <= MAX_FASHION_MNIST_INDEX:
+        ap.error(f"--fashion-mnist: Value {a.fashion_mnist} not in range 0 to {MAX_FASHION_MNIST_INDEX}")
     try:
+        inputs = [("--model", a.model), ("--image", a.image)]
+        if a.fashion_mnist is not None:
+            inputs += [("--fashion-mnist's file", f) for f in idx.split_files(a.split)]
+        check_outputs([("--out", a.out)], inputs)
+        if a.split not in ("test", "train"):
+            raise InputError(f"--split must be test or train, got {excerpt(a.split)}")
+        if a.image is not None:
+            raise InputError("attnviz_torch does not decode image files (--image): `attnviz-cli attention --image "
+                             "F` makes a file into an image model's input (docs/model-spec.md 3.11); here give "
+                             "--fashion-mnist K")
         m = AttnvizModel.from_checkpoint(a.model)
-        text = json.dumps(dump(m, a.model, a.text, a.target), ensure_ascii=False, allow_nan=False)
-        if a.out:
+        if m.cfg["arch"] == "vit":
+            if a.text is not None or a.target is not None:
+                raise InputError(f"'{a.model}' is an image model (arch \"vit\"): it takes no --text; give "
+                                 "--fashion-mnist K")
+            if a.fashion_mnist is None:
+                raise InputError(f"'{a.model}' is an image model: give --fashion-mnist INDEX")
+            if m.cfg["image_size"] != 28:
+                raise InputError(f"'{a.model}' does not take 28×28 images")
+            pixels, label = idx.load_image(a.split, a.fashion_mnist)
+            d = image_dump(m, a.model, pixels, label if label < m.cfg["classes"] else None,
+                           f"fashion-mnist {a.split} image {a.fashion_mnist}")
+        else:
+            if a.fashion_mnist is not None:
+                raise InputError("--image and --fashion-mnist need an image model; this one reads text")
+            if a.text is None:
+                raise InputError("attention needs --text")
+            d = dump(m, a.model, a.text, a.target)
+        text = json.dumps(d, ensure_ascii=False, allow_nan=False)
+        if a.out and a.out != "-":
             write_file_atomically(a.out, [(text + "\n").encode()])
         else:
-            sys.stdout.write(text + "\n")
-            sys.stdout.flush()
+            try:
+                sys.stdout.write(text + "\n")
+                sys.stdout.flush()
+            except OSError as e:
+                raise InputError(f"the output could not be written to standard output ({e.strerror})") from None
     except (OSError, ValueError) as e:
         print(f"attnviz_torch.attention: {e}", file=sys.stderr)
         return 1

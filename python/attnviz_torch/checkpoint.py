@@ -333,6 +333,53 @@ def check_target(path, flag="--out"):
     return st
 
 
+def same_file(a, b):
+    """True when the paths `a` and `b` name one file: by device and inode when both exist
+    (so through symbolic links and hard links), else by their real paths (a file not made
+    yet, reached through a link of either)."""
+    ids = []
+    for p in (a, b):
+        try:
+            st = os.stat(p)
+            ids.append((st.st_dev, st.st_ino))
+        except (OSError, ValueError):
+            ids.append(None)
+    if ids[0] is not None and ids[1] is not None:
+        return ids[0] == ids[1]
+    try:
+        return os.path.realpath(a) == os.path.realpath(b)
+    except (OSError, ValueError):
+        return False
+
+
+def check_outputs(outputs, inputs=()):
+    """The one rule for the outputs of every command of this package, checked before any
+    work: `outputs` and `inputs` are (flag, path) pairs (a path None or "-" is not a file
+    and is skipped). No output may be the same file (same_file) as an input or as another
+    output; then each must be a regular file we may replace, or new (check_target), in an
+    existing writable directory. InputError naming both flags."""
+    outs = [(f, p) for f, p in outputs if p is not None and p != "-"]
+    ins = [(f, p) for f, p in inputs if p]
+    for i, (flag, path) in enumerate(outs):
+        if not path:
+            raise InputError(f"{flag} is empty: give the path of a file")
+        for other_flag, other in ins:
+            if same_file(path, other):
+                raise InputError(f"{flag} '{path}' is the same file as the input {other_flag} '{other}'; "
+                                 "refusing to overwrite an input")
+        for other_flag, other in outs[:i]:
+            if other and same_file(path, other):
+                raise InputError(f"{flag} '{path}' is the same file as the output {other_flag} '{other}'; "
+                                 "give each output its own file")
+    for flag, path in outs:
+        check_target(path, flag)
+        d = os.path.dirname(os.path.abspath(path))
+        if not os.path.isdir(d):
+            raise InputError(f"{flag} '{path}': the directory '{d}' does not exist")
+        if not os.access(d, os.W_OK | os.X_OK):
+            raise InputError(f"{flag} '{path}': the directory '{d}' is not writable")
+
+
 def write_file_atomically(path, chunks):
     """Writes the byte strings `chunks` to `path` atomically: `path.tmp-PID-RAND` created
     with mode 0666 (less the umask; a replaced file's mode is kept), written, flushed,

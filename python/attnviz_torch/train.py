@@ -39,13 +39,15 @@ import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 
 import torch
 import torch.distributed as dist
 
 from . import trainstate
-from .checkpoint import check_target
-from .limits import MAX_DATA_BYTES, InputError, read_file
+from .checkpoint import check_outputs
+from .limits import (MAX_DATA_BYTES, MAX_SENTENCEPIECE_VOCAB, MIN_SENTENCEPIECE_VOCAB, MIN_VOCAB_SIZE, InputError,
+                     excerpt, read_file)
 from .model import AttnvizModel
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -136,33 +138,22 @@ def option_problem(a):
         (a.save_every >= 0 and a.stop_after >= 0, "--save-every and --stop-after must be at least 0"),
         (0 <= a.seed < (1 << 64), "--seed must be an integer from 0 to 2^64 - 1"),
         (0 <= a.held_out <= 1000000, "--held-out must be between 0 and 1000000"),
+        (a.vocab_size >= MIN_VOCAB_SIZE, f"--vocab-size must be at least {MIN_VOCAB_SIZE} (the 4 special "
+                                         "tokens and one word)"),
+        (a.tokenizer != "sentencepiece" or MIN_SENTENCEPIECE_VOCAB <= a.vocab_size <= MAX_SENTENCEPIECE_VOCAB,
+         f"--vocab-size must be at least {MIN_SENTENCEPIECE_VOCAB} and at most {MAX_SENTENCEPIECE_VOCAB} "
+         "with --tokenizer sentencepiece"),
     ]
     return next((msg for ok, msg in rules if not ok), None)
 
 
 def check_output(a):
-    """--out must be a regular file we may replace (or new) in a writable directory, and no
-    input: the same file as --data, --init or --config (after resolving symbolic links)."""
-    out = a.out
-    if not out:
-        raise InputError("--out is empty")
-    check_target(out, "--out")
-    for flag, path in (("--data", a.data), ("--init", a.init), ("--config", a.config)):
-        if not path:
-            continue
-        try:
-            same = os.path.samefile(out, path) if os.path.exists(out) else \
-                os.path.realpath(out) == os.path.realpath(path)
-        except OSError:
-            same = False
-        if same:
-            raise InputError(f"--out '{out}' is the same file as the input {flag} '{path}'; refusing to "
-                             "overwrite an input")
-    d = os.path.dirname(os.path.abspath(out))
-    if not os.path.isdir(d):
-        raise InputError(f"--out '{out}': the directory '{d}' does not exist")
-    if not os.access(d, os.W_OK | os.X_OK):
-        raise InputError(f"--out '{out}': the directory '{d}' is not writable")
+    """The outputs (--out and its training state) by the package's one rule (check_outputs):
+    regular files we may replace (or new) in a writable directory, neither of them the same
+    file as an input (--data, --init, --config) nor as each other. With --resume, --out and
+    its state are read and then replaced: that is what --resume means."""
+    check_outputs([("--out", a.out), ("--out's training state", state_path(a.out) if a.out else None)],
+                  [("--data", a.data), ("--init", a.init), ("--config", a.config)])
 
 
 def state_path(out):
@@ -181,6 +172,43 @@ def rank0_initial_checkpoint(a, path):
     r = subprocess.run(cmd, capture_output=True, text=True)
     if r.returncode != 0:
         raise SystemExit(f"attnviz_torch.train: the initial model could not be made: {r.stderr.strip()}")
+
+
+def initial_model(a, out_dir, rank, distributed):
+    """Rank 0 has the CLI write the initial checkpoint to a temporary file of a name made
+    for it (mkstemp in --out's directory, where every process can read it: never a name a
+    person's file may have); the others learn the name, wait, and read it; rank 0 removes it,
+    also when anything fails or a signal ends the run."""
+    holder = [None]
+    try:
+        if rank == 0:
+            try:
+                fd, holder[0] = tempfile.mkstemp(dir=out_dir, prefix=os.path.basename(a.out) + ".init-",
+                                                 suffix=".safetensors")
+            except OSError as e:
+                raise InputError(f"--out '{a.out}': cannot make a temporary file in '{out_dir}': "
+                                 f"{e.strerror}") from None
+            os.close(fd)
+            rank0_initial_checkpoint(a, holder[0])
+        if distributed:
+            dist.broadcast_object_list(holder, src=0)
+        model = AttnvizModel.from_checkpoint(holder[0])
+        if distributed:
+            dist.barrier()
+        return model
+    finally:
+        if rank == 0 and holder[0]:
+            try:
+                os.unlink(holder[0])
+            except OSError:
+                pass
+
+
+def check_text_model(model, what):
+    """This trainer trains text models: an image model (arch "vit") is refused by name."""
+    if model.cfg["arch"] == "vit":
+        raise InputError(f"{what} is an image model (arch \"vit\"): attnviz_torch.train trains text models; "
+                         "train image models with attnviz-cli train --task fashion-mnist")
 
 
 def read_lines(a, count):
@@ -284,15 +312,28 @@ def main(argv=None):
 
 
 def checkpoint_step(model):
-    """The "steps" of a checkpoint's training metadata (0 when absent)."""
+    """The "steps" of a checkpoint's training metadata (0 when absent; the reader checked
+    its type: an integer of at least 0 when present, and the metadata an object or null)."""
     t = model.meta.get("training")
-    steps = json.loads(t).get("steps", 0) if t else 0
-    return steps if isinstance(steps, int) else 0
+    j = json.loads(t) if t else None
+    steps = j.get("steps", 0) if isinstance(j, dict) else 0
+    return steps if isinstance(steps, int) and not isinstance(steps, bool) else 0
+
+
+def env_int(name, default, least):
+    """An integer from the environment (torchrun's WORLD_SIZE, LOCAL_RANK; OMP_NUM_THREADS)."""
+    v = os.environ.get(name)
+    if v is None or v == "":
+        return default
+    if not (v.isascii() and v.isdigit()) or len(v) > 9 or int(v) < least:
+        raise InputError(f"the environment variable {name} must be an integer of at least {least}, "
+                         f"got {excerpt(v)}")
+    return int(v)
 
 
 def run(a):
     check_output(a)
-    distributed = "WORLD_SIZE" in os.environ and int(os.environ["WORLD_SIZE"]) > 1
+    distributed = env_int("WORLD_SIZE", 1, 1) > 1
     if distributed:
         backend = a.backend or ("nccl" if torch.cuda.is_available() else "gloo")
         dist.init_process_group(backend)
@@ -302,7 +343,7 @@ def run(a):
     if a.batch_size % (world * a.micro_batches):
         raise SystemExit(f"attnviz_torch.train: --batch-size {a.batch_size} must be a multiple of the "
                          f"{world} processes times --micro-batches {a.micro_batches}")
-    torch.set_num_threads(max(1, int(os.environ.get("OMP_NUM_THREADS", "1"))))
+    torch.set_num_threads(env_int("OMP_NUM_THREADS", 1, 1))
     out_dir = os.path.dirname(os.path.abspath(a.out))
     start = 0
     state = None
@@ -316,17 +357,9 @@ def run(a):
         start = checkpoint_step(model)
         state = True
     else:
-        # Rank 0 makes the initial checkpoint; the others wait and read it.
-        init = os.path.join(out_dir, os.path.basename(a.out) + ".init.safetensors")
-        if rank == 0:
-            rank0_initial_checkpoint(a, init)
-        if distributed:
-            dist.barrier()
-        model = AttnvizModel.from_checkpoint(init)
-        if distributed:
-            dist.barrier()
-        if rank == 0:
-            os.unlink(init)
+        model = initial_model(a, out_dir, rank, distributed)
+    check_text_model(model, f"--out '{a.out}'" if a.resume else
+                     f"--init '{a.init}'" if a.init else f"--config '{a.config}'")
     # Data: rank 0 reads (or asks the CLI for) the examples; every process gets the same.
     payload = [None]
     if rank == 0:
@@ -341,7 +374,7 @@ def run(a):
     # copies either way.
     device = torch.device("cpu")
     if torch.cuda.is_available() and a.device != "cpu":
-        device = torch.device("cuda", int(os.environ.get("LOCAL_RANK", "0")))
+        device = torch.device("cuda", env_int("LOCAL_RANK", 0, 0))
         torch.cuda.set_device(device)
         model.to(device)
     if not data:
