@@ -11,6 +11,7 @@ machine):
                          corpus BLEU from per-sentence n-gram statistics (as NLTK's
                          corpus_bleu without smoothing) and a paired bootstrap over sentences
                          (Koehn 2004)
+  holm(ps)               Holm–Bonferroni adjusted p-values of a family of comparisons
   verdict(...)           the project's rule: a difference is claimed only where the gap is
                          larger than the larger sample sd
 
@@ -91,6 +92,18 @@ def welch(xs, ys):
     t = (mx - my) / math.sqrt(vx + vy)
     df = (vx + vy) ** 2 / ((vx * vx / (len(xs) - 1) if vx else 0.0) + (vy * vy / (len(ys) - 1) if vy else 0.0))
     return t, df, student_t_sf2(t, df)
+
+
+def holm(ps):
+    """Holm–Bonferroni adjusted p-values, in the order given: the k-th smallest of m is
+    multiplied by m − k + 1, kept at least as large as the one before it, and capped at 1.
+    A comparison survives the correction at level α where its adjusted p is below α."""
+    order = sorted(range(len(ps)), key=lambda i: ps[i])
+    out, running = [None] * len(ps), 0.0
+    for k, i in enumerate(order):
+        running = max(running, min(1.0, (len(ps) - k) * ps[i]))
+        out[i] = running
+    return out
 
 
 def fmt_p(p):

@@ -66,6 +66,11 @@ near("bootstrap self p", b["p_not_better"], 1.0)
 sd, lo, hi = cellstats.bootstrap_bleu([s, s, s], samples=50)
 near("bootstrap one sd", sd, 0.0)
 near("bootstrap one interval", hi - lo, 0.0)
+# Holm over 0.01, 0.04, 0.03 (m = 3): sorted 0.01·3 = 0.03, 0.03·2 = 0.06, 0.04·1 = 0.04 →
+# kept monotone 0.06; returned in the order given.
+for got, want in zip(cellstats.holm([0.01, 0.04, 0.03]), [0.03, 0.06, 0.06]):
+    near("holm", got, want)
+near("holm cap", cellstats.holm([0.6, 0.7])[0], 1.0)
 if failures:
     print("\n".join(failures))
     sys.exit(1)
