@@ -11,10 +11,11 @@ checkpoint every K steps, written atomically so the app can open it while traini
 --resume (continue from --out and its training state, M.safetensors.trainstate) and
 --backend (gloo on CPU, nccl on GPUs; default: nccl when CUDA is available).
 
---out may not be an input (--data, --init, --config; compared after resolving symbolic
-links). Training stops with a message, and writes nothing, when the loss or the weights stop
-being finite. The training state holds numbers only (no pickle) and names the checkpoint it
-belongs to: a pair left out of step by a run stopped while saving is refused by --resume.
+Neither --out nor its training state may be an input (--data, --init, --config) or each
+other, through symbolic and hard links too (checkpoint.check_outputs). Training stops with
+a message, and writes nothing, when the loss or the weights stop being finite. The
+training state holds numbers only (no pickle) and names the checkpoint it belongs to: a pair
+left out of step by a run stopped while saving is refused by --resume.
 
 The model starts exactly as `attnviz-cli train` would start it: the C++ CLI (ATTNVIZ_CLI,
 else attnviz-cli on PATH, else build/release/app/attnviz-cli of this repository) writes the
@@ -259,6 +260,13 @@ def encode(model, pairs):
 _perms = {}
 
 
+def seed_of(n):
+    """A derived seed as torch takes it (at most 64 bits): --seed goes up to 2^64 - 1, and
+    seed · 1000003 overflowed torch's manual_seed (a RuntimeError). Unchanged below 2^64, so
+    every run of a smaller seed is what it was."""
+    return n % (1 << 64)
+
+
 def batch_at(data, step, B, seed):
     """The global batch of step `step` (0-based): the examples in epochs, each epoch a
     permutation seeded by (seed, epoch), so a batch depends on nothing but its step."""
@@ -267,7 +275,7 @@ def batch_at(data, step, B, seed):
         epoch, i = divmod(k, n)
         if epoch not in _perms:
             _perms.clear()
-            _perms[epoch] = torch.randperm(n, generator=torch.Generator().manual_seed(seed * 1000003 + epoch))
+            _perms[epoch] = torch.randperm(n, generator=torch.Generator().manual_seed(seed_of(seed * 1000003 + epoch)))
         out.append(data[int(_perms[epoch][i])])
     return out
 
@@ -429,7 +437,7 @@ def run(a):
         M = a.micro_batches
         for m in range(M):
             part = shard[m * len(shard) // M:(m + 1) * len(shard) // M]
-            torch.manual_seed(a.seed * 7919 + step * 131 + rank * M + m)
+            torch.manual_seed(seed_of(a.seed * 7919 + step * 131 + rank * M + m))
             sync = m == M - 1 or not distributed
             with (net.no_sync() if not sync else _nullcontext()):
                 src, tin, tout = model.batch(part)

@@ -23,7 +23,8 @@ Usage: twin_state_test.py [CLI]   (CTest passes attnviz-cli; without it the engi
    refused with "must be at least 5" (exit code 2, as the other option rules); 5 is
    accepted; with --tokenizer sentencepiece, 299 and 262145 are refused.
 4. Environment: WORLD_SIZE, OMP_NUM_THREADS that are not integers give one line, no
-   traceback.
+   traceback. --seed 2^64 - 1 (accepted, as by attnviz-cli) trains: its derived seeds
+   overflowed torch's manual_seed.
 
 Set ATTNVIZ_TORCH_PATH to test another copy of the package (e.g. the previous commit's).
 """
@@ -416,6 +417,25 @@ def environment(tmp):
               and var in last[0], f"train with {var}={v}: a message [rc {r.returncode}: {r.stderr.strip()[-120:]}]")
 
 
+def largest_seed(tmp):
+    """--seed is accepted up to 2^64 - 1 (attnviz-cli train's rule): the seeds derived from it
+    (batch order, dropout) overflowed torch's manual_seed, a RuntimeError."""
+    try:
+        train.batch_at([(None, [5])] * 3, 0, 2, (1 << 64) - 1)
+        ok, what = True, "made"
+    except Exception as e:  # noqa: B902
+        ok, what = False, f"{type(e).__name__}: {e}"
+    check(ok, f"--seed 2^64 - 1: the batch order is made ({what})")
+    if not HAVE_CLI:
+        print("skip --seed 2^64 - 1 training run: no attnviz-cli")
+        return
+    r = run("train", "--config", os.path.join(ROOT, "tests/data/configs/dot_post_nobias_untied.json"), "--data",
+            os.path.join(tmp, "d.tsv"), "--steps", "2", "--batch-size", "2", "--log-every", "0",
+            "--seed", str((1 << 64) - 1), "--out", os.path.join(tmp, "seed.safetensors"))
+    check(r.returncode == 0 and "Traceback" not in r.stderr,
+          f"train --seed 2^64 - 1: trains [rc {r.returncode}: {r.stderr.strip()[-160:]}]")
+
+
 def main():
     print(f"package: {PKG}; engine: {CLI if HAVE_CLI else 'not built: its dumps are not compared'}")
     torch.set_num_threads(1)
@@ -424,6 +444,7 @@ def main():
         image_models(tmp)
         vocab_size()
         environment(tmp)
+        largest_seed(tmp)
     if failures:
         sys.exit(f"{len(failures)} failed")
     print("all passed")
