@@ -364,6 +364,10 @@ def run(a):
         model = AttnvizModel.from_checkpoint(a.out)
         start = checkpoint_step(model)
         state = True
+    elif a.init and a.data:
+        # The checkpoint is the start as it is (attnviz-cli train --steps 0 --init would write
+        # the same tensors, configuration and vocabularies): no CLI, no temporary file.
+        model = AttnvizModel.from_checkpoint(a.init)
     else:
         model = initial_model(a, out_dir, rank, distributed)
     check_text_model(model, f"--out '{a.out}'" if a.resume else

@@ -24,7 +24,8 @@ Usage: twin_state_test.py [CLI]   (CTest passes attnviz-cli; without it the engi
    accepted; with --tokenizer sentencepiece, 299 and 262145 are refused.
 4. Environment: WORLD_SIZE, OMP_NUM_THREADS that are not integers give one line, no
    traceback. --seed 2^64 - 1 (accepted, as by attnviz-cli) trains: its derived seeds
-   overflowed torch's manual_seed.
+   overflowed torch's manual_seed. --init M --data F trains without attnviz-cli, as
+   docs/scale-out.md says (it called the CLI).
 
 Set ATTNVIZ_TORCH_PATH to test another copy of the package (e.g. the previous commit's).
 """
@@ -436,6 +437,24 @@ def largest_seed(tmp):
           f"train --seed 2^64 - 1: trains [rc {r.returncode}: {r.stderr.strip()[-160:]}]")
 
 
+def init_needs_no_cli(tmp):
+    """--init M --data F needs no attnviz-cli (docs/scale-out.md): a CLI that fails if called."""
+    fake = os.path.join(tmp, "fake-cli")
+    open(fake, "w").write("#!/bin/sh\necho the twin called attnviz-cli >&2\nexit 3\n")
+    os.chmod(fake, 0o755)
+    out = os.path.join(tmp, "from-init.safetensors")
+    r = run("train", "--init", MODEL, "--data", os.path.join(tmp, "d.tsv"), "--steps", "2", "--batch-size", "2",
+            "--log-every", "0", "--out", out, env=dict(ENV, ATTNVIZ_CLI=fake))
+    ok = r.returncode == 0 and os.path.exists(out)
+    if ok:
+        start, after = AttnvizModel.from_checkpoint(MODEL), AttnvizModel.from_checkpoint(out)
+        ok = start.src_vocab == after.src_vocab and start.cfg == after.cfg
+    check(ok, f"train --init M --data F: trains without attnviz-cli, M's configuration and vocabularies kept "
+              f"[rc {r.returncode}: {r.stderr.strip()[-140:]}]")
+    left = [f for f in os.listdir(tmp) if f.startswith("from-init.safetensors.")]
+    check(left == ["from-init.safetensors.trainstate"], f"train --init: no temporary file left ({left})")
+
+
 def main():
     print(f"package: {PKG}; engine: {CLI if HAVE_CLI else 'not built: its dumps are not compared'}")
     torch.set_num_threads(1)
@@ -445,6 +464,7 @@ def main():
         vocab_size()
         environment(tmp)
         largest_seed(tmp)
+        init_needs_no_cli(tmp)
     if failures:
         sys.exit(f"{len(failures)} failed")
     print("all passed")
