@@ -2,6 +2,7 @@
 #include "image_file.h"
 
 #include <QBuffer>
+#include <QIODevice>
 #include <QImage>
 #include <QImageReader>
 #include <QImageWriter>
@@ -9,6 +10,9 @@
 #include <cctype>
 #include <climits>
 #include <cstdint>
+#include <cstdio>
+#include <mutex>
+#include <optional>
 
 #include "core/error.h"
 #include "core/file_io.h"
@@ -46,18 +50,195 @@ std::string formatList() {
     return list;
 }
 
-// PNG ends with its IEND chunk; JPEG has an end-of-image marker after its last scan (0xFF is
-// never followed by 0xD9 inside scan data, which stuffs every 0xFF with 0x00).
+// PNG ends with its IEND chunk.
 void checkComplete(const std::string& bytes, const std::string& format, const std::string& name) {
     if (format == "png" &&
         bytes.find(std::string("\0\0\0\0IEND\xAE\x42\x60\x82", 12)) == std::string::npos)
         throw Error(name + " is truncated: the PNG data has no end (IEND chunk)");
-    if (format == "jpeg") {
-        const size_t scan = bytes.rfind("\xFF\xDA");
-        if (scan == std::string::npos || bytes.find("\xFF\xD9", scan) == std::string::npos)
-            throw Error(name + " is truncated: the JPEG data has no end-of-image marker");
+}
+
+// A JPEG's layout as walkJpeg finds it.
+struct JpegLayout {
+    int width = 0, height = 0;  // the frame header's (SOFn)
+    std::vector<size_t> scans;  // where each scan's header (its SOS marker) begins
+    // The scan whose header or data holds byte `at` (1-based), 0 before the first.
+    size_t scanAt(size_t at) const {
+        return size_t(std::upper_bound(scans.begin(), scans.end(), at) - scans.begin());
+    }
+};
+
+std::string hexByte(uint8_t b) {
+    char s[8];
+    std::snprintf(s, sizeof s, "0x%02X", b);
+    return s;
+}
+
+// What a marker's segment is, for messages: "its frame header (SOF2, marker at byte 158)".
+std::string segmentName(uint8_t m, size_t at) {
+    std::string what;
+    if (m >= 0xC0 && m <= 0xCF && m != 0xC4 && m != 0xC8 && m != 0xCC)
+        what = "frame header (SOF" + std::to_string(m - 0xC0) + ")";
+    else if (m == 0xC4)
+        what = "Huffman table (DHT)";
+    else if (m == 0xDB)
+        what = "quantization table (DQT)";
+    else if (m == 0xDA)
+        what = "scan header (SOS)";
+    else if (m == 0xDD)
+        what = "restart interval (DRI)";
+    else if (m >= 0xE0 && m <= 0xEF)
+        what = "APP" + std::to_string(m - 0xE0) + " segment";
+    else if (m == 0xFE)
+        what = "comment (COM)";
+    else
+        what = "segment " + hexByte(m);
+    return "its " + what + ", marker at byte " + std::to_string(at);
+}
+
+// Walks the JPEG `b` (ITU T.81 B.1) from its start-of-image marker to its end-of-image
+// marker: each marker (0xFF, fill bytes 0xFF, a code), each segment's length, and after each
+// scan header the entropy-coded data up to the next marker (0xFF 0x00 is a stuffed 0xFF,
+// 0xFF 0xD0…0xD7 a restart marker; neither ends it). Error naming `name` and the byte where
+// the data ends early or holds something else where a marker belongs. Cheap: no decoding.
+JpegLayout walkJpeg(const std::string& b, const std::string& name) {
+    JpegLayout j;
+    const size_t n = b.size();
+    const auto u8 = [&](size_t at) { return uint8_t(b[at]); };
+    const auto ended = [&](const std::string& where) {
+        return Error(name + " is truncated: the JPEG data ends at byte " + std::to_string(n) +
+                     ", " + where + " (no end-of-image marker)");
+    };
+    size_t at = 2;  // after the start-of-image marker, which decided the format
+    for (;;) {
+        if (at >= n)
+            throw ended(j.scans.empty() ? "before any scan"
+                                        : "after scan " + std::to_string(j.scans.size()));
+        if (u8(at) != 0xFF)
+            throw Error(name + " is damaged: byte " + std::to_string(at) +
+                        " should begin a JPEG marker (0xFF), it is " + hexByte(u8(at)));
+        const size_t markerAt = at;
+        while (at < n && u8(at) == 0xFF) ++at;  // fill bytes
+        if (at >= n) throw ended("inside a marker");
+        const uint8_t m = u8(at++);
+        if (m == 0xD9) {
+            if (j.scans.empty())
+                throw Error(name + " holds no image: its end-of-image marker (byte " +
+                            std::to_string(markerAt) + ") comes before any scan");
+            return j;
+        }
+        if ((m >= 0xD0 && m <= 0xD7) || m == 0x01) continue;  // RSTn, TEM: no segment
+        if (m == 0x00 || m == 0xD8)
+            throw Error(name + " is damaged: byte " + std::to_string(markerAt) +
+                        " holds 0xFF " + hexByte(m) + " where a JPEG marker belongs");
+        if (at + 2 > n) throw ended("inside " + segmentName(m, markerAt));
+        const size_t length = size_t(u8(at)) << 8 | u8(at + 1);
+        if (length < 2)
+            throw Error(name + " is damaged: " + segmentName(m, markerAt).substr(4) +
+                        " declares a length of " + std::to_string(length));
+        if (at + length > n) throw ended("inside " + segmentName(m, markerAt));
+        const bool frame = m >= 0xC0 && m <= 0xCF && m != 0xC4 && m != 0xC8 && m != 0xCC;
+        if (frame && length >= 7) {
+            j.height = int(size_t(u8(at + 3)) << 8 | u8(at + 4));
+            j.width = int(size_t(u8(at + 5)) << 8 | u8(at + 6));
+        }
+        at += length;
+        if (m != 0xDA) continue;
+        j.scans.push_back(markerAt);
+        for (;;) {  // the scan's entropy-coded data
+            const size_t ff = b.find('\xFF', at);
+            if (ff == std::string::npos || ff + 1 >= n)
+                throw ended("inside the data of scan " + std::to_string(j.scans.size()) + " (of " +
+                            std::to_string(j.scans.size()) + ")");
+            const uint8_t next = u8(ff + 1);
+            if (next == 0x00 || (next >= 0xD0 && next <= 0xD7)) {
+                at = ff + 2;
+            } else if (next == 0xFF) {
+                at = ff + 1;  // a fill byte: the marker code follows later
+            } else {
+                at = ff;
+                break;
+            }
+        }
     }
 }
+
+// The limits on a JPEG's scans (image_file.h): the decoder walks every block once per scan.
+void checkScans(const JpegLayout& j, const std::string& name) {
+    const uint64_t scans = j.scans.size();
+    if (scans > uint64_t(kMaxJpegScans))
+        throw Error(name + " is a JPEG of " + std::to_string(scans) + " scans; the limit is " +
+                    std::to_string(kMaxJpegScans) +
+                    " scans (a progressive JPEG has about 10; more only make decoding slow)");
+    const uint64_t work = uint64_t(j.width) * uint64_t(j.height) * scans;
+    if (work > kMaxJpegScanPixels)
+        throw Error(name + " is a JPEG of " + std::to_string(j.width) + "×" +
+                    std::to_string(j.height) + " pixels in " + std::to_string(scans) +
+                    " scans: " + std::to_string(work) + " pixels × scans; the limit is " +
+                    std::to_string(kMaxJpegScanPixels) + " (16 scans of 8192×8192)");
+}
+
+// The bytes a decoder reads, given up when `cancel` turns true (the decoder sees a read
+// error and stops), and how far it has read: where a decoder's warning came from.
+class DecoderInput : public QIODevice {
+public:
+    DecoderInput(const std::string& bytes, const std::atomic<bool>* cancel)
+        : m_bytes(bytes), m_cancel(cancel) {
+        open(QIODevice::ReadOnly | QIODevice::Unbuffered);
+    }
+    bool isSequential() const override { return false; }
+    qint64 size() const override { return qint64(m_bytes.size()); }
+    bool cancelled() const { return m_cancel && m_cancel->load(); }
+
+protected:
+    qint64 readData(char* data, qint64 maxSize) override {
+        if (cancelled()) return -1;
+        const qint64 n = std::min<qint64>(maxSize, size() - pos());
+        if (n <= 0) return 0;
+        std::copy_n(m_bytes.data() + pos(), size_t(n), data);
+        return n;
+    }
+    qint64 writeData(const char*, qint64) override { return -1; }
+
+private:
+    const std::string& m_bytes;
+    const std::atomic<bool>* m_cancel;
+};
+
+// The first warning Qt's decoders print (qWarning) on this thread while a Capture of it
+// lives, and how far the decoder had read then; other threads' messages, and this thread's
+// outside a capture, go on to the handler there was before. Qt's JPEG plugin prints
+// libjpeg's warnings so ("Corrupt JPEG data: …", "Premature end of JPEG file").
+class WarningCapture {
+public:
+    explicit WarningCapture(const DecoderInput& input) : m_input(input) {
+        static std::once_flag installed;
+        std::call_once(installed, [] { s_previous = qInstallMessageHandler(&handle); });
+        m_outer = std::exchange(t_current, this);
+    }
+    ~WarningCapture() { t_current = m_outer; }
+    WarningCapture(const WarningCapture&) = delete;
+    WarningCapture& operator=(const WarningCapture&) = delete;
+    const std::string& first() const { return m_first; }
+    qint64 at() const { return m_at; }
+
+private:
+    static void handle(QtMsgType type, const QMessageLogContext& context, const QString& text) {
+        if (WarningCapture* c = t_current; c && type == QtWarningMsg) {
+            if (c->m_first.empty()) {
+                c->m_first = text.trimmed().toStdString();
+                c->m_at = c->m_input.pos();
+            }
+            return;
+        }
+        if (s_previous) s_previous(type, context, text);
+    }
+    static inline QtMessageHandler s_previous = nullptr;
+    static inline thread_local WarningCapture* t_current = nullptr;
+    const DecoderInput& m_input;
+    WarningCapture* m_outer;
+    std::string m_first;
+    qint64 m_at = 0;
+};
 
 void checkSize(int w, int h, const std::string& name, const char* what) {
     if (w < 1 || h < 1)
@@ -154,13 +335,13 @@ std::vector<std::string> imageFileFormats() {
 namespace {
 
 // `bytes` decoded as above; `path`, when the bytes are a file's, has its name checked against
-// the format. Error naming `name`.
-GrayImage decodeImage(const std::string& bytes, const std::string& name, const std::string& path) {
+// the format. Error naming `name`; Cancelled once `cancel` (may be null) is true.
+GrayImage decodeImage(const std::string& bytes, const std::string& name, const std::string& path,
+                      const std::atomic<bool>* cancel = nullptr) {
+    if (cancel && cancel->load()) throw Cancelled();
     if (bytes.empty()) throw Error(name + " is empty (0 bytes), not an image");
-    QByteArray data = QByteArray::fromRawData(bytes.data(), qsizetype(bytes.size()));
-    QBuffer buffer(&data);
-    buffer.open(QIODevice::ReadOnly);
-    const std::string format = QImageReader::imageFormat(&buffer).toStdString();
+    DecoderInput input(bytes, cancel);
+    const std::string format = QImageReader::imageFormat(&input).toStdString();
     const auto formats = imageFileFormats();
     if (std::find(formats.begin(), formats.end(), format) == formats.end())
         throw Error(name + " is not an image attnviz reads" +
@@ -169,13 +350,33 @@ GrayImage decodeImage(const std::string& bytes, const std::string& name, const s
     if (!path.empty()) checkName(path, format, name);
     if (format == "bmp") checkBmp(bytes, name);
     checkComplete(bytes, format, name);
-    buffer.seek(0);
-    QImageReader reader(&buffer, QByteArray::fromStdString(format));
+    JpegLayout jpeg;
+    if (format == "jpeg") {
+        jpeg = walkJpeg(bytes, name);
+        checkScans(jpeg, name);
+    }
+    if (input.cancelled()) throw Cancelled();
+    input.seek(0);
+    std::optional<WarningCapture> warnings;  // JPEG's: PNG's are notes (an sRGB profile's, …)
+    if (format == "jpeg") warnings.emplace(input);
+    QImageReader reader(&input, QByteArray::fromStdString(format));
     reader.setAllocationLimit(kAllocationLimitMiB);
     reader.setAutoTransform(true);
     const QSize declared = reader.size();
     if (declared.isValid()) checkSize(declared.width(), declared.height(), name, "declares");
     const QImage image = reader.read();
+    if (input.cancelled()) throw Cancelled();
+    // libjpeg warns, fills in what it could not decode with grey and goes on: refused here.
+    // It reads 4 KiB at a time, so the place is where it had read to.
+    if (warnings && !warnings->first().empty()) {
+        const size_t at = size_t(warnings->at()), scan = jpeg.scanAt(at > 0 ? at - 1 : 0);
+        throw Error(name + " is damaged near byte " + std::to_string(at) + " of " +
+                    std::to_string(bytes.size()) +
+                    (scan > 0 ? " (scan " + std::to_string(scan) + " of " +
+                                    std::to_string(jpeg.scans.size()) + ")"
+                              : std::string()) +
+                    ": " + excerpt(std::string_view(warnings->first())));
+    }
     if (image.isNull())
         throw Error(name + " could not be decoded as " + upper(format) + ": " +
                     reader.errorString().toStdString());
@@ -185,15 +386,18 @@ GrayImage decodeImage(const std::string& bytes, const std::string& name, const s
 
 }  // namespace
 
-GrayImage readImageFile(const std::string& path) {
-    return decodeImage(readTextFile(path, kMaxImageFileBytes, "picture"), "'" + path + "'", path);
+GrayImage readImageFile(const std::string& path, const std::atomic<bool>* cancel) {
+    if (cancel && *cancel) throw Cancelled();
+    return decodeImage(readTextFile(path, kMaxImageFileBytes, "picture"), "'" + path + "'", path,
+                       cancel);
 }
 
-GrayImage readImageBytes(const std::string& bytes, const std::string& name) {
+GrayImage readImageBytes(const std::string& bytes, const std::string& name,
+                         const std::atomic<bool>* cancel) {
     if (bytes.size() > kMaxImageFileBytes)
         throw Error(name + " holds " + std::to_string(bytes.size()) +
                     " bytes; the limit for a picture is " + std::to_string(kMaxImageFileBytes));
-    return decodeImage(bytes, name, {});
+    return decodeImage(bytes, name, {}, cancel);
 }
 
 GrayImage grayImage(const QImage& image, const std::string& name) {

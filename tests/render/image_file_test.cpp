@@ -7,11 +7,15 @@
 #include <unistd.h>
 
 #include <QBuffer>
+#include <QElapsedTimer>
 #include <QImage>
+#include <QImageWriter>
 #include <filesystem>
 #include <fstream>
 
 #include "../core/test_util.h"
+#include "core/error.h"
+#include "jpeg_maker.h"
 #include "tests/expect.h"
 
 using namespace attnviz;
@@ -37,6 +41,20 @@ std::string encode(const QImage& im, const char* format, int quality = -1) {
 std::string readError(const std::string& path) {
     return test::errorWithin(
         "readImageFile", [](const std::string& p) { render::readImageFile(p); }, path, path);
+}
+
+// A 48 × 40 colour pattern as JPEG, baseline or progressive (Qt's encoder, libjpeg's script).
+std::string patternJpeg(bool progressive) {
+    QImage im(48, 40, QImage::Format_RGB32);
+    for (int y = 0; y < im.height(); ++y)
+        for (int x = 0; x < im.width(); ++x) im.setPixel(x, y, qRgb(x * 5, y * 6, (x * y) % 256));
+    QByteArray bytes;
+    QBuffer buffer(&bytes);
+    buffer.open(QIODevice::WriteOnly);
+    QImageWriter w(&buffer, "jpeg");
+    w.setProgressiveScanWrite(progressive);
+    EXPECT_TRUE(w.write(im));
+    return bytes.toStdString();
 }
 
 uint32_t crc32(const std::string& s) {
@@ -208,4 +226,123 @@ TEST(ImageFile, RefusesWhatIsNotARegularFile) {
     ::unlink(fifo.c_str());
     EXPECT_HAS(readError("/dev/zero"), "'/dev/zero' is a character device, not a file");
     EXPECT_HAS(readError(tmp("missing.png")), tmp("missing.png"));
+}
+
+// A progressive "scan bomb" (issue 48, item 5): a small file whose thousands of scans each
+// walk every block. Refused before decoding by its scan count, or by pixels × scans, at once;
+// a JPEG within both limits is read.
+TEST(ImageFile, RefusesJpegsOfTooManyScansBeforeDecoding) {
+    const std::string bomb = test::progressiveJpeg(1024, 1024, 882 * 3, 3);  // 2,649 scans
+    EXPECT_LT(bomb.size(), 200000u);
+    writeBytes(tmp("bomb.jpg"), bomb);
+    QElapsedTimer t;
+    t.start();
+    EXPECT_HAS(readError(tmp("bomb.jpg")),
+               "'" + tmp("bomb.jpg") + "' is a JPEG of 2649 scans; the limit is 100 scans");
+    EXPECT_LT(t.elapsed(), 500);
+    // 20 scans of 8192 × 8192: few scans, but 16 passes over the largest image is the limit.
+    writeBytes(tmp("wide.jpg"), test::progressiveJpeg(8192, 8192, 19));
+    t.restart();
+    EXPECT_HAS(readError(tmp("wide.jpg")),
+               "'" + tmp("wide.jpg") + "' is a JPEG of 8192×8192 pixels in 20 scans: "
+               "1342177280 pixels × scans; the limit is 1073741824");
+    EXPECT_LT(t.elapsed(), 500);
+    // Exactly 100 scans, and a progressive JPEG as encoders write it: read.
+    writeBytes(tmp("hundred.jpg"), test::progressiveJpeg(40, 24, 99));
+    const GrayImage g = render::readImageFile(tmp("hundred.jpg"));
+    EXPECT_EQ(g.width, 40);
+    EXPECT_EQ(g.pixels, std::vector<uint8_t>(40 * 24, 128));
+    writeBytes(tmp("progressive.jpg"), patternJpeg(true));
+    EXPECT_EQ(render::readImageFile(tmp("progressive.jpg")).width, 48);
+    // The bytes a workspace keeps take the same limit.
+    EXPECT_HAS(test::errorOf([&] { render::readImageBytes(bomb, "the kept image"); }),
+               "the kept image is a JPEG of 2649 scans");
+}
+
+// Every cut of a JPEG (baseline, progressive; with the end-of-image marker put back after
+// the cut, as a repair tool would) is refused with the place it broke, or, where the cut
+// leaves a whole image (a progressive JPEG cut between scans is one of fewer scans), gives
+// exactly the pixels that image decodes to: never a picture filled in grey taken as whole.
+TEST(ImageFile, RefusesEveryCutOfAJpegSayingWhere) {
+    for (const bool progressive : {false, true}) {
+        const std::string whole = patternJpeg(progressive);
+        const GrayImage full = render::readImageBytes(whole, "whole");
+        int refused = 0, cuts = 0;
+        for (size_t cut = 2; cut + 2 < whole.size(); ++cut) {
+            const std::string part = whole.substr(0, cut);
+            ++cuts;
+            const std::string e = test::errorOf([&] { render::readImageBytes(part, "the cut"); });
+            EXPECT_HAS(e, "the cut is truncated: the JPEG data ends at byte " +
+                              std::to_string(cut));
+            const std::string mended = part + "\xFF\xD9";
+            try {
+                const GrayImage g = render::readImageBytes(mended, "the mended");
+                // Only a progressive JPEG cut between its segments (at a marker, or after the
+                // marker's 0xFF, which then reads as a fill byte) is a whole image.
+                const auto code = [&](size_t at) {
+                    const uint8_t c = uint8_t(whole[at]);
+                    return c != 0x00 && c != 0xFF && (c < 0xD0 || c > 0xD7);
+                };
+                const bool between = (uint8_t(whole[cut]) == 0xFF && code(cut + 1)) ||
+                                     (uint8_t(whole[cut - 1]) == 0xFF && code(cut));
+                EXPECT_TRUE(progressive && between)
+                    << "cut at " << cut << " of " << whole.size() << " read as whole";
+                EXPECT_EQ(g.width, full.width);
+            } catch (const Error& ex) {
+                ++refused;
+                EXPECT_HAS(std::string(ex.what()), "the mended");
+            }
+        }
+        EXPECT_GT(refused, cuts * 9 / 10) << (progressive ? "progressive" : "baseline");
+    }
+    // The messages say where: inside a segment, inside a scan's data.
+    const std::string jpeg = patternJpeg(false);
+    const size_t sos = jpeg.find("\xFF\xDA");
+    EXPECT_HAS(test::errorOf([&] { render::readImageBytes(jpeg.substr(0, 30), "x"); }),
+               "x is truncated: the JPEG data ends at byte 30, inside its");
+    EXPECT_HAS(test::errorOf([&] { render::readImageBytes(jpeg.substr(0, sos + 40), "x"); }),
+               "x is truncated: the JPEG data ends at byte " + std::to_string(sos + 40) +
+                   ", inside the data of scan 1 (of 1)");
+}
+
+// Damaged scan data (a run of bits that is no Huffman code) or other bytes where a marker
+// belongs: the decoder's warning is an error here, naming the file and about where.
+TEST(ImageFile, RefusesADamagedJpegWithTheDecodersWords) {
+    for (const bool progressive : {false, true}) {
+        std::string jpeg = patternJpeg(progressive);
+        const size_t data = jpeg.find("\xFF\xDA") + 20;
+        for (size_t k = 0; k < 40; k += 2) jpeg.replace(data + k, 2, "\xFF\x00", 2);
+        writeBytes(tmp("damaged.jpg"), jpeg);
+        const std::string e = readError(tmp("damaged.jpg"));
+        EXPECT_HAS(e, "'" + tmp("damaged.jpg") + "' is damaged near byte");
+        EXPECT_HAS(e, "Corrupt JPEG data");
+    }
+    std::string jpeg = patternJpeg(false);
+    const size_t dqt = jpeg.find("\xFF\xDB");
+    jpeg.insert(dqt, "junk");
+    EXPECT_HAS(test::errorOf([&] { render::readImageBytes(jpeg, "x"); }),
+               "x is damaged: byte " + std::to_string(dqt) +
+                   " should begin a JPEG marker (0xFF), it is 0x6A");
+}
+
+// A truncated PNG whose end chunk is put back after the cut: refused, not filled in.
+TEST(ImageFile, RefusesAPngCutAndMended) {
+    QImage im(64, 64, QImage::Format_RGB32);
+    for (int y = 0; y < 64; ++y)
+        for (int x = 0; x < 64; ++x) im.setPixel(x, y, qRgb(x * 4, y * 4, (x ^ y) * 4));
+    const std::string png = encode(im, "PNG");
+    const std::string iend = png.substr(png.size() - 12);
+    for (size_t cut = 8; cut + 12 < png.size(); cut += 7) {
+        const std::string e =
+            test::errorOf([&] { render::readImageBytes(png.substr(0, cut) + iend, "the cut"); });
+        EXPECT_HAS(e, "the cut") << "cut at " << cut;
+    }
+}
+
+// A read given up: Cancelled, before the decoder starts or at its next read.
+TEST(ImageFile, ACancelledReadThrowsCancelled) {
+    const std::atomic<bool> cancel{true};
+    writeBytes(tmp("c.jpg"), patternJpeg(true));
+    EXPECT_THROW(render::readImageFile(tmp("c.jpg"), &cancel), Cancelled);
+    EXPECT_THROW(render::readImageBytes(patternJpeg(false), "x", &cancel), Cancelled);
 }
