@@ -35,6 +35,7 @@ std::unique_ptr<Command> makeEvalCommand();
 std::unique_ptr<Command> makeBleuCommand();
 std::unique_ptr<Command> makeVariantsCommand();
 std::unique_ptr<Command> makePresetsCommand();
+std::unique_ptr<Command> makeSetsCommand();
 std::unique_ptr<Command> makeTokenizeCommand();
 std::unique_ptr<Command> makeExamplesCommand();
 #ifdef ATTNVIZ_RENDER
@@ -70,6 +71,7 @@ Registered addCommands(CLI::App& app) {
     add(app, makeBleuCommand());
     add(app, makeVariantsCommand());
     add(app, makePresetsCommand());
+    add(app, makeSetsCommand());
     add(app, makeTokenizeCommand());
     add(app, makeExamplesCommand());
 #ifdef ATTNVIZ_RENDER

@@ -272,6 +272,21 @@ Model Model::load(const std::string& path) {
     return std::move(*m);
 }
 
+ModelConfig Model::readConfig(const std::string& path) {
+    struct HeaderRead {};  // stops the read after the header: the data is not needed
+    std::optional<ModelConfig> cfg;
+    try {
+        SafeTensorsFile::read(path, [&](const std::map<std::string, std::string>& metadata,
+                                        const std::map<std::string, std::vector<int64_t>>& shapes) {
+            cfg.emplace(fromHeader(metadata, shapes).config());
+            throw HeaderRead{};
+        });
+    } catch (const HeaderRead&) {
+    }
+    if (!cfg) throw Error(path + ": no configuration in the header");
+    return *cfg;
+}
+
 SafeTensorsFile Model::toSafeTensors() const {
     SafeTensorsFile f;
     f.tensors = *d->params;

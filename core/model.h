@@ -83,6 +83,9 @@ public:
                                   uint64_t seed);
     // Reads and validates a checkpoint; Error naming the problem otherwise.
     static Model load(const std::string& path);
+    // A checkpoint's configuration, from its header alone (the data is not read): for
+    // deciding what a file holds (a model set's kind) without loading it. Error as load.
+    static ModelConfig readConfig(const std::string& path);
     static Model fromSafeTensors(const SafeTensorsFile& file);
     SafeTensorsFile toSafeTensors() const;
     // Atomic write (temporary file + rename).

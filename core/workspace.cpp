@@ -6,8 +6,10 @@
 #include <cstdlib>
 #include <filesystem>
 #include <future>
+#include <map>
 
 #include "error.h"
+#include "input_limits.h"
 #include "presets.h"
 #include "texts.h"
 
@@ -66,16 +68,101 @@ std::string bundledModelDirectory() {
     return (app / "../resources/models").lexically_normal().string();
 }
 
-const std::vector<ModelSet>& modelSets() {
-    static const std::vector<ModelSet> sets{
-        {"en-es", ATTNVIZ_TR("attnviz::Engine", "English → Spanish (real text, subwords)"),
-         "en-es"},
-        {"toy", ATTNVIZ_TR("attnviz::Engine", "Toy translation (152 words, exact alignments)"),
-         "."},
-        {"en-lm", ATTNVIZ_TR("attnviz::Engine", "English language models (real text)"), "en-lm"},
-        {"toy-lm", ATTNVIZ_TR("attnviz::Engine", "Toy language models"), "lm"},
-        {"vision", ATTNVIZ_TR("attnviz::Engine", "Fashion-MNIST images (vision)"), "vision"}};
+namespace {
+
+bool isCheckpoint(const fs::directory_entry& e) {
+    std::error_code ec;
+    return e.path().extension() == ".safetensors" && e.is_regular_file(ec);
+}
+
+// The set of one folder (relative path `rel`, "." for the top): its set.json, else its name.
+ModelSet readModelSet(const fs::path& folder, const std::string& rel) {
+    ModelSet set;
+    set.dir = rel;
+    set.id = set.label = rel == "." ? folder.filename().string() : rel;
+    std::error_code ec;
+    if (fs::exists(folder / "set.json", ec)) {
+        try {
+            const std::string file = (folder / "set.json").string();
+            const nlohmann::json j =
+                parseJson(readTextFile(file, kMaxConfigBytes, "model set"), "'" + file + "'");
+            if (!j.is_object()) throw Error("'" + file + "' is not a JSON object");
+            for (const auto& [key, value] : j.items()) {
+                if (key == "id" || key == "name") {
+                    if (!value.is_string() || value.get<std::string>().empty())
+                        throw Error("'" + file + "': '" + key + "' must be a non-empty string");
+                    (key == "id" ? set.id : set.label) = value.get<std::string>();
+                } else if (key == "order") {
+                    if (!value.is_number_integer())
+                        throw Error("'" + file + "': 'order' must be an integer");
+                    set.order = value.get<int>();
+                } else {
+                    throw Error("'" + file + "': unknown key '" + excerpt(key) +
+                                "' (known: id, name, order)");
+                }
+            }
+        } catch (const std::exception& e) {
+            set = ModelSet{set.dir == "." ? folder.filename().string() : rel, {}, rel};
+            set.label = set.id;
+            set.problem = e.what();
+        }
+    }
+    std::vector<fs::path> files;
+    for (fs::directory_iterator it(folder, ec), end; !ec && it != end; it.increment(ec))
+        if (isCheckpoint(*it)) files.push_back(it->path());
+    std::sort(files.begin(), files.end());
+    for (const auto& f : files) {  // the first checkpoint that reads says what the set holds
+        try {
+            set.images = Model::readConfig(f.string()).isVision();
+            break;
+        } catch (const std::exception&) {
+        }
+    }
+    return set;
+}
+
+std::vector<ModelSet> findModelSets(const fs::path& top) {
+    std::vector<ModelSet> sets;
+    auto consider = [&](const fs::path& folder, const std::string& rel) {
+        std::error_code ec;
+        bool found = fs::exists(folder / "set.json", ec);
+        for (fs::directory_iterator it(folder, ec), end; !found && !ec && it != end;
+             it.increment(ec))
+            found = isCheckpoint(*it);
+        if (found) sets.push_back(readModelSet(folder, rel));
+    };
+    consider(top, ".");
+    std::error_code ec;
+    for (fs::recursive_directory_iterator it(top, ec), end; !ec && it != end; it.increment(ec)) {
+        if (it.depth() >= 4) it.disable_recursion_pending();  // four levels deep at most
+        if (it->is_directory(ec) && !it->is_symlink(ec))
+            consider(it->path(), fs::relative(it->path(), top, ec).generic_string());
+    }
+    std::stable_sort(sets.begin(), sets.end(), [](const ModelSet& a, const ModelSet& b) {
+        return a.order != b.order ? a.order < b.order : a.id < b.id;
+    });
+    // Two folders that claim one id: the later one is called by its folder.
+    for (size_t i = 1; i < sets.size(); ++i)
+        for (size_t k = 0; k < i; ++k)
+            if (sets[i].id == sets[k].id) {
+                sets[i].problem = "another folder (" + sets[k].dir + ") is the set '" +
+                                  sets[k].id + "' already";
+                sets[i].id = sets[i].dir;
+            }
     return sets;
+}
+
+}  // namespace
+
+const std::vector<ModelSet>& modelSets() {
+    // Found once per folder: ATTNVIZ_MODELS may name another one later (tests do).
+    static std::mutex lock;
+    static std::map<std::string, std::unique_ptr<const std::vector<ModelSet>>> found;
+    const std::string top = bundledModelDirectory();
+    const std::lock_guard<std::mutex> hold(lock);
+    auto& sets = found[top];
+    if (!sets) sets = std::make_unique<const std::vector<ModelSet>>(findModelSets(top));
+    return *sets;
 }
 
 const ModelSet* findModelSet(const std::string& id) {
@@ -93,7 +180,7 @@ int modelSetSize(const ModelSet& set) {
     int n = 0;
     for (fs::directory_iterator it(modelSetDirectory(set), ec), end; !ec && it != end;
          it.increment(ec))
-        n += it->path().extension() == ".safetensors";
+        n += isCheckpoint(*it);
     return n;
 }
 

@@ -42,19 +42,32 @@ std::vector<ModelColumn> loadModelDirectory(const std::string& dir,
 // (/proc/self/exe): ../resources/models, resources/models or ../share/attnviz/models.
 std::string bundledModelDirectory();
 
-// The bundled model sets, in the order the app offers them; the first is the default.
+// The bundled model sets, found, not listed: every folder under bundledModelDirectory()
+// (the top one included, four levels deep at most) that holds checkpoints (*.safetensors) or
+// a set.json is a set. set.json, beside the models, names it for people and places it:
+//     {"id": "en-es", "name": "English → Spanish (real text, subwords)", "order": 10}
+// ("id" is what workspaces save; "name" is translated by the app, scripts/update-translations
+// reads it). Without a set.json (or with one that cannot be read: `problem` says why) the
+// set is called by its folder and comes after the others. Sets are in ascending "order",
+// then by id; the first is the default. Whether a set holds text or image models is read from
+// its first checkpoint's configuration (arch "vit": images), never from its id.
 struct ModelSet {
-    std::string id;     // "en-es", "toy", "en-lm", "toy-lm" (saved in workspaces)
-    std::string label;  // for people
-    std::string dir;    // relative to bundledModelDirectory() ("." for the toy set)
+    std::string id;       // "en-es", "toy", "en-lm", "toy-lm", "vision" (saved in workspaces)
+    std::string label;    // for people
+    std::string dir;      // relative to bundledModelDirectory() ("." for the top folder)
+    int order = 1000;     // set.json "order"
+    bool images = false;  // its models classify images (their config's arch is "vit")
+    std::string problem;  // why its set.json was not used ("" when it was, or there is none)
 };
+// The sets of the current bundledModelDirectory(), read once per directory (the returned
+// reference and pointers into it stay valid for the program's life).
 const std::vector<ModelSet>& modelSets();
 // The set with this id, or nullptr.
 const ModelSet* findModelSet(const std::string& id);
 // The set's folder: bundledModelDirectory() / dir.
 std::string modelSetDirectory(const ModelSet& set);
-// How many checkpoints (*.safetensors) the set's folder holds (0: none, or no folder); the
-// app's Models box shows it and offers only sets that have models.
+// How many checkpoints (*.safetensors) the set's folder holds now (0: none, or no folder);
+// the app's Models box shows it and offers only sets that have models.
 int modelSetSize(const ModelSet& set);
 
 // A comparison a lecture needs, by the bundled files' names: which models, in which order.

@@ -159,8 +159,14 @@ struct Timing {
 // test images cannot be had (the message on stderr).
 template <class Want>
 bool measureImages(MainWindow& w, int repeat, Want want, QJsonArray& results) {
-    if (!w.chooseModelSet("vision", false)) {
-        QTextStream(stderr) << "attnviz-ui-bench: no vision model set for the image cases\n";
+    // The first bundled set of image models (core/workspace.h: its checkpoints say so).
+    const attnviz::ModelSet* set = nullptr;
+    for (const attnviz::ModelSet& s : attnviz::modelSets())
+        if (!set && s.images && attnviz::modelSetSize(s) > 0) set = &s;
+    if (!set || !w.chooseModelSet(QString::fromStdString(set->id), false)) {
+        QTextStream(stderr) << "attnviz-ui-bench: no bundled set of image models in "
+                            << QString::fromStdString(attnviz::bundledModelDirectory())
+                            << " for the image cases (attnviz-cli sets lists the sets)\n";
         return false;
     }
     ImageView* v = w.imageView();
@@ -179,6 +185,11 @@ bool measureImages(MainWindow& w, int repeat, Want want, QJsonArray& results) {
     };
     settle();
     const int models = int(m->columns().size());
+    if (models == 0) {  // a case that ran with nothing loaded measures nothing: refuse it
+        QTextStream(stderr) << "attnviz-ui-bench: the image set '" << QString::fromStdString(set->id)
+                            << "' loaded 0 models: no image case is reported\n";
+        return false;
+    }
     auto entry = [&](const char* name, Timing& t, bool docks) {
         QJsonObject o = t.json();
         o.insert("case", name);
@@ -253,6 +264,19 @@ int main(int argc, char** argv) {
     auto columns = attnviz::loadModelDirectory(
         cli.isSet(models) ? cli.value(models).toStdString() : attnviz::bundledModelDirectory(),
         &errors);
+    const bool textCases = std::any_of(chosen.begin(), chosen.end(), [](const QString& c) {
+        return !c.startsWith("image") && c != "110" && !c.startsWith("256");
+    });
+    if (textCases && columns.empty()) {  // nothing loaded: no case may report a time
+        QTextStream(stderr) << "attnviz-ui-bench: no models could be loaded from "
+                            << (cli.isSet(models) ? cli.value(models)
+                                                  : QString::fromStdString(
+                                                        attnviz::bundledModelDirectory()))
+                            << (errors.empty() ? QString()
+                                               : ": " + QString::fromStdString(errors.front()))
+                            << "\n";
+        return 2;
+    }
     MainWindow w;
     w.resize(1800, 1100);
     w.setColumns(columns);

@@ -35,7 +35,8 @@ struct AppOptions {
     QCommandLineOption models{
         "models", "Folder of checkpoints to open (default: a bundled model set).", "dir"};
     QCommandLineOption modelSet{
-        "model-set", "Bundled model set to open: en-es (default), toy, en-lm, toy-lm, vision.",
+        "model-set",
+        "Bundled model set to open, by id (default: the first; 'attnviz-cli sets' lists them).",
         "id"};
     QCommandLineOption text{"text", "Source sentence.", "text", "I want to go to the station"};
     QCommandLineOption target{"target", "Target sentence (empty: greedy decoding).", "text"};
@@ -60,9 +61,14 @@ struct AppOptions {
         "Start a new window even when attnviz already runs (otherwise files given on the "
         "command line go to the running window)."};
 
+    QCommandLineOption listModelSets{
+        "list-model-sets",
+        "Print the Models box's entries, one a line (id, whether it can be chosen, the text "
+        "shown with its model count), and exit."};
+
     QList<QCommandLineOption> all() const {
-        return {models,  modelSet, text,     target,  exportFigure,
-                session, fresh,    language, present, newInstance};
+        return {models, modelSet, text,    target,      exportFigure, session,
+                fresh,  language, present, newInstance, listModelSets};
     }
 };
 

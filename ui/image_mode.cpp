@@ -3,21 +3,20 @@
 // fields, the view bar and the text grid give way to the image view (ui/image_view.h), which
 // shows the same columns' models on an image.
 #include <QFormLayout>
+#include <algorithm>
 #include <QLineEdit>
 #include <QStackedWidget>
 
 #include "heads_dock.h"
 #include "image_chooser.h"
+#include "image_grid.h"
 #include "image_model.h"
 #include "image_view.h"
 #include "main_window.h"
+#include "variant_panel.h"
 #include "view_controls.h"
 
 namespace attnviz::ui {
-namespace {
-constexpr const char* kImageModelSet = "vision";  // core/workspace.cpp modelSets()
-}  // namespace
-
 QWidget* MainWindow::createImageMode(QWidget* textPage) {
     m_modes = new QStackedWidget;
     m_imageView = new ImageView;
@@ -36,6 +35,12 @@ QWidget* MainWindow::createImageMode(QWidget* textPage) {
                         m_heads->setImageHeads(m_imageView->model(),
                                                m_imageView->model()->request().layer, results);
                 });
+    // A clicked panel or header makes its model the current column: the Variant dock shows it.
+    connect(m_imageView->grid(), &ImageGrid::columnClicked, this, [this](int c) {
+        if (c < 0 || c >= int(columns().size())) return;
+        m_workspace->setCurrentColumn(c);
+        m_variant->showColumn(&columns()[size_t(c)], BlockKind::EncoderSelf);
+    });
     connect(m_imageView->chooser(), &ImageChooser::problem, this,
             [this](const QString& heading, const QString& detail) {
                 reportProblems(heading, {detail});
@@ -43,8 +48,14 @@ QWidget* MainWindow::createImageMode(QWidget* textPage) {
     return m_modes;
 }
 
+// A set of image models (its checkpoints' configuration says so, core/workspace.h), or, without
+// a bundled set (--models DIR, files opened), columns that are all image models.
 bool MainWindow::imageMode() const {
-    return modelSet() == QLatin1String(kImageModelSet);
+    if (const ModelSet* set = findModelSet(modelSet().toStdString())) return set->images;
+    const auto& c = columns();
+    return !c.empty() && std::all_of(c.begin(), c.end(), [](const ModelColumn& m) {
+        return m.model && m.model->config().isVision();
+    });
 }
 
 void MainWindow::updateMode() {

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // attnviz: the desktop app. All work is in ui/ and core/.
 #include <QApplication>
+#include <QComboBox>
 #include <QCommandLineParser>
 #include <QDir>
 #include <QFileInfo>
+#include <QStandardItemModel>
 #include <QTextStream>
 
 #include "core/file_io.h"
@@ -60,6 +62,16 @@ int main(int argc, char** argv) {
         return 0;
 
     attnviz::ui::MainWindow window;
+    if (cli.isSet(o.listModelSets)) {  // what the Models box offers, as a person sees it
+        const QComboBox* box = window.modelSetBox();
+        const auto* items = qobject_cast<const QStandardItemModel*>(box->model());
+        QTextStream out(stdout);
+        for (int i = 0; i < box->count(); ++i)
+            out << box->itemData(i).toString() << "\t"
+                << (items && items->item(i)->isEnabled() ? "enabled" : "disabled") << "\t"
+                << box->itemText(i) << "\n";
+        return 0;
+    }
     window.setSentence(cli.value(o.text), cli.value(o.target));
     const bool checkpointFiles = attnviz::ui::anyCheckpoint(files);
     QString dir;
@@ -77,7 +89,10 @@ int main(int argc, char** argv) {
     } else if (!checkpointFiles) {
         QString id = cli.value(o.modelSet);
         if (!id.isEmpty() && !attnviz::findModelSet(id.toStdString())) {
-            err << "attnviz: unknown model set '" << id << "' (known: en-es, toy, en-lm, toy-lm)\n";
+            QStringList known;
+            for (const auto& set : attnviz::modelSets()) known << QString::fromStdString(set.id);
+            err << "attnviz: unknown model set '" << id << "' (known: " << known.join(", ")
+                << ")\n";
             return 2;
         }
         if (id.isEmpty()) {
@@ -90,10 +105,13 @@ int main(int argc, char** argv) {
                 }
             }
         }
-        if (id.isEmpty()) id = QString::fromStdString(attnviz::modelSets().front().id);
-        window.chooseModelSet(id, false);
-        dir = QString::fromStdString(
-            attnviz::modelSetDirectory(*attnviz::findModelSet(id.toStdString())));
+        if (id.isEmpty() && !attnviz::modelSets().empty())
+            id = QString::fromStdString(attnviz::modelSets().front().id);
+        dir = QString::fromStdString(attnviz::bundledModelDirectory());
+        if (const auto* set = attnviz::findModelSet(id.toStdString())) {
+            window.chooseModelSet(id, false);
+            dir = QString::fromStdString(attnviz::modelSetDirectory(*set));
+        }
     }
     if (window.columns().empty() && !checkpointFiles)
         err << "attnviz: no models found in " << dir << "\n";

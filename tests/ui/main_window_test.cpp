@@ -9,6 +9,7 @@
 
 #include <QApplication>
 #include <QComboBox>
+#include <QDir>
 #include <QDockWidget>
 #include <QDoubleSpinBox>
 #include <QElapsedTimer>
@@ -834,8 +835,11 @@ TEST(MainWindow, TheModelsBoxCountsEachSetsModelsAndDisablesEmptyOnes) {
     QTemporaryDir dir;
     ASSERT_TRUE(dir.isValid());
     const QString models = QString::fromStdString(attnviz::bundledModelDirectory());
-    for (const char* f : {"01-dot.safetensors", "09-hc-sa.safetensors"})
+    for (const char* f : {"01-dot.safetensors", "09-hc-sa.safetensors", "set.json"})
         ASSERT_TRUE(QFile::copy(models + "/" + f, dir.filePath(f)));
+    // A set declared by its set.json whose models are not there (yet): offered, not choosable.
+    ASSERT_TRUE(QDir(dir.path()).mkdir("en-es"));
+    ASSERT_TRUE(QFile::copy(models + "/en-es/set.json", dir.filePath("en-es/set.json")));
     // The configurations as bundled: what is read from them once (the training presets)
     // stays the same for the tests after this one.
     ASSERT_TRUE(QFile::link(models + "/configs", dir.filePath("configs")));
@@ -846,6 +850,9 @@ TEST(MainWindow, TheModelsBoxCountsEachSetsModelsAndDisablesEmptyOnes) {
         QComboBox* box = w.modelSetBox();
         auto* items = qobject_cast<QStandardItemModel*>(box->model());
         ASSERT_NE(items, nullptr);
+        // The sets are the folders: the toy set's (the top one) and the declared en-es.
+        ASSERT_EQ(attnviz::modelSets().size(), 2u);
+        EXPECT_EQ(box->count(), 2);
         for (const auto& set : attnviz::modelSets()) {
             const int i = box->findData(QString::fromStdString(set.id));
             ASSERT_GE(i, 0) << set.id;
@@ -878,6 +885,21 @@ TEST(MainWindow, CompareBesideTheModelsBoxAndTheStatusMessageStays) {
     ASSERT_EQ(w.columns().size(), 2u);
     EXPECT_EQ(attnviz::presetKey(w.columns()[0]), "dot");
     EXPECT_EQ(attnviz::presetKey(w.columns()[1]), "hc-sa");
+    // The menu marks the comparison shown (issue 47: nothing said which was active), and none
+    // once the columns are another choice.
+    auto marked = [&] {
+        emit compare->menu()->aboutToShow();
+        QStringList on;
+        for (QAction* a : presets)
+            if (a->isChecked()) on << a->data().toString();
+        return on;
+    };
+    EXPECT_EQ(marked(), QStringList{"dot-hc-sa"});
+    w.moveColumn(0, +1);  // hc-sa, dot: no longer the comparison's order
+    EXPECT_EQ(marked(), QStringList());
+    presets.back()->trigger();  // every model of the set
+    EXPECT_EQ(marked(), QStringList{"all"});
+    presets.front()->trigger();
     w.statusBar()->showMessage("2 models");
     QStatusTipEvent empty{QString()};
     QApplication::sendEvent(&w, &empty);
