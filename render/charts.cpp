@@ -143,10 +143,13 @@ void paintCharts(QPainter& p, const ChartGrid& g, const FigureStyle& s, const QR
             if (std::none_of(legend.begin(), legend.end(),
                              [&](const auto& l) { return l.first == se.name; }))
                 legend.emplace_back(se.name, &se);
+    // Wrapped onto as many lines as it needs: an entry for every series, none cut at the edge.
     p.setFont(figureFont(s.fontFamily, fs));
-    double lx = page.left() + fs * 4;
+    const double left = page.left() + fs * 4;
+    double lx = left;
     for (const auto& [name, se] : legend) {
         const double w = QFontMetricsF(p.font()).horizontalAdvance(qt(name));
+        if (lx > left && lx + w + fs * 3.4 > page.right()) lx = left, top += fs * 1.6;
         p.setPen(QPen(lineColor(se->look), 1.4, lineStyle(se->look)));
         if (se->line) {
             p.drawLine(QPointF(lx, top + fs * 0.7), QPointF(lx + fs * 2, top + fs * 0.7));

@@ -307,8 +307,8 @@ int shootImages(MainWindow& w, const QString& out) {
     ok = shoot(w, out + "/image-rollout.png") && ok;
     if (QWidget* table = w.imageView()->grid()->showProbabilities(0)) {  // a popup: its own grab
         QTest::qWait(300);
-        ok = shoot(*table, out + "/image-probabilities.png") && ok;
-        table->close();
+        ok = shoot(*table->window(), out + "/image-probabilities.png") && ok;
+        table->window()->close();
     }
     w.imageView()->headsBox()->setCurrentIndex(0);
     emit w.imageView()->headsBox()->activated(0);

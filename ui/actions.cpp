@@ -240,10 +240,16 @@ void MainWindow::addColumnsMenu() {
     m_compare->setMenu(compare);                 // the button beside the Models box
     for (const auto& p : comparisonPresets()) {  // texts: retranslateUi (engine texts)
         QAction* a = compare->addAction(engineText(p.label));
+        a->setCheckable(true);
         m_presetActions.emplace_back(a, p.label);
         const QString id = QString::fromStdString(p.id);
+        a->setData(id);
         connect(a, &QAction::triggered, this, [this, id] { applyComparison(id); });
     }
+    // The comparison the columns show now is marked (none when they are another choice).
+    connect(compare, &QMenu::aboutToShow, this, [this, compare] {
+        for (QAction* a : compare->actions()) a->setChecked(showsComparison(a->data().toString()));
+    });
 }
 
 void MainWindow::stepColumn(int delta) {

@@ -3,6 +3,7 @@
 // from the workspace's model set (else the default set), models already shown kept as they
 // are (their edited settings, models trained here).
 #include <QDir>
+#include <QFileInfo>
 #include <algorithm>
 
 #include "column_files.h"
@@ -13,8 +14,9 @@
 namespace attnviz::ui {
 
 const ModelSet& MainWindow::comparisonSet() const {
+    static const ModelSet none;  // no bundled set at all: an empty folder
     const ModelSet* set = findModelSet(modelSet().toStdString());
-    return set ? *set : modelSets().front();
+    return set ? *set : modelSets().empty() ? none : modelSets().front();
 }
 
 namespace {
@@ -85,6 +87,17 @@ void MainWindow::applyComparison(const QString& id) {
     }
     if (showColumns(std::move(chosen), engineText(preset->label)))
         message(tr("%1: %2 models").arg(engineText(preset->label)).arg(columns().size()));
+}
+
+bool MainWindow::showsComparison(const QString& id) const {
+    const ComparisonPreset* preset = findComparisonPreset(id.toStdString());
+    if (!preset || columns().empty()) return false;
+    const auto wanted = presetColumns(setFiles(comparisonSet()), *preset);
+    return std::equal(wanted.begin(), wanted.end(), columns().begin(), columns().end(),
+                      [](const ModelColumn& a, const ModelColumn& b) {
+                          return !b.path.empty() && QFileInfo(QString::fromStdString(a.path)) ==
+                                                        QFileInfo(QString::fromStdString(b.path));
+                      });
 }
 
 void MainWindow::chooseModels() {

@@ -74,7 +74,8 @@ void ExportDialog::createStyleControls(const render::FigureStyle& base) {
                            "and heads"),
                         Qt::ToolTipRole);
     m_head = new QSpinBox;
-    m_head->setRange(0, 63);
+    m_head->setObjectName("head");
+    m_head->setRange(1, 64);  // counted from 1, as every head the app names
     m_head->setToolTip(tr("Head of the clicked model for “One panel”"));
     m_font = new QFontComboBox;
     m_font->setCurrentFont(QFont(base.fontFamily.isEmpty() ? render::figureFontFamily(base.language)
@@ -288,7 +289,7 @@ void ExportDialog::updatePreview() {
     m_caption->setEnabled(captioned && m_captionSource &&
                           !m_captionSource(m_language->currentData().toString()).isEmpty());
     QString error;
-    const auto paint = m_source(what, style(), m_head->value(), &error);
+    const auto paint = m_source(what, style(), m_head->value() - 1, &error);
     if (!paint) {
         m_image = QImage();
         m_preview->setText(error);
@@ -330,7 +331,7 @@ void ExportDialog::updateStatus() {
 }
 
 bool ExportDialog::exportTo(const QString& path, QString* error) {
-    const auto paint = m_source(What(m_what->currentIndex()), style(), m_head->value(), error);
+    const auto paint = m_source(What(m_what->currentIndex()), style(), m_head->value() - 1, error);
     if (!paint) return false;
     return render::writeFigure(path, m_canvas, paint, error);
 }

@@ -78,6 +78,7 @@ HeadsDock::HeadsDock(QWidget* parent)
     m_eta->hide();
     m_cancel->hide();
     m_pruneModels->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    m_pruneModels->hide();  // until a model has importance (setPrunable)
     m_poll->setInterval(50);
     m_overImages = new QPushButton;
     m_overImages->hide();  // image mode only
@@ -476,7 +477,8 @@ void HeadsDock::setPrunable(std::vector<PruneInput> prunable) {
         m_pruneModels->addItem(QString::fromStdString(in.column.name));
     const int again = m_pruneModels->findText(chosen);
     if (again >= 0) m_pruneModels->setCurrentIndex(again);
-    m_pruneModels->setEnabled(!m_prunable.empty());
+    // Shown once there is a model to choose: an empty box beside the button said nothing.
+    m_pruneModels->setVisible(!m_prunable.empty());
     m_prune->setEnabled(!m_prunable.empty() && !m_setJob && !m_pruneJob);
 }
 

@@ -2,12 +2,15 @@
 #include "image_grid.h"
 
 #include <QEvent>
+#include <cmath>
 #include <QGridLayout>
 #include <QHeaderView>
 #include <QLabel>
+#include <QMenu>
 #include <QTableWidget>
 #include <QToolButton>
 #include <QVBoxLayout>
+#include <QWidgetAction>
 
 #include "image_model.h"
 #include "image_panel.h"
@@ -24,6 +27,27 @@ QString predictionText(const ImageColumnResult& r) {
     const QString name = k < r.result->classes.size() ? classLabel(r.result->classes[k])
                                                       : QString::number(a.predicted);
     return name + " " + QString::number(100 * a.probabilities[k], 'f', 1) + " %";
+}
+
+// The model's held-out accuracy recorded in its checkpoint when it was trained, as a text
+// column's header gives its BLEU ("accuracy 89.0 %"), and what it was measured on, for the
+// tooltip; both "" when the checkpoint records none.
+std::pair<QString, QString> heldOutAccuracy(const ModelColumn& column) {
+    if (!column.model || !column.model->training().heldOut) return {};
+    const HeldOutInfo& h = *column.model->training().heldOut;
+    if (!h.tokenAccuracy) return {};
+    //: An image model's column header: its held-out accuracy, e.g. "accuracy 89.0 %"
+    const QString line =
+        ImageGrid::tr("accuracy %1 %").arg(100 * *h.tokenAccuracy, 0, 'f', 1);
+    const QString source = h.source.empty() ? ImageGrid::tr("images not trained on")
+                                            : QString::fromStdString(h.source).toHtmlEscaped();
+    //: Tooltip of an image model's column header: %1 the images, %2 how many, %3 the accuracy
+    const QString tip = ImageGrid::tr("<b>Held-out accuracy</b>, recorded in the checkpoint when "
+                                      "it was trained: %3 % of %2 images right (%1)")
+                            .arg(source)
+                            .arg(h.sentences ? QString::number(*h.sentences) : QString("?"))
+                            .arg(100 * *h.tokenAccuracy, 0, 'f', 1);
+    return {line, tip};
 }
 
 constexpr int kPanelWidth = 180, kPanelHeight = 212;  // two rows of heads at 1366 × 768
@@ -53,13 +77,15 @@ void ImageGrid::rebuild() {
         Column col;
         col.header = new QToolButton;
         col.header->setToolButtonStyle(Qt::ToolButtonTextOnly);
-        col.header->setToolTip(tr("Click for the probability of every class"));
-        connect(col.header, &QToolButton::clicked, this, [this, c] { showProbabilities(int(c)); });
+        connect(col.header, &QToolButton::clicked, this, [this, c] {
+            emit columnClicked(int(c));
+            showProbabilities(int(c));
+        });
         m_layout->addWidget(col.header, 0, int(c), Qt::AlignHCenter);
         col.error = new QLabel;
         col.error->setWordWrap(true);
         m_layout->addWidget(col.error, 1, int(c));
-        m_layout->setColumnMinimumWidth(int(c), kPanelWidth);  // where it goes before it is filled
+        m_layout->setColumnMinimumWidth(int(c), panelSize().width());  // before it is filled
         m_columns.push_back(std::move(col));
     }
     refresh();
@@ -68,7 +94,16 @@ void ImageGrid::rebuild() {
 void ImageGrid::refresh() {
     for (size_t c = 0; c < m_columns.size(); ++c) {
         const auto& r = m_model->results()[c];
-        m_columns[c].header->setText(QString::fromStdString(r.name) + "\n" + predictionText(r));
+        const auto [quality, qualityTip] = size_t(c) < m_model->columns().size() && m_quality
+                                               ? heldOutAccuracy(m_model->columns()[c])
+                                               : std::pair<QString, QString>();
+        m_columns[c].header->setText(QString::fromStdString(r.name) +
+                                     (quality.isEmpty() ? "" : "\n" + quality) + "\n" +
+                                     predictionText(r));
+        //: Tooltip of an image model's column header
+        const QString click = tr("Click for the probability of every class");
+        m_columns[c].header->setToolTip(qualityTip.isEmpty() ? click
+                                                             : qualityTip + "<hr>" + click);
         m_columns[c].filled = false;
     }
     m_sharedTop = m_model->request().shared ? m_model->sharedTop() : 0;
@@ -81,8 +116,8 @@ bool ImageGrid::inView(int c) const {
     QRect cell = m_layout->cellRect(0, c);
     if (!cell.isValid() || width() < m_layout->minimumSize().width()) {
         // Not laid out at its full width yet: where its columns of kPanelWidth will go.
-        const int step = kPanelWidth + std::max(0, m_layout->horizontalSpacing());
-        cell = QRect(m_layout->contentsMargins().left() + c * step, 0, kPanelWidth, 1);
+        const int w = panelSize().width(), step = w + std::max(0, m_layout->horizontalSpacing());
+        cell = QRect(m_layout->contentsMargins().left() + c * step, 0, w, 1);
     }
     return cell.right() >= seen.left() && cell.left() <= seen.right();
 }
@@ -136,8 +171,9 @@ void ImageGrid::fillColumn(int c) {
     for (size_t i = 0; i < shown.panels.size(); ++i) {
         if (i == col.panels.size()) {
             auto* v = new ImagePanelView;
-            v->setFixedSize(kPanelWidth, kPanelHeight);
-            connect(v, &ImagePanelView::patchClicked, this, [this](int row, int column) {
+            v->setFixedSize(panelSize());
+            connect(v, &ImagePanelView::patchClicked, this, [this, c](int row, int column) {
+                emit columnClicked(c);
                 m_model->setQuery(QString("%1,%2").arg(row).arg(column));
             });
             m_layout->addWidget(v, 2 + int(i), c);
@@ -150,9 +186,13 @@ void ImageGrid::fillColumn(int c) {
 QTableWidget* ImageGrid::showProbabilities(int c) {
     if (c < 0 || c >= columnCount() || !m_model->results()[size_t(c)].result) return nullptr;
     const render::ImageModelResult& r = *m_model->results()[size_t(c)].result;
-    auto* table = new QTableWidget(int(r.analysis.probabilities.size()), 2, this);
-    table->setWindowFlag(Qt::Popup);
-    table->setAttribute(Qt::WA_DeleteOnClose);
+    // A menu holds the list: a popup that closes on Esc, on a click outside and when the
+    // window goes (a table made a Qt::Popup itself took every input and closed on none).
+    auto* popup = new QMenu(this);
+    popup->setAttribute(Qt::WA_DeleteOnClose);
+    auto* table = new QTableWidget(int(r.analysis.probabilities.size()), 2, popup);
+    table->setFocusPolicy(Qt::NoFocus);  // the menu keeps the keys: Esc closes it
+    table->setSelectionMode(QAbstractItemView::NoSelection);
     table->setHorizontalHeaderLabels({tr("Class"), tr("Probability")});
     table->verticalHeader()->hide();
     table->setEditTriggers(QAbstractItemView::NoEditTriggers);
@@ -174,10 +214,28 @@ QTableWidget* ImageGrid::showProbabilities(int c) {
     table->resizeColumnsToContents();
     table->resize(table->horizontalHeader()->length() + 24,
                   table->verticalHeader()->length() + table->horizontalHeader()->height() + 6);
+    table->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    table->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    auto* action = new QWidgetAction(popup);
+    action->setDefaultWidget(table);
+    popup->addAction(action);
     QToolButton* h = header(c);
-    table->move(h->mapToGlobal(QPoint(0, h->height())));
-    table->show();
+    popup->popup(h->mapToGlobal(QPoint(0, h->height())));
     return table;
+}
+
+QSize ImageGrid::panelSize() const {
+    return QSize(int(std::lround(kPanelWidth * m_zoom)), int(std::lround(kPanelHeight * m_zoom)));
+}
+
+void ImageGrid::setZoom(double zoom) {
+    if (zoom == m_zoom) return;
+    m_zoom = zoom;
+    for (size_t c = 0; c < m_columns.size(); ++c) {
+        m_layout->setColumnMinimumWidth(int(c), panelSize().width());
+        for (ImagePanelView* v : m_columns[c].panels) v->setFixedSize(panelSize());
+    }
+    fillVisible();  // more or fewer columns in view
 }
 
 void ImageGrid::changeEvent(QEvent* event) {

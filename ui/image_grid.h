@@ -29,12 +29,29 @@ public:
     // Column c's header button ("name", then "Ankle boot 87.3 %") and panels.
     QToolButton* header(int c) const { return m_columns[size_t(c)].header; }
     const std::vector<ImagePanelView*>& panels(int c) const { return m_columns[size_t(c)].panels; }
-    // The popup listing column c's ten class probabilities (what clicking its header shows);
-    // the caller does not own it. Null when the column has no result.
+    // Shows the popup listing column c's ten class probabilities (what clicking its header
+    // shows) and returns its table; the popup is the table's window(), a menu that closes on
+    // Esc or a click outside and deletes itself. Null when the column has no result.
     QTableWidget* showProbabilities(int c);
+    // Whether the headers give each model's held-out accuracy from its checkpoint (as the
+    // text grid's Quality gives BLEU); on by default.
+    void setQuality(bool on) {
+        m_quality = on;
+        refresh();
+    }
+    bool quality() const { return m_quality; }
+    // The panels' size: the view's zoom (Ctrl+−/+/0, as the text grid's), 1 = 180 × 212 px.
+    void setZoom(double zoom);
+    double zoom() const { return m_zoom; }
+    QSize panelSize() const;
     // Column c's panels now, in view or not (to scroll to one of them).
     void fill(int c);
     bool filled(int c) const { return m_columns[size_t(c)].filled; }
+
+signals:
+    // A panel (its patch) or a header of column c was clicked: the column becomes the current
+    // one, as a click on a text panel makes it (the Variant dock follows).
+    void columnClicked(int c);
 
 protected:
     void changeEvent(QEvent* event) override;
@@ -59,6 +76,8 @@ private:
     std::vector<Column> m_columns;
     QLabel* m_empty;         // while nothing is analysed yet
     double m_sharedTop = 0;  // the shared scale's top (ImageModel::sharedTop) when shared
+    bool m_quality = true;   // headers give the held-out accuracy (setQuality)
+    double m_zoom = 1;       // the panels' size factor (setZoom)
 };
 
 }  // namespace attnviz::ui

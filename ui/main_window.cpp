@@ -16,6 +16,10 @@
 #include "comparison_grid.h"
 #include "folder_columns.h"
 #include "heads_dock.h"
+#include "image_chooser.h"
+#include "image_grid.h"
+#include "image_model.h"
+#include "image_view.h"
 #include "input_guards.h"
 #include "language.h"
 #include "panel.h"
@@ -155,6 +159,7 @@ void MainWindow::zoomBy(double factor) {
 void MainWindow::setView(const ViewState& v) {
     m_controls->showView(v);
     m_workspace->setView(v);
+    if (m_imageView) m_imageView->grid()->setZoom(v.zoom);  // image panels zoom as text ones
     if (const int c = currentColumn(); c >= 0) m_variant->showColumn(&columns()[size_t(c)], v.kind);
     updateProfile();
 }
@@ -166,7 +171,12 @@ void MainWindow::analysing() {
 }
 
 void MainWindow::analyzeNow() {
-    m_workspace->analyzeNow();
+    if (!imageMode()) return m_workspace->analyzeNow();
+    // Image mode: the image the view opens with (the first test image) when none is chosen yet.
+    ImageChooser* chooser = m_imageView->chooser();
+    if (m_imageView->model()->image().empty() && chooser->waitForTestImages())
+        chooser->chooseTestImage(0);
+    m_imageView->model()->analyzeNow();
 }
 
 void MainWindow::updateColorBar() {

@@ -58,6 +58,9 @@ public:
     bool chooseModelSet(const QString& id, bool ask = true);  // workspace_files.cpp
     // Columns › Compare: the preset's models of the workspace's set (comparisons.cpp).
     void applyComparison(const QString& presetId);
+    // Whether the columns are that preset's models of the set, in its order (the Compare
+    // menu marks it).
+    bool showsComparison(const QString& presetId) const;
     // Columns › Choose models…: which models of the set are shown, in which order.
     void chooseModels();
     // Stands in for the picker's exec() (tests): true = OK.

@@ -170,7 +170,7 @@ QHBoxLayout* TrainingDock::makeButtonRow() {
 QCustomPlot* TrainingDock::makeLossPlot() {
     m_plot = new QCustomPlot;
     m_plot->setMinimumHeight(160);
-    m_plot->legend->setVisible(true);
+    m_plot->legend->setVisible(false);  // until a run has a line: no empty box
     m_plot->legend->setFont(QFont(render::figureFontFamily(), 8));
     m_plot->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
     return m_plot;
@@ -312,6 +312,7 @@ bool TrainingDock::start(const JobSpec& spec, const QString& name, QString* erro
     m_pause->setChecked(false);
     m_stop->setEnabled(true);
     m_graph = m_plot->addGraph();
+    m_plot->legend->setVisible(true);
     m_graph->setName(name);
     m_graph->setPen(QPen(render::lineColor(m_plot->graphCount() - 1), 1.5));
     m_progress->setRange(0, spec.train.steps);

@@ -10,6 +10,8 @@
 #include <QLabel>
 #include <QListWidget>
 #include <QSignalSpy>
+#include <QSpinBox>
+#include <QTemporaryDir>
 #include <map>
 
 #include "tests/render/figure_measure.h"
@@ -197,4 +199,28 @@ TEST(Export, TheSlideOutlinesTheSelectedQueryRowAsTheScreenDoes) {
     EXPECT_GT(row2, 8 * 2 * 100) << row2;
     EXPECT_GT(outline(6, &y6), 8 * 2 * 100);
     EXPECT_GT(y6, y2 + 10) << "the outline follows the query row";
+}
+
+// Export › One panel › Head counts from 1, as every head the app names (issue 47: typing 2 gave
+// head 3): the box starts at 1 and its value n asks the source for head index n − 1.
+TEST(Export, TheHeadOfOnePanelCountsFromOne) {
+    std::vector<int> asked;
+    ExportDialog d(
+        [&](ExportDialog::What, const attnviz::render::FigureStyle&, int head, QString*) {
+            asked.push_back(head);
+            return std::function<void(QPainter&, const QRectF&)>(
+                [](QPainter&, const QRectF&) {});
+        },
+        attnviz::render::FigureStyle());
+    d.setWhat(ExportDialog::Panel);
+    auto* head = d.findChild<QSpinBox*>("head");
+    ASSERT_NE(head, nullptr);
+    EXPECT_EQ(head->minimum(), 1);
+    EXPECT_EQ(head->value(), 1);
+    head->setValue(2);
+    QTemporaryDir dir;
+    QString error;
+    ASSERT_TRUE(d.exportTo(dir.filePath("panel.svg"), &error)) << error.toStdString();
+    ASSERT_FALSE(asked.empty());
+    EXPECT_EQ(asked.back(), 1);  // the second head, index 1
 }

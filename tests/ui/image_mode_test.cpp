@@ -13,6 +13,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QLocale>
+#include <QPointer>
 #include <QMimeData>
 #include <QProgressBar>
 #include <QPushButton>
@@ -49,6 +50,7 @@
 #include "ui/main_window.h"
 #include "ui/problems_panel.h"
 #include "ui/session.h"
+#include "ui/variant_panel.h"
 
 using namespace attnviz;
 using namespace attnviz::ui;
@@ -65,6 +67,10 @@ protected:
         QDir(m_dir.path()).mkpath("vision");
         save("01-mean", R"("pool": "mean")", 1);
         save("02-cls", R"("pool": "cls")", 2);
+        // And a text set (the toy one, two of its models) to switch to and from: a set is a
+        // folder (core/workspace.h).
+        for (const char* f : {"set.json", "01-dot.safetensors", "09-hc-sa.safetensors"})
+            ASSERT_TRUE(QFile::copy(QString(ATTNVIZ_MODELS_DIR) + "/" + f, m_dir.filePath(f)));
         m_before = qgetenv("ATTNVIZ_MODELS");
         qputenv("ATTNVIZ_MODELS", m_dir.path().toUtf8());
     }
@@ -190,7 +196,45 @@ TEST_F(ImageMode, HeadersSayWhatTheModelComputes) {
             EXPECT_DOUBLE_EQ(t->item(k, 1)->data(Qt::UserRole).toDouble(),
                              a.probabilities[size_t(k)]);
         }
-        t->close();
+        t->window()->close();
+    }
+}
+
+// The probability list is a popup a person can leave (issue 47: a table made a Qt::Popup took
+// every input and closed on nothing, so the app had to be killed): Esc closes it, and so does
+// a click outside it; then the window takes input again.
+TEST_F(ImageMode, TheProbabilityListClosesOnEscAndOnAClickOutside) {
+    MainWindow w;
+    w.resize(1366, 768);
+    w.show();
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(&w));
+    open(w);
+    ASSERT_TRUE(waitUntil([&] { return !w.imageView()->model()->busy(); }));
+    for (const bool esc : {true, false}) {
+        QTableWidget* t = w.imageView()->grid()->showProbabilities(0);
+        ASSERT_NE(t, nullptr);
+        QPointer<QWidget> popup = t->window();
+        ASSERT_NE(popup.data(), static_cast<QWidget*>(&w));
+        ASSERT_TRUE(waitUntil([&] { return popup && popup->isVisible(); }));
+        EXPECT_EQ(QApplication::activePopupWidget(), popup.data());
+        if (esc) {
+            QTest::keyClick(popup->windowHandle(), Qt::Key_Escape);
+        } else {  // a click on the window, far from the popup below the first header
+            const QPoint outside(w.width() - 20, w.height() - 20);
+            QTest::mouseClick(w.windowHandle(), Qt::LeftButton, {}, outside);
+        }
+        EXPECT_TRUE(waitUntil([&] { return !popup || !popup->isVisible(); }))
+            << (esc ? "Esc" : "a click outside") << " left the popup open";
+        EXPECT_EQ(QApplication::activePopupWidget(), nullptr);
+        // The window takes input again: keys typed at the window reach a field in it (through
+        // the window system's road, as a person's keys do, where an open popup takes them).
+        QLineEdit probe(&w);
+        probe.show();
+        w.activateWindow();
+        probe.setFocus();
+        QTest::keyClick(w.windowHandle(), 'o');
+        QTest::keyClick(w.windowHandle(), 'k');
+        EXPECT_EQ(probe.text(), "ok");
     }
 }
 
@@ -710,4 +754,45 @@ TEST_F(ImageMode, TheSentenceIsNotAnalysedWithImageModels) {
     EXPECT_NE((*done)[0].error.find("reads images"), std::string::npos) << (*done)[0].error;
     const Results now = analyzeCatching({img}, "a sentence", "");
     EXPECT_EQ(now[0].error, (*done)[0].error);
+}
+
+// Ctrl+−/+/0 zoom the image panels as they zoom the text grid's (issue 47): the view's zoom
+// sizes every panel, and Actual size brings them back.
+TEST_F(ImageMode, ZoomSizesTheImagePanels) {
+    MainWindow w;
+    w.resize(1366, 768);
+    w.show();
+    open(w);
+    w.imageView()->chooser()->chooseTestImage(3);
+    ASSERT_TRUE(waitUntil([&] { return !w.imageView()->model()->busy(); }));
+    ImageGrid* g = w.imageView()->grid();
+    g->fill(0);
+    ASSERT_FALSE(g->panels(0).empty());
+    const QSize base = g->panels(0).front()->size();
+    w.zoomBy(1.25);
+    EXPECT_EQ(g->panels(0).front()->size(), QSize(qRound(base.width() * 1.25),
+                                                  qRound(base.height() * 1.25)));
+    w.zoomBy(0);
+    EXPECT_EQ(g->panels(0).front()->size(), base);
+}
+
+// The Variant dock follows a clicked image panel, as it follows a clicked text panel (issue
+// 47): the column clicked becomes the current one and the dock names its model.
+TEST_F(ImageMode, TheVariantDockFollowsAClickedPanel) {
+    MainWindow w;
+    w.resize(1366, 768);
+    w.show();
+    open(w);
+    w.imageView()->chooser()->chooseTestImage(5);
+    ASSERT_TRUE(waitUntil([&] { return !w.imageView()->model()->busy(); }));
+    ImageGrid* g = w.imageView()->grid();
+    for (int c : {1, 0}) {
+        g->fill(c);
+        ASSERT_FALSE(g->panels(c).empty());
+        ImagePanelView* p = g->panels(c).front();
+        QTest::mouseClick(p, Qt::LeftButton, {}, p->rect().center());
+        EXPECT_EQ(w.workspace()->currentColumn(), c);
+        EXPECT_TRUE(w.variantPanel()->text().contains(QString::fromStdString(w.columns()[size_t(c)].name)))
+            << w.variantPanel()->text().toStdString();
+    }
 }
