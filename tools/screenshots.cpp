@@ -43,6 +43,8 @@
 #include <QSignalSpy>
 #include <QSlider>
 #include <QTableView>
+#include <QPointer>
+#include <QGuiApplication>
 #include <QTest>
 #include <QTextStream>
 #include <QToolButton>
@@ -308,7 +310,19 @@ int shootImages(MainWindow& w, const QString& out) {
     if (QWidget* table = w.imageView()->grid()->showProbabilities(0)) {  // a popup: its own grab
         QTest::qWait(300);
         ok = shoot(*table->window(), out + "/image-probabilities.png") && ok;
-        table->window()->close();
+        // The whole screen with the list open, then after Esc (issue 47: it once could not be
+        // closed): what a person sees.
+        auto screen = [&](const QString& name) {
+            const bool saved = QGuiApplication::primaryScreen()->grabWindow(0).save(out + name);
+            QTextStream(stdout) << (saved ? "wrote " : "FAILED ") << out + name << "\n";
+            return saved;
+        };
+        ok = screen("/image-probabilities-open.png") && ok;
+        QPointer<QWidget> popup = table->window();
+        QTest::keyClick(popup->windowHandle(), Qt::Key_Escape);
+        QTest::qWait(300);
+        ok = screen("/image-probabilities-closed.png") && ok;
+        if (popup) popup->close();
     }
     w.imageView()->headsBox()->setCurrentIndex(0);
     emit w.imageView()->headsBox()->activated(0);

@@ -212,8 +212,11 @@ QTableWidget* ImageGrid::showProbabilities(int c) {
         table->setItem(k, 1, p);
     }
     table->resizeColumnsToContents();
-    table->resize(table->horizontalHeader()->length() + 24,
-                  table->verticalHeader()->length() + table->horizontalHeader()->height() + 6);
+    table->resizeRowsToContents();
+    // The menu takes its entry's size hint: the whole list, no scroll bar.
+    table->setFixedSize(table->horizontalHeader()->length() + 2 * table->frameWidth(),
+                        table->verticalHeader()->length() + table->horizontalHeader()->height() +
+                            2 * table->frameWidth());
     table->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     table->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     auto* action = new QWidgetAction(popup);
