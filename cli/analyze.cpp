@@ -17,6 +17,7 @@
 #include "core/head_stats.h"
 #include "core/head_table.h"
 #include "core/image_set.h"
+#include "core/input_limits.h"
 #include "core/model.h"
 #include "core/tasks.h"
 #include "core/training_job.h"
@@ -55,27 +56,27 @@ CLI::App* AnalyzeCommand::add(CLI::App& parent) {
         "analyze",
         "Per-head statistics: entropy, confidence, distance, Gaussian fit, input dependence; "
         "on image models the mean attention distance in pixels");
-    c->add_option("--model", m_model, "Checkpoint (.safetensors)")->required();
+    input(c->add_option("--model", m_model, "Checkpoint (.safetensors)"))->required();
     auto* text = m_textOpt =
         c->add_option("--text", m_text, "One sentence (decoder-only models: the text)");
     m_targetOpt = c->add_option("--target", m_target,
                                 "Its target; without it a seq2seq model decodes greedily")
                       ->needs(text);
-    auto* data =
-        c->add_option("--data", m_data, "Sentences, one per line (source, or source TAB target)")
-            ->check(CLI::ExistingFile);
+    auto* data = input(c->add_option("--data", m_data,
+                                     "Sentences, one per line (source, or source TAB target)"))
+                     ->check(CLI::ExistingFile);
     auto* task = c->add_option("--task", m_task, "Held-out examples of a built-in task");
     text->excludes(data)->excludes(task);
     data->excludes(task);
     c->add_option("--count", m_count, "At most this many sentences of --data or --task")
         ->capture_default_str()
-        ->check(CLI::Range(1, 100000));
+        ->check(integerIn(1, 100000));
     c->add_option("--seed", m_seed, "--task: seed of the held-out examples")
         ->capture_default_str()
         ->check(nonNegative());
     c->add_option("--max-offset", m_maxOffset, "Relative-offset profile over -N..N")
         ->capture_default_str()
-        ->check(CLI::Range(0, 1024));
+        ->check(integerIn(0, 1024));
     c->add_flag("--rollout", m_rollout,
                 "With --text: attention rollout (Abnar & Zuidema 2020) of the encoder and of the "
                 "decoder self-attention");
@@ -86,26 +87,28 @@ CLI::App* AnalyzeCommand::add(CLI::App& parent) {
                 "With --importance: the pruning curves, loss and BLEU after removing heads one "
                 "by one, least important first and in a random order");
     auto* pruneData =
-        c->add_option("--prune-data", m_pruneData,
-                      "With --prune: measure the curves on these sentences (source TAB target), "
-                      "not on the ones the importance was computed on: pruning out of sample")
+        input(c->add_option("--prune-data", m_pruneData,
+                            "With --prune: measure the curves on these sentences (source TAB "
+                            "target), not on the ones the importance was computed on: pruning "
+                            "out of sample"))
             ->check(CLI::ExistingFile);
     c->add_option("--prune-count", m_pruneCount,
                   "At most this many sentences of --prune-data (default: --count)")
-        ->check(CLI::Range(1, 100000))
+        ->check(integerIn(1, 100000))
         ->needs(pruneData);
     c->add_option("--random-orders", m_randomOrders,
                   "With --prune: this many random orders, drawn one after the other from --seed "
                   "(the first is the same for any number)")
         ->capture_default_str()
-        ->check(CLI::Range(1, 1000));
+        ->check(integerIn(1, 1000));
     m_image.addOptions(c);
+    imageFiles(c);
     m_imageCountOpt = c->add_option("--fashion-mnist-count", m_imageCount,
                                     "Image models: average over the first N Fashion-MNIST images "
                                     "of --split (the default without --image or --fashion-mnist)")
                           ->capture_default_str()
-                          ->check(CLI::Range(1, 60000));
-    c->add_option("--out", m_out, "Output file (default: standard output)");
+                          ->check(integerIn(1, 60000));
+    output(c->add_option("--out", m_out, "Output file (default: standard output)"), true);
     return c;
 }
 
@@ -126,7 +129,8 @@ AnalyzeCommand::Inputs AnalyzeCommand::readInputs(const Model& m, bool haveText)
     } else {
         const auto t = makeTask(m_task);
         if (t->seq2seq() != seq2seq)
-            throw Error("task '" + m_task + "' does not fit '" + m_model + "' (seq2seq or not)");
+            throw Error("task '" + excerpt(m_task) + "' does not fit '" + m_model +
+                        "' (seq2seq or not)");
         for (const Example& e : taskHeldOut(*t, m_seed, m_count))
             inputs.emplace_back(seq2seq ? joined(e.src) : joined(e.tgt),
                                 seq2seq ? std::optional(joined(e.tgt)) : std::nullopt);
@@ -222,9 +226,8 @@ json AnalyzeCommand::pruneJson(Model& m, const SetAnalysis& set) const {
 }
 
 void AnalyzeCommand::run(const Context& ctx) {
-    if (!m_out.empty() && m_out != "-") checkOutputPath(m_out, {m_model, m_data, m_pruneData});
-    m_image.check(m_out.empty() || m_out == "-" ? std::vector<std::string>{m_model}
-                                                : std::vector<std::string>{m_model, m_out});
+    if (!m_out.empty() && m_out != "-") checkOutputPath(m_out);
+    m_image.check({});
     Model m = Model::load(m_model);
     if (m.config().isVision()) return runImages(ctx, m);
     if (m_image.given() || m_imageCountOpt->count())
@@ -360,7 +363,7 @@ void AnalyzeCommand::runImages(const Context& ctx, Model& m) {
 }
 
 void AnalyzeCommand::write(const Context& ctx, const nlohmann::json& out) const {
-    const std::string text = out.dump(2) + "\n";
+    const std::string text = jsonText(out, 2) + "\n";
     if (m_out.empty() || m_out == "-") {
         ctx.out << text;
     } else {

@@ -41,21 +41,21 @@ void writeOutput(const std::string& path, const std::string& text, std::ostream&
 CLI::App* AttentionCommand::add(CLI::App& parent) {
     auto* c = parent.add_subcommand(
         "attention", "Dump every block's attention weights for a sentence or an image (JSON)");
-    c->add_option("--model", m_model, "Checkpoint (.safetensors)")->required();
+    input(c->add_option("--model", m_model, "Checkpoint (.safetensors)"))->required();
     m_textOpt = c->add_option("--text", m_text, "Source sentence (decoder-only models: the text)");
     m_image.addOptions(c);
+    imageFiles(c);
     m_targetOpt = c->add_option("--target", m_target,
                                 "Target sentence; without it a seq2seq model decodes greedily");
-    c->add_option("--out", m_out, "Output file (default: standard output)");
+    output(c->add_option("--out", m_out, "Output file (default: standard output)"), true);
     c->add_option("--indent", m_indent, "Indent the JSON by this many spaces (default: compact)")
-        ->check(CLI::Range(0, kMaxJsonIndent));
+        ->check(integerIn(0, kMaxJsonIndent));
     return c;
 }
 
 void AttentionCommand::run(const Context& ctx) {
-    if (!m_out.empty() && m_out != "-") checkOutputPath(m_out, {m_model});
-    m_image.check(m_out.empty() || m_out == "-" ? std::vector<std::string>{m_model}
-                                                : std::vector<std::string>{m_model, m_out});
+    if (!m_out.empty() && m_out != "-") checkOutputPath(m_out);
+    m_image.check({});
     Model m = Model::load(m_model);
     if (m.config().isVision()) return runImage(ctx, m);
     if (m_image.given())
@@ -68,7 +68,7 @@ void AttentionCommand::run(const Context& ctx) {
     } catch (const Error& e) {
         throw Error(m_model + ": " + e.what());  // which model gave non-finite attention, …
     }
-    writeOutput(m_out, attentionDump(m_model, m.config(), a).dump(m_indent), ctx.out);
+    writeOutput(m_out, jsonText(attentionDump(m_model, m.config(), a), m_indent), ctx.out);
 }
 
 void AttentionCommand::runImage(const Context& ctx, Model& m) {
@@ -77,7 +77,7 @@ void AttentionCommand::runImage(const Context& ctx, Model& m) {
     const ImageAnalysis a = m.analyzeImage(in.pixels, in.label);
     FloatJson dump = imageAttentionDump(m_model, m, a, in.source);
     if (in.inverted) dump["image"]["inverted"] = *in.inverted;
-    writeOutput(m_out, dump.dump(m_indent), ctx.out);
+    writeOutput(m_out, jsonText(dump, m_indent), ctx.out);
 }
 
 }  // namespace

@@ -13,6 +13,7 @@
 #include "command.h"
 #include "core/error.h"
 #include "core/head_stats.h"
+#include "core/input_limits.h"
 #include "core/workspace.h"
 
 namespace attnviz::cli {
@@ -54,14 +55,15 @@ std::string sentence(int n) {
 CLI::App* BenchAnalyzeCommand::add(CLI::App& parent) {
     auto* c = parent.add_subcommand(
         "analyze", "Time each head's statistics and Gaussian fit (what the Heads dock shows)");
-    c->add_option("--models", m_models, "Checkpoint folder (default: the bundled default set)")
+    input(
+        c->add_option("--models", m_models, "Checkpoint folder (default: the bundled default set)"))
         ->check(CLI::ExistingDirectory);
     c->add_option("--len", m_lengths, "Sentence lengths in words")
         ->capture_default_str()
-        ->check(CLI::Range(2, 1000));
+        ->check(integerIn(2, 1000));
     c->add_option("--repeat", m_repeat, "Timed runs per case")
         ->capture_default_str()
-        ->check(CLI::Range(1, 1000));
+        ->check(integerIn(1, 1000));
     return c;
 }
 
@@ -131,13 +133,14 @@ void BenchAnalyzeCommand::run(const Context& ctx) {
                            {"cpu_ms_per_head_fit_median", fitCpu[fitCpu.size() / 2]},
                            {"runs", m_repeat}});
     }
-    ctx.out << json{{"benchmark", "analyze"},
-                    {"what",
-                     "per head, one sentence: headStats (entropy, confidence, distance and "
-                     "the Gaussian fit) and fitGaussian alone, single-threaded, wall clock "
-                     "and this thread's CPU time; tokens: the most keys of any head"},
-                    {"results", results}}
-                   .dump(2)
+    ctx.out << jsonText(
+                   json{{"benchmark", "analyze"},
+                        {"what",
+                         "per head, one sentence: headStats (entropy, confidence, distance and "
+                         "the Gaussian fit) and fitGaussian alone, single-threaded, wall clock "
+                         "and this thread's CPU time; tokens: the most keys of any head"},
+                        {"results", results}},
+                   2)
             << '\n';
 }
 

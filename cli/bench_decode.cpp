@@ -8,6 +8,7 @@
 
 #include "command.h"
 #include "core/error.h"
+#include "core/input_limits.h"
 #include "core/model.h"
 #include "core/rng.h"
 
@@ -31,22 +32,23 @@ private:
 CLI::App* BenchDecodeCommand::add(CLI::App& parent) {
     auto* c = parent.add_subcommand(
         "decode", "Time greedy decoding: cached keys and values vs the whole prefix each step");
-    c->add_option("--config", m_config,
-                  "Base configuration (default: d_model 64, 4 heads, 2+2 layers)")
+    input(c->add_option("--config", m_config,
+                        "Base configuration (default: d_model 64, 4 heads, 2+2 layers)"))
         ->check(CLI::ExistingFile);
     c->add_option("--variant", m_variant, "Variant for every block, or 'all'")
         ->capture_default_str();
     c->add_option("--len", m_lengths, "Output lengths (tokens, <eos> never chosen)")
-        ->capture_default_str();
+        ->capture_default_str()
+        ->check(integerIn(1, 8191));
     c->add_option("--source", m_source, "Source length (tokens)")
         ->capture_default_str()
-        ->check(CLI::Range(1, 100000));
+        ->check(integerIn(1, 100000));
     c->add_option("--batch", m_batch, "Sources decoded together")
         ->capture_default_str()
-        ->check(CLI::Range(1, 4096));
+        ->check(integerIn(1, 4096));
     c->add_option("--repeat", m_repeat, "Timed runs per case")
         ->capture_default_str()
-        ->check(CLI::Range(1, 100000));
+        ->check(integerIn(1, 100000));
     c->add_option("--seed", m_seed, "Random seed")->capture_default_str()->check(nonNegative());
     return c;
 }
@@ -117,7 +119,7 @@ void BenchDecodeCommand::run(const Context& ctx) {
            {"source_tokens", m_source},
            {"batch", m_batch},
            {"results", results}};
-    ctx.out << j.dump(2) << '\n';
+    ctx.out << jsonText(j, 2) << '\n';
 }
 
 }  // namespace

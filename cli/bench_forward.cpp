@@ -6,6 +6,7 @@
 
 #include "command.h"
 #include "core/error.h"
+#include "core/input_limits.h"
 #include "core/model.h"
 #include "core/rng.h"
 #include "core/safetensors.h"
@@ -43,15 +44,17 @@ std::vector<std::pair<std::string, json>> benchVariants(const std::string& which
 
 CLI::App* BenchForwardCommand::add(CLI::App& parent) {
     auto* c = parent.add_subcommand("forward", "Time a forward pass (with capture unless told)");
-    c->add_option("--config", m_config,
-                  "Base configuration (default: d_model 64, 4 heads, 2+2 layers)")
+    input(c->add_option("--config", m_config,
+                        "Base configuration (default: d_model 64, 4 heads, 2+2 layers)"))
         ->check(CLI::ExistingFile);
     c->add_option("--variant", m_variant, "Variant for every block, or 'all'")
         ->capture_default_str();
-    c->add_option("--len", m_lengths, "Sequence lengths (positions)")->capture_default_str();
+    c->add_option("--len", m_lengths, "Sequence lengths (positions)")
+        ->capture_default_str()
+        ->check(integerIn(1, 8191));
     c->add_option("--repeat", m_repeat, "Timed runs per case")
         ->capture_default_str()
-        ->check(CLI::Range(1, 100000));
+        ->check(integerIn(1, 100000));
     c->add_option("--seed", m_seed, "Random seed")->capture_default_str()->check(nonNegative());
     c->add_flag("--no-capture", m_noCapture,
                 "Without capturing the weights (Gaussian blocks then run banded where the window "
@@ -113,7 +116,7 @@ void BenchForwardCommand::run(const Context& ctx) {
            {"capture", !m_noCapture},
            {"base_config", base},
            {"results", results}};
-    ctx.out << j.dump(2) << '\n';
+    ctx.out << jsonText(j, 2) << '\n';
 }
 
 }  // namespace

@@ -10,6 +10,7 @@
 #include "core/config.h"
 #include "core/error.h"
 #include "core/gemm.h"
+#include "core/input_limits.h"
 #include "core/tensor.h"
 #include "core/thread_pool.h"
 
@@ -102,7 +103,7 @@ public:
     CLI::App* add(CLI::App& parent) override {
         auto* c = parent.add_subcommand(
             "gemm", "Rate of the matrix-product library at a training step's shapes (JSON)");
-        c->add_option("--config", m_config, "Model configuration (JSON)")
+        input(c->add_option("--config", m_config, "Model configuration (JSON)"))
             ->required()
             ->check(CLI::ExistingFile);
         addStepSizeOptions(c, m_batch, m_len, m_threads, m_vocab,
@@ -146,7 +147,7 @@ public:
                 "shard's shape, as the trainer does); step_gflops = the step's product FLOPs "
                 "over the summed time of its products at these rates (a decoder-only config "
                 "counts no cross-attention)"}};
-        ctx.out << j.dump(2) << "\n";
+        ctx.out << jsonText(j, 2) << "\n";
     }
 
 private:

@@ -11,6 +11,7 @@
 #include "core/config.h"
 #include "core/error.h"
 #include "core/gemm.h"
+#include "core/input_limits.h"
 #include "core/thread_pool.h"
 #include "core/trainer.h"
 
@@ -138,13 +139,13 @@ GemmFloor timeRecordedProducts(const std::vector<GemmCall>& calls, int threads) 
 
 CLI::App* BenchTrainCommand::add(CLI::App& parent) {
     auto* c = parent.add_subcommand("train", "Time Adam training steps (JSON)");
-    c->add_option("--config", m_config, "Model configuration (JSON)")
+    input(c->add_option("--config", m_config, "Model configuration (JSON)"))
         ->required()
         ->check(CLI::ExistingFile);
     addStepSizeOptions(c, m_batch, m_len, m_threads, m_vocab, "Threads");
     c->add_option("--steps", m_steps, "Timed steps")
         ->capture_default_str()
-        ->check(CLI::Range(1, 100000));
+        ->check(integerIn(1, 100000));
     return c;
 }
 
@@ -253,7 +254,7 @@ void BenchTrainCommand::run(const Context& ctx) {
             "the step at the library's rate for its shapes; fraction_of_products_alone = "
             "that over ms_per_step; products = each distinct one: per_step of them, us_alone each "
             "(best of five loops), ms_per_step = their share of products_alone_ms"}};
-    ctx.out << j.dump(2) << "\n";
+    ctx.out << jsonText(j, 2) << "\n";
 }
 
 }  // namespace

@@ -6,6 +6,7 @@
 #include "command.h"
 #include "core/config.h"
 #include "core/error.h"
+#include "core/input_limits.h"
 #include "core/metrics.h"
 
 namespace attnviz::cli {
@@ -40,10 +41,10 @@ std::vector<Tokens> readTokenizedLines(const std::string& path) {
 
 CLI::App* BleuCommand::add(CLI::App& parent) {
     auto* c = parent.add_subcommand("bleu", "Corpus BLEU of hypotheses against references (JSON)");
-    c->add_option("--hyp", m_hyp, "Hypotheses, one per line (tokens separated by spaces)")
+    input(c->add_option("--hyp", m_hyp, "Hypotheses, one per line (tokens separated by spaces)"))
         ->required()
         ->check(CLI::ExistingFile);
-    c->add_option("--ref", m_ref, "References, one per line, same order")
+    input(c->add_option("--ref", m_ref, "References, one per line, same order"))
         ->required()
         ->check(CLI::ExistingFile);
     return c;
@@ -56,13 +57,13 @@ void BleuCommand::run(const Context& ctx) {
                     " references");
     }
     const Bleu b = corpusBleu(h, r);
-    ctx.out << json{{"bleu", b.score},
-                    {"precisions",
-                     {b.precisions[0], b.precisions[1], b.precisions[2], b.precisions[3]}},
-                    {"brevity_penalty", b.brevityPenalty},
-                    {"hyp_length", b.hypLength},
-                    {"ref_length", b.refLength}}
-                   .dump(2)
+    ctx.out << jsonText(json{{"bleu", b.score},
+                             {"precisions",
+                              {b.precisions[0], b.precisions[1], b.precisions[2], b.precisions[3]}},
+                             {"brevity_penalty", b.brevityPenalty},
+                             {"hyp_length", b.hypLength},
+                             {"ref_length", b.refLength}},
+                        2)
             << "\n";
 }
 

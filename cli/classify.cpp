@@ -6,6 +6,7 @@
 #include "command.h"
 #include "core/dump.h"
 #include "core/error.h"
+#include "core/input_limits.h"
 #include "core/model.h"
 #include "image_input.h"
 
@@ -26,8 +27,10 @@ private:
 CLI::App* ClassifyCommand::add(CLI::App& parent) {
     auto* c = parent.add_subcommand(
         "classify", "Classify an image with an image model: the class and the ten probabilities");
-    c->add_option("--model", m_model, "Checkpoint of an image model (.safetensors)")->required();
+    input(c->add_option("--model", m_model, "Checkpoint of an image model (.safetensors)"))
+        ->required();
     m_image.addOptions(c);
+    imageFiles(c);
     c->add_flag("--json", m_json,
                 "JSON: {\"class\": NAME, \"index\": K, \"probabilities\": [one per class]}");
     return c;
@@ -40,7 +43,7 @@ std::string fixed(double p) {
 }
 
 void ClassifyCommand::run(const Context& ctx) {
-    m_image.check({m_model});
+    m_image.check({});
     Model m = Model::load(m_model);
     if (!m.config().isVision())
         throw Error("'" + m_model + "' reads text; classify needs an image model (arch \"vit\")");
@@ -53,7 +56,7 @@ void ClassifyCommand::run(const Context& ctx) {
         const FloatJson j = {{"class", names[size_t(a.predicted)]},
                              {"index", a.predicted},
                              {"probabilities", std::move(probs)}};
-        ctx.out << j.dump() << '\n';
+        ctx.out << jsonText(j) << '\n';
         return;
     }
     ctx.out << in.source << ": " << names[size_t(a.predicted)] << " (class " << a.predicted

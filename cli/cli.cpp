@@ -8,11 +8,14 @@
 #include <iostream>
 #include <new>
 #include <nlohmann/json.hpp>
+#include <sstream>
+#include <string_view>
 #include <utility>
 #include <vector>
 
 #include "command.h"
 #include "core/error.h"
+#include "core/file_io.h"
 #include "core/gemm.h"
 #include "core/input_limits.h"
 #include "fd_output.h"
@@ -80,16 +83,50 @@ Registered addCommands(CLI::App& app) {
     return commands;
 }
 
+// The files a parsed command names, read and written (cli/command.h).
+void namedFiles(const Command& command, std::vector<NamedPath>& inputs,
+                std::vector<NamedPath>& outputs) {
+    for (const FileOption& f : command.fileOptions()) {
+        for (const std::string& path : f.option->results()) {
+            if (f.dashIsStandardOutput && path == "-") continue;
+            (f.output ? outputs : inputs).push_back({f.option->get_name(), path});
+        }
+    }
+    for (NamedPath& d : command.derivedOutputs()) outputs.push_back(std::move(d));
+}
+
+// An argument longer than any path (PATH_MAX) is no file name a person needs to read whole:
+// in a message, whoever wrote it (CLI11's parser, a command, the engine), it is quoted as an
+// excerpt (core/input_limits.h), so an 800 KB value never fills the terminal.
+constexpr size_t kLongArgument = 4096;
+std::string withExcerpts(std::string message, int argc, const char* const* argv) {
+    for (int i = 1; i < argc; ++i) {
+        const std::string_view a(argv[i]);
+        if (a.size() <= kLongArgument) continue;
+        const std::string cut = excerpt(a);
+        for (size_t at = message.find(a); at != std::string::npos;
+             at = message.find(a, at + cut.size()))
+            message.replace(at, a.size(), cut);
+    }
+    return message;
+}
+
 // Runs the chosen command; the one place where an error becomes a message and exit code 1.
-int runChosen(const Registered& commands, const Context& ctx) {
+// The one rule for files comes first: no output is an input or another output.
+int runChosen(const Registered& commands, const Context& ctx, int argc, const char* const* argv) {
     try {
-        for (const auto& [sub, command] : commands)
-            if (*sub) command->run(ctx);
+        for (const auto& [sub, command] : commands) {
+            if (!*sub) continue;
+            std::vector<NamedPath> inputs, outputs;
+            namedFiles(*command, inputs, outputs);
+            checkDistinctFiles(inputs, outputs);
+            command->run(ctx);
+        }
     } catch (const Error& e) {
-        ctx.err << "attnviz-cli: error: " << e.what() << '\n';
+        ctx.err << "attnviz-cli: error: " << withExcerpts(e.what(), argc, argv) << '\n';
         return 1;
     } catch (const nlohmann::json::exception& e) {
-        ctx.err << "attnviz-cli: error: " << e.what() << '\n';
+        ctx.err << "attnviz-cli: error: " << withExcerpts(e.what(), argc, argv) << '\n';
         return 1;
     } catch (const std::bad_alloc&) {
         ctx.err << "attnviz-cli: error: out of memory\n";
@@ -132,6 +169,20 @@ void withCommandLine(const std::function<void(const CLI::App&)>& use) {
     use(app);
 }
 
+std::vector<FileOptionInfo> fileOptions() {
+    CLI::App app{kDescription, "attnviz-cli"};
+    const Registered commands = setUp(app);
+    std::vector<FileOptionInfo> all;
+    for (const auto& [sub, command] : commands) {
+        std::string name = sub->get_name();
+        for (const CLI::App* p = sub->get_parent(); p && p->get_parent(); p = p->get_parent())
+            name = p->get_name() + " " + name;
+        for (const FileOption& f : command->fileOptions())
+            all.push_back({name, f.option->get_name(), f.output, f.dashIsStandardOutput});
+    }
+    return all;
+}
+
 int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err) {
     CLI::App app{kDescription};
     const Registered commands = setUp(app);
@@ -152,10 +203,13 @@ int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err)
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
-        const int code = app.exit(e, out, err);
+        std::ostringstream said;  // CLI11 quotes values whole: long ones become excerpts
+        const int code = app.exit(e, out, said);
+        err << withExcerpts(said.str(), argc, argv);
         return checkedOutput(code == 0 ? 0 : 2, out, err);
     }
-    const int code = runChosen(commands, {out, err, &err == &std::cerr && isatty(STDERR_FILENO)});
+    const int code =
+        runChosen(commands, {out, err, &err == &std::cerr && isatty(STDERR_FILENO)}, argc, argv);
     return checkedOutput(code, out, err);
 }
 

@@ -3,6 +3,8 @@
 
 #include <functional>
 #include <iosfwd>
+#include <string>
+#include <vector>
 
 namespace CLI {
 class App;
@@ -20,5 +22,15 @@ int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err)
 // prints them) and hands it to `use`: the man page and the bash completion are generated from
 // it (packaging/docgen.cpp), so they cannot drift from --help.
 void withCommandLine(const std::function<void(const CLI::App&)>& use);
+
+// An option that names a file, as its command declared it (cli/command.h): what the test of
+// the one rule for outputs walks, so that every command, a new one too, is covered.
+struct FileOptionInfo {
+    std::string command;  // "render", "bench train"
+    std::string flag;     // "--out"
+    bool output;          // written, else read
+    bool dashIsStandardOutput;
+};
+std::vector<FileOptionInfo> fileOptions();
 
 }  // namespace attnviz::cli

@@ -15,11 +15,25 @@
 //
 // Adding a command: write cli/<name>.cpp with the class and its factory (CMake picks the
 // file up), and declare the factory and add it to the list in cli.cpp.
+//
+// Files: add() declares every option that names a file the command reads or writes, as it
+// adds it: `input(c->add_option("--model", m_model, "Checkpoint"))->required();`,
+// `output(c->add_option("--out", m_out, "Output file"))`. Before any run(), cli.cpp checks
+// the one rule for them (core/file_io.h, checkDistinctFiles): no output is the same file as
+// an input or as another output, after symbolic and hard links. tests/cli walks every
+// command's declared files, so a new command is covered by declaring its options.
 #include <CLI/CLI.hpp>
 #include <algorithm>
+#include <cstdint>
 #include <iosfwd>
+#include <limits>
 #include <memory>
 #include <string>
+#include <vector>
+
+#include "core/file_io.h"
+#include "core/input_limits.h"
+#include "numbers.h"
 
 namespace attnviz::cli {
 
@@ -37,16 +51,16 @@ inline void addStepSizeOptions(CLI::App* c, int& batch, int& len, int& threads, 
                                const std::string& threadsHelp) {
     c->add_option("--batch-size", batch, "Sequences per step")
         ->capture_default_str()
-        ->check(CLI::Range(1, 4096));
+        ->check(integerIn(1, 4096));
     c->add_option("--seq-len", len, "Source and target positions")
         ->capture_default_str()
-        ->check(CLI::Range(2, 1024));
+        ->check(integerIn(2, 1024));
     c->add_option("--threads", threads, threadsHelp)
         ->capture_default_str()
-        ->check(CLI::Range(1, 256));
+        ->check(integerIn(1, 256));
     c->add_option("--vocab", vocab, "Vocabulary size (with the 4 special tokens)")
         ->capture_default_str()
-        ->check(CLI::Range(5, 1000000));
+        ->check(integerIn(kMinVocabSize, 1000000));
 }
 
 // For unsigned 64-bit options such as --seed: refuses a negative number, which CLI11 would
@@ -55,9 +69,12 @@ inline CLI::Validator nonNegative() {
     return CLI::Validator(
         [](std::string& s) {
             const auto first = s.find_first_not_of(" \t");
-            if (first != std::string::npos && s[first] == '-') return "must be 0 or more, got " + s;
+            if (first != std::string::npos && s[first] == '-')
+                return "must be 0 or more, got " + excerpt(s);
             auto digits = s.substr(first == std::string::npos ? s.size() : first);
-            digits = digits.substr(0, digits.find_first_not_of("0123456789"));
+            digits = digits.substr(0, digits.find_last_not_of(" \t") + 1);
+            if (digits.empty() || digits.find_first_not_of("0123456789") != std::string::npos)
+                return "must be an integer of 0 or more, got '" + excerpt(s) + "'";
             digits.erase(0, std::min(digits.find_first_not_of('0'), digits.size()));
             const std::string max = "18446744073709551615";
             if (digits.size() > max.size() || (digits.size() == max.size() && digits > max))
@@ -67,6 +84,13 @@ inline CLI::Validator nonNegative() {
         "NON-NEGATIVE");
 }
 
+// An option that names a file, as a command declared it.
+struct FileOption {
+    CLI::Option* option;
+    bool output;                // written (else read)
+    bool dashIsStandardOutput;  // "-" means standard output, not a file
+};
+
 class Command {
 public:
     virtual ~Command() = default;
@@ -75,6 +99,36 @@ public:
     virtual CLI::App* add(CLI::App& parent) = 0;
     // Does the work once the command line has parsed and chose this command.
     virtual void run(const Context& ctx) = 0;
+
+    // The options that name files, as add() declared them.
+    const std::vector<FileOption>& fileOptions() const { return m_files; }
+    // The files the command will write besides its options' own, once the command line is
+    // parsed (train: OUT.stepN.safetensors, the probe file), each named by the option it
+    // comes from: held to the same rule.
+    virtual std::vector<NamedPath> derivedOutputs() const { return {}; }
+
+protected:
+    // Declare an option (returned, to chain) as naming a file the command reads.
+    CLI::Option* input(CLI::Option* o) {
+        m_files.push_back({o, false, false});
+        return o;
+    }
+    // Declare an option as naming a file the command writes; with `dashIsStandardOutput`,
+    // "-" means standard output.
+    CLI::Option* output(CLI::Option* o, bool dashIsStandardOutput = false) {
+        m_files.push_back({o, true, dashIsStandardOutput});
+        return o;
+    }
+    // The files of the image options (cli/image_input.h) of `c`: --image read, --save-input
+    // and --save-steps written.
+    void imageFiles(CLI::App* c) {
+        input(c->get_option("--image"));
+        for (const char* name : {"--save-input", "--save-steps"})
+            if (CLI::Option* o = c->get_option_no_throw(name)) output(o);
+    }
+
+private:
+    std::vector<FileOption> m_files;
 };
 
 }  // namespace attnviz::cli

@@ -35,21 +35,23 @@ private:
 
 CLI::App* EvalCommand::add(CLI::App& parent) {
     auto* c = parent.add_subcommand("eval", "Held-out metrics of a checkpoint as JSON");
-    c->add_option("--model", m_model, "Checkpoint (.safetensors)")->required();
+    input(c->add_option("--model", m_model, "Checkpoint (.safetensors)"))->required();
     auto* task = c->add_option("--task", m_task, "Built-in task");
-    auto* data = c->add_option("--data", m_data, "TSV or text file")->check(CLI::ExistingFile);
+    auto* data =
+        input(c->add_option("--data", m_data, "TSV or text file"))->check(CLI::ExistingFile);
     task->excludes(data);
-    c->add_option("--align", m_align,
-                  "With a TSV --data: its word alignments, line by line (\"s-t\" sure, "
-                  "\"s?t\" possible, as make-corpus writes them): AER of every cross-attention "
-                  "head over words")
+    input(
+        c->add_option("--align", m_align,
+                      "With a TSV --data: its word alignments, line by line (\"s-t\" sure, "
+                      "\"s?t\" possible, as make-corpus writes them): AER of every cross-attention "
+                      "head over words"))
         ->check(CLI::ExistingFile)
         ->needs(data);
     m_countOption = c->add_option("--count", m_count,
                                   "Task: examples (fashion-mnist: the first N images of the "
                                   "split; default all)")
                         ->capture_default_str()
-                        ->check(CLI::Range(1, kMaxExampleCount));
+                        ->check(integerIn(1, kMaxExampleCount));
     c->add_option("--split", m_split,
                   "fashion-mnist: test (the 10,000 test images) or validation (the last 5,000 "
                   "training images, held out from training)")
@@ -59,21 +61,21 @@ CLI::App* EvalCommand::add(CLI::App& parent) {
         ->check(nonNegative());
     c->add_option("--batch-size", m_batch, "Sequences per batch")
         ->capture_default_str()
-        ->check(CLI::Range(1, kMaxBatchSize));
+        ->check(integerIn(1, kMaxBatchSize));
     auto* noDecode =
         c->add_flag("--no-decode", m_noDecode, "Skip greedy decoding (no BLEU, no exact match)");
-    c->add_option("--hypotheses", m_hypotheses,
-                  "Write each example's greedy output and reference, as the words BLEU counts, to "
-                  "this file: one line per example, hypothesis TAB reference, words separated by "
-                  "spaces (for per-sentence statistics, e.g. a paired bootstrap)")
+    output(c->add_option(
+               "--hypotheses", m_hypotheses,
+               "Write each example's greedy output and reference, as the words BLEU counts, to "
+               "this file: one line per example, hypothesis TAB reference, words separated by "
+               "spaces (for per-sentence statistics, e.g. a paired bootstrap)"))
         ->excludes(noDecode);
     return c;
 }
 
 void EvalCommand::run(const Context& ctx) {
     if (m_task.empty() == m_data.empty()) throw Error("eval needs --task or --data");
-    if (!m_hypotheses.empty())
-        checkOutputPath(m_hypotheses, {m_model, m_data, m_align}, "--hypotheses");
+    if (!m_hypotheses.empty()) checkOutputPath(m_hypotheses, "--hypotheses");
     Model model = Model::load(m_model);
     if (isImageTask(m_task) || model.config().isVision()) {
         if (!m_hypotheses.empty()) throw Error("--hypotheses needs a translation model");
@@ -86,7 +88,7 @@ void EvalCommand::run(const Context& ctx) {
     if (!m_task.empty()) {
         const auto task = makeTask(m_task);
         if (task->seq2seq() != model.config().hasEncoder()) {
-            throw Error("task '" + m_task + "' needs a " +
+            throw Error("task '" + excerpt(m_task) + "' needs a " +
                         (task->seq2seq() ? "seq2seq" : "decoder-only") + " model, but '" + m_model +
                         "' is " + (task->seq2seq() ? "decoder-only" : "seq2seq"));
         }
@@ -143,7 +145,7 @@ void EvalCommand::run(const Context& ctx) {
                          {"sure_aer", best->sureAer.value_or(0)},
                          {"sure_recall", best->sureRecall.value_or(0)}};
     }
-    ctx.out << j.dump(2) << "\n";
+    ctx.out << jsonText(j, 2) << "\n";
 }
 
 // fashion-mnist: accuracy, per-class accuracy and the confusion matrix on a split.
@@ -152,7 +154,7 @@ void EvalCommand::runImages(const Context& ctx, Model& model) {
         throw Error("'" + m_model + "' is an image model (arch \"vit\"): evaluate it with --task " +
                     kFashionMnistTask);
     if (!model.config().isVision())
-        throw Error("task '" + m_task + "' needs an image model, but '" + m_model +
+        throw Error("task '" + excerpt(m_task) + "' needs an image model, but '" + m_model +
                     "' is a text model");
     if (m_split != "test" && m_split != "validation")
         throw Error("--split must be test or validation, got '" + excerpt(m_split) + "'");
@@ -169,7 +171,7 @@ void EvalCommand::runImages(const Context& ctx, Model& model) {
     const Classification c = classifyImages(model, imageExamples(set), m_batch);
     json j{{"model", m_model}, {"task", m_task}, {"split", m_split}};
     j["metrics"] = c.toJson(model.classNames());
-    ctx.out << j.dump(2) << "\n";
+    ctx.out << jsonText(j, 2) << "\n";
 }
 
 }  // namespace

@@ -27,7 +27,7 @@ public:
         c->add_option("--task", m_task, "copy, reverse, sort, translate or lm")->required();
         c->add_option("--count", m_count, "Examples")
             ->capture_default_str()
-            ->check(CLI::Range(1, 100000000));
+            ->check(integerIn(1, 100000000));
         c->add_option("--seed", m_seed, "The training seed (as train --seed)")
             ->capture_default_str()
             ->check(nonNegative());

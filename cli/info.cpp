@@ -4,6 +4,7 @@
 #include <ostream>
 
 #include "command.h"
+#include "core/input_limits.h"
 #include "core/model.h"
 
 namespace attnviz::cli {
@@ -24,7 +25,7 @@ private:
 CLI::App* InfoCommand::add(CLI::App& parent) {
     auto* c = parent.add_subcommand(
         "info", "Print a checkpoint's configuration, vocabularies and parameter counts");
-    c->add_option("--model", m_model, "Checkpoint (.safetensors)")->required();
+    input(c->add_option("--model", m_model, "Checkpoint (.safetensors)"))->required();
     c->add_flag("--json", m_json, "Print JSON");
     return c;
 }
@@ -40,7 +41,7 @@ void printTextModel(const Model& m, const std::string& path, std::ostream& out) 
     for (BlockKind k : {BlockKind::EncoderSelf, BlockKind::DecoderSelf, BlockKind::Cross}) {
         if (!cfg.hasEncoder() && k != BlockKind::DecoderSelf) continue;
         out << std::left << std::setw(14) << blockKindName(k)
-            << cfg.toJson()[blockKindName(k)].dump() << "\n";
+            << jsonText(cfg.toJson()[blockKindName(k)]) << "\n";
     }
     out << "vocab      source " << m.srcVocab().size() << ", target " << m.tgtVocab().size()
         << " tokens; tokenizer "
@@ -48,8 +49,19 @@ void printTextModel(const Model& m, const std::string& path, std::ostream& out) 
         << (m.tokenizer().kind() == Tokenizer::Kind::SentencePiece
                 ? "sentencepiece (" + std::to_string(m.tokenizer().pieces().size()) +
                       " pieces; the model in --json)"
-                : m.tokenizer().toJson().dump())
+                : jsonText(m.tokenizer().toJson()))
         << "\n";
+}
+
+// The first kInfoClasses class names as JSON, then how many there are: a checkpoint may
+// name 65,536 classes of 256 bytes (--json prints them all).
+constexpr size_t kInfoClasses = 20;
+std::string classesExcerpt(const std::vector<std::string>& names) {
+    if (names.size() <= kInfoClasses) return jsonText(json(names));
+    const std::string first =
+        jsonText(json(std::vector<std::string>(names.begin(), names.begin() + kInfoClasses)));
+    return first.substr(0, first.size() - 1) + ", … ] (" + std::to_string(names.size()) +
+           " classes; all of them with --json)";
 }
 
 // Architecture, block and classes of an image model (docs/model-spec.md 3.10).
@@ -62,9 +74,9 @@ void printImageModel(const Model& m, const std::string& path, std::ostream& out)
         << "image      " << cfg.imageSize << "×" << cfg.imageSize << ", patch " << cfg.patch << " ("
         << cfg.gridSize() << "×" << cfg.gridSize() << " patches), pool "
         << (cfg.pool == Pool::Cls ? "cls" : "mean") << ", " << cfg.positions() << " positions\n"
-        << std::left << std::setw(14) << "encoder_self" << cfg.toJson()["encoder_self"].dump()
+        << std::left << std::setw(14) << "encoder_self" << jsonText(cfg.toJson()["encoder_self"])
         << "\n"
-        << "classes    " << json(m.classNames()).dump() << "\n";
+        << "classes    " << classesExcerpt(m.classNames()) << "\n";
 }
 
 // The text form of info: architecture, blocks, vocabularies, parameters, training.
@@ -83,7 +95,7 @@ void printInfo(const Model& m, const std::string& path, const ParamCount& c, std
         out << "  " << std::left << std::setw(34) << mod << n << "\n";
     // Bounded: the reader limits its nesting, this its length (--json prints it whole).
     if (m.training().present()) {
-        std::string t = m.training().raw().dump(-1, ' ', false, json::error_handler_t::replace);
+        std::string t = jsonText(m.training().raw());
         if (t.size() > 400) {
             size_t cut = 400;
             while (cut > 0 && (static_cast<unsigned char>(t[cut]) & 0xC0) == 0x80) --cut;
@@ -112,7 +124,7 @@ void InfoCommand::run(const Context& ctx) {
              {"by_module", c.byModule}}},
            {"training", m.training().raw()}};
     if (m.config().isVision()) j["classes"] = m.classNames();
-    ctx.out << j.dump(2) << '\n';
+    ctx.out << jsonText(j, 2) << '\n';
 }
 
 }  // namespace

@@ -39,18 +39,18 @@ std::vector<std::string> readLines(const std::string& path) {
 CLI::App* InitCommand::add(CLI::App& parent) {
     auto* c = parent.add_subcommand("init",
                                     "Write a randomly initialised checkpoint for a configuration");
-    auto* config =
-        c->add_option("--config", m_config, "Model configuration (JSON, see docs/model-spec.md)")
-            ->check(CLI::ExistingFile);
+    auto* config = input(c->add_option("--config", m_config,
+                                       "Model configuration (JSON, see docs/model-spec.md)"))
+                       ->check(CLI::ExistingFile);
     c->add_option("--preset", m_preset, "A preset configuration instead (see 'presets')")
         ->excludes(config);
     c->add_option("--seed", m_seed, "Random seed")->capture_default_str()->check(nonNegative());
-    c->add_option("--out", m_out, "Output checkpoint (.safetensors)")->required();
-    c->add_option("--vocab", m_vocab,
-                  "Vocabulary file, one token per line (default: built-in English words)")
+    output(c->add_option("--out", m_out, "Output checkpoint (.safetensors)"))->required();
+    input(c->add_option("--vocab", m_vocab,
+                        "Vocabulary file, one token per line (default: built-in English words)"))
         ->check(CLI::ExistingFile);
-    c->add_option("--tgt-vocab", m_tgtVocab,
-                  "Target vocabulary file (default: the source vocabulary)")
+    input(c->add_option("--tgt-vocab", m_tgtVocab,
+                        "Target vocabulary file (default: the source vocabulary)"))
         ->check(CLI::ExistingFile);
     c->add_flag("--case-sensitive", m_caseSensitive, "Do not lowercase text");
     return c;
@@ -58,7 +58,7 @@ CLI::App* InitCommand::add(CLI::App& parent) {
 
 void InitCommand::run(const Context& ctx) {
     if (m_config.empty() && m_preset.empty()) throw Error("init needs --config or --preset");
-    checkOutputPath(m_out, {m_config, m_vocab, m_tgtVocab});
+    checkOutputPath(m_out);
     const ModelConfig cfg = m_config.empty()
                                 ? ModelConfig::fromJson(presetConfig(
                                       findPreset(loadPresets(presetDirectory()), m_preset),

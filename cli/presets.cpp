@@ -6,6 +6,7 @@
 #include <ostream>
 
 #include "command.h"
+#include "core/input_limits.h"
 
 namespace attnviz::cli {
 namespace {
@@ -36,7 +37,7 @@ void PresetsCommand::run(const Context& ctx) {
             ctx.out << p.id << "\t" << p.label << "\n";
         }
     }
-    if (m_json) ctx.out << all.dump(2) << "\n";
+    if (m_json) ctx.out << jsonText(all, 2) << "\n";
 }
 
 }  // namespace

@@ -48,23 +48,26 @@ int queryIndex(const std::vector<std::string>& queries, const std::string& query
 CLI::App* RenderCommand::add(CLI::App& app) {
     m_cmd = app.add_subcommand(
         "render", "Figures (SVG, PDF, PNG) or data (CSV, JSON, NPY) of attention, headless");
-    m_cmd->add_option("--model", m_models, "Checkpoint; repeat for several models side by side");
+    input(m_cmd->add_option("--model", m_models,
+                            "Checkpoint; repeat for several models side by side"));
     m_cmd->add_option("--text", m_text, "Source sentence (decoder-only models: the text)");
-    m_cmd
-        ->add_option("--probe", m_probe,
-                     "Instead of --model and --text: a probe file of attention over training "
-                     "(train --probe); its snapshots side by side, a filmstrip")
+    input(
+        m_cmd->add_option("--probe", m_probe,
+                          "Instead of --model and --text: a probe file of attention over training "
+                          "(train --probe); its snapshots side by side, a filmstrip"))
         ->check(CLI::ExistingFile);
     m_cmd
         ->add_option("--steps", m_steps,
                      "With --probe: the snapshots to show, e.g. 0,100,500 (default: every one)")
-        ->delimiter(',');
+        ->delimiter(',')
+        ->check(integerIn(0));
     m_targetOpt = m_cmd->add_option("--target", m_target,
                                     "Target sentence (default: each model decodes greedily)");
     m_cmd->add_option("--block", m_block, "encoder_self, decoder_self or cross")
         ->capture_default_str();
     m_layerOpt = m_cmd->add_option("--layer", m_layer, "Layer (image models: default the last)")
-                     ->capture_default_str();
+                     ->capture_default_str()
+                     ->check(integerIn(0, kMaxLayers - 1));
     m_cmd
         ->add_option("--heads", m_heads,
                      "all, mean, or a list such as 0,2; image models also rollout (through "
@@ -93,17 +96,18 @@ CLI::App* RenderCommand::add(CLI::App& app) {
         ->add_option("--base", m_base,
                      "With --show difference: the model subtracted (1: the first --model)")
         ->capture_default_str()
-        ->check(CLI::PositiveNumber);
-    m_cmd
-        ->add_option("--out", m_out,
-                     "Output: .svg, .pdf, .png (figure) or .csv, .json, .npy (data)")
+        ->check(integerIn(1));
+    output(m_cmd->add_option("--out", m_out,
+                             "Output: .svg, .pdf, .png (figure) or .csv, .json, .npy (data)"))
         ->required();
     m_cmd->add_option(
         "--size", m_size,
         "slide (16:9, 960x540 pt = 13.33x7.5 in), slide-4:3 (720x540 pt = 10x7.5 in), column "
         "(252x189 pt), page (504x360 pt) or WxH: points for SVG/PDF, exact pixels for PNG "
         "(default page)");
-    m_cmd->add_option("--dpi", m_dpi, "PNG resolution for named sizes")->capture_default_str();
+    m_cmd->add_option("--dpi", m_dpi, "PNG resolution for named sizes")
+        ->capture_default_str()
+        ->check(integerIn(36, 2400));
     m_cmd->add_option("--colormap", m_colormap, "viridis, magma, cividis or greys")
         ->capture_default_str();
     m_cmd->add_option("--scaling", m_scaling, "linear, power or log")->capture_default_str();
@@ -134,25 +138,26 @@ CLI::App* RenderCommand::add(CLI::App& app) {
                      "Token labels and panel titles in points on the page (PNG: points x dpi / "
                      "72 pixels), never shrunk: where they are taller than a cell every k-th "
                      "token is labelled; titles larger")
-        ->capture_default_str();
+        ->capture_default_str()
+        ->check(numberIn(1, 200));
     m_cmd
         ->add_option("--lang", m_lang,
                      "Language of the figure's titles, axis titles and legends: en, zh_CN "
                      "(简体中文) or zh_TW (繁體中文); token labels are never translated")
         ->capture_default_str()
         ->check(CLI::IsMember({"en", "zh_CN", "zh_TW"}));
-    m_cmd
-        ->add_option("--sentences", m_sentences,
-                     "With --show offset-profile: average over these sentences (a text file, "
-                     "one per line, 'source TAB target' for a fixed target) instead of --text")
+    input(m_cmd->add_option(
+              "--sentences", m_sentences,
+              "With --show offset-profile: average over these sentences (a text file, "
+              "one per line, 'source TAB target' for a fixed target) instead of --text"))
         ->check(CLI::ExistingFile);
     m_cmd->add_option("--max-offset", m_maxOffset, "Offset profiles: offsets -K .. K")
         ->capture_default_str()
-        ->check(CLI::Range(1, 256));
-    m_cmd
-        ->add_option("--prune", m_pruneFile,
-                     "Instead of attention: the pruning curves of this file (attnviz-cli analyze "
-                     "--importance --prune --out F.json): loss and BLEU as heads are removed")
+        ->check(integerIn(1, 256));
+    input(m_cmd->add_option(
+              "--prune", m_pruneFile,
+              "Instead of attention: the pruning curves of this file (attnviz-cli analyze "
+              "--importance --prune --out F.json): loss and BLEU as heads are removed"))
         ->check(CLI::ExistingFile);
     m_cmd->add_option(
         "--query-token", m_query,
@@ -160,6 +165,7 @@ CLI::App* RenderCommand::add(CLI::App& app) {
         "the figure's title counts from 1), a token, or a word of the text at its first piece "
         "(Chinese, Japanese: a character or a piece), first occurrence");
     addImageOptions();
+    imageFiles(m_cmd);
     return m_cmd;
 }
 
@@ -226,7 +232,8 @@ SelectionRequest RenderCommand::request() const {
             "number of models (got " +
             std::to_string(m_models.size()) + " models, --base " + std::to_string(m_base) + ")");
     if (!render::colormapNames().contains(QString::fromStdString(m_colormap)))
-        throw Error("unknown --colormap '" + m_colormap + "' (viridis, magma, cividis, greys)");
+        throw Error("unknown --colormap '" + excerpt(m_colormap) +
+                    "' (viridis, magma, cividis, greys)");
     if (!render::isScalingName(m_scaling)) throw Error("--scaling must be linear, power or log");
     // NaN passes any range check and an infinite size makes text layout loop for good.
     if (!(m_fontSize >= 1 && m_fontSize <= 200))
@@ -245,7 +252,7 @@ void RenderCommand::run(std::ostream& out) {
         return;
     }
     const SelectionRequest request = this->request();
-    checkOutputPath(m_out, m_probe.empty() ? m_models : std::vector<std::string>{m_probe});
+    checkOutputPath(m_out);
     const QString path = QString::fromStdString(m_out);
     const std::string ext = QFileInfo(path).suffix().toLower().toStdString();
     std::vector<ModelColumn> columns;
@@ -363,7 +370,7 @@ void RenderCommand::runCharts(std::ostream& out) {
             throw Error(
                 "--prune draws the curves its file holds: --model, --text and --show do "
                 "not apply (the file names its model)");
-        checkOutputPath(m_out, {m_pruneFile});
+        checkOutputPath(m_out);
         std::string model;
         const PruneCurves curves = readPruneFile(m_pruneFile, &model);
         // The model by its file name, not its path: a title for slides.
@@ -390,9 +397,7 @@ void RenderCommand::runCharts(std::ostream& out) {
             sentences.push_back(
                 {m_text, m_targetOpt->count() ? std::optional(m_target) : std::nullopt});
         }
-        std::vector<std::string> inputs = m_models;
-        if (!m_sentences.empty()) inputs.push_back(m_sentences);
-        checkOutputPath(m_out, inputs);
+        checkOutputPath(m_out);
         BlockKind kind;
         if (!blockKindFromName(m_block, &kind))
             throw Error("--block must be encoder_self, decoder_self or cross");

@@ -11,6 +11,7 @@
 #include "core/file_io.h"
 #include "core/head_stats.h"
 #include "core/image_set.h"
+#include "core/input_limits.h"
 #include "core/workspace.h"
 #include "render.h"
 #include "render/charts.h"
@@ -37,7 +38,8 @@ void RenderCommand::addImageOptions() {
     m_opacityOpt = m_cmd
                        ->add_option("--opacity", m_opacity,
                                     "Image models: opacity of the overlay over the image, 0 … 1")
-                       ->capture_default_str();
+                       ->capture_default_str()
+                       ->check(numberIn(0, 1));
     m_cmd->add_flag("--distance-by-layer", m_distanceByLayer,
                     "Image models: the chart of mean attention distance (pixels) by layer, a dot "
                     "per head, over --fashion-mnist-count images or one --image / --fashion-mnist "
@@ -47,7 +49,7 @@ void RenderCommand::addImageOptions() {
                                   "With --distance-by-layer: the first N Fashion-MNIST images "
                                   "of --split")
                      ->capture_default_str()
-                     ->check(CLI::Range(1, 60000));
+                     ->check(integerIn(1, 60000));
 }
 
 bool RenderCommand::imageModels() {
@@ -92,14 +94,13 @@ void RenderCommand::runImages(std::ostream& out) {
     if (!(m_opacity >= 0 && m_opacity <= 1)) throw Error("--opacity must be a number from 0 to 1");
     if (m_layerOpt->count() && m_layer < 0) throw Error("--layer must be 0 or more");
     if (!render::colormapNames().contains(QString::fromStdString(m_colormap)))
-        throw Error("unknown --colormap '" + m_colormap + "' (viridis, magma, cividis, greys)");
+        throw Error("unknown --colormap '" + excerpt(m_colormap) +
+                    "' (viridis, magma, cividis, greys)");
     if (!render::isScalingName(m_scaling)) throw Error("--scaling must be linear, power or log");
     if (!(m_fontSize >= 1 && m_fontSize <= 200))
         throw Error("--font-size must be a number of points from 1 to 200");
-    std::vector<std::string> inputs = m_models;
-    if (!m_image.path().empty()) inputs.push_back(m_image.path());
-    checkOutputPath(m_out, inputs);
-    m_image.check(m_models);
+    checkOutputPath(m_out);
+    m_image.check({});
     const std::string ext = extensionOf(m_out);
     render::ImageSelectionRequest q;
     q.layer = m_layerOpt->count() ? m_layer : -1;
@@ -129,7 +130,7 @@ void RenderCommand::runImages(std::ostream& out) {
     }
     if (ext == "json" || ext == "csv" || ext == "npy") {
         const std::string bytes = ext == "json"
-                                      ? (dumps.size() == 1 ? dumps[0] : dumps).dump() + "\n"
+                                      ? jsonText(dumps.size() == 1 ? dumps[0] : dumps) + "\n"
                                       : render::imageDataBytes(columns, ext);
         writeFileAtomically(m_out, bytes);
         out << "wrote " << m_out << "\n";
@@ -148,10 +149,8 @@ void RenderCommand::runDistanceChart(std::ostream& out) {
     const std::string ext = extensionOf(m_out);
     if (ext != "svg" && ext != "pdf" && ext != "png")
         throw Error("the distance chart is a figure: --out must end in .svg, .pdf or .png");
-    std::vector<std::string> inputs = m_models;
-    if (!m_image.path().empty()) inputs.push_back(m_image.path());
-    checkOutputPath(m_out, inputs);
-    m_image.check(m_models);
+    checkOutputPath(m_out);
+    m_image.check({});
     std::vector<render::ModelDistances> models;
     double uniform = 0;
     int images = 0;

@@ -24,9 +24,9 @@ private:
 
 CLI::App* TokenizeCommand::add(CLI::App& parent) {
     auto* c = parent.add_subcommand("tokenize", "Split text with a checkpoint's tokenizer");
-    c->add_option("--model", m_model, "Checkpoint (.safetensors)")->required();
+    input(c->add_option("--model", m_model, "Checkpoint (.safetensors)"))->required();
     auto* text = c->add_option("--text", m_text, "One sentence");
-    c->add_option("--file", m_file, "A text file, one sentence per line")->excludes(text);
+    input(c->add_option("--file", m_file, "A text file, one sentence per line"))->excludes(text);
     c->add_option("--side", m_side, "Vocabulary for ids: source or target")
         ->check(CLI::IsMember({"source", "target"}))
         ->capture_default_str();
@@ -39,6 +39,10 @@ CLI::App* TokenizeCommand::add(CLI::App& parent) {
 void TokenizeCommand::run(const Context& ctx) {
     if (m_text.empty() == m_file.empty()) throw Error("tokenize needs --text or --file");
     const Model m = Model::load(m_model);
+    if (m.config().isVision())
+        throw Error("'" + m_model +
+                    "' is an image model (arch \"vit\"): it has no tokenizer; tokenize is for "
+                    "text models");
     const Vocab& vocab = m_side == "source" ? m.srcVocab() : m.tgtVocab();
     std::istringstream in(m_file.empty() ? m_text
                                          : readTextFile(m_file, kMaxDataBytes, "text file"));

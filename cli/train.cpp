@@ -31,6 +31,8 @@ class TrainCommand : public Command {
 public:
     CLI::App* add(CLI::App& parent) override;
     void run(const Context& ctx) override;
+    // The checkpoints of --save-at and the probe file, beside --out.
+    std::vector<NamedPath> derivedOutputs() const override;
 
 private:
     JobSpec m_spec;
@@ -159,19 +161,19 @@ json logLine(const Progress& p) {
 CLI::App* TrainCommand::add(CLI::App& parent) {
     TrainOptions& t = m_spec.train;
     auto* c = parent.add_subcommand("train", "Train a model on a built-in task or your data");
-    auto* cfg = c->add_option("--config", m_spec.config, "Model configuration (JSON)")
+    auto* cfg = input(c->add_option("--config", m_spec.config, "Model configuration (JSON)"))
                     ->check(CLI::ExistingFile);
-    auto* init = c->add_option("--init", m_spec.init,
-                               "Start from this checkpoint (its config and vocabularies)")
+    auto* init = input(c->add_option("--init", m_spec.init,
+                                     "Start from this checkpoint (its config and vocabularies)"))
                      ->check(CLI::ExistingFile);
     auto* preset = c->add_option("--preset", m_preset,
                                  "A preset configuration (see 'presets'); with --task lm its "
                                  "decoder self-attention as a language model");
     cfg->excludes(init);
     preset->excludes(cfg)->excludes(init);
-    c->add_option("--size", m_size,
-                  "With --preset: a JSON file whose keys (d_model, heads, d_ff, enc_layers, "
-                  "dec_layers, max_len, share_embeddings, tie_output) replace the preset's")
+    input(c->add_option("--size", m_size,
+                        "With --preset: a JSON file whose keys (d_model, heads, d_ff, enc_layers, "
+                        "dec_layers, max_len, share_embeddings, tie_output) replace the preset's"))
         ->check(CLI::ExistingFile)
         ->needs(preset);
     c->add_flag("--language-model", m_languageModel,
@@ -183,54 +185,76 @@ CLI::App* TrainCommand::add(CLI::App& parent) {
         "Built-in task: copy, reverse, sort, translate, lm, or fashion-mnist (images, "
         "for \"arch\": \"vit\")");
     auto* data =
-        c->add_option(
-             "--data", m_spec.data,
-             "TSV of source<TAB>target (seq2seq) or text, one sentence per line (decoder-only)")
+        input(
+            c->add_option(
+                "--data", m_spec.data,
+                "TSV of source<TAB>target (seq2seq) or text, one sentence per line (decoder-only)"))
             ->check(CLI::ExistingFile);
     task->excludes(data);
-    c->add_option("--dev", m_spec.dev,
-                  "Data: held-out lines from this file (the first --held-out of them) instead "
-                  "of every 20th line of --data")
+    input(
+        c->add_option("--dev", m_spec.dev,
+                      "Data: held-out lines from this file (the first --held-out of them) instead "
+                      "of every 20th line of --data"))
         ->check(CLI::ExistingFile)
         ->needs(data);
-    c->add_option("--steps", t.steps, "Optimisation steps")->capture_default_str();
-    c->add_option("--out", m_out, "Output checkpoint (.safetensors, written atomically)")
+    c->add_option("--steps", t.steps, "Optimisation steps")
+        ->capture_default_str()
+        ->check(integerIn(0));
+    output(c->add_option("--out", m_out, "Output checkpoint (.safetensors, written atomically)"))
         ->required();
     c->add_option("--seed", t.seed, "Seed for initialisation, data order and dropout")
         ->capture_default_str()
         ->check(nonNegative());
-    c->add_option("--threads", t.threads, "Threads (data-parallel)")->capture_default_str();
-    c->add_option("--batch-size", t.batchSize, "Sequences per step")->capture_default_str();
-    c->add_option("--lr", t.lr, "Peak learning rate")->capture_default_str();
+    c->add_option("--threads", t.threads, "Threads (data-parallel)")
+        ->capture_default_str()
+        ->check(integerIn(1, 256));
+    c->add_option("--batch-size", t.batchSize, "Sequences per step")
+        ->capture_default_str()
+        ->check(integerIn(1, kMaxBatchSize));
+    c->add_option("--lr", t.lr, "Peak learning rate")
+        ->capture_default_str()
+        ->check(numberIn(0, 10, false, true));
     c->add_option("--optimizer", t.optimizer, "sgd or adam")->capture_default_str();
     c->add_option("--weight-decay", t.weightDecay, "AdamW decoupled weight decay")
-        ->capture_default_str();
+        ->capture_default_str()
+        ->check(numberIn(0, 1));
     c->add_option("--schedule", t.schedule, "constant, inverse-sqrt or linear")
         ->capture_default_str();
-    c->add_option("--warmup", t.warmup, "Linear warm-up steps")->capture_default_str();
-    c->add_option("--dropout", t.dropout, "Dropout rate")->capture_default_str();
-    c->add_option("--label-smoothing", t.labelSmoothing, "Label smoothing")->capture_default_str();
+    c->add_option("--warmup", t.warmup, "Linear warm-up steps")
+        ->capture_default_str()
+        ->check(integerIn(0));
+    c->add_option("--dropout", t.dropout, "Dropout rate")
+        ->capture_default_str()
+        ->check(numberIn(0, 1, true));
+    c->add_option("--label-smoothing", t.labelSmoothing, "Label smoothing")
+        ->capture_default_str()
+        ->check(numberIn(0, 1, true));
     c->add_option("--clip", t.clip, "Maximum global gradient norm (0 = off)")
-        ->capture_default_str();
+        ->capture_default_str()
+        ->check(numberIn(0, std::numeric_limits<double>::infinity()));
     c->add_option("--augment", t.augment,
                   "Images: none, flip, shift or flip+shift (training images only; "
                   "docs/training.md)")
         ->capture_default_str();
     c->add_flag("--no-shuffle", m_noShuffle, "Data in file order, no length bucketing");
     c->add_option("--eval-every", m_spec.evalEvery, "Held-out loss and accuracy every N steps")
-        ->capture_default_str();
+        ->capture_default_str()
+        ->check(integerIn(0));
     c->add_option("--held-out", m_spec.heldOutCount,
                   "Held-out examples: of the task, or the first N lines of --dev")
-        ->capture_default_str();
+        ->capture_default_str()
+        ->check(integerIn(0, kMaxExampleCount));
     c->add_option("--vocab-size", m_spec.vocabSize,
                   "Data: vocabulary cap per side (specials included)")
-        ->capture_default_str();
+        ->capture_default_str()
+        ->check(integerIn(kMinVocabSize));
     c->add_flag("--case-sensitive", m_spec.caseSensitive, "Data: do not lowercase");
     c->add_option("--tokenizer", m_spec.tokenizer,
                   "Data: word, or sentencepiece (a subword model with byte fallback trained on "
                   "the data, --vocab-size pieces shared by both sides)")
         ->capture_default_str();
-    c->add_option("--log", m_log, "Write one JSON line per step (and evaluation) to this file");
+    output(c->add_option("--log", m_log,
+                         "Write one JSON line per step (and evaluation) to this file"));
     c->add_option("--probe", m_spec.probeSource,
                   "Attention over training: record this sentence's attention every "
                   "--probe-every steps into OUT with .probe.json for .safetensors "
@@ -240,15 +264,24 @@ CLI::App* TrainCommand::add(CLI::App& parent) {
                       "The probe's target (seq2seq; default: decoded at each snapshot)");
     c->add_option("--probe-every", m_spec.probeEvery,
                   "Steps between probe snapshots (default with --probe: 100)")
-        ->check(CLI::NonNegativeNumber);
+        ->check(integerIn(0));
     c->add_option("--save-at", m_saveAt,
                   "Also keep the checkpoint after these steps (each below --steps), with its "
                   "held-out evaluation, as OUT with .stepN before .safetensors: one run gives "
                   "the models of several training lengths (the schedule does not depend on "
                   "--steps unless it is linear)")
         ->delimiter(',')
-        ->check(CLI::PositiveNumber);
+        ->check(integerIn(1));
     return c;
+}
+
+std::vector<NamedPath> TrainCommand::derivedOutputs() const {
+    std::vector<NamedPath> files;
+    if (m_out.empty()) return files;
+    for (const int step : m_saveAt) files.push_back({"--save-at", snapshotPath(m_out, step)});
+    if (!m_spec.probeSource.empty() || m_spec.probeEvery > 0)
+        files.push_back({"the probe file", probePathFor(m_out)});
+    return files;
 }
 
 void TrainCommand::run(const Context& ctx) {
@@ -274,15 +307,10 @@ void TrainCommand::run(const Context& ctx) {
     }
     m_spec.name = std::filesystem::path(m_out).filename().string();
     const std::string probePath = probePathFor(m_out);
-    // Before any work: a run of hours must not fail at its last step for a bad path.
-    const std::vector<std::string> inputs{m_spec.config, m_spec.init, m_spec.data, m_spec.dev,
-                                          m_size};
-    checkOutputPath(m_out, inputs);
-    if (!m_log.empty()) {
-        std::vector<std::string> all = inputs;
-        all.push_back(m_out);
-        checkOutputPath(m_log, all, "--log");
-    }
+    // Before any work: a run of hours must not fail at its last step for a bad path. (That
+    // no output is an input, nor another output, cli.cpp has checked.)
+    checkOutputPath(m_out);
+    if (!m_log.empty()) checkOutputPath(m_log, "--log");
     std::sort(m_saveAt.begin(), m_saveAt.end());
     m_saveAt.erase(std::unique(m_saveAt.begin(), m_saveAt.end()), m_saveAt.end());
     if (!m_saveAt.empty() && m_saveAt.back() >= m_spec.train.steps)
@@ -292,18 +320,8 @@ void TrainCommand::run(const Context& ctx) {
         throw Error(
             "--save-at with --schedule linear: the learning rate depends on --steps, "
             "so a kept step is not the model of a run that long");
-    for (const int step : m_saveAt) {
-        std::vector<std::string> all = inputs;
-        all.push_back(m_out);
-        all.push_back(m_log);
-        checkOutputPath(snapshotPath(m_out, step), all, "--save-at");
-    }
-    if (m_spec.probeEvery > 0) {
-        std::vector<std::string> all = inputs;
-        all.push_back(m_out);
-        all.push_back(m_log);
-        checkOutputPath(probePath, all, "the probe file");
-    }
+    for (const int step : m_saveAt) checkOutputPath(snapshotPath(m_out, step), "--save-at");
+    if (m_spec.probeEvery > 0) checkOutputPath(probePath, "the probe file");
     TrainingJob job(m_spec);
     // The probe file, rewritten atomically at every snapshot: readable while training runs.
     auto writeProbe = [&] {
@@ -326,7 +344,7 @@ void TrainCommand::run(const Context& ctx) {
                 g_stop = true;
             }
             printer(p);
-            if (log) log << logLine(p).dump() << "\n" << std::flush;
+            if (log) log << jsonText(logLine(p)) << "\n" << std::flush;
             if (p.probe) writeProbe();
             if (std::binary_search(m_saveAt.begin(), m_saveAt.end(), p.stats.step)) {
                 // As at the end of a run that long: evaluated, its metadata, written atomically
@@ -350,7 +368,7 @@ void TrainCommand::run(const Context& ctx) {
     job.model().save(m_out);
     ctx.out << "wrote " << m_out << " after " << steps << " steps; ";
     if (ev.sentences > 0)
-        ctx.out << "held-out " << ev.toJson().dump() << "\n";
+        ctx.out << "held-out " << jsonText(ev.toJson()) << "\n";
     else  // say so rather than print zeros that read like results
         ctx.out << "no held-out set: no example was held out (data files: every 20th line is, "
                    "so give more lines or --dev FILE)\n";

@@ -5,6 +5,7 @@
 
 #include "command.h"
 #include "core/attention/attention.h"
+#include "core/input_limits.h"
 
 namespace attnviz::cli {
 namespace {
@@ -60,14 +61,14 @@ void VariantsCommand::run(const Context& ctx) {
     json all = json::array();
     for (const auto& v : allVariants()) all.push_back(variantJson(v));
     if (m_json) {
-        ctx.out << all.dump(2) << "\n";
+        ctx.out << jsonText(all, 2) << "\n";
         return;
     }
     for (const auto& v : all) {
         ctx.out << v["name"].get<std::string>() << "\n  " << v["summary"].get<std::string>()
                 << "\n  " << v["formula"].get<std::string>() << "\n";
         for (const auto& o : v["options"]) {
-            const std::string def = !o["default"].is_null()   ? "default " + o["default"].dump()
+            const std::string def = !o["default"].is_null()   ? "default " + jsonText(o["default"])
                                     : o["type"] == "variants" ? "required"
                                                               : "default set by the block";
             ctx.out << "  " << o["name"].get<std::string>() << " (" << o["type"].get<std::string>()

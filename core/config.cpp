@@ -101,8 +101,8 @@ ModelConfig ModelConfig::fromJson(const json& j) {
             throw Error(std::string("'") + key + "' belongs to arch \"vit\" (images), not \"" +
                         arch + "\"");
     readWidths(j, where, c);
-    c.encLayers = getInt(j, where, "enc_layers", c.arch == Arch::Seq2Seq ? 2 : 0, 0, 256);
-    c.decLayers = getInt(j, where, "dec_layers", 2, 1, 256);
+    c.encLayers = getInt(j, where, "enc_layers", c.arch == Arch::Seq2Seq ? 2 : 0, 0, kMaxLayers);
+    c.decLayers = getInt(j, where, "dec_layers", 2, 1, kMaxLayers);
     if (c.arch == Arch::Decoder && c.encLayers != 0)
         throw Error("arch \"decoder\" has no encoder: 'enc_layers' must be 0 or absent");
     if (c.arch == Arch::Seq2Seq && c.encLayers < 1)
@@ -154,7 +154,7 @@ ModelConfig ModelConfig::fromVitJson(const json& j) {
     const std::string where;
     c.arch = Arch::Vit;
     readWidths(j, where, c);
-    c.encLayers = getInt(j, where, "enc_layers", 4, 1, 256);
+    c.encLayers = getInt(j, where, "enc_layers", 4, 1, kMaxLayers);
     c.decLayers = 0;
     c.imageSize = getInt(j, where, "image_size", 28, 1, 1024);
     c.patch = getInt(j, where, "patch", 4, 1, c.imageSize);

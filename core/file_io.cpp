@@ -94,24 +94,89 @@ void checkTarget(const std::string& path, const std::string& flag, struct stat* 
 
 }  // namespace
 
+namespace {
+
+// Where a path leads, for sameFile: an existing file's device and inode, or for a file not
+// yet there the path it would be created at.
+struct FileIdentity {
+    bool exists = false;
+    dev_t device = 0;
+    ino_t inode = 0;
+    std::filesystem::path where;
+};
+
+FileIdentity identify(const std::string& path) {
+    namespace fs = std::filesystem;
+    FileIdentity id;
+    struct stat st {};
+    if (::stat(path.c_str(), &st) == 0) {
+        id.exists = true;
+        id.device = st.st_dev;
+        id.inode = st.st_ino;
+        return id;
+    }
+    // A dangling symbolic link: a write through it creates its target (at most 40 links,
+    // as the kernel follows).
+    fs::path p(path);
+    std::error_code ec;
+    for (int hops = 0; hops < 40 && fs::is_symlink(fs::symlink_status(p, ec)); ++hops) {
+        const fs::path target = fs::read_symlink(p, ec);
+        if (ec) break;
+        p = target.is_absolute() ? target : p.parent_path() / target;
+    }
+    const fs::path name = p.filename();
+    if (name.empty() || name == "." || name == "..") {
+        id.where = fs::weakly_canonical(fs::absolute(p, ec), ec);
+    } else {
+        const fs::path dir = p.has_parent_path() ? p.parent_path() : fs::path(".");
+        id.where = fs::weakly_canonical(fs::absolute(dir, ec), ec) / name;
+    }
+    return id;
+}
+
+}  // namespace
+
+bool sameFile(const std::string& a, const std::string& b) {
+    const FileIdentity x = identify(a), y = identify(b);
+    if (x.exists != y.exists) return false;
+    if (x.exists) return x.device == y.device && x.inode == y.inode;
+    return x.where == y.where;
+}
+
+void checkDistinctFiles(const std::vector<NamedPath>& inputs,
+                        const std::vector<NamedPath>& outputs) {
+    for (size_t i = 0; i < outputs.size(); ++i) {
+        const NamedPath& out = outputs[i];
+        if (out.path.empty()) continue;
+        for (const NamedPath& in : inputs) {
+            if (!in.path.empty() && sameFile(out.path, in.path))
+                throw Error(out.flag + " '" + out.path + "' is the same file as the input " +
+                            (in.flag.empty() ? "" : in.flag + " ") + "'" + in.path +
+                            "': refusing to overwrite an input");
+        }
+        for (size_t k = 0; k < i; ++k) {
+            const NamedPath& other = outputs[k];
+            if (!other.path.empty() && sameFile(out.path, other.path))
+                throw Error(other.flag + " '" + other.path + "' and " + out.flag + " '" + out.path +
+                            "' are the same file: give each output its own");
+        }
+    }
+}
+
 void checkOutputPath(const std::string& path, const std::vector<std::string>& inputs,
                      const std::string& flag) {
+    std::vector<NamedPath> named;
+    for (const std::string& in : inputs) named.push_back({"", in});
+    if (!path.empty()) checkDistinctFiles(named, {{flag, path}});
+    checkOutputPath(path, flag);
+}
+
+void checkOutputPath(const std::string& path, const std::string& flag) {
     namespace fs = std::filesystem;
     if (path.empty()) throw Error(flag + " is empty");
     struct stat st {};
     bool exists = false;
     checkTarget(path, flag, &st, &exists);
-    for (const auto& in : inputs) {
-        std::error_code ec, ec1, ec2;
-        const bool same =
-            exists
-                ? fs::equivalent(path, in, ec) && !ec
-                : fs::weakly_canonical(path, ec1) == fs::weakly_canonical(in, ec2) && !ec1 && !ec2;
-        if (!in.empty() && same) {
-            throw Error(flag + " '" + path + "' is the same file as the input '" + in +
-                        "'; refusing to overwrite an input");
-        }
-    }
     const fs::path p(path);
     const std::string dir = p.has_parent_path() ? p.parent_path().string() : ".";
     struct stat ds {};

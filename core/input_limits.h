@@ -34,12 +34,27 @@ constexpr uint64_t kMaxRequestBytes = 8ull << 30;
 constexpr int kMaxBatchSize = 65536;
 constexpr int kMaxExampleCount = 1000000;  // --held-out, eval --count
 constexpr int kMaxJsonIndent = 16;
+// Most layers of a stack (enc_layers, dec_layers): layer indices are 0 … kMaxLayers − 1.
+constexpr int kMaxLayers = 256;
+// Smallest vocabulary a model may be given (train --vocab-size, bench --vocab): the 4 special
+// tokens (<pad>, <unk>, <bos>, <eos>: Vocab::specials) and at least one word. Below it every
+// word is <unk> and the model learns nothing of its text.
+constexpr int kMinVocabSize = 5;
 
 // "~3.2 GB" for a byte count, for "needs ~N GB" messages.
 std::string gigabytes(double bytes);
 
 // Longest excerpt of a value or key quoted in an error message.
 constexpr size_t kMaxExcerptChars = 40;
+
+// The text of a JSON value as attnviz writes it (files, standard output): a string that is
+// not valid UTF-8 (a file name from a file system of another encoding) has its invalid bytes
+// replaced by U+FFFD instead of failing the whole write with an exception. The one road for
+// the JSON attnviz-cli writes. `indent` -1: compact.
+template <class Json>
+std::string jsonText(const Json& j, int indent = -1) {
+    return j.dump(indent, ' ', false, Json::error_handler_t::replace);
+}
 
 // Parses `text` as JSON; `what` names the input in errors ("'c.json'", "checkpoint config").
 // Error when the text is larger than `maxBytes`, is not valid JSON, nests deeper than

@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <string_view>
+#include <unordered_set>
 
 #include "error.h"
 #include "input_limits.h"
@@ -95,6 +97,9 @@ std::vector<std::string> checkClassNames(const json& j, int count) {
         throw Error("checkpoint classes must be a JSON array of " + std::to_string(count) +
                     " names (the configuration's 'classes')");
     std::vector<std::string> names;
+    std::unordered_set<std::string_view> seen;  // linear: 65,536 names are checked at once
+    names.reserve(j.size());
+    seen.reserve(j.size());
     for (const auto& x : j) {
         bool ok =
             x.is_string() && !x.get<std::string>().empty() && x.get<std::string>().size() <= 256;
@@ -109,10 +114,10 @@ std::vector<std::string> checkClassNames(const json& j, int count) {
             throw Error(
                 "checkpoint classes: every name must be a non-empty string of valid UTF-8 "
                 "of at most 256 bytes");
-        if (std::find(names.begin(), names.end(), x.get<std::string>()) != names.end())
-            throw Error("checkpoint classes: the name '" + excerpt(x.get<std::string>()) +
-                        "' repeats");
-        names.push_back(x.get<std::string>());
+        const std::string& name = x.get_ref<const std::string&>();
+        if (!seen.insert(name).second)
+            throw Error("checkpoint classes: the name '" + excerpt(name) + "' repeats");
+        names.push_back(name);
     }
     return names;
 }

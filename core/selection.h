@@ -6,6 +6,7 @@
 // exported figure, the data export and `attnviz-cli render` all draw a Selection, so they
 // show the same tables under the same names. Tables share the results' matrices (no copy,
 // the results are kept alive); only a mean of heads is computed.
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
@@ -42,7 +43,7 @@ struct Wording {
     std::string block(BlockKind kind) const;
 };
 // A head's or layer's number as people read it: `index` (from 0) counted from 1.
-inline std::string counted(int index) { return std::to_string(index + 1); }
+inline std::string counted(int index) { return std::to_string(int64_t(index) + 1); }
 // `pattern` with %1 (and %2) replaced.
 std::string fill(const std::string& pattern, const std::string& a, const std::string& b = {});
 

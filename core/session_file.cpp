@@ -82,11 +82,12 @@ SessionImage parseSessionImage(const json& j, const std::string& what) {
     SessionImage m;
     m.testIndex = integer("test_index", 0, -1);
     m.file = text("file", "");
+    if (m.file.find('\0') != std::string::npos) bad("file", "a file name without a NUL byte");
     m.fileAbsolute = text("file_absolute", "");
     if (const auto it = j.find("pasted_png"); it != j.end()) {
         const char* must = "base64 of a PNG image";
-        if (!it->is_string() || it->get_ref<const std::string&>().size() >
-                                    (kMaxPastedPngBytes + 2) / 3 * 4)
+        if (!it->is_string() ||
+            it->get_ref<const std::string&>().size() > (kMaxPastedPngBytes + 2) / 3 * 4)
             bad("pasted_png", "base64 of a PNG image of at most 8 MiB");
         try {
             m.pastedPng = base64Decode(it->get_ref<const std::string&>());
@@ -96,12 +97,16 @@ SessionImage parseSessionImage(const json& j, const std::string& what) {
         if (m.pastedPng.compare(0, 8, "\x89PNG\r\n\x1a\n") != 0) bad("pasted_png", must);
     }
     if (int(m.testIndex >= 0) + int(!m.file.empty()) + int(!m.pastedPng.empty()) > 1)
-        throw Error(what + ": 'image' names more than one of a test image, a file and a pasted "
-                           "image: give one of them");
+        throw Error(what +
+                    ": 'image' names more than one of a test image, a file and a pasted "
+                    "image: give one of them");
     m.invert = oneOf("invert", {"auto", "yes", "no"}, "auto, yes or no");
     m.query = text("query", "pooled");
     if (!imageQueryForm(m.query)) bad("query", "pooled, cls or a patch ROW,COL");
     m.layer = integer("layer", -1, -1);
+    if (m.layer >= kMaxLayers)
+        bad("layer",
+            ("an integer from -1 (the last) to " + std::to_string(kMaxLayers - 1)).c_str());
     m.heads = oneOf("heads", {"all", "mean", "rollout"}, "all, mean or rollout");
     if (const auto it = j.find("opacity"); it != j.end()) {
         if (!it->is_number() || !(it->get<double>() >= 0 && it->get<double>() <= 1))

@@ -96,6 +96,10 @@ void validateJobSpec(const JobSpec& spec) {
         throw Error(
             "a sentencepiece tokenizer is trained on a data file: use it with --data, "
             "without --init");
+    static_assert(kMinVocabSize == Vocab::kEos + 2, "the specials and one word");
+    if (spec.vocabSize < kMinVocabSize)
+        throw Error("--vocab-size must be at least " + std::to_string(kMinVocabSize) +
+                    " (the 4 special tokens and a word), got " + std::to_string(spec.vocabSize));
     if (spec.heldOutCount < 0 || spec.heldOutCount > kMaxExampleCount)
         throw Error("--held-out must be between 0 and " + std::to_string(kMaxExampleCount));
     if (spec.evalEvery < 0) throw Error("--eval-every must be at least 0 (0: only at the end)");

@@ -4,6 +4,7 @@
 // every wrong combination of options refused with a message.
 #include <gtest/gtest.h>
 
+#include <array>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -183,9 +184,17 @@ TEST(ImageRender, BadInputIsRefused) {
     fails({"--model", mean, "--fashion-mnist", "0", "--query", "cls"}, "no class token");
     fails({"--model", cls, "--fashion-mnist", "0", "--layer", "2"},
           "--layer 2 is not in the model");
-    fails({"--model", cls, "--fashion-mnist", "0", "--layer", "-1"}, "--layer must be 0 or more");
+    // Numbers out of range are the parser's (exit code 2), with the bounds in words.
+    for (const auto& [flag, value, said] : std::vector<std::array<std::string, 3>>{
+             {"--layer", "-1", "--layer: must be between 0 and 255, got -1"},
+             {"--opacity", "1.5", "--opacity: must be between 0 and 1, got 1.5"}}) {
+        const Result r =
+            cli({"render", "--model", cls, "--fashion-mnist", "0", flag, value, "--out", out});
+        EXPECT_EQ(r.code, 2) << said;
+        EXPECT_HAS(r.err, said);
+        EXPECT_FALSE(std::filesystem::exists(out)) << said;
+    }
     fails({"--model", cls, "--fashion-mnist", "0", "--heads", "2"}, "heads from 0 to 1");
-    fails({"--model", cls, "--fashion-mnist", "0", "--opacity", "1.5"}, "--opacity");
     fails({"--model", cls, "--fashion-mnist", "0", "--text", "hello"}, "not --text");
     fails({"--model", cls, "--fashion-mnist", "0", "--show", "rollout"}, "--heads rollout");
     fails({"--model", cls}, "give --image FILE or --fashion-mnist INDEX");
