@@ -3,6 +3,7 @@
 
 #include "core/error.h"
 #include "core/file_io.h"
+#include "core/garment_cutout.h"
 #include "core/image_input.h"
 #include "core/image_set.h"
 #include "core/input_limits.h"
@@ -36,6 +37,33 @@ ImageInput::Loaded loadFashionMnist(const Model& m, const std::string& modelPath
 
 ImageInput::Loaded loadFile(const Model& m, const std::string& path, InvertMode invert) {
 #ifdef ATTNVIZ_RENDER
+// The garment cut out (core/garment_cutout.h); its steps written to `steps` when given.
+ImageInput::Loaded loadCutout(const Model& m, const std::string& path, InvertMode invert,
+                              const std::string& steps) {
+    const ColorImage photo = render::readColorImageFile(path);
+    GarmentCutout cut;
+    try {
+        cut = cutOutGarment(photo, m.config().imageSize, invert);
+    } catch (const Error& e) {
+        throw Error("'" + path + "': " + e.what());
+    }
+    if (!steps.empty()) render::writeColorPng(steps, cutoutStepsImage(cut));
+    ImageInput::Loaded l;
+    l.pixels = std::move(cut.model.pixels);
+    l.inverted = cut.model.inverted;
+    // An image already of the model's size is used as it is, as the plain conversion says.
+    const std::string how =
+        cut.found ? std::string(", garment cut out") + (cut.model.inverted ? ", inverted" : "")
+        : !cut.model.fitted ? std::string(cut.model.inverted ? ", inverted" : "")
+                            : std::string(cut.model.inverted ? ", inverted" : "") +
+                                  ", trimmed and fitted; not cut out: " + cut.note;
+    l.source = "file '" + path + "' (" + std::to_string(photo.width) + "×" +
+               std::to_string(photo.height) + " pixels" + how + ")";
+    return l;
+}
+#endif
+
+#ifdef ATTNVIZ_RENDER
     const GrayImage image = render::readImageFile(path);
     ModelImage in;
     try {
@@ -67,6 +95,14 @@ void ImageInput::addOptions(CLI::App* c) {
         ->check(CLI::IsMember({"auto", "yes", "no"}))
         ->capture_default_str();
     c->add_option("--fashion-mnist", m_index,
+    c->add_option("--prepare", m_prepare,
+                  "With --image: cutout (the garment cut out of its background, cropped and "
+                  "centred as Fashion-MNIST's items are) or plain (docs/model-spec.md 3.11)")
+        ->check(CLI::IsMember({"cutout", "plain"}))
+        ->capture_default_str();
+    c->add_option("--save-steps", m_saveSteps,
+                  "With --image and --prepare cutout: write the steps to this PNG file (the "
+                  "mask over the photo | the crop | the image the model saw)");
                   "Image models: the Fashion-MNIST image of this index (of --split)")
         ->check(CLI::Range(0, 59999));
     c->add_option("--split", m_split, "With --fashion-mnist: test or train")->capture_default_str();
@@ -87,13 +123,31 @@ void ImageInput::check(const std::vector<std::string>& inputs) const {
         checkOutputPath(m_save, all, "--save-input");
     }
 }
+    if (!m_saveSteps.empty()) {
+        if (m_path.empty())
+            throw Error("--save-steps shows how an --image is cut out: give --image");
+        if (m_prepare != "cutout") throw Error("--save-steps needs --prepare cutout");
+#ifndef ATTNVIZ_RENDER
+        throw Error("this attnviz-cli was built without Qt, so it cannot write PNG (--save-steps)");
+#endif
+        std::vector<std::string> all = inputs;
+        all.push_back(m_path);
+        if (!m_save.empty()) all.push_back(m_save);
+        checkOutputPath(m_saveSteps, all, "--save-steps");
+    }
 
 ImageInput::Loaded ImageInput::load(const Model& m, const std::string& modelPath) const {
     if (!given())
         throw Error("'" + modelPath +
                     "' is an image model: give --image FILE or --fashion-mnist INDEX");
-    Loaded l = m_index >= 0 ? loadFashionMnist(m, modelPath, m_split, m_index)
-                            : loadFile(m, m_path, parseInvertMode(m_invert));
+    Loaded l;
+    if (m_index >= 0) l = loadFashionMnist(m, modelPath, m_split, m_index);
+#ifdef ATTNVIZ_RENDER
+    else if (parsePrepareMode(m_prepare) == PrepareMode::Cutout)
+        l = loadCutout(m, m_path, parseInvertMode(m_invert), m_saveSteps);
+#endif
+    else
+        l = loadFile(m, m_path, parseInvertMode(m_invert));
 #ifdef ATTNVIZ_RENDER
     if (!m_save.empty()) {
         const int s = m.config().imageSize;

@@ -4,8 +4,10 @@
 // The image an image model (arch "vit") is given on the command line, shared by the commands
 // that take one (attention, classify): --fashion-mnist K [--split test|train] for an image of
 // the data set, or --image FILE [--invert auto|yes|no] for a person's own image, decoded by
-// render/image_file.h (only in a build with Qt) and converted by core/image_input.h;
-// --save-input F.png writes the 28×28 image the model saw.
+// render/image_file.h (only in a build with Qt) and prepared by core/garment_cutout.h
+// (--prepare cutout, the default: the garment cut out of its background) or
+// core/image_input.h (--prepare plain); --save-input F.png writes the 28×28 image the model
+// saw, --save-steps F.png the cut-out's steps (the mask over the photo | the crop | 28×28).
 #include <CLI/CLI.hpp>
 #include <optional>
 #include <string>
@@ -28,7 +30,8 @@ public:
         std::optional<bool> inverted;  // image files only
     };
 
-    // Adds --image, --invert, --fashion-mnist, --split and --save-input to `c`.
+    // Adds --image, --invert, --prepare, --fashion-mnist, --split, --save-input and
+    // --save-steps to `c`.
     void addOptions(CLI::App* c);
     // Whether --image or --fashion-mnist was given.
     bool given() const { return !m_path.empty() || m_index >= 0; }
@@ -49,6 +52,7 @@ public:
 
 private:
     std::string m_path, m_invert = "auto", m_split = "test", m_save;
+    std::string m_prepare = "cutout", m_saveSteps;
     int m_index = -1;
 };
 

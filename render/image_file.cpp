@@ -322,6 +322,30 @@ GrayImage toGray(const QImage& decoded) {
     return g;
 }
 
+// Over white, in RGB: [h, w, 3], a strip of rows at a time as toGray. Each channel is laid
+// over white with toGray's rounding, so an opaque pixel's luma (core grayImage) is toGray's.
+ColorImage toColor(const QImage& decoded) {
+    ColorImage c{decoded.width(), decoded.height(), {}};
+    c.rgb.resize(size_t(c.width) * size_t(c.height) * 3);
+    constexpr int kStrip = 256;
+    for (int y0 = 0; y0 < c.height; y0 += kStrip) {
+        const QImage strip = decoded.copy(0, y0, c.width, std::min(kStrip, c.height - y0))
+                                 .convertToFormat(QImage::Format_ARGB32);
+        for (int y = 0; y < strip.height(); ++y) {
+            const auto* row = reinterpret_cast<const QRgb*>(strip.constScanLine(y));
+            uint8_t* out = c.rgb.data() + size_t(y0 + y) * c.width * 3;
+            for (int x = 0; x < c.width; ++x) {
+                const uint32_t a = uint32_t(qAlpha(row[x]));
+                const int ch[3] = {qRed(row[x]), qGreen(row[x]), qBlue(row[x])};
+                for (int k = 0; k < 3; ++k)
+                    out[3 * x + k] =
+                        uint8_t((uint32_t(ch[k]) * a + 255u * (255u - a) + 127u) / 255u);
+            }
+        }
+    }
+    return c;
+}
+
 }  // namespace
 
 std::vector<std::string> imageFileFormats() {
@@ -336,8 +360,8 @@ namespace {
 
 // `bytes` decoded as above; `path`, when the bytes are a file's, has its name checked against
 // the format. Error naming `name`; Cancelled once `cancel` (may be null) is true.
-GrayImage decodeImage(const std::string& bytes, const std::string& name, const std::string& path,
-                      const std::atomic<bool>* cancel = nullptr) {
+QImage decodeImage(const std::string& bytes, const std::string& name, const std::string& path,
+                   const std::atomic<bool>* cancel = nullptr) {
     if (cancel && cancel->load()) throw Cancelled();
     if (bytes.empty()) throw Error(name + " is empty (0 bytes), not an image");
     DecoderInput input(bytes, cancel);
@@ -381,15 +405,15 @@ GrayImage decodeImage(const std::string& bytes, const std::string& name, const s
         throw Error(name + " could not be decoded as " + upper(format) + ": " +
                     reader.errorString().toStdString());
     checkSize(image.width(), image.height(), name, "is");
-    return toGray(image);
+    return image;
 }
 
 }  // namespace
 
 GrayImage readImageFile(const std::string& path, const std::atomic<bool>* cancel) {
     if (cancel && *cancel) throw Cancelled();
-    return decodeImage(readTextFile(path, kMaxImageFileBytes, "picture"), "'" + path + "'", path,
-                       cancel);
+    return toGray(decodeImage(readTextFile(path, kMaxImageFileBytes, "picture"), "'" + path + "'",
+                              path, cancel));
 }
 
 GrayImage readImageBytes(const std::string& bytes, const std::string& name,
@@ -397,13 +421,46 @@ GrayImage readImageBytes(const std::string& bytes, const std::string& name,
     if (bytes.size() > kMaxImageFileBytes)
         throw Error(name + " holds " + std::to_string(bytes.size()) +
                     " bytes; the limit for a picture is " + std::to_string(kMaxImageFileBytes));
-    return decodeImage(bytes, name, {}, cancel);
+    return toGray(decodeImage(bytes, name, {}, cancel));
 }
 
 GrayImage grayImage(const QImage& image, const std::string& name) {
     if (image.isNull()) throw Error(name + " holds no image");
     checkSize(image.width(), image.height(), name, "is");
     return toGray(image);
+}
+
+ColorImage readColorImageFile(const std::string& path) {
+    return toColor(
+        decodeImage(readTextFile(path, kMaxImageFileBytes, "picture"), "'" + path + "'", path));
+}
+
+ColorImage readColorImageBytes(const std::string& bytes, const std::string& name) {
+    if (bytes.size() > kMaxImageFileBytes)
+        throw Error(name + " holds " + std::to_string(bytes.size()) +
+                    " bytes; the limit for a picture is " + std::to_string(kMaxImageFileBytes));
+    return toColor(decodeImage(bytes, name, {}));
+}
+
+ColorImage colorImage(const QImage& image, const std::string& name) {
+    if (image.isNull()) throw Error(name + " holds no image");
+    checkSize(image.width(), image.height(), name, "is");
+    return toColor(image);
+}
+
+void writeColorPng(const std::string& path, const ColorImage& image) {
+    if (image.width < 1 || image.height < 1 ||
+        image.rgb.size() != size_t(image.width) * size_t(image.height) * 3)
+        throw Error("'" + path + "': no image to write");
+    QImage im(image.width, image.height, QImage::Format_RGB888);
+    for (int y = 0; y < image.height; ++y)
+        std::copy_n(image.rgb.data() + size_t(y) * image.width * 3, size_t(image.width) * 3,
+                    im.scanLine(y));
+    QByteArray png;
+    QBuffer buffer(&png);
+    buffer.open(QIODevice::WriteOnly);
+    if (!im.save(&buffer, "PNG")) throw Error("'" + path + "': could not encode the PNG");
+    writeFileAtomically(path, png.toStdString());
 }
 
 std::string grayPng(const GrayImage& image) {

@@ -32,6 +32,7 @@
 #include <string>
 #include <vector>
 
+#include "core/garment_cutout.h"
 #include "core/image_input.h"
 
 class QImage;
@@ -65,6 +66,15 @@ GrayImage readImageBytes(const std::string& bytes, const std::string& name,
 // its size checked (`name` in the message), laid over white, in BT.601 luma. Error when it is
 // null or larger than kMaxImagePixels.
 GrayImage grayImage(const QImage& image, const std::string& name);
+
+// The same in colour, for the garment cut-out (core/garment_cutout.h): RGB laid over white,
+// each channel rounded as the gray is, so an opaque image's core::grayImage is the gray that
+// readImageFile gives.
+ColorImage readColorImageFile(const std::string& path);
+ColorImage readColorImageBytes(const std::string& bytes, const std::string& name);
+ColorImage colorImage(const QImage& image, const std::string& name);
+// Writes `image` as an 8-bit RGB PNG, atomically. Error naming the path.
+void writeColorPng(const std::string& path, const ColorImage& image);
 
 // `image` as the bytes of an 8-bit grayscale PNG (lossless: readImageBytes gives it back).
 std::string grayPng(const GrayImage& image);

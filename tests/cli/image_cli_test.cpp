@@ -107,24 +107,26 @@ TEST(ImageCli, FashionMnistImageRoundTripsThroughAPng) {
     EXPECT_FALSE(j2["image"].contains("label"));
 }
 
-// A photo-like image (dark on light, 90 × 60): inverted, fitted, saved; the saved 28 × 28
-// image is the dump's pixels and classifies the same as the photo.
+// A photo-like image (dark on light, 90 × 60), the plain conversion: inverted, fitted, saved; the
+// saved 28 × 28 image is the dump's pixels and classifies the same as the photo.
 TEST(ImageCli, APhotoIsInvertedFittedAndSaved) {
     const std::string bmp = tmp("shirt.bmp"), seen = tmp("shirt-seen.png");
     writeBmp(bmp, 90, 60, photo);
     std::filesystem::remove(seen);
-    Result r = cli({"classify", "--model", vitModel(), "--image", bmp, "--save-input", seen});
+    Result r = cli({"classify", "--model", vitModel(), "--image", bmp, "--prepare", "plain",
+                    "--save-input", seen});
     ASSERT_EQ(r.code, 0) << r.err;
     EXPECT_HAS(r.out, "file '" + bmp + "' (90×60 pixels, inverted, trimmed and fitted): ");
     EXPECT_HAS(r.out, "  0  T-shirt/top  ");
     EXPECT_HAS(r.out, "  9  Ankle boot   ");
 
-    const Result photoJson = cli({"classify", "--model", vitModel(), "--image", bmp, "--json"});
+    const Result photoJson =
+        cli({"classify", "--model", vitModel(), "--image", bmp, "--prepare", "plain", "--json"});
     const Result seenJson = cli({"classify", "--model", vitModel(), "--image", seen, "--json"});
     ASSERT_EQ(seenJson.code, 0) << seenJson.err;
     EXPECT_EQ(json::parse(photoJson.out), json::parse(seenJson.out));
 
-    r = cli({"attention", "--model", vitModel(), "--image", bmp});
+    r = cli({"attention", "--model", vitModel(), "--image", bmp, "--prepare", "plain"});
     ASSERT_EQ(r.code, 0) << r.err;
     const json d = json::parse(r.out);
     EXPECT_EQ(d["image"]["inverted"], true);
@@ -139,9 +141,69 @@ TEST(ImageCli, APhotoIsInvertedFittedAndSaved) {
     EXPECT_EQ(px[size_t(20 * 28 + 0)], 0);     // beside the body, under the sleeve
 
     // Forced off: the light background is the object, the shape a hole in it.
-    r = cli({"attention", "--model", vitModel(), "--image", bmp, "--invert", "no"});
+    r = cli({"attention", "--model", vitModel(), "--image", bmp, "--prepare", "plain", "--invert",
+             "no"});
     ASSERT_EQ(r.code, 0) << r.err;
     EXPECT_EQ(json::parse(r.out)["image"]["inverted"], false);
+}
+
+// The default preparation cuts the garment out (core/garment_cutout.h): a dark shirt on a rug
+// of light checks, its steps written by --save-steps; the saved 28 × 28 image classifies as
+// the photo does. An image too small to cut out gets the plain conversion and says why.
+TEST(ImageCli, APhotoIsCutOutByDefaultWithItsSteps) {
+    const std::string bmp = tmp("rug.bmp"), seen = tmp("rug-seen.png");
+    const std::string steps = tmp("rug-steps.png");
+    writeBmp(bmp, 240, 200, [](int x, int y) {
+        const bool body = x >= 80 && x < 160 && y >= 40 && y < 170;
+        const bool sleeves = y >= 40 && y < 80 && x >= 40 && x < 200;
+        return body || sleeves ? 40 : ((x / 8 + y / 8) % 2 ? 190 : 225);
+    });
+    for (const auto& f : {seen, steps}) std::filesystem::remove(f);
+    Result r = cli({"classify", "--model", vitModel(), "--image", bmp, "--save-input", seen,
+                    "--save-steps", steps});
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_HAS(r.out, "file '" + bmp + "' (240×200 pixels, garment cut out, inverted): ");
+    ASSERT_TRUE(std::filesystem::exists(steps));
+    std::ifstream in(steps, std::ios::binary);
+    std::string head(8, '\0');
+    in.read(head.data(), 8);
+    EXPECT_EQ(head, "\x89PNG\r\n\x1a\n");
+    const Result photoJson = cli({"classify", "--model", vitModel(), "--image", bmp, "--json"});
+    const Result seenJson = cli({"classify", "--model", vitModel(), "--image", seen, "--json"});
+    ASSERT_EQ(seenJson.code, 0) << seenJson.err;
+    EXPECT_EQ(json::parse(photoJson.out), json::parse(seenJson.out));
+    // The garment, bright, fills the frame; beside the body, under the sleeves, exactly 0.
+    r = cli({"attention", "--model", vitModel(), "--image", bmp});
+    ASSERT_EQ(r.code, 0) << r.err;
+    const auto px = json::parse(r.out)["image"]["pixels"].get<std::vector<int>>();
+    ASSERT_EQ(px.size(), 784u);
+    EXPECT_GE(px[size_t(14 * 28 + 14)], 64);
+    EXPECT_EQ(px[size_t(24 * 28 + 1)], 0);
+    EXPECT_EQ(px[size_t(24 * 28 + 26)], 0);
+
+    const std::string tiny = tmp("tiny.bmp");
+    writeBmp(tiny, 1, 1, [](int, int) { return 200; });
+    r = cli({"classify", "--model", vitModel(), "--image", tiny, "--save-steps", steps});
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_HAS(r.out, "not cut out: the image is too small to cut out (1×1 pixels");
+}
+
+TEST(ImageCli, CutOutOptionsAreChecked) {
+    Result r = cli({"classify", "--model", vitModel(), "--image", "a.png", "--prepare", "grabcut"});
+    EXPECT_EQ(r.code, 2);
+    r = cli(
+        {"classify", "--model", vitModel(), "--fashion-mnist", "0", "--save-steps", tmp("s.png")});
+    EXPECT_EQ(r.code, 1);
+    EXPECT_HAS(r.err, "--save-steps shows how an --image is cut out: give --image");
+    r = cli({"classify", "--model", vitModel(), "--image", "a.png", "--prepare", "plain",
+             "--save-steps", tmp("s.png")});
+    EXPECT_EQ(r.code, 1);
+    EXPECT_HAS(r.err, "--save-steps needs --prepare cutout");
+    // Never over the photo or the model.
+    r = cli(
+        {"classify", "--model", vitModel(), "--image", tmp("a.png"), "--save-steps", vitModel()});
+    EXPECT_EQ(r.code, 1);
+    EXPECT_HAS(r.err, "--save-steps");
 }
 
 TEST(ImageCli, HostileImagesAreRefusedWithMessages) {
