@@ -25,13 +25,15 @@ void checkColor(const ColorImage& image) {
 ColorImage colorOf(const cv::Mat& m) {
     ColorImage c{m.cols, m.rows, {}};
     c.rgb.resize(size_t(m.cols) * size_t(m.rows) * 3);
-    for (int y = 0; y < m.rows; ++y) std::copy_n(m.ptr<uint8_t>(y), size_t(m.cols) * 3, &c.rgb[size_t(y) * m.cols * 3]);
+    for (int y = 0; y < m.rows; ++y)
+        std::copy_n(m.ptr<uint8_t>(y), size_t(m.cols) * 3, &c.rgb[size_t(y) * m.cols * 3]);
     return c;
 }
 GrayImage grayOf(const cv::Mat& m) {
     GrayImage g{m.cols, m.rows, {}};
     g.pixels.resize(size_t(m.cols) * size_t(m.rows));
-    for (int y = 0; y < m.rows; ++y) std::copy_n(m.ptr<uint8_t>(y), size_t(m.cols), &g.pixels[size_t(y) * m.cols]);
+    for (int y = 0; y < m.rows; ++y)
+        std::copy_n(m.ptr<uint8_t>(y), size_t(m.cols), &g.pixels[size_t(y) * m.cols]);
     return g;
 }
 // Views of the project's buffers, no copy (OpenCV does not write through them here).
@@ -56,7 +58,8 @@ cv::Mat luma(const cv::Mat& rgb) {
 
 // Steps 2–3: GrabCut from the border, the largest part, its holes filled. [h, w] 0 / 255.
 cv::Mat garmentMask(const cv::Mat& work) {
-    const int bx = std::max(1, work.cols / kCutoutBorder), by = std::max(1, work.rows / kCutoutBorder);
+    const int bx = std::max(1, work.cols / kCutoutBorder),
+              by = std::max(1, work.rows / kCutoutBorder);
     cv::Mat gc(work.size(), CV_8UC1, cv::Scalar(cv::GC_BGD));
     gc(cv::Rect(bx, by, work.cols - 2 * bx, work.rows - 2 * by)).setTo(cv::GC_PR_FGD);
     cv::Mat bgdModel, fgdModel;
@@ -150,7 +153,8 @@ GarmentCutout cutOutGarment(const ColorImage& photo, int size, InvertMode invert
     if (std::min(ww, wh) < kCutoutMinSide)
         return plain(std::move(c), photo, size, invert,
                      "the image is too small to cut out (" + std::to_string(photo.width) + "×" +
-                         std::to_string(photo.height) + " pixels; its shorter side must be at least " +
+                         std::to_string(photo.height) +
+                         " pixels; its shorter side must be at least " +
                          std::to_string(kCutoutMinSide) + " once the longer is at most " +
                          std::to_string(kCutoutWorkSide) + ")");
     cv::Scalar mean, sd;
@@ -187,7 +191,8 @@ GarmentCutout cutOutGarment(const ColorImage& photo, int size, InvertMode invert
     if (c.model.inverted)
         for (uint8_t& v : values) v = uint8_t(255 - v);
     std::sort(values.begin(), values.end());
-    const double lo = values[values.size() / 100], hi = values[values.size() - 1 - values.size() / 100];
+    const double lo = values[values.size() / 100],
+                 hi = values[values.size() - 1 - values.size() / 100];
     cv::Mat crop(gray.size(), CV_8UC1, cv::Scalar(0));
     for (int y = 0; y < gray.rows; ++y)
         for (int x = 0; x < gray.cols; ++x) {

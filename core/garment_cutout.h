@@ -56,13 +56,13 @@ enum class PrepareMode { Cutout, Plain };
 PrepareMode parsePrepareMode(const std::string& text);
 const char* prepareModeName(PrepareMode mode);
 
-constexpr int kCutoutWorkSide = 320;   // the work copy's longer side at most, pixels
-constexpr int kCutoutIterations = 5;   // GrabCut's iterations, fixed
-constexpr int kCutoutBorder = 20;      // the background band: a 20th of each side
-constexpr int kCutoutMinSide = 16;     // a shorter work copy is not cut out
+constexpr int kCutoutWorkSide = 320;     // the work copy's longer side at most, pixels
+constexpr int kCutoutIterations = 5;     // GrabCut's iterations, fixed
+constexpr int kCutoutBorder = 20;        // the background band: a 20th of each side
+constexpr int kCutoutMinSide = 16;       // a shorter work copy is not cut out
 constexpr double kCutoutMinArea = 0.01;  // a mask smaller than 1 % of the photo: no garment
 constexpr double kCutoutMaxArea = 0.98;  // nor one of (nearly) all of it
-constexpr int kCutoutFloor = 64;       // the garment's darkest values, 0 … 255
+constexpr int kCutoutFloor = 64;         // the garment's darkest values, 0 … 255
 
 // A rectangle [x0, x1) × [y0, y1) of the work copy.
 struct PixelBox {
@@ -70,7 +70,7 @@ struct PixelBox {
 };
 
 struct GarmentCutout {
-    ModelImage model;   // what the model sees (ModelImage::fitted: not size × size before)
+    ModelImage model;    // what the model sees (ModelImage::fitted: not size × size before)
     bool found = false;  // the garment was cut out; false: the plain conversion, see note
     std::string note;    // why there is no cut-out ("" when found)
     ColorImage work;     // step 1: the photo at most kCutoutWorkSide long (empty: not made)

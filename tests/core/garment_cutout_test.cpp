@@ -82,7 +82,8 @@ Box nonZero(const std::vector<uint8_t>& px, int size) {
 
 ColorImage fromGray(int w, int h, const uint8_t* g) {
     ColorImage c{w, h, std::vector<uint8_t>(size_t(w) * size_t(h) * 3)};
-    for (size_t i = 0; i < size_t(w) * size_t(h); ++i) c.rgb[3 * i] = c.rgb[3 * i + 1] = c.rgb[3 * i + 2] = g[i];
+    for (size_t i = 0; i < size_t(w) * size_t(h); ++i)
+        c.rgb[3 * i] = c.rgb[3 * i + 1] = c.rgb[3 * i + 2] = g[i];
     return c;
 }
 
@@ -200,7 +201,8 @@ TEST(GarmentCutout, HostileImagesGiveThePlainConversionWithAReason) {
         EXPECT_FALSE(cut.found);
         EXPECT_NE(cut.note.find(c.says), std::string::npos) << cut.note;
         EXPECT_EQ(cut.model.pixels.size(), 784u);
-        EXPECT_EQ(cut.model.pixels, prepareModelImage(grayImage(c.image), 28, InvertMode::Auto).pixels);
+        EXPECT_EQ(cut.model.pixels,
+                  prepareModelImage(grayImage(c.image), 28, InvertMode::Auto).pixels);
         const ColorImage steps = cutoutStepsImage(cut);  // shown as well, without a crash
         EXPECT_GT(steps.width, 0);
     }
