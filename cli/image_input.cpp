@@ -35,7 +35,6 @@ ImageInput::Loaded loadFashionMnist(const Model& m, const std::string& modelPath
     return l;
 }
 
-ImageInput::Loaded loadFile(const Model& m, const std::string& path, InvertMode invert) {
 #ifdef ATTNVIZ_RENDER
 // The garment cut out (core/garment_cutout.h); its steps written to `steps` when given.
 ImageInput::Loaded loadCutout(const Model& m, const std::string& path, InvertMode invert,
@@ -63,6 +62,7 @@ ImageInput::Loaded loadCutout(const Model& m, const std::string& path, InvertMod
 }
 #endif
 
+ImageInput::Loaded loadFile(const Model& m, const std::string& path, InvertMode invert) {
 #ifdef ATTNVIZ_RENDER
     const GrayImage image = render::readImageFile(path);
     ModelImage in;
@@ -94,7 +94,6 @@ void ImageInput::addOptions(CLI::App* c) {
                   "With --image: invert to light on dark (auto: when the border is light)")
         ->check(CLI::IsMember({"auto", "yes", "no"}))
         ->capture_default_str();
-    c->add_option("--fashion-mnist", m_index,
     c->add_option("--prepare", m_prepare,
                   "With --image: cutout (the garment cut out of its background, cropped and "
                   "centred as Fashion-MNIST's items are) or plain (docs/model-spec.md 3.11)")
@@ -103,6 +102,7 @@ void ImageInput::addOptions(CLI::App* c) {
     c->add_option("--save-steps", m_saveSteps,
                   "With --image and --prepare cutout: write the steps to this PNG file (the "
                   "mask over the photo | the crop | the image the model saw)");
+    c->add_option("--fashion-mnist", m_index,
                   "Image models: the Fashion-MNIST image of this index (of --split)")
         ->check(CLI::Range(0, 59999));
     c->add_option("--split", m_split, "With --fashion-mnist: test or train")->capture_default_str();
@@ -122,7 +122,6 @@ void ImageInput::check(const std::vector<std::string>& inputs) const {
         if (!m_path.empty()) all.push_back(m_path);
         checkOutputPath(m_save, all, "--save-input");
     }
-}
     if (!m_saveSteps.empty()) {
         if (m_path.empty())
             throw Error("--save-steps shows how an --image is cut out: give --image");
@@ -135,6 +134,7 @@ void ImageInput::check(const std::vector<std::string>& inputs) const {
         if (!m_save.empty()) all.push_back(m_save);
         checkOutputPath(m_saveSteps, all, "--save-steps");
     }
+}
 
 ImageInput::Loaded ImageInput::load(const Model& m, const std::string& modelPath) const {
     if (!given())
