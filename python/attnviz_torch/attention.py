@@ -18,7 +18,7 @@ import torch
 
 from . import config as cfgmod
 from . import idx
-from .checkpoint import check_outputs, write_file_atomically
+from .checkpoint import check_outputs, unwind_on_signals, write_file_atomically
 from .limits import InputError, excerpt
 from .model import BOS, EOS, PAD, AttnvizModel
 
@@ -149,6 +149,7 @@ def main(argv=None):
     ap.add_argument("--image", help="not here: attnviz-cli attention --image F reads image files")
     ap.add_argument("--out", help="output file (default, or -: standard output)")
     a = ap.parse_args(argv)
+    unwind_on_signals()
     if a.fashion_mnist is not None and not 0 <= a.fashion_mnist <= MAX_FASHION_MNIST_INDEX:
         ap.error(f"--fashion-mnist: Value {a.fashion_mnist} not in range 0 to {MAX_FASHION_MNIST_INDEX}")
     try:

@@ -12,10 +12,12 @@ Every refusal is an InputError (a ValueError) whose message starts with the path
 Writes are atomic (a temporary file beside the target, flushed, then renamed), with the
 engine's file mode (0666 less the umask, or the replaced file's mode), and a temporary
 file left by a killed writer is removed by the next write to the same path."""
+import contextlib
 import json
 import os
 import random
 import re
+import signal
 import stat
 import struct
 
@@ -380,19 +382,58 @@ def check_outputs(outputs, inputs=()):
             raise InputError(f"{flag} '{path}': the directory '{d}' is not writable")
 
 
+UNWINDING_SIGNALS = (signal.SIGTERM, signal.SIGINT, signal.SIGHUP)
+_held = {"depth": 0, "signum": None}
+
+
+def _unwind(signum, frame):
+    if _held["depth"]:
+        _held["signum"] = _held["signum"] or signum  # delivered when the held block ends
+        return
+    raise SystemExit(128 + signum)
+
+
+def unwind_on_signals():
+    """SIGTERM, SIGINT and SIGHUP unwind the program like an exception (exit code 128 + the
+    signal, no traceback), so a write in progress removes its temporary file (as the engine's
+    removeTemporariesOnTermination)."""
+    for s in UNWINDING_SIGNALS:
+        signal.signal(s, _unwind)
+
+
+@contextlib.contextmanager
+def signals_held():
+    """Holds the unwinding of those signals while something is made and its name (a
+    temporary file, a child process) kept: one that came between the two would unwind with
+    nobody knowing what to remove. The signal unwinds when the block ends. (Held in Python,
+    not in the signal mask, which a child process would inherit.)"""
+    _held["depth"] += 1
+    try:
+        yield
+    finally:
+        _held["depth"] -= 1
+        if not _held["depth"] and _held["signum"] is not None:
+            signum, _held["signum"] = _held["signum"], None
+            raise SystemExit(128 + signum)
+
+
 def write_file_atomically(path, chunks):
     """Writes the byte strings `chunks` to `path` atomically: `path.tmp-PID-RAND` created
     with mode 0666 (less the umask; a replaced file's mode is kept), written, flushed,
     renamed over `path`. Killed (SIGKILL) mid-write, it leaves that temporary file, which
-    the next write to `path` removes; any other failure removes it at once."""
+    the next write to `path` removes; any other failure, and SIGTERM, SIGINT or SIGHUP
+    (unwind_on_signals), removes it at once."""
     st = check_target(path, "output")
     _stale_temporaries(path)
     tmp = f"{path}.tmp-{os.getpid()}-{random.getrandbits(32)}"
+    made = False
     try:
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o666)
-    except OSError as e:
-        raise InputError(f"cannot write '{path}': {e.strerror}") from None
-    try:
+        with signals_held():  # `made` is true as soon as the file exists
+            try:
+                fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o666)
+            except OSError as e:
+                raise InputError(f"cannot write '{path}': {e.strerror}") from None
+            made = True
         try:
             if st is not None:
                 os.fchmod(fd, stat.S_IMODE(st.st_mode))
@@ -408,10 +449,11 @@ def write_file_atomically(path, chunks):
         except OSError as e:
             raise InputError(f"cannot write '{path}': {e.strerror}") from None
     except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
+        if made:
+            try:
+                os.unlink(tmp)
+            except OSError:
+                pass
         raise
 
 

@@ -37,7 +37,6 @@ import json
 import math
 import os
 import shutil
-import signal
 import subprocess
 import sys
 import tempfile
@@ -46,7 +45,7 @@ import torch
 import torch.distributed as dist
 
 from . import trainstate
-from .checkpoint import check_outputs
+from .checkpoint import check_outputs, signals_held, unwind_on_signals
 from .limits import (MAX_DATA_BYTES, MAX_SENTENCEPIECE_VOCAB, MIN_SENTENCEPIECE_VOCAB, MIN_VOCAB_SIZE, InputError,
                      excerpt, read_file)
 from .model import AttnvizModel
@@ -161,6 +160,23 @@ def state_path(out):
     return trainstate.state_path(out)
 
 
+def run_cli(cmd):
+    """Runs attnviz-cli -> (exit code, stdout, stderr). A signal that unwinds this program
+    (unwind_on_signals) kills and reaps it, also one that comes while it starts: the child
+    is kept before the signal is let through (an orphan would write on)."""
+    proc = None
+    try:
+        with signals_held():
+            proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        out, err = proc.communicate()
+        return proc.returncode, out, err
+    except BaseException:
+        if proc is not None:
+            proc.kill()
+            proc.wait()
+        raise
+
+
 def rank0_initial_checkpoint(a, path):
     """The C++ CLI writes the model as attnviz-cli train would start it."""
     cli = find_cli()
@@ -170,9 +186,9 @@ def rank0_initial_checkpoint(a, path):
         cmd += ["--task", a.task]
     else:
         cmd += ["--data", a.data, "--tokenizer", a.tokenizer, "--vocab-size", str(a.vocab_size)]
-    r = subprocess.run(cmd, capture_output=True, text=True)
-    if r.returncode != 0:
-        raise SystemExit(f"attnviz_torch.train: the initial model could not be made: {r.stderr.strip()}")
+    rc, _, err = run_cli(cmd)
+    if rc != 0:
+        raise SystemExit(f"attnviz_torch.train: the initial model could not be made: {err.strip()}")
 
 
 def initial_model(a, out_dir, rank, distributed):
@@ -184,8 +200,9 @@ def initial_model(a, out_dir, rank, distributed):
     try:
         if rank == 0:
             try:
-                fd, holder[0] = tempfile.mkstemp(dir=out_dir, prefix=os.path.basename(a.out) + ".init-",
-                                                 suffix=".safetensors")
+                with signals_held():  # the name kept before a signal can unwind
+                    fd, holder[0] = tempfile.mkstemp(dir=out_dir, prefix=os.path.basename(a.out) + ".init-",
+                                                     suffix=".safetensors")
             except OSError as e:
                 raise InputError(f"--out '{a.out}': cannot make a temporary file in '{out_dir}': "
                                  f"{e.strerror}") from None
@@ -217,13 +234,12 @@ def read_lines(a, count):
     the task's training stream (attnviz-cli examples), or the data file minus its held-out
     lines (every 20th, as attnviz-cli train without --dev)."""
     if a.task:
-        r = subprocess.run([find_cli(), "examples", "--task", a.task, "--count", str(count), "--seed", str(a.seed)],
-                           capture_output=True, text=True)
-        if r.returncode != 0:
-            raise SystemExit(f"attnviz_torch.train: {r.stderr.strip()}")
-        lines = r.stdout.splitlines()
-        held = subprocess.run([find_cli(), "examples", "--task", a.task, "--count", str(max(1, a.held_out)),
-                               "--seed", str(a.seed), "--held-out"], capture_output=True, text=True).stdout.splitlines()
+        rc, out, err = run_cli([find_cli(), "examples", "--task", a.task, "--count", str(count), "--seed", str(a.seed)])
+        if rc != 0:
+            raise SystemExit(f"attnviz_torch.train: {err.strip()}")
+        lines = out.splitlines()
+        held = run_cli([find_cli(), "examples", "--task", a.task, "--count", str(max(1, a.held_out)),
+                        "--seed", str(a.seed), "--held-out"])[1].splitlines()
     else:
         try:
             text = read_file(a.data, MAX_DATA_BYTES, "data file").decode("utf-8")
@@ -303,15 +319,11 @@ def diverged(a, step):
                      f"'{a.out}' (lower --lr or set --clip)")
 
 
-def _terminate(signum, frame):
-    # SIGTERM (a job scheduler, kill) unwinds like Ctrl-C: a write in progress removes its
-    # temporary file, and nothing half-written is left.
-    raise SystemExit(128 + signum)
-
-
 def main(argv=None):
     a = parse(argv)
-    signal.signal(signal.SIGTERM, _terminate)
+    # SIGTERM (a job scheduler, kill) and SIGHUP unwind like Ctrl-C: a write in progress
+    # removes its temporary file, and nothing half-written is left.
+    unwind_on_signals()
     try:
         return run(a)
     except InputError as e:

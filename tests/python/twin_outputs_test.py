@@ -16,7 +16,7 @@ Usage: twin_outputs_test.py [CLI]   (CTest passes attnviz-cli; without it the tr
 3. No fixed temporary names: training from --config makes its initial checkpoint under a
    name made for it; a person's files named OUT.init.safetensors (the old fixed name) and
    OUT.init-anything are left as they were; no temporary file is left after a run, after a
-   failing CLI, or after SIGTERM while the CLI makes the initial model.
+   failing CLI, or after SIGTERM, SIGINT or SIGHUP while the CLI makes the initial model.
 
 Set ATTNVIZ_TORCH_PATH to test another copy of the package (e.g. the previous commit's, to
 see these tests fail there).
@@ -184,7 +184,7 @@ def temporaries(tmp):
     keep = {os.path.basename(p) for p in mine}
     r = run("train", "--config", CONFIG, "--data", data, "--steps", "2", "--batch-size", "2", "--log-every", "0",
             "--out", out)
-    same = all(open(p, "rb").read() == b for p, b in mine.items())
+    same = all(os.path.exists(p) and open(p, "rb").read() == b for p, b in mine.items())
     left = leftovers(d, keep | {"m.safetensors", "m.safetensors.trainstate"})
     check(r.returncode == 0 and same and not left,
           f"train: a person's files named OUT.init.safetensors and OUT.init-notes.safetensors are kept as they "
@@ -198,23 +198,36 @@ def temporaries(tmp):
     check(r.returncode != 0 and "Traceback" not in r.stderr and not left,
           f"train: the CLI refuses the configuration: a message, no temporary file left ({left}) "
           f"[{r.stderr.strip()[-120:]}]")
-    # SIGTERM while the CLI makes the initial model: the temporary file is removed.
-    cleaned = 0
-    for k in range(3):
+    # A signal while the CLI makes the initial model (at once when the temporary file
+    # appears, the moment between making it and keeping its name included): it is removed.
+    cleaned, tries = 0, 0
+    for k, sig in enumerate([signal.SIGTERM, signal.SIGINT, signal.SIGHUP] * 3):
         out3 = os.path.join(d, f"s{k}.safetensors")
         p = subprocess.Popen([sys.executable, "-m", "attnviz_torch.train", "--config", CONFIG, "--task", "copy",
                               "--steps", "50", "--batch-size", "2", "--log-every", "0", "--out", out3],
                              env=ENV, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
         t = time.time()
-        while time.time() - t < 60 and not any(f.startswith(f"s{k}.safetensors.init-") for f in os.listdir(d)):
-            time.sleep(0.005)
-        p.send_signal(signal.SIGTERM)
+        while time.time() - t < 20 and not any(f.startswith(f"s{k}.safetensors.init-") for f in os.listdir(d)):
+            time.sleep(0.002)
+        p.send_signal(sig)
         err = p.communicate(timeout=120)[1]
-        left = [f for f in os.listdir(d) if f.startswith(f"s{k}.safetensors.init-")]
+        left = [f for f in os.listdir(d) if f.startswith(f"s{k}.safetensors")]
+        tries += 1
         cleaned += not left and "Traceback" not in err
-        if left:
-            print(f"     SIGTERM {k}: left {left}")
-    check(cleaned == 3, f"train: SIGTERM while the initial model is made leaves no temporary file ({cleaned} of 3)")
+        if left or "Traceback" in err:
+            print(f"     {signal.Signals(sig).name} {k}: left {left} {err.strip()[-200:]}")
+    check(cleaned == tries, f"train: SIGTERM, SIGINT or SIGHUP while the initial model is made leaves no "
+                            f"temporary file and no traceback ({cleaned} of {tries})")
+    time.sleep(1)
+    orphans = [pid for pid in os.listdir("/proc") if pid.isdigit() and d.encode() in _cmdline(pid)]
+    check(not orphans, f"train: no attnviz-cli left running after those signals ({orphans})")
+
+
+def _cmdline(pid):
+    try:
+        return open(f"/proc/{pid}/cmdline", "rb").read()
+    except OSError:
+        return b""
 
 
 def main():
