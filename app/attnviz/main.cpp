@@ -153,6 +153,7 @@ int main(int argc, char** argv) {
                          window.raise();
                          window.activateWindow();
                      });
-    if (!ownWindow) instance.listen();
+    if (!ownWindow && !instance.listen() && !instance.problem().isEmpty())
+        err << "attnviz: " << instance.problem() << "\n" << Qt::flush;
     return QApplication::exec();
 }

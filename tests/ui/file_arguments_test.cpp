@@ -10,6 +10,7 @@
 #include <QDir>
 #include <QFile>
 #include <QSignalSpy>
+#include <QTemporaryDir>
 #include <chrono>
 #include <fstream>
 #include <future>
@@ -33,8 +34,10 @@ QString tempFile(const QString& name, const std::string& text) {
     return path;
 }
 
+// In a folder of the user's own (0700): SingleInstance refuses a shared one such as /tmp.
 QString socketPath(const char* name) {
-    return QDir(QString::fromStdString(::testing::TempDir())).filePath(name);
+    static const QTemporaryDir dir;
+    return QDir(dir.path()).filePath(name);
 }
 
 // sendToRunning on another thread (it blocks), this thread's events run meanwhile.
