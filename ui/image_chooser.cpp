@@ -4,6 +4,7 @@
 #include <QComboBox>
 #include <QCoreApplication>
 #include <QEvent>
+#include <QEventLoop>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QFutureWatcher>
@@ -41,7 +42,22 @@ struct LoadedSet {
     QString error;
 };
 
+// Pasted bytes decoded as a file's (render::readImageBytes), by MIME type; a QImage put on
+// the clipboard by this process has no bytes and comes as application/x-qt-image.
+const char* const kImageMimeTypes[] = {"image/png",  "image/jpeg", "image/bmp",
+                                       "image/gif",  "image/webp", "image/tiff",
+                                       "image/x-portable-graymap"};
+
 }  // namespace
+
+struct ImageChooser::Opened {
+    GrayImage gray;
+    ModelImage seen[2];     // as it is, inverted
+    bool autoInverts = false;  // what InvertMode::Auto chooses
+    QImage preview;         // the original at the preview's size
+    QString error;          // why it could not be read; "" when it was
+    bool cancelled = false;
+};
 
 ImageChooser::ImageChooser(ImageModel* model, QWidget* parent)
     : QWidget(parent),
@@ -49,6 +65,7 @@ ImageChooser::ImageChooser(ImageModel* model, QWidget* parent)
       m_filter(new QComboBox),
       m_invertBox(new QComboBox),
       m_open(new QPushButton),
+      m_cancel(new QPushButton),
       m_strip(new QListWidget),
       m_original(new QLabel),
       m_seen(new QLabel),
@@ -81,6 +98,10 @@ ImageChooser::ImageChooser(ImageModel* model, QWidget* parent)
     retranslateUi();
 }
 
+ImageChooser::~ImageChooser() {
+    if (m_cancelOpen) m_cancelOpen->store(true);
+}
+
 QWidget* ImageChooser::createToolbar() {
     auto* bar = new QWidget;
     auto* h = new QHBoxLayout(bar);
@@ -94,8 +115,11 @@ QWidget* ImageChooser::createToolbar() {
         setInvert(i == 1 ? InvertMode::Yes : i == 2 ? InvertMode::No : InvertMode::Auto);
     });
     connect(m_open, &QPushButton::clicked, this, &ImageChooser::openImageDialog);
+    connect(m_cancel, &QPushButton::clicked, this, &ImageChooser::cancelOpening);
+    m_cancel->hide();  // while an image is being opened
     h->addWidget(m_filter);
     h->addWidget(m_open);
+    h->addWidget(m_cancel);
     h->addWidget(m_invertLabel);
     h->addWidget(m_invertBox);
     h->addStretch(1);
@@ -109,6 +133,8 @@ void ImageChooser::retranslateUi() {
     for (int i = 0; i < m_strip->count(); ++i) m_strip->item(i)->setToolTip(testImageName(i));
     m_filter->setToolTip(tr("Which Fashion-MNIST test images the strip shows"));
     m_open->setText(tr("Open image…"));
+    m_cancel->setText(tr("Cancel"));
+    m_cancel->setToolTip(tr("Stop opening the image; the image shown stays"));
     m_open->setToolTip(
         tr("Your own image (PNG, JPEG, BMP, …); you can also drop one on the "
            "window or paste it (Ctrl+V)"));
@@ -220,6 +246,7 @@ bool ImageChooser::chooseTestImageWhenLoaded(int index, QString* error) {
 
 void ImageChooser::chooseTestImage(int index) {
     if (index < 0 || size_t(index) >= m_test.size()) return;
+    cancelOpening();
     m_own.reset();
     m_ownPath.clear();
     m_testIndex = index;
@@ -240,56 +267,140 @@ bool ImageChooser::refuse(const QString& heading, const QString& why, QString* e
     return false;
 }
 
-bool ImageChooser::openImageFile(const QString& path, QString* error) {
-    try {
-        m_own = render::readImageFile(path.toStdString());
-    } catch (const std::exception& e) {
-        return refuse(tr("The image could not be opened"), QString::fromStdString(e.what()), error);
-    }
-    m_ownPath = QFileInfo(path).absoluteFilePath();
-    m_ownName = "file '" + path.toStdString() + "'";
-    showOwnImage();
-    m_note->setText(tr("Your image: %1").arg(QFileInfo(path).fileName()));
-    return true;
+void ImageChooser::startOpening(Decode decode, const QString& path, const std::string& ownName) {
+    cancelOpening();
+    auto cancel = std::make_shared<std::atomic<bool>>(false);
+    m_cancelOpen = cancel;
+    const int generation = ++m_openGeneration;
+    m_opening = true;
+    m_openError.clear();
+    m_cancel->show();
+    m_note->setText(path.isEmpty() ? tr("Opening the pasted image…")
+                                   : tr("Opening %1…").arg(QFileInfo(path).fileName()));
+    // A watcher owned by this chooser (as the test images' loader): gone with it, so a decode
+    // still running when the window closes delivers to nobody.
+    auto* watcher = new QFutureWatcher<std::shared_ptr<Opened>>(this);
+    connect(watcher, &QFutureWatcherBase::finished, this, [=] {
+        watcher->deleteLater();
+        if (generation == m_openGeneration) finishOpening(watcher->result(), path, ownName);
+    });
+    watcher->setFuture(QtConcurrent::run(backgroundPool(), [decode = std::move(decode), cancel] {
+        auto out = std::make_shared<Opened>();
+        try {
+            out->gray = decode(cancel.get());
+            const ModelImage automatic = prepareModelImage(out->gray, kSize, InvertMode::Auto);
+            out->autoInverts = automatic.inverted;
+            out->seen[automatic.inverted ? 1 : 0] = automatic;
+            out->seen[automatic.inverted ? 0 : 1] = prepareModelImage(
+                out->gray, kSize, automatic.inverted ? InvertMode::No : InvertMode::Yes);
+            out->preview =
+                grayQImage(out->gray.pixels.data(), out->gray.width, out->gray.height)
+                    .scaled(kPreview - 4, kPreview - 4, Qt::KeepAspectRatio,
+                            Qt::SmoothTransformation);
+        } catch (const Cancelled&) {
+            out->cancelled = true;
+        } catch (const std::exception& e) {
+            out->error = QString::fromStdString(e.what());
+        }
+        return out;
+    }));
 }
 
-bool ImageChooser::openMime(const QMimeData* mime, QString* error) {
-    if (mime && mime->hasImage()) {
-        try {
-            m_own = render::grayImage(qvariant_cast<QImage>(mime->imageData()), "the pasted image");
-        } catch (const std::exception& e) {
-            return refuse(tr("The image could not be opened"), QString::fromStdString(e.what()),
-                          error);
-        }
-        showPasted();
-        return true;
+void ImageChooser::finishOpening(std::shared_ptr<Opened> opened, const QString& path,
+                                 const std::string& ownName) {
+    m_opening = false;
+    m_cancel->hide();
+    m_cancelOpen.reset();
+    if (opened->cancelled || !opened->error.isEmpty()) {
+        m_openError = opened->cancelled ? tr("Opening the image was cancelled.") : opened->error;
+        refuse(tr("The image could not be opened"), m_openError, nullptr);
+        emit openingFinished(false);
+        return;
     }
-    if (mime && mime->hasUrls())
-        for (const QUrl& url : mime->urls())
-            if (url.isLocalFile()) return openImageFile(url.toLocalFile(), error);
+    m_own = std::move(opened);
+    m_ownPath = path.isEmpty() ? QString() : QFileInfo(path).absoluteFilePath();
+    m_ownName = ownName;
+    showOwnImage();
+    m_note->setText(path.isEmpty() ? tr("Your pasted image")
+                                   : tr("Your image: %1").arg(QFileInfo(path).fileName()));
+    emit openingFinished(true);
+}
+
+void ImageChooser::cancelOpening() {
+    if (!m_opening) return;
+    m_cancelOpen->store(true);
+    ++m_openGeneration;  // whatever it still delivers is dropped
+    m_opening = false;
+    m_cancelOpen.reset();
+    m_cancel->hide();
+    m_openError = tr("Opening the image was cancelled.");
+    m_note->setText(m_openError);
+    emit openingFinished(false);
+}
+
+bool ImageChooser::waitForImage(QString* error) {
+    QEventLoop loop;
+    connect(this, &ImageChooser::openingFinished, &loop, &QEventLoop::quit);
+    while (m_opening) loop.exec();  // a newer request may have replaced the one waited for
+    if (error) *error = m_openError;
+    return m_openError.isEmpty();
+}
+
+void ImageChooser::requestImageFile(const QString& path) {
+    startOpening([p = path.toStdString()](const std::atomic<bool>* cancel) {
+        return render::readImageFile(p, cancel);
+    }, path, "file '" + path.toStdString() + "'");
+}
+
+bool ImageChooser::openImageFile(const QString& path, QString* error) {
+    requestImageFile(path);
+    return waitForImage(error);
+}
+
+bool ImageChooser::requestMime(const QMimeData* mime, QString* error) {
+    if (mime) {
+        for (const char* type : kImageMimeTypes) {
+            if (!mime->hasFormat(type)) continue;
+            startOpening([bytes = mime->data(type).toStdString()](const std::atomic<bool>* cancel) {
+                return render::readImageBytes(bytes, "the pasted image", cancel);
+            }, {}, "the pasted image");
+            return true;
+        }
+        if (mime->hasImage()) {
+            startOpening([image = qvariant_cast<QImage>(mime->imageData())](
+                             const std::atomic<bool>*) {
+                return render::grayImage(image, "the pasted image");
+            }, {}, "the pasted image");
+            return true;
+        }
+        if (mime->hasUrls())
+            for (const QUrl& url : mime->urls())
+                if (url.isLocalFile()) {
+                    requestImageFile(url.toLocalFile());
+                    return true;
+                }
+    }
     return refuse(tr("The image could not be opened"), tr("The clipboard holds no image."), error);
 }
 
+bool ImageChooser::openMime(const QMimeData* mime, QString* error) {
+    return requestMime(mime, error) && waitForImage(error);
+}
+
 std::string ImageChooser::pastedPng() const {
-    return m_own && m_ownPath.isEmpty() && m_testIndex < 0 ? render::grayPng(*m_own)
+    return m_own && m_ownPath.isEmpty() && m_testIndex < 0 ? render::grayPng(m_own->gray)
                                                              : std::string();
 }
 
-bool ImageChooser::openPastedPng(const std::string& png, QString* error) {
-    try {
-        m_own = render::readImageBytes(png, "the pasted image kept in the workspace");
-    } catch (const std::exception& e) {
-        return refuse(tr("The image could not be opened"), QString::fromStdString(e.what()), error);
-    }
-    showPasted();
-    return true;
+void ImageChooser::requestPastedPng(const std::string& png) {
+    startOpening([png](const std::atomic<bool>* cancel) {
+        return render::readImageBytes(png, "the pasted image kept in the workspace", cancel);
+    }, {}, "the pasted image");
 }
 
-void ImageChooser::showPasted() {
-    m_ownPath.clear();
-    m_ownName = "the pasted image";
-    showOwnImage();
-    m_note->setText(tr("Your pasted image"));
+bool ImageChooser::openPastedPng(const std::string& png, QString* error) {
+    requestPastedPng(png);
+    return waitForImage(error);
 }
 
 void ImageChooser::setInvert(InvertMode mode) {
@@ -299,25 +410,25 @@ void ImageChooser::setInvert(InvertMode mode) {
 }
 
 void ImageChooser::showOwnImage() {
-    const ModelImage in = prepareModelImage(*m_own, kSize, m_invert);
+    const bool invert = m_invert == InvertMode::Yes ||
+                        (m_invert == InvertMode::Auto && m_own->autoInverts);
+    const ModelImage& in = m_own->seen[invert ? 1 : 0];
     const QSignalBlocker b(m_strip);
     m_strip->setCurrentRow(-1);
     m_testIndex = -1;
     m_model->setImage(in.pixels, std::nullopt,
-                      m_ownName + " (" + std::to_string(m_own->width) + "×" +
-                          std::to_string(m_own->height) + " pixels" +
+                      m_ownName + " (" + std::to_string(m_own->gray.width) + "×" +
+                          std::to_string(m_own->gray.height) + " pixels" +
                           (in.inverted ? ", inverted" : "") +
                           (in.fitted ? ", trimmed and fitted" : "") + ")");
-    showPreviews(grayQImage(m_own->pixels.data(), m_own->width, m_own->height));
+    showPreviews(m_own->preview);
     m_seen->setToolTip(tr("The 28 × 28 image the models see") +
                        (in.inverted ? tr(" (inverted)") : QString()));
 }
 
 void ImageChooser::showPreviews(const QImage& own) {
     m_original->setVisible(!own.isNull());
-    if (!own.isNull())
-        m_original->setPixmap(QPixmap::fromImage(
-            own.scaled(kPreview - 4, kPreview - 4, Qt::KeepAspectRatio, Qt::SmoothTransformation)));
+    if (!own.isNull()) m_original->setPixmap(QPixmap::fromImage(own));  // at its size already
     const auto& px = m_model->image();
     if (px.size() == size_t(kSize * kSize))
         m_seen->setPixmap(QPixmap::fromImage(
@@ -332,7 +443,7 @@ void ImageChooser::openImageDialog() {
              << "*.tif";
     const QString path = QFileDialog::getOpenFileName(this, tr("Open image"), QString(),
                                                       tr("Images (%1)").arg(patterns.join(' ')));
-    if (!path.isEmpty()) openImageFile(path);
+    if (!path.isEmpty()) requestImageFile(path);
 }
 
 }  // namespace attnviz::ui

@@ -7,7 +7,16 @@
 // with render/image_file.h's limits and made into the model's 28 × 28 input by
 // core/image_input.h (invert auto, yes or no); both are shown side by side. The chosen image
 // goes to the ImageModel.
+//
+// An own image is decoded off the UI thread (on the app's background pool), so a large or
+// hostile file never freezes the window: the request*() functions start it and return; the
+// image is shown when it arrives, or refused through problem(), and the image shown before
+// stays meanwhile. A newer choice (another file, a paste, a test image) or Cancel gives the
+// older one up: its decoder stops at its next read and whatever it still delivers is dropped.
 #include <QWidget>
+#include <atomic>
+#include <functional>
+#include <memory>
 #include <optional>
 
 #include "core/image_input.h"
@@ -27,6 +36,7 @@ class ImageChooser : public QWidget {
     Q_OBJECT
 public:
     explicit ImageChooser(ImageModel* model, QWidget* parent = nullptr);
+    ~ImageChooser() override;  // gives up an own image still being decoded
 
     // Loads the test images in the background, once (the first call); the first one is
     // chosen when they arrive and no image was chosen before.
@@ -39,10 +49,23 @@ public:
     void chooseTestImage(int index);
     // The class filter: -1 every class, else a label 0 … 9.
     void setClassFilter(int label);
-    // A person's own image file; false, the reason in *error and problem(), when it cannot be
-    // read (render/image_file.h says what is refused).
+    // A person's own image file, decoded in the background (render/image_file.h says what is
+    // refused): shown when it arrives, or refused through problem().
+    void requestImageFile(const QString& path);
+    // Pasted or dropped data: image bytes (PNG, JPEG, …, decoded as a file's are), an image,
+    // or the first local file it names, decoded in the background as requestImageFile does.
+    // False, the reason in *error and problem(), when it holds none of them.
+    bool requestMime(const QMimeData* mime, QString* error = nullptr);
+    // Whether an own image is being decoded; cancelOpening() gives it up (the image shown
+    // before stays).
+    bool opening() const { return m_opening; }
+    void cancelOpening();
+    // Processes events until no own image is being decoded: false, with the reason in *error,
+    // when the last one requested was refused or given up.
+    bool waitForImage(QString* error = nullptr);
+    // The request and its wait together (tests, scripts): false, the reason in *error and
+    // problem(), when it cannot be read.
     bool openImageFile(const QString& path, QString* error = nullptr);
-    // Pasted or dropped data: an image, or the first local file it names.
     bool openMime(const QMimeData* mime, QString* error = nullptr);
     void setInvert(InvertMode mode);
     // The image the models read, for a saved workspace: a test image's index (-1: none), a
@@ -52,6 +75,7 @@ public:
     // A pasted image's grayscale as PNG bytes, kept inside a saved workspace ("" when the
     // image is a file's or a test image), and such bytes opened again as the pasted image.
     std::string pastedPng() const;
+    void requestPastedPng(const std::string& png);
     bool openPastedPng(const std::string& png, QString* error = nullptr);
     InvertMode invert() const { return m_invert; }
     // Chooses test image `index` now, or as soon as the test images are there; an index
@@ -65,31 +89,45 @@ public slots:
 signals:
     // An image could not be opened: a heading and the reason (the Problems panel shows them).
     void problem(const QString& heading, const QString& detail);
+    // An own image requested was shown (true), or refused or given up (false).
+    void openingFinished(bool shown);
 
 protected:
     void changeEvent(QEvent* event) override;
 
 private:
+    // A person's image as a background job makes it: decoded, its two 28 × 28 inputs (as it
+    // is and inverted) and its preview, so that the UI thread only shows them.
+    struct Opened;
+    using Decode = std::function<GrayImage(const std::atomic<bool>* cancel)>;
     void retranslateUi();
     QWidget* createToolbar();
     void fillStrip();                      // the test images of the filter as thumbnails
     QString testImageName(int row) const;  // the strip's item: "Sneaker · #12"
-    void showOwnImage();                   // m_own made into the input as m_invert says
-    void showPasted();                     // m_own, pasted: shown as showOwnImage does
+    // Runs `decode` in the background; the result is shown as the file `path` ("" when
+    // pasted), named `ownName` in the model's source; older requests are given up.
+    void startOpening(Decode decode, const QString& path, const std::string& ownName);
+    void finishOpening(std::shared_ptr<Opened> opened, const QString& path,
+                       const std::string& ownName);
+    void showOwnImage();                   // m_own's input as m_invert says
     void showPreviews(const QImage& own);  // the original (null: none) and the model's view
     bool refuse(const QString& heading, const QString& why, QString* error);
     ImageModel* m_model;
     ImageSet m_test;
     bool m_loading = false, m_loaded = false;
     QString m_loadError;
-    std::optional<GrayImage> m_own;  // the person's image, as decoded
-    QString m_ownPath;               // its file, "" when pasted
-    std::string m_ownName;           // for data files: "file '…'", "the pasted image"
+    std::shared_ptr<const Opened> m_own;  // the person's image, as decoded; null when none
+    QString m_ownPath;                    // its file, "" when pasted
+    std::string m_ownName;                // for data files: "file '…'", "the pasted image"
+    bool m_opening = false;               // an own image is being decoded
+    QString m_openError;                  // why the last request was refused or given up
+    int m_openGeneration = 0;             // counts requests: a result of an older one is dropped
+    std::shared_ptr<std::atomic<bool>> m_cancelOpen;  // the running request's cancel switch
     int m_testIndex = -1;            // the test image chosen, -1 when another image is
     int m_pendingTest = -1;          // chosen when the test images arrive
     InvertMode m_invert = InvertMode::Auto;
     QComboBox *m_filter, *m_invertBox;
-    QPushButton* m_open;
+    QPushButton *m_open, *m_cancel;
     QListWidget* m_strip;
     QLabel *m_original, *m_seen, *m_note, *m_invertLabel;
 };

@@ -67,7 +67,7 @@ ImageView::ImageView(QWidget* parent)
     auto* paste =
         new QShortcut(QKeySequence::Paste, this, nullptr, nullptr, Qt::WidgetWithChildrenShortcut);
     connect(paste, &QShortcut::activated, this,
-            [this] { m_chooser->openMime(QApplication::clipboard()->mimeData()); });
+            [this] { m_chooser->requestMime(QApplication::clipboard()->mimeData()); });
     connect(m_model, &ImageModel::resultsChanged, this, &ImageView::columnsChanged);
     for (auto changed : {&ImageModel::resultsChanged, &ImageModel::requestChanged})
         connect(m_model, changed, this, &ImageView::updateColorBar);
@@ -255,9 +255,9 @@ QStringList ImageView::restore(const SessionImage& s) {
     if (s.testIndex >= 0)
         m_chooser->chooseTestImageWhenLoaded(s.testIndex);
     else if (!s.file.empty())
-        m_chooser->openImageFile(QString::fromStdString(s.file));
+        m_chooser->requestImageFile(QString::fromStdString(s.file));
     else if (!s.pastedPng.empty())
-        m_chooser->openPastedPng(s.pastedPng);
+        m_chooser->requestPastedPng(s.pastedPng);
     return problems;
 }
 
@@ -317,7 +317,7 @@ void ImageView::dragEnterEvent(QDragEnterEvent* event) {
 }
 
 void ImageView::dropEvent(QDropEvent* event) {
-    if (m_chooser->openMime(event->mimeData())) event->acceptProposedAction();
+    if (m_chooser->requestMime(event->mimeData())) event->acceptProposedAction();
 }
 
 }  // namespace attnviz::ui

@@ -15,6 +15,8 @@
 #include "ui/column_files.h"
 #include "ui/command_line.h"
 #include "ui/file_arguments.h"
+#include "ui/image_chooser.h"
+#include "ui/image_view.h"
 #include "ui/language.h"
 #include "ui/main_window.h"
 #include "ui/presentation.h"
@@ -124,6 +126,10 @@ int main(int argc, char** argv) {
         window.restoreLastSession();
     }
     window.openFiles(files);
+    // A workspace's own image is decoded in the background; a figure shows it, and says on
+    // stderr when it could not be read.
+    if (cli.isSet(o.exportFigure) && window.imageView())
+        window.imageView()->chooser()->waitForImage();
     // Everything that could not be opened, on stderr too (the only place headless).
     for (const QString& line : window.problems()->lines()) err << "attnviz: " << line << "\n";
     err.flush();

@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // libFuzzer target: arbitrary bytes as a person's image file (render/image_file.h
 // readImageFile: QImageReader with the header checked and the allocation limited before
-// decoding), named by the format its first bytes claim so that each decoder sees them. An
-// attnviz::Error is the expected answer to bad input; a crash, a hang, an image larger than
-// the limits or pixels that disagree with its size are bugs.
+// decoding, a JPEG's segments walked and its scans counted, libjpeg's warnings taken as
+// errors), named by the format its first bytes claim so that each decoder sees them. An
+// attnviz::Error is the expected answer to bad input; a crash, a hang (scripts/fuzz: 10 s,
+// where a scan bomb took minutes), an image larger than the limits or pixels that disagree
+// with its size are bugs. Seeds: tests/fuzz/corpus/image (JPEG baseline, progressive, cut,
+// a scan bomb; PNG gray, colour, alpha, cut; BMP, GIF, PGM).
 #include <QByteArray>
 #include <cstddef>
 #include <cstdint>

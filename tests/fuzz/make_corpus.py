@@ -167,6 +167,44 @@ def bmp(width, height, gray):
     return b"BM" + struct.pack("<IHHI", 54 + len(px), 0, 0, 54) + dib + px
 
 
+def progressive_jpeg(w, h, ac_scans):
+    """A gray progressive JPEG of w x h mid-gray pixels, one DC scan and `ac_scans` AC scans of
+    end-of-band runs (tests/render/jpeg_maker.h, which the C++ tests use, says how)."""
+    seg = lambda m, body: bytes([0xFF, m]) + struct.pack(">H", len(body) + 2) + body
+
+    def bits_to_bytes(bits):
+        bits += "1" * (-len(bits) % 8)
+        out = bytearray()
+        for i in range(0, len(bits), 8):
+            out.append(int(bits[i : i + 8], 2))
+            if out[-1] == 0xFF:
+                out.append(0)
+        return bytes(out)
+
+    blocks = ((w + 7) // 8) * ((h + 7) // 8)
+    runs, left = "", blocks
+    while left:
+        run = min(left, 32767)
+        n = run.bit_length() - 1
+        runs += format(n, "04b") + (format(run - (1 << n), "0%db" % n) if n else "")
+        left -= run
+    runs = bits_to_bytes(runs)
+    sos = lambda ss, se, ah, al: seg(0xDA, bytes([1, 1, 0, ss, se, ah << 4 | al]))
+    f = b"\xff\xd8" + seg(0xDB, b"\x00" + b"\x01" * 64)
+    f += seg(0xC2, bytes([8]) + struct.pack(">HH", h, w) + bytes([1, 1, 0x11, 0]))
+    f += seg(0xC4, bytes([0x00, 1]) + bytes(15) + bytes([0]))
+    f += seg(0xC4, bytes([0x10, 0, 0, 0, 15]) + bytes(12) + bytes(n << 4 for n in range(15)))
+    f += sos(0, 0, 0, 0) + bits_to_bytes("0" * blocks)
+    made = 0
+    for k in range(1, 64):
+        for al in range(13, -1, -1):
+            if made == ac_scans:
+                return f + b"\xff\xd9"
+            f += sos(k, k, 0 if al == 13 else al + 1, al) + runs
+            made += 1
+    return f + b"\xff\xd9"
+
+
 def image_seeds():
     """A person's image files (render/image_file.h): small valid ones of several formats and
     the hostile ones of issue 28 (truncated, a 100000 x 100000 header, zero size)."""
@@ -192,6 +230,11 @@ def image_seeds():
         "4749463839610100010080000000000000ffffff21f90401000000002c00000000010001000002024401003b"))
     put("image", "jpeg-header-only.jpg", b"\xff\xd8\xff\xe0\x00\x10JFIF\x00\x01\x01\x00\x00\x01"
         b"\x00\x01\x00\x00\xff\xc0\x00\x0b\x08\xff\xff\xff\xff\x01\x01\x11\x00")
+    # Issue 48: a scan bomb (151 scans, over the limit of 100) and a progressive JPEG within
+    # it. baseline.jpg, progressive.jpg, cut-mended.jpg (cut, its end marker put back),
+    # colour.png, gray.png and alpha.png are Qt's encoders' output, committed as they are.
+    put("image", "scan-bomb.jpg", progressive_jpeg(64, 64, 150))
+    put("image", "gray-progressive.jpg", progressive_jpeg(16, 8, 40))
 
 
 def main():

@@ -439,6 +439,7 @@ TEST_F(ImageMode, TheImageAndItsQueryAreSavedWithTheWorkspace) {
     MainWindow again;
     again.show();
     ASSERT_TRUE(again.openSession(beside, &error)) << error.toStdString();
+    ASSERT_TRUE(again.imageView()->chooser()->waitForImage(&error)) << error.toStdString();
     EXPECT_EQ(again.imageView()->chooser()->imageFile(), shoe);
     EXPECT_EQ(again.imageView()->chooser()->invert(), InvertMode::No);
     EXPECT_EQ(
@@ -463,6 +464,7 @@ TEST_F(ImageMode, TheImageAndItsQueryAreSavedWithTheWorkspace) {
     MainWindow third;
     third.show();
     ASSERT_TRUE(third.openSession(kept, &error)) << error.toStdString();
+    ASSERT_TRUE(third.imageView()->chooser()->waitForImage(&error)) << error.toStdString();
     EXPECT_TRUE(third.imageView()->chooser()->imageFile().isEmpty());
     EXPECT_EQ(third.imageView()->model()->image(), seen);
     third.imageView()->chooser()->setInvert(InvertMode::No);
@@ -567,6 +569,7 @@ TEST_F(ImageMode, AWorkspacesImpossibleImageIsReportedAndTheRestOpens) {
     EXPECT_EQ(w.imageView()->model()->request().colormap, "viridis");
     write(R"({"file": "gone.png"})");
     ASSERT_TRUE(w.openSession(path, &error)) << error.toStdString();
+    w.imageView()->chooser()->waitForImage();  // decoded in the background
     EXPECT_TRUE(w.problems()->lines().join('\n').contains("gone.png"));
     write(R"({"heads": "0,1"})");  // the file's own rules: refused whole, by the reader
     EXPECT_FALSE(w.openSession(path, &error));
