@@ -151,7 +151,7 @@ def main(argv=None):
     a = ap.parse_args(argv)
     unwind_on_signals()
     if a.fashion_mnist is not None and not 0 <= a.fashion_mnist <= MAX_FASHION_MNIST_INDEX:
-        ap.error(f"--fashion-mnist: Value {a.fashion_mnist} not in range 0 to {MAX_FASHION_MNIST_INDEX}")
+        ap.error(f"--fashion-mnist: must be between 0 and {MAX_FASHION_MNIST_INDEX}, got {a.fashion_mnist}")
     try:
         inputs = [("--model", a.model), ("--image", a.image)]
         if a.fashion_mnist is not None:

@@ -15,9 +15,10 @@ MAX_CHECKPOINT_BYTES = 4 << 30
 MAX_DATA_BYTES = 256 << 20
 MAX_TEXT_BYTES = 1 << 20  # a text to tokenise
 MAX_EXCERPT_CHARS = 40
-# The least --vocab-size: the 4 special tokens (<pad>, <unk>, <bos>, <eos>; Vocab::specials()
-# in core/tokenizer.h) and one word. The engine's buildVocab (core/data.cpp) keeps
-# vocab-size - 4 words, so 4 or less is a vocabulary of the specials alone: every word <unk>.
+# The least --vocab-size, the engine's kMinVocabSize (core/input_limits.h): the 4 special
+# tokens (<pad>, <unk>, <bos>, <eos>; Vocab::specials() in core/tokenizer.h) and a word. The
+# engine's buildVocab (core/data.cpp) keeps vocab-size - 4 words, so 4 or less would be a
+# vocabulary of the specials alone: every word <unk>.
 MIN_VOCAB_SIZE = 5
 # A SentencePiece vocabulary: Tokenizer::trainSentencePiece (core/tokenizer_sentencepiece.cpp),
 # kMaxSentencePieces (core/sentencepiece_model.h).

@@ -139,7 +139,7 @@ def option_problem(a):
         (0 <= a.seed < (1 << 64), "--seed must be an integer from 0 to 2^64 - 1"),
         (0 <= a.held_out <= 1000000, "--held-out must be between 0 and 1000000"),
         (a.vocab_size >= MIN_VOCAB_SIZE, f"--vocab-size must be at least {MIN_VOCAB_SIZE} (the 4 special "
-                                         "tokens and one word)"),
+                                         f"tokens and a word), got {a.vocab_size}"),
         (a.tokenizer != "sentencepiece" or MIN_SENTENCEPIECE_VOCAB <= a.vocab_size <= MAX_SENTENCEPIECE_VOCAB,
          f"--vocab-size must be at least {MIN_SENTENCEPIECE_VOCAB} and at most {MAX_SENTENCEPIECE_VOCAB} "
          "with --tokenizer sentencepiece"),
