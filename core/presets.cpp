@@ -7,7 +7,7 @@
 #include "config.h"
 #include "error.h"
 #include "input_limits.h"
-#include "workspace.h"
+#include "bundled_models.h"
 
 namespace attnviz {
 

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "bundled_models.h"  // bundledModelDirectory
 #include "model.h"
 
 namespace attnviz {
@@ -38,9 +39,6 @@ ModelColumn loadModelColumn(const std::string& path);
 // in `errors` (one message each) and skipped.
 std::vector<ModelColumn> loadModelDirectory(const std::string& dir,
                                             std::vector<std::string>* errors);
-// The bundled models: $ATTNVIZ_MODELS, else resources/models near the executable
-// (/proc/self/exe): ../resources/models, resources/models or ../share/attnviz/models.
-std::string bundledModelDirectory();
 
 // The bundled model sets, found, not listed: every folder under bundledModelDirectory()
 // (the top one included, four levels deep at most) that holds checkpoints (*.safetensors) or

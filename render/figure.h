@@ -11,6 +11,7 @@
 #include <functional>
 
 #include "core/selection.h"
+#include "fonts.h"  // figureFont, figureFontFamily
 #include "scaling.h"
 
 namespace attnviz::render {
@@ -126,12 +127,6 @@ FigurePainter profilePainter(const Profile& profile, const FigureStyle& style, Q
 void paintColorBar(QPainter& p, const QRectF& box, const FigureStyle& style, double top,
                    bool diverging = false);
 
-// A font of `family` (empty: figureFontFamily()) at `points`, for figures and the lines view.
-QFont figureFont(const QString& family, double points, bool bold = false);
-
-// The default family for figures: Noto Sans CJK SC when installed (CJK glyphs), else the
-// application font.
-QString figureFontFamily(const QString& language = QStringLiteral("en"));
 // `s` with its font family decided: figureFontFamily(s.language) when none was chosen.
 FigureStyle withFont(FigureStyle s);
 

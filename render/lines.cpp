@@ -5,7 +5,7 @@
 #include <QPainterPath>
 #include <algorithm>
 
-#include "figure.h"
+#include "fonts.h"
 
 namespace attnviz::render {
 

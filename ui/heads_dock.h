@@ -13,6 +13,7 @@
 #include "core/image_set.h"
 #include "core/result_stats.h"
 #include "core/workspace.h"
+#include "heads_columns.h"
 
 class QComboBox;
 class QLabel;
@@ -52,31 +53,9 @@ class ImageModel;
 // What the table shows: the set's statistics from the moment they arrive until the next
 // setResults (a new current sentence), which shows the current sentence's again (the set
 // columns then read "—"); the status line says so.
-class HeadsDock : public QWidget {
+class HeadsDock : public QWidget, public HeadsColumns {
     Q_OBJECT
 public:
-    // The table's columns, in order.
-    enum Column {
-        Model,
-        Block,
-        Layer,
-        Head,
-        Variant,
-        Entropy,
-        Confidence,
-        Distance,
-        Mu,
-        Sigma,
-        R2,
-        InputDependence,  // over the sentence list only
-        Importance,       // over the sentence list only: normalised per block
-        ColumnCount
-    };
-    // The exact value of a cell, which sorting uses: double for the statistics, int for layer
-    // and head, the block kind as int, and the table order for Model (so that sorting by Model
-    // gives back the workspace's column order). Qt::DisplayRole holds the formatted text.
-    static constexpr int ValueRole = Qt::UserRole;
-
     explicit HeadsDock(QWidget* parent = nullptr);
     ~HeadsDock() override;
 
@@ -149,7 +128,6 @@ public:
     // Models or sentences that change (setSentenceSet) drop the importance it needs.
     bool computePruning(QString* why = nullptr);
     bool pruneBusy() const { return m_pruneJob != nullptr; }
-    static constexpr uint64_t kPruneSeed = 1;  // as `attnviz-cli analyze --prune` by default
     // The last finished curves and their model's name; null when none.
     const attnviz::PruneCurves* pruneCurves() const { return m_curves ? &*m_curves : nullptr; }
     QString pruneModelName() const { return m_curvesModel; }

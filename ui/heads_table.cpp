@@ -20,19 +20,19 @@ using Row = HeadsTableModel::Row;
 double statistic(const Row& r, int c) {
     const HeadStats& s = r.stats;
     switch (c) {
-        case HeadsDock::Entropy:
+        case HeadsColumns::Entropy:
             return s.entropy;
-        case HeadsDock::Confidence:
+        case HeadsColumns::Confidence:
             return s.confidence;
-        case HeadsDock::Distance:
+        case HeadsColumns::Distance:
             return s.distance;
-        case HeadsDock::Mu:
+        case HeadsColumns::Mu:
             return s.fit.offset;
-        case HeadsDock::Sigma:
+        case HeadsColumns::Sigma:
             return s.fit.sigma;
-        case HeadsDock::InputDependence:
+        case HeadsColumns::InputDependence:
             return r.inputDependence;
-        case HeadsDock::Importance:
+        case HeadsColumns::Importance:
             return r.importance;
         default:
             return s.fit.r2;
@@ -40,9 +40,9 @@ double statistic(const Row& r, int c) {
 }
 
 QString formatted(double x, int c) {
-    if (std::isnan(x) && c >= HeadsDock::InputDependence) return QStringLiteral("—");
+    if (std::isnan(x) && c >= HeadsColumns::InputDependence) return QStringLiteral("—");
     if (!std::isfinite(x)) return QStringLiteral("–");
-    const bool positions = c == HeadsDock::Distance || c == HeadsDock::Mu || c == HeadsDock::Sigma;
+    const bool positions = c == HeadsColumns::Distance || c == HeadsColumns::Mu || c == HeadsColumns::Sigma;
     return QString::number(x, 'f', positions ? 2 : 3);
 }
 
@@ -374,7 +374,7 @@ PruneOutcome computePrune(const PruneInput& in, SetJob& job) {
     try {
         Model m = cloneOf(in.column);
         out.curves = pruneHeads(
-            m, in.examples, in.importance, HeadsDock::kPruneSeed,
+            m, in.examples, in.importance, HeadsColumns::kPruneSeed,
             [&](int done, int) { job.done = done; }, &job.cancelled);
     } catch (const std::exception& e) {
         out.error = e.what();
@@ -406,32 +406,32 @@ QVariant HeadsTableModel::data(const QModelIndex& index, int role) const {
     const Row& r = m_rows[size_t(index.row())];
     const int c = index.column();
     if (role == Qt::TextAlignmentRole)
-        return c >= HeadsDock::Layer && c != HeadsDock::Variant
+        return c >= HeadsColumns::Layer && c != HeadsColumns::Variant
                    ? QVariant(Qt::AlignRight | Qt::AlignVCenter)
                    : QVariant(Qt::AlignLeft | Qt::AlignVCenter);
-    if (role == Qt::ToolTipRole && c == HeadsDock::Mu && r.fitAtBound)
+    if (role == Qt::ToolTipRole && c == HeadsColumns::Mu && r.fitAtBound)
         return QCoreApplication::translate(
             "attnviz::ui::HeadsTable",
             "μ is at its bound (± the number of keys): the head puts its weight on "
             "the first (or last) key, a sink rather than a local window.");
-    if (role == Qt::ToolTipRole && c == HeadsDock::InputDependence) return inputDependenceTip(r);
-    if (role == Qt::ToolTipRole && c == HeadsDock::Importance && std::isfinite(r.rawImportance))
+    if (role == Qt::ToolTipRole && c == HeadsColumns::InputDependence) return inputDependenceTip(r);
+    if (role == Qt::ToolTipRole && c == HeadsColumns::Importance && std::isfinite(r.rawImportance))
         return QCoreApplication::translate("attnviz::ui::HeadsTable",
                                            "E|∂L/∂ξ| = %1 before normalising")
             .arg(r.rawImportance, 0, 'g', 4);
-    if (role != Qt::DisplayRole && role != HeadsDock::ValueRole) return {};
-    const bool value = role == HeadsDock::ValueRole;
+    if (role != Qt::DisplayRole && role != HeadsColumns::ValueRole) return {};
+    const bool value = role == HeadsColumns::ValueRole;
     switch (c) {
-        case HeadsDock::Model:
+        case HeadsColumns::Model:
             return value ? QVariant(index.row()) : QVariant(r.model);
-        case HeadsDock::Block:
+        case HeadsColumns::Block:
             return value ? QVariant(int(r.kind)) : QVariant(kindLabel(r.kind));
         // Shown counted from 1, for people; the value (sorting, activation) is the index.
-        case HeadsDock::Layer:
+        case HeadsColumns::Layer:
             return value ? r.layer : r.layer + 1;
-        case HeadsDock::Head:
+        case HeadsColumns::Head:
             return value ? r.head : r.head + 1;
-        case HeadsDock::Variant:
+        case HeadsColumns::Variant:
             return r.variant;
         default:
             break;
@@ -444,7 +444,7 @@ QVariant HeadsTableModel::data(const QModelIndex& index, int role) const {
 
 namespace {
 
-// The title of the Heads table's column `section` (HeadsDock::Column), translated.
+// The title of the Heads table's column `section` (HeadsColumns::Column), translated.
 QString headerTitle(int section) {
     static const char* const titles[] = {
         QT_TRANSLATE_NOOP("attnviz::ui::HeadsTable", "Model"),
@@ -517,7 +517,7 @@ QString headerTip(int section) {
 // (the sentence list when `overSet`, else the current sentence).
 QString headerToolTip(int section, bool overSet) {
     const QString tip = headerTip(section);
-    if (section >= HeadsDock::Entropy && section <= HeadsDock::R2 && overSet) {
+    if (section >= HeadsColumns::Entropy && section <= HeadsColumns::R2 && overSet) {
         //: %1 a column's tooltip (a statistic), completed with what it is computed over
         return QCoreApplication::translate(
                    "attnviz::ui::HeadsTable",
@@ -526,7 +526,7 @@ QString headerToolTip(int section, bool overSet) {
                    "(docs/analysis.md).")
             .arg(tip);
     }
-    if (section >= HeadsDock::Entropy && section <= HeadsDock::R2) {
+    if (section >= HeadsColumns::Entropy && section <= HeadsColumns::R2) {
         //: %1 a column's tooltip (a statistic), completed with what it is computed over
         return QCoreApplication::translate(
                    "attnviz::ui::HeadsTable",
@@ -534,7 +534,7 @@ QString headerToolTip(int section, bool overSet) {
                    "keys (docs/analysis.md).")
             .arg(tip);
     }
-    if (section >= HeadsDock::Entropy) {
+    if (section >= HeadsColumns::Entropy) {
         //: %1 a column's tooltip (a statistic), completed with how its rows are normalised
         return QCoreApplication::translate(
                    "attnviz::ui::HeadsTable",
@@ -547,7 +547,7 @@ QString headerToolTip(int section, bool overSet) {
 }  // namespace
 
 QVariant HeadsTableModel::headerData(int section, Qt::Orientation orientation, int role) const {
-    if (orientation != Qt::Horizontal || section < 0 || section >= HeadsDock::ColumnCount)
+    if (orientation != Qt::Horizontal || section < 0 || section >= HeadsColumns::ColumnCount)
         return {};
     if (role == Qt::DisplayRole) return headerTitle(section);
     if (role == Qt::ToolTipRole) return headerToolTip(section, m_overSet);

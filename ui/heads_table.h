@@ -11,9 +11,10 @@
 
 #include "core/head_importance.h"
 #include "core/head_stats.h"
+#include "core/image_set.h"
 #include "core/result_stats.h"
 #include "core/workspace.h"
-#include "heads_dock.h"
+#include "heads_columns.h"
 #include "render/charts.h"
 
 namespace attnviz::ui {
@@ -46,7 +47,7 @@ public:
         m_rows = std::move(rows);
         m_overSet = overSet;
         endResetModel();
-        emit headerDataChanged(Qt::Horizontal, 0, HeadsDock::ColumnCount - 1);
+        emit headerDataChanged(Qt::Horizontal, 0, HeadsColumns::ColumnCount - 1);
     }
     const Row& row(int r) const { return m_rows[size_t(r)]; }
 
@@ -54,7 +55,7 @@ public:
         return parent.isValid() ? 0 : int(m_rows.size());
     }
     int columnCount(const QModelIndex& parent = {}) const override {
-        return parent.isValid() ? 0 : HeadsDock::ColumnCount;
+        return parent.isValid() ? 0 : HeadsColumns::ColumnCount;
     }
     QVariant data(const QModelIndex& index, int role) const override;
     QVariant headerData(int section, Qt::Orientation orientation, int role) const override;

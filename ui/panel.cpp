@@ -5,8 +5,6 @@
 #include <QPainter>
 #include <algorithm>
 
-#include "heatmap_panel.h"
-#include "lines_panel.h"
 #include "stale_mark.h"
 
 namespace attnviz::ui {
@@ -83,20 +81,6 @@ void Panel::setUpdating(const QString& text) {
 
 QRect Panel::updatingBadge() const {
     return m_mark && !m_updating.isEmpty() ? static_cast<UpdatingMark*>(m_mark)->badge() : QRect();
-}
-
-PanelKind panelKindFor(const ViewState& view, const Selection& selection) {
-    return view.lines && !selection.diverging ? PanelKind::Lines : PanelKind::Heatmap;
-}
-
-Panel* makePanel(PanelKind kind, QWidget* parent) {
-    switch (kind) {
-        case PanelKind::Lines:
-            return new LinesPanel(parent);
-        case PanelKind::Heatmap:
-            break;
-    }
-    return new HeatmapPanel(parent);
 }
 
 }  // namespace attnviz::ui
