@@ -8,6 +8,7 @@
 #include "core/image_set.h"
 #include "core/input_limits.h"
 #include "core/model.h"
+#include "numbers.h"
 #ifdef ATTNVIZ_RENDER
 #include "render/image_file.h"
 #endif
@@ -104,7 +105,7 @@ void ImageInput::addOptions(CLI::App* c) {
                   "mask over the photo | the crop | the image the model saw)");
     c->add_option("--fashion-mnist", m_index,
                   "Image models: the Fashion-MNIST image of this index (of --split)")
-        ->check(CLI::Range(0, 59999));
+        ->check(integerIn(0, 59999));
     c->add_option("--split", m_split, "With --fashion-mnist: test or train")->capture_default_str();
     c->add_option("--save-input", m_save,
                   "Image models: write the image the model saw to this PNG file");

@@ -126,7 +126,7 @@ void MainWindow::showEvent(QShowEvent* event) {
 void MainWindow::fitProblemsDock() {
     // Tall enough for a few lines and the buttons, never more than an eighth of the window
     // (the list scrolls): the grid keeps the rest.
-    const int lines = int(std::min(m_problems->lines().size(), qsizetype(6)));
+    const int lines = std::min(m_problems->lineCount(), 6);  // not a copy of every line
     const int cap = std::max(kCollapsedTools, height() / 8);
     resizeDocks({m_problemsDock}, {std::min(90 + 20 * lines, cap)}, Qt::Vertical);
 }

@@ -5,6 +5,7 @@
 #include <QHBoxLayout>
 #include <QListWidget>
 #include <QPushButton>
+#include <QTimer>
 #include <QVBoxLayout>
 
 namespace attnviz::ui {
@@ -49,7 +50,18 @@ void ProblemsPanel::add(const QString& heading, const QStringList& details) {
     h->setFont(bold);
     h->setForeground(QColor(0xb0, 0x00, 0x20));
     for (const QString& d : details) new QListWidgetItem("    " + d, m_list);
-    m_list->scrollToItem(h, QAbstractItemView::PositionAtTop);
+    // Scrolled to once the event loop is back, to the last heading added: scrolling lays out
+    // every wrapped line, so doing it at each of 2,000 problems reported at once (a watched
+    // folder of unreadable files) was quadratic.
+    m_scrollRow = m_list->row(h);
+    if (!m_scrollPending) {
+        m_scrollPending = true;
+        QTimer::singleShot(0, this, [this] {
+            m_scrollPending = false;
+            if (QListWidgetItem* item = m_list->item(m_scrollRow))
+                m_list->scrollToItem(item, QAbstractItemView::PositionAtTop);
+        });
+    }
     emit added();
 }
 
@@ -75,6 +87,10 @@ void ProblemsPanel::setCurrent(const QString& heading, const QStringList& detail
         m_list->insertItem(i, item);
     }
     if (now != before) emit added();
+}
+
+int ProblemsPanel::lineCount() const {
+    return m_list->count();
 }
 
 QStringList ProblemsPanel::lines() const {

@@ -26,6 +26,7 @@ public:
     void setCurrent(const QString& heading, const QStringList& details);
     // Every line shown, headings and details, in order.
     QStringList lines() const;
+    int lineCount() const;  // lines().size(), without copying them
     bool isEmpty() const;
     // A button below the list that runs `action` once (then hides); empty label: none.
     void setOffer(const QString& label, std::function<void()> action);
@@ -48,6 +49,8 @@ private:
     QPushButton* m_offer;
     QPushButton* m_clear;
     std::function<void()> m_action;
+    int m_scrollRow = -1;  // the heading to scroll to when the event loop is back
+    bool m_scrollPending = false;
 };
 
 }  // namespace attnviz::ui

@@ -7,7 +7,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <QCoreApplication>
 #include <QDockWidget>
+#include <QElapsedTimer>
 #include <QListWidget>
 #include <QPushButton>
 #include <QSettings>
@@ -341,4 +343,29 @@ TEST(Problems, AWorkspaceMovedToAnotherFolderOpensAndNamesAModelThatIsGone) {
     } else {
         qputenv("ATTNVIZ_MODELS", oldModels);
     }
+}
+
+// 2,000 unreadable checkpoints in a watched folder (issue 48): each is named in the Problems
+// panel, and the window is free again within seconds. Scrolling the list to each new problem
+// laid out every wrapped line again each time: quadratic, 46 s frozen.
+TEST(Problems, TwoThousandUnreadableFilesInAWatchedFolderAreListedInSeconds) {
+    const std::string dir = temp("two-thousand-unreadable");
+    std::filesystem::remove_all(dir);
+    std::filesystem::create_directories(dir);
+    const int files = 2000;
+    for (int i = 0; i < files; ++i)
+        std::ofstream(dir + "/bad-" + std::to_string(i) + ".safetensors") << "not a checkpoint";
+    MainWindow w;
+    w.show();
+    QElapsedTimer t;
+    t.start();
+    QString error;
+    ASSERT_TRUE(w.watchFolder(q(dir), &error)) << error.toStdString();
+    while (w.problems()->lineCount() < 2 * files && t.elapsed() < 120000) QTest::qWait(20);
+    QCoreApplication::processEvents();  // the panel's scroll, laid out once
+    const qint64 ms = t.elapsed();
+    EXPECT_EQ(w.problems()->lineCount(), 2 * files);
+    EXPECT_LT(ms, 15000) << "quadratic in the number of problems?";
+    std::printf("[ timing ] %d problems listed in %lld ms\n", files, (long long)ms);
+    std::filesystem::remove_all(dir);
 }
