@@ -175,8 +175,8 @@ void ImageChooser::loadTestImages() {
         fillStrip();
         if (m_pendingTest >= 0)
             chooseTestImageWhenLoaded(std::exchange(m_pendingTest, -1));
-        else if (m_model->image().empty() && m_test.size() > 0)
-            m_strip->setCurrentRow(0);
+        else if (m_model->image().empty() && !m_opening && m_test.size() > 0)
+            m_strip->setCurrentRow(0);  // not over an own image still being decoded
     });
     watcher->setFuture(QtConcurrent::run(backgroundPool(), [dir = fashionMnistDir()] {
         LoadedSet out;
