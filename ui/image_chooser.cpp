@@ -148,6 +148,9 @@ void ImageChooser::retranslateUi() {
     m_original->setToolTip(tr("Your image"));
     m_seen->setToolTip(tr("The 28 × 28 image the models see"));
     if (m_loading && !m_loaded) m_note->setText(tr("Loading the Fashion-MNIST test images…"));
+    // The note of the test image shown, when it still says that, in the new language.
+    if (m_testIndex >= 0 && !m_testNote.isEmpty() && m_note->text() == m_testNote)
+        m_note->setText(m_testNote = testImageNote());
 }
 
 void ImageChooser::changeEvent(QEvent* event) {
@@ -255,9 +258,13 @@ void ImageChooser::chooseTestImage(int index) {
     m_model->setImage(px, m_test.labels[size_t(index)],
                       "fashion-mnist test image " + std::to_string(index));
     showPreviews({});
-    m_note->setText(tr("Test image %1: %2")
-                        .arg(index)
-                        .arg(classLabel(fashionMnistClasses()[m_test.labels[size_t(index)]])));
+    m_note->setText(m_testNote = testImageNote());
+}
+
+QString ImageChooser::testImageNote() const {
+    return tr("Test image %1: %2")
+        .arg(m_testIndex)
+        .arg(classLabel(fashionMnistClasses()[m_test.labels[size_t(m_testIndex)]]));
 }
 
 bool ImageChooser::refuse(const QString& heading, const QString& why, QString* error) {

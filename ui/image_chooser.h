@@ -116,6 +116,8 @@ private:
     ImageSet m_test;
     bool m_loading = false, m_loaded = false;
     QString m_loadError;
+    QString testImageNote() const;  // "Test image 7: Sneaker", in the installed language
+    QString m_testNote;             // that note as last shown
     std::shared_ptr<const Opened> m_own;  // the person's image, as decoded; null when none
     QString m_ownPath;                    // its file, "" when pasted
     std::string m_ownName;                // for data files: "file '…'", "the pasted image"

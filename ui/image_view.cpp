@@ -76,13 +76,7 @@ ImageView::ImageView(QWidget* parent)
         const QSignalBlocker b(m_query);
         if (m_query->count() > 2) m_query->removeItem(2);
         if (q != "pooled" && q != "cls") {
-            // "R,C" from 0 in the data; counted from 1 for people, as layers and heads are.
-            const QStringList rc = q.split(',');
-            //: The query box: the patch clicked, its grid row and column counted from 1
-            m_query->addItem(tr("patch (row %1, column %2)")
-                                 .arg(rc.value(0).toInt() + 1)
-                                 .arg(rc.value(1).toInt() + 1),
-                             q);
+            m_query->addItem(patchText(q), q);
         }
         m_query->setCurrentIndex(std::max(0, m_query->findData(q)));
     });
@@ -138,11 +132,19 @@ void ImageView::retranslateUi() {
     m_heads->setToolTip(
         tr("Rollout: the attention carried through every layer up to this one "
            "(Abnar & Zuidema 2020)"));
+    if (m_query->count() > 2) m_query->setItemText(2, patchText(m_query->itemData(2).toString()));
     m_query->setItemText(0, tr("what the classifier reads"));
     m_query->setItemText(1, tr("class token"));
     m_query->setToolTip(
         tr("Whose attention the overlay shows; click a patch in any panel to "
            "make it the query"));
+}
+
+QString ImageView::patchText(const QString& query) {
+    // "R,C" from 0 in the data; counted from 1 for people, as layers and heads are.
+    const QStringList rc = query.split(',');
+    //: The query box: the patch clicked, its grid row and column counted from 1
+    return tr("patch (row %1, column %2)").arg(rc.value(0).toInt() + 1).arg(rc.value(1).toInt() + 1);
 }
 
 void ImageView::changeEvent(QEvent* event) {

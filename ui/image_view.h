@@ -56,6 +56,7 @@ protected:
 private:
     QWidget* createControls();
     void retranslateUi();
+    static QString patchText(const QString& query);  // "patch (row 4, column 4)" for "3,3"
     void applyControls();   // the bar's values into the model's request
     void columnsChanged();  // the layer box's range: the deepest model's layers
     void updateColorBar();

@@ -799,3 +799,32 @@ TEST_F(ImageMode, TheVariantDockFollowsAClickedPanel) {
             << w.variantPanel()->text().toStdString();
     }
 }
+
+// Texts made from data follow a live language switch (issue 47: "Test image 3: Dress" and
+// "patch (row 4, column 4)" stayed English in the Chinese interface).
+TEST_F(ImageMode, TheImagesNoteAndThePatchQueryFollowTheLanguage) {
+    MainWindow w;
+    w.show();
+    open(w);
+    w.imageView()->chooser()->chooseTestImage(3);
+    w.imageView()->model()->setQuery("3,3");
+    auto texts = [&] {
+        QStringList out;
+        for (auto* l : w.imageView()->chooser()->findChildren<QLabel*>())
+            if (l->text().contains(" 3")) out << l->text();
+        for (auto* b : w.imageView()->findChildren<QComboBox*>())
+            if (b->count() > 2 && b->itemData(2).toString() == "3,3") out << b->itemText(2);
+        return out;
+    };
+    const QStringList english = texts();
+    ASSERT_TRUE(english.contains("patch (row 4, column 4)")) << english.join(" | ").toStdString();
+    ASSERT_TRUE(std::any_of(english.begin(), english.end(),
+                            [](const QString& t) { return t.startsWith("Test image 3: "); }))
+        << english.join(" | ").toStdString();
+    w.setLanguage("zh_CN");
+    const QStringList chinese = texts();
+    w.setLanguage("en");
+    for (const QString& t : chinese)
+        EXPECT_FALSE(t.startsWith("Test image") || t.startsWith("patch")) << t.toStdString();
+    EXPECT_EQ(chinese.size(), english.size()) << chinese.join(" | ").toStdString();
+}
