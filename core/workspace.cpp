@@ -63,11 +63,14 @@ bool isCheckpoint(const fs::directory_entry& e) {
     return e.path().extension() == ".safetensors" && e.is_regular_file(ec);
 }
 
-// The set of one folder (relative path `rel`, "." for the top): its set.json, else its name.
-ModelSet readModelSet(const fs::path& folder, const std::string& rel) {
+// The set of one folder (relative path `rel`, "." for the top; `checkpoints` its *.safetensors,
+// sorted): its set.json, else its name.
+ModelSet readModelSet(const fs::path& folder, const std::string& rel,
+                      const std::vector<fs::path>& checkpoints) {
     ModelSet set;
     set.dir = rel;
-    set.id = set.label = rel == "." ? folder.filename().string() : rel;
+    const std::string byFolder = rel == "." ? folder.filename().string() : rel;
+    set.id = set.label = byFolder;
     std::error_code ec;
     if (fs::exists(folder / "set.json", ec)) {
         try {
@@ -89,17 +92,13 @@ ModelSet readModelSet(const fs::path& folder, const std::string& rel) {
                                 "' (known: id, name, order)");
                 }
             }
-        } catch (const std::exception& e) {
-            set = ModelSet{set.dir == "." ? folder.filename().string() : rel, {}, rel};
-            set.label = set.id;
+        } catch (const std::exception& e) {  // none of the file is used
+            set.id = set.label = byFolder;
+            set.order = ModelSet().order;
             set.problem = e.what();
         }
     }
-    std::vector<fs::path> files;
-    for (fs::directory_iterator it(folder, ec), end; !ec && it != end; it.increment(ec))
-        if (isCheckpoint(*it)) files.push_back(it->path());
-    std::sort(files.begin(), files.end());
-    for (const auto& f : files) {  // the first checkpoint that reads says what the set holds
+    for (const auto& f : checkpoints) {  // the first checkpoint that reads says what the set holds
         try {
             set.images = Model::readConfig(f.string()).isVision();
             break;
@@ -113,11 +112,12 @@ std::vector<ModelSet> findModelSets(const fs::path& top) {
     std::vector<ModelSet> sets;
     auto consider = [&](const fs::path& folder, const std::string& rel) {
         std::error_code ec;
-        bool found = fs::exists(folder / "set.json", ec);
-        for (fs::directory_iterator it(folder, ec), end; !found && !ec && it != end;
-             it.increment(ec))
-            found = isCheckpoint(*it);
-        if (found) sets.push_back(readModelSet(folder, rel));
+        std::vector<fs::path> checkpoints;  // the folder is read once
+        for (fs::directory_iterator it(folder, ec), end; !ec && it != end; it.increment(ec))
+            if (isCheckpoint(*it)) checkpoints.push_back(it->path());
+        std::sort(checkpoints.begin(), checkpoints.end());
+        if (!checkpoints.empty() || fs::exists(folder / "set.json", ec))
+            sets.push_back(readModelSet(folder, rel, checkpoints));
     };
     consider(top, ".");
     std::error_code ec;
