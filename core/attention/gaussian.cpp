@@ -266,13 +266,18 @@ VariantInfo gaussianVariant() {
     v.logitBased = false;
     v.options = {
         OptionSpec::numbers("offsets", nullptr)
+            .atLeast(-1024)
+            .atMost(1024)
             .editable()
             .about(ATTNVIZ_TR(
                 "attnviz::Engine",
                 "centre o_h of head h's window relative to the query (heads cycle through "
                 "the list); default [-1, 1], in decoder self-attention [-1, 0]")),
+        // At least 0.001: the density's 1/(σ√2π) of a smaller σ overflows a float (1e308
+        // was accepted and overflowed once squared); at most 1024, as learned_gaussian's.
         OptionSpec::number("sigma", 1.0)
-            .above(0)
+            .atLeast(0.001)
+            .atMost(1024)
             .editable()
             .about(
                 ATTNVIZ_TR("attnviz::Engine", "standard deviation of every window, in positions")),
@@ -281,6 +286,8 @@ VariantInfo gaussianVariant() {
             .about(ATTNVIZ_TR("attnviz::Engine",
                               "renormalise each row over its unmasked keys (the paper does not)")),
         OptionSpec::number("ratio", 1.0)
+            .atLeast(0)
+            .atMost(1024)
             .editable()
             .about(ATTNVIZ_TR(
                 "attnviz::Engine",

@@ -155,7 +155,7 @@ VariantInfo learnedGaussianVariant() {
                               "(heads cycle through the list); default [-1, 0, 1], in decoder "
                               "self-attention [-1, 0]")),
         OptionSpec::number("init_sigma", 1.0)
-            .above(0)
+            .atLeast(0.001)  // a smaller σ's density overflows a float, as gaussian's sigma
             .atMost(1024)
             .about(ATTNVIZ_TR("attnviz::Engine",
                               "starting width sigma of every head's window, in positions"))};

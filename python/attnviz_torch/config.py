@@ -29,12 +29,13 @@ VARIANTS = {
                           "logits": True, "mixable": True, "uses_len": True},
     "mixture": {"options": [_opt("components", "variants"), _opt("unweighted", "flag", False)],
                 "logits": True, "mixable": True, "uses_len": False},
-    "gaussian": {"options": [_opt("offsets", "numbers"), _opt("sigma", "number", 1.0, 0, INF, True),
-                             _opt("normalize", "flag", False), _opt("ratio", "number", 1.0)],
+    "gaussian": {"options": [_opt("offsets", "numbers", None, -1024, 1024),
+                             _opt("sigma", "number", 1.0, 0.001, 1024),
+                             _opt("normalize", "flag", False), _opt("ratio", "number", 1.0, 0, 1024)],
                  "logits": False, "mixable": True, "uses_len": False},
     "local": {"options": [_opt("window", "integer", 2, 0, 1024)], "logits": True, "mixable": False, "uses_len": False},
     "learned_gaussian": {"options": [_opt("init_mu", "numbers", None, -1024, 1024),
-                                     _opt("init_sigma", "number", 1.0, 0, 1024, True)],
+                                     _opt("init_sigma", "number", 1.0, 0.001, 1024)],
                          "logits": True, "mixable": True, "uses_len": False},
 }
 KINDS = ("encoder_self", "decoder_self", "cross")

@@ -409,7 +409,7 @@ TEST(Cli, VariantsPresetsAndInitFromAPreset) {
     for (const auto& v : variants)
         for (const auto& o : v["options"])
             if (o["name"] == "sigma")
-                sigma = o["editable"] == true && o["rule"] == "must be a finite number > 0";
+                sigma = o["editable"] == true && o["rule"] == "must be a finite number between 0.001 and 1024";
     EXPECT_TRUE(sigma);
 
     r = cli({"presets"});

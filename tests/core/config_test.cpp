@@ -57,7 +57,7 @@ TEST(Config, EveryErrorIsNamed) {
     EXPECT_NE(configError(R"({"cross": {"variant": "mixture"}})").find("needs 'components'"),
               std::string::npos);
     EXPECT_NE(configError(R"({"cross": {"variant": "gaussian", "sigma": 0}})")
-                  .find("'sigma' must be a finite number > 0"),
+                  .find("'sigma' must be a finite number between 0.001 and 1024"),
               std::string::npos);
     EXPECT_NE(configError(R"({"cross": {"variant": "dot", "layers": "bottom"}})")
                   .find("'layers' must be"),
@@ -148,7 +148,7 @@ TEST(Options, ReconfigureValidatesTheNewOptions) {
     ModelConfig bad = m.config();
     bad.encoderSelf.options["sigma"] = -1.0;
     EXPECT_NE(
-        test::errorOf([&] { m.reconfigure(bad); }).find("'sigma' must be a finite number > 0"),
+        test::errorOf([&] { m.reconfigure(bad); }).find("'sigma' must be a finite number between 0.001 and 1024"),
         std::string::npos);
     EXPECT_EQ(m.config().encoderSelf.number("sigma"), before);  // unchanged
     ModelConfig good = m.config();

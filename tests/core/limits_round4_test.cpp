@@ -7,12 +7,17 @@
 
 #include <chrono>
 #include <climits>
+#include <cmath>
+#include <cstdio>
 #include <fstream>
 #include <functional>
 #include <nlohmann/json.hpp>
 #include <optional>
 
+#include "core/attention/attention.h"
 #include "core/config.h"
+#include "core/error.h"
+#include "core/image_set.h"
 #include "core/input_limits.h"
 #include "core/model.h"
 #include "core/safetensors.h"
@@ -114,4 +119,95 @@ TEST(LimitsRound4, JsonTextReplacesBytesThatAreNotUtf8) {
     const std::string text = jsonText(j, 2);
     EXPECT_NE(text.find("caf\xef\xbf\xbd.png"), std::string::npos) << text;
     EXPECT_EQ(json::parse(text)["file"], "caf\xef\xbf\xbd.png");
+}
+
+namespace {
+
+// The values at the ends of an option's range: its minimum (the next number above it when the
+// minimum is exclusive) and its maximum; none for an unbounded end (then the option has no
+// range to hold, which VariantOptions.EveryNumberHasAFiniteRange reports).
+std::vector<double> rangeEnds(const OptionSpec& o) {
+    std::vector<double> ends;
+    if (std::isfinite(o.min))
+        ends.push_back(o.minExclusive ? std::nextafter(o.min, o.max) : o.min);
+    if (std::isfinite(o.max)) ends.push_back(o.max);
+    return ends;
+}
+
+bool allFinite(const std::vector<CapturedBlock>& blocks) {
+    for (const auto& b : blocks)
+        for (const Mat& w : b.weights)
+            if (!w.allFinite()) return false;
+    return true;
+}
+
+}  // namespace
+
+// Every number option of every variant has a finite range (issue 48 item 8: 'sigma', 'offsets'
+// and 'ratio' of the hard-coded Gaussian accepted 1e308, which overflowed once squared).
+TEST(VariantOptions, EveryNumberHasAFiniteRange) {
+    for (const VariantInfo& v : allVariants())
+        for (const OptionSpec& o : v.options) {
+            if (o.type != OptionType::Number && o.type != OptionType::Numbers &&
+                o.type != OptionType::Integer)
+                continue;
+            EXPECT_TRUE(std::isfinite(o.min) && std::isfinite(o.max))
+                << v.name << "." << o.name << " " << o.rule();
+        }
+}
+
+// At both ends of every number option's range, a model of that variant (text, and on the
+// patch grid where the variant runs there) gives finite weights everywhere, and its checkpoint
+// is written and read back with the same configuration.
+TEST(VariantOptions, EveryVariantWorksAtTheEndsOfItsRanges) {
+    int tried = 0;
+    for (const VariantInfo& v : allVariants())
+        for (const OptionSpec& o : v.options) {
+            if (o.type != OptionType::Number && o.type != OptionType::Numbers) continue;
+            for (const double end : rangeEnds(o)) {
+                json block = v.example;
+                block["variant"] = v.name;
+                block[o.name] = o.type == OptionType::Numbers ? json::array({end, end}) : json(end);
+                const std::string what = v.name + "." + o.name + " = " + std::to_string(end);
+                SCOPED_TRACE(what);
+                // In the encoder and in cross-attention ('ratio' is read there), or in the
+                // encoder alone when the variant cannot be cross-attention.
+                json text{{"d_model", 16}, {"heads", 2}, {"d_ff", 32}, {"enc_layers", 1},
+                          {"dec_layers", 1}, {"max_len", 16}, {"encoder_self", block},
+                          {"cross", block}};
+                try {
+                    ModelConfig::fromJsonText(text.dump());
+                } catch (const Error&) {
+                    text.erase("cross");
+                }
+                ++tried;
+                try {
+                    Model m = test::makeModel(text.dump());
+                    const Analysis a = m.analyze("the cat sat on the mat", "el gato");
+                    EXPECT_TRUE(allFinite(a.blocks));
+                    const std::string path = test::tempPath("ends.safetensors");
+                    m.save(path);
+                    EXPECT_EQ(Model::load(path).config(), m.config());
+                    std::remove(path.c_str());
+                } catch (const std::exception& e) {
+                    ADD_FAILURE() << "text model: " << e.what();
+                }
+
+                json image{{"arch", "vit"}, {"d_model", 16}, {"heads", 2}, {"d_ff", 32},
+                           {"enc_layers", 1}, {"encoder_self", block}};
+                ModelConfig cfg;
+                try {
+                    cfg = ModelConfig::fromJsonText(image.dump());
+                } catch (const Error&) {
+                    continue;  // the variant does not run on the patch grid
+                }
+                try {
+                    Model vit = Model::initializeImages(cfg, fashionMnistClasses(), 1);
+                    EXPECT_TRUE(allFinite(vit.analyzeImage(std::vector<uint8_t>(784, 100)).blocks));
+                } catch (const std::exception& e) {
+                    ADD_FAILURE() << "image model: " << e.what();
+                }
+            }
+        }
+    EXPECT_GE(tried, 8);  // gaussian sigma, offsets, ratio and learned_gaussian's, both ends
 }
