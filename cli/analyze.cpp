@@ -65,7 +65,8 @@ CLI::App* AnalyzeCommand::add(CLI::App& parent) {
     auto* data = input(c->add_option("--data", m_data,
                                      "Sentences, one per line (source, or source TAB target)"))
                      ->check(CLI::ExistingFile);
-    auto* task = c->add_option("--task", m_task, "Held-out examples of a built-in task");
+    auto* task =
+        oneOf(c->add_option("--task", m_task, "Held-out examples of a built-in task"), taskNames);
     text->excludes(data)->excludes(task);
     data->excludes(task);
     c->add_option("--count", m_count, "At most this many sentences of --data or --task")

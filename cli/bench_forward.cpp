@@ -47,8 +47,11 @@ CLI::App* BenchForwardCommand::add(CLI::App& parent) {
     input(c->add_option("--config", m_config,
                         "Base configuration (default: d_model 64, 4 heads, 2+2 layers)"))
         ->check(CLI::ExistingFile);
-    c->add_option("--variant", m_variant, "Variant for every block, or 'all'")
-        ->capture_default_str();
+    oneOf(c->add_option("--variant", m_variant, "Variant for every block, or 'all'"), [] {
+        auto names = variantNames();
+        names.insert(names.begin(), "all");
+        return names;
+    })->capture_default_str();
     c->add_option("--len", m_lengths, "Sequence lengths (positions)")
         ->capture_default_str()
         ->check(integerIn(1, 8191));

@@ -169,16 +169,54 @@ void withCommandLine(const std::function<void(const CLI::App&)>& use) {
     use(app);
 }
 
+namespace {
+
+// "render", "bench forward": a command's words after attnviz-cli.
+std::string commandPath(const CLI::App* sub) {
+    std::string name = sub->get_name();
+    for (const CLI::App* p = sub->get_parent(); p && p->get_parent(); p = p->get_parent())
+        name = p->get_name() + " " + name;
+    return name;
+}
+
+// The set of a CLI::IsMember check of `o`, as CLI11 describes it in the option's type
+// ("TEXT:{a,b,c}"); empty when it has none.
+std::vector<std::string> memberSet(const CLI::Option& o) {
+    const std::string type = o.get_type_name();
+    const size_t open = type.find(":{");
+    const size_t close = type.find('}', open);
+    std::vector<std::string> names;
+    if (open == std::string::npos || close == std::string::npos) return names;
+    std::istringstream set(type.substr(open + 2, close - open - 2));
+    for (std::string name; std::getline(set, name, ',');) names.push_back(name);
+    return names;
+}
+
+}  // namespace
+
 std::vector<FileOptionInfo> fileOptions() {
     CLI::App app{kDescription, "attnviz-cli"};
     const Registered commands = setUp(app);
     std::vector<FileOptionInfo> all;
-    for (const auto& [sub, command] : commands) {
-        std::string name = sub->get_name();
-        for (const CLI::App* p = sub->get_parent(); p && p->get_parent(); p = p->get_parent())
-            name = p->get_name() + " " + name;
+    for (const auto& [sub, command] : commands)
         for (const FileOption& f : command->fileOptions())
-            all.push_back({name, f.option->get_name(), f.output, f.dashIsStandardOutput});
+            all.push_back(
+                {commandPath(sub), f.option->get_name(), f.output, f.dashIsStandardOutput});
+    return all;
+}
+
+std::vector<ChoiceOptionInfo> choiceOptions() {
+    CLI::App app{kDescription, "attnviz-cli"};
+    const Registered commands = setUp(app);
+    std::vector<ChoiceOptionInfo> all;
+    for (const auto& [sub, command] : commands) {
+        const std::string path = commandPath(sub);
+        for (const ChoiceOption& c : command->choiceOptions())
+            all.push_back({path, c.option->get_name(), c.names()});
+        for (const CLI::Option* o : sub->get_options()) {
+            const auto set = memberSet(*o);
+            if (!set.empty()) all.push_back({path, o->get_name(), set});
+        }
     }
     return all;
 }

@@ -33,4 +33,14 @@ struct FileOptionInfo {
 };
 std::vector<FileOptionInfo> fileOptions();
 
+// An option whose value is one of a fixed list of names: those a command declared with the
+// table it checks them against (cli/command.h, oneOf) and those the parser checks with
+// CLI::IsMember. What the bash completion offers after the option.
+struct ChoiceOptionInfo {
+    std::string command;               // "render", "bench forward"
+    std::string flag;                  // "--colormap"
+    std::vector<std::string> choices;  // in the table's order
+};
+std::vector<ChoiceOptionInfo> choiceOptions();
+
 }  // namespace attnviz::cli

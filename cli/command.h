@@ -22,9 +22,16 @@
 // the one rule for them (core/file_io.h, checkDistinctFiles): no output is the same file as
 // an input or as another output, after symbolic and hard links. tests/cli walks every
 // command's declared files, so a new command is covered by declaring its options.
+//
+// Choices: an option whose value is one of a list of names that run() (or the engine) checks
+// itself is declared with the table that check uses, `oneOf(c->add_option("--colormap", m_c,
+// "…"), [] { return names(); })`, so the bash completion offers exactly what is accepted
+// (packaging/docgen.cpp; an option checked by CLI::IsMember needs no declaration, its set is
+// read from the parser).
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <cstdint>
+#include <functional>
 #include <iosfwd>
 #include <limits>
 #include <memory>
@@ -91,6 +98,12 @@ struct FileOption {
     bool dashIsStandardOutput;  // "-" means standard output, not a file
 };
 
+// An option whose value the command checks against a table of names, as a command declared it.
+struct ChoiceOption {
+    CLI::Option* option;
+    std::function<std::vector<std::string>()> names;  // read when asked (presets are files)
+};
+
 class Command {
 public:
     virtual ~Command() = default;
@@ -102,6 +115,8 @@ public:
 
     // The options that name files, as add() declared them.
     const std::vector<FileOption>& fileOptions() const { return m_files; }
+    // The options whose values are names from a table, as add() declared them.
+    const std::vector<ChoiceOption>& choiceOptions() const { return m_choices; }
     // The files the command will write besides its options' own, once the command line is
     // parsed (train: OUT.stepN.safetensors, the probe file), each named by the option it
     // comes from: held to the same rule.
@@ -119,6 +134,12 @@ protected:
         m_files.push_back({o, true, dashIsStandardOutput});
         return o;
     }
+    // Declare an option (returned, to chain) as taking one of the names `names` returns: the
+    // table the command checks the value against.
+    CLI::Option* oneOf(CLI::Option* o, std::function<std::vector<std::string>()> names) {
+        m_choices.push_back({o, std::move(names)});
+        return o;
+    }
     // The files of the image options (cli/image_input.h) of `c`: --image read, --save-input
     // and --save-steps written.
     void imageFiles(CLI::App* c) {
@@ -129,6 +150,7 @@ protected:
 
 private:
     std::vector<FileOption> m_files;
+    std::vector<ChoiceOption> m_choices;
 };
 
 }  // namespace attnviz::cli

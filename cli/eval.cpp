@@ -19,6 +19,9 @@ namespace {
 
 using nlohmann::json;
 
+// --split of fashion-mnist: the test file, or the validation images held out of the training file.
+const std::vector<std::string> kSplits{"test", "validation"};
+
 class EvalCommand : public Command {
 public:
     CLI::App* add(CLI::App& parent) override;
@@ -36,7 +39,7 @@ private:
 CLI::App* EvalCommand::add(CLI::App& parent) {
     auto* c = parent.add_subcommand("eval", "Held-out metrics of a checkpoint as JSON");
     input(c->add_option("--model", m_model, "Checkpoint (.safetensors)"))->required();
-    auto* task = c->add_option("--task", m_task, "Built-in task");
+    auto* task = oneOf(c->add_option("--task", m_task, "Built-in task"), allTaskNames);
     auto* data =
         input(c->add_option("--data", m_data, "TSV or text file"))->check(CLI::ExistingFile);
     task->excludes(data);
@@ -52,9 +55,10 @@ CLI::App* EvalCommand::add(CLI::App& parent) {
                                   "split; default all)")
                         ->capture_default_str()
                         ->check(integerIn(1, kMaxExampleCount));
-    c->add_option("--split", m_split,
-                  "fashion-mnist: test (the 10,000 test images) or validation (the last 5,000 "
-                  "training images, held out from training)")
+    oneOf(c->add_option("--split", m_split,
+                        "fashion-mnist: test (the 10,000 test images) or validation (the last "
+                        "5,000 training images, held out from training)"),
+          [] { return kSplits; })
         ->capture_default_str();
     c->add_option("--seed", m_seed, "Task: seed of the held-out examples (as train --seed)")
         ->capture_default_str()
@@ -156,8 +160,9 @@ void EvalCommand::runImages(const Context& ctx, Model& model) {
     if (!model.config().isVision())
         throw Error("task '" + excerpt(m_task) + "' needs an image model, but '" + m_model +
                     "' is a text model");
-    if (m_split != "test" && m_split != "validation")
-        throw Error("--split must be test or validation, got '" + excerpt(m_split) + "'");
+    if (std::find(kSplits.begin(), kSplits.end(), m_split) == kSplits.end())
+        throw Error("--split must be " + alternatives(kSplits) + ", got '" + excerpt(m_split) +
+                    "'");
     const ModelConfig& cfg = model.config();
     if (cfg.imageSize != 28 || cfg.classes != int(fashionMnistClasses().size()))
         throw Error("'" + m_model + "' does not classify 28×28 images into 10 classes");

@@ -24,7 +24,7 @@ public:
     CLI::App* add(CLI::App& parent) override {
         auto* c = parent.add_subcommand("examples",
                                         "A built-in task's training stream or held-out set as TSV");
-        c->add_option("--task", m_task, "copy, reverse, sort, translate or lm")->required();
+        oneOf(c->add_option("--task", m_task, alternatives(taskNames())), taskNames)->required();
         c->add_option("--count", m_count, "Examples")
             ->capture_default_str()
             ->check(integerIn(1, 100000000));

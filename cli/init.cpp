@@ -42,7 +42,8 @@ CLI::App* InitCommand::add(CLI::App& parent) {
     auto* config = input(c->add_option("--config", m_config,
                                        "Model configuration (JSON, see docs/model-spec.md)"))
                        ->check(CLI::ExistingFile);
-    c->add_option("--preset", m_preset, "A preset configuration instead (see 'presets')")
+    oneOf(c->add_option("--preset", m_preset, "A preset configuration instead (see 'presets')"),
+          [] { return presetIds(loadPresets(presetDirectory())); })
         ->excludes(config);
     c->add_option("--seed", m_seed, "Random seed")->capture_default_str()->check(nonNegative());
     output(c->add_option("--out", m_out, "Output checkpoint (.safetensors)"))->required();

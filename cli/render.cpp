@@ -63,7 +63,7 @@ CLI::App* RenderCommand::add(CLI::App& app) {
         ->check(integerIn(0));
     m_targetOpt = m_cmd->add_option("--target", m_target,
                                     "Target sentence (default: each model decodes greedily)");
-    m_cmd->add_option("--block", m_block, "encoder_self, decoder_self or cross")
+    oneOf(m_cmd->add_option("--block", m_block, alternatives(blockKindNames())), blockKindNames)
         ->capture_default_str();
     m_layerOpt = m_cmd->add_option("--layer", m_layer, "Layer (image models: default the last)")
                      ->capture_default_str()
@@ -108,9 +108,11 @@ CLI::App* RenderCommand::add(CLI::App& app) {
     m_cmd->add_option("--dpi", m_dpi, "PNG resolution for named sizes")
         ->capture_default_str()
         ->check(integerIn(36, 2400));
-    m_cmd->add_option("--colormap", m_colormap, "viridis, magma, cividis or greys")
+    oneOf(m_cmd->add_option("--colormap", m_colormap, alternatives(colormapNames())), colormapNames)
         ->capture_default_str();
-    m_cmd->add_option("--scaling", m_scaling, "linear, power or log")->capture_default_str();
+    oneOf(m_cmd->add_option("--scaling", m_scaling, alternatives(render::scalingNames())),
+          render::scalingNames)
+        ->capture_default_str();
     m_cmd->add_flag("--shared-scale", m_shared,
                     "One colour scale for every panel (with a colour bar)");
     m_cmd->add_flag("--no-colorbar", m_noColorbar, "No colour bar");
@@ -203,11 +205,26 @@ void RenderCommand::write(const render::FigurePainter& paint, const QString& why
     out << "wrote " << m_out << "\n";
 }
 
+std::vector<std::string> RenderCommand::colormapNames() {
+    std::vector<std::string> names;
+    for (const QString& n : render::colormapNames()) names.push_back(n.toStdString());
+    return names;
+}
+
+void RenderCommand::checkColours() const {
+    const auto maps = colormapNames();
+    if (std::find(maps.begin(), maps.end(), m_colormap) == maps.end())
+        throw Error("unknown --colormap '" + excerpt(m_colormap) + "' (" + alternatives(maps) +
+                    ")");
+    if (!render::isScalingName(m_scaling))
+        throw Error("--scaling must be " + alternatives(render::scalingNames()));
+}
+
 // The tables asked for, from the options; Error naming the option that cannot be.
 SelectionRequest RenderCommand::request() const {
     SelectionRequest request;
     if (!blockKindFromName(m_block, &request.kind))
-        throw Error("--block must be encoder_self, decoder_self or cross");
+        throw Error("--block must be " + alternatives(blockKindNames()));
     request.layer = m_layer;
     request.heads = m_heads;
     // Signed tables always share one scale: per-panel maxima would paint a residual of 1e-8
@@ -231,10 +248,7 @@ SelectionRequest RenderCommand::request() const {
             "--show difference needs at least two --model and --base between 1 and the "
             "number of models (got " +
             std::to_string(m_models.size()) + " models, --base " + std::to_string(m_base) + ")");
-    if (!render::colormapNames().contains(QString::fromStdString(m_colormap)))
-        throw Error("unknown --colormap '" + excerpt(m_colormap) +
-                    "' (viridis, magma, cividis, greys)");
-    if (!render::isScalingName(m_scaling)) throw Error("--scaling must be linear, power or log");
+    checkColours();
     // NaN passes any range check and an infinite size makes text layout loop for good.
     if (!(m_fontSize >= 1 && m_fontSize <= 200))
         throw Error("--font-size must be a number of points from 1 to 200");

@@ -24,6 +24,10 @@ public:
 
 private:
     render::FigureStyle style() const;
+    // --colormap's names (render/colormaps.h); checkColours: Error unless --colormap and
+    // --scaling name one of theirs.
+    static std::vector<std::string> colormapNames();
+    void checkColours() const;
     // Writes the figure of `paint` to --out (its size, format and resolution).
     void write(const render::FigurePainter& paint, const QString& error, std::ostream& out) const;
     void runCharts(std::ostream& out);  // --show offset-profile, --prune

@@ -18,6 +18,7 @@
 #include "command.h"
 #include "core/error.h"
 #include "core/file_io.h"
+#include "core/image_set.h"
 #include "core/input_limits.h"
 #include "core/presets.h"
 #include "core/training_job.h"
@@ -166,9 +167,10 @@ CLI::App* TrainCommand::add(CLI::App& parent) {
     auto* init = input(c->add_option("--init", m_spec.init,
                                      "Start from this checkpoint (its config and vocabularies)"))
                      ->check(CLI::ExistingFile);
-    auto* preset = c->add_option("--preset", m_preset,
-                                 "A preset configuration (see 'presets'); with --task lm its "
-                                 "decoder self-attention as a language model");
+    auto* preset = oneOf(c->add_option("--preset", m_preset,
+                                       "A preset configuration (see 'presets'); with --task lm "
+                                       "its decoder self-attention as a language model"),
+                         [] { return presetIds(loadPresets(presetDirectory())); });
     cfg->excludes(init);
     preset->excludes(cfg)->excludes(init);
     input(c->add_option("--size", m_size,
@@ -180,10 +182,10 @@ CLI::App* TrainCommand::add(CLI::App& parent) {
                 "With --preset: a language model (decoder only) with the preset's decoder "
                 "self-attention, e.g. on a text --data file (implied by --task lm)")
         ->needs(preset);
-    auto* task = c->add_option(
-        "--task", m_spec.task,
-        "Built-in task: copy, reverse, sort, translate, lm, or fashion-mnist (images, "
-        "for \"arch\": \"vit\")");
+    auto* task = oneOf(c->add_option("--task", m_spec.task,
+                                     "Built-in task: " + alternatives(taskNames()) + ", or " +
+                                         kFashionMnistTask + " (images, for \"arch\": \"vit\")"),
+                       allTaskNames);
     auto* data =
         input(
             c->add_option(
@@ -214,11 +216,12 @@ CLI::App* TrainCommand::add(CLI::App& parent) {
     c->add_option("--lr", t.lr, "Peak learning rate")
         ->capture_default_str()
         ->check(numberIn(0, 10, false, true));
-    c->add_option("--optimizer", t.optimizer, "sgd or adam")->capture_default_str();
+    oneOf(c->add_option("--optimizer", t.optimizer, alternatives(optimizerNames())), optimizerNames)
+        ->capture_default_str();
     c->add_option("--weight-decay", t.weightDecay, "AdamW decoupled weight decay")
         ->capture_default_str()
         ->check(numberIn(0, 1));
-    c->add_option("--schedule", t.schedule, "constant, inverse-sqrt or linear")
+    oneOf(c->add_option("--schedule", t.schedule, alternatives(scheduleNames())), scheduleNames)
         ->capture_default_str();
     c->add_option("--warmup", t.warmup, "Linear warm-up steps")
         ->capture_default_str()
@@ -232,9 +235,10 @@ CLI::App* TrainCommand::add(CLI::App& parent) {
     c->add_option("--clip", t.clip, "Maximum global gradient norm (0 = off)")
         ->capture_default_str()
         ->check(numberIn(0, std::numeric_limits<double>::infinity()));
-    c->add_option("--augment", t.augment,
-                  "Images: none, flip, shift or flip+shift (training images only; "
-                  "docs/training.md)")
+    oneOf(c->add_option("--augment", t.augment,
+                        "Images: " + alternatives(ImageAugment::names()) +
+                            " (training images only; docs/training.md)"),
+          ImageAugment::names)
         ->capture_default_str();
     c->add_flag("--no-shuffle", m_noShuffle, "Data in file order, no length bucketing");
     c->add_option("--eval-every", m_spec.evalEvery, "Held-out loss and accuracy every N steps")
@@ -249,9 +253,10 @@ CLI::App* TrainCommand::add(CLI::App& parent) {
         ->capture_default_str()
         ->check(integerIn(kMinVocabSize));
     c->add_flag("--case-sensitive", m_spec.caseSensitive, "Data: do not lowercase");
-    c->add_option("--tokenizer", m_spec.tokenizer,
-                  "Data: word, or sentencepiece (a subword model with byte fallback trained on "
-                  "the data, --vocab-size pieces shared by both sides)")
+    oneOf(c->add_option("--tokenizer", m_spec.tokenizer,
+                        "Data: word, or sentencepiece (a subword model with byte fallback trained "
+                        "on the data, --vocab-size pieces shared by both sides)"),
+          tokenizerNames)
         ->capture_default_str();
     output(c->add_option("--log", m_log,
                          "Write one JSON line per step (and evaluation) to this file"));

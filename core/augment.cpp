@@ -9,14 +9,21 @@
 
 namespace attnviz {
 
+const std::vector<std::string>& ImageAugment::names() {
+    static const std::vector<std::string> n = [] {
+        std::vector<std::string> all;
+        for (bool shift : {false, true})
+            for (bool flip : {false, true}) all.push_back(ImageAugment{flip, shift}.name());
+        return all;
+    }();
+    return n;
+}
+
 ImageAugment ImageAugment::parse(const std::string& name) {
-    ImageAugment a;
-    if (name == "none") return a;
-    if (name == "flip" || name == "flip+shift") a.flip = true;
-    if (name == "shift" || name == "flip+shift") a.shift = true;
-    if (!a.any())
-        throw Error("--augment must be none, flip, shift or flip+shift (got '" + name + "')");
-    return a;
+    for (bool shift : {false, true})
+        for (bool flip : {false, true})
+            if (ImageAugment a{flip, shift}; a.name() == name) return a;
+    throw Error("--augment must be " + alternatives(names()) + " (got '" + name + "')");
 }
 
 std::string ImageAugment::name() const {

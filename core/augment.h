@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace attnviz {
 
@@ -18,6 +19,8 @@ struct ImageAugment {
 
     // Error naming the accepted values when `name` is none of them.
     static ImageAugment parse(const std::string& name);
+    // The names parse() accepts: "none", "flip", "shift", "flip+shift".
+    static const std::vector<std::string>& names();
     std::string name() const;
     bool any() const { return flip || shift; }
 

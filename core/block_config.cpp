@@ -22,14 +22,25 @@ const char* blockKindName(BlockKind kind) {
     return "?";
 }
 
+namespace {
+constexpr BlockKind kBlockKinds[] = {BlockKind::EncoderSelf, BlockKind::DecoderSelf,
+                                     BlockKind::Cross};
+}  // namespace
+
 bool blockKindFromName(const std::string& name, BlockKind* kind) {
-    for (BlockKind k : {BlockKind::EncoderSelf, BlockKind::DecoderSelf, BlockKind::Cross}) {
+    for (BlockKind k : kBlockKinds) {
         if (name == blockKindName(k)) {
             *kind = k;
             return true;
         }
     }
     return false;
+}
+
+std::vector<std::string> blockKindNames() {
+    std::vector<std::string> names;
+    for (BlockKind k : kBlockKinds) names.push_back(blockKindName(k));
+    return names;
 }
 
 namespace {

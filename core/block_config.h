@@ -18,6 +18,8 @@ enum class BlockKind { EncoderSelf, DecoderSelf, Cross };
 const char* blockKindName(BlockKind kind);
 // The kind named `name` ("encoder_self", …); false when there is none.
 bool blockKindFromName(const std::string& name, BlockKind* kind);
+// Every kind's name, in the order above.
+std::vector<std::string> blockKindNames();
 
 // The JSON type of an option's value.
 enum class OptionType {

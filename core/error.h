@@ -3,6 +3,7 @@
 
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 namespace attnviz {
 
@@ -20,5 +21,14 @@ class Cancelled : public Error {
 public:
     Cancelled() : Error("cancelled: a newer request replaced this one") {}
 };
+
+// "a", "a or b", "a, b or c": the values a message says are accepted, from the table that
+// checks them, so the message cannot drift from the check.
+inline std::string alternatives(const std::vector<std::string>& names) {
+    std::string text;
+    for (size_t i = 0; i < names.size(); ++i)
+        text += (i == 0 ? "" : i + 1 == names.size() ? " or " : ", ") + names[i];
+    return text;
+}
 
 }  // namespace attnviz

@@ -7,6 +7,7 @@
 
 #include "error.h"
 #include "idx.h"
+#include "tasks.h"
 
 namespace attnviz {
 
@@ -75,6 +76,12 @@ ImageSet loadFashionMnist(const std::string& dir, const std::string& split) {
 
 bool isImageTask(const std::string& task) {
     return task == kFashionMnistTask;
+}
+
+std::vector<std::string> allTaskNames() {
+    std::vector<std::string> names = taskNames();
+    names.push_back(kFashionMnistTask);
+    return names;
 }
 
 std::vector<Example> imageExamples(const ImageSet& set) {

@@ -44,6 +44,8 @@ void splitValidation(const ImageSet& all, ImageSet& train, ImageSet& validation)
 // The built-in image task's name: "fashion-mnist" (train and eval --task).
 constexpr const char* kFashionMnistTask = "fashion-mnist";
 bool isImageTask(const std::string& task);
+// Every task train and eval take: the text tasks (core/tasks.h, taskNames) and the image task.
+std::vector<std::string> allTaskNames();
 
 // Every image of `set` as an Example (pixels and label).
 std::vector<Example> imageExamples(const ImageSet& set);

@@ -47,12 +47,17 @@ std::vector<Preset> loadPresets(const std::string& dir) {
     return presets;
 }
 
+std::vector<std::string> presetIds(const std::vector<Preset>& presets) {
+    std::vector<std::string> ids;
+    for (const auto& p : presets) ids.push_back(p.id);
+    return ids;
+}
+
 const Preset& findPreset(const std::vector<Preset>& presets, const std::string& id) {
-    std::string known;
-    for (const auto& p : presets) {
+    for (const auto& p : presets)
         if (p.id == id) return p;
-        known += (known.empty() ? "" : ", ") + p.id;
-    }
+    std::string known;
+    for (const auto& i : presetIds(presets)) known += (known.empty() ? "" : ", ") + i;
     throw Error("unknown preset '" + id + "' (known: " + known + ")");
 }
 

@@ -25,6 +25,9 @@ std::string presetDirectory();
 // valid model configuration. Error naming the file otherwise, or when `dir` has none.
 std::vector<Preset> loadPresets(const std::string& dir);
 
+// The presets' ids, in their order: what findPreset accepts.
+std::vector<std::string> presetIds(const std::vector<Preset>& presets);
+
 // The preset whose id is `id`; Error listing the ids otherwise.
 const Preset& findPreset(const std::vector<Preset>& presets, const std::string& id);
 

@@ -11,16 +11,30 @@
 
 namespace attnviz {
 
+const std::vector<std::string>& optimizerNames() {
+    static const std::vector<std::string> n{"sgd", "adam"};
+    return n;
+}
+
+const std::vector<std::string>& scheduleNames() {
+    static const std::vector<std::string> n{"constant", "inverse-sqrt", "linear"};
+    return n;
+}
+
 void TrainOptions::validate() const {
+    auto known = [](const std::vector<std::string>& names, const std::string& name) {
+        return std::find(names.begin(), names.end(), name) != names.end();
+    };
     auto bad = [](const std::string& m) { throw Error(m); };
     if (steps < 0) bad("--steps must be at least 0");
     if (batchSize < 1 || batchSize > kMaxBatchSize)
         bad("--batch-size must be between 1 and " + std::to_string(kMaxBatchSize));
-    if (optimizer != "sgd" && optimizer != "adam") bad("--optimizer must be sgd or adam");
+    if (!known(optimizerNames(), optimizer))
+        bad("--optimizer must be " + alternatives(optimizerNames()));
     if (!(lr > 0) || !std::isfinite(lr) || lr > 10)
         bad("--lr must be a positive finite number of at most 10");
-    if (schedule != "constant" && schedule != "inverse-sqrt" && schedule != "linear")
-        bad("--schedule must be constant, inverse-sqrt or linear");
+    if (!known(scheduleNames(), schedule))
+        bad("--schedule must be " + alternatives(scheduleNames()));
     if (warmup < 0) bad("--warmup must be at least 0");
     if (!(dropout >= 0 && dropout < 1)) bad("--dropout must be in [0, 1)");
     if (!(labelSmoothing >= 0 && labelSmoothing < 1)) bad("--label-smoothing must be in [0, 1)");

@@ -38,6 +38,11 @@ struct TrainOptions {
     nlohmann::json toJson() const;
 };
 
+// The values of TrainOptions::optimizer and ::schedule, as validate() checks them (and the
+// bash completion of train --optimizer and --schedule offers them).
+const std::vector<std::string>& optimizerNames();
+const std::vector<std::string>& scheduleNames();
+
 // The learning rate at step s (1-based) of `total`.
 double learningRate(const TrainOptions& o, int step);
 

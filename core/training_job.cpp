@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "training_job.h"
 
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
 
@@ -86,11 +87,17 @@ void checkImageArch(const JobSpec& spec, const ModelConfig& cfg) {
 
 }  // namespace
 
+const std::vector<std::string>& tokenizerNames() {
+    static const std::vector<std::string> n{"word", "sentencepiece"};
+    return n;
+}
+
 void validateJobSpec(const JobSpec& spec) {
     if (spec.task.empty() == spec.data.empty()) throw Error("give either a task or a data file");
     spec.train.validate();
-    if (spec.tokenizer != "word" && spec.tokenizer != "sentencepiece")
-        throw Error("tokenizer must be \"word\" or \"sentencepiece\", got \"" +
+    const auto& kinds = tokenizerNames();
+    if (std::find(kinds.begin(), kinds.end(), spec.tokenizer) == kinds.end())
+        throw Error("tokenizer must be " + alternatives(kinds) + ", got \"" +
                     spec.tokenizer.substr(0, 40) + "\"");
     if (spec.tokenizer == "sentencepiece" && (spec.data.empty() || !spec.init.empty()))
         throw Error(

@@ -89,6 +89,8 @@ private:
 // data, the options, the configuration, and that a task fits its architecture. Error
 // naming the problem. TrainingJob runs the same checks.
 void validateJobSpec(const JobSpec& spec);
+// The values of JobSpec::tokenizer, as validateJobSpec checks them: "word", "sentencepiece".
+const std::vector<std::string>& tokenizerNames();
 
 // Held-out examples of a task: `count` examples from a seed derived from `seed`.
 std::vector<Example> taskHeldOut(const Task& task, uint64_t seed, int count);

@@ -23,8 +23,15 @@ std::string scalingName(Scaling s) {
     }
 }
 
+const std::vector<std::string>& scalingNames() {
+    static const std::vector<std::string> n{scalingName(Scaling::Linear),
+                                            scalingName(Scaling::Power), scalingName(Scaling::Log)};
+    return n;
+}
+
 bool isScalingName(const std::string& name) {
-    return name == "linear" || name == "power" || name == "log";
+    const auto& n = scalingNames();
+    return std::find(n.begin(), n.end(), name) != n.end();
 }
 
 double scalePosition(double w, double max, Scaling s) {

@@ -4,6 +4,7 @@
 // How weights map to colours, for the screen and for files alike: a weight w of a table
 // whose colour scale tops at `max` becomes a position in [0, 1] of the colour map.
 #include <string>
+#include <vector>
 
 namespace attnviz::render {
 
@@ -15,6 +16,7 @@ constexpr double kLogDecades = 4;
 Scaling scalingFromName(const std::string& name);  // "linear", "power", "log"; else linear
 std::string scalingName(Scaling s);
 bool isScalingName(const std::string& name);
+const std::vector<std::string>& scalingNames();  // every Scaling's name, in the order above
 
 // The colour-map position of weight w in [0, max], clamped to [0, 1] (0 when max <= 0).
 double scalePosition(double w, double max, Scaling s);

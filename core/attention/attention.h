@@ -197,6 +197,7 @@ struct VariantInfo {
 };
 
 const std::vector<VariantInfo>& allVariants();
+std::vector<std::string> variantNames();  // allVariants()' names, in their order
 const VariantInfo* findVariant(const std::string& name);
 // Error listing the known variants when `name` is unknown.
 const VariantInfo& variantInfo(const std::string& name);

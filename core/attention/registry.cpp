@@ -32,6 +32,12 @@ const std::vector<VariantInfo>& allVariants() {
     return all;
 }
 
+std::vector<std::string> variantNames() {
+    std::vector<std::string> names;
+    for (const auto& v : allVariants()) names.push_back(v.name);
+    return names;
+}
+
 const VariantInfo* findVariant(const std::string& name) {
     for (const auto& v : allVariants())
         if (v.name == name) return &v;

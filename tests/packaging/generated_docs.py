@@ -4,7 +4,7 @@
 against the programs' own --help: every command and every option that --help prints is in
 the man page and offered by the completion, `man --warnings` (as lintian runs it) says
 nothing about either page, and the completion completes what a user types."""
-import argparse, os, re, subprocess, sys
+import argparse, json, os, re, subprocess, sys
 
 p = argparse.ArgumentParser()
 p.add_argument("--cli", required=True)
@@ -42,7 +42,7 @@ def long_options(text):
     ones its help texts mention."""
     names = set()
     for line in text.split("Subcommands:")[0].splitlines():
-        m = re.match(r"^\s+((?:-[\w?]+[ ,]*)+)", line)
+        m = re.match(r"^\s+((?:--?[\w?][\w?-]*[ ,]*)+)", line)
         if m:
             names.update(re.findall(r"--[\w-]+", m.group(1)))
     return sorted(names)
@@ -83,7 +83,7 @@ if a.app:
     rc, warn = manwarnings(os.path.join(a.docs, "attnviz.1"))
     check("man --warnings attnviz.1", rc == 0 and not warn, warn[:400])
 
-completion = os.path.join(a.docs, "attnviz-cli.bash")
+completion = os.path.abspath(os.path.join(a.docs, "attnviz-cli.bash"))
 
 
 def complete(line):
@@ -110,6 +110,67 @@ check("a value of --out completes file names", "attnviz-cli.bash" in complete("a
       str(complete("attnviz-cli render --out attnviz-cli.b")))
 check("options after the command's options still complete",
       "--steps" in complete("attnviz-cli train --preset dot --st"), str(complete("attnviz-cli train --preset dot --st")))
+
+# Issue 47: after a flag without a value (--json) the command's flags, not file names; after a
+# flag with a fixed set of values those values, exactly the ones the CLI accepts; file names
+# only after a flag that names a file; nothing after a value of the user's own (a sentence).
+for line, expect in [("attnviz-cli info --json ", tree["info"][1]),
+                     ("attnviz-cli presets --json ", tree["presets"][1]),
+                     ("attnviz-cli render --lines --", tree["render"][1])]:
+    offered = complete(line)
+    check(f"'{line}' offers the command's flags",
+          sorted(o for o in offered if o != "-h") == sorted(set(expect)), f"{offered} {expect}")
+check("a value of --model completes file names",
+      "attnviz-cli.bash" in complete("attnviz-cli render --model attnviz-cli.b"),
+      str(complete("attnviz-cli render --model attnviz-cli.b")))
+check("a value of --text completes nothing", complete("attnviz-cli render --text ") == [],
+      str(complete("attnviz-cli render --text ")[:5]))
+
+
+def run(*args):
+    r = subprocess.run([a.cli, *args], capture_output=True, text=True, timeout=120,
+                       env=dict(os.environ, QT_QPA_PLATFORM="offscreen"))
+    return r.returncode, r.stdout + r.stderr
+
+
+def listed(message, before):
+    """The values an error message lists after `before`: "a, b or c" up to ")" or the end."""
+    m = re.search(re.escape(before) + r"\(?([^()\n]*)", message)
+    text = re.sub(r",? got .*$", "", m.group(1).strip()) if m else ""
+    return re.split(r", | or ", text) if text else []
+
+
+toy = next(s for s in json.loads(run("sets", "--json")[1]) if s["kind"] == "text")
+model = sorted(os.path.join(toy["path"], f) for f in os.listdir(toy["path"])
+               if f.endswith(".safetensors"))[0]
+out = os.path.join(os.path.dirname(completion), "completion-check.svg")
+own = {
+    # What the CLI refuses a wrong value with: its message lists the values it accepts.
+    "render --block": listed(run("render", "--block", "nope", "--out", out)[1], "--block must be "),
+    "render --colormap": listed(run("render", "--model", model, "--text", "a b", "--colormap",
+                                    "nope", "--out", out)[1], "unknown --colormap 'nope' "),
+    "train --optimizer": listed(run("train", "--preset", "dot", "--task", "copy", "--optimizer",
+                                    "nope", "--out", out)[1], "--optimizer must be "),
+    "train --augment": listed(run("train", "--preset", "dot", "--task", "copy", "--augment",
+                                  "nope", "--out", out)[1], "--augment must be "),
+    # The presets it lists.
+    "train --preset": [l.split("\t")[0] for l in run("presets")[1].splitlines() if l.strip()],
+    "init --preset": [l.split("\t")[0] for l in run("presets")[1].splitlines() if l.strip()],
+}
+# And every option --help shows with its set ("TEXT:{a,b,c}", CLI::IsMember).
+for path in tree:
+    for line in helptext(*path.split()).split("Subcommands:")[0].splitlines():
+        m = re.match(r"^\s+(--[\w-]+)\s+TEXT:\{([^}]*)\}", line)
+        if m:
+            own[f"{path} {m.group(1)}"] = m.group(2).split(",")
+check("the CLI's own lists were read", all(len(v) >= 2 for v in own.values()), str(own))
+for key, values in own.items():
+    offered = complete(f"attnviz-cli {key} ")
+    check(f"'{key}' completes exactly the values the CLI accepts", offered == values,
+          f"offered {offered[:8]}, the CLI's own {values}")
+check("a choice completes from its first letters",
+      complete("attnviz-cli render --colormap ma") == ["magma"],
+      str(complete("attnviz-cli render --colormap ma")))
 
 print(f"{len(failures)} failed" if failures else "all passed")
 sys.exit(1 if failures else 0)
