@@ -59,6 +59,35 @@ std::vector<double> ticks(double lo, double hi) {
     return t;
 }
 
+// One chart's plot area in its box and its ranges; `valid` false when it is too small to plot
+// or has nothing to plot.
+struct Frame {
+    QRectF plot;
+    Range xr, yr;
+    bool valid = false;
+    double X(double x) const { return plot.left() + (x - xr.lo) / (xr.hi - xr.lo) * plot.width(); }
+    double Y(double y) const {
+        return plot.bottom() - (y - yr.lo) / (yr.hi - yr.lo) * plot.height();
+    }
+    // Where a point is drawn (y clamped to the range).
+    QPointF at(double x, double y) const { return {X(x), Y(std::clamp(y, yr.lo, yr.hi))}; }
+};
+
+Frame frameOf(const QRectF& box, Range xr, Range yr, double fs) {
+    Frame f;
+    f.plot = QRectF(box.left() + fs * 4, box.top() + fs * 2, box.width() - fs * 4.6,
+                    box.height() - fs * 4.4);
+    if (f.plot.width() < 4 || f.plot.height() < 4 || xr.empty() || yr.empty()) return f;
+    if (!(xr.hi > xr.lo)) xr.hi = xr.lo + 1;
+    f.xr = xr, f.yr = yr, f.valid = true;
+    return f;
+}
+
+// The radius of a series' dots.
+double dotRadius(const ChartSeries& se, double fs) {
+    return se.line ? fs * 0.18 : fs * 0.3;  // dots alone: large enough to tell their colour
+}
+
 void paintChart(QPainter& p, const Chart& c, const QRectF& box, Range xr, Range yr,
                 const ChartGrid& g, const FigureStyle& s) {
     const double fs = s.fontSize;
@@ -66,14 +95,12 @@ void paintChart(QPainter& p, const Chart& c, const QRectF& box, Range xr, Range 
     p.setFont(figureFont(s.fontFamily, fs, true));
     p.drawText(QRectF(box.left(), box.top(), box.width(), fs * 1.6), Qt::AlignCenter,
                QFontMetricsF(p.font()).elidedText(qt(c.title), Qt::ElideRight, box.width()));
-    const QRectF plot(box.left() + fs * 4, box.top() + fs * 2, box.width() - fs * 4.6,
-                      box.height() - fs * 4.4);
-    if (plot.width() < 4 || plot.height() < 4 || xr.empty() || yr.empty()) return;
-    if (!(xr.hi > xr.lo)) xr.hi = xr.lo + 1;
-    auto X = [&](double x) { return plot.left() + (x - xr.lo) / (xr.hi - xr.lo) * plot.width(); };
-    auto Y = [&](double y) {
-        return plot.bottom() - (y - yr.lo) / (yr.hi - yr.lo) * plot.height();
-    };
+    const Frame f = frameOf(box, xr, yr, fs);
+    if (!f.valid) return;
+    const QRectF plot = f.plot;
+    xr = f.xr;
+    auto X = [&](double x) { return f.X(x); };
+    auto Y = [&](double y) { return f.Y(y); };
     p.setFont(figureFont(s.fontFamily, fs * 0.85));
     p.setPen(QPen(QColor(225, 225, 225), 0.5));
     for (double t : ticks(yr.lo, yr.hi))
@@ -93,7 +120,13 @@ void paintChart(QPainter& p, const Chart& c, const QRectF& box, Range xr, Range 
             p.drawText(QRectF(X(t) - fs * 2, plot.bottom() + 1, fs * 4, fs * 1.4), Qt::AlignCenter,
                        QString::number(t, 'g', 3));
     p.setRenderHint(QPainter::Antialiasing, true);
-    for (const auto& se : c.series) {
+    // Reference lines first: the data is drawn over them.
+    std::vector<const ChartSeries*> order;
+    for (const bool reference : {true, false})
+        for (const auto& se : c.series)
+            if (se.reference == reference) order.push_back(&se);
+    for (const ChartSeries* s : order) {
+        const ChartSeries& se = *s;
         QPainterPath path;
         bool started = false;
         for (size_t i = 0; i < se.x.size() && i < se.y.size(); ++i) {
@@ -101,23 +134,83 @@ void paintChart(QPainter& p, const Chart& c, const QRectF& box, Range xr, Range 
                 started = false;
                 continue;
             }
-            const QPointF pt(X(se.x[i]), Y(std::clamp(se.y[i], yr.lo, yr.hi)));
+            const QPointF pt = f.at(se.x[i], se.y[i]);
             started ? path.lineTo(pt) : path.moveTo(pt);
             started = true;
         }
         p.setBrush(Qt::NoBrush);
-        p.setPen(QPen(lineColor(se.look), 1.1, lineStyle(se.look)));
+        p.setPen(QPen(seriesColor(se), 1.1, seriesStyle(se)));
         if (se.line) p.drawPath(path);
         if (se.markers) {
-            p.setBrush(lineColor(se.look));
+            p.setBrush(seriesColor(se));
             p.setPen(Qt::NoPen);
+            const double r = dotRadius(se, fs);
             for (size_t i = 0; i < se.x.size() && i < se.y.size(); ++i)
-                if (std::isfinite(se.y[i]))
-                    p.drawEllipse(QPointF(X(se.x[i]), Y(std::clamp(se.y[i], yr.lo, yr.hi))),
-                                  fs * 0.18, fs * 0.18);
+                if (std::isfinite(se.y[i])) p.drawEllipse(f.at(se.x[i], se.y[i]), r, r);
         }
     }
     p.setRenderHint(QPainter::Antialiasing, false);
+}
+
+// Where paintCharts puts the title, the legend and each chart on a page.
+struct Layout {
+    QString title;
+    double titleTop = 0;
+    struct Entry {
+        const ChartSeries* series;
+        QString name;
+        QPointF at;    // the entry's top left
+        double width;  // of its name
+    };
+    std::vector<Entry> legend;
+    std::vector<QRectF> boxes;  // per chart
+    Range xr, yr;               // every chart's x range; their y range
+    Range yRange(const ChartGrid& g, size_t k) const {
+        return g.sharedY ? yr : render::yRange(g.charts[k], g.yMin);
+    }
+};
+
+Layout layOut(const ChartGrid& g, const FigureStyle& s, const QRectF& page) {
+    const double fs = s.fontSize;
+    Layout l;
+    double top = page.top() + fs * 0.5;
+    l.title = s.title.isEmpty() ? qt(g.title) : s.title;
+    if (!l.title.isEmpty()) {
+        l.titleTop = top;
+        top += fs * 2.4;
+    }
+    // The legend: every series name once, in order of first appearance, wrapped onto as many
+    // lines as it needs: an entry for every series, none cut at the edge.
+    const QFontMetricsF metrics(figureFont(s.fontFamily, fs));
+    const double left = page.left() + fs * 4;
+    double lx = left;
+    for (const auto& c : g.charts)
+        for (const auto& se : c.series) {
+            const QString name = qt(se.name);
+            if (std::any_of(l.legend.begin(), l.legend.end(),
+                            [&](const Layout::Entry& e) { return e.name == name; }))
+                continue;
+            const double w = metrics.horizontalAdvance(name);
+            if (lx > left && lx + w + fs * 3.4 > page.right()) lx = left, top += fs * 1.6;
+            l.legend.push_back({&se, name, QPointF(lx, top), w});
+            lx += w + fs * 4.5;
+        }
+    top += fs * 2;
+    const QRectF area(page.left(), top, page.width(), page.bottom() - top - fs * 1.8);
+    const int n = int(g.charts.size());
+    int cols =
+        g.columns > 0 ? g.columns : int(std::ceil(std::sqrt(n * area.width() / area.height())));
+    cols = std::clamp(cols, 1, std::max(1, n));
+    const int rows = (n + cols - 1) / cols;
+    const double cw = area.width() / cols, ch = area.height() / std::max(1, rows);
+    for (const auto& c : g.charts) {
+        const Range a = xRange(c), b = yRange(c, g.yMin);
+        if (!a.empty()) l.xr.add(a.lo), l.xr.add(a.hi);
+        if (!b.empty()) l.yr.add(b.lo), l.yr.add(b.hi);
+    }
+    for (int k = 0; k < n; ++k)
+        l.boxes.emplace_back(area.left() + (k % cols) * cw, area.top() + (k / cols) * ch, cw, ch);
+    return l;
 }
 
 }  // namespace
@@ -127,65 +220,57 @@ void paintCharts(QPainter& p, const ChartGrid& g, const FigureStyle& s, const QR
     QPainterPath bg;
     bg.addRect(page);
     p.fillPath(bg, Qt::white);
-    double top = page.top() + fs * 0.5;
+    const Layout l = layOut(g, s, page);
     p.setPen(Qt::black);
-    const QString title = s.title.isEmpty() ? qt(g.title) : s.title;
-    if (!title.isEmpty()) {
+    if (!l.title.isEmpty()) {
         p.setFont(figureFont(s.fontFamily, fs * 1.3, true));
-        p.drawText(QRectF(page.left(), top, page.width(), fs * 2), Qt::AlignCenter,
-                   QFontMetricsF(p.font()).elidedText(title, Qt::ElideRight, page.width()));
-        top += fs * 2.4;
+        p.drawText(QRectF(page.left(), l.titleTop, page.width(), fs * 2), Qt::AlignCenter,
+                   QFontMetricsF(p.font()).elidedText(l.title, Qt::ElideRight, page.width()));
     }
-    // The legend: every series name once, in order of first appearance.
-    std::vector<std::pair<std::string, const ChartSeries*>> legend;
-    for (const auto& c : g.charts)
-        for (const auto& se : c.series)
-            if (std::none_of(legend.begin(), legend.end(),
-                             [&](const auto& l) { return l.first == se.name; }))
-                legend.emplace_back(se.name, &se);
-    // Wrapped onto as many lines as it needs: an entry for every series, none cut at the edge.
     p.setFont(figureFont(s.fontFamily, fs));
-    const double left = page.left() + fs * 4;
-    double lx = left;
-    for (const auto& [name, se] : legend) {
-        const double w = QFontMetricsF(p.font()).horizontalAdvance(qt(name));
-        if (lx > left && lx + w + fs * 3.4 > page.right()) lx = left, top += fs * 1.6;
-        p.setPen(QPen(lineColor(se->look), 1.4, lineStyle(se->look)));
-        if (se->line) {
+    for (const Layout::Entry& e : l.legend) {
+        const double lx = e.at.x(), top = e.at.y();
+        p.setPen(QPen(seriesColor(*e.series), 1.4, seriesStyle(*e.series)));
+        if (e.series->line) {
             p.drawLine(QPointF(lx, top + fs * 0.7), QPointF(lx + fs * 2, top + fs * 0.7));
         } else {
-            p.setBrush(lineColor(se->look));
-            p.drawEllipse(QPointF(lx + fs, top + fs * 0.7), fs * 0.25, fs * 0.25);
+            p.setBrush(seriesColor(*e.series));
+            p.drawEllipse(QPointF(lx + fs, top + fs * 0.7), fs * 0.3, fs * 0.3);
             p.setBrush(Qt::NoBrush);
         }
         p.setPen(Qt::black);
-        p.drawText(QRectF(lx + fs * 2.4, top, w + fs, fs * 1.4), Qt::AlignLeft | Qt::AlignVCenter,
-                   qt(name));
-        lx += w + fs * 4.5;
+        p.drawText(QRectF(lx + fs * 2.4, top, e.width + fs, fs * 1.4),
+                   Qt::AlignLeft | Qt::AlignVCenter, e.name);
     }
-    top += fs * 2;
-    const QRectF area(page.left(), top, page.width(), page.bottom() - top - fs * 1.8);
-    const int n = int(g.charts.size());
-    int cols =
-        g.columns > 0 ? g.columns : int(std::ceil(std::sqrt(n * area.width() / area.height())));
-    cols = std::clamp(cols, 1, std::max(1, n));
-    const int rows = (n + cols - 1) / cols;
-    const double cw = area.width() / cols, ch = area.height() / std::max(1, rows);
-    Range xr, yr;
-    for (const auto& c : g.charts) {
-        const Range a = xRange(c), b = yRange(c, g.yMin);
-        if (!a.empty()) xr.add(a.lo), xr.add(a.hi);
-        if (!b.empty()) yr.add(b.lo), yr.add(b.hi);
-    }
-    for (int k = 0; k < n; ++k) {
-        const QRectF box(area.left() + (k % cols) * cw, area.top() + (k / cols) * ch, cw, ch);
-        paintChart(p, g.charts[size_t(k)], box, xr,
-                   g.sharedY ? yr : yRange(g.charts[size_t(k)], g.yMin), g, s);
-    }
+    for (size_t k = 0; k < g.charts.size(); ++k)
+        paintChart(p, g.charts[k], l.boxes[k], l.xr, l.yRange(g, k), g, s);
     p.setPen(Qt::black);
     p.setFont(figureFont(s.fontFamily, fs));
     p.drawText(QRectF(page.left(), page.bottom() - fs * 1.7, page.width(), fs * 1.5),
                Qt::AlignCenter, qt(g.xLabel) + (g.yLabel.empty() ? "" : "   ·   " + qt(g.yLabel)));
+}
+
+std::vector<ChartPoint> chartPoints(const ChartGrid& g, const FigureStyle& s, const QRectF& page) {
+    const Layout l = layOut(g, s, page);
+    std::vector<ChartPoint> points;
+    for (size_t k = 0; k < g.charts.size(); ++k) {
+        const Frame f = frameOf(l.boxes[k], l.xr, l.yRange(g, k), s.fontSize);
+        if (!f.valid) continue;
+        const auto& series = g.charts[k].series;
+        for (size_t i = 0; i < series.size(); ++i)
+            for (size_t j = 0; j < series[i].x.size() && j < series[i].y.size(); ++j)
+                if (std::isfinite(series[i].y[j]))
+                    points.push_back({k, i, j, f.at(series[i].x[j], series[i].y[j])});
+    }
+    return points;
+}
+
+QColor seriesColor(const ChartSeries& s) {
+    return s.reference ? QColor(128, 128, 128) : lineColor(s.look);
+}
+
+Qt::PenStyle seriesStyle(const ChartSeries& s) {
+    return s.reference ? Qt::DashLine : lineStyle(s.look);
 }
 
 ChartGrid offsetProfileCharts(const std::vector<ModelRuns>& models, BlockKind kind, int layer,
@@ -305,23 +390,37 @@ ChartGrid distanceByLayerChart(const std::vector<ModelDistances>& models, double
     Chart c;
     size_t layers = 1;
     const double width = 0.5 / double(std::max<size_t>(1, models.size()));
+    const Wording wording = render::wording(words.language());
     for (size_t m = 0; m < models.size(); ++m) {
-        ChartSeries se{models[m].name, {}, {}, int(m), true, false};
+        ChartSeries se;  // dots only
+        se.name = models[m].name;
+        se.look = models[m].look >= 0 ? models[m].look : int(m);
+        se.markers = true;
+        se.line = false;
         const double dx = (double(m) - (double(models.size()) - 1) / 2) * width;
         layers = std::max(layers, models[m].perHead.size());
         for (size_t l = 0; l < models[m].perHead.size(); ++l)
-            for (const AttentionDistance& d : models[m].perHead[l])
-                if (d.rows > 0) se.x.push_back(double(l) + 1 + dx), se.y.push_back(d.px);
+            for (size_t h = 0; h < models[m].perHead[l].size(); ++h) {
+                const AttentionDistance& d = models[m].perHead[l][h];
+                if (d.rows == 0) continue;
+                se.x.push_back(double(l) + 1 + dx);
+                se.y.push_back(d.px);
+                //: A dot of the distance chart: %1 the model, %2 the layer, %3 the head (e.g.
+                //: "head 3"), %4 its mean attention distance in pixels
+                se.notes.push_back(say(words.translate("Chart", "%1 · layer %2 · %3 · %4 px")
+                                           .arg(qt(models[m].name), qt(counted(int(l))),
+                                                qt(fill(wording.head, counted(int(h)))),
+                                                QString::number(d.px, 'f', 1))));
+            }
         c.series.push_back(std::move(se));
     }
     //: The reference line of the distance chart: %1 its value in pixels
-    c.series.push_back({say(words.translate("Chart", "uniform attention (%1 px)")
+    ChartSeries uniform{say(words.translate("Chart", "uniform attention (%1 px)")
                                 .arg(QString::number(uniformPx, 'f', 1))),
                         {0.5, double(layers) + 0.5},
-                        {uniformPx, uniformPx},
-                        int(models.size()),
-                        false,
-                        true});
+                        {uniformPx, uniformPx}};
+    uniform.reference = true;
+    c.series.push_back(std::move(uniform));
     g.charts.push_back(std::move(c));
     g.columns = 1;
     return g;

@@ -22,7 +22,16 @@ struct ChartSeries {
     int look = 0;          // colour and dash pattern: lineColor(look), lineStyle(look)
     bool markers = false;  // a dot at every point
     bool line = true;      // the points joined (else dots only: markers)
+    // A reference line (not data): grey and dashed whatever its look, so that it never takes
+    // the colour of a series of data.
+    bool reference = false;
+    // What each point is, in words ("dot · layer 2 · head 3 · 9.1 px"), for the screen's
+    // tooltips (ui/chart_view.h); empty: the points have none. Never drawn.
+    std::vector<std::string> notes = {};
 };
+// The colour and dash pattern a series is drawn with.
+QColor seriesColor(const ChartSeries& s);
+Qt::PenStyle seriesStyle(const ChartSeries& s);
 
 struct Chart {
     std::string title;
@@ -42,6 +51,16 @@ struct ChartGrid {
 };
 
 void paintCharts(QPainter& p, const ChartGrid& g, const FigureStyle& style, const QRectF& page);
+
+// Where paintCharts draws each point of `g` on `page` in `style` (the same layout): point
+// `point` of series `series` of chart `chart` at `at`. Points without a finite value and
+// charts too small to plot have none. What the screen finds a dot under the mouse with.
+struct ChartPoint {
+    size_t chart, series, point;
+    QPointF at;
+};
+std::vector<ChartPoint> chartPoints(const ChartGrid& g, const FigureStyle& style,
+                                    const QRectF& page);
 
 // One model's analyses, one per sentence (the same blocks in each), owned by the caller (the
 // app's results are not copied for a chart).
@@ -69,11 +88,16 @@ ChartGrid pruningCharts(const PruneCurves& curves, const std::string& modelName,
 struct ModelDistances {
     std::string name;
     std::vector<std::vector<AttentionDistance>> perHead;  // [layers][heads]
+    // Its colour, lineColor(look): its place in its set, so that it keeps its colour when
+    // others are left out (a filter); -1: its place in the chart's list.
+    int look = -1;
 };
 // Mean attention distance by layer (Dosovitskiy et al. 2021, Fig. 7): x the layer, y the
-// distance in pixels, a dot per head, a colour per model (dots side by side within a layer),
-// and uniform attention's distance on the grid (`uniformPx`) as a dashed line. `images`:
-// how many images the means are over (the title).
+// distance in pixels, a dot per head, a colour per model (dots side by side within a layer;
+// lineColor's 16 distinct colours, so a set of up to 16 models repeats none), and uniform
+// attention's distance on the grid (`uniformPx`) as a dashed grey reference line. Every dot
+// has a note: model, layer, head (both from 1) and distance. `images`: how many images the
+// means are over (the title).
 ChartGrid distanceByLayerChart(const std::vector<ModelDistances>& models, double uniformPx,
                                int images, const Words& words = Words());
 // A painter of the grid; empty, with *error, when there is nothing to draw.

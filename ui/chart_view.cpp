@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "chart_view.h"
 
+#include <QHelpEvent>
 #include <QPainter>
+#include <QToolTip>
 #include <algorithm>
+#include <cmath>
 
 #include "language.h"
 #include "render/figure.h"
@@ -42,6 +45,35 @@ QImage ChartView::draw(const render::ChartGrid& grid, const render::FigureStyle&
     QPainter p(&image);
     render::paintCharts(p, grid, style, QRectF(QPointF(0, 0), QSizeF(size)));
     return image;
+}
+
+QString ChartView::noteAt(const QPoint& pos) const {
+    if (m_grid.charts.empty()) return {};
+    const render::FigureStyle s = style();
+    // Within the dot, or a few pixels of it: a dot is small.
+    double best = std::max(6.0, s.fontSize * 0.6);
+    const std::string* note = nullptr;
+    for (const render::ChartPoint& p :
+         render::chartPoints(m_grid, s, QRectF(QPointF(0, 0), QSizeF(size())))) {
+        const auto& notes = m_grid.charts[p.chart].series[p.series].notes;
+        if (p.point >= notes.size()) continue;
+        const double d = std::hypot(p.at.x() - pos.x(), p.at.y() - pos.y());
+        if (d <= best) best = d, note = &notes[p.point];
+    }
+    return note ? QString::fromStdString(*note) : QString();
+}
+
+bool ChartView::event(QEvent* event) {
+    if (event->type() != QEvent::ToolTip) return QWidget::event(event);
+    const auto* help = static_cast<QHelpEvent*>(event);
+    const QString note = noteAt(help->pos());
+    if (note.isEmpty()) {
+        QToolTip::hideText();
+        event->ignore();
+    } else {
+        QToolTip::showText(help->globalPos(), note, this);
+    }
+    return true;
 }
 
 void ChartView::paintEvent(QPaintEvent*) {

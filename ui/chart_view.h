@@ -14,6 +14,8 @@ namespace attnviz::ui {
 // chart. Only draws: whoever computes the grid owns the numbers. The drawing is kept in an
 // image, so that a repaint is a copy; whoever computes the grid off the UI thread can draw
 // it there too (draw), at the size it will be shown at (issue 26: 48 charts took 6 ms).
+// A point with a note (render::ChartSeries::notes, e.g. a dot of the distance chart) shows
+// it as a tooltip under the mouse, found where render::chartPoints says it is drawn.
 class ChartView : public QWidget {
     Q_OBJECT
 public:
@@ -32,10 +34,14 @@ public:
     const render::ChartGrid& charts() const { return m_grid; }
     void setMessage(const QString& message);  // shown while there are no charts
     QString message() const { return m_message; }
+    // The note of the point drawn nearest `pos` (widget coordinates) within a few pixels of
+    // it; empty when there is none: what the tooltip at `pos` shows.
+    QString noteAt(const QPoint& pos) const;
 
     QSize sizeHint() const override { return {640, 400}; }
 
 protected:
+    bool event(QEvent* event) override;  // QEvent::ToolTip: noteAt the mouse
     void paintEvent(QPaintEvent* event) override;
 
 private:

@@ -148,6 +148,10 @@ void HeadsDock::connectControls() {
     connect(m_filter, &QLineEdit::textChanged, this, [this](const QString& text) {
         m_proxy->setFilterFixedString(text);
         updateStatus();
+        if (m_imageMode) {  // the chart shows the models the table keeps
+            m_chartStale = true;
+            refreshImage();
+        }
     });
     connect(m_overSet, &QPushButton::clicked, this, [this] { computeOverSet(); });
     connect(m_overImages, &QPushButton::clicked, this, [this] { computeOverTestImages(); });
@@ -220,6 +224,10 @@ void HeadsDock::retranslateData() {
     else if (m_current->rows.empty() && m_current->models == 0 && m_current->notes.isEmpty())
         m_current->summary = tr("No models");
     if (m_curves && m_pruneWindow && m_pruneWindow->isVisible()) showCurves();
+    if (m_imageMode) {  // the distance chart's title, legend and notes
+        m_chartStale = true;
+        refreshImage();
+    }
     updateStatus();
 }
 

@@ -142,7 +142,8 @@ public:
     // are folded under a toggle ("Messages (3)") below the status line; one is in the line.
     QToolButton* notesToggle() const { return m_notesToggle; }
     QLabel* notes() const { return m_notes; }
-    QLineEdit* filter() const { return m_filter; }  // rows whose model name contains the text
+    // Rows whose model name contains the text; in image mode the distance chart's models too.
+    QLineEdit* filter() const { return m_filter; }
     QProgressBar* progress() const { return m_progress; }  // for tests
     // Beside the progress bar while a computation runs: the sentence (or, pruning, the
     // evaluation) it is at of how many, and the time left at the rate so far ("Sentence 12 of

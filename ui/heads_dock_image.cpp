@@ -4,11 +4,15 @@
 // over the first 1,000 test images on demand ("Over test images").
 #include <QComboBox>
 #include <QFutureWatcher>
+#include <QLineEdit>
 #include <QLocale>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QRegularExpression>
+#include <QSortFilterProxyModel>
 #include <QToolButton>
 #include <QtConcurrent/QtConcurrentRun>
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -181,23 +185,46 @@ void HeadsDock::imageSetFinished(const SetJob& job, ImageSetOutcome outcome) {
 
 // Over test images (while the table shows them): the distances over the images.
 // Otherwise every model of the first one's grid (one chart has one uniform line); others are
-// left out.
+// left out. Either way only the models the filter keeps in the table, each in the colour of
+// its column (render::ModelDistances::look), whichever others are left out.
 void HeadsDock::showDistanceChart() {
     m_chartStale = false;
     ++m_chartComputations;
-    if (m_showSet && m_imageSet) {
+    const QRegularExpression filter = m_proxy->filterRegularExpression();
+    auto kept = [&](std::vector<render::ModelDistances> models) {
+        models.erase(
+            std::remove_if(models.begin(), models.end(),
+                           [&](const render::ModelDistances& m) {
+                               return !filter.match(QString::fromStdString(m.name)).hasMatch();
+                           }),
+            models.end());
+        return models;
+    };
+    auto show = [&](std::vector<render::ModelDistances> models, double uniform, int images,
+                    const QString& title) {
+        if (models.empty()) {
+            m_distanceChart->setCharts({});
+            m_distanceChart->setMessage(
+                //: The distance chart when the Heads dock's filter keeps no model: %1 the filter
+                tr("No image model's name contains “%1”.").arg(m_filter->text()));
+            return;
+        }
         render::ChartGrid g =
-            render::distanceByLayerChart(m_imageSet->chart, m_imageSet->uniform, m_imageSet->images,
-                                         render::Words(currentLanguage()));
-        g.title = tr("Mean attention distance by layer, over %1 test images")
-                      .arg(QLocale().toString(m_imageSet->images))
-                      .toStdString();
+            render::distanceByLayerChart(models, uniform, images, render::Words(currentLanguage()));
+        g.title = title.toStdString();
         m_distanceChart->setCharts(std::move(g));
+    };
+    if (m_showSet && m_imageSet) {
+        show(kept(m_imageSet->chart), m_imageSet->uniform, m_imageSet->images,
+             tr("Mean attention distance by layer, over %1 test images")
+                 .arg(QLocale().toString(m_imageSet->images)));
         return;
     }
     std::vector<render::ModelDistances> models;
     double uniform = 0;
-    for (const ImageColumnResult& r : m_image->results()) {
+    const auto& results = m_image->results();
+    for (size_t c = 0; c < results.size(); ++c) {
+        const ImageColumnResult& r = results[c];
         if (!r.result) continue;
         const double u = uniformAttentionDistance(r.result->grid);
         if (uniform > 0 && std::abs(u - uniform) > 1e-9) continue;
@@ -205,7 +232,7 @@ void HeadsDock::showDistanceChart() {
         try {
             AttentionDistances d(r.result->grid);
             d.add(r.result->analysis.blocks);
-            models.push_back({r.name, d.perHead()});
+            models.push_back({r.name, d.perHead(), int(c)});
         } catch (const std::exception&) {  // a model whose blocks do not fit its grid
         }
     }
@@ -214,10 +241,8 @@ void HeadsDock::showDistanceChart() {
         m_distanceChart->setMessage(tr("No image model has analysed the image."));
         return;
     }
-    render::ChartGrid g =
-        render::distanceByLayerChart(models, uniform, 1, render::Words(currentLanguage()));
-    g.title = tr("Mean attention distance by layer, on this image").toStdString();
-    m_distanceChart->setCharts(std::move(g));
+    show(kept(std::move(models)), uniform, 1,
+         tr("Mean attention distance by layer, on this image"));
 }
 
 }  // namespace attnviz::ui

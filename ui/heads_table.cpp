@@ -336,7 +336,7 @@ ImageSetOutcome computeImageSet(const std::vector<ModelColumn>& columns, const I
             const double uniform = uniformAttentionDistance(grid);
             if (result.chart.empty() || std::abs(uniform - result.uniform) < 1e-9) {
                 result.uniform = uniform;  // one chart has one uniform line: the first's grid
-                result.chart.push_back({columns[c].name, perHead});
+                result.chart.push_back({columns[c].name, perHead, int(c)});  // its colour
             }
             ++out.models;
         } catch (const std::exception& e) {

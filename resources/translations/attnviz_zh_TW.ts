@@ -63,6 +63,11 @@
         <extracomment>The reference line of the distance chart: %1 its value in pixels</extracomment>
         <translation>均勻注意力（%1 畫素）</translation>
     </message>
+    <message>
+        <source>%1 · layer %2 · %3 · %4 px</source>
+        <extracomment>A dot of the distance chart: %1 the model, %2 the layer, %3 the head (e.g. &quot;head 3&quot;), %4 its mean attention distance in pixels</extracomment>
+        <translation>%1 · 第 %2 層 · %3 · %4 畫素</translation>
+    </message>
 </context>
 <context>
     <name>Figure</name>
@@ -1104,6 +1109,11 @@ the %1 maps follow</source>
     <message>
         <source>Each head&apos;s mean attention distance over the first %1 Fashion-MNIST test images, as docs/results.md gives it (Dosovitskiy et al. 2021, Fig. 7), in the table and the chart. Shown until another image is chosen.</source>
         <translation>每個頭在前 %1 張 Fashion-MNIST 測試影像上的平均注意力距離，與 docs/results.md 中的演算法相同（Dosovitskiy 等，2021，圖 7），顯示在表格和圖表中。一直顯示，直到選擇另一張影像。</translation>
+    </message>
+    <message>
+        <source>No image model&apos;s name contains “%1”.</source>
+        <extracomment>The distance chart when the Heads dock&apos;s filter keeps no model: %1 the filter</extracomment>
+        <translation>沒有名稱包含「%1」的影像模型。</translation>
     </message>
 </context>
 <context>
