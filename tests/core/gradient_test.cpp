@@ -165,12 +165,6 @@ std::string testName(std::string n) {
     return n;
 }
 
-std::vector<std::string> variantNames() {
-    std::vector<std::string> names;
-    for (const auto& v : allVariants()) names.push_back(v.name);
-    return names;
-}
-
 class VariantGradient : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(VariantGradient, MatchesFiniteDifferences) {
