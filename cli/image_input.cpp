@@ -51,14 +51,8 @@ ImageInput::Loaded loadCutout(const Model& m, const std::string& path, InvertMod
     ImageInput::Loaded l;
     l.pixels = std::move(cut.model.pixels);
     l.inverted = cut.model.inverted;
-    // An image already of the model's size is used as it is, as the plain conversion says.
-    const std::string how =
-        cut.found ? std::string(", garment cut out") + (cut.model.inverted ? ", inverted" : "")
-        : !cut.model.fitted ? std::string(cut.model.inverted ? ", inverted" : "")
-                            : std::string(cut.model.inverted ? ", inverted" : "") +
-                                  ", trimmed and fitted; not cut out: " + cut.note;
     l.source = "file '" + path + "' (" + std::to_string(photo.width) + "×" +
-               std::to_string(photo.height) + " pixels" + how + ")";
+               std::to_string(photo.height) + " pixels" + cutoutSummary(cut) + ")";
     return l;
 }
 #endif

@@ -218,6 +218,13 @@ GarmentCutout cutOutGarment(const ColorImage& photo, int size, InvertMode invert
     return c;
 }
 
+std::string cutoutSummary(const GarmentCutout& cut) {
+    const std::string inverted = cut.model.inverted ? ", inverted" : "";
+    if (cut.found) return ", garment cut out" + inverted;
+    if (!cut.model.fitted) return inverted;  // already of the model's size: used as it is
+    return inverted + ", trimmed and fitted; not cut out: " + cut.note;
+}
+
 ColorImage cutoutStepsImage(const GarmentCutout& cut) {
     constexpr int kGap = 4;
     const cv::Scalar canvasColor(160, 160, 160);

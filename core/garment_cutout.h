@@ -83,6 +83,11 @@ struct GarmentCutout {
 // empty or its buffer is not width × height × 3, or `size` < 1.
 GarmentCutout cutOutGarment(const ColorImage& photo, int size, InvertMode invert);
 
+// What was done to the photo, as a model's source line says it: ", garment cut out" and
+// ", inverted" when so; when nothing was cut out, ", trimmed and fitted; not cut out: " and
+// the note (nothing for an image used as it is, already of the model's size).
+std::string cutoutSummary(const GarmentCutout& cut);
+
 // The steps side by side for a person to look at: the work copy with the background darkened
 // and the garment's outline drawn | the crop | the model's image, each scaled to the work
 // copy's height (the model's image with square pixels), on a gray canvas with a 4-pixel gap.

@@ -101,6 +101,7 @@ SessionImage parseSessionImage(const json& j, const std::string& what) {
                     ": 'image' names more than one of a test image, a file and a pasted "
                     "image: give one of them");
     m.invert = oneOf("invert", {"auto", "yes", "no"}, "auto, yes or no");
+    m.prepare = oneOf("prepare", {"plain", "cutout"}, "cutout or plain");  // absent: plain
     m.query = text("query", "pooled");
     if (!imageQueryForm(m.query)) bad("query", "pooled, cls or a patch ROW,COL");
     m.layer = integer("layer", -1, -1);
@@ -125,6 +126,7 @@ SessionImage parseSessionImage(const json& j, const std::string& what) {
 
 json SessionImage::toJson() const {
     json j = {{"invert", invert},
+              {"prepare", prepare},
               {"query", query},
               {"layer", layer},
               {"heads", heads},

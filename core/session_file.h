@@ -20,10 +20,13 @@
 // view's keys belong to the app (ui/view_state.h); here it must only be an object.
 // In image mode (issue 28) "image" holds the image the models read and what the panels show:
 //   {"test_index": I}  a Fashion-MNIST test image, or
-//   {"file": PATH, "file_absolute": PATH, "invert": "auto"|"yes"|"no"}  a person's image,
-//                      stored as a column's checkpoint is (below);
-//   {"pasted_png": BASE64, "invert": …}  a pasted image, which has no file: its grayscale
-//                      kept inside the workspace as an 8-bit PNG (at most kMaxPastedPngBytes);
+//   {"file": PATH, "file_absolute": PATH, "invert": "auto"|"yes"|"no",
+//    "prepare": "cutout"|"plain"}  a person's image, stored as a column's checkpoint is
+//                      (below), and how it is made the models' input (core/garment_cutout.h;
+//                      absent in workspaces older than the cut-out: "plain", as they were made);
+//   {"pasted_png": BASE64, "invert": …, "prepare": …}  a pasted image, which has no file: its
+//                      pixels kept inside the workspace as an 8-bit PNG, RGB or gray (at most
+//                      kMaxPastedPngBytes);
 //   and "query" ("pooled", "cls" or "ROW,COL"), "layer" (-1: the last), "heads" ("all",
 //   "mean" or "rollout"), "opacity" (0 … 1), "colormap", "shared_scale" (true/false).
 #include <nlohmann/json.hpp>
@@ -45,6 +48,7 @@ struct SessionImage {
                                        // decodes them (render/image_file.h), here only the
                                        // PNG signature and the size are checked
     std::string invert = "auto";       // for the file: "auto", "yes" or "no"
+    std::string prepare = "plain";     // for the file: "cutout" or "plain" (see above)
     std::string query = "pooled";      // "pooled", "cls" or "ROW,COL" (checked for its form
                                        // here, against the models' grids by the app)
     int layer = -1;                    // -1: the last

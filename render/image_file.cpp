@@ -430,16 +430,18 @@ GrayImage grayImage(const QImage& image, const std::string& name) {
     return toGray(image);
 }
 
-ColorImage readColorImageFile(const std::string& path) {
-    return toColor(
-        decodeImage(readTextFile(path, kMaxImageFileBytes, "picture"), "'" + path + "'", path));
+ColorImage readColorImageFile(const std::string& path, const std::atomic<bool>* cancel) {
+    if (cancel && *cancel) throw Cancelled();
+    return toColor(decodeImage(readTextFile(path, kMaxImageFileBytes, "picture"), "'" + path + "'",
+                               path, cancel));
 }
 
-ColorImage readColorImageBytes(const std::string& bytes, const std::string& name) {
+ColorImage readColorImageBytes(const std::string& bytes, const std::string& name,
+                               const std::atomic<bool>* cancel) {
     if (bytes.size() > kMaxImageFileBytes)
         throw Error(name + " holds " + std::to_string(bytes.size()) +
                     " bytes; the limit for a picture is " + std::to_string(kMaxImageFileBytes));
-    return toColor(decodeImage(bytes, name, {}));
+    return toColor(decodeImage(bytes, name, {}, cancel));
 }
 
 ColorImage colorImage(const QImage& image, const std::string& name) {
@@ -448,19 +450,35 @@ ColorImage colorImage(const QImage& image, const std::string& name) {
     return toColor(image);
 }
 
-void writeColorPng(const std::string& path, const ColorImage& image) {
+QImage qImage(const ColorImage& image) {
     if (image.width < 1 || image.height < 1 ||
         image.rgb.size() != size_t(image.width) * size_t(image.height) * 3)
-        throw Error("'" + path + "': no image to write");
+        return {};
     QImage im(image.width, image.height, QImage::Format_RGB888);
     for (int y = 0; y < image.height; ++y)
         std::copy_n(image.rgb.data() + size_t(y) * image.width * 3, size_t(image.width) * 3,
                     im.scanLine(y));
+    return im;
+}
+
+std::string colorPng(const ColorImage& image) {
+    const QImage im = qImage(image);
+    if (im.isNull()) throw Error("no image to write");
     QByteArray png;
     QBuffer buffer(&png);
     buffer.open(QIODevice::WriteOnly);
-    if (!im.save(&buffer, "PNG")) throw Error("'" + path + "': could not encode the PNG");
-    writeFileAtomically(path, png.toStdString());
+    if (!im.save(&buffer, "PNG")) throw Error("could not encode the PNG");
+    return png.toStdString();
+}
+
+void writeColorPng(const std::string& path, const ColorImage& image) {
+    std::string png;
+    try {
+        png = colorPng(image);
+    } catch (const std::exception& e) {
+        throw Error("'" + path + "': " + e.what());
+    }
+    writeFileAtomically(path, png);
 }
 
 std::string grayPng(const GrayImage& image) {

@@ -70,10 +70,16 @@ GrayImage grayImage(const QImage& image, const std::string& name);
 // The same in colour, for the garment cut-out (core/garment_cutout.h): RGB laid over white,
 // each channel rounded as the gray is, so an opaque image's core::grayImage is the gray that
 // readImageFile gives.
-ColorImage readColorImageFile(const std::string& path);
-ColorImage readColorImageBytes(const std::string& bytes, const std::string& name);
+// `cancel` as for readImageFile.
+ColorImage readColorImageFile(const std::string& path, const std::atomic<bool>* cancel = nullptr);
+ColorImage readColorImageBytes(const std::string& bytes, const std::string& name,
+                               const std::atomic<bool>* cancel = nullptr);
 ColorImage colorImage(const QImage& image, const std::string& name);
-// Writes `image` as an 8-bit RGB PNG, atomically. Error naming the path.
+// `image` as the bytes of an 8-bit RGB PNG (lossless: readColorImageBytes gives it back), and
+// written to a file atomically (Error naming the path).
+std::string colorPng(const ColorImage& image);
+// `image` as a QImage (RGB888) for showing; a null QImage when it is empty.
+QImage qImage(const ColorImage& image);
 void writeColorPng(const std::string& path, const ColorImage& image);
 
 // `image` as the bytes of an 8-bit grayscale PNG (lossless: readImageBytes gives it back).

@@ -336,7 +336,12 @@ int shootImages(MainWindow& w, const QString& out) {
     // trained on Fashion-MNIST makes of a photo it was never meant for.
     if (!w.imageView()->chooser()->openImageFile(out + "/photo-astronaut.jpg")) return 1;
     settleImages(w);
-    return shoot(w, out + "/image-photo.png") && ok ? 0 : 1;
+    ok = shoot(w, out + "/image-photo.png") && ok;
+    // A person's photo of a garment (issue 49): a coat on a dark blanket, cut out by default,
+    // the steps beside the strip (tests/data/photos/coat-01.jpg, CC0, copied by the script).
+    if (!w.imageView()->chooser()->openImageFile(out + "/photo-coat.jpg")) return 1;
+    settleImages(w);
+    return shoot(w, out + "/image-garment.png") && ok ? 0 : 1;
 }
 
 }  // namespace

@@ -15,11 +15,13 @@
 #include <QPushButton>
 #include <QUrl>
 #include <QtConcurrent>
+#include <algorithm>
 #include <cstring>
 #include <utility>
 
 #include "background.h"
 #include "core/error.h"
+#include "core/session_file.h"
 #include "image_model.h"
 #include "render/image_file.h"
 
@@ -42,7 +44,7 @@ struct LoadedSet {
     QString error;
 };
 
-// Pasted bytes decoded as a file's (render::readImageBytes), by MIME type; a QImage put on
+// Pasted bytes decoded as a file's (render::readColorImageBytes), by MIME type; a QImage put on
 // the clipboard by this process has no bytes and comes as application/x-qt-image.
 const char* const kImageMimeTypes[] = {"image/png",  "image/jpeg", "image/bmp",
                                        "image/gif",  "image/webp", "image/tiff",
@@ -50,12 +52,17 @@ const char* const kImageMimeTypes[] = {"image/png",  "image/jpeg", "image/bmp",
 
 }  // namespace
 
+// Both preparations of a person's image, made once in the background: switching between them
+// or the invert switch only chooses among these.
 struct ImageChooser::Opened {
-    GrayImage gray;
-    ModelImage seen[2];     // as it is, inverted
-    bool autoInverts = false;  // what InvertMode::Auto chooses
-    QImage preview;         // the original at the preview's size
-    QString error;          // why it could not be read; "" when it was
+    int width = 0, height = 0;  // the image as decoded
+    ModelImage seen[2];         // the whole image: as it is, inverted
+    bool autoInverts = false;   // what InvertMode::Auto chooses for the whole image
+    GarmentCutout cut[2];       // the garment cut out: not inverted, inverted (auto)
+    QImage steps[2];            // cutoutStepsImage of each, at the preview's height
+    QImage preview;             // the original at the preview's size
+    ColorImage pasted;          // a pasted image's pixels, for a workspace; empty for a file
+    QString error;              // why it could not be read; "" when it was
     bool cancelled = false;
 };
 
@@ -64,13 +71,15 @@ ImageChooser::ImageChooser(ImageModel* model, QWidget* parent)
       m_model(model),
       m_filter(new QComboBox),
       m_invertBox(new QComboBox),
+      m_prepareBox(new QComboBox),
       m_open(new QPushButton),
       m_cancel(new QPushButton),
       m_strip(new QListWidget),
       m_original(new QLabel),
       m_seen(new QLabel),
       m_note(new QLabel),
-      m_invertLabel(new QLabel) {
+      m_invertLabel(new QLabel),
+      m_prepareLabel(new QLabel) {
     auto* row = new QHBoxLayout(this);
     row->setContentsMargins(0, 0, 0, 0);
     auto* left = new QVBoxLayout;
@@ -87,7 +96,7 @@ ImageChooser::ImageChooser(ImageModel* model, QWidget* parent)
     left->addWidget(m_note);
     row->addLayout(left, 1);
     for (QLabel* l : {m_original, m_seen}) {
-        l->setFixedSize(kPreview, kPreview);
+        l->setFixedSize(kPreview, kPreview);  // the original: as wide as its steps (below)
         l->setFrameShape(QFrame::StyledPanel);
         l->setAlignment(Qt::AlignCenter);
         row->addWidget(l);
@@ -111,6 +120,9 @@ QWidget* ImageChooser::createToolbar() {
     connect(m_filter, &QComboBox::activated, this,
             [this](int i) { setClassFilter(m_filter->itemData(i).toInt()); });
     for (int i = 0; i < 3; ++i) m_invertBox->addItem(QString());
+    for (int i = 0; i < 2; ++i) m_prepareBox->addItem(QString());
+    connect(m_prepareBox, &QComboBox::activated, this,
+            [this](int i) { setPrepare(i == 1 ? PrepareMode::Plain : PrepareMode::Cutout); });
     connect(m_invertBox, &QComboBox::activated, this, [this](int i) {
         setInvert(i == 1 ? InvertMode::Yes : i == 2 ? InvertMode::No : InvertMode::Auto);
     });
@@ -120,6 +132,8 @@ QWidget* ImageChooser::createToolbar() {
     h->addWidget(m_filter);
     h->addWidget(m_open);
     h->addWidget(m_cancel);
+    h->addWidget(m_prepareLabel);
+    h->addWidget(m_prepareBox);
     h->addWidget(m_invertLabel);
     h->addWidget(m_invertBox);
     h->addStretch(1);
@@ -145,8 +159,16 @@ void ImageChooser::retranslateUi() {
     m_invertBox->setToolTip(
         tr("Fashion-MNIST items are light on black: auto inverts an "
            "image whose border is light"));
+    m_prepareLabel->setText(tr("Photo:"));
+    m_prepareBox->setItemText(0, tr("cut out the garment"));
+    m_prepareBox->setItemText(1, tr("whole image"));
+    m_prepareBox->setToolTip(
+        tr("Cut out: the garment is separated from its background by colour and texture "
+           "(GrabCut), cropped, centred and inverted as Fashion-MNIST's items are. Whole "
+           "image: the image is made 28 × 28 as it is."));
     m_original->setToolTip(tr("Your image"));
     m_seen->setToolTip(tr("The 28 × 28 image the models see"));
+    if (m_own) setPreviewTips();
     if (m_loading && !m_loaded) m_note->setText(tr("Loading the Fashion-MNIST test images…"));
     // The note of the test image shown, when it still says that, in the new language.
     if (m_testIndex >= 0 && !m_testNote.isEmpty() && m_note->text() == m_testNote)
@@ -275,6 +297,7 @@ bool ImageChooser::refuse(const QString& heading, const QString& why, QString* e
 }
 
 void ImageChooser::startOpening(Decode decode, const QString& path, const std::string& ownName) {
+    const bool keepPixels = path.isEmpty();  // a pasted image: kept for a saved workspace
     cancelOpening();
     auto cancel = std::make_shared<std::atomic<bool>>(false);
     m_cancelOpen = cancel;
@@ -291,19 +314,32 @@ void ImageChooser::startOpening(Decode decode, const QString& path, const std::s
         watcher->deleteLater();
         if (generation == m_openGeneration) finishOpening(watcher->result(), path, ownName);
     });
-    watcher->setFuture(QtConcurrent::run(backgroundPool(), [decode = std::move(decode), cancel] {
+    watcher->setFuture(QtConcurrent::run(backgroundPool(), [decode = std::move(decode), cancel,
+                                                            keepPixels] {
         auto out = std::make_shared<Opened>();
         try {
-            out->gray = decode(cancel.get());
-            const ModelImage automatic = prepareModelImage(out->gray, kSize, InvertMode::Auto);
+            ColorImage color = decode(cancel.get());
+            out->width = color.width;
+            out->height = color.height;
+            const GrayImage gray = grayImage(color);
+            const ModelImage automatic = prepareModelImage(gray, kSize, InvertMode::Auto);
             out->autoInverts = automatic.inverted;
             out->seen[automatic.inverted ? 1 : 0] = automatic;
             out->seen[automatic.inverted ? 0 : 1] = prepareModelImage(
-                out->gray, kSize, automatic.inverted ? InvertMode::No : InvertMode::Yes);
-            out->preview =
-                grayQImage(out->gray.pixels.data(), out->gray.width, out->gray.height)
-                    .scaled(kPreview - 4, kPreview - 4, Qt::KeepAspectRatio,
-                            Qt::SmoothTransformation);
+                gray, kSize, automatic.inverted ? InvertMode::No : InvertMode::Yes);
+            out->preview = grayQImage(gray.pixels.data(), gray.width, gray.height)
+                               .scaled(kPreview - 4, kPreview - 4, Qt::KeepAspectRatio,
+                                       Qt::SmoothTransformation);
+            for (int k = 0; k < 2; ++k) {  // GrabCut on a copy of at most 320 pixels: < 1 s
+                if (cancel->load()) throw Cancelled();
+                out->cut[k] = cutOutGarment(color, kSize, k ? InvertMode::Yes : InvertMode::No);
+                // At the preview's height, at most three previews wide (a long shoe's crop).
+                out->steps[k] = render::qImage(cutoutStepsImage(out->cut[k]))
+                                    .scaled(3 * kPreview, kPreview - 4, Qt::KeepAspectRatio,
+                                            Qt::SmoothTransformation);
+                out->cut[k].work = {};  // shown by the steps; not kept twice
+            }
+            if (keepPixels) out->pasted = std::move(color);
         } catch (const Cancelled&) {
             out->cancelled = true;
         } catch (const std::exception& e) {
@@ -328,8 +364,6 @@ void ImageChooser::finishOpening(std::shared_ptr<Opened> opened, const QString& 
     m_ownPath = path.isEmpty() ? QString() : QFileInfo(path).absoluteFilePath();
     m_ownName = ownName;
     showOwnImage();
-    m_note->setText(path.isEmpty() ? tr("Your pasted image")
-                                   : tr("Your image: %1").arg(QFileInfo(path).fileName()));
     emit openingFinished(true);
 }
 
@@ -355,7 +389,7 @@ bool ImageChooser::waitForImage(QString* error) {
 
 void ImageChooser::requestImageFile(const QString& path) {
     startOpening([p = path.toStdString()](const std::atomic<bool>* cancel) {
-        return render::readImageFile(p, cancel);
+        return render::readColorImageFile(p, cancel);
     }, path, "file '" + path.toStdString() + "'");
 }
 
@@ -369,14 +403,14 @@ bool ImageChooser::requestMime(const QMimeData* mime, QString* error) {
         for (const char* type : kImageMimeTypes) {
             if (!mime->hasFormat(type)) continue;
             startOpening([bytes = mime->data(type).toStdString()](const std::atomic<bool>* cancel) {
-                return render::readImageBytes(bytes, "the pasted image", cancel);
+                return render::readColorImageBytes(bytes, "the pasted image", cancel);
             }, {}, "the pasted image");
             return true;
         }
         if (mime->hasImage()) {
             startOpening([image = qvariant_cast<QImage>(mime->imageData())](
                              const std::atomic<bool>*) {
-                return render::grayImage(image, "the pasted image");
+                return render::colorImage(image, "the pasted image");
             }, {}, "the pasted image");
             return true;
         }
@@ -395,13 +429,23 @@ bool ImageChooser::openMime(const QMimeData* mime, QString* error) {
 }
 
 std::string ImageChooser::pastedPng() const {
-    return m_own && m_ownPath.isEmpty() && m_testIndex < 0 ? render::grayPng(m_own->gray)
-                                                             : std::string();
+    if (!m_own || !m_ownPath.isEmpty() || m_testIndex >= 0 || m_own->pasted.rgb.empty()) return {};
+    // A workspace holds at most kMaxPastedPngBytes of PNG: a larger photo is kept at half its
+    // size, and half again, until it fits (a workspace that could not be opened again would
+    // lose everything else in it).
+    std::string png = render::colorPng(m_own->pasted);
+    QImage image = render::qImage(m_own->pasted);
+    while (png.size() > kMaxPastedPngBytes && image.width() > 1 && image.height() > 1) {
+        image = image.scaled(image.width() / 2, image.height() / 2, Qt::IgnoreAspectRatio,
+                             Qt::SmoothTransformation);
+        png = render::colorPng(render::colorImage(image, "the pasted image"));
+    }
+    return png;
 }
 
 void ImageChooser::requestPastedPng(const std::string& png) {
     startOpening([png](const std::atomic<bool>* cancel) {
-        return render::readImageBytes(png, "the pasted image kept in the workspace", cancel);
+        return render::readColorImageBytes(png, "the pasted image kept in the workspace", cancel);
     }, {}, "the pasted image");
 }
 
@@ -416,26 +460,60 @@ void ImageChooser::setInvert(InvertMode mode) {
     if (m_own) showOwnImage();
 }
 
+void ImageChooser::setPrepare(PrepareMode mode) {
+    m_prepare = mode;
+    m_prepareBox->setCurrentIndex(mode == PrepareMode::Plain ? 1 : 0);
+    if (m_own) showOwnImage();
+}
+
 void ImageChooser::showOwnImage() {
-    const bool invert = m_invert == InvertMode::Yes ||
-                        (m_invert == InvertMode::Auto && m_own->autoInverts);
-    const ModelImage& in = m_own->seen[invert ? 1 : 0];
+    const bool cutout = m_prepare == PrepareMode::Cutout, invert = ownInverted();
+    const GarmentCutout& cut = m_own->cut[invert ? 1 : 0];
+    const ModelImage& in = cutout ? cut.model : m_own->seen[invert ? 1 : 0];
+    const std::string how =
+        cutout ? cutoutSummary(cut)
+               : std::string(in.inverted ? ", inverted" : "") +
+                     (in.fitted ? ", trimmed and fitted" : "");
     const QSignalBlocker b(m_strip);
     m_strip->setCurrentRow(-1);
     m_testIndex = -1;
     m_model->setImage(in.pixels, std::nullopt,
-                      m_ownName + " (" + std::to_string(m_own->gray.width) + "×" +
-                          std::to_string(m_own->gray.height) + " pixels" +
-                          (in.inverted ? ", inverted" : "") +
-                          (in.fitted ? ", trimmed and fitted" : "") + ")");
-    showPreviews(m_own->preview);
+                      m_ownName + " (" + std::to_string(m_own->width) + "×" +
+                          std::to_string(m_own->height) + " pixels" + how + ")");
+    showPreviews(cutout ? m_own->steps[invert ? 1 : 0] : m_own->preview);
+    setPreviewTips();
+    const QString name = m_ownPath.isEmpty() ? tr("Your pasted image")
+                                             : tr("Your image: %1").arg(QFileInfo(m_ownPath).fileName());
+    m_note->setText(cutout && !cut.found && cut.model.fitted
+                        ? tr("%1 (no garment cut out: %2)").arg(name, QString::fromStdString(cut.note))
+                        : name);
+}
+
+bool ImageChooser::ownInverted() const {
+    if (m_prepare == PrepareMode::Cutout) return m_invert != InvertMode::No;
+    return m_invert == InvertMode::Yes || (m_invert == InvertMode::Auto && m_own->autoInverts);
+}
+
+void ImageChooser::setPreviewTips() {
+    const bool cutout = m_prepare == PrepareMode::Cutout, invert = ownInverted();
+    const GarmentCutout& cut = m_own->cut[invert ? 1 : 0];
+    m_original->setToolTip(
+        !cutout ? tr("Your image")
+        : cut.found
+            ? tr("Your image with the garment found outlined, and the garment cropped; the "
+                 "models read it as the 28 × 28 image on the right")
+            : tr("No garment was cut out (%1): the whole image is used")
+                  .arg(QString::fromStdString(cut.note)));
     m_seen->setToolTip(tr("The 28 × 28 image the models see") +
-                       (in.inverted ? tr(" (inverted)") : QString()));
+                       (invert ? tr(" (inverted)") : QString()));
 }
 
 void ImageChooser::showPreviews(const QImage& own) {
     m_original->setVisible(!own.isNull());
-    if (!own.isNull()) m_original->setPixmap(QPixmap::fromImage(own));  // at its size already
+    if (!own.isNull()) {  // at its height already; the steps are wider than the photo alone
+        m_original->setFixedWidth(std::max(kPreview, own.width() + 4));
+        m_original->setPixmap(QPixmap::fromImage(own));
+    }
     const auto& px = m_model->image();
     if (px.size() == size_t(kSize * kSize))
         m_seen->setPixmap(QPixmap::fromImage(

@@ -4,9 +4,11 @@
 // The image set's input (issue 28): a strip of Fashion-MNIST test images to browse, with a
 // class filter (the test images loaded once, in the background, by core/image_set.h), and a
 // person's own image: Open image…, dropped on the window or pasted. An own image is decoded
-// with render/image_file.h's limits and made into the model's 28 × 28 input by
-// core/image_input.h (invert auto, yes or no); both are shown side by side. The chosen image
-// goes to the ImageModel.
+// with render/image_file.h's limits and made into the model's 28 × 28 input: by default the
+// garment is cut out of its background, cropped, centred and inverted as Fashion-MNIST's
+// items are (core/garment_cutout.h), or the whole image is converted (core/image_input.h);
+// invert auto, yes or no. The steps (the garment found in the photo, the crop) and the
+// 28 × 28 image are shown beside the strip. The chosen image goes to the ImageModel.
 //
 // An own image is decoded off the UI thread (on the app's background pool), so a large or
 // hostile file never freezes the window: the request*() functions start it and return; the
@@ -19,6 +21,7 @@
 #include <memory>
 #include <optional>
 
+#include "core/garment_cutout.h"
 #include "core/image_input.h"
 #include "core/image_set.h"
 
@@ -68,11 +71,15 @@ public:
     bool openImageFile(const QString& path, QString* error = nullptr);
     bool openMime(const QMimeData* mime, QString* error = nullptr);
     void setInvert(InvertMode mode);
+    // Cut the garment out (the default) or convert the whole image; an own image shown is
+    // made again from what was decoded, nothing is read twice.
+    void setPrepare(PrepareMode mode);
+    PrepareMode prepare() const { return m_prepare; }
     // The image the models read, for a saved workspace: a test image's index (-1: none), a
     // person's file (absolute; "" when none or pasted) and the invert switch.
     int testIndex() const { return m_testIndex; }
     QString imageFile() const { return m_ownPath; }
-    // A pasted image's grayscale as PNG bytes, kept inside a saved workspace ("" when the
+    // A pasted image's pixels as PNG bytes (RGB), kept inside a saved workspace ("" when the
     // image is a file's or a test image), and such bytes opened again as the pasted image.
     std::string pastedPng() const;
     void requestPastedPng(const std::string& png);
@@ -82,6 +89,9 @@ public:
     // outside the test set is refused by problem() (and *error when known at once).
     bool chooseTestImageWhenLoaded(int index, QString* error = nullptr);
     QLabel* modelView() const { return m_seen; }  // the 28 × 28 image the model sees
+    // The own image: its cut-out steps (the garment outlined, the crop, the 28 × 28 image), or
+    // the whole image.
+    QLabel* stepsView() const { return m_original; }
 
 public slots:
     void openImageDialog();  // Open image…
@@ -99,7 +109,7 @@ private:
     // A person's image as a background job makes it: decoded, its two 28 × 28 inputs (as it
     // is and inverted) and its preview, so that the UI thread only shows them.
     struct Opened;
-    using Decode = std::function<GrayImage(const std::atomic<bool>* cancel)>;
+    using Decode = std::function<ColorImage(const std::atomic<bool>* cancel)>;
     void retranslateUi();
     QWidget* createToolbar();
     void fillStrip();                      // the test images of the filter as thumbnails
@@ -109,7 +119,11 @@ private:
     void startOpening(Decode decode, const QString& path, const std::string& ownName);
     void finishOpening(std::shared_ptr<Opened> opened, const QString& path,
                        const std::string& ownName);
-    void showOwnImage();                   // m_own's input as m_invert says
+    void showOwnImage();                   // m_own's input as m_prepare and m_invert say
+    // Whether the input shown is inverted: a cut-out unless "no" (core/garment_cutout.h
+    // inverts every cut-out on auto), the whole image as InvertMode says.
+    bool ownInverted() const;
+    void setPreviewTips();  // the previews' tooltips, in the installed language
     void showPreviews(const QImage& own);  // the original (null: none) and the model's view
     bool refuse(const QString& heading, const QString& why, QString* error);
     ImageModel* m_model;
@@ -128,10 +142,11 @@ private:
     int m_testIndex = -1;            // the test image chosen, -1 when another image is
     int m_pendingTest = -1;          // chosen when the test images arrive
     InvertMode m_invert = InvertMode::Auto;
-    QComboBox *m_filter, *m_invertBox;
+    PrepareMode m_prepare = PrepareMode::Cutout;
+    QComboBox *m_filter, *m_invertBox, *m_prepareBox;
     QPushButton *m_open, *m_cancel;
     QListWidget* m_strip;
-    QLabel *m_original, *m_seen, *m_note, *m_invertLabel;
+    QLabel *m_original, *m_seen, *m_note, *m_invertLabel, *m_prepareLabel;
 };
 
 }  // namespace attnviz::ui

@@ -200,6 +200,7 @@ SessionImage ImageView::state() const {
     s.pastedPng = m_chooser->pastedPng();  // a pasted image has no file: kept inside
     const InvertMode inv = m_chooser->invert();
     s.invert = inv == InvertMode::Yes ? "yes" : inv == InvertMode::No ? "no" : "auto";
+    s.prepare = prepareModeName(m_chooser->prepare());
     const ImageRequest& q = m_model->request();
     s.query = q.query.toStdString();
     s.layer = q.layer;
@@ -254,6 +255,7 @@ QStringList ImageView::restore(const SessionImage& s) {
     applyControls();
     m_model->setQuery(checkedQuery(QString::fromStdString(s.query), &problems));
     m_chooser->setInvert(parseInvertMode(s.invert));
+    m_chooser->setPrepare(parsePrepareMode(s.prepare));
     if (s.testIndex >= 0)
         m_chooser->chooseTestImageWhenLoaded(s.testIndex);
     else if (!s.file.empty())

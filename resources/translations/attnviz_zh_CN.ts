@@ -1541,6 +1541,34 @@ weight %6</source>
         <source>Opening the image was cancelled.</source>
         <translation>已取消打开图像。</translation>
     </message>
+    <message>
+        <source>Photo:</source>
+        <translation>照片：</translation>
+    </message>
+    <message>
+        <source>cut out the garment</source>
+        <translation>抠出衣物</translation>
+    </message>
+    <message>
+        <source>whole image</source>
+        <translation>整幅图像</translation>
+    </message>
+    <message>
+        <source>Cut out: the garment is separated from its background by colour and texture (GrabCut), cropped, centred and inverted as Fashion-MNIST&apos;s items are. Whole image: the image is made 28 × 28 as it is.</source>
+        <translation>抠出：按颜色和纹理把衣物从背景中分离（GrabCut），像 Fashion-MNIST 的商品图那样裁剪、居中并反相。整幅图像：图像按原样变为 28 × 28。</translation>
+    </message>
+    <message>
+        <source>%1 (no garment cut out: %2)</source>
+        <translation>%1（没有抠出衣物：%2）</translation>
+    </message>
+    <message>
+        <source>Your image with the garment found outlined, and the garment cropped; the models read it as the 28 × 28 image on the right</source>
+        <translation>你的图像，找到的衣物已描出轮廓，以及裁剪后的衣物；模型读取的是右边的 28 × 28 图像</translation>
+    </message>
+    <message>
+        <source>No garment was cut out (%1): the whole image is used</source>
+        <translation>没有抠出衣物（%1）：使用整幅图像</translation>
+    </message>
 </context>
 <context>
     <name>attnviz::ui::ImageGrid</name>

@@ -1541,6 +1541,34 @@ weight %6</source>
         <source>Opening the image was cancelled.</source>
         <translation>已取消開啟影像。</translation>
     </message>
+    <message>
+        <source>Photo:</source>
+        <translation>照片：</translation>
+    </message>
+    <message>
+        <source>cut out the garment</source>
+        <translation>摳出衣物</translation>
+    </message>
+    <message>
+        <source>whole image</source>
+        <translation>整幅影像</translation>
+    </message>
+    <message>
+        <source>Cut out: the garment is separated from its background by colour and texture (GrabCut), cropped, centred and inverted as Fashion-MNIST&apos;s items are. Whole image: the image is made 28 × 28 as it is.</source>
+        <translation>摳出：依顏色和紋理把衣物從背景中分離（GrabCut），像 Fashion-MNIST 的商品圖那樣裁切、置中並反相。整幅影像：影像照原樣變為 28 × 28。</translation>
+    </message>
+    <message>
+        <source>%1 (no garment cut out: %2)</source>
+        <translation>%1（沒有摳出衣物：%2）</translation>
+    </message>
+    <message>
+        <source>Your image with the garment found outlined, and the garment cropped; the models read it as the 28 × 28 image on the right</source>
+        <translation>你的影像，找到的衣物已描出輪廓，以及裁切後的衣物；模型讀取的是右邊的 28 × 28 影像</translation>
+    </message>
+    <message>
+        <source>No garment was cut out (%1): the whole image is used</source>
+        <translation>沒有摳出衣物（%1）：使用整幅影像</translation>
+    </message>
 </context>
 <context>
     <name>attnviz::ui::ImageGrid</name>

@@ -27,10 +27,12 @@
 #include <QToolButton>
 #include <algorithm>
 #include <cstdio>
+#include <fstream>
 #include <mutex>
 #include <nlohmann/json.hpp>
 #include <set>
 
+#include "core/garment_cutout.h"
 #include "core/head_table.h"
 #include "core/image_input.h"
 #include "core/image_set.h"
@@ -276,6 +278,7 @@ TEST_F(ImageMode, OwnImagesFollowTheInvertSwitch) {
     ASSERT_TRUE(photo.save(path));
     ImageChooser* ch = w.imageView()->chooser();
     ImageModel* m = w.imageView()->model();
+    ch->setPrepare(PrepareMode::Plain);  // the whole image (the cut-out: APhotoIsCutOut…)
     QString error;
     ASSERT_TRUE(ch->openImageFile(path, &error)) << error.toStdString();
     const ModelImage expected =
@@ -445,8 +448,9 @@ TEST_F(ImageMode, TheImageAndItsQueryAreSavedWithTheWorkspace) {
     EXPECT_EQ(
         again.imageView()->model()->image(),
         prepareModelImage(render::readImageFile(shoe.toStdString()), 28, InvertMode::No).pixels);
-    // A pasted image has no file: its grayscale is kept inside the workspace, and it comes
-    // back whole (the invert switch still works on the original, not on the 28 × 28).
+    // A pasted image has no file: its pixels are kept inside the workspace, and it comes
+    // back whole (the invert switch still works on the original, not on the 28 × 28), cut
+    // out as before.
     QImage pasted(90, 50, QImage::Format_RGB32);
     pasted.fill(QColor(245, 240, 235));
     for (int y = 10; y < 40; ++y)
@@ -468,8 +472,64 @@ TEST_F(ImageMode, TheImageAndItsQueryAreSavedWithTheWorkspace) {
     EXPECT_TRUE(third.imageView()->chooser()->imageFile().isEmpty());
     EXPECT_EQ(third.imageView()->model()->image(), seen);
     third.imageView()->chooser()->setInvert(InvertMode::No);
+    EXPECT_EQ(third.imageView()->chooser()->prepare(), PrepareMode::Cutout);
     EXPECT_EQ(third.imageView()->model()->image(),
-              prepareModelImage(render::grayImage(pasted, "p"), 28, InvertMode::No).pixels);
+              cutOutGarment(render::colorImage(pasted, "p"), 28, InvertMode::No).model.pixels);
+}
+
+// A person's photo (issue 49): cut out by default exactly as `attnviz-cli classify` cuts it
+// out (core/garment_cutout.h from the colour image), the steps shown beside the strip; "whole
+// image" gives the plain conversion of the same decoding; the workspace keeps the choice, and
+// an older workspace, which has none, opens with the whole image it was made with.
+TEST_F(ImageMode, APhotoIsCutOutAsTheCliCutsItOut) {
+    MainWindow w;
+    w.show();
+    open(w);
+    ImageChooser* ch = w.imageView()->chooser();
+    ImageModel* m = w.imageView()->model();
+    const QString photo = QStringLiteral(ATTNVIZ_TEST_DATA "/photos/coat-01.jpg");
+    const ColorImage color = render::readColorImageFile(photo.toStdString());
+    const GarmentCutout cut = cutOutGarment(color, 28, InvertMode::Auto);
+    ASSERT_TRUE(cut.found) << cut.note;
+    EXPECT_EQ(ch->prepare(), PrepareMode::Cutout);
+    QString error;
+    ASSERT_TRUE(ch->openImageFile(photo, &error)) << error.toStdString();
+    EXPECT_EQ(m->image(), cut.model.pixels);
+    EXPECT_NE(m->source().find("garment cut out, inverted"), std::string::npos) << m->source();
+    // The steps: the photo with the garment outlined | the crop | the 28 × 28 image.
+    const QPixmap steps = ch->stepsView()->pixmap();
+    ASSERT_FALSE(steps.isNull());
+    EXPECT_GT(steps.width(), 2 * steps.height());
+    ch->setInvert(InvertMode::No);
+    EXPECT_EQ(m->image(), cutOutGarment(color, 28, InvertMode::No).model.pixels);
+    ch->setInvert(InvertMode::Auto);
+    ch->setPrepare(PrepareMode::Plain);
+    const ModelImage whole =
+        prepareModelImage(render::readImageFile(photo.toStdString()), 28, InvertMode::Auto);
+    EXPECT_EQ(m->image(), whole.pixels);
+    EXPECT_NE(m->image(), cut.model.pixels);
+    ch->setPrepare(PrepareMode::Cutout);
+    const QString path = m_dir.path() + "/photo.attnviz.json";
+    ASSERT_TRUE(w.saveSession(path, &error)) << error.toStdString();
+    ASSERT_TRUE(readSessionFile(path.toStdString()).image);
+    EXPECT_EQ(readSessionFile(path.toStdString()).image->prepare, "cutout");
+    {
+        MainWindow again;
+        again.show();
+        ASSERT_TRUE(again.openSession(path, &error)) << error.toStdString();
+        ASSERT_TRUE(again.imageView()->chooser()->waitForImage(&error)) << error.toStdString();
+        EXPECT_EQ(again.imageView()->model()->image(), cut.model.pixels);
+    }
+    nlohmann::json older = nlohmann::json::parse(readAll(path));
+    older["image"].erase("prepare");
+    const QString olderPath = m_dir.path() + "/older.attnviz.json";
+    std::ofstream(olderPath.toStdString()) << older.dump();
+    MainWindow old;
+    old.show();
+    ASSERT_TRUE(old.openSession(olderPath, &error)) << error.toStdString();
+    ASSERT_TRUE(old.imageView()->chooser()->waitForImage(&error)) << error.toStdString();
+    EXPECT_EQ(old.imageView()->chooser()->prepare(), PrepareMode::Plain);
+    EXPECT_EQ(old.imageView()->model()->image(), whole.pixels);
 }
 
 // The last workspace lives in the settings file, read whole at every start: a pasted image

@@ -17,10 +17,13 @@
 #include <QTimer>
 #include <QUrl>
 #include <fstream>
+#include <random>
 #include <nlohmann/json.hpp>
 
 #include "core/image_set.h"
 #include "core/model.h"
+#include "core/session_file.h"
+#include "render/image_file.h"
 #include "tests/render/jpeg_maker.h"
 #include "tests/ui/wait.h"
 #include "ui/image_chooser.h"
@@ -232,4 +235,27 @@ TEST_F(WorkspaceImage, ATruncatedImageFileIsRefused) {
         EXPECT_TRUE(again.problems()->lines().join("\n").contains(image))
             << again.problems()->lines().join("\n").toStdString();
     }
+}
+
+// A pasted photo whose PNG would exceed what a workspace holds (kMaxPastedPngBytes) is kept at
+// half its size, and half again, until it fits: the workspace opens again (it once would have
+// been refused whole). 2048 × 2048 of noise is about 12 MiB of RGB PNG; halved, about 3 MiB.
+TEST_F(ImageOpening, APastedPhotoTooLargeForAWorkspaceIsKeptSmaller) {
+    QImage noise(2048, 2048, QImage::Format_RGB32);
+    std::mt19937 random(12345);
+    for (int y = 0; y < noise.height(); ++y)
+        for (int c = 0; c < noise.width(); ++c) noise.setPixel(c, y, 0xff000000u | (random() >> 8));
+    QMimeData mime;
+    mime.setImageData(noise);
+    QString error;
+    ASSERT_TRUE(m_chooser.openMime(&mime, &error)) << error.toStdString();
+    const std::string png = m_chooser.pastedPng();
+    ASSERT_FALSE(png.empty());
+    EXPECT_LE(png.size(), kMaxPastedPngBytes);
+    const ColorImage kept = render::readColorImageBytes(png, "kept");
+    EXPECT_EQ(kept.width, 1024);
+    EXPECT_EQ(kept.height, 1024);
+    SessionImage s;
+    s.pastedPng = png;
+    EXPECT_NO_THROW(parseSessionJson(nlohmann::json{{"attnviz_session", 1}, {"image", s.toJson()}}.dump(), "w"));
 }
