@@ -38,6 +38,7 @@ public:
 private:
     JobSpec m_spec;
     std::string m_out, m_log, m_preset, m_size;
+    std::string m_state;  // --state: the run's state, continued from when the file exists
     bool m_languageModel = false;
     CLI::Option* m_probeTarget = nullptr;
     std::string m_probeTargetText;
@@ -277,6 +278,23 @@ CLI::App* TrainCommand::add(CLI::App& parent) {
                   "--steps unless it is linear)")
         ->delimiter(',')
         ->check(integerIn(1));
+    auto* select =
+        oneOf(c->add_option("--select-on", m_spec.selectOn,
+                            "Early stopping: OUT is the model of the evaluation (every "
+                            "--eval-every steps) with the best held-out " +
+                                alternatives(selectionMetricNames()) +
+                                " (bleu: seq2seq), its step recorded in the checkpoint"),
+              selectionMetricNames);
+    c->add_option("--patience", m_spec.patience,
+                  "With --select-on: stop after this many evaluations in a row without a "
+                  "better one (0: train every step)")
+        ->check(integerIn(0))
+        ->needs(select);
+    output(c->add_option("--state", m_state,
+                         "Keep the run's state (model, optimiser, best evaluation so far) in "
+                         "this file at every evaluation and when stopped; when the file "
+                         "exists, continue from it (the same options), with the same result "
+                         "as a run never stopped"));
     return c;
 }
 
@@ -327,7 +345,14 @@ void TrainCommand::run(const Context& ctx) {
             "so a kept step is not the model of a run that long");
     for (const int step : m_saveAt) checkOutputPath(snapshotPath(m_out, step), "--save-at");
     if (m_spec.probeEvery > 0) checkOutputPath(probePath, "the probe file");
+    if (!m_state.empty()) checkOutputPath(m_state, "--state");
     TrainingJob job(m_spec);
+    const bool resumed = !m_state.empty() && std::filesystem::exists(m_state);
+    if (resumed) {
+        job.resume(m_state);
+        ctx.err << "attnviz-cli: continuing from step " << job.stepsDone() << " of "
+                << m_spec.train.steps << " (" << m_state << ")\n";
+    }
     // The probe file, rewritten atomically at every snapshot: readable while training runs.
     auto writeProbe = [&] {
         if (job.probe())
@@ -351,6 +376,7 @@ void TrainCommand::run(const Context& ctx) {
             printer(p);
             if (log) log << jsonText(logLine(p)) << "\n" << std::flush;
             if (p.probe) writeProbe();
+            if (p.eval && !m_state.empty()) job.saveState(m_state);
             if (std::binary_search(m_saveAt.begin(), m_saveAt.end(), p.stats.step)) {
                 // As at the end of a run that long: evaluated, its metadata, written atomically
                 // (the evaluation draws no random numbers, so the run goes on unchanged).
@@ -366,12 +392,21 @@ void TrainCommand::run(const Context& ctx) {
                     std::to_string(diverged) + "; no checkpoint written to '" + m_out +
                     "' (lower --lr or set --clip)");
     }
-    const bool stopped = steps < m_spec.train.steps;
+    if (!m_state.empty()) job.saveState(m_state);  // an interrupted run goes on from here
+    const bool patience = job.patienceRanOut();
+    const bool stopped = steps < m_spec.train.steps && !patience;
     if (stopped) printer.interrupted(steps);
+    if (patience)
+        ctx.err << "attnviz-cli: stopped after step " << steps << ": " << m_spec.patience
+                << " evaluations without a better held-out " << m_spec.selectOn << "\n";
+    job.useBest();
     const Evaluation ev = job.evaluateHeldOut(!stopped);
     job.finish(ev, stopped);
     job.model().save(m_out);
     ctx.out << "wrote " << m_out << " after " << steps << " steps; ";
+    if (job.bestStep() > 0)
+        ctx.out << "the model of step " << job.bestStep() << ", chosen on held-out "
+                << m_spec.selectOn << "; ";
     if (ev.sentences > 0)
         ctx.out << "held-out " << jsonText(ev.toJson()) << "\n";
     else  // say so rather than print zeros that read like results

@@ -388,4 +388,35 @@ int Trainer::stepsDone() const {
     return d->steps;
 }
 
+const ParamStore& Trainer::firstMoments() const {
+    return d->m1;
+}
+
+const ParamStore& Trainer::secondMoments() const {
+    return d->m2;
+}
+
+void Trainer::restore(int steps, const ParamStore& first, const ParamStore& second) {
+    if (steps < 0) throw Error("a training state's step count is negative");
+    for (const auto* given : {&first, &second}) {
+        const ParamStore& own = given == &first ? d->m1 : d->m2;
+        const char* what = given == &first ? "first" : "second";
+        if (given->size() != own.size())
+            throw Error(std::string("the optimiser's ") + what + " moments have " +
+                        std::to_string(given->size()) + " tensors, the model " +
+                        std::to_string(own.size()));
+        for (const auto& [name, t] : own) {
+            const auto it = given->find(name);
+            if (it == given->end())
+                throw Error(std::string("the optimiser's ") + what + " moments lack '" + name + "'");
+            if (it->second.shape != t.shape)
+                throw Error(std::string("the optimiser's ") + what + " moment of '" + name +
+                            "' has another shape than the parameter");
+        }
+    }
+    for (auto& [name, t] : d->m1) t.m = first.at(name).m;
+    for (auto& [name, t] : d->m2) t.m = second.at(name).m;
+    d->steps = steps;
+}
+
 }  // namespace attnviz

@@ -111,6 +111,15 @@ public:
     StepStats step(const std::vector<Example>& batch);
     int stepsDone() const;
 
+    // Adam's first and second moments, by parameter name (each the shape of its parameter;
+    // zero for sgd): with the model and the steps done, all a run needs to go on exactly as it
+    // would have (TrainingJob::saveState). The dropout and augmentation seeds follow the step.
+    const ParamStore& firstMoments() const;
+    const ParamStore& secondMoments() const;
+    // Continues after `steps` steps with these moments; Error naming a tensor that is missing
+    // or of another shape (nothing is changed then).
+    void restore(int steps, const ParamStore& first, const ParamStore& second);
+
 private:
     struct Impl;
     std::unique_ptr<Impl> d;

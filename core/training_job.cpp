@@ -3,7 +3,10 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
 #include <filesystem>
+#include <limits>
+#include <optional>
 
 #include "data.h"
 #include "error.h"
@@ -110,6 +113,19 @@ void validateJobSpec(const JobSpec& spec) {
     if (spec.heldOutCount < 0 || spec.heldOutCount > kMaxExampleCount)
         throw Error("--held-out must be between 0 and " + std::to_string(kMaxExampleCount));
     if (spec.evalEvery < 0) throw Error("--eval-every must be at least 0 (0: only at the end)");
+    const auto& metrics = selectionMetricNames();
+    if (!spec.selectOn.empty()) {
+        if (std::find(metrics.begin(), metrics.end(), spec.selectOn) == metrics.end())
+            throw Error("--select-on must be " + alternatives(metrics) + ", got \"" +
+                        excerpt(spec.selectOn) + "\"");
+        if (spec.evalEvery <= 0)
+            throw Error("--select-on needs --eval-every: the held-out set is evaluated only then");
+        if (spec.heldOutCount == 0)
+            throw Error("--select-on needs held-out examples (--held-out is 0)");
+    }
+    if (spec.patience < 0) throw Error("--patience must be at least 0 (0: train every step)");
+    if (spec.patience > 0 && spec.selectOn.empty())
+        throw Error("--patience needs --select-on: the held-out metric that must improve");
     if (spec.probeEvery < 0) throw Error("--probe-every must be at least 1 (or 0: no probe)");
     if (spec.probeEvery > 0 && spec.probeRequired &&
         spec.probeSource.find_first_not_of(" \t\r\n") == std::string::npos)
@@ -126,6 +142,53 @@ void validateJobSpec(const JobSpec& spec) {
     }
 }
 
+const std::vector<std::string>& selectionMetricNames() {
+    static const std::vector<std::string> names{"accuracy", "loss", "bleu"};
+    return names;
+}
+
+namespace {
+
+// The selection metric of an evaluation, larger is better (the loss negated).
+double selectionValue(const std::string& metric, const Evaluation& e) {
+    if (metric == "loss") return -e.loss;
+    if (metric == "bleu") return e.bleu ? e.bleu->score : 0.0;
+    return e.tokenAccuracy;
+}
+
+constexpr const char* kStateKey = "attnviz_training_state";
+
+struct Difference {
+    std::string key, theirs, ours;
+};
+
+// The first key (dotted path) whose value differs between a state file's run and this one.
+std::optional<Difference> firstDifference(const nlohmann::json& theirs, const nlohmann::json& ours,
+                                          const std::string& path) {
+    if (theirs == ours) return std::nullopt;
+    if (theirs.is_object() && ours.is_object()) {
+        for (const auto& [key, value] : ours.items()) {
+            const std::string sub = path.empty() ? key : path + "." + key;
+            if (!theirs.contains(key)) return Difference{sub, "absent", excerpt(value)};
+            if (auto d = firstDifference(theirs[key], value, sub)) return d;
+        }
+        for (const auto& [key, value] : theirs.items())
+            if (!ours.contains(key))
+                return Difference{path.empty() ? key : path + "." + key, excerpt(value), "absent"};
+    }
+    return Difference{path.empty() ? "run" : path, excerpt(theirs), excerpt(ours)};
+}
+
+// Tensors of a state file under a prefix ("model/", "adam.m/" …), by parameter name.
+ParamStore withPrefix(const std::map<std::string, Tensor>& all, const std::string& prefix) {
+    ParamStore out;
+    for (const auto& [name, t] : all)
+        if (name.compare(0, prefix.size(), prefix) == 0) out.emplace(name.substr(prefix.size()), t);
+    return out;
+}
+
+}  // namespace
+
 struct TrainingJob::Impl {
     JobSpec spec;
     std::optional<Model> model;
@@ -137,6 +200,35 @@ struct TrainingJob::Impl {
     std::unique_ptr<Trainer> trainer;
     std::optional<ProbeRecorder> probe;
     int steps = 0;
+    // Early stopping (spec.selectOn): the best evaluation so far and its parameters.
+    ParamStore bestParams;
+    int bestStep = 0;
+    double bestValue = 0;
+    int sinceBest = 0;  // evaluations since the best one
+
+    bool patienceRanOut() const { return spec.patience > 0 && sinceBest >= spec.patience; }
+
+    // What a state file must share with this run to continue it: every option that changes
+    // the steps' results, the data and the model's configuration.
+    // The steps are not part of it unless the schedule depends on them (linear): a run can be
+    // continued for longer than first asked.
+    nlohmann::json runKey() const {
+        nlohmann::json options = spec.train.toJson();
+        if (spec.train.schedule != "linear") options.erase("steps");
+        return {{"options", options},
+                {"task", spec.task},
+                {"data", std::filesystem::path(spec.data).filename().string()},
+                {"dev", std::filesystem::path(spec.dev).filename().string()},
+                {"init", std::filesystem::path(spec.init).filename().string()},
+                {"held_out", spec.heldOutCount},
+                {"eval_every", spec.evalEvery},
+                {"select_on", spec.selectOn},
+                {"patience", spec.patience},
+                {"vocab_size", spec.vocabSize},
+                {"case_sensitive", spec.caseSensitive},
+                {"tokenizer", spec.tokenizer},
+                {"config", model->config().toJson()}};
+    }
 
     void prepare() {
         const bool fromInit = !spec.init.empty();
@@ -228,6 +320,8 @@ struct TrainingJob::Impl {
         // Images are all of one length: no bucketing.
         batcher = std::make_unique<Batcher>(*source, spec.train.batchSize,
                                             spec.train.shuffle && !images, spec.train.seed + 1);
+        if (spec.selectOn == "bleu" && !model->config().hasEncoder())
+            throw Error("--select-on bleu needs a seq2seq model: BLEU scores translations");
         trainer = std::make_unique<Trainer>(*model, spec.train);
         if (spec.probeEvery > 0) {
             try {
@@ -269,6 +363,8 @@ int TrainingJob::run(const std::function<void(const Progress&)>& onProgress,
     const auto t0 = Clock::now();
     double tokens = 0;
     const int total = d->spec.train.steps;
+    const int first = d->steps;  // a continued run (resume) starts after its state's steps
+    if (d->patienceRanOut()) return d->steps;
     while (d->steps < total && !(stop && stop->load())) {
         const auto batch = d->batcher->next();
         Progress p;
@@ -277,14 +373,141 @@ int TrainingJob::run(const std::function<void(const Progress&)>& onProgress,
         tokens += p.stats.sourceTokens + p.stats.targetTokens;
         p.elapsedSeconds = std::chrono::duration<double>(Clock::now() - t0).count();
         p.tokensPerSecond = p.elapsedSeconds > 0 ? tokens / p.elapsedSeconds : 0;
-        p.etaSeconds = p.elapsedSeconds / d->steps * (total - d->steps);
-        if (d->spec.evalEvery > 0 && d->steps % d->spec.evalEvery == 0 && !d->heldOut.empty())
-            p.eval = evaluate(*d->model, d->heldOut, EvalOptions{64, false});
+        p.etaSeconds = p.elapsedSeconds / (d->steps - first) * (total - d->steps);
+        const bool select = !d->spec.selectOn.empty();
+        if (d->spec.evalEvery > 0 && d->steps % d->spec.evalEvery == 0 && !d->heldOut.empty()) {
+            p.eval = evaluate(*d->model, d->heldOut,
+                              EvalOptions{64, select && d->spec.selectOn == "bleu"});
+            if (select) {
+                const double v = selectionValue(d->spec.selectOn, *p.eval);
+                if (d->bestStep == 0 || v > d->bestValue) {  // ties keep the earlier model
+                    d->bestParams = d->model->params();
+                    d->bestStep = d->steps;
+                    d->bestValue = v;
+                    d->sinceBest = 0;
+                    p.best = true;
+                } else {
+                    ++d->sinceBest;
+                }
+            }
+        }
         if (d->probe && d->probe->due(d->steps, total))
             p.probe = &d->probe->record(*d->model, d->steps);
         if (onProgress) onProgress(p);
+        if (d->patienceRanOut()) break;
     }
     return d->steps;
+}
+
+int TrainingJob::stepsDone() const {
+    return d->steps;
+}
+
+int TrainingJob::bestStep() const {
+    return d->bestStep;
+}
+
+bool TrainingJob::patienceRanOut() const {
+    return d->patienceRanOut();
+}
+
+void TrainingJob::useBest() {
+    // Values only: networks hold pointers to the model's tensors.
+    if (d->bestStep > 0)
+        for (auto& [name, t] : d->model->params()) t.m = d->bestParams.at(name).m;
+}
+
+void TrainingJob::saveState(const std::string& path) const {
+    SafeTensorsFile f;
+    for (const auto& [name, t] : d->model->params()) f.tensors.emplace("model/" + name, t);
+    for (const auto& [name, t] : d->trainer->firstMoments()) f.tensors.emplace("adam.m/" + name, t);
+    for (const auto& [name, t] : d->trainer->secondMoments()) f.tensors.emplace("adam.v/" + name, t);
+    for (const auto& [name, t] : d->bestParams) f.tensors.emplace("best/" + name, t);
+    char value[32];
+    std::snprintf(value, sizeof value, "%.17g", d->bestValue);
+    f.metadata = {{kStateKey, "1"},
+                  {"run", d->runKey().dump()},
+                  {"steps", std::to_string(d->steps)},
+                  {"best_step", std::to_string(d->bestStep)},
+                  {"best_value", value},
+                  {"since_best", std::to_string(d->sinceBest)}};
+    f.write(path);
+}
+
+void TrainingJob::resume(const std::string& path) {
+    const std::string what = "the training state '" + path + "'";
+    if (d->probe) throw Error("a run with a probe cannot be continued from " + what);
+    if (d->steps > 0) throw Error("only a run that has not started can continue " + what);
+    const SafeTensorsFile f = SafeTensorsFile::read(
+        path, [&](const std::map<std::string, std::string>& meta, const auto&) {
+            if (!meta.count(kStateKey) || meta.at(kStateKey) != "1")
+                throw Error(what + " is not a training state written by train --state");
+        });
+    auto number = [&](const char* key, long long lo, long long hi) {
+        const auto it = f.metadata.find(key);
+        try {
+            size_t used = 0;
+            if (it != f.metadata.end()) {
+                const long long v = std::stoll(it->second, &used);
+                if (used == it->second.size() && v >= lo && v <= hi) return v;
+            }
+        } catch (const std::exception&) {
+        }
+        throw Error(what + " has no valid \"" + key + "\"");
+    };
+    nlohmann::json run;
+    try {
+        run = nlohmann::json::parse(f.metadata.count("run") ? f.metadata.at("run") : "");
+    } catch (const nlohmann::json::exception&) {
+        throw Error(what + " has no valid \"run\"");
+    }
+    if (const auto diff = firstDifference(run, d->runKey(), ""))
+        throw Error(what + " is of another run: its " + diff->key + " is " + diff->theirs +
+                    ", this run's " + diff->ours);
+    const int steps = int(number("steps", 0, std::numeric_limits<int>::max()));
+    if (steps > d->spec.train.steps)
+        throw Error(what + " is after step " + std::to_string(steps) + ", beyond --steps " +
+                    std::to_string(d->spec.train.steps));
+    const int bestStep = int(number("best_step", 0, steps));
+    const int sinceBest = int(number("since_best", 0, steps));
+    double bestValue = 0;
+    try {
+        bestValue = std::stod(f.metadata.count("best_value") ? f.metadata.at("best_value") : "");
+    } catch (const std::exception&) {
+        throw Error(what + " has no valid \"best_value\"");
+    }
+    const ParamStore params = withPrefix(f.tensors, "model/"),
+                     best = withPrefix(f.tensors, "best/");
+    const ParamStore& own0 = d->model->params();
+    for (const auto* store : {&params, &best}) {
+        if (store == &best && bestStep == 0 && best.empty()) continue;
+        const char* part = store == &params ? "model" : "best model";
+        if (store->size() != own0.size())
+            throw Error(what + ": its " + part + " has " + std::to_string(store->size()) +
+                        " tensors, this run's model " + std::to_string(own0.size()));
+        for (const auto& [name, t] : own0) {
+            const auto it = store->find(name);
+            if (it == store->end() || it->second.shape != t.shape)
+                throw Error(what + ": its " + part + " lacks '" + name +
+                            "' of this run's shape");
+            if (!it->second.m.allFinite())
+                throw Error(what + ": its " + part + "'s '" + name + "' is not finite");
+        }
+    }
+    try {
+        d->trainer->restore(steps, withPrefix(f.tensors, "adam.m/"),
+                            withPrefix(f.tensors, "adam.v/"));
+    } catch (const Error& e) {
+        throw Error(what + ": " + e.what());
+    }
+    for (auto& [name, t] : d->model->params()) t.m = params.at(name).m;
+    d->bestParams = best;
+    d->bestStep = bestStep;
+    d->bestValue = bestValue;
+    d->sinceBest = sinceBest;
+    // The data stream as it stood: the same batches drawn again, not trained on.
+    for (int i = 0; i < steps; ++i) d->batcher->next();
+    d->steps = steps;
 }
 
 const ProbeRecorder* TrainingJob::probe() const {
@@ -321,6 +544,14 @@ void TrainingJob::finish(const Evaluation& heldOut, bool stoppedEarly) {
     if (!d->spec.init.empty()) {
         t["init"] = std::filesystem::path(d->spec.init).filename().string();
         if (d->model->training().present()) t["init_training"] = d->model->training().raw();
+    }
+    if (!d->spec.selectOn.empty()) {
+        t["checkpoint_chosen_on"] = "validation";
+        t["selected_on"] = d->spec.selectOn;
+        t["chosen_step"] = d->bestStep > 0 ? d->bestStep : d->steps;
+        t["eval_every"] = d->spec.evalEvery;
+        t["patience"] = d->spec.patience;
+        t["stopped_by_patience"] = d->patienceRanOut();
     }
     d->model->setTraining(t);
 }

@@ -45,7 +45,16 @@ struct JobSpec {
     // false (the app, whose probe is simply the current sentence): a probe the model cannot
     // analyse (too long, empty) is dropped with a note instead of failing the run.
     bool probeRequired = true;
+    // Early stopping: keep the model of the evaluation (every evalEvery steps, which it needs)
+    // with the best held-out selectOn ("accuracy", "loss" or "bleu", seq2seq only; "": keep
+    // the last), and stop after `patience` evaluations in a row without a better one (0:
+    // train every step). The held-out examples are the validation set: never the test set.
+    std::string selectOn;
+    int patience = 0;
 };
+
+// The values of JobSpec::selectOn but "", as validateJobSpec checks them.
+const std::vector<std::string>& selectionMetricNames();
 
 struct Progress {
     StepStats stats;
@@ -53,6 +62,7 @@ struct Progress {
     double tokensPerSecond = 0;  // source + target tokens of the steps so far, per second
     double etaSeconds = 0;
     std::optional<Evaluation> eval;        // at --eval-every steps
+    bool best = false;                     // with selectOn: eval is the best so far
     const ProbeSnapshot* probe = nullptr;  // recorded after this step (valid in the callback)
 };
 
@@ -78,7 +88,25 @@ public:
     // The probe's snapshots so far (step 0 is recorded when the job is prepared); null
     // without a probe.
     const ProbeRecorder* probe() const;
+    // The checkpoint's "training" metadata; with selectOn also how the checkpoint was chosen
+    // ("checkpoint_chosen_on": "validation", "selected_on", "chosen_step", "patience", …).
     void finish(const Evaluation& heldOut, bool stoppedEarly);
+    int stepsDone() const;
+
+    // With selectOn: the step of the best evaluation so far (0: none yet).
+    int bestStep() const;
+    // Whether run() stopped because `patience` evaluations in a row brought nothing better.
+    bool patienceRanOut() const;
+    // Puts the best evaluation's parameters into model() (no change without one).
+    void useBest();
+
+    // The run's state after stepsDone() steps (the model, the optimiser's moments, the best
+    // evaluation so far and its parameters) as a safetensors file, written atomically; and
+    // continuing from one written by this same run (the same options, data and
+    // configuration), bit for bit as if it had not stopped: Error naming the file and what is
+    // wrong with it or which option differs, and nothing changed. Not with a probe.
+    void saveState(const std::string& path) const;
+    void resume(const std::string& path);
 
 private:
     struct Impl;

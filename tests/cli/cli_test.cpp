@@ -222,6 +222,50 @@ TEST(Cli, TrainingIsReproducibleToTheByte) {
 // --save-at keeps the model of a shorter run on the way (issue 30's longer-training experiment:
 // one 9,000-step run gives the 3,000- and 6,000-step models): the step-3 checkpoint of a 6-step
 // run has the same tensors as a 3-step run with the same seed, dropout on, two threads.
+// train --state: a run of 3 steps continued to 6 from its state file writes the same bytes as
+// a run of 6 steps (issue 50: long runs go on where a session stopped them), and the kept
+// model is the best evaluation's, recorded as chosen on validation.
+TEST(Cli, AStateFileContinuesARunToTheSameBytes) {
+    const std::string cfg = tmp("tiny_st.json"), state = tmp("st.state.safetensors"),
+                      a = tmp("st_a.safetensors"), b = tmp("st_b.safetensors"),
+                      c = tmp("st_c.safetensors");
+    writeFile(cfg, kTinyConfig);
+    std::remove(state.c_str());
+    const std::vector<std::string> common{
+        "train",    "--config", cfg,   "--task",         "sort", "--threads",    "2",
+        "--seed",   "4",        "--dropout", "0.3",      "--held-out", "10", "--eval-every",
+        "2",        "--select-on", "loss"};
+    auto with = [&](std::vector<std::string> more) {
+        std::vector<std::string> args = common;
+        args.insert(args.end(), more.begin(), more.end());
+        return args;
+    };
+    Result r = cli(with({"--steps", "3", "--state", state, "--out", a}));
+    ASSERT_EQ(r.code, 0) << r.err;
+    r = cli(with({"--steps", "6", "--state", state, "--out", b}));
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_NE(r.err.find("continuing from step 3 of 6"), std::string::npos) << r.err;
+    r = cli(with({"--steps", "6", "--out", c}));
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_TRUE(readAll(b) == readAll(c));
+    const json t = json::parse(attnviz::SafeTensorsFile::read(c).metadata.at("training"));
+    EXPECT_EQ(t["checkpoint_chosen_on"], "validation");
+    EXPECT_EQ(t["selected_on"], "loss");
+    EXPECT_EQ(t["steps"], 6);
+    // Another run's state is refused by name, and left as it is.
+    const std::string before = readAll(state);
+    r = cli(with({"--steps", "6", "--lr", "0.01", "--state", state, "--out", b}));
+    EXPECT_EQ(r.code, 1);
+    EXPECT_NE(r.err.find("is of another run: its options.lr is"), std::string::npos) << r.err;
+    EXPECT_TRUE(readAll(state) == before);
+    // A checkpoint given as the state is refused, not overwritten.
+    const std::string model = readAll(a);
+    r = cli(with({"--steps", "6", "--state", a, "--out", b}));
+    EXPECT_EQ(r.code, 1);
+    EXPECT_NE(r.err.find("is not a training state"), std::string::npos) << r.err;
+    EXPECT_TRUE(readAll(a) == model);
+}
+
 TEST(Cli, SaveAtKeepsTheModelOfTheShorterRun) {
     const std::string cfg = tmp("tiny_sa.json"), longRun = tmp("sa_long.safetensors"),
                       shortRun = tmp("sa_short.safetensors"),

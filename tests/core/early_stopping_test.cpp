@@ -1,0 +1,195 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Training to a plateau (issue 50): the checkpoint chosen on the held-out (validation) set,
+// early stopping after `patience` evaluations without a better one, and a run's state kept in
+// a file so that a stopped run goes on with the same result, bit for bit, as one never stopped.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+
+#include "core/safetensors.h"
+#include "core/training_job.h"
+#include "test_util.h"
+
+using namespace attnviz;
+
+namespace {
+
+JobSpec job(int steps) {
+    JobSpec s;
+    s.configJson = nlohmann::json::parse(
+        R"({"d_model": 32, "heads": 2, "d_ff": 64, "enc_layers": 1, "dec_layers": 1,
+            "max_len": 16})");
+    s.task = "reverse";
+    s.train.steps = steps;
+    s.train.lr = 3e-3;
+    s.train.warmup = 20;
+    s.train.dropout = 0.2f;  // dropout and threads: the state must carry what they depend on
+    s.train.threads = 2;
+    s.heldOutCount = 40;
+    s.evalEvery = 10;
+    s.selectOn = "loss";
+    return s;
+}
+
+std::string bytes(TrainingJob& j) {
+    return j.model().toSafeTensors().serialize();
+}
+
+struct TempFile {
+    std::string path = (std::filesystem::temp_directory_path() /
+                        ("attnviz-state-" + std::to_string(::getpid()) + ".safetensors"))
+                           .string();
+    ~TempFile() { std::remove(path.c_str()); }
+};
+
+}  // namespace
+
+// The kept model is the one of the evaluation with the best held-out metric, recorded in the
+// checkpoint's training metadata with how it was chosen.
+TEST(EarlyStopping, KeepsTheModelOfTheBestEvaluation) {
+    JobSpec s = job(400);
+    s.train.lr = 0.05;  // too high: the held-out loss rises again after its best
+    s.patience = 2;     // so the last evaluations are not the best
+    TrainingJob j(s);
+    std::map<int, double> loss;
+    std::map<int, std::string> models;
+    j.run([&](const Progress& p) {
+        if (!p.eval) return;
+        loss[p.stats.step] = p.eval->loss;
+        models[p.stats.step] = bytes(j);
+    });
+    ASSERT_GE(loss.size(), 3u);
+    const int best = std::min_element(loss.begin(), loss.end(), [](auto& a, auto& b) {
+                         return a.second < b.second;
+                     })->first;
+    ASSERT_NE(best, loss.rbegin()->first) << "the test needs a run whose last evaluation is not its best";
+    EXPECT_EQ(j.bestStep(), best);
+    j.useBest();
+    EXPECT_TRUE(bytes(j) == models[best]);
+    j.finish(j.evaluateHeldOut(false), false);
+    const nlohmann::json t = j.model().training().raw();
+    EXPECT_EQ(t["checkpoint_chosen_on"], "validation");
+    EXPECT_EQ(t["selected_on"], "loss");
+    EXPECT_EQ(t["chosen_step"], best);
+    EXPECT_EQ(t["steps"], loss.rbegin()->first);
+    EXPECT_EQ(t["patience"], 2);
+    EXPECT_EQ(t["stopped_by_patience"], true);
+    EXPECT_NEAR(j.evaluateHeldOut(false).loss, loss[best], 1e-9);
+}
+
+// With patience P the run stops P evaluations after its best one, and not before.
+TEST(EarlyStopping, StopsAfterPatienceEvaluationsWithoutABetterOne) {
+    JobSpec s = job(400);
+    s.train.lr = 0.05;
+    s.patience = 2;
+    TrainingJob j(s);
+    std::vector<std::pair<int, double>> evals;
+    const int done = j.run([&](const Progress& p) {
+        if (p.eval) evals.emplace_back(p.stats.step, p.eval->loss);
+    });
+    ASSERT_LT(done, 400);
+    EXPECT_TRUE(j.patienceRanOut());
+    ASSERT_GE(evals.size(), 3u);
+    // The last two evaluations are worse than the best before them; no earlier pair is.
+    double best = evals[0].second;
+    int since = 0;
+    for (size_t i = 1; i < evals.size(); ++i) {
+        if (evals[i].second < best) {
+            best = evals[i].second;
+            since = 0;
+        } else {
+            ++since;
+        }
+        if (i + 1 < evals.size()) {
+            EXPECT_LT(since, 2) << "should have stopped at " << evals[i].first;
+        }
+    }
+    EXPECT_EQ(since, 2);
+    EXPECT_EQ(j.bestStep(), evals[evals.size() - 3].first);
+}
+
+// A run stopped and continued from its state file ends with the same bytes as one that ran
+// through: model, best model, the optimiser's moments and the data order all carried.
+TEST(TrainingState, AContinuedRunEqualsOneNeverStopped) {
+    TempFile state;
+    TrainingJob whole(job(50));
+    whole.run(nullptr);
+    whole.useBest();
+
+    std::atomic<bool> stop{false};
+    {
+        TrainingJob first(job(50));
+        first.run([&](const Progress& p) { stop = p.stats.step == 23; }, &stop);
+        EXPECT_EQ(first.stepsDone(), 23);
+        first.saveState(state.path);
+    }
+    TrainingJob second(job(50));
+    second.resume(state.path);
+    EXPECT_EQ(second.stepsDone(), 23);
+    second.run(nullptr);
+    EXPECT_EQ(second.bestStep(), whole.bestStep());
+    second.useBest();
+    EXPECT_TRUE(bytes(second) == bytes(whole));
+}
+
+// A state file of another run, or not a state file, is refused by name, and the job is left
+// as it was.
+TEST(TrainingState, AnotherRunsStateIsRefusedNamingTheDifference) {
+    TempFile state;
+    {
+        TrainingJob j(job(30));
+        j.run(nullptr);
+        j.saveState(state.path);
+    }
+    JobSpec other = job(30);
+    other.train.lr = 1e-3;
+    TrainingJob j(other);
+    const std::string before = bytes(j);
+    const std::string e = test::errorOf([&] { j.resume(state.path); });
+    EXPECT_NE(e.find("of another run"), std::string::npos) << e;
+    EXPECT_NE(e.find("options.lr"), std::string::npos) << e;
+    EXPECT_TRUE(bytes(j) == before);
+    EXPECT_EQ(j.stepsDone(), 0);
+
+    // A checkpoint is not a state file.
+    j.model().save(state.path);
+    const std::string e2 = test::errorOf([&] { j.resume(state.path); });
+    EXPECT_NE(e2.find("not a training state"), std::string::npos) << e2;
+
+    // A state whose optimiser lacks a tensor.
+    {
+        TrainingJob k(job(30));
+        k.saveState(state.path);
+    }
+    SafeTensorsFile f = SafeTensorsFile::read(state.path);
+    ASSERT_EQ(f.tensors.erase("adam.m/" + j.model().params().begin()->first), 1u);
+    f.write(state.path);
+    TrainingJob same(job(30));
+    const std::string fresh = bytes(same);
+    const std::string e3 = test::errorOf([&] { same.resume(state.path); });
+    EXPECT_NE(e3.find("first moments have 48 tensors, the model 49"), std::string::npos) << e3;
+    EXPECT_TRUE(bytes(same) == fresh);
+    EXPECT_EQ(same.stepsDone(), 0);
+}
+
+TEST(EarlyStopping, OptionsThatCannotWorkAreRefused) {
+    JobSpec s = job(10);
+    s.evalEvery = 0;
+    EXPECT_NE(test::errorOf([&] { validateJobSpec(s); }).find("--eval-every"), std::string::npos);
+    s = job(10);
+    s.selectOn = "f1";
+    EXPECT_NE(test::errorOf([&] { validateJobSpec(s); }).find("accuracy, loss or bleu"),
+              std::string::npos);
+    s = job(10);
+    s.selectOn = "";
+    s.patience = 3;
+    EXPECT_NE(test::errorOf([&] { validateJobSpec(s); }).find("--select-on"), std::string::npos);
+    s = job(10);
+    s.task = "lm";
+    s.configJson["arch"] = "decoder";
+    s.configJson.erase("enc_layers");
+    s.selectOn = "bleu";
+    EXPECT_NE(test::errorOf([&] { TrainingJob j(s); }).find("seq2seq"), std::string::npos);
+}
