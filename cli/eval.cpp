@@ -29,6 +29,7 @@ public:
 
 private:
     std::string m_model, m_task, m_data, m_align, m_hypotheses, m_split = "test";
+    std::string m_predictions;  // images: each image's prediction and label, one per line
     CLI::Option* m_countOption = nullptr;
     void runImages(const Context& ctx, Model& model);
     int m_count = 200, m_batch = 64;
@@ -74,17 +75,24 @@ CLI::App* EvalCommand::add(CLI::App& parent) {
                "this file: one line per example, hypothesis TAB reference, words separated by "
                "spaces (for per-sentence statistics, e.g. a paired bootstrap)"))
         ->excludes(noDecode);
+    output(c->add_option("--predictions", m_predictions,
+                         "Images: write each image's predicted class and its label to this "
+                         "file, one line per image in the split's order, predicted TAB label "
+                         "(class indices; for paired tests such as McNemar's)"));
     return c;
 }
 
 void EvalCommand::run(const Context& ctx) {
     if (m_task.empty() == m_data.empty()) throw Error("eval needs --task or --data");
     if (!m_hypotheses.empty()) checkOutputPath(m_hypotheses, "--hypotheses");
+    if (!m_predictions.empty()) checkOutputPath(m_predictions, "--predictions");
     Model model = Model::load(m_model);
     if (isImageTask(m_task) || model.config().isVision()) {
         if (!m_hypotheses.empty()) throw Error("--hypotheses needs a translation model");
         return runImages(ctx, model);
     }
+    if (!m_predictions.empty())
+        throw Error("--predictions needs an image model (text models: --hypotheses)");
     if (!m_hypotheses.empty() && !model.config().hasEncoder())
         throw Error("--hypotheses needs a seq2seq model (a decoder-only model decodes nothing)");
     std::vector<Example> examples;
@@ -173,7 +181,14 @@ void EvalCommand::runImages(const Context& ctx, Model& model) {
         set = std::move(validation);
     }
     if (m_countOption->count() && size_t(m_count) < set.size()) set = set.slice(0, size_t(m_count));
-    const Classification c = classifyImages(model, imageExamples(set), m_batch);
+    const std::vector<Example> examples = imageExamples(set);
+    const Classification c = classifyImages(model, examples, m_batch);
+    if (!m_predictions.empty()) {
+        std::string text;
+        for (size_t i = 0; i < examples.size(); ++i)
+            text += std::to_string(c.predicted[i]) + "\t" + std::to_string(examples[i].label) + "\n";
+        writeFileAtomically(m_predictions, text);
+    }
     json j{{"model", m_model}, {"task", m_task}, {"split", m_split}};
     j["metrics"] = c.toJson(model.classNames());
     ctx.out << jsonText(j, 2) << "\n";

@@ -116,6 +116,7 @@ Classification classifyImages(Model& model, const std::vector<Example>& examples
             for (int k = 1; k < C; ++k)
                 if (row(k) > row(best)) best = k;
             ++c.confusion[size_t(examples[i].label)][size_t(best)];
+            c.predicted.push_back(best);
             c.correct += best == examples[i].label ? 1 : 0;
         }
     }

@@ -48,6 +48,7 @@ struct Classification {
     int correct = 0;
     // [true class][predicted class] counts; the prediction is the first arg-max of the logits.
     std::vector<std::vector<int>> confusion;
+    std::vector<int> predicted;  // [images], each image's prediction, in the examples' order
     double accuracy() const { return images ? double(correct) / images : 0.0; }
     // Per class: correct / images of that class (0 for a class without images).
     std::vector<double> classAccuracy() const;

@@ -349,3 +349,29 @@ TEST(ImageCli, AnalyzeOptionsAreChecked) {
     EXPECT_EQ(r.code, 1);
     EXPECT_HAS(r.err, "need an image model");
 }
+
+// eval --predictions (issue 50: paired tests on the same test images): one line per image of
+// the split, predicted TAB label, agreeing with the JSON's accuracy and confusion matrix.
+TEST(ImageCli, EvalWritesEachImagesPrediction) {
+    if (!haveFashionMnist()) GTEST_SKIP() << "Fashion-MNIST is not installed";
+    const std::string out = tmp("predictions.tsv");
+    const Result r = cli({"eval", "--model", vitModel(), "--task", "fashion-mnist", "--split",
+                          "validation", "--count", "300", "--predictions", out});
+    ASSERT_EQ(r.code, 0) << r.err;
+    const json m = json::parse(r.out)["metrics"];
+    std::ifstream in(out);
+    std::vector<std::vector<int>> confusion(10, std::vector<int>(10, 0));
+    int lines = 0, correct = 0, predicted = 0, label = 0;
+    while (in >> predicted >> label) {
+        ++lines;
+        ASSERT_TRUE(predicted >= 0 && predicted < 10 && label >= 0 && label < 10);
+        ++confusion[size_t(label)][size_t(predicted)];
+        correct += predicted == label;
+    }
+    EXPECT_EQ(lines, 300);
+    EXPECT_EQ(json(confusion), m["confusion"]);
+    EXPECT_DOUBLE_EQ(double(correct) / 300, m["accuracy"].get<double>());
+    // Text models have --hypotheses instead.
+    const Result t = cli({"eval", "--model", vitModel(), "--task", "copy", "--predictions", out});
+    EXPECT_EQ(t.code, 1);
+}
