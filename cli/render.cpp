@@ -161,6 +161,11 @@ CLI::App* RenderCommand::add(CLI::App& app) {
               "Instead of attention: the pruning curves of this file (attnviz-cli analyze "
               "--importance --prune --out F.json): loss and BLEU as heads are removed"))
         ->check(CLI::ExistingFile);
+    input(m_cmd->add_option(
+              "--curves", m_curvesFile,
+              "Instead of attention: the line charts of this JSON file, e.g. training curves "
+              "(scripts/experiment-converge writes them; the format is in docs/figures/README.md)"))
+        ->check(CLI::ExistingFile);
     m_cmd->add_option(
         "--query-token", m_query,
         "Plot this query's weights over the keys instead: #index (from 0, as the data exports; "
@@ -261,7 +266,7 @@ void RenderCommand::run(std::ostream& out) {
     if (m_distanceByLayer) return runDistanceChart(out);
     if (m_image.given() || imageModels()) return runImages(out);
     refuseImageOptions();
-    if (!m_pruneFile.empty() || m_show == "offset-profile") {
+    if (!m_pruneFile.empty() || !m_curvesFile.empty() || m_show == "offset-profile") {
         runCharts(out);
         return;
     }
@@ -372,6 +377,101 @@ static PruneCurves readPruneFile(const std::string& path, std::string* model) {
     return curves;
 }
 
+// Line charts from a JSON file (docs/figures/README.md, "Curves"), every value typed, the key
+// named in each message:
+//   {"title": T, "x_label": X, "y_label": Y, "columns": N, "y_min": V, "integer_x": B,
+//    "charts": [{"title": T, "series": [{"name": S, "x": [..], "y": [..], "look": K,
+//                                        "line": B, "markers": B, "reference": B}, ..]}, ..]}
+// Only "charts" and each series' "x" and "y" (of one length) are required; null in "y" is a
+// gap. At most 64 charts of 64 series of 100,000 points.
+static render::ChartGrid readCurvesFile(const std::string& path) {
+    const nlohmann::json j =
+        parseJson(readTextFile(path, 64 << 20, "'" + path + "'"), "'" + path + "'");
+    const std::string file = "'" + path + "'";
+    auto wrong = [&](const std::string& key, const char* type, const nlohmann::json& v) {
+        return Error(file + ": '" + key + "' must be " + type + ", got " + excerpt(v));
+    };
+    auto text = [&](const nlohmann::json& o, const std::string& where, const char* key) {
+        if (!o.contains(key)) return std::string();
+        if (!o[key].is_string()) throw wrong(where + key, "a string", o[key]);
+        return excerpt(o[key].get<std::string>());
+    };
+    auto flag = [&](const nlohmann::json& o, const std::string& where, const char* key, bool def) {
+        if (!o.contains(key)) return def;
+        if (!o[key].is_boolean()) throw wrong(where + key, "true or false", o[key]);
+        return o[key].get<bool>();
+    };
+    auto integer = [&](const nlohmann::json& o, const std::string& where, const char* key, int lo,
+                       int hi) {
+        if (!o.contains(key)) return 0;
+        const auto& v = o[key];
+        if (!v.is_number_integer() || v.get<int64_t>() < lo || v.get<int64_t>() > hi)
+            throw wrong(where + key,
+                        ("an integer from " + std::to_string(lo) + " to " + std::to_string(hi))
+                            .c_str(),
+                        v);
+        return int(v.get<int64_t>());
+    };
+    auto numbers = [&](const nlohmann::json& v, const std::string& key, bool gaps) {
+        if (!v.is_array() || v.size() > 100000)
+            throw wrong(key, "an array of at most 100,000 numbers", v);
+        std::vector<double> out;
+        for (size_t i = 0; i < v.size(); ++i) {
+            if (gaps && v[i].is_null()) {
+                out.push_back(std::numeric_limits<double>::quiet_NaN());
+                continue;
+            }
+            if (!v[i].is_number() || !std::isfinite(v[i].get<double>()))
+                throw wrong(key + "[" + std::to_string(i) + "]", "a finite number", v[i]);
+            out.push_back(v[i].get<double>());
+        }
+        return out;
+    };
+    if (!j.is_object() || !j.contains("charts"))
+        throw Error(path + " holds no charts (a JSON object with \"charts\": "
+                           "docs/figures/README.md)");
+    render::ChartGrid g;
+    g.title = text(j, "", "title");
+    g.xLabel = text(j, "", "x_label");
+    g.yLabel = text(j, "", "y_label");
+    g.columns = integer(j, "", "columns", 0, 16);
+    g.integerX = flag(j, "", "integer_x", false);
+    g.sharedY = flag(j, "", "shared_y", true);
+    if (j.contains("y_min")) g.yMin = numbers(nlohmann::json::array({j["y_min"]}), "y_min", false)[0];
+    const auto& charts = j["charts"];
+    if (!charts.is_array() || charts.empty() || charts.size() > 64)
+        throw wrong("charts", "an array of 1 to 64 charts", charts);
+    for (size_t c = 0; c < charts.size(); ++c) {
+        const std::string at = "charts[" + std::to_string(c) + "]";
+        const auto& cj = charts[c];
+        if (!cj.is_object() || !cj.contains("series") || !cj["series"].is_array() ||
+            cj["series"].size() > 64)
+            throw wrong(at, "an object with \"series\", an array of at most 64", cj);
+        render::Chart chart;
+        chart.title = text(cj, at + ".", "title");
+        for (size_t k = 0; k < cj["series"].size(); ++k) {
+            const std::string sat = at + ".series[" + std::to_string(k) + "]";
+            const auto& sj = cj["series"][k];
+            if (!sj.is_object() || !sj.contains("x") || !sj.contains("y"))
+                throw wrong(sat, "an object with \"x\" and \"y\"", sj);
+            render::ChartSeries se;
+            se.name = text(sj, sat + ".", "name");
+            se.x = numbers(sj["x"], sat + ".x", false);
+            se.y = numbers(sj["y"], sat + ".y", true);
+            if (se.x.size() != se.y.size())
+                throw Error(file + ": '" + sat + "' has " + std::to_string(se.x.size()) +
+                            " x values and " + std::to_string(se.y.size()) + " y values");
+            se.look = integer(sj, sat + ".", "look", 0, 1023);
+            se.line = flag(sj, sat + ".", "line", true);
+            se.markers = flag(sj, sat + ".", "markers", !se.line);
+            se.reference = flag(sj, sat + ".", "reference", false);
+            chart.series.push_back(std::move(se));
+        }
+        g.charts.push_back(std::move(chart));
+    }
+    return g;
+}
+
 // Offset profiles (each head of the chosen block and layer of every model, beside its
 // Gaussian fit, over one or many sentences) or pruning curves, as small multiples.
 void RenderCommand::runCharts(std::ostream& out) {
@@ -379,7 +479,14 @@ void RenderCommand::runCharts(std::ostream& out) {
     if (ext != "svg" && ext != "pdf" && ext != "png")
         throw Error("these charts are figures: --out must end in .svg, .pdf or .png");
     render::ChartGrid g;
-    if (!m_pruneFile.empty()) {
+    if (!m_curvesFile.empty()) {
+        if (!m_models.empty() || !m_text.empty() || !m_pruneFile.empty() || m_show != "weights")
+            throw Error(
+                "--curves draws the charts its file holds: --model, --text, --prune and --show "
+                "do not apply");
+        checkOutputPath(m_out);
+        g = readCurvesFile(m_curvesFile);
+    } else if (!m_pruneFile.empty()) {
         if (!m_models.empty() || !m_text.empty() || m_show != "weights")
             throw Error(
                 "--prune draws the curves its file holds: --model, --text and --show do "

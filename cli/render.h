@@ -61,6 +61,7 @@ private:
     std::string m_sentences;            // offset profiles over these sentences (one per line)
     int m_maxOffset = 8;                // offset profiles: -K .. K
     std::string m_pruneFile;            // analyze --prune's JSON: its pruning curves
+    std::string m_curvesFile;           // a JSON of line charts (readCurvesFile)
     CLI::Option* m_targetOpt = nullptr;
     // Image models.
     ImageInput m_image;                   // --image, --fashion-mnist, --split, --invert

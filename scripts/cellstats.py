@@ -12,6 +12,10 @@ machine):
                          corpus_bleu without smoothing) and a paired bootstrap over sentences
                          (Koehn 2004)
   holm(ps)               Holm–Bonferroni adjusted p-values of a family of comparisons
+  mcnemar_exact(a, b)    McNemar's exact test on two classifiers' outcomes on the same items
+  paired_items_bootstrap(diffs)
+                         a paired bootstrap over test items of a mean per-item difference
+                         (e.g. seed-averaged correctness of two models, image by image)
   verdict(...)           the project's rule: a difference is claimed only where the gap is
                          larger than the larger sample sd
 
@@ -104,6 +108,39 @@ def holm(ps):
         running = max(running, min(1.0, (len(ps) - k) * ps[i]))
         out[i] = running
     return out
+
+
+def mcnemar_exact(a_correct, b_correct):
+    """McNemar's exact test on paired outcomes (booleans, the same items in the same order):
+    b = items only A got right, c = items only B got right; two-sided
+    p = min(1, 2 · P(X <= min(b, c))) with X ~ Binomial(b + c, 1/2). Returns (b, c, p)."""
+    if len(a_correct) != len(b_correct):
+        raise ValueError("McNemar's test needs the same items for both classifiers")
+    b = sum(1 for x, y in zip(a_correct, b_correct) if x and not y)
+    c = sum(1 for x, y in zip(a_correct, b_correct) if y and not x)
+    n, k = b + c, min(b, c)
+    if n == 0:
+        return b, c, 1.0
+    tail = sum(math.comb(n, i) for i in range(k + 1)) / 2 ** n
+    return b, c, min(1.0, 2 * tail)
+
+
+def paired_items_bootstrap(diffs, samples=2000, seed=1):
+    """Paired bootstrap over test items of the mean of per-item differences (e.g. model A's
+    minus model B's correctness on each image, each averaged over seeds): resample the items
+    with replacement `samples` times. Returns the observed mean, its 95 % percentile interval
+    and a two-sided p: twice the smaller share of resampled means on either side of 0
+    (capped at 1; 1/samples is the smallest p it can give)."""
+    if not diffs:
+        raise ValueError("the bootstrap needs at least one item")
+    rng = random.Random(seed)
+    n = len(diffs)
+    means = sorted(sum(rng.choices(diffs, k=n)) / n for _ in range(samples))
+    below = sum(1 for m in means if m <= 0) / samples
+    above = sum(1 for m in means if m >= 0) / samples
+    return {"mean": sum(diffs) / n, "ci": (means[int(0.025 * samples)],
+                                          means[min(samples - 1, int(0.975 * samples))]),
+            "p": min(1.0, max(2 * min(below, above), 1 / samples)), "samples": samples}
 
 
 def fmt_p(p):

@@ -984,6 +984,44 @@ TEST(Cli, RenderDrawsOffsetProfilesAndPruningCurves) {
     EXPECT_NE(r.err.find(".svg, .pdf or .png"), std::string::npos) << r.err;
 }
 
+// render --curves (issue 50: training curves from the cells): every series drawn with its name
+// in the legend; a file that is not a chart file, or a wrong value, is refused naming the key.
+TEST(Cli, RenderDrawsCurvesFromAJsonFile) {
+    const std::string file = tmp("curves.json"), svg = tmp("curves.svg");
+    writeFile(file, R"({"title": "Validation accuracy", "x_label": "epoch", "y_min": 80,
+        "charts": [{"title": "dot and gaussian", "series": [
+          {"name": "dot, mean", "x": [1, 2, 3], "y": [84, 86, 88]},
+          {"name": "dot, each seed", "x": [1, 1, 2], "y": [83, 85, 86], "line": false},
+          {"name": "gaussian, mean", "x": [1, 2, 3], "y": [85, null, 90], "look": 1}]}]})");
+    Result r = cli({"render", "--curves", file, "--out", svg});
+    ASSERT_EQ(r.code, 0) << r.err;
+    const std::string text = readAll(svg);
+    for (const char* s : {"Validation accuracy", "dot, mean", "dot, each seed", "gaussian, mean",
+                          "dot and gaussian", "epoch"})
+        EXPECT_NE(text.find(s), std::string::npos) << s;
+    struct Bad {
+        const char* json;
+        const char* message;
+    };
+    for (const Bad& b : std::vector<Bad>{
+             {R"({"title": "no charts"})", "holds no charts"},
+             {R"({"charts": []})", "'charts' must be an array of 1 to 64 charts"},
+             {R"({"charts": [{"series": [{"x": [1, 2], "y": [1]}]}]})",
+              "'charts[0].series[0]' has 2 x values and 1 y values"},
+             {R"({"charts": [{"series": [{"x": [1, "a"], "y": [1, 2]}]}]})",
+              "'charts[0].series[0].x[1]' must be a finite number"},
+             {R"({"charts": [{"series": [{"x": [1], "y": [1], "look": -1}]}]})",
+              "'charts[0].series[0].look' must be an integer from 0 to 1023"},
+             {R"({"columns": 99, "charts": [{"series": []}]})", "'columns' must be an integer"}}) {
+        writeFile(file, b.json);
+        r = cli({"render", "--curves", file, "--out", svg});
+        EXPECT_EQ(r.code, 1) << b.json;
+        EXPECT_NE(r.err.find(b.message), std::string::npos) << r.err;
+    }
+    r = cli({"render", "--curves", file, "--text", "a b", "--out", svg});
+    EXPECT_NE(r.err.find("--curves draws the charts its file holds"), std::string::npos) << r.err;
+}
+
 // ---- Issue 27 ----
 
 namespace {

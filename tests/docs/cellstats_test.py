@@ -71,6 +71,31 @@ near("bootstrap one interval", hi - lo, 0.0)
 for got, want in zip(cellstats.holm([0.01, 0.04, 0.03]), [0.03, 0.06, 0.06]):
     near("holm", got, want)
 near("holm cap", cellstats.holm([0.6, 0.7])[0], 1.0)
+
+# McNemar's exact test by hand: 1 item only A right, 9 only B right, 5 both, 3 neither:
+# p = 2 * (C(10,0) + C(10,1)) / 2^10 = 22 / 1024.
+a = [True] * 1 + [False] * 9 + [True] * 5 + [False] * 3
+b = [False] * 1 + [True] * 9 + [True] * 5 + [False] * 3
+bb, cc, p = cellstats.mcnemar_exact(a, b)
+if (bb, cc) != (1, 9):
+    failures.append(f"mcnemar counts {(bb, cc)}")
+near("mcnemar p", p, 22 / 1024)
+near("mcnemar symmetric", cellstats.mcnemar_exact(b, a)[2], 22 / 1024)
+near("mcnemar equal", cellstats.mcnemar_exact([True, False], [False, True])[2], 1.0)
+near("mcnemar none discordant", cellstats.mcnemar_exact([True], [True])[2], 1.0)
+# 0 vs 12 discordant: p = 2 / 4096.
+near("mcnemar one-sided", cellstats.mcnemar_exact([True] * 12, [False] * 12)[2], 2 / 4096)
+
+# The paired bootstrap over items: a difference far from 0 gets the smallest p it can give,
+# one centred on 0 a large p; the interval holds the observed mean.
+r = cellstats.paired_items_bootstrap([1.0] * 60 + [0.0] * 40, samples=500)
+near("bootstrap mean", r["mean"], 0.6)
+near("bootstrap p floor", r["p"], 1 / 500)
+if not r["ci"][0] <= 0.6 <= r["ci"][1]:
+    failures.append(f"bootstrap interval {r['ci']}")
+r = cellstats.paired_items_bootstrap([1.0, -1.0] * 200, samples=500)
+if r["p"] < 0.5:
+    failures.append(f"bootstrap p of a centred difference {r['p']}")
 if failures:
     print("\n".join(failures))
     sys.exit(1)
