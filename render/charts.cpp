@@ -75,7 +75,8 @@ struct Frame {
 
 Frame frameOf(const QRectF& box, Range xr, Range yr, double fs) {
     Frame f;
-    f.plot = QRectF(box.left() + fs * 4, box.top() + fs * 2, box.width() - fs * 4.6,
+    // Right: room for half of the last x tick label ("100"), which is centred on the edge.
+    f.plot = QRectF(box.left() + fs * 4, box.top() + fs * 2, box.width() - fs * 5.4,
                     box.height() - fs * 4.4);
     if (f.plot.width() < 4 || f.plot.height() < 4 || xr.empty() || yr.empty()) return f;
     if (!(xr.hi > xr.lo)) xr.hi = xr.lo + 1;

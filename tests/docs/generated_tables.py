@@ -38,6 +38,7 @@ CHECKS = [
     ["scripts/analysis-runs", "--check"],
     ["scripts/experiment-pruning", "--check"],
     ["scripts/experiment-vision", "--check"],
+    ["scripts/experiment-converge", "--check"],
 ]
 SECTION = re.compile(r"<!-- ([\w-]+):begin -->(.*?)<!-- \1:end -->", re.S)
 PLUS_MINUS = re.compile(r"(?<![\d.])(\d+(?:\.\d+)?) ± (\d+(?:\.\d+)?)")
