@@ -186,7 +186,8 @@ void EvalCommand::runImages(const Context& ctx, Model& model) {
     if (!m_predictions.empty()) {
         std::string text;
         for (size_t i = 0; i < examples.size(); ++i)
-            text += std::to_string(c.predicted[i]) + "\t" + std::to_string(examples[i].label) + "\n";
+            text +=
+                std::to_string(c.predicted[i]) + "\t" + std::to_string(examples[i].label) + "\n";
         writeFileAtomically(m_predictions, text);
     }
     json j{{"model", m_model}, {"task", m_task}, {"split", m_split}};

@@ -406,10 +406,9 @@ static render::ChartGrid readCurvesFile(const std::string& path) {
         if (!o.contains(key)) return 0;
         const auto& v = o[key];
         if (!v.is_number_integer() || v.get<int64_t>() < lo || v.get<int64_t>() > hi)
-            throw wrong(where + key,
-                        ("an integer from " + std::to_string(lo) + " to " + std::to_string(hi))
-                            .c_str(),
-                        v);
+            throw wrong(
+                where + key,
+                ("an integer from " + std::to_string(lo) + " to " + std::to_string(hi)).c_str(), v);
         return int(v.get<int64_t>());
     };
     auto numbers = [&](const nlohmann::json& v, const std::string& key, bool gaps) {
@@ -428,8 +427,9 @@ static render::ChartGrid readCurvesFile(const std::string& path) {
         return out;
     };
     if (!j.is_object() || !j.contains("charts"))
-        throw Error(path + " holds no charts (a JSON object with \"charts\": "
-                           "docs/figures/README.md)");
+        throw Error(path +
+                    " holds no charts (a JSON object with \"charts\": "
+                    "docs/figures/README.md)");
     render::ChartGrid g;
     g.title = text(j, "", "title");
     g.xLabel = text(j, "", "x_label");
@@ -437,7 +437,8 @@ static render::ChartGrid readCurvesFile(const std::string& path) {
     g.columns = integer(j, "", "columns", 0, 16);
     g.integerX = flag(j, "", "integer_x", false);
     g.sharedY = flag(j, "", "shared_y", true);
-    if (j.contains("y_min")) g.yMin = numbers(nlohmann::json::array({j["y_min"]}), "y_min", false)[0];
+    if (j.contains("y_min"))
+        g.yMin = numbers(nlohmann::json::array({j["y_min"]}), "y_min", false)[0];
     const auto& charts = j["charts"];
     if (!charts.is_array() || charts.empty() || charts.size() > 64)
         throw wrong("charts", "an array of 1 to 64 charts", charts);

@@ -283,7 +283,7 @@ CLI::App* TrainCommand::add(CLI::App& parent) {
                             "Early stopping: OUT is the model of the evaluation (every "
                             "--eval-every steps) with the best held-out " +
                                 alternatives(selectionMetricNames()) +
-                                " (bleu: seq2seq), its step recorded in the checkpoint"),
+                                " (bleu: seq2seq), its step recorded in its training metadata"),
               selectionMetricNames);
     c->add_option("--patience", m_spec.patience,
                   "With --select-on: stop after this many evaluations in a row without a "

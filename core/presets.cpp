@@ -4,10 +4,10 @@
 #include <algorithm>
 #include <filesystem>
 
+#include "bundled_models.h"
 #include "config.h"
 #include "error.h"
 #include "input_limits.h"
-#include "bundled_models.h"
 
 namespace attnviz {
 

@@ -45,8 +45,10 @@ ResultStats::ResultStats(std::shared_ptr<const Results> results, const ResultSta
                 for (size_t k = 0; k < old.analysis.blocks.size() && !shared; ++k) {
                     const CapturedBlock& b = old.analysis.blocks[k];
                     if (b.kind != block.kind || b.layer != block.layer) continue;
-                    if (sameMaps(b, block)) shared = earlier->m_blocks[c][k];
-                    else if (!hintSource) hintSource = earlier->m_blocks[c][k].get();
+                    if (sameMaps(b, block))
+                        shared = earlier->m_blocks[c][k];
+                    else if (!hintSource)
+                        hintSource = earlier->m_blocks[c][k].get();
                 }
             }
             if (shared) {
@@ -61,8 +63,7 @@ ResultStats::ResultStats(std::shared_ptr<const Results> results, const ResultSta
     }
 }
 
-std::vector<std::optional<GaussianFit>> ResultStats::fitsOf(const BlockSlots& block,
-                                                            size_t heads) {
+std::vector<std::optional<GaussianFit>> ResultStats::fitsOf(const BlockSlots& block, size_t heads) {
     std::vector<std::optional<GaussianFit>> fits(heads);
     for (size_t h = 0; h < std::min(heads, block.count); ++h) {
         Slot& slot = block.heads[h];

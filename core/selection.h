@@ -43,7 +43,9 @@ struct Wording {
     std::string block(BlockKind kind) const;
 };
 // A head's or layer's number as people read it: `index` (from 0) counted from 1.
-inline std::string counted(int index) { return std::to_string(int64_t(index) + 1); }
+inline std::string counted(int index) {
+    return std::to_string(int64_t(index) + 1);
+}
 // `pattern` with %1 (and %2) replaced.
 std::string fill(const std::string& pattern, const std::string& a, const std::string& b = {});
 
@@ -78,8 +80,9 @@ struct SelectedTable {
     std::string model;
     BlockKind kind = BlockKind::EncoderSelf;
     int layer = 0;
-    std::string head;   // the data's index: "0", "1", … or "mean"
-    std::string where;  // for people, from 1: "enc self L1 · head 1", "enc self L1 · mean of 4 heads"
+    std::string head;  // the data's index: "0", "1", … or "mean"
+    std::string
+        where;  // for people, from 1: "enc self L1 · head 1", "enc self L1 · mean of 4 heads"
     std::shared_ptr<const Mat> weights;
     std::shared_ptr<const std::vector<std::string>> queries, keys;
     double scaleMax = 0;  // the top of its colour scale (shared or its own maximum)

@@ -125,14 +125,10 @@ SessionImage parseSessionImage(const json& j, const std::string& what) {
 }  // namespace
 
 json SessionImage::toJson() const {
-    json j = {{"invert", invert},
-              {"prepare", prepare},
-              {"query", query},
-              {"layer", layer},
-              {"heads", heads},
-              {"opacity", opacity},
-              {"colormap", colormap},
-              {"shared_scale", sharedScale}};
+    json j = {{"invert", invert},     {"prepare", prepare},
+              {"query", query},       {"layer", layer},
+              {"heads", heads},       {"opacity", opacity},
+              {"colormap", colormap}, {"shared_scale", sharedScale}};
     if (testIndex >= 0) j["test_index"] = testIndex;
     if (!file.empty()) j["file"] = file;
     if (!fileAbsolute.empty()) j["file_absolute"] = fileAbsolute;

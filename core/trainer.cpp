@@ -408,7 +408,8 @@ void Trainer::restore(int steps, const ParamStore& first, const ParamStore& seco
         for (const auto& [name, t] : own) {
             const auto it = given->find(name);
             if (it == given->end())
-                throw Error(std::string("the optimiser's ") + what + " moments lack '" + name + "'");
+                throw Error(std::string("the optimiser's ") + what + " moments lack '" + name +
+                            "'");
             if (it->second.shape != t.shape)
                 throw Error(std::string("the optimiser's ") + what + " moment of '" + name +
                             "' has another shape than the parameter");

@@ -421,7 +421,8 @@ void TrainingJob::saveState(const std::string& path) const {
     SafeTensorsFile f;
     for (const auto& [name, t] : d->model->params()) f.tensors.emplace("model/" + name, t);
     for (const auto& [name, t] : d->trainer->firstMoments()) f.tensors.emplace("adam.m/" + name, t);
-    for (const auto& [name, t] : d->trainer->secondMoments()) f.tensors.emplace("adam.v/" + name, t);
+    for (const auto& [name, t] : d->trainer->secondMoments())
+        f.tensors.emplace("adam.v/" + name, t);
     for (const auto& [name, t] : d->bestParams) f.tensors.emplace("best/" + name, t);
     char value[32];
     std::snprintf(value, sizeof value, "%.17g", d->bestValue);
@@ -488,8 +489,7 @@ void TrainingJob::resume(const std::string& path) {
         for (const auto& [name, t] : own0) {
             const auto it = store->find(name);
             if (it == store->end() || it->second.shape != t.shape)
-                throw Error(what + ": its " + part + " lacks '" + name +
-                            "' of this run's shape");
+                throw Error(what + ": its " + part + " lacks '" + name + "' of this run's shape");
             if (!it->second.m.allFinite())
                 throw Error(what + ": its " + part + "'s '" + name + "' is not finite");
         }

@@ -133,8 +133,8 @@ std::vector<ModelSet> findModelSets(const fs::path& top) {
     for (size_t i = 1; i < sets.size(); ++i)
         for (size_t k = 0; k < i; ++k)
             if (sets[i].id == sets[k].id) {
-                sets[i].problem = "another folder (" + sets[k].dir + ") is the set '" +
-                                  sets[k].id + "' already";
+                sets[i].problem =
+                    "another folder (" + sets[k].dir + ") is the set '" + sets[k].id + "' already";
                 sets[i].id = sets[i].dir;
             }
     return sets;

@@ -195,9 +195,9 @@ void paintPanel(QPainter& p, const Figure& f, const FigureLayout& L, const Panel
     const Mat& w = *t.weights;
     for (int i = 0; i < int(w.rows()); ++i)
         for (int j = 0; j < int(w.cols()); ++j)
-            p.fillRect(
-                QRectF(pl.origin.x() + j * pl.cell, pl.origin.y() + i * pl.cellH, pl.cell, pl.cellH),
-                cellColor(map, w(i, j), t.scaleMax, s.scaling, t.diverging));
+            p.fillRect(QRectF(pl.origin.x() + j * pl.cell, pl.origin.y() + i * pl.cellH, pl.cell,
+                              pl.cellH),
+                       cellColor(map, w(i, j), t.scaleMax, s.scaling, t.diverging));
     paintLabels(p, pl, t, s);
     if (s.query >= 0 && s.query < int(w.rows())) {
         // The selected query's row outlined as the app's panels do (heatmap_panel.cpp): a
@@ -431,10 +431,9 @@ void placePanels(const Figure& f, const QRectF& area, const QRectF& page, Figure
     const double H = L.grid.height() - L.columnTitleHeight * A.bands;
     // Bound by the width, the block would leave blank bands above and below: its cells grow
     // taller instead, up to kMaxCellStretch times their width (a 16:9 slide of four models).
-    const double stretch =
-        cell > 0 && !s.lines
-            ? std::clamp((H - g.sumH) / (cell * nq * A.nr), 1.0, kMaxCellStretch)
-            : 1.0;
+    const double stretch = cell > 0 && !s.lines
+                               ? std::clamp((H - g.sumH) / (cell * nq * A.nr), 1.0, kMaxCellStretch)
+                               : 1.0;
     std::vector<double> colW(size_t(A.nc)), rowH(size_t(A.nr));
     for (int x = 0; x < A.nc; ++x)
         colW[size_t(x)] = cell > 0 ? g.overW[size_t(x)] + cell * nk : L.grid.width() / A.nc;

@@ -61,9 +61,9 @@ struct PanelPlace {
     // otherwise leave blank bands above and below a block of panels bound by its width (a
     // 16:9 slide of four models' heads).
     double cellH = 0;
-    double labelFont = 0;     // token labels' point size: the style's
-    double labelWidth = 0;    // the longest token label
-    int labelStep = 1;        // every labelStep-th token labelled (1: every one)
+    double labelFont = 0;   // token labels' point size: the style's
+    double labelWidth = 0;  // the longest token label
+    int labelStep = 1;      // every labelStep-th token labelled (1: every one)
     // Whether the panel draws its query labels (left) and key labels (below). When every
     // table of the figure has the same query (key) tokens, they are drawn once per row of
     // panels, left of its first panel (once per column, under its lowest panel in each band),

@@ -128,8 +128,8 @@ JpegLayout walkJpeg(const std::string& b, const std::string& name) {
         }
         if ((m >= 0xD0 && m <= 0xD7) || m == 0x01) continue;  // RSTn, TEM: no segment
         if (m == 0x00 || m == 0xD8)
-            throw Error(name + " is damaged: byte " + std::to_string(markerAt) +
-                        " holds 0xFF " + hexByte(m) + " where a JPEG marker belongs");
+            throw Error(name + " is damaged: byte " + std::to_string(markerAt) + " holds 0xFF " +
+                        hexByte(m) + " where a JPEG marker belongs");
         if (at + 2 > n) throw ended("inside " + segmentName(m, markerAt));
         const size_t length = size_t(u8(at)) << 8 | u8(at + 1);
         if (length < 2)

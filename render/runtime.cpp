@@ -53,7 +53,8 @@ bool isPrivateDirectory(const std::string& dir, std::string* why) {
         return false;
     };
     if (dir.empty() || dir[0] != '/') return no("is not an absolute path");
-    if (::lstat(dir.c_str(), &st) != 0) return no(std::string("cannot be read: ") + std::strerror(errno));
+    if (::lstat(dir.c_str(), &st) != 0)
+        return no(std::string("cannot be read: ") + std::strerror(errno));
     if (S_ISLNK(st.st_mode)) return no("is a symbolic link, not a folder");
     if (!S_ISDIR(st.st_mode)) return no("is not a folder");
     if (st.st_uid != geteuid())

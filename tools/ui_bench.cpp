@@ -186,7 +186,8 @@ bool measureImages(MainWindow& w, int repeat, Want want, QJsonArray& results) {
     settle();
     const int models = int(m->columns().size());
     if (models == 0) {  // a case that ran with nothing loaded measures nothing: refuse it
-        QTextStream(stderr) << "attnviz-ui-bench: the image set '" << QString::fromStdString(set->id)
+        QTextStream(stderr) << "attnviz-ui-bench: the image set '"
+                            << QString::fromStdString(set->id)
                             << "' loaded 0 models: no image case is reported\n";
         return false;
     }
@@ -269,9 +270,9 @@ int main(int argc, char** argv) {
     });
     if (textCases && columns.empty()) {  // nothing loaded: no case may report a time
         QTextStream(stderr) << "attnviz-ui-bench: no models could be loaded from "
-                            << (cli.isSet(models) ? cli.value(models)
-                                                  : QString::fromStdString(
-                                                        attnviz::bundledModelDirectory()))
+                            << (cli.isSet(models)
+                                    ? cli.value(models)
+                                    : QString::fromStdString(attnviz::bundledModelDirectory()))
                             << (errors.empty() ? QString()
                                                : ": " + QString::fromStdString(errors.front()))
                             << "\n";

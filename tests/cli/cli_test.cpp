@@ -232,9 +232,9 @@ TEST(Cli, AStateFileContinuesARunToTheSameBytes) {
     writeFile(cfg, kTinyConfig);
     std::remove(state.c_str());
     const std::vector<std::string> common{
-        "train",    "--config", cfg,   "--task",         "sort", "--threads",    "2",
-        "--seed",   "4",        "--dropout", "0.3",      "--held-out", "10", "--eval-every",
-        "2",        "--select-on", "loss"};
+        "train", "--config",     cfg, "--task",      "sort", "--threads",
+        "2",     "--seed",       "4", "--dropout",   "0.3",  "--held-out",
+        "10",    "--eval-every", "2", "--select-on", "loss"};
     auto with = [&](std::vector<std::string> more) {
         std::vector<std::string> args = common;
         args.insert(args.end(), more.begin(), more.end());
@@ -453,7 +453,8 @@ TEST(Cli, VariantsPresetsAndInitFromAPreset) {
     for (const auto& v : variants)
         for (const auto& o : v["options"])
             if (o["name"] == "sigma")
-                sigma = o["editable"] == true && o["rule"] == "must be a finite number between 0.001 and 1024";
+                sigma = o["editable"] == true &&
+                        o["rule"] == "must be a finite number between 0.001 and 1024";
     EXPECT_TRUE(sigma);
 
     r = cli({"presets"});

@@ -75,8 +75,7 @@ std::vector<std::pair<std::string, std::string>> brokenImages() {
 
 TEST(ImageReaders, EveryCommandRefusesBrokenAndHostileImages) {
     for (const auto& [path, why] : brokenImages()) {
-        for (const std::vector<std::string>& command :
-             std::vector<std::vector<std::string>>{
+        for (const std::vector<std::string>& command : std::vector<std::vector<std::string>>{
                  {"classify", "--model", vitModel(), "--image", path},
                  {"analyze", "--model", vitModel(), "--image", path},
                  {"attention", "--model", vitModel(), "--image", path},

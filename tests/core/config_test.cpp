@@ -147,9 +147,10 @@ TEST(Options, ReconfigureValidatesTheNewOptions) {
     const double before = m.config().encoderSelf.number("sigma");
     ModelConfig bad = m.config();
     bad.encoderSelf.options["sigma"] = -1.0;
-    EXPECT_NE(
-        test::errorOf([&] { m.reconfigure(bad); }).find("'sigma' must be a finite number between 0.001 and 1024"),
-        std::string::npos);
+    EXPECT_NE(test::errorOf([&] {
+                  m.reconfigure(bad);
+              }).find("'sigma' must be a finite number between 0.001 and 1024"),
+              std::string::npos);
     EXPECT_EQ(m.config().encoderSelf.number("sigma"), before);  // unchanged
     ModelConfig good = m.config();
     good.encoderSelf.options["sigma"] = 2.0;

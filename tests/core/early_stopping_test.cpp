@@ -64,7 +64,8 @@ TEST(EarlyStopping, KeepsTheModelOfTheBestEvaluation) {
     const int best = std::min_element(loss.begin(), loss.end(), [](auto& a, auto& b) {
                          return a.second < b.second;
                      })->first;
-    ASSERT_NE(best, loss.rbegin()->first) << "the test needs a run whose last evaluation is not its best";
+    ASSERT_NE(best, loss.rbegin()->first)
+        << "the test needs a run whose last evaluation is not its best";
     EXPECT_EQ(j.bestStep(), best);
     j.useBest();
     EXPECT_TRUE(bytes(j) == models[best]);

@@ -128,8 +128,7 @@ namespace {
 // range to hold, which VariantOptions.EveryNumberHasAFiniteRange reports).
 std::vector<double> rangeEnds(const OptionSpec& o) {
     std::vector<double> ends;
-    if (std::isfinite(o.min))
-        ends.push_back(o.minExclusive ? std::nextafter(o.min, o.max) : o.min);
+    if (std::isfinite(o.min)) ends.push_back(o.minExclusive ? std::nextafter(o.min, o.max) : o.min);
     if (std::isfinite(o.max)) ends.push_back(o.max);
     return ends;
 }
@@ -172,9 +171,9 @@ TEST(VariantOptions, EveryVariantWorksAtTheEndsOfItsRanges) {
                 SCOPED_TRACE(what);
                 // In the encoder and in cross-attention ('ratio' is read there), or in the
                 // encoder alone when the variant cannot be cross-attention.
-                json text{{"d_model", 16}, {"heads", 2}, {"d_ff", 32}, {"enc_layers", 1},
-                          {"dec_layers", 1}, {"max_len", 16}, {"encoder_self", block},
-                          {"cross", block}};
+                json text{{"d_model", 16},         {"heads", 2},      {"d_ff", 32},
+                          {"enc_layers", 1},       {"dec_layers", 1}, {"max_len", 16},
+                          {"encoder_self", block}, {"cross", block}};
                 try {
                     ModelConfig::fromJsonText(text.dump());
                 } catch (const Error&) {
@@ -193,8 +192,8 @@ TEST(VariantOptions, EveryVariantWorksAtTheEndsOfItsRanges) {
                     ADD_FAILURE() << "text model: " << e.what();
                 }
 
-                json image{{"arch", "vit"}, {"d_model", 16}, {"heads", 2}, {"d_ff", 32},
-                           {"enc_layers", 1}, {"encoder_self", block}};
+                json image{{"arch", "vit"}, {"d_model", 16},   {"heads", 2},
+                           {"d_ff", 32},    {"enc_layers", 1}, {"encoder_self", block}};
                 ModelConfig cfg;
                 try {
                     cfg = ModelConfig::fromJsonText(image.dump());

@@ -42,8 +42,8 @@ TEST(Selection, EveryHeadOfEveryModelSharesTheResultsMatrices) {
     const SelectedTable& t = s.columns[1].tables[1];
     EXPECT_EQ(t.weights.get(), &b.weights[1]);                           // no copy
     EXPECT_EQ(t.queries.get(), &(*f.results)[1].analysis.sourceLabels);  // the labels, shared
-    EXPECT_EQ(t.where, "enc self L1 · head 2");  // for people, from 1
-    EXPECT_EQ(t.head, "1");                        // the data's index
+    EXPECT_EQ(t.where, "enc self L1 · head 2");                          // for people, from 1
+    EXPECT_EQ(t.head, "1");                                              // the data's index
     EXPECT_EQ(s.columns[1].title, "gauss");
     EXPECT_EQ(s.columns[1].variant, "gaussian");
     double top = 0;

@@ -253,7 +253,8 @@ TEST(FigureLayout, AFourModelSlideUsesItsArea) {
     EXPECT_GT(L.content.height(), slide.height() * 0.7);
     QString error;
     ASSERT_TRUE(writeFigure(tmp("four.png"), canvas, painter(four.selection, four.style), &error));
-    const double blank = blankFraction(QImage(tmp("four.png")).convertToFormat(QImage::Format_RGB32));
+    const double blank =
+        blankFraction(QImage(tmp("four.png")).convertToFormat(QImage::Format_RGB32));
     std::printf("4 models, 16:9 at 12 pt: %.1f %% blank\n", 100 * blank);
     EXPECT_LT(blank, 0.6);  // 70 % before (square cells), 54 % with them 1.6 times as tall
     const FigureLayout two = layoutFigure(Figure{selection(2, 4), withFont(style)}, slide);

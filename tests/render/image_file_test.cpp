@@ -244,8 +244,9 @@ TEST(ImageFile, RefusesJpegsOfTooManyScansBeforeDecoding) {
     writeBytes(tmp("wide.jpg"), test::progressiveJpeg(8192, 8192, 19));
     t.restart();
     EXPECT_HAS(readError(tmp("wide.jpg")),
-               "'" + tmp("wide.jpg") + "' is a JPEG of 8192×8192 pixels in 20 scans: "
-               "1342177280 pixels × scans; the limit is 1073741824");
+               "'" + tmp("wide.jpg") +
+                   "' is a JPEG of 8192×8192 pixels in 20 scans: "
+                   "1342177280 pixels × scans; the limit is 1073741824");
     EXPECT_LT(t.elapsed(), 500);
     // Exactly 100 scans, and a progressive JPEG as encoders write it: read.
     writeBytes(tmp("hundred.jpg"), test::progressiveJpeg(40, 24, 99));
@@ -272,8 +273,8 @@ TEST(ImageFile, RefusesEveryCutOfAJpegSayingWhere) {
             const std::string part = whole.substr(0, cut);
             ++cuts;
             const std::string e = test::errorOf([&] { render::readImageBytes(part, "the cut"); });
-            EXPECT_HAS(e, "the cut is truncated: the JPEG data ends at byte " +
-                              std::to_string(cut));
+            EXPECT_HAS(e,
+                       "the cut is truncated: the JPEG data ends at byte " + std::to_string(cut));
             const std::string mended = part + "\xFF\xD9";
             try {
                 const GrayImage g = render::readImageBytes(mended, "the mended");

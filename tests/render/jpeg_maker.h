@@ -72,8 +72,8 @@ inline std::string endOfBandRuns(uint64_t blocks) {
 }
 
 inline std::string scanHeader(int component, int ss, int se, int ah, int al) {
-    return segment(0xDA, std::string{1, char(component), 0x00, char(ss), char(se),
-                                      char(ah << 4 | al)});
+    return segment(0xDA,
+                   std::string{1, char(component), 0x00, char(ss), char(se), char(ah << 4 | al)});
 }
 
 }  // namespace jpeg_detail
