@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "image_grid.h"
 
+#include <QCursor>
 #include <QEvent>
+#include <QLocale>
 #include <cmath>
 #include <QGridLayout>
 #include <QHeaderView>
@@ -9,9 +11,12 @@
 #include <QMenu>
 #include <QTableWidget>
 #include <QToolButton>
+#include <QToolTip>
 #include <QVBoxLayout>
 #include <QWidgetAction>
 
+#include "class_accuracy.h"
+#include "core/image_set.h"
 #include "image_model.h"
 #include "image_panel.h"
 #include "render/colormaps.h"
@@ -54,7 +59,12 @@ constexpr int kPanelWidth = 180, kPanelHeight = 212;  // two rows of heads at 13
 }  // namespace
 
 ImageGrid::ImageGrid(ImageModel* model, QWidget* parent)
-    : QWidget(parent), m_model(model), m_layout(new QGridLayout(this)), m_empty(new QLabel) {
+    : QWidget(parent),
+      m_model(model),
+      m_layout(new QGridLayout(this)),
+      m_empty(new QLabel),
+      m_classAccuracy(new ClassAccuracies(this)) {
+    connect(m_classAccuracy, &ClassAccuracies::ready, this, &ImageGrid::classAccuraciesReady);
     m_layout->setAlignment(Qt::AlignLeft | Qt::AlignTop);
     m_layout->addWidget(m_empty, 0, 0);
     connect(m_model, &ImageModel::resultsChanged, this, &ImageGrid::rebuild);
@@ -77,6 +87,7 @@ void ImageGrid::rebuild() {
         Column col;
         col.header = new QToolButton;
         col.header->setToolButtonStyle(Qt::ToolButtonTextOnly);
+        col.header->installEventFilter(this);  // its tooltip asks for the class accuracies
         connect(col.header, &QToolButton::clicked, this, [this, c] {
             emit columnClicked(int(c));
             showProbabilities(int(c));
@@ -94,20 +105,84 @@ void ImageGrid::rebuild() {
 void ImageGrid::refresh() {
     for (size_t c = 0; c < m_columns.size(); ++c) {
         const auto& r = m_model->results()[c];
-        const auto [quality, qualityTip] = size_t(c) < m_model->columns().size() && m_quality
-                                               ? heldOutAccuracy(m_model->columns()[c])
-                                               : std::pair<QString, QString>();
+        const QString quality = c < m_model->columns().size() && m_quality
+                                    ? heldOutAccuracy(m_model->columns()[c]).first
+                                    : QString();
         m_columns[c].header->setText(QString::fromStdString(r.name) +
                                      (quality.isEmpty() ? "" : "\n" + quality) + "\n" +
                                      predictionText(r));
-        //: Tooltip of an image model's column header
-        const QString click = tr("Click for the probability of every class");
-        m_columns[c].header->setToolTip(qualityTip.isEmpty() ? click
-                                                             : qualityTip + "<hr>" + click);
         m_columns[c].filled = false;
+        setHeaderTip(int(c));
     }
     m_sharedTop = m_model->request().shared ? m_model->sharedTop() : 0;
     fillVisible();
+}
+
+// The held-out accuracy, each class's once computed (asked for when the tooltip is about to
+// be seen: eventFilter), and what a click does.
+void ImageGrid::setHeaderTip(int c) {
+    QStringList parts;
+    if (size_t(c) < m_model->columns().size() && m_quality) {
+        const ModelColumn& column = m_model->columns()[size_t(c)];
+        const QString recorded = heldOutAccuracy(column).second;
+        if (!recorded.isEmpty()) parts << recorded;
+        const QString perClass = classAccuracyTip(column);
+        if (!perClass.isEmpty()) parts << perClass;
+    }
+    //: Tooltip of an image model's column header
+    parts << tr("Click for the probability of every class");
+    m_columns[size_t(c)].header->setToolTip(parts.join("<hr>"));
+}
+
+QString ImageGrid::classAccuracyTip(const ModelColumn& column) const {
+    const ClassAccuracies::Outcome* o = m_classAccuracy->find(column);
+    if (!o) {
+        //: Tooltip of an image model's column header while its per-class accuracy is computed
+        return m_classAccuracy->computing(column) ? tr("<b>Per class</b>: being computed…")
+                                                  : QString();
+    }
+    if (o->foreign)
+        //: Tooltip of an image model's column header
+        return tr("<b>Per class</b>: none, the model does not read Fashion-MNIST's images and "
+                  "classes");
+    if (!o->error.isEmpty())
+        //: Tooltip of an image model's column header: %1 why the images could not be read
+        return tr("<b>Per class</b>: the held-out images could not be read (%1)")
+            .arg(o->error.toHtmlEscaped());
+    //: Tooltip of an image model's column header, above each class's accuracy: %1 how many
+    //: images (5,000)
+    QString tip = tr("<b>Per class</b>, on the last %1 Fashion-MNIST training images (held "
+                     "out, never trained on):")
+                      .arg(QLocale().toString(int(kFashionMnistValidation)));
+    tip += "<table>";
+    const std::vector<std::string>& names = column.model->classNames();
+    for (size_t k = 0; k < o->perClass.size() && k < names.size(); ++k)
+        tip += QString("<tr><td>%1</td><td align=\"right\">&nbsp;%2 %</td></tr>")
+                   .arg(classLabel(names[k]).toHtmlEscaped())
+                   .arg(100 * o->perClass[k], 0, 'f', 1);
+    return tip + "</table>";
+}
+
+bool ImageGrid::eventFilter(QObject* watched, QEvent* event) {
+    if (event->type() == QEvent::ToolTip && m_quality)
+        for (int c = 0; c < columnCount() && size_t(c) < m_model->columns().size(); ++c)
+            if (m_columns[size_t(c)].header == watched &&
+                !m_classAccuracy->find(m_model->columns()[size_t(c)])) {
+                m_classAccuracy->request(m_model->columns()[size_t(c)]);
+                setHeaderTip(c);  // "being computed…", shown now
+            }
+    return QWidget::eventFilter(watched, event);
+}
+
+// One more model's accuracies are known: in its header's tooltip, and in the tooltip shown.
+void ImageGrid::classAccuraciesReady() {
+    for (int c = 0; c < columnCount(); ++c) {
+        QToolButton* header = m_columns[size_t(c)].header;
+        const QString before = header->toolTip();
+        setHeaderTip(c);
+        if (header->toolTip() != before && QToolTip::isVisible() && header->underMouse())
+            QToolTip::showText(QCursor::pos(), header->toolTip(), header);
+    }
 }
 
 bool ImageGrid::inView(int c) const {

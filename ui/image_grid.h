@@ -2,7 +2,8 @@
 #pragma once
 
 // The image set's comparison grid (issue 28): a column per model, headed by its name and its
-// predicted class with the probability (a click lists all ten), its panels below (a row per
+// predicted class with the probability (a click lists all ten; the tooltip gives the held-out
+// accuracy, recorded, and each class's, computed when first seen), its panels below (a row per
 // head, or the mean of heads, or the rollout), each an ImagePanelView. It draws an
 // ImageModel; clicking a patch in any panel makes it the query of every panel. Only the
 // columns in view get their panels (the model selects a column when first asked): a column
@@ -15,8 +16,13 @@ class QLabel;
 class QTableWidget;
 class QToolButton;
 
+namespace attnviz {
+struct ModelColumn;
+}
+
 namespace attnviz::ui {
 
+class ClassAccuracies;
 class ImageModel;
 class ImagePanelView;
 
@@ -26,7 +32,9 @@ public:
     explicit ImageGrid(ImageModel* model, QWidget* parent = nullptr);
 
     int columnCount() const { return int(m_columns.size()); }
-    // Column c's header button ("name", then "Ankle boot 87.3 %") and panels.
+    // Column c's header button ("name", "accuracy 89.0 %", then "Ankle boot 87.3 %") and
+    // panels. Its tooltip, once about to be shown, asks for each class's held-out accuracy
+    // (ClassAccuracies) and lists them when they come.
     QToolButton* header(int c) const { return m_columns[size_t(c)].header; }
     const std::vector<ImagePanelView*>& panels(int c) const { return m_columns[size_t(c)].panels; }
     // Shows the popup listing column c's ten class probabilities (what clicking its header
@@ -55,6 +63,7 @@ signals:
 
 protected:
     void changeEvent(QEvent* event) override;
+    bool eventFilter(QObject* watched, QEvent* event) override;  // a header's tooltip
     void moveEvent(QMoveEvent* event) override;  // scrolled: columns come into view
     void resizeEvent(QResizeEvent* event) override;
     void showEvent(QShowEvent* event) override;
@@ -70,6 +79,9 @@ private:
     void refresh();      // their contents, from the model's results and request
     void fillVisible();  // the columns in view that are not filled yet
     bool inView(int c) const;
+    void setHeaderTip(int c);
+    QString classAccuracyTip(const ModelColumn& column) const;  // "" when not asked for
+    void classAccuraciesReady();
     void fillColumn(int c);
     ImageModel* m_model;
     QGridLayout* m_layout;
@@ -78,6 +90,7 @@ private:
     double m_sharedTop = 0;  // the shared scale's top (ImageModel::sharedTop) when shared
     bool m_quality = true;   // headers give the held-out accuracy (setQuality)
     double m_zoom = 1;       // the panels' size factor (setZoom)
+    ClassAccuracies* m_classAccuracy;  // per class, for the headers' tooltips
 };
 
 }  // namespace attnviz::ui

@@ -1607,6 +1607,26 @@ weight %6</source>
         <extracomment>Tooltip of an image model&apos;s column header: %1 the images, %2 how many, %3 the accuracy</extracomment>
         <translation>&lt;b&gt;留出集准确率&lt;/b&gt;，训练时记录在检查点中：%2 张图像中 %3 % 判断正确（%1）</translation>
     </message>
+    <message>
+        <source>&lt;b&gt;Per class&lt;/b&gt;: being computed…</source>
+        <extracomment>Tooltip of an image model&apos;s column header while its per-class accuracy is computed</extracomment>
+        <translation>&lt;b&gt;各类别&lt;/b&gt;：正在计算…</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Per class&lt;/b&gt;: none, the model does not read Fashion-MNIST&apos;s images and classes</source>
+        <extracomment>Tooltip of an image model&apos;s column header</extracomment>
+        <translation>&lt;b&gt;各类别&lt;/b&gt;：无，该模型读取的不是 Fashion-MNIST 的图像和类别</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Per class&lt;/b&gt;: the held-out images could not be read (%1)</source>
+        <extracomment>Tooltip of an image model&apos;s column header: %1 why the images could not be read</extracomment>
+        <translation>&lt;b&gt;各类别&lt;/b&gt;：无法读取留出集图像（%1）</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Per class&lt;/b&gt;, on the last %1 Fashion-MNIST training images (held out, never trained on):</source>
+        <extracomment>Tooltip of an image model&apos;s column header, above each class&apos;s accuracy: %1 how many images (5,000)</extracomment>
+        <translation>&lt;b&gt;各类别&lt;/b&gt;准确率，基于 Fashion-MNIST 最后 %1 张训练图像（留出集，从未用于训练）：</translation>
+    </message>
 </context>
 <context>
     <name>attnviz::ui::ImageView</name>

@@ -1607,6 +1607,26 @@ weight %6</source>
         <extracomment>Tooltip of an image model&apos;s column header: %1 the images, %2 how many, %3 the accuracy</extracomment>
         <translation>&lt;b&gt;保留集準確率&lt;/b&gt;，訓練時記錄於檢查點中：%2 張影像中 %3 % 判斷正確（%1）</translation>
     </message>
+    <message>
+        <source>&lt;b&gt;Per class&lt;/b&gt;: being computed…</source>
+        <extracomment>Tooltip of an image model&apos;s column header while its per-class accuracy is computed</extracomment>
+        <translation>&lt;b&gt;各類別&lt;/b&gt;：正在計算…</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Per class&lt;/b&gt;: none, the model does not read Fashion-MNIST&apos;s images and classes</source>
+        <extracomment>Tooltip of an image model&apos;s column header</extracomment>
+        <translation>&lt;b&gt;各類別&lt;/b&gt;：無，此模型讀取的不是 Fashion-MNIST 的影像與類別</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Per class&lt;/b&gt;: the held-out images could not be read (%1)</source>
+        <extracomment>Tooltip of an image model&apos;s column header: %1 why the images could not be read</extracomment>
+        <translation>&lt;b&gt;各類別&lt;/b&gt;：無法讀取保留集影像（%1）</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Per class&lt;/b&gt;, on the last %1 Fashion-MNIST training images (held out, never trained on):</source>
+        <extracomment>Tooltip of an image model&apos;s column header, above each class&apos;s accuracy: %1 how many images (5,000)</extracomment>
+        <translation>&lt;b&gt;各類別&lt;/b&gt;準確率，依據 Fashion-MNIST 最後 %1 張訓練影像（保留集，從未用於訓練）：</translation>
+    </message>
 </context>
 <context>
     <name>attnviz::ui::ImageView</name>

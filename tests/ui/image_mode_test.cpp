@@ -10,6 +10,7 @@
 #include <QDir>
 #include <QDockWidget>
 #include <QFile>
+#include <QHelpEvent>
 #include <QLabel>
 #include <QLineEdit>
 #include <QLocale>
@@ -32,6 +33,7 @@
 #include <nlohmann/json.hpp>
 #include <set>
 
+#include "core/evaluate.h"
 #include "core/garment_cutout.h"
 #include "core/head_table.h"
 #include "core/image_input.h"
@@ -199,6 +201,43 @@ TEST_F(ImageMode, HeadersSayWhatTheModelComputes) {
                              a.probabilities[size_t(k)]);
         }
         t->window()->close();
+    }
+}
+
+// Per-class accuracy on hover (issue 47): a header's tooltip, once hovered, lists each class's
+// accuracy on the held-out images (the last 5,000 training images, never trained on: what the
+// checkpoints' held-out accuracy counts), computed off the UI thread, as core's
+// classifyImages gives it.
+TEST_F(ImageMode, AHeadersTooltipGivesEachClasssHeldOutAccuracy) {
+    MainWindow w;
+    w.show();
+    open(w);
+    ImageSet all = loadFashionMnist(fashionMnistDir(), "train"), train, held;
+    splitValidation(all, train, held);
+    for (int c = 0; c < 2; ++c) {
+        SCOPED_TRACE(c);
+        QToolButton* header = w.imageView()->grid()->header(c);
+        const QPoint at(5, 5);
+        QHelpEvent hover(QEvent::ToolTip, at, header->mapToGlobal(at));
+        QApplication::sendEvent(header, &hover);
+        auto listed = [&] {
+            return header->toolTip().contains(classLabel(fashionMnistClasses().back()));
+        };
+        EXPECT_FALSE(listed()) << "computed on the UI thread";
+        ASSERT_TRUE(waitUntil(listed, 60000)) << header->toolTip().toStdString();
+        Model m = w.columns()[size_t(c)].model->clone();
+        const std::vector<double> ref = classifyImages(m, imageExamples(held)).classAccuracy();
+        ASSERT_EQ(ref.size(), 10u);
+        const QString tip = header->toolTip();
+        int from = tip.indexOf(QLocale().toString(5000));
+        ASSERT_NE(from, -1) << tip.toStdString();
+        for (size_t k = 0; k < 10; ++k) {
+            from = tip.indexOf(classLabel(fashionMnistClasses()[k]).toHtmlEscaped(), from);
+            ASSERT_NE(from, -1) << k << " " << tip.toStdString();
+            from = tip.indexOf(QString::number(100 * ref[k], 'f', 1) + " %", from);
+            ASSERT_NE(from, -1) << k << " " << tip.toStdString();
+        }
+        EXPECT_NE(tip.indexOf("Click for the probability of every class"), -1);
     }
 }
 
