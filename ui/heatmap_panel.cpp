@@ -420,6 +420,14 @@ void HeatmapPanel::setScaling(Scaling s) {
 void HeatmapPanel::setTitle(const QString& title) {
     m_title->setText(title);
 }
+QRect HeatmapPanel::titleRect() const {
+    const QFontMetrics fm(m_title->font());
+    QRect row = m_title->rect();  // its row of the plot's layout, once laid out
+    if (row.isEmpty()) row = QRect(0, 0, m_plot->width(), fm.height() + 10);
+    return fm.boundingRect(row, Qt::AlignCenter | Qt::TextWordWrap, m_title->text())
+        .translated(m_plot->mapTo(this, QPoint(0, 0)));
+}
+
 QString HeatmapPanel::title() const {
     return m_title->text();
 }

@@ -31,6 +31,7 @@ public:
     // The table's weights [Nq, Nk] with its token labels and the top of its colour scale.
     void setTable(const SelectedTable& table) override;
     void setTitle(const QString& title) override;
+    QRect titleRect() const override;  // the title's text, centred in its row of the plot
     // The full name (model, block, layer, head) shown in tooltips; defaults to the title.
     void setToolTipTitle(const QString& title) override { m_fullTitle = title; }
     void setMessage(const QString& message) override;  // instead of the map (errors), wrapped

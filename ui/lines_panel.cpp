@@ -82,6 +82,21 @@ render::LinesStyle LinesPanel::style() const {
     return s;
 }
 
+// Each title line elided to the panel (the block and layer are also in the controls).
+QString LinesPanel::shownTitle() const {
+    QStringList title = m_title.split('\n');
+    for (auto& line : title) line = fontMetrics().elidedText(line, Qt::ElideRight, width() - 6);
+    return title.join('\n');
+}
+
+QRect LinesPanel::titleBox() const {
+    return QRect(0, 2, width(), 2 * fontMetrics().lineSpacing() + 2);
+}
+
+QRect LinesPanel::titleRect() const {
+    return fontMetrics().boundingRect(titleBox(), Qt::AlignHCenter | Qt::AlignTop, shownTitle());
+}
+
 QRectF LinesPanel::linesBox() const {
     const int titleH = int(m_title.count('\n') + 1) * fontMetrics().lineSpacing() + 6;
     return QRectF(4, titleH, width() - 8, height() - titleH - 4);
@@ -105,11 +120,7 @@ void LinesPanel::paintEvent(QPaintEvent*) {
     QPainter p(this);
     p.fillRect(rect(), palette().color(QPalette::Base));
     p.setPen(palette().color(QPalette::Text));
-    // Each title line elided to the panel (the block and layer are also in the controls).
-    QStringList title = m_title.split('\n');
-    for (auto& line : title) line = fontMetrics().elidedText(line, Qt::ElideRight, width() - 6);
-    p.drawText(QRect(0, 2, width(), 2 * fontMetrics().lineSpacing() + 2),
-               Qt::AlignHCenter | Qt::AlignTop, title.join('\n'));
+    p.drawText(titleBox(), Qt::AlignHCenter | Qt::AlignTop, shownTitle());
     if (!m_message.isEmpty() || !m_table.weights) {
         p.drawText(rect().adjusted(8, 2 * fontMetrics().lineSpacing(), -8, -8),
                    Qt::AlignCenter | Qt::TextWordWrap, m_message);

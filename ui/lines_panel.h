@@ -34,6 +34,7 @@ public:
     render::LinesStyle style() const;
     const SelectedTable& table() const { return m_table; }
     QString title() const override { return m_title; }
+    QRect titleRect() const override;  // centred at the top, each line elided to the panel
     // Where the lines and labels go in this widget.
     render::LinesLayout currentLayout() const;
     QSize minimumSizeHint() const override;
@@ -47,6 +48,8 @@ protected:
 
 private:
     QRectF linesBox() const;
+    QString shownTitle() const;  // each title line elided to the panel
+    QRect titleBox() const;      // where it is drawn (centred at the top)
     SelectedTable m_table;
     QString m_title, m_message;
     int m_selected = -1;

@@ -43,6 +43,9 @@ public:
     // Two lines: the model, then block, layer and head.
     virtual void setTitle(const QString& title) = 0;
     virtual QString title() const = 0;
+    // Where the title's text is drawn, in the panel's coordinates (the updating badge keeps
+    // clear of it).
+    virtual QRect titleRect() const = 0;
     // The full name (model · block, layer, head) for tooltips; defaults to the title.
     virtual void setToolTipTitle(const QString& /*title*/) {}
     // The view's colour map, scaling and shared or own colour scale (ViewState::colormap,
@@ -69,10 +72,12 @@ public:
     // Marks the panel as not showing the current sentence (its table is an older one, or
     // its model is still being analysed): dimmed by a translucent grey, with `text` in a
     // badge in the top right corner, beside the title, where it hides no cell and no token
-    // label; "" removes the mark.
+    // label. The title wins: when it leaves no room for the text the badge is a symbol, and
+    // none when it leaves no room for that either. "" removes the mark.
     void setUpdating(const QString& text);
     QString updating() const { return m_updating; }
-    // Where the badge is, in the panel's coordinates; empty when not marked (tests).
+    // Where the badge is, in the panel's coordinates; empty when not marked or when the title
+    // leaves it no room (tests).
     QRect updatingBadge() const;
 
 signals:

@@ -89,6 +89,60 @@ TEST(Panel, EveryKindTakesTablesTitlesQueriesAndMessagesAndReportsClicks) {
     }
 }
 
+// Where a panel's title is drawn, in the panel's coordinates: as its kind draws it (the heatmap's
+// title element, centred; the lines view's first line, centred and elided).
+QRect titleTextRect(Panel* p) {
+    if (auto* h = qobject_cast<HeatmapPanel*>(p)) {
+        auto* title = qobject_cast<QCPTextElement*>(h->plot()->plotLayout()->element(0, 0));
+        const QRect text = QFontMetrics(title->font())
+                               .boundingRect(title->rect(), Qt::AlignCenter | Qt::TextWordWrap,
+                                             title->text());
+        return text.translated(h->plot()->mapTo(h, QPoint(0, 0)));
+    }
+    const QFontMetrics fm = p->fontMetrics();
+    const QString line = fm.elidedText(p->title(), Qt::ElideRight, p->width() - 6);
+    return fm.boundingRect(QRect(0, 2, p->width(), 2 * fm.lineSpacing() + 2),
+                           Qt::AlignHCenter | Qt::AlignTop, line);
+}
+
+// The "updating…" badge never covers the title (issue 47: in a narrow panel it hid the head
+// number of "enc self L4 · head 1"), whatever the panel's width and label size (presentation
+// enlarges them): it shrinks to a symbol beside the title, and gives way when even that does
+// not fit; where there is room it still says "updating…" in full.
+TEST(Panel, TheUpdatingBadgeLeavesTheTitleReadable) {
+    for (PanelKind kind : {PanelKind::Heatmap, PanelKind::Lines})
+        for (int points : {8, 16}) {
+            std::unique_ptr<Panel> p(makePanel(kind, nullptr));
+            p->setTitle("enc self L4 · head 1");
+            p->setTable(table3());
+            p->setLabelPoints(points);
+            p->resize(400, 300);
+            p->show();
+            ASSERT_TRUE(QTest::qWaitForWindowExposed(p.get()));
+            p->setUpdating("updating…");
+            for (int width = 400; width >= 100; width -= 10) {
+                SCOPED_TRACE(QString("kind %1, %2 pt, %3 px wide")
+                                 .arg(int(kind))
+                                 .arg(points)
+                                 .arg(width)
+                                 .toStdString());
+                p->resize(width, 300);
+                QTest::qWait(1);  // the cover follows the resize
+                p->redrawNow();
+                const QRect title = titleTextRect(p.get()), badge = p->updatingBadge();
+                ASSERT_FALSE(title.isEmpty());
+                EXPECT_FALSE(badge.intersects(title))
+                    << "badge " << badge.x() << "," << badge.y() << " " << badge.width() << "x"
+                    << badge.height() << ", title " << title.x() << "," << title.y() << " "
+                    << title.width() << "x" << title.height();
+                if (width == 400 && points == 8) {
+                    EXPECT_GT(badge.width(), QFontMetrics(p->font()).horizontalAdvance("upd"))
+                        << "room for the whole word, yet a symbol";
+                }
+            }
+        }
+}
+
 // Zoom and pan: a heatmap reports its new area and shows another panel's without reporting
 // it back; the lines view has no area and ignores one.
 TEST(Panel, AreasAreReportedAndShown) {
