@@ -33,8 +33,11 @@ QWidget* MainWindow::createCentralWidget() {
     for (const auto& set : modelSets())
         m_modelSet->addItem(QString(), QString::fromStdString(set.id));
     m_modelSet->setCurrentIndex(-1);
-    m_modelSet->setSizeAdjustPolicy(QComboBox::AdjustToContents);
-    // The texts: retranslateUi.
+    // Its width is the room given, up to the longest text it may show (labelModelSets), never
+    // its current text's: a new text (another set, a comparison) does not move the buttons
+    // beside it (issue 47).
+    m_modelSet->setSizeAdjustPolicy(QComboBox::AdjustToContents);  // it asks for every text
+    m_modelSet->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Fixed);
     // The lecture's comparisons beside the sets, where a newcomer looks for "which models"
     // (Columns › Compare holds the same menu).
     auto* models = new QHBoxLayout;
@@ -45,7 +48,7 @@ QWidget* MainWindow::createCentralWidget() {
     m_present = new QToolButton;
     m_present->setObjectName("present");
     m_present->setToolButtonStyle(Qt::ToolButtonTextOnly);
-    models->addWidget(m_modelSet);
+    models->addWidget(m_modelSet, 1);  // grows before the stretch after the buttons
     models->addWidget(m_compare);
     models->addWidget(m_present);
     models->addStretch();

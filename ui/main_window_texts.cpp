@@ -10,7 +10,10 @@
 #include <QLineEdit>
 #include <QStandardItemModel>
 #include <QStatusBar>
+#include <QStyle>
+#include <QStyleOptionComboBox>
 #include <QToolButton>
+#include <algorithm>
 
 #include "comparison_grid.h"
 #include "film_dock.h"
@@ -41,23 +44,42 @@ void MainWindow::changeEvent(QEvent* event) {
 // Each set with how many models it has (counted in retranslateUi): a set still being trained
 // (the vision set) shows it, and one without any cannot be chosen. The current set says how
 // many of them are shown when a comparison or the picker left some out (a newcomer read
-// "12 models" beside two columns).
+// "12 models" beside two columns). The box grows up to the longest text it may show and
+// shrinks, in a narrow window, down to the longest set's "n models", whatever it says now, so
+// that a new text (another set, a comparison) does not move the Compare and Present buttons
+// beside it (issue 47).
 void MainWindow::labelModelSets() {
     const auto& sets = modelSets();
-    const int shown = int(columns().size());
-    for (int i = 0; i < m_modelSet->count() && i < int(m_setSizes.size()); ++i) {
+    auto label = [&](int i, int shown) {
         const int n = m_setSizes[size_t(i)];
         const QString set = engineText(sets[size_t(i)].label);
-        //: A model set in the Models box and how many models it has
-        QString text = tr("%1 · %2 models").arg(set).arg(n);
-        if (i == m_modelSet->currentIndex() && shown > 0 && shown < n)
+        if (shown > 0 && shown < n)
             //: The current model set in the Models box when some of its models are not shown:
             //: %2 of its %3 models are
-            text = tr("%1 · %2 of %3 models shown").arg(set).arg(shown).arg(n);
-        m_modelSet->setItemText(i, text);
+            return tr("%1 · %2 of %3 models shown").arg(set).arg(shown).arg(n);
+        //: A model set in the Models box and how many models it has
+        return tr("%1 · %2 models").arg(set).arg(n);
+    };
+    const QFontMetrics fm = m_modelSet->fontMetrics();
+    int widest = 0, widestCount = 0;
+    for (int i = 0; i < m_modelSet->count() && i < int(m_setSizes.size()); ++i) {
+        const int n = m_setSizes[size_t(i)];
+        const bool current = i == m_modelSet->currentIndex();
+        m_modelSet->setItemText(i, label(i, current ? int(columns().size()) : 0));
         if (auto* items = qobject_cast<QStandardItemModel*>(m_modelSet->model()))
             items->item(i)->setEnabled(n > 0);
+        widestCount = std::max(widestCount, fm.horizontalAdvance(label(i, 0)));
+        // With "n − 1 of n models shown", the most it may say.
+        widest = std::max({widest, widestCount, fm.horizontalAdvance(label(i, n - 1))});
     }
+    QStyleOptionComboBox box;
+    box.initFrom(m_modelSet);
+    auto boxWidth = [&](int text) {  // as QComboBox measures an item
+        const QSize item(text, std::max(fm.height(), 14) + 2);
+        return m_modelSet->style()->sizeFromContents(QStyle::CT_ComboBox, &box, item, m_modelSet).width();
+    };
+    m_modelSet->setMinimumWidth(boxWidth(widestCount));
+    m_modelSet->setMaximumWidth(boxWidth(widest));
 }
 
 void MainWindow::retranslateUi() {

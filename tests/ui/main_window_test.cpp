@@ -910,6 +910,38 @@ TEST(MainWindow, CompareBesideTheModelsBoxAndTheStatusMessageStays) {
     waitForResults(w);
 }
 
+// The Compare and Present buttons stay where they are while the Models box's text changes
+// (issue 47: the box took the width of its texts, so a comparison, "2 of 12 models shown", or
+// another set moved the buttons under the pointer).
+TEST(MainWindow, TheButtonsBesideTheModelsBoxStayPut) {
+    MainWindow w;
+    w.resize(1366, 768);
+    w.show();
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(&w));
+    QToolButton* present = w.findChild<QToolButton*>("present");
+    ASSERT_NE(present, nullptr);
+    auto where = [&] {
+        QTest::qWait(20);  // the layouts settle
+        return std::pair(w.compareButton()->mapTo(&w, QPoint(0, 0)).x(),
+                         present->mapTo(&w, QPoint(0, 0)).x());
+    };
+    ASSERT_TRUE(w.chooseModelSet("en-es", false));
+    const auto first = where();
+    const QString firstText = w.modelSetBox()->currentText();
+    w.applyComparison("dot-hc-sa");  // "… · 2 of 12 models shown"
+    EXPECT_NE(w.modelSetBox()->currentText(), firstText) << "the text did not change";
+    EXPECT_EQ(where(), first) << "after a comparison";
+    for (const char* set : {"toy", "toy-lm", "en-lm", "vision", "en-es"}) {
+        ASSERT_TRUE(w.chooseModelSet(set, false)) << set;
+        EXPECT_EQ(where(), first) << "after choosing " << set;
+        if (QString(set) != "vision") {
+            w.applyComparison("dot-hc-sa");
+            EXPECT_EQ(where(), first) << "after a comparison in " << set;
+        }
+    }
+    EXPECT_TRUE(waitUntil([&] { return !w.runner()->busy(); }));
+}
+
 // The lines view (issue 13): one LinesPanel per table, rows lined up across panels;
 // hovering a query keeps only its lines, hovering a key only the lines into it; clicking a
 // query selects it in every panel, as a click on a heatmap row does; saved in the workspace.
