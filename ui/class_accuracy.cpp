@@ -101,9 +101,8 @@ void ClassAccuracies::request(const ModelColumn& column) {
                 it->second.outcome = watcher->result();
                 emit ready();
             });
-    watcher->setFuture(QtConcurrent::run(backgroundPool(), [column, images = m_images] {
-        return compute(column, *images);
-    }));
+    watcher->setFuture(QtConcurrent::run(
+        backgroundPool(), [column, images = m_images] { return compute(column, *images); }));
 }
 
 }  // namespace attnviz::ui

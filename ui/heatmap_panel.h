@@ -100,10 +100,10 @@ private:
     void emitArea();
     void applyScaling();
     void wrapMessage();
-    void fitLayout();  // square cells, thinned labels, m_around (heatmap_panel.cpp)
-    void fitLayoutWhenSeen();                 // now when on screen, else before the next paint
-    QSize estimatedAround() const;            // m_around before the first layout
-    int tickerStep(Qt::Orientation o) const;  // labelStep without laying out first
+    void fitLayout();               // square cells, thinned labels, m_around (heatmap_panel.cpp)
+    void fitLayoutWhenSeen();       // now when on screen, else before the next paint
+    QSize estimatedAround() const;  // m_around before the first layout
+    int tickerStep(Qt::Orientation o) const;              // labelStep without laying out first
     bool showsAlready(const SelectedTable& table) const;  // the same numbers and labels shown
     void updateScaleTicks();
     void updateTickLabels();      // every k-th label when cells are smaller than a label
@@ -129,9 +129,9 @@ private:
     bool m_diverging = false;  // signed values (differences): the diverging map, from -m_max
     int m_row = -1;
     int m_hoverRow = -1;
-    bool m_dirty = false;  // changed off screen or resized: replot before the next paint
+    bool m_dirty = false;      // changed off screen or resized: replot before the next paint
     bool m_layoutDue = false;  // resized or reshaped off screen: fitLayout before the next paint
-    QSize m_around;        // widget size minus the map's, at the last layout (invalid before)
+    QSize m_around;            // widget size minus the map's, at the last layout (invalid before)
     double m_zoom = 1.0;
     QSize m_fill{0, 0};      // setFill
     bool m_fillCap = false;  // setFill(…, capped)

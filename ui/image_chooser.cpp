@@ -46,8 +46,12 @@ struct LoadedSet {
 
 // Pasted bytes decoded as a file's (render::readColorImageBytes), by MIME type; a QImage put on
 // the clipboard by this process has no bytes and comes as application/x-qt-image.
-const char* const kImageMimeTypes[] = {"image/png",  "image/jpeg", "image/bmp",
-                                       "image/gif",  "image/webp", "image/tiff",
+const char* const kImageMimeTypes[] = {"image/png",
+                                       "image/jpeg",
+                                       "image/bmp",
+                                       "image/gif",
+                                       "image/webp",
+                                       "image/tiff",
                                        "image/x-portable-graymap"};
 
 }  // namespace
@@ -314,39 +318,39 @@ void ImageChooser::startOpening(Decode decode, const QString& path, const std::s
         watcher->deleteLater();
         if (generation == m_openGeneration) finishOpening(watcher->result(), path, ownName);
     });
-    watcher->setFuture(QtConcurrent::run(backgroundPool(), [decode = std::move(decode), cancel,
-                                                            keepPixels] {
-        auto out = std::make_shared<Opened>();
-        try {
-            ColorImage color = decode(cancel.get());
-            out->width = color.width;
-            out->height = color.height;
-            const GrayImage gray = grayImage(color);
-            const ModelImage automatic = prepareModelImage(gray, kSize, InvertMode::Auto);
-            out->autoInverts = automatic.inverted;
-            out->seen[automatic.inverted ? 1 : 0] = automatic;
-            out->seen[automatic.inverted ? 0 : 1] = prepareModelImage(
-                gray, kSize, automatic.inverted ? InvertMode::No : InvertMode::Yes);
-            out->preview = grayQImage(gray.pixels.data(), gray.width, gray.height)
-                               .scaled(kPreview - 4, kPreview - 4, Qt::KeepAspectRatio,
-                                       Qt::SmoothTransformation);
-            for (int k = 0; k < 2; ++k) {  // GrabCut on a copy of at most 320 pixels: < 1 s
-                if (cancel->load()) throw Cancelled();
-                out->cut[k] = cutOutGarment(color, kSize, k ? InvertMode::Yes : InvertMode::No);
-                // At the preview's height, at most three previews wide (a long shoe's crop).
-                out->steps[k] = render::qImage(cutoutStepsImage(out->cut[k]))
-                                    .scaled(3 * kPreview, kPreview - 4, Qt::KeepAspectRatio,
-                                            Qt::SmoothTransformation);
-                out->cut[k].work = {};  // shown by the steps; not kept twice
+    watcher->setFuture(
+        QtConcurrent::run(backgroundPool(), [decode = std::move(decode), cancel, keepPixels] {
+            auto out = std::make_shared<Opened>();
+            try {
+                ColorImage color = decode(cancel.get());
+                out->width = color.width;
+                out->height = color.height;
+                const GrayImage gray = grayImage(color);
+                const ModelImage automatic = prepareModelImage(gray, kSize, InvertMode::Auto);
+                out->autoInverts = automatic.inverted;
+                out->seen[automatic.inverted ? 1 : 0] = automatic;
+                out->seen[automatic.inverted ? 0 : 1] = prepareModelImage(
+                    gray, kSize, automatic.inverted ? InvertMode::No : InvertMode::Yes);
+                out->preview = grayQImage(gray.pixels.data(), gray.width, gray.height)
+                                   .scaled(kPreview - 4, kPreview - 4, Qt::KeepAspectRatio,
+                                           Qt::SmoothTransformation);
+                for (int k = 0; k < 2; ++k) {  // GrabCut on a copy of at most 320 pixels: < 1 s
+                    if (cancel->load()) throw Cancelled();
+                    out->cut[k] = cutOutGarment(color, kSize, k ? InvertMode::Yes : InvertMode::No);
+                    // At the preview's height, at most three previews wide (a long shoe's crop).
+                    out->steps[k] = render::qImage(cutoutStepsImage(out->cut[k]))
+                                        .scaled(3 * kPreview, kPreview - 4, Qt::KeepAspectRatio,
+                                                Qt::SmoothTransformation);
+                    out->cut[k].work = {};  // shown by the steps; not kept twice
+                }
+                if (keepPixels) out->pasted = std::move(color);
+            } catch (const Cancelled&) {
+                out->cancelled = true;
+            } catch (const std::exception& e) {
+                out->error = QString::fromStdString(e.what());
             }
-            if (keepPixels) out->pasted = std::move(color);
-        } catch (const Cancelled&) {
-            out->cancelled = true;
-        } catch (const std::exception& e) {
-            out->error = QString::fromStdString(e.what());
-        }
-        return out;
-    }));
+            return out;
+        }));
 }
 
 void ImageChooser::finishOpening(std::shared_ptr<Opened> opened, const QString& path,
@@ -388,9 +392,11 @@ bool ImageChooser::waitForImage(QString* error) {
 }
 
 void ImageChooser::requestImageFile(const QString& path) {
-    startOpening([p = path.toStdString()](const std::atomic<bool>* cancel) {
-        return render::readColorImageFile(p, cancel);
-    }, path, "file '" + path.toStdString() + "'");
+    startOpening(
+        [p = path.toStdString()](const std::atomic<bool>* cancel) {
+            return render::readColorImageFile(p, cancel);
+        },
+        path, "file '" + path.toStdString() + "'");
 }
 
 bool ImageChooser::openImageFile(const QString& path, QString* error) {
@@ -402,16 +408,19 @@ bool ImageChooser::requestMime(const QMimeData* mime, QString* error) {
     if (mime) {
         for (const char* type : kImageMimeTypes) {
             if (!mime->hasFormat(type)) continue;
-            startOpening([bytes = mime->data(type).toStdString()](const std::atomic<bool>* cancel) {
-                return render::readColorImageBytes(bytes, "the pasted image", cancel);
-            }, {}, "the pasted image");
+            startOpening(
+                [bytes = mime->data(type).toStdString()](const std::atomic<bool>* cancel) {
+                    return render::readColorImageBytes(bytes, "the pasted image", cancel);
+                },
+                {}, "the pasted image");
             return true;
         }
         if (mime->hasImage()) {
-            startOpening([image = qvariant_cast<QImage>(mime->imageData())](
-                             const std::atomic<bool>*) {
-                return render::colorImage(image, "the pasted image");
-            }, {}, "the pasted image");
+            startOpening(
+                [image = qvariant_cast<QImage>(mime->imageData())](const std::atomic<bool>*) {
+                    return render::colorImage(image, "the pasted image");
+                },
+                {}, "the pasted image");
             return true;
         }
         if (mime->hasUrls())
@@ -444,9 +453,12 @@ std::string ImageChooser::pastedPng() const {
 }
 
 void ImageChooser::requestPastedPng(const std::string& png) {
-    startOpening([png](const std::atomic<bool>* cancel) {
-        return render::readColorImageBytes(png, "the pasted image kept in the workspace", cancel);
-    }, {}, "the pasted image");
+    startOpening(
+        [png](const std::atomic<bool>* cancel) {
+            return render::readColorImageBytes(png, "the pasted image kept in the workspace",
+                                               cancel);
+        },
+        {}, "the pasted image");
 }
 
 bool ImageChooser::openPastedPng(const std::string& png, QString* error) {
@@ -470,10 +482,9 @@ void ImageChooser::showOwnImage() {
     const bool cutout = m_prepare == PrepareMode::Cutout, invert = ownInverted();
     const GarmentCutout& cut = m_own->cut[invert ? 1 : 0];
     const ModelImage& in = cutout ? cut.model : m_own->seen[invert ? 1 : 0];
-    const std::string how =
-        cutout ? cutoutSummary(cut)
-               : std::string(in.inverted ? ", inverted" : "") +
-                     (in.fitted ? ", trimmed and fitted" : "");
+    const std::string how = cutout ? cutoutSummary(cut)
+                                   : std::string(in.inverted ? ", inverted" : "") +
+                                         (in.fitted ? ", trimmed and fitted" : "");
     const QSignalBlocker b(m_strip);
     m_strip->setCurrentRow(-1);
     m_testIndex = -1;
@@ -482,11 +493,13 @@ void ImageChooser::showOwnImage() {
                           std::to_string(m_own->height) + " pixels" + how + ")");
     showPreviews(cutout ? m_own->steps[invert ? 1 : 0] : m_own->preview);
     setPreviewTips();
-    const QString name = m_ownPath.isEmpty() ? tr("Your pasted image")
-                                             : tr("Your image: %1").arg(QFileInfo(m_ownPath).fileName());
-    m_note->setText(cutout && !cut.found && cut.model.fitted
-                        ? tr("%1 (no garment cut out: %2)").arg(name, QString::fromStdString(cut.note))
-                        : name);
+    const QString name = m_ownPath.isEmpty()
+                             ? tr("Your pasted image")
+                             : tr("Your image: %1").arg(QFileInfo(m_ownPath).fileName());
+    m_note->setText(
+        cutout && !cut.found && cut.model.fitted
+            ? tr("%1 (no garment cut out: %2)").arg(name, QString::fromStdString(cut.note))
+            : name);
 }
 
 bool ImageChooser::ownInverted() const {
@@ -498,12 +511,11 @@ void ImageChooser::setPreviewTips() {
     const bool cutout = m_prepare == PrepareMode::Cutout, invert = ownInverted();
     const GarmentCutout& cut = m_own->cut[invert ? 1 : 0];
     m_original->setToolTip(
-        !cutout ? tr("Your image")
-        : cut.found
-            ? tr("Your image with the garment found outlined, and the garment cropped; the "
-                 "models read it as the 28 × 28 image on the right")
-            : tr("No garment was cut out (%1): the whole image is used")
-                  .arg(QString::fromStdString(cut.note)));
+        !cutout     ? tr("Your image")
+        : cut.found ? tr("Your image with the garment found outlined, and the garment cropped; the "
+                         "models read it as the 28 × 28 image on the right")
+                    : tr("No garment was cut out (%1): the whole image is used")
+                          .arg(QString::fromStdString(cut.note)));
     m_seen->setToolTip(tr("The 28 × 28 image the models see") +
                        (invert ? tr(" (inverted)") : QString()));
 }

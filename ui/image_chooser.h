@@ -119,19 +119,19 @@ private:
     void startOpening(Decode decode, const QString& path, const std::string& ownName);
     void finishOpening(std::shared_ptr<Opened> opened, const QString& path,
                        const std::string& ownName);
-    void showOwnImage();                   // m_own's input as m_prepare and m_invert say
+    void showOwnImage();  // m_own's input as m_prepare and m_invert say
     // Whether the input shown is inverted: a cut-out unless "no" (core/garment_cutout.h
     // inverts every cut-out on auto), the whole image as InvertMode says.
     bool ownInverted() const;
-    void setPreviewTips();  // the previews' tooltips, in the installed language
+    void setPreviewTips();                 // the previews' tooltips, in the installed language
     void showPreviews(const QImage& own);  // the original (null: none) and the model's view
     bool refuse(const QString& heading, const QString& why, QString* error);
     ImageModel* m_model;
     ImageSet m_test;
     bool m_loading = false, m_loaded = false;
     QString m_loadError;
-    QString testImageNote() const;  // "Test image 7: Sneaker", in the installed language
-    QString m_testNote;             // that note as last shown
+    QString testImageNote() const;        // "Test image 7: Sneaker", in the installed language
+    QString m_testNote;                   // that note as last shown
     std::shared_ptr<const Opened> m_own;  // the person's image, as decoded; null when none
     QString m_ownPath;                    // its file, "" when pasted
     std::string m_ownName;                // for data files: "file '…'", "the pasted image"
@@ -139,8 +139,8 @@ private:
     QString m_openError;                  // why the last request was refused or given up
     int m_openGeneration = 0;             // counts requests: a result of an older one is dropped
     std::shared_ptr<std::atomic<bool>> m_cancelOpen;  // the running request's cancel switch
-    int m_testIndex = -1;            // the test image chosen, -1 when another image is
-    int m_pendingTest = -1;          // chosen when the test images arrive
+    int m_testIndex = -1;    // the test image chosen, -1 when another image is
+    int m_pendingTest = -1;  // chosen when the test images arrive
     InvertMode m_invert = InvertMode::Auto;
     PrepareMode m_prepare = PrepareMode::Cutout;
     QComboBox *m_filter, *m_invertBox, *m_prepareBox;

@@ -3,17 +3,17 @@
 
 #include <QCursor>
 #include <QEvent>
-#include <QLocale>
-#include <cmath>
 #include <QGridLayout>
 #include <QHeaderView>
 #include <QLabel>
+#include <QLocale>
 #include <QMenu>
 #include <QTableWidget>
 #include <QToolButton>
 #include <QToolTip>
 #include <QVBoxLayout>
 #include <QWidgetAction>
+#include <cmath>
 
 #include "class_accuracy.h"
 #include "core/image_set.h"
@@ -42,13 +42,13 @@ std::pair<QString, QString> heldOutAccuracy(const ModelColumn& column) {
     const HeldOutInfo& h = *column.model->training().heldOut;
     if (!h.tokenAccuracy) return {};
     //: An image model's column header: its held-out accuracy, e.g. "accuracy 89.0 %"
-    const QString line =
-        ImageGrid::tr("accuracy %1 %").arg(100 * *h.tokenAccuracy, 0, 'f', 1);
+    const QString line = ImageGrid::tr("accuracy %1 %").arg(100 * *h.tokenAccuracy, 0, 'f', 1);
     const QString source = h.source.empty() ? ImageGrid::tr("images not trained on")
                                             : QString::fromStdString(h.source).toHtmlEscaped();
     //: Tooltip of an image model's column header: %1 the images, %2 how many, %3 the accuracy
-    const QString tip = ImageGrid::tr("<b>Held-out accuracy</b>, recorded in the checkpoint when "
-                                      "it was trained: %3 % of %2 images right (%1)")
+    const QString tip = ImageGrid::tr(
+                            "<b>Held-out accuracy</b>, recorded in the checkpoint when "
+                            "it was trained: %3 % of %2 images right (%1)")
                             .arg(source)
                             .arg(h.sentences ? QString::number(*h.sentences) : QString("?"))
                             .arg(100 * *h.tokenAccuracy, 0, 'f', 1);
@@ -143,8 +143,9 @@ QString ImageGrid::classAccuracyTip(const ModelColumn& column) const {
     }
     if (o->foreign)
         //: Tooltip of an image model's column header
-        return tr("<b>Per class</b>: none, the model does not read Fashion-MNIST's images and "
-                  "classes");
+        return tr(
+            "<b>Per class</b>: none, the model does not read Fashion-MNIST's images and "
+            "classes");
     if (!o->error.isEmpty())
         //: Tooltip of an image model's column header: %1 why the images could not be read
         return tr("<b>Per class</b>: the held-out images could not be read (%1)")

@@ -64,7 +64,7 @@ signals:
 protected:
     void changeEvent(QEvent* event) override;
     bool eventFilter(QObject* watched, QEvent* event) override;  // a header's tooltip
-    void moveEvent(QMoveEvent* event) override;  // scrolled: columns come into view
+    void moveEvent(QMoveEvent* event) override;                  // scrolled: columns come into view
     void resizeEvent(QResizeEvent* event) override;
     void showEvent(QShowEvent* event) override;
 
@@ -86,10 +86,10 @@ private:
     ImageModel* m_model;
     QGridLayout* m_layout;
     std::vector<Column> m_columns;
-    QLabel* m_empty;         // while nothing is analysed yet
-    double m_sharedTop = 0;  // the shared scale's top (ImageModel::sharedTop) when shared
-    bool m_quality = true;   // headers give the held-out accuracy (setQuality)
-    double m_zoom = 1;       // the panels' size factor (setZoom)
+    QLabel* m_empty;                   // while nothing is analysed yet
+    double m_sharedTop = 0;            // the shared scale's top (ImageModel::sharedTop) when shared
+    bool m_quality = true;             // headers give the held-out accuracy (setQuality)
+    double m_zoom = 1;                 // the panels' size factor (setZoom)
     ClassAccuracies* m_classAccuracy;  // per class, for the headers' tooltips
 };
 

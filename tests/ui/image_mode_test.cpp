@@ -14,8 +14,8 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QLocale>
-#include <QPointer>
 #include <QMimeData>
+#include <QPointer>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QScrollArea>
@@ -872,8 +872,8 @@ TEST_F(ImageMode, ZoomSizesTheImagePanels) {
     ASSERT_FALSE(g->panels(0).empty());
     const QSize base = g->panels(0).front()->size();
     w.zoomBy(1.25);
-    EXPECT_EQ(g->panels(0).front()->size(), QSize(qRound(base.width() * 1.25),
-                                                  qRound(base.height() * 1.25)));
+    EXPECT_EQ(g->panels(0).front()->size(),
+              QSize(qRound(base.width() * 1.25), qRound(base.height() * 1.25)));
     w.zoomBy(0);
     EXPECT_EQ(g->panels(0).front()->size(), base);
 }
@@ -894,7 +894,8 @@ TEST_F(ImageMode, TheVariantDockFollowsAClickedPanel) {
         ImagePanelView* p = g->panels(c).front();
         QTest::mouseClick(p, Qt::LeftButton, {}, p->rect().center());
         EXPECT_EQ(w.workspace()->currentColumn(), c);
-        EXPECT_TRUE(w.variantPanel()->text().contains(QString::fromStdString(w.columns()[size_t(c)].name)))
+        EXPECT_TRUE(
+            w.variantPanel()->text().contains(QString::fromStdString(w.columns()[size_t(c)].name)))
             << w.variantPanel()->text().toStdString();
     }
 }
@@ -917,9 +918,9 @@ TEST_F(ImageMode, TheImagesNoteAndThePatchQueryFollowTheLanguage) {
     };
     const QStringList english = texts();
     ASSERT_TRUE(english.contains("patch (row 4, column 4)")) << english.join(" | ").toStdString();
-    ASSERT_TRUE(std::any_of(english.begin(), english.end(),
-                            [](const QString& t) { return t.startsWith("Test image 3: "); }))
-        << english.join(" | ").toStdString();
+    ASSERT_TRUE(std::any_of(english.begin(), english.end(), [](const QString& t) {
+        return t.startsWith("Test image 3: ");
+    })) << english.join(" | ").toStdString();
     w.setLanguage("zh_CN");
     const QStringList chinese = texts();
     w.setLanguage("en");

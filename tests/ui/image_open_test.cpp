@@ -17,8 +17,8 @@
 #include <QTimer>
 #include <QUrl>
 #include <fstream>
-#include <random>
 #include <nlohmann/json.hpp>
+#include <random>
 
 #include "core/image_set.h"
 #include "core/model.h"
@@ -66,9 +66,8 @@ qint64 longestStall(Run run, Done done) {
     QElapsedTimer since;
     qint64 longest = 0;
     QTimer tick;
-    QObject::connect(&tick, &QTimer::timeout, [&] {
-        longest = std::max(longest, since.restart());
-    });
+    QObject::connect(&tick, &QTimer::timeout,
+                     [&] { longest = std::max(longest, since.restart()); });
     tick.start(10);
     since.start();
     run();
@@ -109,11 +108,13 @@ TEST_F(ImageOpening, TheWindowKeepsAnsweringWhileAnImageIsOpened) {
     stall = longestStall([&] { m_chooser.requestImageFile(path("large.jpg")); },
                          [&] { return !m_chooser.opening(); });
     EXPECT_LT(stall, 200) << "the event loop stalled " << stall << " ms opening a large image";
-    std::printf("  the longest stall opening a large image: %lld ms\n", static_cast<long long>(stall));
+    std::printf("  the longest stall opening a large image: %lld ms\n",
+                static_cast<long long>(stall));
     EXPECT_TRUE(m_chooser.waitForImage(&error)) << error.toStdString();
     EXPECT_EQ(m_chooser.imageFile(), path("large.jpg"));
     EXPECT_EQ(m_model.image().size(), 28u * 28u);
-    std::printf("  opened 8192 × 8192 in 16 scans in %lld ms\n", static_cast<long long>(t.elapsed()));
+    std::printf("  opened 8192 × 8192 in 16 scans in %lld ms\n",
+                static_cast<long long>(t.elapsed()));
 }
 
 // A newer image (or a test image) replaces one still being decoded, whose result is dropped;
@@ -213,9 +214,9 @@ protected:
 // Problems panel, named, not shown as if whole.
 TEST_F(WorkspaceImage, ATruncatedImageFileIsRefused) {
     const std::string jpeg = encode(photo(), "JPEG"), png = encode(photo(), "PNG");
-    for (const auto& [name, bytes] :
-         std::map<std::string, std::string>{{"cut.jpg", jpeg.substr(0, jpeg.size() / 2) + "\xFF\xD9"},
-                                            {"cut.png", png.substr(0, png.size() / 2)}}) {
+    for (const auto& [name, bytes] : std::map<std::string, std::string>{
+             {"cut.jpg", jpeg.substr(0, jpeg.size() / 2) + "\xFF\xD9"},
+             {"cut.png", png.substr(0, png.size() / 2)}}) {
         const QString image = m_dir.path() + "/" + QString::fromStdString(name);
         writeBytes(image, bytes);
         MainWindow w;
@@ -257,5 +258,6 @@ TEST_F(ImageOpening, APastedPhotoTooLargeForAWorkspaceIsKeptSmaller) {
     EXPECT_EQ(kept.height, 1024);
     SessionImage s;
     s.pastedPng = png;
-    EXPECT_NO_THROW(parseSessionJson(nlohmann::json{{"attnviz_session", 1}, {"image", s.toJson()}}.dump(), "w"));
+    EXPECT_NO_THROW(parseSessionJson(
+        nlohmann::json{{"attnviz_session", 1}, {"image", s.toJson()}}.dump(), "w"));
 }

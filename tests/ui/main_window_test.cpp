@@ -407,7 +407,7 @@ TEST(MainWindow, WheelScrollsShiftWheelZoomsAndShortcutsWinOverTheField) {
     const int top = area->verticalScrollBar()->value();
     wheel(area->viewport(), Qt::NoModifier, -240);  // where the plot's wheel ends
     EXPECT_GT(area->verticalScrollBar()->value(), top);
-    wheel(p->plot(), Qt::ShiftModifier, 240);      // in
+    wheel(p->plot(), Qt::ShiftModifier, 240);  // in
     EXPECT_LT(p->plot()->xAxis->range().size(), before.size() * 0.9);
     EXPECT_NEAR(w.grid()->panel(0, 2)->plot()->xAxis->range().size(),
                 p->plot()->xAxis->range().size(), 1e-9);                     // every panel at once
@@ -1316,8 +1316,8 @@ TEST(MainWindow, PanelsOutOfViewAreDrawnWhenShownAndShowTheLatestTables) {
         QTest::qWait(30);
         return last->size() == before && before.height() >= last->minimumSizeHint().height();
     }));
-    EXPECT_TRUE(last->visibleRegion().isEmpty());  // off screen at this size
-    EXPECT_TRUE(last->layoutPending());            // resized and reshaped, not laid out
+    EXPECT_TRUE(last->visibleRegion().isEmpty());          // off screen at this size
+    EXPECT_TRUE(last->layoutPending());                    // resized and reshaped, not laid out
     EXPECT_FALSE(w.grid()->panel(0, 0)->layoutPending());  // on screen: laid out at once
     const QImage lazy = last->grab().toImage();
     EXPECT_FALSE(last->layoutPending());  // painting laid it out first

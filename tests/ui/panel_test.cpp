@@ -94,9 +94,9 @@ TEST(Panel, EveryKindTakesTablesTitlesQueriesAndMessagesAndReportsClicks) {
 QRect titleTextRect(Panel* p) {
     if (auto* h = qobject_cast<HeatmapPanel*>(p)) {
         auto* title = qobject_cast<QCPTextElement*>(h->plot()->plotLayout()->element(0, 0));
-        const QRect text = QFontMetrics(title->font())
-                               .boundingRect(title->rect(), Qt::AlignCenter | Qt::TextWordWrap,
-                                             title->text());
+        const QRect text =
+            QFontMetrics(title->font())
+                .boundingRect(title->rect(), Qt::AlignCenter | Qt::TextWordWrap, title->text());
         return text.translated(h->plot()->mapTo(h, QPoint(0, 0)));
     }
     const QFontMetrics fm = p->fontMetrics();
@@ -186,7 +186,7 @@ TEST(Panel, TheSameTableAgainIsNotDrawnAgain) {
     QTest::qWait(50);
     EXPECT_EQ(replots, drawn);
     EXPECT_EQ(again.weights.use_count(), 2);  // the panel holds the new results' table
-    SelectedTable other = table3();  // one value changed: drawn
+    SelectedTable other = table3();           // one value changed: drawn
     Mat m = *other.weights;
     m(0, 0) = 0.7f;
     other.weights = std::make_shared<const Mat>(m);
@@ -194,8 +194,8 @@ TEST(Panel, TheSameTableAgainIsNotDrawnAgain) {
     EXPECT_TRUE(test::waitUntil([&] { return replots > drawn; }));
     const int drawnOther = replots;
     SelectedTable relabelled = other;  // the same numbers under other labels: drawn
-    relabelled.keys = std::make_shared<const std::vector<std::string>>(
-        std::vector<std::string>{"x", "b", "c"});
+    relabelled.keys =
+        std::make_shared<const std::vector<std::string>>(std::vector<std::string>{"x", "b", "c"});
     h.setTable(relabelled);
     EXPECT_TRUE(test::waitUntil([&] { return replots > drawnOther; }));
     const int drawnLabels = replots;
