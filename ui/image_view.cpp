@@ -21,10 +21,10 @@
 #include <mutex>
 
 #include "color_bar.h"
-#include "counted_spin_box.h"
 #include "core/dump.h"
 #include "core/error.h"
 #include "core/rollout.h"
+#include "counted_spin_box.h"
 #include "export_sources.h"
 #include "image_chooser.h"
 #include "image_grid.h"
@@ -144,7 +144,9 @@ QString ImageView::patchText(const QString& query) {
     // "R,C" from 0 in the data; counted from 1 for people, as layers and heads are.
     const QStringList rc = query.split(',');
     //: The query box: the patch clicked, its grid row and column counted from 1
-    return tr("patch (row %1, column %2)").arg(rc.value(0).toInt() + 1).arg(rc.value(1).toInt() + 1);
+    return tr("patch (row %1, column %2)")
+        .arg(rc.value(0).toInt() + 1)
+        .arg(rc.value(1).toInt() + 1);
 }
 
 void ImageView::changeEvent(QEvent* event) {

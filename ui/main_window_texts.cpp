@@ -76,7 +76,9 @@ void MainWindow::labelModelSets() {
     box.initFrom(m_modelSet);
     auto boxWidth = [&](int text) {  // as QComboBox measures an item
         const QSize item(text, std::max(fm.height(), 14) + 2);
-        return m_modelSet->style()->sizeFromContents(QStyle::CT_ComboBox, &box, item, m_modelSet).width();
+        return m_modelSet->style()
+            ->sizeFromContents(QStyle::CT_ComboBox, &box, item, m_modelSet)
+            .width();
     };
     m_modelSet->setMinimumWidth(boxWidth(widestCount));
     m_modelSet->setMaximumWidth(boxWidth(widest));
