@@ -461,9 +461,10 @@ QImage qImage(const ColorImage& image) {
     return im;
 }
 
-std::string colorPng(const ColorImage& image) {
-    const QImage im = qImage(image);
-    if (im.isNull()) throw Error("no image to write");
+namespace {
+
+// An image as the bytes of a PNG file.
+std::string pngBytes(const QImage& im) {
     QByteArray png;
     QBuffer buffer(&png);
     buffer.open(QIODevice::WriteOnly);
@@ -471,14 +472,28 @@ std::string colorPng(const ColorImage& image) {
     return png.toStdString();
 }
 
-void writeColorPng(const std::string& path, const ColorImage& image) {
+// `encode()`'s bytes written atomically to `path`; its error names the file.
+template <class Encode>
+void writePngFile(const std::string& path, Encode encode) {
     std::string png;
     try {
-        png = colorPng(image);
+        png = encode();
     } catch (const std::exception& e) {
         throw Error("'" + path + "': " + e.what());
     }
     writeFileAtomically(path, png);
+}
+
+}  // namespace
+
+std::string colorPng(const ColorImage& image) {
+    const QImage im = qImage(image);
+    if (im.isNull()) throw Error("no image to write");
+    return pngBytes(im);
+}
+
+void writeColorPng(const std::string& path, const ColorImage& image) {
+    writePngFile(path, [&] { return colorPng(image); });
 }
 
 std::string grayPng(const GrayImage& image) {
@@ -488,21 +503,11 @@ std::string grayPng(const GrayImage& image) {
     QImage im(image.width, image.height, QImage::Format_Grayscale8);
     for (int y = 0; y < image.height; ++y)
         std::copy_n(image.pixels.data() + size_t(y) * image.width, image.width, im.scanLine(y));
-    QByteArray png;
-    QBuffer buffer(&png);
-    buffer.open(QIODevice::WriteOnly);
-    if (!im.save(&buffer, "PNG")) throw Error("could not encode the PNG");
-    return png.toStdString();
+    return pngBytes(im);
 }
 
 void writeGrayPng(const std::string& path, const GrayImage& image) {
-    std::string png;
-    try {
-        png = grayPng(image);
-    } catch (const std::exception& e) {
-        throw Error("'" + path + "': " + e.what());
-    }
-    writeFileAtomically(path, png);
+    writePngFile(path, [&] { return grayPng(image); });
 }
 
 }  // namespace attnviz::render
