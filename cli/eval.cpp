@@ -19,7 +19,8 @@ namespace {
 
 using nlohmann::json;
 
-// --split of fashion-mnist: the test file, or the validation images held out of the training file.
+// --split of an image task: fashion-mnist's test file or the validation images held out of its
+// training file; the clothing photos' test or validation file.
 const std::vector<std::string> kSplits{"test", "validation"};
 
 class EvalCommand : public Command {
@@ -160,26 +161,18 @@ void EvalCommand::run(const Context& ctx) {
     ctx.out << jsonText(j, 2) << "\n";
 }
 
-// fashion-mnist: accuracy, per-class accuracy and the confusion matrix on a split.
+// An image task (fashion-mnist, clothing-photos): accuracy, per-class accuracy and the
+// confusion matrix on a split.
 void EvalCommand::runImages(const Context& ctx, Model& model) {
-    if (!isImageTask(m_task))
+    const ImageTask* task = findImageTask(m_task);
+    if (!task)
         throw Error("'" + m_model + "' is an image model (arch \"vit\"): evaluate it with --task " +
-                    kFashionMnistTask);
-    if (!model.config().isVision())
-        throw Error("task '" + excerpt(m_task) + "' needs an image model, but '" + m_model +
-                    "' is a text model");
+                    kFashionMnistTask + " or " + kClothingPhotosTask);
     if (std::find(kSplits.begin(), kSplits.end(), m_split) == kSplits.end())
         throw Error("--split must be " + alternatives(kSplits) + ", got '" + excerpt(m_split) +
                     "'");
-    const ModelConfig& cfg = model.config();
-    if (cfg.imageSize != 28 || cfg.classes != int(fashionMnistClasses().size()))
-        throw Error("'" + m_model + "' does not classify 28×28 images into 10 classes");
-    ImageSet set = loadFashionMnist(fashionMnistDir(), m_split == "test" ? "test" : "train");
-    if (m_split == "validation") {
-        ImageSet train, validation;
-        splitValidation(set, train, validation);
-        set = std::move(validation);
-    }
+    task->checkModel(model.config(), "'" + m_model + "'");
+    ImageSet set = task->load(m_split);
     if (m_countOption->count() && size_t(m_count) < set.size()) set = set.slice(0, size_t(m_count));
     const std::vector<Example> examples = imageExamples(set);
     const Classification c = classifyImages(model, examples, m_batch);

@@ -16,23 +16,32 @@
 namespace attnviz::cli {
 namespace {
 
-void checkTakesFashionMnist(const Model& m, const std::string& modelPath) {
-    if (m.config().imageSize != 28) throw Error("'" + modelPath + "' does not take 28×28 images");
+// The `split` of image task `task` for the model `m` (loaded from `modelPath`): Fashion-MNIST's
+// train and test files as they are (train: all 60,000), the clothing photos' three splits.
+ImageSet loadTaskSplit(const std::string& task, const Model& m, const std::string& modelPath,
+                       const std::string& split) {
+    // The image size and channels must match; the classes need not (the label is then left
+    // out), as before for Fashion-MNIST.
+    const ImageTask& t = *findImageTask(task);
+    if (m.config().imageSize != t.imageSize || m.config().channels != t.channels)
+        t.checkModel(m.config(), "'" + modelPath + "'");
+    return task == kFashionMnistTask ? attnviz::loadFashionMnist(fashionMnistDir(), split)
+                                     : t.load(split);
 }
 
-ImageInput::Loaded loadFashionMnist(const Model& m, const std::string& modelPath,
-                                    const std::string& split, int index) {
-    checkTakesFashionMnist(m, modelPath);
-    const ImageSet set = attnviz::loadFashionMnist(fashionMnistDir(), split);
+ImageInput::Loaded loadSetImage(const std::string& task, const Model& m,
+                                const std::string& modelPath, const std::string& split, int index) {
+    const ImageSet set = loadTaskSplit(task, m, modelPath, split);
+    const std::string option = task == kFashionMnistTask ? "--fashion-mnist" : "--photo";
     if (size_t(index) >= set.size())
-        throw Error("--fashion-mnist " + std::to_string(index) + ": the " + split + " split has " +
+        throw Error(option + " " + std::to_string(index) + ": the " + split + " split has " +
                     std::to_string(set.size()) + " images");
     const uint8_t* img = set.image(size_t(index));
     const int label = set.labels[size_t(index)];
     ImageInput::Loaded l;
-    l.pixels.assign(img, img + 784);
+    l.pixels.assign(img, img + set.imageBytes());
     if (label < m.config().classes) l.label = label;
-    l.source = "fashion-mnist " + split + " image " + std::to_string(index);
+    l.source = task + " " + split + " image " + std::to_string(index);
     return l;
 }
 
@@ -59,6 +68,20 @@ ImageInput::Loaded loadCutout(const Model& m, const std::string& path, InvertMod
 
 ImageInput::Loaded loadFile(const Model& m, const std::string& path, InvertMode invert) {
 #ifdef ATTNVIZ_RENDER
+    if (m.config().channels == 3) {
+        const ColorImage photo = render::readColorImageFile(path);
+        ImageInput::Loaded l;
+        try {
+            l.pixels = prepareColorModelImage(photo, m.config().imageSize);
+        } catch (const Error& e) {
+            throw Error("'" + path + "': " + e.what());
+        }
+        const bool fitted = photo.width != m.config().imageSize || photo.height != photo.width;
+        l.source = "file '" + path + "' (" + std::to_string(photo.width) + "×" +
+                   std::to_string(photo.height) + " pixels, colour" +
+                   (fitted ? ", fitted on its mean colour" : "") + ")";
+        return l;
+    }
     const GrayImage image = render::readImageFile(path);
     ModelImage in;
     try {
@@ -85,30 +108,48 @@ void ImageInput::addOptions(CLI::App* c) {
     c->add_option("--image", m_path,
                   "Image models: a PNG, JPEG or BMP file of any size, made into the model's "
                   "input (docs/model-spec.md 3.11)");
-    c->add_option("--invert", m_invert,
+    m_invertOption = c->add_option("--invert", m_invert,
                   "With --image: invert to light on dark (auto: when the border is light)")
         ->check(CLI::IsMember({"auto", "yes", "no"}))
         ->capture_default_str();
-    c->add_option("--prepare", m_prepare,
-                  "With --image: cutout (the garment cut out of its background, cropped and "
-                  "centred as Fashion-MNIST's items are) or plain (docs/model-spec.md 3.11)")
-        ->check(CLI::IsMember({"cutout", "plain"}))
-        ->capture_default_str();
+    m_prepareOption =
+        c->add_option("--prepare", m_prepare,
+                      "With --image and a grayscale model: cutout (the garment cut out of its "
+                      "background, cropped and centred as Fashion-MNIST's items are) or plain "
+                      "(docs/model-spec.md 3.11); a colour model takes the photo as it is (3.12)")
+            ->check(CLI::IsMember({"cutout", "plain"}))
+            ->capture_default_str();
     c->add_option("--save-steps", m_saveSteps,
                   "With --image and --prepare cutout: write the steps to this PNG file (the "
                   "mask over the photo | the crop | the image the model saw)");
     c->add_option("--fashion-mnist", m_index,
-                  "Image models: the Fashion-MNIST image of this index (of --split)")
+                  "Image models of Fashion-MNIST: the Fashion-MNIST image of this index (of "
+                  "--split)")
         ->check(integerIn(0, 59999));
-    c->add_option("--split", m_split, "With --fashion-mnist: test or train")->capture_default_str();
+    c->add_option("--photo", m_photo,
+                  "Colour image models of the clothing photos: the bundled photo of this index "
+                  "(of --split)")
+        ->check(integerIn(0, 59999));
+    c->add_option("--split", m_split,
+                  "With --fashion-mnist: test or train; with --photo: test, validation or train")
+        ->capture_default_str();
     c->add_option("--save-input", m_save,
                   "Image models: write the image the model saw to this PNG file");
 }
 
 void ImageInput::check(const std::vector<std::string>& inputs) const {
-    if (!m_path.empty() && m_index >= 0) throw Error("give --image or --fashion-mnist, not both");
-    if (m_split != "test" && m_split != "train")
+    if (int(!m_path.empty()) + int(m_index >= 0) + int(m_photo >= 0) > 1)
+        throw Error("give one of --image, --fashion-mnist and --photo");
+    if (m_photo >= 0 || m_split == "validation") {
+        if (m_split != "test" && m_split != "train" && m_split != "validation")
+            throw Error("--split must be test, validation or train, got '" + excerpt(m_split) +
+                        "'");
+        if (m_index >= 0)
+            throw Error("--split validation: Fashion-MNIST's files are test and train "
+                        "(--fashion-mnist indexes them as they are)");
+    } else if (m_split != "test" && m_split != "train") {
         throw Error("--split must be test or train, got '" + excerpt(m_split) + "'");
+    }
     if (!m_save.empty()) {
 #ifndef ATTNVIZ_RENDER
         throw Error("this attnviz-cli was built without Qt, so it cannot write PNG (--save-input)");
@@ -134,11 +175,18 @@ void ImageInput::check(const std::vector<std::string>& inputs) const {
 ImageInput::Loaded ImageInput::load(const Model& m, const std::string& modelPath) const {
     if (!given())
         throw Error("'" + modelPath +
-                    "' is an image model: give --image FILE or --fashion-mnist INDEX");
+                    "' is an image model: give --image FILE, --fashion-mnist INDEX or --photo INDEX");
+    const bool colour = m.config().channels == 3;
+    if (colour && !m_path.empty() &&
+        (m_prepareOption->count() || m_invertOption->count() || !m_saveSteps.empty()))
+        throw Error("'" + modelPath +
+                    "' is a colour model: it takes a photo as it is (docs/model-spec.md 3.12), so "
+                    "--prepare, --invert and --save-steps do not apply");
     Loaded l;
-    if (m_index >= 0) l = loadFashionMnist(m, modelPath, m_split, m_index);
+    if (m_index >= 0) l = loadSetImage(kFashionMnistTask, m, modelPath, m_split, m_index);
+    else if (m_photo >= 0) l = loadSetImage(kClothingPhotosTask, m, modelPath, m_split, m_photo);
 #ifdef ATTNVIZ_RENDER
-    else if (parsePrepareMode(m_prepare) == PrepareMode::Cutout)
+    else if (!colour && parsePrepareMode(m_prepare) == PrepareMode::Cutout)
         l = loadCutout(m, m_path, parseInvertMode(m_invert), m_saveSteps);
 #endif
     else
@@ -146,7 +194,10 @@ ImageInput::Loaded ImageInput::load(const Model& m, const std::string& modelPath
 #ifdef ATTNVIZ_RENDER
     if (!m_save.empty()) {
         const int s = m.config().imageSize;
-        render::writeGrayPng(m_save, {s, s, l.pixels});
+        if (colour)
+            render::writeColorPng(m_save, {s, s, l.pixels});
+        else
+            render::writeGrayPng(m_save, {s, s, l.pixels});
     }
 #endif
     return l;
@@ -154,13 +205,18 @@ ImageInput::Loaded ImageInput::load(const Model& m, const std::string& modelPath
 
 ImageSet ImageInput::loadMany(const Model& m, const std::string& modelPath, int count,
                               std::string& source) const {
-    if (given()) throw Error("give one image (--image, --fashion-mnist) or a count, not both");
+    if (given())
+        throw Error("give one image (--image, --fashion-mnist, --photo) or a count, not both");
     if (!m_save.empty())
-        throw Error("--save-input saves one image: give --image or --fashion-mnist");
-    checkTakesFashionMnist(m, modelPath);
-    ImageSet set = attnviz::loadFashionMnist(fashionMnistDir(), m_split);
+        throw Error("--save-input saves one image: give --image, --fashion-mnist or --photo");
+    const ImageTask* task = imageTaskFor(m.config(), m.classNames());
+    if (!task)
+        throw Error("'" + modelPath +
+                    "' was not trained on a bundled image set (Fashion-MNIST, the clothing "
+                    "photos): give one image with --image");
+    ImageSet set = loadTaskSplit(task->name, m, modelPath, m_split);
     if (size_t(count) < set.size()) set = set.slice(0, size_t(count));
-    source = "fashion-mnist " + m_split + " images 0 … " + std::to_string(set.size() - 1);
+    source = task->name + " " + m_split + " images 0 … " + std::to_string(set.size() - 1);
     return set;
 }
 

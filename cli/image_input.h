@@ -2,12 +2,14 @@
 #pragma once
 
 // The image an image model (arch "vit") is given on the command line, shared by the commands
-// that take one (attention, classify): --fashion-mnist K [--split test|train] for an image of
-// the data set, or --image FILE [--invert auto|yes|no] for a person's own image, decoded by
-// render/image_file.h (only in a build with Qt) and prepared by core/garment_cutout.h
-// (--prepare cutout, the default: the garment cut out of its background) or
-// core/image_input.h (--prepare plain); --save-input F.png writes the 28×28 image the model
-// saw, --save-steps F.png the cut-out's steps (the mask over the photo | the crop | 28×28).
+// that take one (attention, classify): --fashion-mnist K [--split test|train] or --photo K
+// [--split test|validation|train] for an image of a bundled set (core/image_set.h), or --image
+// FILE for a person's own image, decoded by render/image_file.h (only in a build with Qt).
+// A grayscale model's image is prepared by core/garment_cutout.h (--prepare cutout, the
+// default: the garment cut out of its background) or core/image_input.h (--prepare plain,
+// --invert auto|yes|no); a colour model's is only fitted (prepareColorModelImage).
+// --save-input F.png writes the image the model saw, --save-steps F.png the cut-out's steps
+// (the mask over the photo | the crop | 28×28).
 #include <CLI/CLI.hpp>
 #include <optional>
 #include <string>
@@ -24,8 +26,8 @@ class ImageInput {
 public:
     // The image the model sees and where it came from.
     struct Loaded {
-        std::vector<uint8_t> pixels;   // [image_size²], 0 … 255
-        std::optional<int> label;      // Fashion-MNIST images only
+        std::vector<uint8_t> pixels;   // [image_size, image_size, channels], 0 … 255
+        std::optional<int> label;      // images of a bundled set only
         std::string source;            // "fashion-mnist test image 0", "file 'shoe.jpg' …"
         std::optional<bool> inverted;  // image files only
     };
@@ -33,8 +35,8 @@ public:
     // Adds --image, --invert, --prepare, --fashion-mnist, --split, --save-input and
     // --save-steps to `c`.
     void addOptions(CLI::App* c);
-    // Whether --image or --fashion-mnist was given.
-    bool given() const { return !m_path.empty() || m_index >= 0; }
+    // Whether --image, --fashion-mnist or --photo was given.
+    bool given() const { return !m_path.empty() || m_index >= 0 || m_photo >= 0; }
     // The --image file, empty when none was given.
     const std::string& path() const { return m_path; }
     // Checks the options and the output path of --save-input (not one of `inputs`) before
@@ -43,8 +45,8 @@ public:
     // The image for the image model `m` (loaded from `modelPath`), saved when --save-input
     // says so. Error naming the file or the option and what is wrong.
     Loaded load(const Model& m, const std::string& modelPath) const;
-    // The first `count` Fashion-MNIST images of --split (all of it when it has fewer) for
-    // the image model `m`, for commands that average over many (analyze); `source` receives
+    // The first `count` images of --split of the bundled set `m` was trained on (all of it
+    // when it has fewer) for the image model `m`, for commands that average over many (analyze); `source` receives
     // "fashion-mnist test images 0 … 999". Error as load(); --save-input is refused (it
     // saves one image), as are --image and --fashion-mnist (one image).
     ImageSet loadMany(const Model& m, const std::string& modelPath, int count,
@@ -53,7 +55,9 @@ public:
 private:
     std::string m_path, m_invert = "auto", m_split = "test", m_save;
     std::string m_prepare = "cutout", m_saveSteps;
-    int m_index = -1;
+    int m_index = -1, m_photo = -1;
+    CLI::Option* m_prepareOption = nullptr;
+    CLI::Option* m_invertOption = nullptr;
 };
 
 }  // namespace attnviz::cli

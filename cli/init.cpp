@@ -68,9 +68,14 @@ void InitCommand::run(const Context& ctx) {
     if (cfg.isVision()) {
         if (!m_vocab.empty() || !m_tgtVocab.empty())
             throw Error("an image model (arch \"vit\") has no vocabulary: remove --vocab");
-        // Fashion-MNIST's names for its ten classes; "0", "1", … for any other count.
-        std::vector<std::string> classes = fashionMnistClasses();
-        if (cfg.classes != int(classes.size())) {
+        // The names of the bundled image set of this size, channels and class count
+        // (Fashion-MNIST's, the clothing photos'); "0", "1", … for any other.
+        std::vector<std::string> classes;
+        for (const ImageTask& t : imageTasks())
+            if (t.imageSize == cfg.imageSize && t.channels == cfg.channels &&
+                int(t.classes->size()) == cfg.classes)
+                classes = *t.classes;
+        if (classes.empty()) {
             classes.clear();
             for (int k = 0; k < cfg.classes; ++k) classes.push_back(std::to_string(k));
         }

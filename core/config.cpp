@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <fstream>
+#include <limits>
 #include <set>
 #include <sstream>
 
@@ -77,7 +78,7 @@ ModelConfig ModelConfig::fromJson(const json& j) {
         "arch",       "d_model",      "heads",        "d_ff",   "enc_layers",
         "dec_layers", "max_len",      "norm",         "bias",   "share_embeddings",
         "tie_output", "encoder_self", "decoder_self", "cross",  "label",
-        "image_size", "patch",        "pool",         "classes"};
+        "image_size", "patch",        "pool",         "classes", "channels"};
     for (auto it = j.begin(); it != j.end(); ++it)
         if (!known.count(it.key()))
             throw Error("unknown configuration key '" + excerpt(it.key()) + "'");
@@ -96,7 +97,7 @@ ModelConfig ModelConfig::fromJson(const json& j) {
         throw Error("'arch' must be \"seq2seq\", \"decoder\" or \"vit\", got \"" + excerpt(arch) +
                     "\"");
     }
-    for (const char* key : {"image_size", "patch", "pool", "classes"})
+    for (const char* key : {"image_size", "channels", "patch", "pool", "classes"})
         if (j.contains(key))
             throw Error(std::string("'") + key + "' belongs to arch \"vit\" (images), not \"" +
                         arch + "\"");
@@ -157,6 +158,11 @@ ModelConfig ModelConfig::fromVitJson(const json& j) {
     c.encLayers = getInt(j, where, "enc_layers", 4, 1, kMaxLayers);
     c.decLayers = 0;
     c.imageSize = getInt(j, where, "image_size", 28, 1, 1024);
+    c.channels = getInt(j, where, "channels", 1, std::numeric_limits<int>::min(),
+                        std::numeric_limits<int>::max());
+    if (c.channels != 1 && c.channels != 3)
+        throw Error("'channels' must be 1 (grayscale) or 3 (colour: R, G, B), got " +
+                    std::to_string(c.channels));
     c.patch = getInt(j, where, "patch", 4, 1, c.imageSize);
     if (c.imageSize % c.patch != 0)
         throw Error("'patch' (" + std::to_string(c.patch) + ") must divide 'image_size' (" +
@@ -214,6 +220,7 @@ json ModelConfig::toJson() const {
                     {"d_ff", dFf},
                     {"enc_layers", encLayers},
                     {"image_size", imageSize},
+                    {"channels", channels},
                     {"patch", patch},
                     {"pool", pool == Pool::Cls ? "cls" : "mean"},
                     {"classes", classes},
@@ -247,7 +254,8 @@ uint64_t ModelConfig::weightCount() const {
     for (int l = 0; l < decLayers; ++l) crossLayers += hasCross(l) ? 1 : 0;
     // vit: patch embedding, class token and classifier too (counted generously).
     const uint64_t vit = arch == Arch::Vit
-                             ? uint64_t(patch) * uint64_t(patch) * d + 2 * d + uint64_t(classes) * d
+                             ? uint64_t(patch) * uint64_t(patch) * uint64_t(channels) * d + 2 * d +
+                                   uint64_t(classes) * d
                              : 0;
     return uint64_t(encLayers) * (attn + ffn + norms) + uint64_t(decLayers) * (attn + ffn + norms) +
            crossLayers * attn + uint64_t(maxLen) * d * 2 + vit;

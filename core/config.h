@@ -27,10 +27,12 @@ struct ModelConfig {
     bool shareEmbeddings = false;
     bool tieOutput = true;
     BlockConfig encoderSelf, decoderSelf, cross;
-    // arch "vit" only (docs/model-spec.md 3.10): square grayscale images of imageSize pixels
-    // cut into patches of patch × patch pixels, a class token or mean pooling, `classes`
-    // outputs. maxLen is then the number of positions (patches, plus one with a class token).
+    // arch "vit" only (docs/model-spec.md 3.10): square images of imageSize pixels of
+    // `channels` values each (1 grayscale, 3 RGB; a pixel's values together), cut into patches
+    // of patch × patch pixels, a class token or mean pooling, `classes` outputs. maxLen is then
+    // the number of positions (patches, plus one with a class token).
     int imageSize = 28;
+    int channels = 1;
     int patch = 4;
     Pool pool = Pool::Cls;
     int classes = 10;
@@ -57,6 +59,9 @@ struct ModelConfig {
     int gridSize() const { return imageSize / patch; }
     int patchCount() const { return gridSize() * gridSize(); }
     int positions() const { return patchCount() + (pool == Pool::Cls ? 1 : 0); }
+    // vit: bytes of one image (imageSize² · channels) and values of one patch (patch² · channels).
+    size_t imageBytes() const { return size_t(imageSize) * size_t(imageSize) * size_t(channels); }
+    int patchValues() const { return patch * patch * channels; }
     bool operator==(const ModelConfig& o) const;
     // Weights besides the embeddings (attention, feed-forward, positions), an upper bound.
     uint64_t weightCount() const;

@@ -38,12 +38,6 @@
 
 namespace attnviz {
 
-// A colour image of any size: [height, width, 3] RGB, 0 … 255, laid over white where it
-// was transparent.
-struct ColorImage {
-    int width = 0, height = 0;
-    std::vector<uint8_t> rgb;  // [height, width, 3]
-};
 // The ITU-R BT.601 luma of `image`, g = round(0.299 R + 0.587 G + 0.114 B), as
 // render/image_file.h decodes a file to gray: an opaque image gives the same pixels either
 // way. Error when the buffer is not width × height × 3.

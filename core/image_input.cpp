@@ -2,7 +2,9 @@
 #include "image_input.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
+#include <cstdint>
 
 #include "error.h"
 #include "input_limits.h"
@@ -141,6 +143,69 @@ ModelImage prepareModelImage(const GrayImage& image, int size, InvertMode invert
             out.pixels[size_t(oy + y) * size + ox + x] =
                 uint8_t(std::clamp(std::lround(v), 0L, 255L));
         }
+    return out;
+}
+
+}  // namespace attnviz
+
+namespace attnviz {
+namespace {
+
+// The overlap, in whole units, of input sample i with output sample j when `src` samples
+// become `dst`: input i covers [i·dst, (i+1)·dst), output j covers [j·src, (j+1)·src); the
+// overlaps of one output sum to `src`.
+struct Tap {
+    int index, weight;
+};
+std::vector<std::vector<Tap>> taps(int src, int dst) {
+    std::vector<std::vector<Tap>> out(static_cast<size_t>(dst));
+    for (int j = 0; j < dst; ++j) {
+        const int64_t a = int64_t(j) * src, b = int64_t(j + 1) * src;
+        for (int i = int(a / dst); i < src && int64_t(i) * dst < b; ++i) {
+            const int64_t w = std::min(b, int64_t(i + 1) * dst) - std::max(a, int64_t(i) * dst);
+            if (w > 0) out[size_t(j)].push_back({i, int(w)});
+        }
+    }
+    return out;
+}
+
+}  // namespace
+
+std::vector<uint8_t> prepareColorModelImage(const ColorImage& photo, int size) {
+    if (size < 1) throw Error("the model's image size must be at least 1");
+    const int w = photo.width, h = photo.height;
+    if (w < 1 || h < 1) throw Error("the image is empty");
+    if (photo.rgb.size() != size_t(w) * size_t(h) * 3)
+        throw Error("the colour image's buffer does not hold " + std::to_string(w) + "×" +
+                    std::to_string(h) + " RGB pixels");
+    if (w == size && h == size) return photo.rgb;
+    const int longer = std::max(w, h);
+    auto scaled = [&](int side) {
+        return std::clamp(int((int64_t(side) * size * 2 + longer) / (2 * int64_t(longer))), 1,
+                          size);
+    };
+    const int tw = scaled(w), th = scaled(h);
+    std::array<uint64_t, 3> sum{};
+    for (size_t i = 0; i < photo.rgb.size(); ++i) sum[i % 3] += photo.rgb[i];
+    const uint64_t area = uint64_t(w) * uint64_t(h);
+    std::vector<uint8_t> out(size_t(size) * size_t(size) * 3);
+    for (size_t i = 0; i < out.size(); ++i) out[i] = uint8_t((2 * sum[i % 3] + area) / (2 * area));
+    const auto tx = taps(w, tw), ty = taps(h, th);
+    // The weights of one output pixel sum to w · h (at most 64 Mi: kMaxImagePixels), times 255
+    // and 2 well inside 64 bits.
+    const int64_t den = int64_t(w) * int64_t(h);
+    const int ox = (size - tw) / 2, oy = (size - th) / 2;
+    for (int y = 0; y < th; ++y)
+        for (int x = 0; x < tw; ++x)
+            for (int k = 0; k < 3; ++k) {
+                int64_t v = 0;
+                for (const Tap& r : ty[size_t(y)])
+                    for (const Tap& c : tx[size_t(x)])
+                        v += int64_t(r.weight) * c.weight *
+                             photo.rgb[(size_t(r.index) * size_t(w) + size_t(c.index)) * 3 + size_t(k)];
+                out[(size_t(oy + y) * size_t(size) + size_t(ox + x)) * 3 + size_t(k)] =
+                    uint8_t((2 * v + den) / (2 * den));
+            }
     return out;
 }
 

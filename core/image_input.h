@@ -21,6 +21,13 @@ struct GrayImage {
     std::vector<uint8_t> pixels;  // [height, width]
 };
 
+// A colour image of any size: [height, width, 3] RGB, 0 … 255, laid over white where it
+// was transparent.
+struct ColorImage {
+    int width = 0, height = 0;
+    std::vector<uint8_t> rgb;  // [height, width, 3]
+};
+
 // Whether to invert (v → 255 − v): Auto inverts when the image's border is light (its mean
 // is 128 or more), since Fashion-MNIST's items are light on a dark background.
 enum class InvertMode { Auto, Yes, No };
@@ -62,5 +69,18 @@ struct ModelImage {
 //  6. centred (offsets rounded down) on a size × size image of 0.
 // Error when the image is empty, its buffer is not width × height, or `size` < 1.
 ModelImage prepareModelImage(const GrayImage& image, int size, InvertMode invert);
+
+// A colour model's `size` × `size` RGB input from a photo (docs/model-spec.md 3.12), made as
+// the clothing photos were (resources/data/clothing-photos/README.md): nothing cut, trimmed,
+// levelled or inverted;
+//  1. the longer side scaled to `size` by exact area averaging (each output pixel the mean of
+//     the input area it covers, weighted by the overlaps in whole numbers, rounded half up),
+//     the shorter side round(shorter · size / longer), at least 1;
+//  2. centred (offsets rounded down) on a size × size image of the photo's mean colour (each
+//     channel's mean over the photo, rounded half up).
+// Integer arithmetic only: the same photo gives the same bytes on every machine. An image of
+// exactly size × size comes back unchanged. Result [size, size, 3]. Error when the image is
+// empty, its buffer is not width × height × 3, or `size` < 1.
+std::vector<uint8_t> prepareColorModelImage(const ColorImage& image, int size);
 
 }  // namespace attnviz

@@ -1,24 +1,30 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-// Labelled grayscale images for the vision models: Fashion-MNIST (Xiao, Rasul & Vollgraf
-// 2017; Debian's dataset-fashion-mnist) read from its four IDX files (core/idx.h), and the
-// deterministic validation split held out from its training images (docs/training.md).
+// Labelled images for the vision models, the image tasks of train and eval (docs/training.md):
+//  - "fashion-mnist": Fashion-MNIST (Xiao, Rasul & Vollgraf 2017; Debian's
+//    dataset-fashion-mnist), 28 × 28 grayscale, read from its four IDX files (core/idx.h), with
+//    a deterministic validation split held out from its training images;
+//  - "clothing-photos": the bundled real photos of resources/data/clothing-photos/ (issue 49),
+//    64 × 64 RGB, split by contributor into train, validation and test files.
 #include <cstdint>
 #include <string>
 #include <vector>
 
+#include "config.h"
 #include "tasks.h"
 
 namespace attnviz {
 
-// N images of rows × cols pixels, 0 (black) … 255 (white), row-major, image after image.
+// N images of rows × cols pixels of `channels` values (1 gray, 3 RGB), 0 … 255, row-major
+// with a pixel's values together, image after image.
 struct ImageSet {
-    int rows = 0, cols = 0;
-    std::vector<uint8_t> pixels;  // [N, rows·cols]
+    int rows = 0, cols = 0, channels = 1;
+    std::vector<uint8_t> pixels;  // [N, rows, cols, channels]
     std::vector<uint8_t> labels;  // [N], each < classes().size()
     size_t size() const { return labels.size(); }
-    const uint8_t* image(size_t i) const { return pixels.data() + i * size_t(rows) * size_t(cols); }
+    size_t imageBytes() const { return size_t(rows) * size_t(cols) * size_t(channels); }
+    const uint8_t* image(size_t i) const { return pixels.data() + i * imageBytes(); }
     // Images [begin, end) as a new set.
     ImageSet slice(size_t begin, size_t end) const;
 };
@@ -41,8 +47,43 @@ ImageSet loadFashionMnist(const std::string& dir, const std::string& split);
 constexpr size_t kFashionMnistValidation = 5000;
 void splitValidation(const ImageSet& all, ImageSet& train, ImageSet& validation);
 
-// The built-in image task's name: "fashion-mnist" (train and eval --task).
+// The ten classes of the clothing photos in label order ("T-Shirt", "Longsleeve", … "Hat";
+// the dataset's own names, as its classes.txt lists them).
+const std::vector<std::string>& clothingPhotoClasses();
+
+// Where the clothing photos are: $ATTNVIZ_CLOTHING_PHOTOS when set, else
+// data/clothing-photos beside the bundled models (core/bundled_models.h).
+std::string clothingPhotosDir();
+
+// "train" (1,898 photos), "validation" (406) or "test" (406) of the set in `dir`
+// (<split>-images-idx4-ubyte[.gz], <split>-labels-idx1-ubyte[.gz], classes.txt). Error naming
+// the file and the rule when a file is missing or hostile, the images are not [N, 64, 64, 3],
+// the labels not [N], a label ≥ 10, or classes.txt does not list clothingPhotoClasses().
+ImageSet loadClothingPhotos(const std::string& dir, const std::string& split);
+
+// The image tasks' names (train and eval --task).
 constexpr const char* kFashionMnistTask = "fashion-mnist";
+constexpr const char* kClothingPhotosTask = "clothing-photos";
+
+// An image task: what its images are and where its splits come from.
+struct ImageTask {
+    std::string name;
+    int imageSize = 0, channels = 1;
+    const std::vector<std::string>* classes = nullptr;
+    // "train" (trained on), "validation" (held out: chooses the checkpoint) or "test" (the
+    // final numbers only). Error naming the split otherwise, or what is wrong with the files.
+    ImageSet load(const std::string& split) const;
+    // Error naming `what` (a model's path) and the difference unless a model of `cfg`
+    // classifies this task's images: arch "vit", the same image size, channels and classes.
+    void checkModel(const ModelConfig& cfg, const std::string& what) const;
+};
+// Every image task, fashion-mnist first.
+const std::vector<ImageTask>& imageTasks();
+// The task called `name`, or nullptr when it is not an image task.
+const ImageTask* findImageTask(const std::string& name);
+// The image task whose images and class names `cfg` and `classNames` take, or nullptr (a model
+// trained on images of the person's own making).
+const ImageTask* imageTaskFor(const ModelConfig& cfg, const std::vector<std::string>& classNames);
 bool isImageTask(const std::string& task);
 // Every task train and eval take: the text tasks (core/tasks.h, taskNames) and the image task.
 std::vector<std::string> allTaskNames();

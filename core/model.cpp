@@ -618,11 +618,12 @@ Analysis Model::analyze(std::string_view source, std::optional<std::string_view>
 ImageAnalysis Model::analyzeImage(const std::vector<uint8_t>& pixels, std::optional<int> label) {
     const ModelConfig& cfg = d->cfg;
     if (!cfg.isVision()) throw Error("a text model takes a text, not an image");
-    const size_t px = size_t(cfg.imageSize) * size_t(cfg.imageSize);
-    if (pixels.size() != px)
-        throw Error("the image has " + std::to_string(pixels.size()) +
-                    " pixels; this model takes " + std::to_string(cfg.imageSize) + "×" +
-                    std::to_string(cfg.imageSize));
+    if (pixels.size() != cfg.imageBytes())
+        throw Error("the image has " + std::to_string(pixels.size()) + " values; this model takes " +
+                    std::to_string(cfg.imageSize) + "×" + std::to_string(cfg.imageSize) +
+                    (cfg.channels == 1 ? std::string(" grayscale pixels")
+                                       : " pixels of " + std::to_string(cfg.channels) +
+                                             " values (" + std::to_string(cfg.imageBytes()) + ")"));
     if (label && (*label < 0 || *label >= cfg.classes))
         throw Error("label " + std::to_string(*label) + " is not a class of this model (0 … " +
                     std::to_string(cfg.classes - 1) + ")");

@@ -190,7 +190,7 @@ struct Network::Impl {
     Mat yStep, inStep, outStep;  // incremental decoding: one position [B, d]
     // vit: patch embedding, class token, learned positions, classifier
     Param patchW, patchB, clsToken, posEmbed, headW, headB;
-    Mat patches, patchOut;  // flattened patches [B*Np, P²], their embeddings [B*Np, d]
+    Mat patches, patchOut;  // flattened patches [B*Np, P²·K], their embeddings [B*Np, d]
     Mat pooled, dpooled;    // [B, d]
 
     const Mat& positions(int T) {
@@ -309,27 +309,30 @@ struct Network::Impl {
         }
     }
 
-    // vit: pixels [B, S²] -> patches [B*Np, P²] (patch n = r·G + c, pixel (y, x) of it at
-    // y·P + x), scaled to p / 127.5 − 1; x [B*N, d] = (class token,) patch embeddings plus the
-    // learned positions, dropped out as an embedding. docs/model-spec.md 3.10.
+    // vit: pixels [B, S, S, K] -> patches [B*Np, P²·K] (patch n = r·G + c, value k of its
+    // pixel (y, x) at (y·P + x)·K + k), scaled to p / 127.5 − 1; x [B*N, d] = (class token,)
+    // patch embeddings plus the learned positions, dropped out as an embedding.
+    // docs/model-spec.md 3.10.
     void embedImages(const Batch& batch) {
         const int P = cfg.patch, G = cfg.gridSize(), S = cfg.imageSize, Np = cfg.patchCount();
-        const int N = cfg.positions(), first = N - Np;
-        if (batch.pixels.size() != size_t(B) * size_t(S) * size_t(S) || batch.Ts != N)
+        const int K = cfg.channels, N = cfg.positions(), first = N - Np;
+        if (batch.pixels.size() != size_t(B) * cfg.imageBytes() || batch.Ts != N)
             throw Error("the batch does not hold " + std::to_string(B) + " images of " +
-                        std::to_string(S) + "×" + std::to_string(S) + " pixels");
-        patches.resize(Eigen::Index(B) * Np, Eigen::Index(P) * P);
+                        std::to_string(S) + "×" + std::to_string(S) + " pixels" +
+                        (K == 1 ? std::string() : " × " + std::to_string(K) + " channels"));
+        patches.resize(Eigen::Index(B) * Np, cfg.patchValues());
+        const size_t rowBytes = size_t(P) * size_t(K);  // one patch row: P pixels of K values
         for (int b = 0; b < B; ++b) {
-            const uint8_t* img = batch.pixels.data() + size_t(b) * size_t(S) * size_t(S);
+            const uint8_t* img = batch.pixels.data() + size_t(b) * cfg.imageBytes();
             for (int n = 0; n < Np; ++n) {
                 Scalar* row = patches.row(Eigen::Index(b) * Np + n).data();
                 const int r0 = (n / G) * P, c0 = (n % G) * P;
-                for (int y = 0; y < P; ++y)
-                    for (int xx = 0; xx < P; ++xx)
-                        row[y * P + xx] =
-                            Scalar(img[size_t(r0 + y) * size_t(S) + size_t(c0 + xx)]) /
-                                Scalar(127.5) -
-                            Scalar(1);
+                for (int y = 0; y < P; ++y) {
+                    const uint8_t* src = img + (size_t(r0 + y) * size_t(S) + size_t(c0)) * size_t(K);
+                    Scalar* dst = row + size_t(y) * rowBytes;
+                    for (size_t i = 0; i < rowBytes; ++i)
+                        dst[i] = Scalar(src[i]) / Scalar(127.5) - Scalar(1);
+                }
             }
         }
         linear(patches, patchW, patchB, patchOut);
@@ -551,7 +554,7 @@ std::vector<ParamInfo> Network::parameterInfo(int64_t Vs, int64_t Vt) const {
     std::vector<ParamInfo> p;
     const Init emb = Init::normal(1.0 / std::sqrt(static_cast<double>(dm)));
     if (cfg.isVision()) {
-        const int64_t pp = int64_t(cfg.patch) * cfg.patch, C = cfg.classes;
+        const int64_t pp = cfg.patchValues(), C = cfg.classes;
         p.push_back(
             {"patch_embed.weight", {dm, pp}, Init::xavier(pp, dm), true, "patches", "embeddings"});
         p.push_back({"patch_embed.bias", {dm}, Init::zeros(), true, "patches", "embeddings"});

@@ -199,7 +199,7 @@ std::vector<Example> Batcher::next() {
 Batch imageBatch(const Model& model, const std::vector<Example>& examples, size_t begin, size_t end,
                  const ImageAugment& augment, uint64_t runSeed, int step) {
     const ModelConfig& cfg = model.config();
-    const size_t px = size_t(cfg.imageSize) * size_t(cfg.imageSize);
+    const size_t px = cfg.imageBytes();
     std::vector<uint8_t> pixels;
     std::vector<int> labels;
     pixels.reserve((end - begin) * px);
@@ -208,9 +208,10 @@ Batch imageBatch(const Model& model, const std::vector<Example>& examples, size_
         if (e.pixels.size() != px || e.label < 0 || e.label >= cfg.classes)
             throw Error("image example " + std::to_string(i) + " is not a labelled " +
                         std::to_string(cfg.imageSize) + "×" + std::to_string(cfg.imageSize) +
+                        (cfg.channels == 1 ? "" : "×" + std::to_string(cfg.channels)) +
                         " image of one of " + std::to_string(cfg.classes) + " classes");
         pixels.insert(pixels.end(), e.pixels.begin(), e.pixels.end());
-        augment.apply(pixels.data() + (i - begin) * px, cfg.imageSize,
+        augment.apply(pixels.data() + (i - begin) * px, cfg.imageSize, cfg.channels,
                       augmentSeed(runSeed, step, i));
         labels.push_back(e.label);
     }

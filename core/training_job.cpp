@@ -74,18 +74,14 @@ void checkHeaderFits(const Tokenizer& tok, const Vocab& src, const Vocab& tgt) {
 
 // An image task needs an image model of its size and classes, and an image model an image task.
 void checkImageArch(const JobSpec& spec, const ModelConfig& cfg) {
-    if (!isImageTask(spec.task)) {
+    const ImageTask* task = findImageTask(spec.task);
+    if (!task) {
         if (cfg.isVision())
             throw Error("an image model (arch \"vit\") trains on images: use --task " +
-                        std::string(kFashionMnistTask));
+                        std::string(kFashionMnistTask) + " or " + kClothingPhotosTask);
         return;
     }
-    if (!cfg.isVision())
-        throw Error("task '" + spec.task + "' needs an image model (\"arch\": \"vit\")");
-    if (cfg.imageSize != 28 || cfg.classes != int(fashionMnistClasses().size()))
-        throw Error("task '" + spec.task + "' has 28×28 images of 10 classes: the model has " +
-                    "image_size " + std::to_string(cfg.imageSize) + " and classes " +
-                    std::to_string(cfg.classes));
+    task->checkModel(cfg, "the model");
 }
 
 }  // namespace
@@ -133,7 +129,7 @@ void validateJobSpec(const JobSpec& spec) {
     const bool images = isImageTask(spec.task);
     if (ImageAugment::parse(spec.train.augment).any() && !images)
         throw Error("--augment applies to image tasks (--task " + std::string(kFashionMnistTask) +
-                    ") only");
+                    " or " + kClothingPhotosTask + ") only");
     const auto task = spec.task.empty() || images ? nullptr : makeTask(spec.task);
     if (spec.init.empty()) {
         const ModelConfig cfg = specConfig(spec);
@@ -250,13 +246,11 @@ struct TrainingJob::Impl {
         std::vector<Example> train;
         const bool images = isImageTask(spec.task);
         if (images) {
-            ImageSet all, trainImages, validation;
-            all = loadFashionMnist(fashionMnistDir(), "train");
-            splitValidation(all, trainImages, validation);
-            train = imageExamples(trainImages);
-            heldOut = imageExamples(validation);
+            const ImageTask& imageTask = *findImageTask(spec.task);
+            train = imageExamples(imageTask.load("train"));
+            heldOut = imageExamples(imageTask.load("validation"));
             if (!fromInit)
-                model = Model::initializeImages(cfg, fashionMnistClasses(), spec.train.seed);
+                model = Model::initializeImages(cfg, *imageTask.classes, spec.train.seed);
         } else if (!spec.task.empty()) {
             task = makeTask(spec.task);
             if (fromInit) checkArch(*task, cfg);  // validateJobSpec checked the others
@@ -526,8 +520,12 @@ void TrainingJob::finish(const Evaluation& heldOut, bool stoppedEarly) {
                      {"held_out", heldOut.toJson()}};
     if (isImageTask(d->spec.task)) {
         t["task"] = d->spec.task;
-        t["held_out"]["source"] = "the last " + std::to_string(d->heldOut.size()) +
-                                  " training images of Fashion-MNIST, never trained on";
+        t["held_out"]["source"] =
+            d->spec.task == kFashionMnistTask
+                ? "the last " + std::to_string(d->heldOut.size()) +
+                      " training images of Fashion-MNIST, never trained on"
+                : "the validation split of task '" + d->spec.task + "' (" +
+                      std::to_string(d->heldOut.size()) + " images), never trained on";
     } else if (d->task) {
         t["task"] = d->task->name();
         t["held_out"]["source"] = "task '" + d->task->name() + "', " +

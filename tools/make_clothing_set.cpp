@@ -57,6 +57,7 @@
 #include "core/error.h"
 #include "core/file_io.h"
 #include "core/idx.h"
+#include "core/image_input.h"
 #include "core/input_limits.h"
 #include "render/image_file.h"
 
@@ -164,52 +165,6 @@ void splitByContributor(std::vector<Photo>& photos) {
     for (Photo& p : photos) p.split = splitOf[p.contributor];
 }
 
-// The overlap, in whole units, of input sample i with output sample j when `src` samples
-// become `dst`: input i covers [i·dst, (i+1)·dst), output j covers [j·src, (j+1)·src); the
-// overlaps of one output sum to `src`.
-struct Tap {
-    int index, weight;
-};
-std::vector<std::vector<Tap>> taps(int src, int dst) {
-    std::vector<std::vector<Tap>> out(static_cast<size_t>(dst));
-    for (int j = 0; j < dst; ++j) {
-        const int64_t a = int64_t(j) * src, b = int64_t(j + 1) * src;
-        for (int i = int(a / dst); i < src && int64_t(i) * dst < b; ++i) {
-            const int64_t w = std::min(b, int64_t(i + 1) * dst) - std::max(a, int64_t(i) * dst);
-            if (w > 0) out[size_t(j)].push_back({i, int(w)});
-        }
-    }
-    return out;
-}
-
-// `photo` as the set's 64 × 64 RGB image, [64, 64, 3] (see the top of the file).
-std::vector<uint8_t> setImage(const ColorImage& photo) {
-    const int w = photo.width, h = photo.height, longer = std::max(w, h);
-    auto scaled = [&](int side) {
-        return std::clamp(int((int64_t(side) * kSide * 2 + longer) / (2 * longer)), 1, kSide);
-    };
-    const int tw = scaled(w), th = scaled(h);
-    std::array<uint64_t, 3> sum{};
-    for (size_t i = 0; i < photo.rgb.size(); ++i) sum[i % 3] += photo.rgb[i];
-    const uint64_t area = uint64_t(w) * uint64_t(h);
-    std::vector<uint8_t> out(size_t(kSide) * kSide * 3);
-    for (size_t i = 0; i < out.size(); ++i) out[i] = uint8_t((2 * sum[i % 3] + area) / (2 * area));
-    const auto tx = taps(w, tw), ty = taps(h, th);
-    const int64_t den = int64_t(w) * int64_t(h);  // the weights of one output pixel sum to w · h
-    const int ox = (kSide - tw) / 2, oy = (kSide - th) / 2;
-    for (int y = 0; y < th; ++y)
-        for (int x = 0; x < tw; ++x)
-            for (int k = 0; k < 3; ++k) {
-                int64_t v = 0;
-                for (const Tap& r : ty[size_t(y)])
-                    for (const Tap& c : tx[size_t(x)])
-                        v += int64_t(r.weight) * c.weight *
-                             photo.rgb[(size_t(r.index) * w + c.index) * 3 + k];
-                out[(size_t(oy + y) * kSide + ox + x) * 3 + k] = uint8_t((2 * v + den) / (2 * den));
-            }
-    return out;
-}
-
 // One gzip member of `data` at level 9 with zlib's default header (no name, time 0), as
 // `gzip -9 -n` writes: the same bytes every run.
 std::string gzip(const std::string& data) {
@@ -262,7 +217,7 @@ int make(const fs::path& source, const fs::path& outDir) {
         const ColorImage photo =
             render::readColorImageFile((source / "images" / (p.image + ".jpg")).string());
         smallest = std::min(smallest, std::max(photo.width, photo.height));
-        const std::vector<uint8_t> im = setImage(photo);
+        const std::vector<uint8_t> im = prepareColorModelImage(photo, kSide);
         const int s = p.split;
         imagesTsv += std::string(kSplits[s]) + "\t" + std::to_string(labels[size_t(s)].size()) +
                      "\t" + p.image + "\t" + p.contributor + "\t" + kClasses[p.label] + "\t" +

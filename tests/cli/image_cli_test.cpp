@@ -14,6 +14,7 @@
 #include "cli/cli.h"
 #include "cli_run.h"
 #include "core/image_set.h"
+#include "tests/expect.h"
 
 using nlohmann::json;
 
@@ -244,10 +245,10 @@ TEST(ImageCli, HostileImagesAreRefusedWithMessages) {
 TEST(ImageCli, OptionsAreChecked) {
     Result r = cli({"classify", "--model", vitModel()});
     EXPECT_EQ(r.code, 1);
-    EXPECT_HAS(r.err, "give --image FILE or --fashion-mnist INDEX");
+    EXPECT_HAS(r.err, "give --image FILE, --fashion-mnist INDEX or --photo INDEX");
     r = cli({"classify", "--model", vitModel(), "--image", "a.png", "--fashion-mnist", "1"});
     EXPECT_EQ(r.code, 1);
-    EXPECT_HAS(r.err, "give --image or --fashion-mnist, not both");
+    EXPECT_HAS(r.err, "give one of --image, --fashion-mnist and --photo");
     r = cli({"classify", "--model", vitModel(), "--image", "a.png", "--invert", "maybe"});
     EXPECT_EQ(r.code, 2);
     // --save-input never overwrites the model.
@@ -374,4 +375,90 @@ TEST(ImageCli, EvalWritesEachImagesPrediction) {
     // Text models have --hypotheses instead.
     const Result t = cli({"eval", "--model", vitModel(), "--task", "copy", "--predictions", out});
     EXPECT_EQ(t.code, 1);
+}
+
+namespace {
+
+// An untrained colour model of the clothing photos' 64 × 64 RGB input (issue 49).
+const std::string& colourModel() {
+    static const std::string model = [] {
+        const std::string cfg = tmp("colour.json"), out = tmp("colour.safetensors");
+        std::ofstream(cfg) << R"({"arch": "vit", "d_model": 16, "heads": 2, "d_ff": 32,
+                                  "enc_layers": 1, "image_size": 64, "channels": 3,
+                                  "patch": 16, "pool": "mean"})";
+        const Result r = cli({"init", "--config", cfg, "--seed", "5", "--out", out});
+        EXPECT_EQ(r.code, 0) << r.err;
+        return out;
+    }();
+    return model;
+}
+
+}  // namespace
+
+// A colour model reads the bundled photos (--photo), a person's photo as it is (fitted on its
+// mean colour, never inverted or cut out), round-trips the image it saw through a PNG, and is
+// evaluated on the clothing photos with their ten classes.
+TEST(ImageCli, AColourModelReadsPhotosAsTheyAre) {
+    const Result init = cli({"info", "--model", colourModel(), "--json"});
+    ASSERT_EQ(init.code, 0) << init.err;
+    EXPECT_HAS(init.out, "Longsleeve");  // init names the classes of the set of its shape
+    const Result p = cli({"attention", "--model", colourModel(), "--photo", "5", "--split",
+                          "validation"});
+    ASSERT_EQ(p.code, 0) << p.err;
+    const json d = json::parse(p.out);
+    EXPECT_EQ(d["image"]["channels"], 3);
+    EXPECT_EQ(d["image"]["pixels"].size(), 64u * 64u * 3u);
+    EXPECT_EQ(d["image"]["source"], "clothing-photos validation image 5");
+    EXPECT_TRUE(d["image"].contains("label"));
+    // A 90 × 60 photo: fitted to 64 × 43 on its mean colour, saved, read back unchanged.
+    const std::string photoFile = tmp("colour-photo.bmp"), seen = tmp("colour-seen.png");
+    writeBmp(photoFile, 90, 60, photo);
+    const Result a = cli({"classify", "--model", colourModel(), "--image", photoFile,
+                          "--save-input", seen, "--json"});
+    ASSERT_EQ(a.code, 0) << a.err;
+    const Result b = cli({"classify", "--model", colourModel(), "--image", seen, "--json"});
+    ASSERT_EQ(b.code, 0) << b.err;
+    EXPECT_EQ(json::parse(a.out)["probabilities"], json::parse(b.out)["probabilities"]);
+    const Result dump = cli({"attention", "--model", colourModel(), "--image", photoFile});
+    ASSERT_EQ(dump.code, 0) << dump.err;
+    const json img = json::parse(dump.out)["image"];
+    EXPECT_FALSE(img.contains("inverted"));
+    EXPECT_HAS(img["source"].get<std::string>(), "90×60 pixels, colour, fitted on its mean colour");
+    // The light background stays light: the top band (rows 0 … 9) is the mean colour, the
+    // photo's dark shirt stays dark (no inversion).
+    EXPECT_GT(img["pixels"][0].get<int>(), 150);
+    EXPECT_LT(img["pixels"][(32 * 64 + 32) * 3].get<int>(), 60);
+    // Grayscale-only preparation is refused by name.
+    for (const std::vector<std::string>& extra :
+         {std::vector<std::string>{"--prepare", "plain"}, {"--invert", "no"}})
+        EXPECT_HAS(cli([&] {
+                       std::vector<std::string> args{"classify", "--model", colourModel(),
+                                                     "--image", photoFile};
+                       args.insert(args.end(), extra.begin(), extra.end());
+                       return args;
+                   }())
+                       .err,
+                   "is a colour model: it takes a photo as it is");
+    // eval: 406 validation photos, predictions matching the confusion matrix.
+    const std::string out = tmp("colour-predictions.tsv");
+    const Result e = cli({"eval", "--model", colourModel(), "--task", "clothing-photos", "--split",
+                          "validation", "--predictions", out});
+    ASSERT_EQ(e.code, 0) << e.err;
+    const json m = json::parse(e.out)["metrics"];
+    std::ifstream in(out);
+    std::vector<std::vector<int>> confusion(10, std::vector<int>(10, 0));
+    int lines = 0, predicted = 0, label = 0;
+    while (in >> predicted >> label) ++lines, ++confusion[size_t(label)][size_t(predicted)];
+    EXPECT_EQ(lines, 406);
+    EXPECT_EQ(json(confusion), m["confusion"]);
+    // Models and tasks that do not fit are refused, naming both shapes.
+    EXPECT_HAS(cli({"eval", "--model", vitModel(), "--task", "clothing-photos"}).err,
+               "task 'clothing-photos' has 64×64 colour images of 10 classes");
+    EXPECT_HAS(cli({"classify", "--model", colourModel(), "--fashion-mnist", "0"}).err,
+               "task 'fashion-mnist' has 28×28 grayscale images");
+    EXPECT_HAS(cli({"classify", "--model", colourModel(), "--photo", "5000"}).err,
+               "--photo 5000: the test split has 406 images");
+    EXPECT_HAS(cli({"classify", "--model", colourModel(), "--photo", "1", "--image", photoFile})
+                   .err,
+               "give one of --image, --fashion-mnist and --photo");
 }

@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <set>
 
 #include "core/image_set.h"
@@ -56,7 +57,7 @@ std::set<int> drawsOver(const ImageAugment& a, int seeds) {
     std::set<int> seen;
     for (int s = 0; s < seeds; ++s) {
         Image im = numbered();
-        a.apply(im.data(), kSize, augmentSeed(9, s, 3));
+        a.apply(im.data(), kSize, 1, augmentSeed(9, s, 3));
         seen.insert(whichTransform(numbered(), im));
     }
     return seen;
@@ -65,10 +66,10 @@ std::set<int> drawsOver(const ImageAugment& a, int seeds) {
 }  // namespace
 
 TEST(Augment, NamesRoundTripAndBadNamesAreRefused) {
-    for (const char* n : {"none", "flip", "shift", "flip+shift"})
+    for (const char* n : {"none", "flip", "shift", "flip+shift", "crop", "flip+crop"})
         EXPECT_EQ(ImageAugment::parse(n).name(), n);
     const std::string e = test::errorOf([] { ImageAugment::parse("rotate"); });
-    EXPECT_NE(e.find("none, flip, shift or flip+shift"), std::string::npos) << e;
+    EXPECT_NE(e.find("none, flip, shift, flip+shift, crop or flip+crop"), std::string::npos) << e;
     EXPECT_NE(e.find("rotate"), std::string::npos) << e;
     TrainOptions o;
     o.augment = "shift+flip";
@@ -77,7 +78,7 @@ TEST(Augment, NamesRoundTripAndBadNamesAreRefused) {
 
 TEST(Augment, NoneLeavesTheImageAlone) {
     Image im = numbered();
-    ImageAugment{}.apply(im.data(), kSize, 1234);
+    ImageAugment{}.apply(im.data(), kSize, 1, 1234);
     EXPECT_EQ(im, numbered());
 }
 
@@ -87,7 +88,7 @@ TEST(Augment, FlipMirrorsAboutHalfTheImages) {
     int mirrored = 0;
     for (int s = 0; s < 2000; ++s) {
         Image im = numbered();
-        a.apply(im.data(), kSize, augmentSeed(1, s, 0));
+        a.apply(im.data(), kSize, 1, augmentSeed(1, s, 0));
         const int t = whichTransform(numbered(), im);
         ASSERT_TRUE(t == 22 || t == 122) << t;  // no shift: dx = dy = 0
         mirrored += t == 122;
@@ -113,7 +114,7 @@ TEST(Augment, ASinglePixelMovesByTheShift) {
     for (int s = 0; s < 50; ++s) {
         Image im(kSize * kSize, 0);
         im[size_t(2 * kSize + 3)] = 255;  // row 2, column 3
-        a.apply(im.data(), kSize, uint64_t(s));
+        a.apply(im.data(), kSize, 1, uint64_t(s));
         int count = 0;
         for (int y = 0; y < kSize; ++y)
             for (int x = 0; x < kSize; ++x)
@@ -130,8 +131,8 @@ TEST(Augment, ASinglePixelMovesByTheShift) {
 TEST(Augment, SameSeedSameDrawOtherStepsOrIndicesDiffer) {
     const ImageAugment a = ImageAugment::parse("flip+shift");
     Image x = numbered(), y = numbered();
-    a.apply(x.data(), kSize, augmentSeed(5, 7, 11));
-    a.apply(y.data(), kSize, augmentSeed(5, 7, 11));
+    a.apply(x.data(), kSize, 1, augmentSeed(5, 7, 11));
+    a.apply(y.data(), kSize, 1, augmentSeed(5, 7, 11));
     EXPECT_EQ(x, y);
     std::set<uint64_t> seeds;
     for (int step = 1; step <= 20; ++step)
@@ -170,4 +171,83 @@ TEST(Augment, TextModelsRefuseIt) {
     o.augment = "flip";
     const std::string e = test::errorOf([&] { Trainer t(m, o); });
     EXPECT_NE(e.find("image models"), std::string::npos) << e;
+}
+
+// Colour (issue 49): a pixel's three values move together, uncovered pixels take the nearest
+// edge pixel's colour (not black: a photo's background goes on), and a 64-pixel image shifts
+// by up to 4 pixels, every one of the 81 translations occurring. The expected image is
+// computed here the obvious way, one channel at a time.
+TEST(Augment, AColourImageShiftsItsPixelsWholeAndFillsFromTheEdge) {
+    constexpr int n = 64, k = 3, m = 4;
+    EXPECT_EQ(ImageAugment::maxShift(n), m);
+    EXPECT_EQ(ImageAugment::maxShift(28), ImageAugment::kMaxShift);
+    Image in(size_t(n) * n * k);
+    for (int y = 0; y < n; ++y)
+        for (int x = 0; x < n; ++x)
+            for (int c = 0; c < k; ++c)
+                in[size_t((y * n + x) * k + c)] = uint8_t(c == 0 ? 3 * y : c == 1 ? 3 * x : 7 + c);
+    auto expected = [&](bool mirror, int dx, int dy) {
+        Image out(in.size());
+        for (int y = 0; y < n; ++y)
+            for (int x = 0; x < n; ++x) {
+                const int sy = std::clamp(y - dy, 0, n - 1);
+                int sx = std::clamp(x - dx, 0, n - 1);
+                if (mirror) sx = n - 1 - sx;
+                for (int c = 0; c < k; ++c)
+                    out[size_t((y * n + x) * k + c)] = in[size_t((sy * n + sx) * k + c)];
+            }
+        return out;
+    };
+    const ImageAugment a = ImageAugment::parse("flip+shift");
+    std::set<int> seen;
+    for (int s = 0; s < 4000; ++s) {
+        Image im = in;
+        a.apply(im.data(), n, k, augmentSeed(3, s, 1));
+        int found = -1;
+        for (int f = 0; f < 2 && found < 0; ++f)
+            for (int dx = -m; dx <= m && found < 0; ++dx)
+                for (int dy = -m; dy <= m && found < 0; ++dy)
+                    if (expected(f == 1, dx, dy) == im) found = f * 100 + (dx + m) * 10 + (dy + m);
+        ASSERT_GE(found, 0) << "seed " << s;
+        seen.insert(found);
+    }
+    EXPECT_EQ(seen.size(), 162u);  // 2 × 9 × 9
+}
+
+// The random resized crop (for photos): a constant image stays constant, values stay within
+// the input's range, a left-to-right ramp stays monotonic in every row (increasing, or
+// decreasing when mirrored, both occurring), the draws depend on the seed alone, and the crop
+// varies: a zoom shows fewer distinct columns of the ramp than the image has.
+TEST(Augment, TheResizedCropZoomsIntoTheImageWithoutNewValues) {
+    constexpr int n = 32, k = 3;
+    const ImageAugment a = ImageAugment::parse("flip+crop");
+    Image flat(size_t(n) * n * k, 77);
+    Image f = flat;
+    a.apply(f.data(), n, k, 5);
+    EXPECT_EQ(f, flat);
+    Image ramp(size_t(n) * n * k);
+    for (int y = 0; y < n; ++y)
+        for (int x = 0; x < n; ++x)
+            for (int c = 0; c < k; ++c) ramp[size_t((y * n + x) * k + c)] = uint8_t(8 * x + c);
+    int increasing = 0, decreasing = 0, zoomed = 0;
+    for (int s = 0; s < 300; ++s) {
+        Image im = ramp, again = ramp;
+        a.apply(im.data(), n, k, augmentSeed(2, s, 0));
+        a.apply(again.data(), n, k, augmentSeed(2, s, 0));
+        ASSERT_EQ(im, again);
+        const int first = im[0], last = im[size_t((n - 1) * k)];
+        for (int y = 0; y < n; ++y)
+            for (int x = 1; x < n; ++x) {
+                const int d = im[size_t((y * n + x) * k)] - im[size_t((y * n + x - 1) * k)];
+                ASSERT_TRUE(first <= last ? d >= 0 : d <= 0) << "seed " << s;
+            }
+        for (size_t i = 0; i < im.size(); i += k)  // a pixel's values move together
+            ASSERT_TRUE(im[i + 1] == im[i] + 1 && im[i + 2] == im[i] + 2) << "seed " << s;
+        increasing += first < last;
+        decreasing += first > last;
+        zoomed += std::abs(last - first) < 8 * (n - 1) - 16;
+    }
+    EXPECT_GT(increasing, 100);
+    EXPECT_GT(decreasing, 100);
+    EXPECT_GT(zoomed, 200);
 }

@@ -58,7 +58,7 @@ public:
         const std::vector<std::vector<int>> tgt{{15, 16, 17}, {18, 19, 20, 21, 22}, {23}};
         m_batch = s2s ? Batch::make(src, tgt) : Batch::make({}, tgt);
         if (m_cfg.isVision()) {  // three random images, class 0 among the labels
-            std::vector<uint8_t> px(size_t(3 * m_cfg.imageSize * m_cfg.imageSize));
+            std::vector<uint8_t> px(3 * m_cfg.imageBytes());
             for (auto& p : px) p = uint8_t(r.below(256));
             m_batch = Batch::images(px, {0, 2, 1}, m_cfg.positions());
             m_ignore = -1;
@@ -292,6 +292,9 @@ INSTANTIATE_TEST_SUITE_P(
         std::make_pair("learned_gaussian_dot_mean",
                        R"(, "pool": "mean", "encoder_self": {"variant": "mixture",
                           "components": ["learned_gaussian", "dot"]})"),
+        std::make_pair("colour_dot", R"(, "channels": 3)"),
+        std::make_pair("colour_gaussian_mean",
+                       R"(, "channels": 3, "pool": "mean", "encoder_self": {"variant": "gaussian"})"),
         std::make_pair("factorized_dense_dot",
                        R"(, "encoder_self": {"variant": "mixture",
                           "components": ["factorized_dense", "dot"]})")),

@@ -198,3 +198,34 @@ TEST(ImageInput, RefusesBadBuffers) {
               std::string::npos);
     EXPECT_EQ(parseInvertMode("yes"), InvertMode::Yes);
 }
+
+// A colour model's photo (docs/model-spec.md 3.12): area-averaged in whole numbers, rounded
+// half up, centred on the photo's mean colour; hand-computed.
+TEST(ColorModelImage, FitsByExactAreaAndPadsWithTheMeanColour) {
+    // 4 × 2 → 2 × 1: each output pixel the mean of a 2 × 2 block; the second row is padding.
+    ColorImage photo{4, 2, {}};
+    const int red[8] = {10, 20, 30, 40, 50, 60, 70, 82};
+    for (int r : red) photo.rgb.insert(photo.rgb.end(), {uint8_t(r), 0, 255});
+    const std::vector<uint8_t> out = prepareColorModelImage(photo, 2);
+    // (10+20+50+60)/4 = 35; (30+40+70+82)/4 = 55.5 → 56; mean red 362/8 = 45.25 → 45.
+    EXPECT_EQ(out, (std::vector<uint8_t>{35, 0, 255, 56, 0, 255, 45, 0, 255, 45, 0, 255}));
+    // 3 × 1 → 2 × 1 (round(2/3) = 1 row): overlaps of 2 and 1 thirds.
+    ColorImage strip{3, 1, {0, 3, 6, 30, 3, 6, 90, 3, 6}};
+    const std::vector<uint8_t> s = prepareColorModelImage(strip, 2);
+    // (2·0 + 30)/3 = 10, (30 + 2·90)/3 = 70; mean 40; the other channels constant.
+    EXPECT_EQ(s, (std::vector<uint8_t>{10, 3, 6, 70, 3, 6, 40, 3, 6, 40, 3, 6}));
+    // An image of the model's size is used as it is.
+    ColorImage same{2, 2, {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12}};
+    EXPECT_EQ(prepareColorModelImage(same, 2), same.rgb);
+    // A portrait photo keeps its aspect ratio: 48 × 64 of 64 × 64, bands of 8 on each side.
+    ColorImage portrait{120, 160, std::vector<uint8_t>(120 * 160 * 3, 200)};
+    for (size_t i = 0; i < portrait.rgb.size(); i += 3) portrait.rgb[i] = 0;
+    const std::vector<uint8_t> p = prepareColorModelImage(portrait, 64);
+    EXPECT_EQ(p.size(), 64u * 64u * 3u);
+    EXPECT_EQ(p[(10 * 64 + 7) * 3], 0);   // the band: the mean colour (red 0)
+    EXPECT_EQ(p[(10 * 64 + 8) * 3], 0);   // the photo: red 0
+    EXPECT_EQ(p[(10 * 64 + 8) * 3 + 1], 200);
+    EXPECT_FALSE(test::errorOf([] { prepareColorModelImage({2, 2, {1, 2, 3}}, 4); }).empty());
+    EXPECT_FALSE(test::errorOf([] { prepareColorModelImage({0, 0, {}}, 4); }).empty());
+    EXPECT_FALSE(test::errorOf([&] { prepareColorModelImage(same, 0); }).empty());
+}

@@ -232,7 +232,15 @@ TEST(VitTraining, JobsCheckTaskAndArchitecture) {
     s.configJson = nlohmann::json::parse(R"({"arch": "decoder"})");
     EXPECT_HAS(test::errorOf([&] { validateJobSpec(s); }), "needs an image model");
     s.configJson = nlohmann::json::parse(R"({"arch": "vit", "image_size": 32})");
-    EXPECT_HAS(test::errorOf([&] { validateJobSpec(s); }), "28×28 images of 10 classes");
+    EXPECT_HAS(test::errorOf([&] { validateJobSpec(s); }), "task 'fashion-mnist' has 28×28 grayscale images of 10 classes; the model takes "
+               "32×32 grayscale images of 10 classes");
+    s.configJson = nlohmann::json::parse(R"({"arch": "vit", "channels": 3})");
+    EXPECT_HAS(test::errorOf([&] { validateJobSpec(s); }), "28×28 colour images of 10 classes");
+    s.task = "clothing-photos";
+    EXPECT_HAS(test::errorOf([&] { validateJobSpec(s); }), "has 64×64 colour images");
+    s.configJson = nlohmann::json::parse(R"({"arch": "vit", "image_size": 64, "channels": 3})");
+    EXPECT_NO_THROW(validateJobSpec(s));
+    s.task = "fashion-mnist";
     s.configJson = nlohmann::json::parse(R"({"arch": "vit"})");
     EXPECT_NO_THROW(validateJobSpec(s));
     s.task = "copy";
@@ -389,4 +397,91 @@ TEST(VitVariants, RunRoundTripAndKeepTheClassTokenRule) {
               (std::vector<int64_t>{2, 5, 8}));
     EXPECT_EQ(fd.params().at("encoder.layers.0.self_attn.fdense.wb.weight").shape,
               (std::vector<int64_t>{2, 4, 8}));
+}
+
+// Colour (issue 49, docs/model-spec.md 3.10): "channels" 1 or 3, in the resolved form, and a
+// patch embedding of P²·K inputs.
+TEST(VitConfig, ChannelsAreOneOrThreeAndWidenThePatchEmbedding) {
+    EXPECT_EQ(ModelConfig::fromJsonText(R"({"arch": "vit"})").channels, 1);
+    const ModelConfig c = ModelConfig::fromJsonText(
+        R"({"arch": "vit", "image_size": 64, "channels": 3, "patch": 8, "pool": "mean"})");
+    EXPECT_EQ(c.channels, 3);
+    EXPECT_EQ(c.imageBytes(), 64u * 64u * 3u);
+    EXPECT_EQ(c.patchValues(), 192);
+    EXPECT_EQ(c.toJson()["channels"], 3);
+    EXPECT_EQ(ModelConfig::fromJson(c.toJson()), c);
+    for (const char* bad : {"0", "2", "4", "-3"})
+        EXPECT_HAS(configError(std::string(R"({"arch": "vit", "channels": )") + bad + "}"),
+                   "'channels' must be 1 (grayscale) or 3 (colour: R, G, B), got " +
+                       std::string(bad));
+    EXPECT_HAS(configError(R"({"arch": "vit", "channels": "3"})"), "'channels'");
+    EXPECT_HAS(configError(R"({"arch": "vit", "channels": 3.0})"), "'channels'");
+    EXPECT_HAS(configError(R"({"channels": 3})"), "'channels' belongs to arch \"vit\"");
+    const Model m = Model::initializeImages(c, clothingPhotoClasses(), 1);
+    EXPECT_EQ(m.params().at("patch_embed.weight").shape, (std::vector<int64_t>{64, 192}));
+}
+
+// The layout of a patch's values, (y·P + x)·K + k: a colour image whose three values are equal
+// everywhere gives the logits of a grayscale model whose patch-embedding column y·P + x is the
+// sum of the colour model's columns (y·P + x)·3 + 0, 1, 2 — and only that layout does.
+TEST(VitModel, AColourPatchIsItsPixelsValuesTogether) {
+    const std::string rest =
+        R"("arch": "vit", "d_model": 16, "heads": 2, "d_ff": 32, "enc_layers": 2,
+           "image_size": 8, "patch": 4, "classes": 3)";
+    Model colour = Model::initializeImages(
+        ModelConfig::fromJsonText("{" + rest + R"(, "channels": 3})"), {"a", "b", "c"}, 5);
+    Model gray = Model::initializeImages(ModelConfig::fromJsonText("{" + rest + "}"),
+                                         {"a", "b", "c"}, 9);
+    for (auto& [name, t] : gray.params())
+        if (name != "patch_embed.weight") t.m = colour.params().at(name).m;
+    const Mat& wc = colour.params().at("patch_embed.weight").m;  // [16, 48]
+    Mat& wg = gray.params().at("patch_embed.weight").m;          // [16, 16]
+    for (int i = 0; i < 16; ++i) wg.col(i) = wc.col(3 * i) + wc.col(3 * i + 1) + wc.col(3 * i + 2);
+    const std::vector<uint8_t> g = randomImages(1, 8, 4);
+    std::vector<uint8_t> rgb;
+    for (uint8_t v : g) rgb.insert(rgb.end(), {v, v, v});
+    const ImageAnalysis a = colour.analyzeImage(rgb), b = gray.analyzeImage(g);
+    for (int k = 0; k < 3; ++k) EXPECT_NEAR(a.logits[size_t(k)], b.logits[size_t(k)], 1e-4);
+    // A channel-major layout (k·P² + y·P + x) would pair other columns: the logits differ.
+    for (int i = 0; i < 16; ++i) wg.col(i) = wc.col(i) + wc.col(16 + i) + wc.col(32 + i);
+    const ImageAnalysis c = gray.analyzeImage(g);
+    double diff = 0;
+    for (int k = 0; k < 3; ++k) diff += std::abs(a.logits[size_t(k)] - c.logits[size_t(k)]);
+    EXPECT_GT(diff, 1e-3);
+    // The wrong number of values is refused, naming the shape.
+    EXPECT_HAS(test::errorOf([&] { colour.analyzeImage(g); }), "8×8 pixels of 3 values (192)");
+}
+
+// The bundled clothing photos (resources/data/clothing-photos) as the task clothing-photos:
+// the README's counts, 64×64 RGB, and models that do not fit are refused by name.
+TEST(ImageTasks, TheClothingPhotosLoadWithTheirSplitsAndRefuseModelsThatDoNotFit) {
+    const ImageTask* t = findImageTask(kClothingPhotosTask);
+    ASSERT_NE(t, nullptr);
+    EXPECT_TRUE(isImageTask("clothing-photos"));
+    const ImageSet train = loadClothingPhotos(ATTNVIZ_TEST_DATA "/../../resources/data/clothing-photos",
+                                              "train");
+    EXPECT_EQ(train.size(), 1898u);
+    EXPECT_EQ(train.channels, 3);
+    EXPECT_EQ(train.imageBytes(), 64u * 64u * 3u);
+    EXPECT_EQ(train.pixels.size(), 1898u * 64u * 64u * 3u);
+    for (const char* split : {"validation", "test"})
+        EXPECT_EQ(loadClothingPhotos(ATTNVIZ_TEST_DATA "/../../resources/data/clothing-photos", split)
+                      .size(),
+                  406u);
+    EXPECT_HAS(test::errorOf([] { loadClothingPhotos("/nonexistent", "train"); }),
+               "ATTNVIZ_CLOTHING_PHOTOS");
+    EXPECT_HAS(test::errorOf([] {
+                   loadClothingPhotos(ATTNVIZ_TEST_DATA "/../../resources/data/clothing-photos", "dev");
+               }),
+               "\"train\", \"validation\" and \"test\"");
+    const ModelConfig gray = ModelConfig::fromJsonText(R"({"arch": "vit"})");
+    EXPECT_HAS(test::errorOf([&] { t->checkModel(gray, "'m.safetensors'"); }),
+               "task 'clothing-photos' has 64×64 colour images of 10 classes; 'm.safetensors' "
+               "takes 28×28 grayscale images of 10 classes");
+    const ModelConfig colour = ModelConfig::fromJsonText(
+        R"({"arch": "vit", "image_size": 64, "channels": 3, "patch": 8})");
+    EXPECT_NO_THROW(t->checkModel(colour, "m"));
+    EXPECT_EQ(imageTaskFor(colour, clothingPhotoClasses()), t);
+    EXPECT_EQ(imageTaskFor(gray, fashionMnistClasses()), findImageTask(kFashionMnistTask));
+    EXPECT_EQ(imageTaskFor(colour, fashionMnistClasses()), nullptr);
 }

@@ -12,6 +12,8 @@ covered without editing this test. Then, without ATTNVIZ_MODELS and from a folde
   * the built and the installed app list the same sets in their Models box
     (`--list-model-sets`, the texts a person reads, "· N models"), each with models
     choosable, and render each set's default figure (`--model-set ID --export-figure`);
+  * the bundled clothing photos (resources/data) are found by the tree's attnviz-cli
+    (`eval --task clothing-photos` of a colour model made on the spot scores all 406);
   * the UI benchmark's image cases run on every model of the first image set, and refuse to
     report when no model loads (it once timed 0 models and printed the times).
 """
@@ -65,7 +67,7 @@ check("the source tree has an image set", "images" in kinds.values())
 tmp = tempfile.mkdtemp(prefix="attnviz-sets-")
 elsewhere = os.path.join(tmp, "elsewhere")
 os.makedirs(elsewhere)
-env = {k: v for k, v in os.environ.items() if k != "ATTNVIZ_MODELS"}
+env = {k: v for k, v in os.environ.items() if k not in ("ATTNVIZ_MODELS", "ATTNVIZ_CLOTHING_PHOTOS")}
 env.update(QT_QPA_PLATFORM="offscreen", XDG_CONFIG_HOME=os.path.join(tmp, "config"),
            LC_ALL="C.UTF-8", LANGUAGE="")
 
@@ -96,6 +98,22 @@ def check_tree(where, cli, app, own_root):
         check(f"{where}: set '{s['id']}' is read from its own tree",
               real.startswith(os.path.realpath(own_root) + os.sep)
               and not real.startswith(os.path.realpath(a.source) + os.sep), real)
+    # The bundled data sets reach the tree too (issue 49): a colour model made here is
+    # evaluated on the clothing photos found beside the tree's models, not the source's.
+    cfg = os.path.join(elsewhere, "colour.json")
+    with open(cfg, "w") as f:
+        json.dump({"arch": "vit", "image_size": 64, "channels": 3, "patch": 16, "d_model": 8,
+                   "heads": 2, "d_ff": 8, "enc_layers": 1, "pool": "mean"}, f)
+    model = os.path.join(elsewhere, f"colour-{where}.safetensors".replace(" ", "-"))
+    rc, out, err = run(cli, "init", "--config", cfg, "--out", model)
+    rc2, out2, err2 = run(cli, "eval", "--model", model, "--task", "clothing-photos", "--split",
+                          "validation") if rc == 0 else (rc, "", err)
+    try:
+        scored = sum(map(sum, json.loads(out2)["metrics"]["confusion"])) if rc2 == 0 else 0
+    except (ValueError, KeyError, TypeError):
+        scored = 0
+    check(f"{where}: eval --task clothing-photos reads the tree's bundled photos", scored == 406,
+          f"rc {rc2}, {scored} photos scored: {err2[-300:]}")
     if not app:
         return
     rc, out, err = run(app, "--language", "en", "--list-model-sets")
