@@ -14,7 +14,7 @@ USAGE = """attnviz_torch: the attnviz models in PyTorch (docs/scale-out.md)
       train a model, on one process or many (torch.distributed)
   python3 -m attnviz_torch.torchrun --standalone --nproc_per_node N -m attnviz_torch.train ...
       torchrun with a fix for Debian 12's PyTorch
-  python3 -m attnviz_torch.attention --model M (--text T [--target T2] | --fashion-mnist K) [--out F]
+  python3 -m attnviz_torch.attention --model M (--text T [--target T2] | --fashion-mnist K | --photo K) [--out F]
       the attention dump of one sentence or image, as attnviz-cli attention prints it
 
 Each takes --help. Checkpoints go both ways between this package and attnviz-cli.

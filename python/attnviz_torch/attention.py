@@ -1,15 +1,16 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
-"""python3 -m attnviz_torch.attention --model M (--text T [--target T2] | --fashion-mnist K [--split S]) [--out F]
+"""python3 -m attnviz_torch.attention --model M (--text T [--target U] | --fashion-mnist K | --photo K) [--split S]
 
 Prints the attention dump of docs/model-spec.md ("Attention dump (JSON)"), the same JSON as
 `attnviz-cli attention`: every block's weights for one sentence, computed by the PyTorch
 model. Without a target (or with one that tokenizes to nothing) a seq2seq model decodes
 greedily (3.9), and the target's text is the decoded tokens detokenized (8). An image model
-(arch "vit") dumps Fashion-MNIST image K of --split test or train (8.1); a person's own image
-file (attnviz-cli attention --image F, 3.11) is the engine's: this package decodes no image
+(arch "vit") dumps Fashion-MNIST image K of --split test or train, or (a colour model of the
+clothing photos) photo K of --split test, validation or train (8.1); a person's own image file
+(attnviz-cli attention --image F, 3.11, 3.12) is the engine's: this package decodes no image
 files and refuses --image by name. --out may not be the same file as an input (--model, the
-Fashion-MNIST files), after symbolic and hard links; without --out, or with -, the dump goes
-to standard output."""
+image set's files), after symbolic and hard links; without --out, or with -, the dump goes to
+standard output."""
 import argparse
 import json
 import sys
@@ -67,7 +68,8 @@ def image_dump(model, name, pixels, label=None, source=""):
                              f"{p.rstrip('.')}: the checkpoint's values are too large to compute with")
     probs = torch.softmax(logits.double(), 0)
     d = {"model": name, "config": c,
-         "image": {"size": c["image_size"], "pixels": [int(p) for p in px[0]], "source": source},
+         "image": {"size": c["image_size"], "channels": c["channels"], "pixels": [int(p) for p in px[0]],
+                   "source": source},
          "classes": model.classes, "logits": [float(x) for x in logits],
          "probabilities": [float(x) for x in probs],
          "prediction": {"index": int(torch.argmax(logits)), "class": model.classes[int(torch.argmax(logits))]}}
@@ -135,7 +137,19 @@ def dump(model, name, text, target=None):
     return d
 
 
-MAX_FASHION_MNIST_INDEX = 59999  # the engine's --fashion-mnist range (0 … 59999)
+MAX_FASHION_MNIST_INDEX = 59999  # the engine's --fashion-mnist and --photo range (0 … 59999)
+
+
+def _shape(size, channels, classes):
+    return f"{size}×{size} {'grayscale' if channels == 1 else 'colour'} images of {classes} classes"
+
+
+def _check_task_model(task, size, channels, classes, c, what):
+    """core ImageTask::checkModel: the model takes the task's images and classes."""
+    if c["image_size"] != size or c["channels"] != channels or c["classes"] != classes:
+        raise InputError(f"task '{task}' has {_shape(size, channels, classes)}; {what} takes "
+                         f"{_shape(c['image_size'], c['channels'], c['classes'])} (image_size, channels and "
+                         "classes of its configuration)")
 
 
 def main(argv=None):
@@ -145,19 +159,34 @@ def main(argv=None):
     ap.add_argument("--target", help="target sentence; without it a seq2seq model decodes greedily")
     ap.add_argument("--fashion-mnist", type=int, metavar="K", help="image models: the Fashion-MNIST image of this "
                                                                    "index (of --split)")
-    ap.add_argument("--split", default="test", help="with --fashion-mnist: test or train (default: test)")
+    ap.add_argument("--photo", type=int, metavar="K", help="colour image models of the clothing photos: the photo "
+                                                            "of this index (of --split)")
+    ap.add_argument("--split", default="test", help="with --fashion-mnist: test or train; with --photo: test, "
+                                                    "validation or train (default: test)")
     ap.add_argument("--image", help="not here: attnviz-cli attention --image F reads image files")
     ap.add_argument("--out", help="output file (default, or -: standard output)")
     a = ap.parse_args(argv)
     unwind_on_signals()
     if a.fashion_mnist is not None and not 0 <= a.fashion_mnist <= MAX_FASHION_MNIST_INDEX:
         ap.error(f"--fashion-mnist: must be between 0 and {MAX_FASHION_MNIST_INDEX}, got {a.fashion_mnist}")
+    if a.photo is not None and not 0 <= a.photo <= MAX_FASHION_MNIST_INDEX:
+        ap.error(f"--photo: must be between 0 and {MAX_FASHION_MNIST_INDEX}, got {a.photo}")
     try:
         inputs = [("--model", a.model), ("--image", a.image)]
         if a.fashion_mnist is not None:
             inputs += [("--fashion-mnist's file", f) for f in idx.split_files(a.split)]
+        if a.photo is not None:
+            inputs += [("--photo's file", f) for f in idx.photo_split_files(a.split)]
         check_outputs([("--out", a.out)], inputs)
-        if a.split not in ("test", "train"):
+        if sum(x is not None for x in (a.image, a.fashion_mnist, a.photo)) > 1:
+            raise InputError("give one of --image, --fashion-mnist and --photo")
+        if a.photo is not None or a.split == "validation":
+            if a.split not in ("test", "train", "validation"):
+                raise InputError(f"--split must be test, validation or train, got {excerpt(a.split)}")
+            if a.fashion_mnist is not None:
+                raise InputError("--split validation: Fashion-MNIST's files are test and train (--fashion-mnist "
+                                 "indexes them as they are)")
+        elif a.split not in ("test", "train"):
             raise InputError(f"--split must be test or train, got {excerpt(a.split)}")
         if a.image is not None:
             raise InputError("attnviz_torch does not decode image files (--image): `attnviz-cli attention --image "
@@ -167,16 +196,22 @@ def main(argv=None):
         if m.cfg["arch"] == "vit":
             if a.text is not None or a.target is not None:
                 raise InputError(f"'{a.model}' is an image model (arch \"vit\"): it takes no --text; give "
-                                 "--fashion-mnist K")
-            if a.fashion_mnist is None:
-                raise InputError(f"'{a.model}' is an image model: give --fashion-mnist INDEX")
-            if m.cfg["image_size"] != 28:
-                raise InputError(f"'{a.model}' does not take 28×28 images")
-            pixels, label = idx.load_image(a.split, a.fashion_mnist)
-            d = image_dump(m, a.model, pixels, label if label < m.cfg["classes"] else None,
-                           f"fashion-mnist {a.split} image {a.fashion_mnist}")
+                                 "--fashion-mnist K or --photo K")
+            if a.fashion_mnist is None and a.photo is None:
+                raise InputError(f"'{a.model}' is an image model: give --fashion-mnist INDEX or --photo INDEX")
+            if a.photo is not None:
+                _check_task_model("clothing-photos", idx.PHOTO_SIZE, idx.PHOTO_CHANNELS, len(idx.PHOTO_CLASSES),
+                                  m.cfg, f"'{a.model}'")
+                pixels, label = idx.load_photo(a.split, a.photo)
+                d = image_dump(m, a.model, pixels, label, f"clothing-photos {a.split} image {a.photo}")
+            else:
+                if m.cfg["image_size"] != 28 or m.cfg["channels"] != 1:
+                    _check_task_model("fashion-mnist", 28, 1, len(idx.CLASSES), m.cfg, f"'{a.model}'")
+                pixels, label = idx.load_image(a.split, a.fashion_mnist)
+                d = image_dump(m, a.model, pixels, label if label < m.cfg["classes"] else None,
+                               f"fashion-mnist {a.split} image {a.fashion_mnist}")
         else:
-            if a.fashion_mnist is not None:
+            if a.fashion_mnist is not None or a.photo is not None:
                 raise InputError("--image and --fashion-mnist need an image model; this one reads text")
             if a.text is None:
                 raise InputError("attention needs --text")

@@ -41,8 +41,9 @@ VARIANTS = {
 KINDS = ("encoder_self", "decoder_self", "cross")
 MODEL_KEYS = {"arch", "d_model", "heads", "d_ff", "enc_layers", "dec_layers", "max_len", "norm", "bias",
               "share_embeddings", "tie_output", "encoder_self", "decoder_self", "cross", "label",
-              "image_size", "patch", "pool", "classes"}
-VIT_KEYS = ("image_size", "patch", "pool", "classes")
+              "image_size", "channels", "patch", "pool", "classes"}
+VIT_KEYS = ("image_size", "channels", "patch", "pool", "classes")
+CHANNELS = (1, 3)  # values per pixel: grayscale, or colour R, G, B (docs/model-spec.md 3.10)
 
 
 def _num(x):
@@ -282,14 +283,31 @@ def weight_count(c):
     attn, ffn, norms = 4 * d * d + 4 * d, 2 * d * f + d + f, 6 * d
     dec = c.get("dec_layers", 0)
     cross = sum(1 for i in range(dec) if has_cross(c, i))
-    vit = c["patch"] ** 2 * d + 2 * d + c["classes"] * d if c["arch"] == "vit" else 0
+    vit = patch_values(c) * d + 2 * d + c["classes"] * d if c["arch"] == "vit" else 0
     return (c["enc_layers"] + dec) * (attn + ffn + norms) + cross * attn + c["max_len"] * d * 2 + vit
+
+
+def patch_values(c):
+    """vit: the values of one patch vector u_n, P²·K (docs/model-spec.md 3.10 step 2)."""
+    return c["patch"] ** 2 * c["channels"]
 
 
 def positions(c):
     """vit: the encoder's positions N (docs/model-spec.md 3.10): patches, plus the class token."""
     g = c["image_size"] // c["patch"]
     return g * g + (1 if c["pool"] == "cls" else 0)
+
+
+def _channels(j):
+    """'channels' (vit): 1 (grayscale, also when absent: every model made before colour) or 3."""
+    if "channels" not in j:
+        return 1
+    v = j["channels"]
+    if not is_int(v):
+        raise InputError(f"'channels' must be an integer, got {excerpt(v)}")
+    if v not in CHANNELS:
+        raise InputError(f"'channels' must be 1 (grayscale) or 3 (colour: R, G, B), got {v}")
+    return v
 
 
 def _resolve_vit(j):
@@ -304,6 +322,7 @@ def _resolve_vit(j):
     c["d_ff"] = _int(j, "d_ff", 4 * c["d_model"], 1, 1 << 20)
     c["enc_layers"] = _int(j, "enc_layers", 4, 1, 256)
     c["image_size"] = _int(j, "image_size", 28, 1, 1024)
+    c["channels"] = _channels(j)
     c["patch"] = _int(j, "patch", 4, 1, c["image_size"])
     if c["image_size"] % c["patch"]:
         raise InputError(f"'patch' ({c['patch']}) must divide 'image_size' ({c['image_size']})")
@@ -447,7 +466,7 @@ def expected_tensors(c, vs, vt):
     vit = c["arch"] == "vit"
     out = {}
     if vit:
-        out["patch_embed.weight"], out["patch_embed.bias"] = [d, c["patch"] ** 2], [d]
+        out["patch_embed.weight"], out["patch_embed.bias"] = [d, patch_values(c)], [d]
         if c["pool"] == "cls":
             out["cls_token"] = [1, d]
         out["pos_embed"] = [L, d]

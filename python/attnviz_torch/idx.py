@@ -1,9 +1,11 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
-"""Fashion-MNIST's IDX files, read by the engine's rules (core/idx.cpp, core/image_set.cpp;
+"""The image sets' IDX files, read by the engine's rules (core/idx.cpp, core/image_set.cpp;
 docs/limits.md "IDX file"): a regular file of at most 256 MiB, gzip (one member, nothing
 after it, inflated no further than the limit) or plain; unsigned bytes only, 1 to 4
-dimensions, each at least 1, exactly the data the sizes describe. Every refusal is an
-InputError with the engine's message."""
+dimensions, each at least 1, exactly the data the sizes describe. Fashion-MNIST (28 × 28
+grayscale) and the bundled clothing photos (64 × 64 colour, resources/data/clothing-photos:
+[N, 64, 64, 3], R, G, B of a pixel together). Every refusal is an InputError with the
+engine's message."""
 import os
 import zlib
 
@@ -13,6 +15,10 @@ MAX_IDX_FILE_BYTES = 256 << 20  # kMaxIdxFileBytes: as stored, and in elements o
 MAX_IDX_DIMS = 4  # kMaxIdxDims
 CLASSES = ["T-shirt/top", "Trouser", "Pullover", "Dress", "Coat", "Sandal", "Shirt", "Sneaker", "Bag",
            "Ankle boot"]
+PHOTO_CLASSES = ["T-Shirt", "Longsleeve", "Pants", "Shoes", "Shirt", "Dress", "Outwear", "Shorts", "Skirt", "Hat"]
+PHOTO_SIZE, PHOTO_CHANNELS = 64, 3
+PHOTO_SPLITS = ("train", "validation", "test")
+MAX_CLASS_LIST_BYTES = 4096
 TYPES = {0x08: "unsigned byte", 0x09: "signed byte", 0x0B: "16-bit integer", 0x0C: "32-bit integer",
          0x0D: "32-bit float", 0x0E: "64-bit float"}
 
@@ -109,3 +115,67 @@ def load_image(split, index):
     if index >= idims[0]:
         raise InputError(f"--fashion-mnist {index}: the {split} split has {idims[0]} images")
     return list(images[index * 784:(index + 1) * 784]), labels[index]
+
+
+# -- the clothing photos (issue 49) -----------------------------------------------------------------
+
+def models_dir():
+    """The bundled models: $ATTNVIZ_MODELS, else resources/models of this source tree."""
+    return os.environ.get("ATTNVIZ_MODELS") or os.path.join(
+        os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), "resources", "models")
+
+
+def clothing_photos_dir():
+    """$ATTNVIZ_CLOTHING_PHOTOS, else data/clothing-photos beside the bundled models (core
+    clothingPhotosDir)."""
+    return os.environ.get("ATTNVIZ_CLOTHING_PHOTOS") or os.path.join(models_dir(), "..", "data", "clothing-photos")
+
+
+_PHOTO_ADVICE = ("they are bundled with attnviz in data/clothing-photos beside the models; set "
+                 "ATTNVIZ_CLOTHING_PHOTOS to the directory that holds them")
+
+
+def photo_split_files(split, directory=None):
+    """The candidate paths (gzip first) of a split's images and labels, and classes.txt."""
+    d = directory or clothing_photos_dir()
+    return [os.path.join(d, f"{split}-{kind}-idx{n}-ubyte{ext}")
+            for kind, n in (("images", 4), ("labels", 1)) for ext in (".gz", "")] + [os.path.join(d, "classes.txt")]
+
+
+def _find_photo_file(d, name):
+    for p in (os.path.join(d, name + ".gz"), os.path.join(d, name)):
+        if os.path.lexists(p):
+            return p
+    raise InputError(f"clothing photos: neither '{d}/{name}.gz' nor '{d}/{name}' exists ({_PHOTO_ADVICE})")
+
+
+def load_photo(split, index):
+    """(64·64·3 values, label) of clothing photo `index` of `split` (core loadClothingPhotos):
+    value k of pixel (y, x) at (y·64 + x)·3 + k."""
+    if split not in PHOTO_SPLITS:
+        raise InputError(f"the clothing photos have the splits \"train\", \"validation\" and \"test\", not "
+                         f"\"{split}\"")
+    d = clothing_photos_dir()
+    classes_path = d + "/classes.txt"
+    try:
+        listed = read_file(classes_path, MAX_CLASS_LIST_BYTES, "class list")
+    except InputError as e:
+        raise InputError(f"clothing photos: {e} ({_PHOTO_ADVICE})") from None
+    if listed != "".join(c + "\n" for c in PHOTO_CLASSES).encode():
+        raise InputError(f"'{classes_path}' does not list the ten classes of the clothing photos ("
+                         + ", ".join(PHOTO_CLASSES[:-1]) + f" or {PHOTO_CLASSES[-1]}, one a line)")
+    images_path = _find_photo_file(d, split + "-images-idx4-ubyte")
+    labels_path = _find_photo_file(d, split + "-labels-idx1-ubyte")
+    idims, images = parse_idx(read_file(images_path, MAX_IDX_FILE_BYTES, "IDX file"), f"'{images_path}'")
+    ldims, labels = parse_idx(read_file(labels_path, MAX_IDX_FILE_BYTES, "IDX file"), f"'{labels_path}'")
+    if idims[1:] != [PHOTO_SIZE, PHOTO_SIZE, PHOTO_CHANNELS]:
+        raise InputError(f"'{images_path}' does not hold 64×64 colour images (an IDX array [N, 64, 64, 3])")
+    if len(ldims) != 1 or ldims[0] != idims[0]:
+        raise InputError(f"'{labels_path}' does not hold one label per image of '{images_path}' ({idims[0]})")
+    for i, v in enumerate(labels):
+        if v >= len(PHOTO_CLASSES):
+            raise InputError(f"'{labels_path}': label {v} of image {i} is not a class (0 … {len(PHOTO_CLASSES) - 1})")
+    if index >= idims[0]:
+        raise InputError(f"--photo {index}: the {split} split has {idims[0]} images")
+    n = PHOTO_SIZE * PHOTO_SIZE * PHOTO_CHANNELS
+    return list(images[index * n:(index + 1) * n]), labels[index]

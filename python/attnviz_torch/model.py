@@ -365,18 +365,22 @@ class AttnvizModel(torch.nn.Module):
 
     # -- images (arch "vit", docs/model-spec.md 3.10) ---------------------------------------------
     def patches(self, pixels):
-        """pixels [B, S*S] (0 … 255) -> u [B, Np, P*P]: patch n = r*G + c, its pixel (y, x) at
-        y*P + x, scaled to p / 127.5 - 1."""
+        """pixels [B, S*S*K] (0 … 255; value k of pixel (y, x) at (y*S + x)*K + k, K = channels:
+        1 gray, 3 R, G, B) -> u [B, Np, P*P*K]: patch n = r*G + c, value k of its pixel (y, x) at
+        (y*P + x)*K + k, scaled to p / 127.5 - 1 (docs/model-spec.md 3.10 steps 1-2)."""
         c = self.cfg
-        S, P = c["image_size"], c["patch"]
+        S, P, K = c["image_size"], c["patch"], c["channels"]
         G = S // P
+        if pixels.numel() % (S * S * K):
+            raise ValueError(f"pixels of {tuple(pixels.shape)} are not whole images of {S}×{S} pixels"
+                             + ("" if K == 1 else f" × {K} channels"))
         x = pixels.to(self.device).to(torch.float32) / 127.5 - 1.0
-        x = x.reshape(-1, G, P, G, P).permute(0, 1, 3, 2, 4)  # [B, r, c, y, x]
-        return x.reshape(x.shape[0], G * G, P * P).to(self.P("pos_embed").dtype)
+        x = x.reshape(-1, G, P, G, P, K).permute(0, 1, 3, 2, 4, 5)  # [B, r, c, y, x, k]
+        return x.reshape(x.shape[0], G * G, P * P * K).to(self.P("pos_embed").dtype)
 
     def forward_images(self, pixels, dropout=0.0, record=None):
-        """pixels [B, S*S] -> logits [B, classes]; `record` receives every block's weights
-        [B, h, N, N] in layer order."""
+        """pixels [B, S*S*K] (or [B, S, S, K]: HWC, a pixel's K values together) -> logits
+        [B, classes]; `record` receives every block's weights [B, h, N, N] in layer order."""
         c = self.cfg
         pre = c["norm"] == "pre"
         drop = (lambda x: F.dropout(x, dropout, True)) if dropout > 0 else (lambda x: x)  # noqa: E731

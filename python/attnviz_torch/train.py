@@ -226,7 +226,8 @@ def check_text_model(model, what):
     """This trainer trains text models: an image model (arch "vit") is refused by name."""
     if model.cfg["arch"] == "vit":
         raise InputError(f"{what} is an image model (arch \"vit\"): attnviz_torch.train trains text models; "
-                         "train image models with attnviz-cli train --task fashion-mnist")
+                         "train image models with attnviz-cli train --task fashion-mnist (or clothing-photos: "
+                         "colour)")
 
 
 def read_lines(a, count):
