@@ -1,0 +1,373 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""Image experiments trained to a plateau, resumable: the runner behind
+scripts/experiment-converge (Fashion-MNIST, issue 50) and scripts/experiment-photos (the
+clothing photos, issue 49). A Profile says what differs between them (task, models, rates,
+epochs, folders, the results.md section); everything else is one road:
+
+  * every model's first seed (its number NN) is trained at every rate of the profile; the rate
+    whose run reaches the best validation accuracy (ties: the smaller rate) is the model's, and
+    seeds NN+100, NN+200, … are trained at it. The test split is used for nothing but the
+    cells' test numbers;
+  * a run is evaluated on the validation split every epoch, keeps the epoch with the best
+    validation accuracy (train --select-on accuracy) and stops after `patience` epochs without
+    a better one;
+  * each cell (OUT/NAME-lrLR-sSEED.json, committed) keeps its test predictions (one digit per
+    test image, in order) for paired tests, its validation curve, and how its checkpoint was
+    chosen. A finished cell is skipped; a run in progress keeps its state in WORK (train
+    --state) and goes on from its last epoch when the runner is started again, with the same
+    result as a run never stopped.
+
+Tables: the rate search and the comparison with dot-product (Welch over seeds, the project's
+rule, a paired bootstrap over test images of the seed-averaged correctness, Holm over the
+comparisons), written into a section of docs/results.md; figures: each model's validation
+curve beside dot-product's (attnviz-cli render --curves).
+"""
+import argparse
+import dataclasses
+import glob
+import json
+import os
+import resource
+import subprocess
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import cellstats  # noqa: E402
+import doctables  # noqa: E402
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+@dataclasses.dataclass
+class Profile:
+    script: str              # "experiment-converge": messages and the generated-by line
+    task: str                # train and eval --task
+    configs: str             # the configurations' folder, relative to ROOT
+    names: list              # the models, dot-product first
+    lrs: list                # the rates searched on the first seed, as strings ("1e-3")
+    steps_per_epoch: int     # training images / batch
+    epochs: int
+    patience: int            # epochs without a better validation accuracy
+    batch: int
+    warmup_epochs: int
+    augment: str
+    held_out: int            # validation images evaluated every epoch
+    out: str                 # finished cells, committed (relative to ROOT)
+    work: str                # checkpoints, states and logs (relative to ROOT)
+    figs: str                # the validation-curve figures (relative to ROOT)
+    section: str             # the section of docs/results.md
+    test_images: str         # "the 10,000 test images": for the table's notes
+    validation_images: str   # "the last 5,000 training images"
+    recipe_doc: str          # where the recipe is documented
+    y_label: str
+    y_min: float
+    first_epoch: int = 3     # curves start here (the first epochs are far below the rest)
+    dot_every: int = 5       # seeds as dots every this many epochs
+
+    def path(self, rel):
+        return os.path.join(ROOT, rel)
+
+    @property
+    def labels_file(self):
+        return os.path.join(self.path(self.out), "test-labels.txt")
+
+
+def train_args(p, name, lr, seed):
+    return ["train", "--config", os.path.join(p.path(p.configs), name + ".json"), "--seed", str(seed),
+            "--task", p.task, "--steps", str(p.epochs * p.steps_per_epoch),
+            "--batch-size", str(p.batch), "--augment", p.augment, "--lr", lr,
+            "--warmup", str(p.warmup_epochs * p.steps_per_epoch), "--schedule", "linear",
+            "--weight-decay", "0.05", "--dropout", "0", "--label-smoothing", "0.1", "--clip", "1",
+            "--threads", "2", "--held-out", str(p.held_out), "--eval-every", str(p.steps_per_epoch),
+            "--select-on", "accuracy", "--patience", str(p.patience)]
+
+
+def run(cmd):
+    return subprocess.run(cmd, check=True, capture_output=True, text=True).stdout
+
+
+def cell_path(p, name, lr, seed):
+    return os.path.join(p.path(p.out), f"{name}-lr{lr}-s{seed}.json")
+
+
+def curve(base):
+    """Validation accuracy and loss per evaluated step, from the logs of every attempt."""
+    points = {}
+    k = 0
+    while os.path.exists(f"{base}.log{k}.jsonl"):
+        with open(f"{base}.log{k}.jsonl") as f:
+            for line in f:
+                try:
+                    j = json.loads(line)
+                except json.JSONDecodeError:
+                    continue  # a line cut by an interruption
+                if "held_out" in j:
+                    points[j["step"]] = {"step": j["step"], "accuracy": j["held_out"]["token_accuracy"],
+                                         "loss": j["held_out"]["loss"]}
+        k += 1
+    return [points[s] for s in sorted(points)]
+
+
+def test_labels(p):
+    """The test images' labels, one digit per image in order (OUT/test-labels.txt, written with
+    the first cell and checked against every later one)."""
+    with open(p.labels_file) as f:
+        return f.read().strip()
+
+
+def cell(p, cli, name, lr, seed, role):
+    path = cell_path(p, name, lr, seed)
+    if os.path.exists(path):
+        return json.load(open(path))
+    work = p.path(p.work)
+    base = os.path.join(work, f"{name}-lr{lr}-s{seed}")
+    model, state, timing_file = base + ".safetensors", base + ".state.safetensors", base + ".time.json"
+    timing = json.load(open(timing_file)) if os.path.exists(timing_file) else {"wall_s": 0, "cpu_s": 0, "attempts": 0}
+    if not os.path.exists(model):
+        attempt = timing["attempts"]
+        print(f"  training {name} lr {lr} seed {seed} (attempt {attempt + 1})", file=sys.stderr, flush=True)
+        cpu0 = resource.getrusage(resource.RUSAGE_CHILDREN)
+        t0 = time.monotonic()
+        log = f"{base}.log{attempt}.jsonl"
+        tmp_model = base + ".partial.safetensors"
+        try:
+            subprocess.run([cli] + train_args(p, name, lr, seed) +
+                           ["--state", state, "--log", log, "--out", tmp_model], check=True)
+        finally:
+            cpu1 = resource.getrusage(resource.RUSAGE_CHILDREN)
+            timing["wall_s"] += round(time.monotonic() - t0, 1)
+            timing["cpu_s"] += round((cpu1.ru_utime - cpu0.ru_utime) + (cpu1.ru_stime - cpu0.ru_stime), 1)
+            timing["attempts"] = attempt + 1
+            with open(timing_file, "w") as f:
+                json.dump(timing, f)
+        info = json.loads(run([cli, "info", "--model", tmp_model, "--json"]))["training"]
+        if info.get("stopped_early"):
+            sys.exit(f"{p.script}: {name} lr {lr} seed {seed} was interrupted; start again to continue")
+        os.replace(tmp_model, model)
+    print(f"  scoring {name} lr {lr} seed {seed}", file=sys.stderr, flush=True)
+    predictions = base + ".predictions.tsv"
+    m = json.loads(run([cli, "eval", "--model", model, "--task", p.task,
+                        "--predictions", predictions]))["metrics"]
+    with open(predictions) as f:
+        pairs = [line.rstrip("\n").split("\t") for line in f]
+    pred, labels = "".join(x for x, _ in pairs), "".join(l for _, l in pairs)
+    os.makedirs(p.path(p.out), exist_ok=True)
+    if not os.path.exists(p.labels_file):
+        with open(p.labels_file + ".tmp", "w") as f:
+            f.write(labels + "\n")
+        os.replace(p.labels_file + ".tmp", p.labels_file)
+    elif test_labels(p) != labels:
+        sys.exit(f"{p.script}: the test labels of {name} seed {seed} differ from {p.labels_file}")
+    info = json.loads(run([cli, "info", "--model", model, "--json"]))
+    t = info["training"]
+    result = {"name": name, "seed": seed, "lr": float(lr), "role": role,
+              "test_accuracy": m["accuracy"], "test_loss": m["loss"],
+              "class_accuracy": m["class_accuracy"], "confusion": m["confusion"],
+              "test_predictions": pred,
+              "checkpoint_chosen_on": t.get("checkpoint_chosen_on"), "selected_on": t.get("selected_on"),
+              "chosen_step": t.get("chosen_step"), "chosen_epoch": t.get("chosen_step", 0) // p.steps_per_epoch,
+              "steps_trained": t.get("steps"), "patience_epochs": t.get("patience"),
+              "stopped_by_patience": t.get("stopped_by_patience"),
+              "validation": t.get("held_out", {}), "validation_curve": curve(base),
+              "parameters": info["parameters"]["total"], "training": timing,
+              "options": t.get("options", {})}
+    tmp = path + ".tmp"
+    with open(tmp, "w") as f:
+        json.dump(result, f, indent=1)
+    os.replace(tmp, path)
+    return result
+
+
+def chosen_lr(cells):
+    """The rate whose run reached the best validation accuracy; ties: the smaller rate."""
+    return min(cells, key=lambda c: (-c["validation"]["token_accuracy"], c["lr"]))
+
+
+def status(p):
+    work, out = p.path(p.work), p.path(p.out)
+    for name in p.names:
+        nn = int(name.split("-", 1)[0])
+        row = []
+        for k in range(3):
+            for lr in p.lrs:
+                cp = cell_path(p, name, lr, nn + 100 * k)
+                if os.path.exists(cp):
+                    c = json.load(open(cp))
+                    row.append(f"lr {lr} s{c['seed']}: val {100 * c['validation']['token_accuracy']:.2f} "
+                               f"test {100 * c['test_accuracy']:.2f} (epoch {c['chosen_epoch']})")
+        state = [f for f in os.listdir(work) if f.startswith(name) and f.endswith(".state.safetensors")
+                 and not os.path.exists(os.path.join(out, f[:-len(".state.safetensors")] + ".json"))] \
+            if os.path.isdir(work) else []
+        print(f"{name}: " + ("; ".join(row) if row else "no cell yet") +
+              (f" [in progress: {', '.join(state)}]" if state else ""))
+
+
+def finished_cells(p):
+    cells = [json.load(open(c)) for c in sorted(glob.glob(os.path.join(p.path(p.out), "*.json")))]
+    by = {}
+    for c in cells:
+        by.setdefault(c["name"], []).append(c)
+    return by
+
+
+def seeds_of(p, cells, name):
+    """A model's cells at its chosen rate (the rate search's best on validation), by seed."""
+    mine = cells.get(name, [])
+    search = [c for c in mine if c["role"] == "rate search"]
+    if len(search) < len(p.lrs):
+        return None, []
+    lr = chosen_lr(search)["lr"]
+    return lr, sorted((c for c in mine if c["lr"] == lr), key=lambda c: c["seed"])
+
+
+def pct(xs):
+    mean, sd = cellstats.mean_sd([100 * x for x in xs])
+    return f"{mean:.2f}" + (f" ± {sd:.2f}" if sd is not None else "")
+
+
+def table(p):
+    cells = finished_cells(p)
+    lines = ["Rate search (each model's first seed; the rate kept is the one with the better "
+             "validation accuracy):", "",
+             "| model | " + " | ".join(f"lr {lr}: validation % (epoch kept)" for lr in p.lrs) + " | kept |",
+             "|---|" + "---|" * (len(p.lrs) + 1)]
+    for name in p.names:
+        search = {c["lr"]: c for c in cells.get(name, []) if c["role"] == "rate search"}
+        row = [f"{100 * search[float(lr)]['validation']['token_accuracy']:.2f} "
+               f"({search[float(lr)]['chosen_epoch']})" if float(lr) in search else "not run yet" for lr in p.lrs]
+        lr, _ = seeds_of(p, cells, name)
+        lines.append(f"| {name} | " + " | ".join(row) + f" | {f'{lr:g}' if lr else '–'} |")
+    lines += ["", "| model | lr | seeds | epoch kept | validation accuracy (%) | test accuracy (%) "
+              "| vs dot-product: gap, Welch | paired bootstrap over test images (Holm) | by the rule |",
+              "|---|---|---|---|---|---|---|---|---|"]
+    _, dot = seeds_of(p, cells, p.names[0])
+    rows, ps = [], []
+    for name in p.names:
+        lr, mine = seeds_of(p, cells, name)
+        if not mine:
+            rows.append([name, "–", "–", "–", "–", "not run yet", "", "", ""])
+            ps.append(None)
+            continue
+        test = [c["test_accuracy"] for c in mine]
+        row = [name, f"{lr:g}", ", ".join(str(c["seed"]) for c in mine),
+               ", ".join(str(c["chosen_epoch"]) for c in mine),
+               pct([c["validation"]["token_accuracy"] for c in mine]), pct(test)]
+        pv = None
+        if name != p.names[0] and dot:
+            dtest = [c["test_accuracy"] for c in dot]
+            gap = 100 * (sum(test) / len(test) - sum(dtest) / len(dtest))
+            w = cellstats.welch(test, dtest)
+            truth = test_labels(p)
+            n = len(truth)
+
+            def mean_correct(cs):
+                return [sum(c["test_predictions"][i] == truth[i] for c in cs) / len(cs) for i in range(n)]
+
+            a, b = mean_correct(mine), mean_correct(dot)
+            boot = cellstats.paired_items_bootstrap([x - y for x, y in zip(a, b)])
+            pv = boot["p"]
+            row += [f"{gap:+.2f} ({cellstats.fmt_p(w[2]) if w else 'one seed'})", "",
+                    cellstats.verdict(test, dtest)]
+        else:
+            row += ["(baseline)", "", ""]
+        rows.append(row)
+        ps.append(pv)
+    given = [i for i, pv in enumerate(ps) if pv is not None]
+    adjusted = cellstats.holm([ps[i] for i in given]) if given else []
+    for i, adj in zip(given, adjusted):
+        rows[i][7] = f"{cellstats.fmt_p(ps[i])} ({cellstats.fmt_p(adj)})"
+    lines += ["| " + " | ".join(r) + " |" for r in rows]
+    done = sum(len(v) for v in cells.values())
+    lines += ["", f"Generated by `scripts/{p.script} --table` from the {done} cells in "
+              f"{p.out}/: accuracy mean ± sample sd over the seeds; the epoch kept is the "
+              f"one with the best validation accuracy ({p.validation_images}), at most "
+              f"{p.epochs} epochs with patience {p.patience}; test accuracy on {p.test_images}, used "
+              "for nothing else. The paired bootstrap resamples the test images (2,000 times) and "
+              "compares each image's correctness averaged over a model's seeds; Holm over the "
+              f"{len(p.names) - 1} comparisons with dot-product. Recipe: {p.recipe_doc}."]
+    return "\n".join(lines)
+
+
+def curves_json(p):
+    """Each model's validation accuracy per epoch beside dot-product's: the mean over its seeds
+    as a line, each seed as dots; a chart per model (render --curves)."""
+    cells = finished_cells(p)
+    _, dot = seeds_of(p, cells, p.names[0])
+
+    def series(cs, label, look):
+        by_epoch = {}
+        for c in cs:
+            for pt in c["validation_curve"]:
+                by_epoch.setdefault(pt["step"] // p.steps_per_epoch, []).append(100 * pt["accuracy"])
+        epochs = sorted(e for e in by_epoch if e >= p.first_epoch)
+        every = [e for e in epochs if e % p.dot_every == 0]  # dots at every epoch would hide the lines
+        return [{"name": f"{label}, mean of {len(cs)} seed{'s' if len(cs) > 1 else ''}", "look": look,
+                 "x": epochs, "y": [sum(by_epoch[e]) / len(by_epoch[e]) for e in epochs]},
+                {"name": f"{label}, each seed", "look": look, "line": False,
+                 "x": [e for e in every for _ in by_epoch[e]], "y": [v for e in every for v in by_epoch[e]]}]
+
+    charts = []
+    for k, name in enumerate(p.names[1:], start=1):
+        _, mine = seeds_of(p, cells, name)
+        if not mine or not dot:
+            continue
+        charts.append({"title": f"{name.split('-', 1)[1]} beside dot-product",
+                       "series": series(dot, p.names[0].split("-", 1)[1], 0) +
+                       series(mine, name.split("-", 1)[1], k)})
+    return {"title": "Validation accuracy over training",
+            "x_label": f"epoch (from {p.first_epoch}; seeds as dots every {p.dot_every}th epoch)",
+            "y_label": p.y_label, "y_min": p.y_min, "columns": 2, "charts": charts}
+
+
+def write_figures(p, cli):
+    data = curves_json(p)
+    if not data["charts"]:
+        return
+    figs = p.path(p.figs)
+    os.makedirs(figs, exist_ok=True)
+    path = os.path.join(figs, "validation-curves.json")
+    with open(path + ".tmp", "w") as f:
+        json.dump(data, f, indent=1)
+    os.replace(path + ".tmp", path)
+    for ext in ("svg", "png"):
+        run([cli, "render", "--curves", path, "--size", "page", "--dpi", "150",
+             "--out", os.path.join(figs, "validation-curves." + ext)])
+
+
+def main(p):
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--cli", default=os.path.join(ROOT, "build/release/app/attnviz-cli"))
+    ap.add_argument("--configs", default="", help="comma-separated names (default: all)")
+    ap.add_argument("--seeds", type=int, default=3)
+    ap.add_argument("--status", action="store_true", help="list the finished cells, run nothing")
+    ap.add_argument("--table", action="store_true",
+                    help="write the table into docs/results.md and the figures, run nothing")
+    ap.add_argument("--check", action="store_true",
+                    help="compare the table with docs/results.md, exit 1 where they differ")
+    ap.add_argument("--stdout", action="store_true", help="with --table: print it instead")
+    a = ap.parse_args()
+    if a.status:
+        return status(p)
+    if a.check:
+        sys.exit(doctables.check(os.path.join(ROOT, "docs/results.md"), {p.section: table(p)}))
+    if a.table:
+        if a.stdout:
+            print(table(p))
+            return
+        doctables.write_section(os.path.join(ROOT, "docs/results.md"), p.section, table(p))
+        write_figures(p, a.cli)
+        return
+    names = [n for n in p.names if not a.configs or n in a.configs.split(",")]
+    os.makedirs(p.path(p.work), exist_ok=True)
+    chosen = {}
+    for name in names:  # the rate search, seed NN
+        nn = int(name.split("-", 1)[0])
+        cells = [cell(p, a.cli, name, lr, nn, "rate search") for lr in p.lrs]
+        chosen[name] = chosen_lr(cells)["lr"]
+        print(f"{name}: lr {chosen[name]:g} chosen on validation", file=sys.stderr, flush=True)
+    for k in range(1, a.seeds):
+        for name in names:
+            nn = int(name.split("-", 1)[0])
+            lr = next(l for l in p.lrs if float(l) == chosen[name])
+            cell(p, a.cli, name, lr, nn + 100 * k, "seed")
