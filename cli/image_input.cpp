@@ -1,6 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "image_input.h"
 
+#include <algorithm>
+#include <cctype>
+#include <filesystem>
+
 #include "core/error.h"
 #include "core/file_io.h"
 #include "core/garment_cutout.h"
@@ -15,6 +19,8 @@
 
 namespace attnviz::cli {
 namespace {
+
+namespace fs = std::filesystem;
 
 // The `split` of image task `task` for the model `m` (loaded from `modelPath`): Fashion-MNIST's
 // train and test files as they are (train: all 60,000), the clothing photos' three splits.
@@ -104,10 +110,15 @@ ImageInput::Loaded loadFile(const Model& m, const std::string& path, InvertMode 
 
 }  // namespace
 
-void ImageInput::addOptions(CLI::App* c) {
-    c->add_option("--image", m_path,
-                  "Image models: a PNG, JPEG or BMP file of any size, made into the model's "
-                  "input (docs/model-spec.md 3.11)");
+void ImageInput::addOptions(CLI::App* c, bool many) {
+    m_many = many;
+    auto* image = c->add_option(
+        "--image", m_paths,
+        many ? "Image models: PNG, JPEG, BMP, … files of any size, or folders of them, each made "
+               "into the model's input (docs/model-spec.md 3.11, 3.12)"
+             : "Image models: a PNG, JPEG or BMP file of any size, made into the model's input "
+               "(docs/model-spec.md 3.11, 3.12)");
+    image->expected(1, many ? CLI::detail::expected_max_vector_size : 1);
     m_invertOption = c->add_option("--invert", m_invert,
                   "With --image: invert to light on dark (auto: when the border is light)")
         ->check(CLI::IsMember({"auto", "yes", "no"}))
@@ -138,7 +149,8 @@ void ImageInput::addOptions(CLI::App* c) {
 }
 
 void ImageInput::check(const std::vector<std::string>& inputs) const {
-    if (int(!m_path.empty()) + int(m_index >= 0) + int(m_photo >= 0) > 1)
+    const std::string first = path();
+    if (int(!first.empty()) + int(m_index >= 0) + int(m_photo >= 0) > 1)
         throw Error("give one of --image, --fashion-mnist and --photo");
     if (m_photo >= 0 || m_split == "validation") {
         if (m_split != "test" && m_split != "train" && m_split != "validation")
@@ -150,34 +162,75 @@ void ImageInput::check(const std::vector<std::string>& inputs) const {
     } else if (m_split != "test" && m_split != "train") {
         throw Error("--split must be test or train, got '" + excerpt(m_split) + "'");
     }
+    std::error_code ec;
+    if (m_paths.size() > 1 || (m_many && !first.empty() && fs::is_directory(first, ec))) {
+        if (!m_save.empty() || !m_saveSteps.empty())
+            throw Error("--save-input and --save-steps save one image's steps: give one --image file");
+    }
     if (!m_save.empty()) {
 #ifndef ATTNVIZ_RENDER
         throw Error("this attnviz-cli was built without Qt, so it cannot write PNG (--save-input)");
 #endif
         std::vector<std::string> all = inputs;
-        if (!m_path.empty()) all.push_back(m_path);
+        if (!first.empty()) all.push_back(first);
         checkOutputPath(m_save, all, "--save-input");
     }
     if (!m_saveSteps.empty()) {
-        if (m_path.empty())
+        if (first.empty())
             throw Error("--save-steps shows how an --image is cut out: give --image");
         if (m_prepare != "cutout") throw Error("--save-steps needs --prepare cutout");
 #ifndef ATTNVIZ_RENDER
         throw Error("this attnviz-cli was built without Qt, so it cannot write PNG (--save-steps)");
 #endif
         std::vector<std::string> all = inputs;
-        all.push_back(m_path);
+        all.push_back(first);
         if (!m_save.empty()) all.push_back(m_save);
         checkOutputPath(m_saveSteps, all, "--save-steps");
     }
 }
 
+std::vector<std::string> ImageInput::files() const {
+    static const std::vector<std::string> kExtensions{".png", ".jpg", ".jpeg", ".bmp", ".gif",
+                                                      ".webp", ".tif", ".tiff", ".pbm", ".pgm",
+                                                      ".ppm"};
+    std::vector<std::string> out;
+    for (const std::string& p : m_paths) {
+        std::error_code ec;
+        if (!m_many || !fs::is_directory(p, ec)) {
+            out.push_back(p);  // a file, or a name the reader refuses with its own message
+            continue;
+        }
+        std::vector<std::string> found;
+        for (const auto& e : fs::directory_iterator(p, ec)) {
+            std::string ext = e.path().extension().string();
+            std::transform(ext.begin(), ext.end(), ext.begin(),
+                           [](unsigned char ch) { return char(std::tolower(ch)); });
+            std::error_code fe;
+            if (e.is_regular_file(fe) &&
+                std::find(kExtensions.begin(), kExtensions.end(), ext) != kExtensions.end())
+                found.push_back(e.path().string());
+        }
+        if (ec) throw Error("--image '" + p + "': the folder cannot be read (" + ec.message() + ")");
+        if (found.empty())
+            throw Error("--image '" + p + "': the folder holds no image files (" +
+                        alternatives(kExtensions) + ")");
+        std::sort(found.begin(), found.end());
+        out.insert(out.end(), found.begin(), found.end());
+    }
+    return out;
+}
+
 ImageInput::Loaded ImageInput::load(const Model& m, const std::string& modelPath) const {
+    return load(m, modelPath, path());
+}
+
+ImageInput::Loaded ImageInput::load(const Model& m, const std::string& modelPath,
+                                    const std::string& file) const {
     if (!given())
         throw Error("'" + modelPath +
                     "' is an image model: give --image FILE, --fashion-mnist INDEX or --photo INDEX");
     const bool colour = m.config().channels == 3;
-    if (colour && !m_path.empty() &&
+    if (colour && !file.empty() &&
         (m_prepareOption->count() || m_invertOption->count() || !m_saveSteps.empty()))
         throw Error("'" + modelPath +
                     "' is a colour model: it takes a photo as it is (docs/model-spec.md 3.12), so "
@@ -187,10 +240,10 @@ ImageInput::Loaded ImageInput::load(const Model& m, const std::string& modelPath
     else if (m_photo >= 0) l = loadSetImage(kClothingPhotosTask, m, modelPath, m_split, m_photo);
 #ifdef ATTNVIZ_RENDER
     else if (!colour && parsePrepareMode(m_prepare) == PrepareMode::Cutout)
-        l = loadCutout(m, m_path, parseInvertMode(m_invert), m_saveSteps);
+        l = loadCutout(m, file, parseInvertMode(m_invert), m_saveSteps);
 #endif
     else
-        l = loadFile(m, m_path, parseInvertMode(m_invert));
+        l = loadFile(m, file, parseInvertMode(m_invert));
 #ifdef ATTNVIZ_RENDER
     if (!m_save.empty()) {
         const int s = m.config().imageSize;

@@ -33,18 +33,23 @@ public:
     };
 
     // Adds --image, --invert, --prepare, --fashion-mnist, --split, --save-input and
-    // --save-steps to `c`.
-    void addOptions(CLI::App* c);
+    // --save-steps to `c`; with `many`, --image takes several files and folders (files()).
+    void addOptions(CLI::App* c, bool many = false);
     // Whether --image, --fashion-mnist or --photo was given.
-    bool given() const { return !m_path.empty() || m_index >= 0 || m_photo >= 0; }
-    // The --image file, empty when none was given.
-    const std::string& path() const { return m_path; }
+    bool given() const { return !m_paths.empty() || m_index >= 0 || m_photo >= 0; }
+    // The (first) --image file, empty when none was given.
+    std::string path() const { return m_paths.empty() ? std::string() : m_paths.front(); }
+    // Every --image file, each folder replaced by its image files (by extension, sorted by
+    // name). Error naming a folder that holds none or cannot be read.
+    std::vector<std::string> files() const;
     // Checks the options and the output path of --save-input (not one of `inputs`) before
     // any work. Error naming the problem.
     void check(const std::vector<std::string>& inputs) const;
     // The image for the image model `m` (loaded from `modelPath`), saved when --save-input
     // says so. Error naming the file or the option and what is wrong.
     Loaded load(const Model& m, const std::string& modelPath) const;
+    // The same for the image file `file` (one of files()) instead of the first --image.
+    Loaded load(const Model& m, const std::string& modelPath, const std::string& file) const;
     // The first `count` images of --split of the bundled set `m` was trained on (all of it
     // when it has fewer) for the image model `m`, for commands that average over many (analyze); `source` receives
     // "fashion-mnist test images 0 … 999". Error as load(); --save-input is refused (it
@@ -53,7 +58,9 @@ public:
                       std::string& source) const;
 
 private:
-    std::string m_path, m_invert = "auto", m_split = "test", m_save;
+    std::vector<std::string> m_paths;
+    bool m_many = false;
+    std::string m_invert = "auto", m_split = "test", m_save;
     std::string m_prepare = "cutout", m_saveSteps;
     int m_index = -1, m_photo = -1;
     CLI::Option* m_prepareOption = nullptr;

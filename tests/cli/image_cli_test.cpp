@@ -5,6 +5,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -229,9 +230,12 @@ TEST(ImageCli, HostileImagesAreRefusedWithMessages) {
 
     const std::string dir = tmp("dir.png");
     std::filesystem::create_directories(dir);
-    r = cli({"classify", "--model", vitModel(), "--image", dir});
+    r = cli({"attention", "--model", vitModel(), "--image", dir});
     EXPECT_EQ(r.code, 1);
     EXPECT_HAS(r.err, "'" + dir + "' is a directory, not a file");
+    r = cli({"classify", "--model", vitModel(), "--image", dir});  // classify reads folders
+    EXPECT_EQ(r.code, 1);
+    EXPECT_HAS(r.err, "--image '" + dir + "': the folder holds no image files");
     const std::string fifo = tmp("fifo.png");
     ::unlink(fifo.c_str());
     ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
@@ -461,4 +465,50 @@ TEST(ImageCli, AColourModelReadsPhotosAsTheyAre) {
     EXPECT_HAS(cli({"classify", "--model", colourModel(), "--photo", "1", "--image", photoFile})
                    .err,
                "give one of --image, --fashion-mnist and --photo");
+}
+
+// classify takes many images (issue 49): files and folders, one JSON object a line in order,
+// an unreadable file reported in its place while the others are classified (exit code 1), and
+// each line equal to classifying that image alone.
+TEST(ImageCli, ClassifyTakesManyImagesAndFolders) {
+    const std::string dir = tmp("many-dir");
+    std::filesystem::remove_all(dir);
+    std::filesystem::create_directories(dir);
+    writeBmp(dir + "/b.bmp", 90, 60, photo);
+    writeBmp(dir + "/a.bmp", 40, 70, [](int x, int y) { return (x * 5 + y * 3) % 256; });
+    std::ofstream(dir + "/c.png") << "not a png";
+    std::ofstream(dir + "/notes.txt") << "ignored: not an image file name";
+    const std::string single = tmp("many-single.bmp");
+    writeBmp(single, 30, 30, [](int x, int) { return x * 8; });
+    const Result r =
+        cli({"classify", "--model", colourModel(), "--json", "--image", single, dir});
+    EXPECT_EQ(r.code, 1);
+    EXPECT_HAS(r.err, "1 of 4 images could not be classified");
+    std::istringstream lines(r.out);
+    std::vector<json> rows;
+    for (std::string line; std::getline(lines, line);) rows.push_back(json::parse(line));
+    ASSERT_EQ(rows.size(), 4u);
+    const std::vector<std::string> order{single, dir + "/a.bmp", dir + "/b.bmp", dir + "/c.png"};
+    for (size_t i = 0; i < 4; ++i) EXPECT_EQ(rows[i]["image"], order[i]);
+    EXPECT_TRUE(rows[3].contains("error"));
+    for (size_t i = 0; i < 3; ++i) {
+        const Result alone = cli({"classify", "--model", colourModel(), "--json", "--image", order[i]});
+        ASSERT_EQ(alone.code, 0) << alone.err;
+        EXPECT_EQ(json::parse(alone.out)["probabilities"], rows[i]["probabilities"]) << order[i];
+    }
+    // Text: one line per image.
+    const Result t = cli({"classify", "--model", vitModel(), "--image", dir + "/a.bmp", dir + "/b.bmp"});
+    ASSERT_EQ(t.code, 0) << t.err;
+    EXPECT_EQ(std::count(t.out.begin(), t.out.end(), '\n'), 2);
+    // One image's outputs are refused with many; a folder without images is named.
+    EXPECT_HAS(cli({"classify", "--model", vitModel(), "--image", dir, "--save-input",
+                    tmp("many-seen.png")})
+                   .err,
+               "give one --image file");
+    const std::string empty = tmp("many-empty");
+    std::filesystem::create_directories(empty);
+    EXPECT_HAS(cli({"classify", "--model", vitModel(), "--image", empty}).err,
+               "the folder holds no image files");
+    // Other commands still take one image.
+    EXPECT_NE(cli({"attention", "--model", vitModel(), "--image", single, single}).code, 0);
 }

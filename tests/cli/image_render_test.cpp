@@ -197,7 +197,7 @@ TEST(ImageRender, BadInputIsRefused) {
     fails({"--model", cls, "--fashion-mnist", "0", "--heads", "2"}, "heads from 0 to 1");
     fails({"--model", cls, "--fashion-mnist", "0", "--text", "hello"}, "not --text");
     fails({"--model", cls, "--fashion-mnist", "0", "--show", "rollout"}, "--heads rollout");
-    fails({"--model", cls}, "give --image FILE or --fashion-mnist INDEX");
+    fails({"--model", cls}, "give --image FILE, --fashion-mnist INDEX or --photo INDEX");
     fails({"--model", cls, "--fashion-mnist", "0", "--arrange", "rows"}, "--arrange is for text");
     fails({"--model", cls, "--fashion-mnist", "0", "--lines"}, "are for text models");
     // The image itself is not overwritten by --out.
