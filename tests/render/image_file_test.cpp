@@ -16,6 +16,7 @@
 #include "../core/test_util.h"
 #include "core/error.h"
 #include "jpeg_maker.h"
+#include "png_maker.h"
 #include "tests/expect.h"
 
 using namespace attnviz;
@@ -57,34 +58,11 @@ std::string patternJpeg(bool progressive) {
     return bytes.toStdString();
 }
 
-uint32_t crc32(const std::string& s) {
-    uint32_t c = 0xFFFFFFFFu;
-    for (unsigned char b : s) {
-        c ^= b;
-        for (int k = 0; k < 8; ++k) c = (c >> 1) ^ (0xEDB88320u & (0u - (c & 1u)));
-    }
-    return ~c;
-}
-
-std::string be32(uint32_t v) {
-    return {char(v >> 24), char(v >> 16), char(v >> 8), char(v)};
-}
-
 std::string le32(uint32_t v) {
     return {char(v), char(v >> 8), char(v >> 16), char(v >> 24)};
 }
 
-std::string pngChunk(const std::string& type, const std::string& data) {
-    return be32(uint32_t(data.size())) + type + data + be32(crc32(type + data));
-}
-
-// A PNG whose header declares w × h 8-bit gray pixels, with a token IDAT and a proper end.
-std::string pngHeader(uint32_t w, uint32_t h) {
-    const std::string ihdr = be32(w) + be32(h) + std::string("\x08\x00\x00\x00\x00", 5);
-    return std::string("\x89PNG\r\n\x1a\n", 8) + pngChunk("IHDR", ihdr) +
-           pngChunk("IDAT", std::string("\x78\x9c\x63\x00\x00\x00\x01\x00\x01", 9)) +
-           pngChunk("IEND", "");
-}
+using test::pngHeader;
 
 }  // namespace
 

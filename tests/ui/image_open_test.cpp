@@ -25,6 +25,7 @@
 #include "core/session_file.h"
 #include "render/image_file.h"
 #include "tests/render/jpeg_maker.h"
+#include "tests/render/png_maker.h"
 #include "tests/ui/wait.h"
 #include "ui/image_chooser.h"
 #include "ui/image_model.h"
@@ -185,6 +186,29 @@ TEST_F(ImageOpening, EveryRoadRefusesATruncatedJpegAndPng) {
         EXPECT_EQ(m_chooser.imageFile(), path("whole.png"));
     }
     EXPECT_EQ(problems.size(), 4 * int(files.size()));
+}
+
+// Issue 48, row 15 of docs/hostile-inputs.md: a huge image pasted as bytes (or kept in a
+// workspace as a pasted image) is refused with the pixel limit, as a file is — the pasted
+// bytes take the file checks before any decoding, never Qt's reader and its own message.
+TEST_F(ImageOpening, AHugePastedImageIsRefusedWithThePixelLimit) {
+    const std::string huge = attnviz::test::pngHeader(100000, 100000);
+    writeBytes(path("whole.png"), encode(photo(), "PNG"));
+    QString error;
+    ASSERT_TRUE(m_chooser.openImageFile(path("whole.png"), &error)) << error.toStdString();
+    const std::vector<uint8_t> shown = m_model.image();
+    QMimeData pasted;
+    pasted.setData("image/png", QByteArray::fromStdString(huge));
+    EXPECT_FALSE(m_chooser.openMime(&pasted, &error));
+    EXPECT_TRUE(error.startsWith("the pasted image declares an image of 100000×100000 pixels") &&
+                error.contains("the limit is 67108864 pixels"))
+        << error.toStdString();
+    EXPECT_FALSE(m_chooser.openPastedPng(huge, &error));
+    EXPECT_TRUE(error.contains("declares an image of 100000×100000 pixels")) << error.toStdString();
+    writeBytes(path("huge.png"), huge);
+    EXPECT_FALSE(m_chooser.openImageFile(path("huge.png"), &error));
+    EXPECT_TRUE(error.contains("declares an image of 100000×100000 pixels")) << error.toStdString();
+    EXPECT_EQ(m_model.image(), shown);  // the image shown stays
 }
 
 namespace {
