@@ -64,6 +64,8 @@ class Profile:
     y_min: float
     first_epoch: int = 3     # curves start here (the first epochs are far below the rest)
     dot_every: int = 5       # seeds as dots every this many epochs
+    dropout: str = "0"
+    weight_decay: str = "0.05"
 
     def path(self, rel):
         return os.path.join(ROOT, rel)
@@ -78,7 +80,7 @@ def train_args(p, name, lr, seed):
             "--task", p.task, "--steps", str(p.epochs * p.steps_per_epoch),
             "--batch-size", str(p.batch), "--augment", p.augment, "--lr", lr,
             "--warmup", str(p.warmup_epochs * p.steps_per_epoch), "--schedule", "linear",
-            "--weight-decay", "0.05", "--dropout", "0", "--label-smoothing", "0.1", "--clip", "1",
+            "--weight-decay", p.weight_decay, "--dropout", p.dropout, "--label-smoothing", "0.1", "--clip", "1",
             "--threads", "2", "--held-out", str(p.held_out), "--eval-every", str(p.steps_per_epoch),
             "--select-on", "accuracy", "--patience", str(p.patience)]
 

@@ -96,6 +96,22 @@ def _find(d, name):
                      "dataset-fashion-mnist, or set ATTNVIZ_FASHION_MNIST to the directory that holds the files)")
 
 
+
+def _image_of(images, labels, idims, ldims, images_path, labels_path, classes, option, split, index):
+    """(pixels, label) of image `index` after checking the labels as core/image_set.cpp does:
+    one per image, each below `classes`; InputError naming the file or the option."""
+    if len(ldims) != 1 or ldims[0] != idims[0]:
+        raise InputError(f"'{labels_path}' does not hold one label per image of '{images_path}' ({idims[0]})")
+    for i, v in enumerate(labels):
+        if v >= classes:
+            raise InputError(f"'{labels_path}': label {v} of image {i} is not a class (0 … {classes - 1})")
+    if index >= idims[0]:
+        raise InputError(f"{option}: the {split} split has {idims[0]} images")
+    n = 1
+    for dim in idims[1:]:
+        n *= dim
+    return list(images[index * n:(index + 1) * n]), labels[index]
+
 def load_image(split, index):
     """(784 pixels, label) of Fashion-MNIST image `index` of `split` (core loadFashionMnist)."""
     if split not in ("train", "test"):
@@ -107,14 +123,8 @@ def load_image(split, index):
     ldims, labels = parse_idx(read_file(labels_path, MAX_IDX_FILE_BYTES, "IDX file"), f"'{labels_path}'")
     if len(idims) != 3 or idims[1] != 28 or idims[2] != 28:
         raise InputError(f"'{images_path}' does not hold 28×28 images (an IDX array [N, 28, 28])")
-    if len(ldims) != 1 or ldims[0] != idims[0]:
-        raise InputError(f"'{labels_path}' does not hold one label per image of '{images_path}' ({idims[0]})")
-    for i, v in enumerate(labels):
-        if v >= len(CLASSES):
-            raise InputError(f"'{labels_path}': label {v} of image {i} is not a class (0 … 9)")
-    if index >= idims[0]:
-        raise InputError(f"--fashion-mnist {index}: the {split} split has {idims[0]} images")
-    return list(images[index * 784:(index + 1) * 784]), labels[index]
+    return _image_of(images, labels, idims, ldims, images_path, labels_path, len(CLASSES),
+                     f"--fashion-mnist {index}", split, index)
 
 
 # -- the clothing photos (issue 49) -----------------------------------------------------------------
@@ -170,12 +180,5 @@ def load_photo(split, index):
     ldims, labels = parse_idx(read_file(labels_path, MAX_IDX_FILE_BYTES, "IDX file"), f"'{labels_path}'")
     if idims[1:] != [PHOTO_SIZE, PHOTO_SIZE, PHOTO_CHANNELS]:
         raise InputError(f"'{images_path}' does not hold 64×64 colour images (an IDX array [N, 64, 64, 3])")
-    if len(ldims) != 1 or ldims[0] != idims[0]:
-        raise InputError(f"'{labels_path}' does not hold one label per image of '{images_path}' ({idims[0]})")
-    for i, v in enumerate(labels):
-        if v >= len(PHOTO_CLASSES):
-            raise InputError(f"'{labels_path}': label {v} of image {i} is not a class (0 … {len(PHOTO_CLASSES) - 1})")
-    if index >= idims[0]:
-        raise InputError(f"--photo {index}: the {split} split has {idims[0]} images")
-    n = PHOTO_SIZE * PHOTO_SIZE * PHOTO_CHANNELS
-    return list(images[index * n:(index + 1) * n]), labels[index]
+    return _image_of(images, labels, idims, ldims, images_path, labels_path, len(PHOTO_CLASSES),
+                     f"--photo {index}", split, index)

@@ -44,7 +44,7 @@ sys.path.insert(0, HERE)
 from attnviz_torch.attention import image_dump  # noqa: E402
 from attnviz_torch.checkpoint import read_checkpoint  # noqa: E402
 from attnviz_torch.model import AttnvizModel  # noqa: E402
-from twin_vit_test import TOL, compare  # noqa: E402
+from twin_vit_test import TOL, compare, worst_gradient  # noqa: E402
 
 DATA = os.environ.get("ATTNVIZ_CLOTHING_PHOTOS") or os.path.join(ROOT, "resources", "data", "clothing-photos")
 ENV = dict(os.environ, ATTNVIZ_CLOTHING_PHOTOS=DATA)
@@ -156,20 +156,7 @@ def training_step(cli, tmp, name, model_path, sets):
     labels = torch.from_numpy(train_labels[:8].astype(np.int64))
     loss, n = model.image_loss_sum(px, labels, label_smoothing=0.1)
     (loss / n).backward()
-    stepped, _ = read_checkpoint(after)
-    start, _ = read_checkpoint(model_path)
-    worst = 0.0
-    for tname in model.names:
-        p = model.P(tname)
-        if not p.requires_grad:
-            if not torch.equal(stepped[tname], start[tname]):
-                sys.exit(f"FAIL {name}: the frozen tensor {tname} changed")
-            continue
-        engine_grad = (start[tname] - stepped[tname]).double()
-        scale = max(1.0, float(p.grad.double().abs().max()))
-        worst = max(worst, float((engine_grad - p.grad.double()).abs().max()) / scale)
-    if worst > TOL:
-        sys.exit(f"FAIL {name}: gradient difference {worst:.3g} > {TOL}")
+    worst = worst_gradient(model, model_path, after, name)
     e = engine_dump(cli, after, IMAGES[0])
     t = image_dump(AttnvizModel.from_checkpoint(after), after, e["image"]["pixels"], e["image"]["label"],
                    e["image"]["source"])

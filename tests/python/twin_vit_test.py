@@ -109,6 +109,20 @@ def training_step(cli, tmp, name, model_path, cfg_path):
         labels = np.frombuffer(f.read(), dtype=np.uint8, offset=8)[:8].astype(np.int64)
     loss, n = model.image_loss_sum(torch.from_numpy(px.copy()), torch.from_numpy(labels), label_smoothing=0.1)
     (loss / n).backward()
+    worst = worst_gradient(model, model_path, after, name)
+    # The stepped model, whose learned tensors have left their initial values (e.g. the
+    # learned Gaussian's zero shifts), gives the same dump too.
+    e = engine_dump(cli, after, IMAGES[0])
+    t = image_dump(AttnvizModel.from_checkpoint(after), after, e["image"]["pixels"], e["image"]["label"],
+                   e["image"]["source"])
+    compare(e, t, f"{name} after one step")
+    return worst
+
+
+def worst_gradient(model, model_path, after, name):
+    """The largest difference between the twin's gradients (already computed on `model`) and
+    the engine's, read from one SGD step of learning rate 1 from `model_path` to `after`;
+    exits on a changed frozen tensor or a difference over TOL."""
     stepped, _ = read_checkpoint(after)
     start, _ = read_checkpoint(model_path)
     worst = 0.0
@@ -126,12 +140,6 @@ def training_step(cli, tmp, name, model_path, cfg_path):
         worst = max(worst, float((engine_grad - p.grad.double()).abs().max()) / scale)
     if worst > TOL:
         sys.exit(f"FAIL {name}: gradient difference {worst:.3g} > {TOL}")
-    # The stepped model, whose learned tensors have left their initial values (e.g. the
-    # learned Gaussian's zero shifts), gives the same dump too.
-    e = engine_dump(cli, after, IMAGES[0])
-    t = image_dump(AttnvizModel.from_checkpoint(after), after, e["image"]["pixels"], e["image"]["label"],
-                   e["image"]["source"])
-    compare(e, t, f"{name} after one step")
     return worst
 
 
