@@ -20,12 +20,13 @@ QString qt(const std::string& s) {
     return QString::fromStdString(s);
 }
 
-// The image the model saw, [S, S] grayscale.
-QImage grayImage(const ImageOverlay& o) {
+// The image the model saw, [S, S] grayscale or [S, S, 3] RGB.
+QImage modelImage(const ImageOverlay& o) {
     const int s = o.imageSize;
-    QImage img(s, s, QImage::Format_Grayscale8);
+    const size_t row = size_t(s) * size_t(o.channels);
+    QImage img(s, s, o.channels == 3 ? QImage::Format_RGB888 : QImage::Format_Grayscale8);
     for (int y = 0; y < s; ++y)
-        std::copy_n(o.pixels.data() + size_t(y) * size_t(s), size_t(s), img.scanLine(y));
+        std::copy_n(o.pixels.data() + size_t(y) * row, row, img.scanLine(y));
     return img;
 }
 
@@ -33,7 +34,7 @@ QImage grayImage(const ImageOverlay& o) {
 // an SVG or PDF viewer that smooths images scales this copy little.
 QImage pixelImage(const ImageOverlay& o) {
     const int s = o.imageSize, k = std::max(1, (224 + s - 1) / s);
-    return grayImage(o).scaled(s * k, s * k, Qt::IgnoreAspectRatio, Qt::FastTransformation);
+    return modelImage(o).scaled(s * k, s * k, Qt::IgnoreAspectRatio, Qt::FastTransformation);
 }
 
 QColor overlayColor(const ColorMap& map, double w, const OverlayStyle& s) {
@@ -111,7 +112,8 @@ QRectF paintImageOverlay(QPainter& p, const QRectF& box, const ImageOverlay& o,
     const double side = std::min(box.width(), box.height());
     const QRectF sq(box.center().x() - side / 2, box.center().y() - side / 2, side, side);
     const int g = o.grid.grid;
-    if (side <= 0 || g <= 0 || o.pixels.size() != size_t(o.imageSize) * size_t(o.imageSize))
+    if (side <= 0 || g <= 0 || (o.channels != 1 && o.channels != 3) ||
+        o.pixels.size() != size_t(o.imageSize) * size_t(o.imageSize) * size_t(o.channels))
         return sq;
     p.save();
     p.setRenderHint(QPainter::SmoothPixmapTransform, false);
@@ -129,7 +131,7 @@ QRectF paintImageOverlay(QPainter& p, const QRectF& box, const ImageOverlay& o,
         const double width = std::max(0.25, side / 600) * dpr;
         QImage layer = overlayLayer(o, map, s, px, std::max(1, int(std::lround(width))));
         layer.setDevicePixelRatio(dpr);
-        p.drawImage(sq, grayImage(o));
+        p.drawImage(sq, modelImage(o));
         p.drawImage(sq, layer);
     } else {
         p.drawImage(sq, pixelImage(o));
@@ -210,7 +212,11 @@ ImageColumn selectImageColumn(const ImageModelResult& m, const ImageSelectionReq
         throw Error(m.name + ": --layer " + std::to_string(layer) +
                     " is not in the model (layers 0 … " + std::to_string(blocks.size() - 1) + ")");
     const CapturedBlock& b = blocks[size_t(layer)];
-    ImageOverlay base{int(std::lround(std::sqrt(double(m.analysis.pixels.size())))),
+    // S from the grid (G · P = S); the channels from the bytes the model saw (S² · channels).
+    const int size = m.grid.grid * m.grid.patch;
+    const size_t area = size_t(size) * size_t(size);
+    ImageOverlay base{size,
+                      area > 0 ? int(m.analysis.pixels.size() / area) : 1,
                       m.analysis.pixels,
                       m.grid,
                       parseImageQuery(q.query, m.grid),

@@ -28,7 +28,9 @@ namespace attnviz::render {
 // What one overlay shows: the image and one query's weights over its patches.
 struct ImageOverlay {
     int imageSize = 0;            // S
-    std::vector<uint8_t> pixels;  // [S²] 0 … 255, row-major: the image the model saw
+    int channels = 1;             // 1 grayscale, 3 RGB (the model's config "channels")
+    std::vector<uint8_t> pixels;  // [S, S, channels] 0 … 255, row-major, a pixel's values
+                                  // together: the image the model saw
     PatchGrid grid;               // G × G patches of P pixels (G · P = S)
     ImageQuery query;             // the query patch is outlined
     QueryWeights weights;         // [G²] on the patches, the class token's apart

@@ -179,6 +179,61 @@ TEST(ImageFigure, PanelsByLayerHeadAndQuery) {
     }
 }
 
+// A colour model's image (channels 3, [S, S, 3]) is drawn in colour under the cells, on the
+// screen and in vector files alike: each pixel is the photo's own RGB (issue 49).
+TEST(ImageFigure, AColourImageIsDrawnInColour) {
+    ImageOverlay o = overlay({0, 0, 0, 0});
+    o.channels = 3;
+    o.pixels.clear();
+    for (int i = 0; i < 16; ++i)
+        for (const int v : {16 * i, 255 - 16 * i, (37 * i) % 256}) o.pixels.push_back(uint8_t(v));
+    for (const bool vector : {false, true}) {
+        QImage img(40, 40, QImage::Format_RGB32);
+        img.fill(Qt::red);
+        {
+            QPainter p;
+            QPicture pic;
+            OverlayStyle s;
+            s.opacity = 0;
+            if (vector) {
+                p.begin(&pic);
+                paintImageOverlay(p, QRectF(0, 0, 40, 40), o, s);
+                p.end();
+                QPainter q(&img);
+                q.drawPicture(0, 0, pic);
+            } else {
+                p.begin(&img);
+                paintImageOverlay(p, QRectF(0, 0, 40, 40), o, s);
+            }
+        }
+        for (int i = 0; i < 16; ++i) {
+            const QColor c = img.pixelColor((i % 4) * 10 + 4, (i / 4) * 10 + 4);
+            EXPECT_EQ(c.red(), o.pixels[size_t(3 * i)]) << vector << " " << i;
+            EXPECT_EQ(c.green(), o.pixels[size_t(3 * i + 1)]) << vector << " " << i;
+            EXPECT_EQ(c.blue(), o.pixels[size_t(3 * i + 2)]) << vector << " " << i;
+        }
+    }
+}
+
+// A colour model's panels carry its image's size and channels: S from the grid, 3 channels
+// from its S² · 3 bytes (not √bytes as the side).
+TEST(ImageFigure, AColourModelsPanelsKeepItsChannels) {
+    ImageModelResult m;
+    m.name = "m";
+    m.grid = {2, 2, false};
+    m.classes = {"a", "b"};
+    m.analysis.pixels.assign(48, 7);
+    m.analysis.probabilities = {0.25, 0.75};
+    m.analysis.predicted = 1;
+    m.analysis.blocks = {block(0, 1, 4)};
+    const ImageColumn c = selectImageColumn(m, {});
+    ASSERT_EQ(c.panels.size(), 1u);
+    EXPECT_EQ(c.panels[0].overlay.imageSize, 4);
+    EXPECT_EQ(c.panels[0].overlay.channels, 3);
+    m.analysis.pixels.assign(16, 7);
+    EXPECT_EQ(selectImageColumn(m, {}).panels[0].overlay.channels, 1);
+}
+
 // The panels as data: each panel's whole [N, N] table, rows the queries and columns the keys
 // in position order ("cls", then the patches row-major), every cell's value; NPY stacks them.
 TEST(ImageFigure, DataFilesHoldEachPanelsTable) {
