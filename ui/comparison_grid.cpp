@@ -10,6 +10,7 @@
 #include <QToolTip>
 #include <QWheelEvent>
 #include <algorithm>
+#include <cstdlib>
 #include <cmath>
 
 namespace attnviz::ui {
@@ -270,6 +271,43 @@ Panel* ComparisonGrid::panelAt(int column, int row) const {
 void ComparisonGrid::revealPanel(int column, int row) {
     QWidget* p = panelAt(column, row);
     if (auto* s = qobject_cast<QScrollArea*>(m_area); s && p) s->ensureWidgetVisible(p);
+}
+
+namespace {
+
+// The scroll position that puts a grid row whose top is `rowTop` just under the headers.
+int rowScroll(int rowTop, int header, int spacing) {
+    return std::max(0, rowTop - header - spacing);
+}
+
+}  // namespace
+
+int ComparisonGrid::topRow() const {
+    if (!m_area || m_rows <= 0) return 0;
+    // The row whose place under the headers is nearest the scroll position (at the end of the
+    // scroll range the last row may sit a few pixels lower than a full step would put it).
+    const int at = m_area->verticalScrollBar()->value();
+    int top = 0, nearest = -1;
+    for (int r = 0; r < m_rows; ++r) {
+        int y = -1;  // the row's highest panel (columns may have fewer rows)
+        for (int c = 0; c < m_columns; ++c)
+            if (const Panel* p = panelAt(c, r)) y = y < 0 ? p->y() : std::min(y, p->y());
+        if (y < 0) continue;
+        const int d = std::abs(rowScroll(y, headerHeight(), m_layout->verticalSpacing()) - at);
+        if (nearest < 0 || d < nearest) nearest = d, top = r;
+    }
+    return top;
+}
+
+void ComparisonGrid::scrollToRow(int row) {
+    if (!m_area || m_rows <= 0) return;
+    row = std::clamp(row, 0, m_rows - 1);
+    int y = -1;
+    for (int c = 0; c < m_columns; ++c)
+        if (const Panel* p = panelAt(c, row)) y = y < 0 ? p->y() : std::min(y, p->y());
+    if (y < 0) return;
+    m_area->verticalScrollBar()->setValue(
+        rowScroll(y, headerHeight(), m_layout->verticalSpacing()));
 }
 
 QLabel* ComparisonGrid::header(int column) const {

@@ -61,6 +61,11 @@ public:
     void setRowsInView(int n, int minRowHeight = 0);
     // Scrolls the view so that panel (column, row) is in sight.
     void revealPanel(int column, int row);
+    // The row of panels at the top of the view (just under the pinned headers), 0 without one.
+    int topRow() const;
+    // Scrolls so that row `row` (clamped to the rows) starts just under the pinned headers: a
+    // whole row of panels, never a cut one (presentation mode's PgDn and PgUp).
+    void scrollToRow(int row);
     QLabel* header(int column) const;
     int columnCount() const { return m_columns; }
     int rowCount() const { return m_rows; }

@@ -38,6 +38,11 @@ Presentation::Presentation(MainWindow* window, QWidget* chrome, QLabel* caption)
     key(Qt::Key_Right, [this] { stepQuery(+1); });
     key(Qt::Key_Left, [this] { stepQuery(-1); });
     key(Qt::Key_Escape, [this] { setActive(false); });
+    // A row of panels at a time, never a cut one (the scroll area's own keys step by pixels).
+    for (Qt::Key k : {Qt::Key_PageDown, Qt::Key_Down})
+        key(k, [this] { m_window->grid()->scrollToRow(m_window->grid()->topRow() + 1); });
+    for (Qt::Key k : {Qt::Key_PageUp, Qt::Key_Up})
+        key(k, [this] { m_window->grid()->scrollToRow(m_window->grid()->topRow() - 1); });
     WorkspaceModel* ws = m_window->workspace();
     for (auto changed : {&WorkspaceModel::resultsChanged, &WorkspaceModel::viewChanged,
                          &WorkspaceModel::sentenceChanged})

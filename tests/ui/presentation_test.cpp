@@ -236,3 +236,47 @@ TEST(Presentation, OneHeadOfEachModelFillsALaptopsViewAndTwoAFullHdOne) {
     QTest::qWait(200);
     EXPECT_NE(w.grid()->panel(0, 0)->height(), presented);
 }
+
+// PgDn/Down and PgUp/Up step a whole row of heads at a time (issue 47): each press puts the
+// next row just under the pinned headers, uncut, never a part of one; they stop at the ends.
+TEST(Presentation, PageDownStepsByWholeRowsOfHeads) {
+    MainWindow w;
+    ASSERT_TRUE(w.chooseModelSet("en-es", false));
+    w.applyComparison("dot-hc-sa");
+    w.setSentence("I want to go to the station");
+    w.show();
+    w.analyzeNow();
+    ASSERT_TRUE(waitUntil([&] { return !w.runner()->busy(); }, 60000));
+    w.presentation()->setActive(true);
+    w.setWindowState(Qt::WindowNoState);
+    w.setGeometry(0, 0, 1366, 768);  // one row of heads in view
+    QTest::qWait(200);
+    const int rows = w.grid()->rowCount();
+    ASSERT_GE(rows, 3);
+    QWidget* view = w.grid()->parentWidget();
+    const int header = w.grid()->header(0)->height();
+    auto rowShown = [&](int r) {  // every panel of row r whole, under the headers
+        for (int c = 0; c < w.grid()->columnCount(); ++c) {
+            QWidget* p = w.grid()->panel(c, r);
+            if (!p) continue;
+            const QRect box(p->mapTo(view, QPoint(0, 0)), p->size());
+            if (box.top() < header || box.bottom() > view->height()) return false;
+        }
+        return true;
+    };
+    ASSERT_TRUE(rowShown(0));
+    for (int r = 1; r < rows; ++r) {
+        press(w, Qt::Key_PageDown);
+        QTest::qWait(50);
+        EXPECT_EQ(w.grid()->topRow(), r);
+        EXPECT_TRUE(rowShown(r)) << "row " << r;
+    }
+    press(w, Qt::Key_Down);  // at the end: stays
+    EXPECT_EQ(w.grid()->topRow(), rows - 1);
+    press(w, Qt::Key_PageUp);
+    press(w, Qt::Key_Up);
+    QTest::qWait(50);
+    EXPECT_EQ(w.grid()->topRow(), rows - 3);
+    EXPECT_TRUE(rowShown(rows - 3));
+    w.presentation()->setActive(false);
+}
