@@ -395,6 +395,9 @@ void ComparisonGrid::reshape(int cols, int rows, PanelKind kind) {
 
 void ComparisonGrid::rebuild() {
     QToolTip::hideText();  // it may describe a cell of the previous tables
+    // The row of heads in view stays in view: a longer sentence makes taller maps, and the old
+    // pixel offset would land in the middle of one.
+    const int keepRow = m_area && m_area->verticalScrollBar()->value() > 0 ? topRow() : -1;
     m_view = m_model->view();
     const Selection s = m_model->selection();
     // Nothing to draw (rollout of cross-attention, a difference with one column, no model):
@@ -434,6 +437,10 @@ void ComparisonGrid::rebuild() {
     m_layout->invalidate();
     updateGeometry();
     fitViewport();
+    if (keepRow >= 0 && keepRow < m_rows) {
+        m_layout->activate();  // the panels' new places, now
+        scrollToRow(keepRow);
+    }
 }
 
 // As tall and wide as the view, or as the panels need when more: the scroll area only

@@ -280,3 +280,35 @@ TEST(Presentation, PageDownStepsByWholeRowsOfHeads) {
     EXPECT_TRUE(rowShown(rows - 3));
     w.presentation()->setActive(false);
 }
+
+// After a longer sentence the row of heads in view stays in view, whole, under the headers
+// (issue 47: the grid kept its pixel offset, and the taller maps put it mid-map).
+TEST(Grid, ALongerSentenceKeepsTheRowOfHeadsInView) {
+    MainWindow w;
+    ASSERT_TRUE(w.chooseModelSet("en-es", false));
+    w.applyComparison("dot-hc-sa");
+    w.resize(1366, 768);
+    w.show();
+    w.setSentence("I want to go");
+    w.analyzeNow();
+    ASSERT_TRUE(waitUntil([&] { return !w.runner()->busy(); }, 60000));
+    QTest::qWait(100);
+    ASSERT_GE(w.grid()->rowCount(), 3);
+    w.grid()->scrollToRow(2);
+    QTest::qWait(50);
+    ASSERT_EQ(w.grid()->topRow(), 2);
+    w.setSentence(
+        "In the beginning God created the heavens and the earth, and the earth was without form "
+        "and void, and darkness was over the face of the deep");
+    w.analyzeNow();
+    ASSERT_TRUE(waitUntil([&] { return !w.runner()->busy(); }, 60000));
+    QTest::qWait(100);
+    EXPECT_EQ(w.grid()->topRow(), 2);
+    QWidget* view = w.grid()->parentWidget();
+    QWidget* p = w.grid()->panel(0, 2);
+    ASSERT_NE(p, nullptr);
+    const int top = p->mapTo(view, QPoint(0, 0)).y();
+    const int header = w.grid()->header(0)->height();
+    EXPECT_GE(top, header) << "row 3 is under the headers";
+    EXPECT_LE(top, header + 20) << "row 3 starts " << top - header << " px below the headers";
+}
