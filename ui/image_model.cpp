@@ -30,8 +30,22 @@ QString classLabel(const std::string& name) {
         QT_TRANSLATE_NOOP("attnviz::ui::FashionMnist", "Sneaker"),
         QT_TRANSLATE_NOOP("attnviz::ui::FashionMnist", "Bag"),
         QT_TRANSLATE_NOOP("attnviz::ui::FashionMnist", "Ankle boot")};
+    // The clothing photos' ten (core/image_set.h clothingPhotoClasses; issue 49).
+    static const char* const kPhotoClasses[] = {
+        QT_TRANSLATE_NOOP("attnviz::ui::ClothingPhotos", "T-Shirt"),
+        QT_TRANSLATE_NOOP("attnviz::ui::ClothingPhotos", "Longsleeve"),
+        QT_TRANSLATE_NOOP("attnviz::ui::ClothingPhotos", "Pants"),
+        QT_TRANSLATE_NOOP("attnviz::ui::ClothingPhotos", "Shoes"),
+        QT_TRANSLATE_NOOP("attnviz::ui::ClothingPhotos", "Shirt"),
+        QT_TRANSLATE_NOOP("attnviz::ui::ClothingPhotos", "Dress"),
+        QT_TRANSLATE_NOOP("attnviz::ui::ClothingPhotos", "Outwear"),
+        QT_TRANSLATE_NOOP("attnviz::ui::ClothingPhotos", "Shorts"),
+        QT_TRANSLATE_NOOP("attnviz::ui::ClothingPhotos", "Skirt"),
+        QT_TRANSLATE_NOOP("attnviz::ui::ClothingPhotos", "Hat")};
     for (const char* c : kClasses)
         if (name == c) return QCoreApplication::translate("attnviz::ui::FashionMnist", c);
+    for (const char* c : kPhotoClasses)
+        if (name == c) return QCoreApplication::translate("attnviz::ui::ClothingPhotos", c);
     return QString::fromStdString(name);
 }
 

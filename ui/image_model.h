@@ -103,8 +103,8 @@ private:
     bool m_running = false;
 };
 
-// A class's name for people: the ten Fashion-MNIST classes in the installed language, any other
-// name as the model's file gives it.
+// A class's name for people: the ten Fashion-MNIST classes and the ten clothing photos' classes
+// in the installed language, any other name as the model's file gives it.
 QString classLabel(const std::string& name);
 
 // Every column analysed on `pixels` (each under its lock), as the worker does.

@@ -374,6 +374,49 @@ in layer %2</source>
     </message>
 </context>
 <context>
+    <name>attnviz::ui::ClothingPhotos</name>
+    <message>
+        <source>T-Shirt</source>
+        <translation>T恤</translation>
+    </message>
+    <message>
+        <source>Longsleeve</source>
+        <translation>长袖上衣</translation>
+    </message>
+    <message>
+        <source>Pants</source>
+        <translation>长裤</translation>
+    </message>
+    <message>
+        <source>Shoes</source>
+        <translation>鞋</translation>
+    </message>
+    <message>
+        <source>Shirt</source>
+        <translation>衬衫</translation>
+    </message>
+    <message>
+        <source>Dress</source>
+        <translation>连衣裙</translation>
+    </message>
+    <message>
+        <source>Outwear</source>
+        <translation>外套</translation>
+    </message>
+    <message>
+        <source>Shorts</source>
+        <translation>短裤</translation>
+    </message>
+    <message>
+        <source>Skirt</source>
+        <translation>半身裙</translation>
+    </message>
+    <message>
+        <source>Hat</source>
+        <translation>帽子</translation>
+    </message>
+</context>
+<context>
     <name>attnviz::ui::ColorBar</name>
     <message>
         <source>Colour scale shared by every panel: 0 to the largest weight in view</source>

@@ -33,6 +33,7 @@
 #include <QTextDocumentFragment>
 
 #include "core/attention/attention.h"
+#include "core/image_set.h"
 #include "core/presets.h"
 #include "core/tasks.h"
 #include "core/workspace.h"
@@ -41,6 +42,7 @@
 #include "tests/ui/wait.h"
 #include "ui/comparison_grid.h"
 #include "ui/heatmap_panel.h"
+#include "ui/image_model.h"
 #include "ui/main_window.h"
 #include "ui/training_dock.h"
 
@@ -140,6 +142,21 @@ TEST_F(Language, EveryEngineTextShownHasATranslation) {
         EXPECT_TRUE(hasCjk(engineText(texts.front()))) << texts.front();
         EXPECT_TRUE(hasCjk(engineText(allVariants().front().summary)));
     }
+}
+
+// The clothing photos' classes (issue 49) are shown in the language chosen, as Fashion-MNIST's
+// are: every one in Chinese characters under zh_CN and zh_TW, as the model gives it in English.
+TEST_F(Language, ClothingPhotoClassesAreTranslated) {
+    for (const QString lang : {"zh_CN", "zh_TW"}) {
+        installLanguage(lang);
+        for (const std::string& c : clothingPhotoClasses())
+            EXPECT_TRUE(hasCjk(classLabel(c))) << lang.toStdString() << " " << c;
+    }
+    installLanguage("zh_TW");
+    EXPECT_EQ(classLabel("Longsleeve"), QString("長袖上衣"));
+    installLanguage("en");
+    for (const std::string& c : clothingPhotoClasses())
+        EXPECT_EQ(classLabel(c), QString::fromStdString(c));
 }
 
 TEST_F(Language, FigureWordsFollowTheFiguresLanguage) {
