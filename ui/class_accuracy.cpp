@@ -4,6 +4,7 @@
 #include <QFutureWatcher>
 #include <QtConcurrent>
 #include <exception>
+#include <map>
 #include <mutex>
 
 #include "background.h"
@@ -14,46 +15,51 @@
 namespace attnviz::ui {
 
 struct ClassAccuracies::Images {
+    struct Held {
+        std::vector<Example> examples;  // the held-out images with their labels
+        QString error;
+    };
     std::mutex lock;
-    bool read = false;
-    std::vector<Example> examples;  // the held-out images with their labels
-    QString error;
+    std::map<std::string, Held> read;  // by image task (core/image_set.h), read once each
 };
 
 namespace {
 
-// The column's model on the held-out images (read first when no worker has read them yet).
+// The column's model on its image task's held-out images ("validation": for Fashion-MNIST the
+// last 5,000 training images), read first when no worker has read them yet.
 ClassAccuracies::Outcome compute(const ModelColumn& column, ClassAccuracies::Images& images) {
     ClassAccuracies::Outcome out;
-    {
-        const std::lock_guard<std::mutex> g(images.lock);
-        if (!images.read) {
-            try {
-                ImageSet train, held;
-                splitValidation(loadFashionMnist(fashionMnistDir(), "train"), train, held);
-                images.examples = imageExamples(held);
-            } catch (const std::exception& e) {
-                images.error = QString::fromStdString(e.what());
-            }
-            images.read = true;
-        }
-        if (!images.error.isEmpty()) {
-            out.error = images.error;
-            return out;
-        }
-    }
     // A copy, so that the column's own analyses do not wait a second for its lock.
     Model model = [&] {
         const std::lock_guard<std::mutex> g(*column.lock);
         return column.model->clone();
     }();
-    const ModelConfig& cfg = model.config();
-    if (!cfg.isVision() || cfg.imageSize != 28 || model.classNames() != fashionMnistClasses()) {
+    const ImageTask* task = imageTaskFor(model.config(), model.classNames());
+    if (!task) {
         out.foreign = true;
         return out;
     }
+    const std::vector<Example>* examples = nullptr;
+    {
+        const std::lock_guard<std::mutex> g(images.lock);
+        const auto [it, fresh] = images.read.try_emplace(task->name);
+        if (fresh) {
+            try {
+                it->second.examples = imageExamples(task->load("validation"));
+            } catch (const std::exception& e) {
+                it->second.error = QString::fromStdString(e.what());
+            }
+        }
+        if (!it->second.error.isEmpty()) {
+            out.error = it->second.error;
+            return out;
+        }
+        examples = &it->second.examples;  // a map's element stays where it is, never changed
+    }
+    out.task = task->name;
+    out.images = examples->size();
     try {
-        out.perClass = classifyImages(model, images.examples).classAccuracy();
+        out.perClass = classifyImages(model, *examples).classAccuracy();
     } catch (const std::exception& e) {
         out.error = QString::fromStdString(e.what());
     }

@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-// Each image model's accuracy per class on Fashion-MNIST's held-out images: the last 5,000
-// training images, never trained on (core/image_set.h splitValidation), which the bundled
-// checkpoints' held-out accuracy counts. A checkpoint records the accuracy, not its classes,
-// so they are computed here (core/evaluate.h classifyImages): once per model, on a worker
-// thread (ui/background.h), when first asked for (a column header's tooltip is about to be
-// seen), and kept while the model lives. The images are read once, by the first computation.
+// Each image model's accuracy per class on its image task's held-out images (core/image_set.h
+// imageTaskFor, split "validation": Fashion-MNIST's last 5,000 training images, the clothing
+// photos' 406 validation photos), never trained on, which the checkpoints' held-out accuracy
+// counts. A checkpoint records the accuracy, not its classes, so they are computed here
+// (core/evaluate.h classifyImages): once per model, on a worker thread (ui/background.h), when
+// first asked for (a column header's tooltip is about to be seen), and kept while the model
+// lives. Each task's images are read once, by its first computation.
 //
 //   ClassAccuracies accuracies;
 //   connect(&accuracies, &ClassAccuracies::ready, …);      // one more model's are known
@@ -16,6 +17,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "core/workspace.h"
@@ -28,8 +30,10 @@ public:
     // A model's accuracies, [classes] in its classes' order, 0 … 1; or why there are none.
     struct Outcome {
         std::vector<double> perClass;
-        bool foreign = false;  // the model reads other images or classes than Fashion-MNIST's
+        bool foreign = false;  // the model reads no image task's images and classes
         QString error;         // the images could not be read: the core's message
+        std::string task;      // the image task whose held-out images were read (core/image_set.h)
+        size_t images = 0;     // how many
     };
     struct Images;  // the held-out images, read once (class_accuracy.cpp)
 

@@ -150,11 +150,18 @@ QString ImageGrid::classAccuracyTip(const ModelColumn& column) const {
         //: Tooltip of an image model's column header: %1 why the images could not be read
         return tr("<b>Per class</b>: the held-out images could not be read (%1)")
             .arg(o->error.toHtmlEscaped());
-    //: Tooltip of an image model's column header, above each class's accuracy: %1 how many
-    //: images (5,000)
-    QString tip = tr("<b>Per class</b>, on the last %1 Fashion-MNIST training images (held "
-                     "out, never trained on):")
-                      .arg(QLocale().toString(int(kFashionMnistValidation)));
+    QString tip =
+        o->task == kClothingPhotosTask
+            //: Tooltip of an image model's column header, above each class's accuracy: %1 how
+            //: many photos (406)
+            ? tr("<b>Per class</b>, on the %1 validation clothing photos (held out, never "
+                 "trained on):")
+                  .arg(QLocale().toString(qulonglong(o->images)))
+            //: Tooltip of an image model's column header, above each class's accuracy: %1 how
+            //: many images (5,000)
+            : tr("<b>Per class</b>, on the last %1 Fashion-MNIST training images (held "
+                 "out, never trained on):")
+                  .arg(QLocale().toString(qulonglong(o->images)));
     tip += "<table>";
     const std::vector<std::string>& names = column.model->classNames();
     for (size_t k = 0; k < o->perClass.size() && k < names.size(); ++k)

@@ -1670,6 +1670,11 @@ weight %6</source>
         <extracomment>Tooltip of an image model&apos;s column header, above each class&apos;s accuracy: %1 how many images (5,000)</extracomment>
         <translation>&lt;b&gt;各类别&lt;/b&gt;准确率，基于 Fashion-MNIST 最后 %1 张训练图像（留出集，从未用于训练）：</translation>
     </message>
+    <message>
+        <source>&lt;b&gt;Per class&lt;/b&gt;, on the %1 validation clothing photos (held out, never trained on):</source>
+        <extracomment>Tooltip of an image model&apos;s column header, above each class&apos;s accuracy: %1 how many photos (406)</extracomment>
+        <translation>&lt;b&gt;各类别&lt;/b&gt;准确率，基于 %1 张服装照片验证集（留出集，从未用于训练）：</translation>
+    </message>
 </context>
 <context>
     <name>attnviz::ui::ImageView</name>

@@ -1670,6 +1670,11 @@ weight %6</source>
         <extracomment>Tooltip of an image model&apos;s column header, above each class&apos;s accuracy: %1 how many images (5,000)</extracomment>
         <translation>&lt;b&gt;各類別&lt;/b&gt;準確率，依據 Fashion-MNIST 最後 %1 張訓練影像（保留集，從未用於訓練）：</translation>
     </message>
+    <message>
+        <source>&lt;b&gt;Per class&lt;/b&gt;, on the %1 validation clothing photos (held out, never trained on):</source>
+        <extracomment>Tooltip of an image model&apos;s column header, above each class&apos;s accuracy: %1 how many photos (406)</extracomment>
+        <translation>&lt;b&gt;各類別&lt;/b&gt;準確率，依據 %1 張服裝照片驗證集（保留集，從未用於訓練）：</translation>
+    </message>
 </context>
 <context>
     <name>attnviz::ui::ImageView</name>

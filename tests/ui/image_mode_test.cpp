@@ -44,6 +44,7 @@
 #include "tests/ui/wait.h"
 #include "ui/analysis_runner.h"
 #include "ui/chart_view.h"
+#include "ui/class_accuracy.h"
 #include "ui/color_bar.h"
 #include "ui/heads_dock.h"
 #include "ui/image_chooser.h"
@@ -239,6 +240,28 @@ TEST_F(ImageMode, AHeadersTooltipGivesEachClasssHeldOutAccuracy) {
         }
         EXPECT_NE(tip.indexOf("Click for the probability of every class"), -1);
     }
+}
+
+// A colour model of the clothing photos (issue 49) has its per-class accuracy too, on that
+// task's held-out photos (its "validation" split), as core's classifyImages gives it.
+TEST(ClassAccuracy, AColourModelIsMeasuredOnTheClothingPhotos) {
+    ModelConfig cfg = ModelConfig::fromJsonText(
+        R"({"arch":"vit","image_size":64,"channels":3,"patch":8,"pool":"mean","d_model":16,)"
+        R"("heads":2,"d_ff":32,"enc_layers":1})");
+    ModelColumn column;
+    column.name = "dot";
+    column.model = std::make_shared<Model>(Model::initializeImages(cfg, clothingPhotoClasses(), 1));
+    ClassAccuracies accuracies;
+    accuracies.request(column);
+    ASSERT_TRUE(waitUntil([&] { return accuracies.find(column) != nullptr; }, 60000));
+    const ClassAccuracies::Outcome& o = *accuracies.find(column);
+    EXPECT_FALSE(o.foreign);
+    EXPECT_TRUE(o.error.isEmpty()) << o.error.toStdString();
+    EXPECT_EQ(o.task, kClothingPhotosTask);
+    const ImageSet held = findImageTask(kClothingPhotosTask)->load("validation");
+    EXPECT_EQ(o.images, held.size());
+    Model m = column.model->clone();
+    EXPECT_EQ(o.perClass, classifyImages(m, imageExamples(held)).classAccuracy());
 }
 
 // The probability list is a popup a person can leave (issue 47: a table made a Qt::Popup took
