@@ -39,6 +39,7 @@ CHECKS = [
     ["scripts/experiment-pruning", "--check"],
     ["scripts/experiment-vision", "--check"],
     ["scripts/experiment-converge", "--check"],
+    ["scripts/experiment-photos", "--check"],
 ]
 SECTION = re.compile(r"<!-- ([\w-]+):begin -->(.*?)<!-- \1:end -->", re.S)
 PLUS_MINUS = re.compile(r"(?<![\d.])(\d+(?:\.\d+)?) ± (\d+(?:\.\d+)?)")
