@@ -49,6 +49,16 @@ void press(MainWindow& w, Qt::Key key) {
     QTest::keyClick(at, key);
 }
 
+// The en-es set's dot-product and HC-SA models side by side on `sentence`, analysed.
+bool showDotAndHcSa(MainWindow& w, const QString& sentence) {
+    if (!w.chooseModelSet("en-es", false)) return false;
+    w.applyComparison("dot-hc-sa");
+    w.setSentence(sentence);
+    w.show();
+    w.analyzeNow();
+    return waitUntil([&] { return !w.runner()->busy(); }, 60000);
+}
+
 }  // namespace
 
 TEST(Presentation, FullScreenCaptionArrowKeysAndEscRestoresTheWindow) {
@@ -196,12 +206,7 @@ TEST(Presentation, AButtonBesideCompareStartsItAndNamesItsShortcut) {
 // below the fold); leaving gives the panels their size back.
 TEST(Presentation, OneHeadOfEachModelFillsALaptopsViewAndTwoAFullHdOne) {
     MainWindow w;
-    ASSERT_TRUE(w.chooseModelSet("en-es", false));
-    w.applyComparison("dot-hc-sa");
-    w.setSentence("I want to go to the station");
-    w.show();
-    w.analyzeNow();
-    ASSERT_TRUE(waitUntil([&] { return !w.runner()->busy(); }, 60000));
+    ASSERT_TRUE(showDotAndHcSa(w, "I want to go to the station"));
     w.presentation()->setActive(true);
     // Full screen on a screen of this size (the offscreen platform's screen is another size).
     auto present = [&](int width, int height) {
@@ -241,12 +246,7 @@ TEST(Presentation, OneHeadOfEachModelFillsALaptopsViewAndTwoAFullHdOne) {
 // next row just under the pinned headers, uncut, never a part of one; they stop at the ends.
 TEST(Presentation, PageDownStepsByWholeRowsOfHeads) {
     MainWindow w;
-    ASSERT_TRUE(w.chooseModelSet("en-es", false));
-    w.applyComparison("dot-hc-sa");
-    w.setSentence("I want to go to the station");
-    w.show();
-    w.analyzeNow();
-    ASSERT_TRUE(waitUntil([&] { return !w.runner()->busy(); }, 60000));
+    ASSERT_TRUE(showDotAndHcSa(w, "I want to go to the station"));
     w.presentation()->setActive(true);
     w.setWindowState(Qt::WindowNoState);
     w.setGeometry(0, 0, 1366, 768);  // one row of heads in view
@@ -285,13 +285,8 @@ TEST(Presentation, PageDownStepsByWholeRowsOfHeads) {
 // (issue 47: the grid kept its pixel offset, and the taller maps put it mid-map).
 TEST(Grid, ALongerSentenceKeepsTheRowOfHeadsInView) {
     MainWindow w;
-    ASSERT_TRUE(w.chooseModelSet("en-es", false));
-    w.applyComparison("dot-hc-sa");
     w.resize(1366, 768);
-    w.show();
-    w.setSentence("I want to go");
-    w.analyzeNow();
-    ASSERT_TRUE(waitUntil([&] { return !w.runner()->busy(); }, 60000));
+    ASSERT_TRUE(showDotAndHcSa(w, "I want to go"));
     QTest::qWait(100);
     ASSERT_GE(w.grid()->rowCount(), 3);
     w.grid()->scrollToRow(2);
