@@ -34,10 +34,11 @@ CLI::App* ClassifyCommand::add(CLI::App& parent) {
         ->required();
     m_image.addOptions(c, true);
     imageFiles(c);
-    c->add_flag("--json", m_json,
-                "JSON, one object a line per image: {\"image\": FILE, \"class\": NAME, \"index\": K, "
-                "\"probabilities\": [one per class]} (an image that cannot be read: {\"image\": "
-                "FILE, \"error\": MESSAGE})");
+    c->add_flag(
+        "--json", m_json,
+        "JSON, one object a line per image: {\"image\": FILE, \"class\": NAME, \"index\": K, "
+        "\"probabilities\": [one per class]} (an image that cannot be read: {\"image\": "
+        "FILE, \"error\": MESSAGE})");
     return c;
 }
 
@@ -89,7 +90,8 @@ void ClassifyCommand::run(const Context& ctx) {
         } catch (const Error& e) {
             ++failed;
             ctx.err << "attnviz-cli: " << e.what() << '\n';
-            if (m_json) ctx.out << jsonText(FloatJson{{"image", file}, {"error", e.what()}}) << '\n';
+            if (m_json)
+                ctx.out << jsonText(FloatJson{{"image", file}, {"error", e.what()}}) << '\n';
             continue;
         }
         classify(in, file);

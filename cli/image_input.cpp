@@ -119,10 +119,11 @@ void ImageInput::addOptions(CLI::App* c, bool many) {
              : "Image models: a PNG, JPEG or BMP file of any size, made into the model's input "
                "(docs/model-spec.md 3.11, 3.12)");
     image->expected(1, many ? CLI::detail::expected_max_vector_size : 1);
-    m_invertOption = c->add_option("--invert", m_invert,
-                  "With --image: invert to light on dark (auto: when the border is light)")
-        ->check(CLI::IsMember({"auto", "yes", "no"}))
-        ->capture_default_str();
+    m_invertOption =
+        c->add_option("--invert", m_invert,
+                      "With --image: invert to light on dark (auto: when the border is light)")
+            ->check(CLI::IsMember({"auto", "yes", "no"}))
+            ->capture_default_str();
     m_prepareOption =
         c->add_option("--prepare", m_prepare,
                       "With --image and a grayscale model: cutout (the garment cut out of its "
@@ -157,15 +158,17 @@ void ImageInput::check(const std::vector<std::string>& inputs) const {
             throw Error("--split must be test, validation or train, got '" + excerpt(m_split) +
                         "'");
         if (m_index >= 0)
-            throw Error("--split validation: Fashion-MNIST's files are test and train "
-                        "(--fashion-mnist indexes them as they are)");
+            throw Error(
+                "--split validation: Fashion-MNIST's files are test and train "
+                "(--fashion-mnist indexes them as they are)");
     } else if (m_split != "test" && m_split != "train") {
         throw Error("--split must be test or train, got '" + excerpt(m_split) + "'");
     }
     std::error_code ec;
     if (m_paths.size() > 1 || (m_many && !first.empty() && fs::is_directory(first, ec))) {
         if (!m_save.empty() || !m_saveSteps.empty())
-            throw Error("--save-input and --save-steps save one image's steps: give one --image file");
+            throw Error(
+                "--save-input and --save-steps save one image's steps: give one --image file");
     }
     if (!m_save.empty()) {
 #ifndef ATTNVIZ_RENDER
@@ -190,9 +193,8 @@ void ImageInput::check(const std::vector<std::string>& inputs) const {
 }
 
 std::vector<std::string> ImageInput::files() const {
-    static const std::vector<std::string> kExtensions{".png", ".jpg", ".jpeg", ".bmp", ".gif",
-                                                      ".webp", ".tif", ".tiff", ".pbm", ".pgm",
-                                                      ".ppm"};
+    static const std::vector<std::string> kExtensions{
+        ".png", ".jpg", ".jpeg", ".bmp", ".gif", ".webp", ".tif", ".tiff", ".pbm", ".pgm", ".ppm"};
     std::vector<std::string> out;
     for (const std::string& p : m_paths) {
         std::error_code ec;
@@ -210,7 +212,8 @@ std::vector<std::string> ImageInput::files() const {
                 std::find(kExtensions.begin(), kExtensions.end(), ext) != kExtensions.end())
                 found.push_back(e.path().string());
         }
-        if (ec) throw Error("--image '" + p + "': the folder cannot be read (" + ec.message() + ")");
+        if (ec)
+            throw Error("--image '" + p + "': the folder cannot be read (" + ec.message() + ")");
         if (found.empty())
             throw Error("--image '" + p + "': the folder holds no image files (" +
                         alternatives(kExtensions) + ")");
@@ -227,8 +230,9 @@ ImageInput::Loaded ImageInput::load(const Model& m, const std::string& modelPath
 ImageInput::Loaded ImageInput::load(const Model& m, const std::string& modelPath,
                                     const std::string& file) const {
     if (!given())
-        throw Error("'" + modelPath +
-                    "' is an image model: give --image FILE, --fashion-mnist INDEX or --photo INDEX");
+        throw Error(
+            "'" + modelPath +
+            "' is an image model: give --image FILE, --fashion-mnist INDEX or --photo INDEX");
     const bool colour = m.config().channels == 3;
     if (colour && !file.empty() &&
         (m_prepareOption->count() || m_invertOption->count() || !m_saveSteps.empty()))
@@ -236,8 +240,10 @@ ImageInput::Loaded ImageInput::load(const Model& m, const std::string& modelPath
                     "' is a colour model: it takes a photo as it is (docs/model-spec.md 3.12), so "
                     "--prepare, --invert and --save-steps do not apply");
     Loaded l;
-    if (m_index >= 0) l = loadSetImage(kFashionMnistTask, m, modelPath, m_split, m_index);
-    else if (m_photo >= 0) l = loadSetImage(kClothingPhotosTask, m, modelPath, m_split, m_photo);
+    if (m_index >= 0)
+        l = loadSetImage(kFashionMnistTask, m, modelPath, m_split, m_index);
+    else if (m_photo >= 0)
+        l = loadSetImage(kClothingPhotosTask, m, modelPath, m_split, m_photo);
 #ifdef ATTNVIZ_RENDER
     else if (!colour && parsePrepareMode(m_prepare) == PrepareMode::Cutout)
         l = loadCutout(m, file, parseInvertMode(m_invert), m_saveSteps);

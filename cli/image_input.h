@@ -51,9 +51,9 @@ public:
     // The same for the image file `file` (one of files()) instead of the first --image.
     Loaded load(const Model& m, const std::string& modelPath, const std::string& file) const;
     // The first `count` images of --split of the bundled set `m` was trained on (all of it
-    // when it has fewer) for the image model `m`, for commands that average over many (analyze); `source` receives
-    // "fashion-mnist test images 0 … 999". Error as load(); --save-input is refused (it
-    // saves one image), as are --image and --fashion-mnist (one image).
+    // when it has fewer) for the image model `m`, for commands that average over many (analyze);
+    // `source` receives "fashion-mnist test images 0 … 999". Error as load(); --save-input is
+    // refused (it saves one image), as are --image and --fashion-mnist (one image).
     ImageSet loadMany(const Model& m, const std::string& modelPath, int count,
                       std::string& source) const;
 

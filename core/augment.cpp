@@ -22,12 +22,15 @@ const ImageAugment kAll[] = {{false, false, false}, {true, false, false}, {false
 // pixel (y, x) samples the crop at ((y + ½)·h / size − ½, (x + ½)·w / size − ½), bilinearly
 // between the clamped neighbours, rounded half up.
 void cropResized(uint8_t* pixels, int size, int channels, bool mirror, Rng& rng) {
-    const double area = ImageAugment::kCropMinArea + (1 - ImageAugment::kCropMinArea) * rng.uniform();
-    const double logR = std::log(3.0 / 4.0) + (std::log(4.0 / 3.0) - std::log(3.0 / 4.0)) * rng.uniform();
+    const double area =
+        ImageAugment::kCropMinArea + (1 - ImageAugment::kCropMinArea) * rng.uniform();
+    const double logR =
+        std::log(3.0 / 4.0) + (std::log(4.0 / 3.0) - std::log(3.0 / 4.0)) * rng.uniform();
     const double r = std::exp(logR);
     const int w = std::clamp(int(std::lround(size * std::sqrt(area * r))), 1, size);
     const int h = std::clamp(int(std::lround(size * std::sqrt(area / r))), 1, size);
-    const int x0 = int(rng.below(uint64_t(size - w + 1))), y0 = int(rng.below(uint64_t(size - h + 1)));
+    const int x0 = int(rng.below(uint64_t(size - w + 1))),
+              y0 = int(rng.below(uint64_t(size - h + 1)));
     const size_t n = size_t(size), k = size_t(channels);
     const std::vector<uint8_t> in(pixels, pixels + n * n * k);
     for (int y = 0; y < size; ++y) {

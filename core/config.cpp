@@ -75,9 +75,9 @@ bool ModelConfig::operator==(const ModelConfig& o) const {
 ModelConfig ModelConfig::fromJson(const json& j) {
     if (!j.is_object()) throw Error("model configuration must be a JSON object");
     static const std::set<std::string> known{
-        "arch",       "d_model",      "heads",        "d_ff",   "enc_layers",
-        "dec_layers", "max_len",      "norm",         "bias",   "share_embeddings",
-        "tie_output", "encoder_self", "decoder_self", "cross",  "label",
+        "arch",       "d_model",      "heads",        "d_ff",    "enc_layers",
+        "dec_layers", "max_len",      "norm",         "bias",    "share_embeddings",
+        "tie_output", "encoder_self", "decoder_self", "cross",   "label",
         "image_size", "patch",        "pool",         "classes", "channels"};
     for (auto it = j.begin(); it != j.end(); ++it)
         if (!known.count(it.key()))

@@ -37,7 +37,8 @@ FloatJson imageAttentionDump(const std::string& modelName, const Model& model,
     j["config"] = FloatJson::parse(model.config().toJson().dump());
     j["image"] = {{"size", model.config().imageSize},
                   {"channels", model.config().channels},
-                  {"pixels", a.pixels}, {"source", source}};
+                  {"pixels", a.pixels},
+                  {"source", source}};
     if (a.label) j["image"]["label"] = *a.label;
     j["classes"] = model.classNames();
     FloatJson logits = FloatJson::array(), probs = FloatJson::array();

@@ -202,7 +202,8 @@ std::vector<uint8_t> prepareColorModelImage(const ColorImage& photo, int size) {
                 for (const Tap& r : ty[size_t(y)])
                     for (const Tap& c : tx[size_t(x)])
                         v += int64_t(r.weight) * c.weight *
-                             photo.rgb[(size_t(r.index) * size_t(w) + size_t(c.index)) * 3 + size_t(k)];
+                             photo.rgb[(size_t(r.index) * size_t(w) + size_t(c.index)) * 3 +
+                                       size_t(k)];
                 out[(size_t(oy + y) * size_t(size) + size_t(ox + x)) * 3 + size_t(k)] =
                     uint8_t((2 * v + den) / (2 * den));
             }

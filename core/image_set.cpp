@@ -102,8 +102,10 @@ std::string clothingPhotosDir() {
 
 ImageSet loadClothingPhotos(const std::string& dir, const std::string& split) {
     if (split != "train" && split != "validation" && split != "test")
-        throw Error("the clothing photos have the splits \"train\", \"validation\" and \"test\", "
-                    "not \"" + split + "\"");
+        throw Error(
+            "the clothing photos have the splits \"train\", \"validation\" and \"test\", "
+            "not \"" +
+            split + "\"");
     const std::string advice =
         "they are bundled with attnviz in data/clothing-photos beside the models; set "
         "ATTNVIZ_CLOTHING_PHOTOS to the directory that holds them";
@@ -142,8 +144,10 @@ ImageSet loadClothingPhotos(const std::string& dir, const std::string& split) {
 ImageSet ImageTask::load(const std::string& split) const {
     if (name == kClothingPhotosTask) return loadClothingPhotos(clothingPhotosDir(), split);
     if (split != "train" && split != "validation" && split != "test")
-        throw Error("task '" + name + "' has the splits \"train\", \"validation\" and \"test\", "
-                    "not \"" + split + "\"");
+        throw Error("task '" + name +
+                    "' has the splits \"train\", \"validation\" and \"test\", "
+                    "not \"" +
+                    split + "\"");
     if (split == "test") return loadFashionMnist(fashionMnistDir(), "test");
     ImageSet train, validation;
     splitValidation(loadFashionMnist(fashionMnistDir(), "train"), train, validation);

@@ -619,8 +619,9 @@ ImageAnalysis Model::analyzeImage(const std::vector<uint8_t>& pixels, std::optio
     const ModelConfig& cfg = d->cfg;
     if (!cfg.isVision()) throw Error("a text model takes a text, not an image");
     if (pixels.size() != cfg.imageBytes())
-        throw Error("the image has " + std::to_string(pixels.size()) + " values; this model takes " +
-                    std::to_string(cfg.imageSize) + "×" + std::to_string(cfg.imageSize) +
+        throw Error("the image has " + std::to_string(pixels.size()) +
+                    " values; this model takes " + std::to_string(cfg.imageSize) + "×" +
+                    std::to_string(cfg.imageSize) +
                     (cfg.channels == 1 ? std::string(" grayscale pixels")
                                        : " pixels of " + std::to_string(cfg.channels) +
                                              " values (" + std::to_string(cfg.imageBytes()) + ")"));

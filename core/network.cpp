@@ -328,7 +328,8 @@ struct Network::Impl {
                 Scalar* row = patches.row(Eigen::Index(b) * Np + n).data();
                 const int r0 = (n / G) * P, c0 = (n % G) * P;
                 for (int y = 0; y < P; ++y) {
-                    const uint8_t* src = img + (size_t(r0 + y) * size_t(S) + size_t(c0)) * size_t(K);
+                    const uint8_t* src =
+                        img + (size_t(r0 + y) * size_t(S) + size_t(c0)) * size_t(K);
                     Scalar* dst = row + size_t(y) * rowBytes;
                     for (size_t i = 0; i < rowBytes; ++i)
                         dst[i] = Scalar(src[i]) / Scalar(127.5) - Scalar(1);
