@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <map>
 #include <set>
 
 #include "core/image_set.h"
@@ -199,15 +200,21 @@ TEST(Augment, AColourImageShiftsItsPixelsWholeAndFillsFromTheEdge) {
         return out;
     };
     const ImageAugment a = ImageAugment::parse("flip+shift");
+    std::map<int, Image> all;  // every transformation's image, made once
+    for (int f = 0; f < 2; ++f)
+        for (int dx = -m; dx <= m; ++dx)
+            for (int dy = -m; dy <= m; ++dy)
+                all[f * 100 + (dx + m) * 10 + (dy + m)] = expected(f == 1, dx, dy);
     std::set<int> seen;
     for (int s = 0; s < 4000; ++s) {
         Image im = in;
         a.apply(im.data(), n, k, augmentSeed(3, s, 1));
         int found = -1;
-        for (int f = 0; f < 2 && found < 0; ++f)
-            for (int dx = -m; dx <= m && found < 0; ++dx)
-                for (int dy = -m; dy <= m && found < 0; ++dy)
-                    if (expected(f == 1, dx, dy) == im) found = f * 100 + (dx + m) * 10 + (dy + m);
+        for (const auto& [key, image] : all)
+            if (image == im) {
+                found = key;
+                break;
+            }
         ASSERT_GE(found, 0) << "seed " << s;
         seen.insert(found);
     }
