@@ -171,7 +171,7 @@ std::vector<double> BenchTrainCommand::timeSteps(const ModelConfig& cfg, const V
         std::vector<Example> b(static_cast<size_t>(m_batch));
         for (auto& e : b) {
             if (cfg.isVision()) {  // random images and labels (--seq-len is ignored)
-                e.pixels.resize(size_t(cfg.imageSize) * size_t(cfg.imageSize));
+                e.pixels.resize(cfg.imageBytes());
                 for (auto& p : e.pixels) p = uint8_t(rng.below(256));
                 e.label = int(rng.below(uint64_t(cfg.classes)));
                 continue;

@@ -3,7 +3,7 @@
 """PyTorch side of `attnviz-cli bench train --config VIT.json` (issue 28): the same Vision
 Transformer (docs/model-spec.md 3.10: patch embedding, class token or mean pooling, learned
 positions, pre-norm encoder with PyTorch's own nn.MultiheadAttention, final LayerNorm,
-classifier), the same batch of random 28×28 images and the same Adam step, timed the same
+classifier), the same batch of random S×S images of 1 or 3 channels (28×28 gray by default) and the same Adam step, timed the same
 way (median of --steps steps after 3 warm-up steps). No dropout, no label smoothing.
 Dot-product attention only. Prints one JSON line; torch.set_num_threads(--threads).
 
@@ -35,10 +35,10 @@ class Block(nn.Module):
 class ViT(nn.Module):
     def __init__(self, c):
         super().__init__()
-        d, self.P, self.S = c["d_model"], c["patch"], c["image_size"]
+        d, self.P, self.S, self.K = c["d_model"], c["patch"], c["image_size"], c["channels"]
         self.cls = c["pool"] == "cls"
         n = (self.S // self.P) ** 2 + (1 if self.cls else 0)
-        self.embed = nn.Linear(self.P * self.P, d)
+        self.embed = nn.Linear(self.P * self.P * self.K, d)
         self.cls_token = nn.Parameter(torch.zeros(1, 1, d))
         self.pos = nn.Parameter(torch.randn(1, n, d) * 0.02)
         self.blocks = nn.ModuleList(Block(d, c["heads"], c["d_ff"]) for _ in range(c["enc_layers"]))
@@ -46,8 +46,10 @@ class ViT(nn.Module):
         self.head = nn.Linear(d, c["classes"])
 
     def forward(self, px):
-        B, G, P = px.shape[0], self.S // self.P, self.P
-        u = (px.float() / 127.5 - 1).reshape(B, G, P, G, P).permute(0, 1, 3, 2, 4).reshape(B, G * G, P * P)
+        # pixels [B, S, S, K] -> patches [B, G·G, P·P·K], a patch's values (y·P + x)·K + k
+        B, G, P, K = px.shape[0], self.S // self.P, self.P, self.K
+        u = (px.float() / 127.5 - 1).reshape(B, G, P, G, P, K).permute(0, 1, 3, 2, 4, 5).reshape(
+            B, G * G, P * P * K)
         x = self.embed(u)
         if self.cls:
             x = torch.cat([self.cls_token.expand(B, 1, -1), x], 1)
@@ -68,12 +70,12 @@ def main():
     torch.set_num_threads(a.threads)
     raw = json.load(open(a.config))
     c = {"d_model": 64, "heads": 4, "enc_layers": 4, "image_size": 28, "patch": 4, "pool": "cls",
-         "classes": 10, **raw}
+         "classes": 10, "channels": 1, **raw}
     c.setdefault("d_ff", 4 * c["d_model"])
     torch.manual_seed(1)
     model = ViT(c)
     opt = torch.optim.Adam(model.parameters(), lr=1e-3, betas=(0.9, 0.98), eps=1e-9)
-    px = torch.randint(0, 256, (a.batch_size, c["image_size"] ** 2), dtype=torch.uint8)
+    px = torch.randint(0, 256, (a.batch_size, c["image_size"] ** 2 * c["channels"]), dtype=torch.uint8)
     labels = torch.randint(0, c["classes"], (a.batch_size,))
 
     def step():
