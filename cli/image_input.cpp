@@ -2,7 +2,6 @@
 #include "image_input.h"
 
 #include <algorithm>
-#include <cctype>
 #include <filesystem>
 
 #include "core/error.h"
@@ -193,8 +192,6 @@ void ImageInput::check(const std::vector<std::string>& inputs) const {
 }
 
 std::vector<std::string> ImageInput::files() const {
-    static const std::vector<std::string> kExtensions{
-        ".png", ".jpg", ".jpeg", ".bmp", ".gif", ".webp", ".tif", ".tiff", ".pbm", ".pgm", ".ppm"};
     std::vector<std::string> out;
     for (const std::string& p : m_paths) {
         std::error_code ec;
@@ -202,23 +199,24 @@ std::vector<std::string> ImageInput::files() const {
             out.push_back(p);  // a file, or a name the reader refuses with its own message
             continue;
         }
+#ifdef ATTNVIZ_RENDER
         std::vector<std::string> found;
         for (const auto& e : fs::directory_iterator(p, ec)) {
-            std::string ext = e.path().extension().string();
-            std::transform(ext.begin(), ext.end(), ext.begin(),
-                           [](unsigned char ch) { return char(std::tolower(ch)); });
             std::error_code fe;
-            if (e.is_regular_file(fe) &&
-                std::find(kExtensions.begin(), kExtensions.end(), ext) != kExtensions.end())
+            if (e.is_regular_file(fe) && render::isImageFileName(e.path().string()))
                 found.push_back(e.path().string());
         }
         if (ec)
             throw Error("--image '" + p + "': the folder cannot be read (" + ec.message() + ")");
         if (found.empty())
             throw Error("--image '" + p + "': the folder holds no image files (" +
-                        alternatives(kExtensions) + ")");
+                        alternatives(render::imageFileFormats()) + ")");
         std::sort(found.begin(), found.end());
         out.insert(out.end(), found.begin(), found.end());
+#else
+        throw Error(
+            "this attnviz-cli was built without Qt, so it cannot read image files (--image)");
+#endif
     }
     return out;
 }

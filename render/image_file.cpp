@@ -356,6 +356,12 @@ std::vector<std::string> imageFileFormats() {
     return out;
 }
 
+bool isImageFileName(const std::string& path) {
+    const std::string format = formatOfName(path);
+    const auto formats = imageFileFormats();
+    return !format.empty() && std::find(formats.begin(), formats.end(), format) != formats.end();
+}
+
 namespace {
 
 // `bytes` decoded as above; `path`, when the bytes are a file's, has its name checked against

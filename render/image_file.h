@@ -49,6 +49,9 @@ constexpr uint64_t kMaxJpegScanPixels = 16 * kMaxImagePixels;
 // Formats read, by Qt's name: png, jpeg, bmp, gif, webp, tiff, pbm, pgm, ppm (those that
 // the installed Qt image plugins provide).
 std::vector<std::string> imageFileFormats();
+// Whether `path`'s extension names one of those formats (".jpg", ".JPEG", ".tif", …): how a
+// folder's image files are told from its other files.
+bool isImageFileName(const std::string& path);
 
 // Reads `path` as above. Error naming the path and what is wrong. `cancel` (may be null)
 // gives up by throwing Cancelled once it is true: checked before decoding and at each read of
