@@ -520,12 +520,12 @@ void TrainingJob::finish(const Evaluation& heldOut, bool stoppedEarly) {
                      {"held_out", heldOut.toJson()}};
     if (isImageTask(d->spec.task)) {
         t["task"] = d->spec.task;
-        t["held_out"]["source"] =
-            d->spec.task == kFashionMnistTask
-                ? "the last " + std::to_string(d->heldOut.size()) +
-                      " training images of Fashion-MNIST, never trained on"
-                : "the validation split of task '" + d->spec.task + "' (" +
-                      std::to_string(d->heldOut.size()) + " images), never trained on";
+        t["held_out"]["source"] = d->spec.task == kFashionMnistTask
+                                      ? "the last " + std::to_string(d->heldOut.size()) +
+                                            " training images of Fashion-MNIST, never trained on"
+                                      : "the validation split of task '" + d->spec.task + "' (" +
+                                            std::to_string(d->heldOut.size()) +
+                                            " images), never trained on";
     } else if (d->task) {
         t["task"] = d->task->name();
         t["held_out"]["source"] = "task '" + d->task->name() + "', " +

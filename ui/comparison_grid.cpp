@@ -10,8 +10,8 @@
 #include <QToolTip>
 #include <QWheelEvent>
 #include <algorithm>
-#include <cstdlib>
 #include <cmath>
+#include <cstdlib>
 
 namespace attnviz::ui {
 

@@ -135,7 +135,7 @@ private:
     int m_alignedRows = 0;  // the most tokens of any table (Panel::setAlignedRows)
     int m_columns = 0, m_rows = 0;
     int m_rowsInView = 0, m_minRowHeight = 0;  // setRowsInView
-    int m_headerLines = 4;  // headers' height in lines of the grid's font
+    int m_headerLines = 4;                     // headers' height in lines of the grid's font
     QAbstractScrollArea* m_area = nullptr;
     QSize m_fillSize{0, 0};  // the view's room for the panels (0: not known yet)
 };

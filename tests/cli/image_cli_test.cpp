@@ -406,8 +406,8 @@ TEST(ImageCli, AColourModelReadsPhotosAsTheyAre) {
     const Result init = cli({"info", "--model", colourModel(), "--json"});
     ASSERT_EQ(init.code, 0) << init.err;
     EXPECT_HAS(init.out, "Longsleeve");  // init names the classes of the set of its shape
-    const Result p = cli({"attention", "--model", colourModel(), "--photo", "5", "--split",
-                          "validation"});
+    const Result p =
+        cli({"attention", "--model", colourModel(), "--photo", "5", "--split", "validation"});
     ASSERT_EQ(p.code, 0) << p.err;
     const json d = json::parse(p.out);
     EXPECT_EQ(d["image"]["channels"], 3);
@@ -462,9 +462,9 @@ TEST(ImageCli, AColourModelReadsPhotosAsTheyAre) {
                "task 'fashion-mnist' has 28×28 grayscale images");
     EXPECT_HAS(cli({"classify", "--model", colourModel(), "--photo", "5000"}).err,
                "--photo 5000: the test split has 406 images");
-    EXPECT_HAS(cli({"classify", "--model", colourModel(), "--photo", "1", "--image", photoFile})
-                   .err,
-               "give one of --image, --fashion-mnist and --photo");
+    EXPECT_HAS(
+        cli({"classify", "--model", colourModel(), "--photo", "1", "--image", photoFile}).err,
+        "give one of --image, --fashion-mnist and --photo");
 }
 
 // classify takes many images (issue 49): files and folders, one JSON object a line in order,
@@ -480,8 +480,7 @@ TEST(ImageCli, ClassifyTakesManyImagesAndFolders) {
     std::ofstream(dir + "/notes.txt") << "ignored: not an image file name";
     const std::string single = tmp("many-single.bmp");
     writeBmp(single, 30, 30, [](int x, int) { return x * 8; });
-    const Result r =
-        cli({"classify", "--model", colourModel(), "--json", "--image", single, dir});
+    const Result r = cli({"classify", "--model", colourModel(), "--json", "--image", single, dir});
     EXPECT_EQ(r.code, 1);
     EXPECT_HAS(r.err, "1 of 4 images could not be classified");
     std::istringstream lines(r.out);
@@ -492,12 +491,14 @@ TEST(ImageCli, ClassifyTakesManyImagesAndFolders) {
     for (size_t i = 0; i < 4; ++i) EXPECT_EQ(rows[i]["image"], order[i]);
     EXPECT_TRUE(rows[3].contains("error"));
     for (size_t i = 0; i < 3; ++i) {
-        const Result alone = cli({"classify", "--model", colourModel(), "--json", "--image", order[i]});
+        const Result alone =
+            cli({"classify", "--model", colourModel(), "--json", "--image", order[i]});
         ASSERT_EQ(alone.code, 0) << alone.err;
         EXPECT_EQ(json::parse(alone.out)["probabilities"], rows[i]["probabilities"]) << order[i];
     }
     // Text: one line per image.
-    const Result t = cli({"classify", "--model", vitModel(), "--image", dir + "/a.bmp", dir + "/b.bmp"});
+    const Result t =
+        cli({"classify", "--model", vitModel(), "--image", dir + "/a.bmp", dir + "/b.bmp"});
     ASSERT_EQ(t.code, 0) << t.err;
     EXPECT_EQ(std::count(t.out.begin(), t.out.end(), '\n'), 2);
     // One image's outputs are refused with many; a folder without images is named.

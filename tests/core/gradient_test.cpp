@@ -293,8 +293,9 @@ INSTANTIATE_TEST_SUITE_P(
                        R"(, "pool": "mean", "encoder_self": {"variant": "mixture",
                           "components": ["learned_gaussian", "dot"]})"),
         std::make_pair("colour_dot", R"(, "channels": 3)"),
-        std::make_pair("colour_gaussian_mean",
-                       R"(, "channels": 3, "pool": "mean", "encoder_self": {"variant": "gaussian"})"),
+        std::make_pair(
+            "colour_gaussian_mean",
+            R"(, "channels": 3, "pool": "mean", "encoder_self": {"variant": "gaussian"})"),
         std::make_pair("factorized_dense_dot",
                        R"(, "encoder_self": {"variant": "mixture",
                           "components": ["factorized_dense", "dot"]})")),

@@ -222,8 +222,8 @@ TEST(ColorModelImage, FitsByExactAreaAndPadsWithTheMeanColour) {
     for (size_t i = 0; i < portrait.rgb.size(); i += 3) portrait.rgb[i] = 0;
     const std::vector<uint8_t> p = prepareColorModelImage(portrait, 64);
     EXPECT_EQ(p.size(), 64u * 64u * 3u);
-    EXPECT_EQ(p[(10 * 64 + 7) * 3], 0);   // the band: the mean colour (red 0)
-    EXPECT_EQ(p[(10 * 64 + 8) * 3], 0);   // the photo: red 0
+    EXPECT_EQ(p[(10 * 64 + 7) * 3], 0);  // the band: the mean colour (red 0)
+    EXPECT_EQ(p[(10 * 64 + 8) * 3], 0);  // the photo: red 0
     EXPECT_EQ(p[(10 * 64 + 8) * 3 + 1], 200);
     EXPECT_FALSE(test::errorOf([] { prepareColorModelImage({2, 2, {1, 2, 3}}, 4); }).empty());
     EXPECT_FALSE(test::errorOf([] { prepareColorModelImage({0, 0, {}}, 4); }).empty());

@@ -232,7 +232,8 @@ TEST(VitTraining, JobsCheckTaskAndArchitecture) {
     s.configJson = nlohmann::json::parse(R"({"arch": "decoder"})");
     EXPECT_HAS(test::errorOf([&] { validateJobSpec(s); }), "needs an image model");
     s.configJson = nlohmann::json::parse(R"({"arch": "vit", "image_size": 32})");
-    EXPECT_HAS(test::errorOf([&] { validateJobSpec(s); }), "task 'fashion-mnist' has 28×28 grayscale images of 10 classes; the model takes "
+    EXPECT_HAS(test::errorOf([&] { validateJobSpec(s); }),
+               "task 'fashion-mnist' has 28×28 grayscale images of 10 classes; the model takes "
                "32×32 grayscale images of 10 classes");
     s.configJson = nlohmann::json::parse(R"({"arch": "vit", "channels": 3})");
     EXPECT_HAS(test::errorOf([&] { validateJobSpec(s); }), "28×28 colour images of 10 classes");
@@ -411,9 +412,9 @@ TEST(VitConfig, ChannelsAreOneOrThreeAndWidenThePatchEmbedding) {
     EXPECT_EQ(c.toJson()["channels"], 3);
     EXPECT_EQ(ModelConfig::fromJson(c.toJson()), c);
     for (const char* bad : {"0", "2", "4", "-3"})
-        EXPECT_HAS(configError(std::string(R"({"arch": "vit", "channels": )") + bad + "}"),
-                   "'channels' must be 1 (grayscale) or 3 (colour: R, G, B), got " +
-                       std::string(bad));
+        EXPECT_HAS(
+            configError(std::string(R"({"arch": "vit", "channels": )") + bad + "}"),
+            "'channels' must be 1 (grayscale) or 3 (colour: R, G, B), got " + std::string(bad));
     EXPECT_HAS(configError(R"({"arch": "vit", "channels": "3"})"), "'channels'");
     EXPECT_HAS(configError(R"({"arch": "vit", "channels": 3.0})"), "'channels'");
     EXPECT_HAS(configError(R"({"channels": 3})"), "'channels' belongs to arch \"vit\"");
@@ -430,8 +431,8 @@ TEST(VitModel, AColourPatchIsItsPixelsValuesTogether) {
            "image_size": 8, "patch": 4, "classes": 3)";
     Model colour = Model::initializeImages(
         ModelConfig::fromJsonText("{" + rest + R"(, "channels": 3})"), {"a", "b", "c"}, 5);
-    Model gray = Model::initializeImages(ModelConfig::fromJsonText("{" + rest + "}"),
-                                         {"a", "b", "c"}, 9);
+    Model gray =
+        Model::initializeImages(ModelConfig::fromJsonText("{" + rest + "}"), {"a", "b", "c"}, 9);
     for (auto& [name, t] : gray.params())
         if (name != "patch_embed.weight") t.m = colour.params().at(name).m;
     const Mat& wc = colour.params().at("patch_embed.weight").m;  // [16, 48]
@@ -458,20 +459,22 @@ TEST(ImageTasks, TheClothingPhotosLoadWithTheirSplitsAndRefuseModelsThatDoNotFit
     const ImageTask* t = findImageTask(kClothingPhotosTask);
     ASSERT_NE(t, nullptr);
     EXPECT_TRUE(isImageTask("clothing-photos"));
-    const ImageSet train = loadClothingPhotos(ATTNVIZ_TEST_DATA "/../../resources/data/clothing-photos",
-                                              "train");
+    const ImageSet train =
+        loadClothingPhotos(ATTNVIZ_TEST_DATA "/../../resources/data/clothing-photos", "train");
     EXPECT_EQ(train.size(), 1898u);
     EXPECT_EQ(train.channels, 3);
     EXPECT_EQ(train.imageBytes(), 64u * 64u * 3u);
     EXPECT_EQ(train.pixels.size(), 1898u * 64u * 64u * 3u);
     for (const char* split : {"validation", "test"})
-        EXPECT_EQ(loadClothingPhotos(ATTNVIZ_TEST_DATA "/../../resources/data/clothing-photos", split)
-                      .size(),
-                  406u);
+        EXPECT_EQ(
+            loadClothingPhotos(ATTNVIZ_TEST_DATA "/../../resources/data/clothing-photos", split)
+                .size(),
+            406u);
     EXPECT_HAS(test::errorOf([] { loadClothingPhotos("/nonexistent", "train"); }),
                "ATTNVIZ_CLOTHING_PHOTOS");
     EXPECT_HAS(test::errorOf([] {
-                   loadClothingPhotos(ATTNVIZ_TEST_DATA "/../../resources/data/clothing-photos", "dev");
+                   loadClothingPhotos(ATTNVIZ_TEST_DATA "/../../resources/data/clothing-photos",
+                                      "dev");
                }),
                "\"train\", \"validation\" and \"test\"");
     const ModelConfig gray = ModelConfig::fromJsonText(R"({"arch": "vit"})");
