@@ -150,8 +150,17 @@ ImageSet ImageTask::load(const std::string& split) const {
                     split + "\"");
     if (split == "test") return loadFashionMnist(fashionMnistDir(), "test");
     ImageSet train, validation;
-    splitValidation(loadFashionMnist(fashionMnistDir(), "train"), train, validation);
+    loadTraining(train, validation);
     return split == "train" ? std::move(train) : std::move(validation);
+}
+
+void ImageTask::loadTraining(ImageSet& train, ImageSet& validation) const {
+    if (name == kFashionMnistTask) {
+        splitValidation(loadFashionMnist(fashionMnistDir(), "train"), train, validation);
+        return;
+    }
+    train = load("train");
+    validation = load("validation");
 }
 
 void ImageTask::checkModel(const ModelConfig& cfg, const std::string& what) const {

@@ -73,6 +73,9 @@ struct ImageTask {
     // "train" (trained on), "validation" (held out: chooses the checkpoint) or "test" (the
     // final numbers only). Error naming the split otherwise, or what is wrong with the files.
     ImageSet load(const std::string& split) const;
+    // "train" and "validation" together, each file read once (Fashion-MNIST's two come from
+    // one file).
+    void loadTraining(ImageSet& train, ImageSet& validation) const;
     // Error naming `what` (a model's path) and the difference unless a model of `cfg`
     // classifies this task's images: arch "vit", the same image size, channels and classes.
     void checkModel(const ModelConfig& cfg, const std::string& what) const;

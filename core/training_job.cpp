@@ -247,8 +247,10 @@ struct TrainingJob::Impl {
         const bool images = isImageTask(spec.task);
         if (images) {
             const ImageTask& imageTask = *findImageTask(spec.task);
-            train = imageExamples(imageTask.load("train"));
-            heldOut = imageExamples(imageTask.load("validation"));
+            ImageSet trainImages, validation;
+            imageTask.loadTraining(trainImages, validation);
+            train = imageExamples(trainImages);
+            heldOut = imageExamples(validation);
             if (!fromInit)
                 model = Model::initializeImages(cfg, *imageTask.classes, spec.train.seed);
         } else if (!spec.task.empty()) {
