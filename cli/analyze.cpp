@@ -105,8 +105,9 @@ CLI::App* AnalyzeCommand::add(CLI::App& parent) {
     m_image.addOptions(c);
     imageFiles(c);
     m_imageCountOpt = c->add_option("--fashion-mnist-count", m_imageCount,
-                                    "Image models: average over the first N Fashion-MNIST images "
-                                    "of --split (the default without --image or --fashion-mnist)")
+                                    "Image models: average over the first N images of --split of "
+                                    "the model's image set, Fashion-MNIST or the clothing photos "
+                                    "(the default without --image, --fashion-mnist or --photo)")
                           ->capture_default_str()
                           ->check(integerIn(1, 60000));
     output(c->add_option("--out", m_out, "Output file (default: standard output)"), true);

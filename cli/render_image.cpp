@@ -46,8 +46,8 @@ void RenderCommand::addImageOptions() {
                     "(Dosovitskiy et al. 2021, Fig. 7)");
     m_countOpt = m_cmd
                      ->add_option("--fashion-mnist-count", m_imageCount,
-                                  "With --distance-by-layer: the first N Fashion-MNIST images "
-                                  "of --split")
+                                  "With --distance-by-layer: the first N images of --split of "
+                                  "the model's image set (Fashion-MNIST, the clothing photos)")
                      ->capture_default_str()
                      ->check(integerIn(1, 60000));
 }
@@ -163,9 +163,8 @@ void RenderCommand::runDistanceChart(std::ostream& out) {
         } else {
             std::string source;
             const ImageSet set = m_image.loadMany(m, path, m_imageCount, source);
-            const size_t px = size_t(set.rows) * size_t(set.cols);
             for (size_t i = 0; i < set.size(); ++i)
-                d.add(m.analyzeImage({set.image(i), set.image(i) + px}).blocks);
+                d.add(m.analyzeImage(set.imagePixels(i)).blocks);
         }
         if (uniform > 0 &&
             std::abs(uniform - uniformAttentionDistance(patchGrid(m.config()))) > 1e-9)

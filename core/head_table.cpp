@@ -111,13 +111,12 @@ SetAnalysis analyzeSet(Model& model, const std::vector<SetSentence>& sentences,
 
 ImageSetAnalysis analyzeImageSet(Model& model, const ImageSet& images, const SetRequest& request) {
     ImageSetAnalysis out(patchGrid(model.config()));
-    const size_t px = size_t(images.rows) * size_t(images.cols);
     for (size_t i = 0; i < images.size(); ++i) {
         if (request.cancelled && request.cancelled()) {
             out.cancelled = true;
             return out;
         }
-        const ImageAnalysis a = model.analyzeImage({images.image(i), images.image(i) + px});
+        const ImageAnalysis a = model.analyzeImage(images.imagePixels(i));
         out.distances.add(a.blocks);
         if (out.blocks.empty())
             for (const CapturedBlock& b : a.blocks)

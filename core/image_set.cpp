@@ -201,6 +201,15 @@ const ImageTask* imageTaskFor(const ModelConfig& cfg, const std::vector<std::str
     return nullptr;
 }
 
+const ImageTask* imageTaskReadBy(const ModelConfig& cfg,
+                                 const std::vector<std::string>& classNames) {
+    if (const ImageTask* exact = imageTaskFor(cfg, classNames)) return exact;
+    if (!cfg.isVision()) return nullptr;
+    for (const ImageTask& t : imageTasks())
+        if (cfg.imageSize == t.imageSize && cfg.channels == t.channels) return &t;
+    return nullptr;
+}
+
 bool isImageTask(const std::string& task) {
     return findImageTask(task) != nullptr;
 }

@@ -25,6 +25,10 @@ struct ImageSet {
     size_t size() const { return labels.size(); }
     size_t imageBytes() const { return size_t(rows) * size_t(cols) * size_t(channels); }
     const uint8_t* image(size_t i) const { return pixels.data() + i * imageBytes(); }
+    // Image i's pixels [rows, cols, channels], as Model::analyzeImage takes them.
+    std::vector<uint8_t> imagePixels(size_t i) const {
+        return {image(i), image(i) + imageBytes()};
+    }
     // Images [begin, end) as a new set.
     ImageSet slice(size_t begin, size_t end) const;
 };
@@ -87,6 +91,11 @@ const ImageTask* findImageTask(const std::string& name);
 // The image task whose images and class names `cfg` and `classNames` take, or nullptr (a model
 // trained on images of the person's own making).
 const ImageTask* imageTaskFor(const ModelConfig& cfg, const std::vector<std::string>& classNames);
+// The task whose images a model of `cfg` reads, for browsing them: imageTaskFor, else the first
+// task of the same image size and channels (a model of that shape with class names of its own),
+// else nullptr (a shape no bundled task has).
+const ImageTask* imageTaskReadBy(const ModelConfig& cfg,
+                                 const std::vector<std::string>& classNames);
 bool isImageTask(const std::string& task);
 // Every task train and eval take: the text tasks (core/tasks.h, taskNames) and the image task.
 std::vector<std::string> allTaskNames();

@@ -169,6 +169,13 @@ void HeadsDock::changeEvent(QEvent* event) {
     QWidget::changeEvent(event);
 }
 
+void HeadsDock::setTestImages(const attnviz::ImageSet* images, const std::string& task) {
+    m_testImages = images;
+    if (task == m_testTask) return;
+    m_testTask = task;
+    retranslateUi();
+}
+
 void HeadsDock::retranslateUi() {
     m_overSet->setText(tr("Over the sentence list"));
     m_cancel->setText(tr("Cancel"));
@@ -189,10 +196,11 @@ void HeadsDock::retranslateUi() {
         tr("The model to prune: those with importance over the sentence list"));
     m_overImages->setText(tr("Over %1 test images").arg(QLocale().toString(kTestImages)));
     m_overImages->setToolTip(
-        tr("Each head's mean attention distance over the first %1 Fashion-MNIST test images, "
+        //: %2 the image set: "Fashion-MNIST", "clothing-photo"
+        tr("Each head's mean attention distance over the first %1 %2 test images, "
            "as docs/results.md gives it (Dosovitskiy et al. 2021, Fig. 7), in the table and the "
            "chart. Shown until another image is chosen.")
-            .arg(QLocale().toString(kTestImages)));
+            .arg(QLocale().toString(kTestImages), taskLabel(m_testTask)));
     m_chartToggle->setText(tr("Distance by layer"));
     m_chartToggle->setToolTip(
         tr("The chart of mean attention distance by layer (Dosovitskiy et al. 2021, Fig. 7): "

@@ -84,7 +84,8 @@ public:
     void setImageHeads(const ImageModel* model, int layer, bool newResults = true);
     // The test images "Over test images" reads (the image chooser's; they may still be loading:
     // an empty set). `images` outlives the dock's use of it.
-    void setTestImages(const attnviz::ImageSet* images) { m_testImages = images; }
+    // `task` names them in the tooltip (core/image_set.h: "fashion-mnist", "clothing-photos").
+    void setTestImages(const attnviz::ImageSet* images, const std::string& task);
     // "Over test images" (image mode; what the button does): per model, on a clone taken under
     // its lock, the first kTestImages test images (fewer when there are fewer) analysed in a
     // worker thread, each head's mean attention distance over all of them
@@ -256,6 +257,7 @@ private:
     // last finished run's distances for the chart (shown while m_showSet).
     QPushButton* m_overImages = nullptr;
     const attnviz::ImageSet* m_testImages = nullptr;
+    std::string m_testTask = "fashion-mnist";  // whose test images they are
     bool m_runImages = false;
     std::unique_ptr<ImageSetOutcome> m_imageSet;
 };

@@ -28,14 +28,15 @@
 namespace attnviz::ui {
 namespace {
 
-constexpr int kSize = 28;       // Fashion-MNIST's side: what the image models read
 constexpr int kStripMax = 400;  // thumbnails in the strip (the filter narrows them)
 constexpr int kThumb = 48;      // a thumbnail's side, pixels
 constexpr int kPreview = 84;    // the previews' side
 
-QImage grayQImage(const uint8_t* px, int w, int h) {
-    QImage img(w, h, QImage::Format_Grayscale8);
-    for (int y = 0; y < h; ++y) std::memcpy(img.scanLine(y), px + size_t(y) * w, size_t(w));
+// Pixels [h, w, channels] (1: gray, 3: RGB) as an image.
+QImage pixelsQImage(const uint8_t* px, int w, int h, int channels) {
+    QImage img(w, h, channels == 3 ? QImage::Format_RGB888 : QImage::Format_Grayscale8);
+    const size_t row = size_t(w) * size_t(channels);
+    for (int y = 0; y < h; ++y) std::memcpy(img.scanLine(y), px + size_t(y) * row, row);
     return img;
 }
 
@@ -59,12 +60,15 @@ const char* const kImageMimeTypes[] = {"image/png",
 // Both preparations of a person's image, made once in the background: switching between them
 // or the invert switch only chooses among these.
 struct ImageChooser::Opened {
-    int width = 0, height = 0;  // the image as decoded
+    const ImageTask* task = nullptr;  // whose input it is made for
+    int width = 0, height = 0;        // the image as decoded
+    std::vector<uint8_t> colourSeen;  // a colour task's input: [S, S, 3], the photo fitted
+    // A gray task's: (empty for a colour task)
     ModelImage seen[2];         // the whole image: as it is, inverted
     bool autoInverts = false;   // what InvertMode::Auto chooses for the whole image
     GarmentCutout cut[2];       // the garment cut out: not inverted, inverted (auto)
     QImage steps[2];            // cutoutStepsImage of each, at the preview's height
-    QImage preview;             // the original at the preview's size
+    QImage preview;             // the original at the preview's size (gray for a gray task)
     ColorImage pasted;          // a pasted image's pixels, for a workspace; empty for a file
     QString error;              // why it could not be read; "" when it was
     bool cancelled = false;
@@ -73,6 +77,7 @@ struct ImageChooser::Opened {
 ImageChooser::ImageChooser(ImageModel* model, QWidget* parent)
     : QWidget(parent),
       m_model(model),
+      m_task(findImageTask(kFashionMnistTask)),
       m_filter(new QComboBox),
       m_invertBox(new QComboBox),
       m_prepareBox(new QComboBox),
@@ -119,8 +124,7 @@ QWidget* ImageChooser::createToolbar() {
     auto* bar = new QWidget;
     auto* h = new QHBoxLayout(bar);
     h->setContentsMargins(0, 0, 0, 0);
-    m_filter->addItem(QString(), -1);
-    for (size_t k = 0; k < fashionMnistClasses().size(); ++k) m_filter->addItem(QString(), int(k));
+    fillFilter();
     connect(m_filter, &QComboBox::activated, this,
             [this](int i) { setClassFilter(m_filter->itemData(i).toInt()); });
     for (int i = 0; i < 3; ++i) m_invertBox->addItem(QString());
@@ -144,12 +148,24 @@ QWidget* ImageChooser::createToolbar() {
     return bar;
 }
 
+void ImageChooser::fillFilter() {
+    const QSignalBlocker b(m_filter);
+    m_filter->clear();
+    m_filter->addItem(QString(), -1);
+    for (size_t k = 0; k < m_task->classes->size(); ++k) m_filter->addItem(QString(), int(k));
+}
+
+QString ImageChooser::taskName() const {
+    return taskLabel(m_task->name);
+}
+
 void ImageChooser::retranslateUi() {
     m_filter->setItemText(0, tr("Every class"));
     for (int k = 1; k < m_filter->count(); ++k)
-        m_filter->setItemText(k, classLabel(fashionMnistClasses()[size_t(k - 1)]));
+        m_filter->setItemText(k, classLabel((*m_task->classes)[size_t(k - 1)]));
     for (int i = 0; i < m_strip->count(); ++i) m_strip->item(i)->setToolTip(testImageName(i));
-    m_filter->setToolTip(tr("Which Fashion-MNIST test images the strip shows"));
+    //: %1 the image set: "Fashion-MNIST", "clothing-photo"
+    m_filter->setToolTip(tr("Which %1 test images the strip shows").arg(taskName()));
     m_open->setText(tr("Open image…"));
     m_cancel->setText(tr("Cancel"));
     m_cancel->setToolTip(tr("Stop opening the image; the image shown stays"));
@@ -170,10 +186,15 @@ void ImageChooser::retranslateUi() {
         tr("Cut out: the garment is separated from its background by colour and texture "
            "(GrabCut), cropped, centred and inverted as Fashion-MNIST's items are. Whole "
            "image: the image is made 28 × 28 as it is."));
+    // A colour task reads a photo as it is: nothing to cut out or invert.
+    for (QWidget* w : std::initializer_list<QWidget*>{m_invertLabel, m_invertBox, m_prepareLabel,
+                                                      m_prepareBox})
+        w->setVisible(!colour());
     m_original->setToolTip(tr("Your image"));
-    m_seen->setToolTip(tr("The 28 × 28 image the models see"));
+    m_seen->setToolTip(seenTip());
     if (m_own) setPreviewTips();
-    if (m_loading && !m_loaded) m_note->setText(tr("Loading the Fashion-MNIST test images…"));
+    //: %1 the image set: "Fashion-MNIST", "clothing-photo"
+    if (m_loading && !m_loaded) m_note->setText(tr("Loading the %1 test images…").arg(taskName()));
     // The note of the test image shown, when it still says that, in the new language.
     if (m_testIndex >= 0 && !m_testNote.isEmpty() && m_note->text() == m_testNote)
         m_note->setText(m_testNote = testImageNote());
@@ -184,33 +205,61 @@ void ImageChooser::changeEvent(QEvent* event) {
     QWidget::changeEvent(event);
 }
 
+void ImageChooser::setTask(const ImageTask* task) {
+    if (!task || task == m_task) return;
+    m_task = task;
+    ++m_loadGeneration;  // a load of the older task's images still going is dropped
+    m_loading = m_loaded = false;
+    m_test = ImageSet();
+    m_loadError.clear();
+    m_testIndex = -1;
+    m_testNote.clear();
+    m_note->clear();
+    {
+        const QSignalBlocker b(m_strip);
+        m_strip->clear();
+    }
+    fillFilter();
+    retranslateUi();
+    // A person's image shown or being opened is made again for the new task, read again as it
+    // was the first time (the file, or the pasted bytes the request holds).
+    const bool reopen = (m_own || m_opening) && m_lastDecode;
+    m_own.reset();
+    m_model->setImage({});  // the image shown does not fit the new task's models
+    showPreviews({});
+    if (reopen) startOpening(m_lastDecode, m_lastPath, m_lastName);
+}
+
 void ImageChooser::loadTestImages() {
     if (m_loading) return;
     m_loading = true;
     retranslateUi();
+    const int generation = m_loadGeneration;
     // A watcher owned by this chooser: destroyed with it, so a load still going when the
     // window closes delivers to nobody (QFuture::then(this, …) asserted on the vanished
     // context).
     auto* watcher = new QFutureWatcher<LoadedSet>(this);
-    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher] {
+    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, generation] {
         watcher->deleteLater();
+        if (generation != m_loadGeneration) return;  // another task's images came meanwhile
         LoadedSet loaded = watcher->result();
         m_test = std::move(loaded.set);
         m_loadError = loaded.error;
         m_loaded = true;
         m_note->setText(m_loadError);
         if (!m_loadError.isEmpty())
-            emit problem(tr("The Fashion-MNIST test images could not be read"), m_loadError);
+            //: %1 the image set: "Fashion-MNIST", "clothing-photo"
+            emit problem(tr("The %1 test images could not be read").arg(taskName()), m_loadError);
         fillStrip();
         if (m_pendingTest >= 0)
             chooseTestImageWhenLoaded(std::exchange(m_pendingTest, -1));
         else if (m_model->image().empty() && !m_opening && m_test.size() > 0)
             m_strip->setCurrentRow(0);  // not over an own image still being decoded
     });
-    watcher->setFuture(QtConcurrent::run(backgroundPool(), [dir = fashionMnistDir()] {
+    watcher->setFuture(QtConcurrent::run(backgroundPool(), [task = m_task] {
         LoadedSet out;
         try {
-            out.set = loadFashionMnist(dir, "test");
+            out.set = task->load("test");
         } catch (const std::exception& e) {
             out.error = QString::fromStdString(e.what());
         }
@@ -232,7 +281,7 @@ void ImageChooser::fillStrip() {
     int shown = 0;
     for (size_t i = 0; i < m_test.size() && shown < kStripMax; ++i) {
         if (label >= 0 && m_test.labels[i] != label) continue;
-        const QImage img = grayQImage(m_test.image(i), m_test.cols, m_test.rows);
+        const QImage img = pixelsQImage(m_test.image(i), m_test.cols, m_test.rows, m_test.channels);
         auto* item = new QListWidgetItem(QIcon(QPixmap::fromImage(img.scaled(kThumb, kThumb))), {});
         item->setData(Qt::UserRole, int(i));
         m_strip->addItem(item);
@@ -243,7 +292,7 @@ void ImageChooser::fillStrip() {
 
 QString ImageChooser::testImageName(int row) const {
     const int i = m_strip->item(row)->data(Qt::UserRole).toInt();
-    return classLabel(fashionMnistClasses()[m_test.labels[size_t(i)]]) + QString(" · #%1").arg(i);
+    return classLabel((*m_task->classes)[m_test.labels[size_t(i)]]) + QString(" · #%1").arg(i);
 }
 
 void ImageChooser::setClassFilter(int label) {
@@ -267,9 +316,11 @@ bool ImageChooser::chooseTestImageWhenLoaded(int index, QString* error) {
         return true;
     }
     return refuse(tr("The workspace's image could not be shown"),
-                  tr("Test image %1 is not among the %2 Fashion-MNIST test images.")
+                  //: %3 the image set: "Fashion-MNIST", "clothing-photo"
+                  tr("Test image %1 is not among the %2 %3 test images.")
                       .arg(index)
-                      .arg(m_test.size()),
+                      .arg(m_test.size())
+                      .arg(taskName()),
                   error);
 }
 
@@ -279,10 +330,10 @@ void ImageChooser::chooseTestImage(int index) {
     m_own.reset();
     m_ownPath.clear();
     m_testIndex = index;
-    const size_t n = size_t(m_test.rows) * size_t(m_test.cols);
-    std::vector<uint8_t> px(m_test.image(size_t(index)), m_test.image(size_t(index)) + n);
+    const uint8_t* first = m_test.image(size_t(index));
+    std::vector<uint8_t> px(first, first + m_test.imageBytes());
     m_model->setImage(px, m_test.labels[size_t(index)],
-                      "fashion-mnist test image " + std::to_string(index));
+                      m_task->name + " test image " + std::to_string(index));
     showPreviews({});
     m_note->setText(m_testNote = testImageNote());
 }
@@ -290,7 +341,7 @@ void ImageChooser::chooseTestImage(int index) {
 QString ImageChooser::testImageNote() const {
     return tr("Test image %1: %2")
         .arg(m_testIndex)
-        .arg(classLabel(fashionMnistClasses()[m_test.labels[size_t(m_testIndex)]]));
+        .arg(classLabel((*m_task->classes)[m_test.labels[size_t(m_testIndex)]]));
 }
 
 bool ImageChooser::refuse(const QString& heading, const QString& why, QString* error) {
@@ -303,6 +354,9 @@ bool ImageChooser::refuse(const QString& heading, const QString& why, QString* e
 void ImageChooser::startOpening(Decode decode, const QString& path, const std::string& ownName) {
     const bool keepPixels = path.isEmpty();  // a pasted image: kept for a saved workspace
     cancelOpening();
+    m_lastDecode = decode;
+    m_lastPath = path;
+    m_lastName = ownName;
     auto cancel = std::make_shared<std::atomic<bool>>(false);
     m_cancelOpen = cancel;
     const int generation = ++m_openGeneration;
@@ -318,20 +372,30 @@ void ImageChooser::startOpening(Decode decode, const QString& path, const std::s
         watcher->deleteLater();
         if (generation == m_openGeneration) finishOpening(watcher->result(), path, ownName);
     });
-    watcher->setFuture(
-        QtConcurrent::run(backgroundPool(), [decode = std::move(decode), cancel, keepPixels] {
+    watcher->setFuture(QtConcurrent::run(
+        backgroundPool(), [decode = std::move(decode), cancel, keepPixels, task = m_task] {
             auto out = std::make_shared<Opened>();
+            out->task = task;
+            const int kSize = task->imageSize;
             try {
                 ColorImage color = decode(cancel.get());
                 out->width = color.width;
                 out->height = color.height;
+                if (task->channels == 3) {  // read as it is (model-spec 3.12)
+                    out->colourSeen = prepareColorModelImage(color, kSize);
+                    out->preview = render::qImage(color).scaled(kPreview - 4, kPreview - 4,
+                                                                Qt::KeepAspectRatio,
+                                                                Qt::SmoothTransformation);
+                    if (keepPixels) out->pasted = std::move(color);
+                    return out;
+                }
                 const GrayImage gray = grayImage(color);
                 const ModelImage automatic = prepareModelImage(gray, kSize, InvertMode::Auto);
                 out->autoInverts = automatic.inverted;
                 out->seen[automatic.inverted ? 1 : 0] = automatic;
                 out->seen[automatic.inverted ? 0 : 1] = prepareModelImage(
                     gray, kSize, automatic.inverted ? InvertMode::No : InvertMode::Yes);
-                out->preview = grayQImage(gray.pixels.data(), gray.width, gray.height)
+                out->preview = pixelsQImage(gray.pixels.data(), gray.width, gray.height, 1)
                                    .scaled(kPreview - 4, kPreview - 4, Qt::KeepAspectRatio,
                                            Qt::SmoothTransformation);
                 for (int k = 0; k < 2; ++k) {  // GrabCut on a copy of at most 320 pixels: < 1 s
@@ -479,6 +543,23 @@ void ImageChooser::setPrepare(PrepareMode mode) {
 }
 
 void ImageChooser::showOwnImage() {
+    if (m_own->task != m_task) return;  // made for another task: being made again
+    const QString name = m_ownPath.isEmpty()
+                             ? tr("Your pasted image")
+                             : tr("Your image: %1").arg(QFileInfo(m_ownPath).fileName());
+    if (colour()) {
+        const QSignalBlocker b(m_strip);
+        m_strip->setCurrentRow(-1);
+        m_testIndex = -1;
+        m_model->setImage(m_own->colourSeen, std::nullopt,
+                          m_ownName + " (" + std::to_string(m_own->width) + "×" +
+                              std::to_string(m_own->height) +
+                              " pixels, colour, fitted on its mean colour)");
+        showPreviews(m_own->preview);
+        setPreviewTips();
+        m_note->setText(name);
+        return;
+    }
     const bool cutout = m_prepare == PrepareMode::Cutout, invert = ownInverted();
     const GarmentCutout& cut = m_own->cut[invert ? 1 : 0];
     const ModelImage& in = cutout ? cut.model : m_own->seen[invert ? 1 : 0];
@@ -493,9 +574,6 @@ void ImageChooser::showOwnImage() {
                           std::to_string(m_own->height) + " pixels" + how + ")");
     showPreviews(cutout ? m_own->steps[invert ? 1 : 0] : m_own->preview);
     setPreviewTips();
-    const QString name = m_ownPath.isEmpty()
-                             ? tr("Your pasted image")
-                             : tr("Your image: %1").arg(QFileInfo(m_ownPath).fileName());
     m_note->setText(
         cutout && !cut.found && cut.model.fitted
             ? tr("%1 (no garment cut out: %2)").arg(name, QString::fromStdString(cut.note))
@@ -503,11 +581,28 @@ void ImageChooser::showOwnImage() {
 }
 
 bool ImageChooser::ownInverted() const {
+    if (colour()) return false;
     if (m_prepare == PrepareMode::Cutout) return m_invert != InvertMode::No;
     return m_invert == InvertMode::Yes || (m_invert == InvertMode::Auto && m_own->autoInverts);
 }
 
+QString ImageChooser::seenTip() const {
+    //: %1 the side in pixels (28, 64); %2 "grayscale" or "colour"
+    return tr("The %1 × %1 %2 image the models see")
+        .arg(m_task->imageSize)
+        .arg(colour() ? tr("colour") : tr("grayscale"));
+}
+
 void ImageChooser::setPreviewTips() {
+    if (colour()) {
+        m_original->setToolTip(tr("Your image"));
+        m_seen->setToolTip(
+            seenTip() +
+            tr(": your photo as it is, its longer side scaled to %1 pixels and the rest filled "
+               "with its mean colour, as the clothing photos were made")
+                .arg(m_task->imageSize));
+        return;
+    }
     const bool cutout = m_prepare == PrepareMode::Cutout, invert = ownInverted();
     const GarmentCutout& cut = m_own->cut[invert ? 1 : 0];
     m_original->setToolTip(
@@ -516,8 +611,7 @@ void ImageChooser::setPreviewTips() {
                          "models read it as the 28 × 28 image on the right")
                     : tr("No garment was cut out (%1): the whole image is used")
                           .arg(QString::fromStdString(cut.note)));
-    m_seen->setToolTip(tr("The 28 × 28 image the models see") +
-                       (invert ? tr(" (inverted)") : QString()));
+    m_seen->setToolTip(seenTip() + (invert ? tr(" (inverted)") : QString()));
 }
 
 void ImageChooser::showPreviews(const QImage& own) {
@@ -527,9 +621,12 @@ void ImageChooser::showPreviews(const QImage& own) {
         m_original->setPixmap(QPixmap::fromImage(own));
     }
     const auto& px = m_model->image();
-    if (px.size() == size_t(kSize * kSize))
-        m_seen->setPixmap(QPixmap::fromImage(
-            grayQImage(px.data(), kSize, kSize).scaled(kPreview - 4, kPreview - 4)));
+    const int side = m_task->imageSize, channels = m_task->channels;
+    if (px.size() == size_t(side) * size_t(side) * size_t(channels))
+        m_seen->setPixmap(QPixmap::fromImage(pixelsQImage(px.data(), side, side, channels)
+                                                 .scaled(kPreview - 4, kPreview - 4)));
+    else
+        m_seen->clear();
 }
 
 void ImageChooser::openImageDialog() {

@@ -1,14 +1,19 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-// The image set's input (issue 28): a strip of Fashion-MNIST test images to browse, with a
-// class filter (the test images loaded once, in the background, by core/image_set.h), and a
-// person's own image: Open image…, dropped on the window or pasted. An own image is decoded
-// with render/image_file.h's limits and made into the model's 28 × 28 input: by default the
-// garment is cut out of its background, cropped, centred and inverted as Fashion-MNIST's
-// items are (core/garment_cutout.h), or the whole image is converted (core/image_input.h);
-// invert auto, yes or no. The steps (the garment found in the photo, the crop) and the
-// 28 × 28 image are shown beside the strip. The chosen image goes to the ImageModel.
+// The image set's input (issue 28): a strip of the image task's test images to browse, with a
+// class filter (the test images loaded once per task, in the background, by core/image_set.h),
+// and a person's own image: Open image…, dropped on the window or pasted. The task is the one
+// whose images the models read (setTask; Fashion-MNIST until told otherwise).
+//
+// An own image is decoded with render/image_file.h's limits and made into the task's input.
+// For Fashion-MNIST's 28 × 28 grayscale: by default the garment is cut out of its background,
+// cropped, centred and inverted as Fashion-MNIST's items are (core/garment_cutout.h), or the
+// whole image is converted (core/image_input.h); invert auto, yes or no; the steps (the garment
+// found in the photo, the crop) and the 28 × 28 image are shown beside the strip. For the
+// clothing photos' 64 × 64 colour (issue 49) the photo is read as it is, fitted on its mean
+// colour exactly as the set's photos were made (prepareColorModelImage): no cut-out, no invert.
+// The chosen image goes to the ImageModel.
 //
 // An own image is decoded off the UI thread (on the app's background pool), so a large or
 // hostile file never freezes the window: the request*() functions start it and return; the
@@ -41,7 +46,16 @@ public:
     explicit ImageChooser(ImageModel* model, QWidget* parent = nullptr);
     ~ImageChooser() override;  // gives up an own image still being decoded
 
-    // Loads the test images in the background, once (the first call); the first one is
+    // The task whose images the models read (core/image_set.h imageTaskReadBy; null is ignored).
+    // Another task than before drops the test images and the image shown (its pixels do not fit
+    // the models), and makes a person's image shown again for the new task (read again from its
+    // file, or the pasted pixels kept).
+    void setTask(const ImageTask* task);
+    const ImageTask& task() const { return *m_task; }
+    // The task's name for people: "Fashion-MNIST", "clothing-photo" (as in "the %1 test images"),
+    // in the installed language.
+    QString taskName() const;
+    // Loads the task's test images in the background, once (the first call); the first one is
     // chosen when they arrive and no image was chosen before.
     void loadTestImages();
     // Blocks until the test images are there (tests). False with the reason when they
@@ -50,7 +64,7 @@ public:
     const ImageSet& testImages() const { return m_test; }
     // Chooses test image `index` (of the whole test split): the models read it.
     void chooseTestImage(int index);
-    // The class filter: -1 every class, else a label 0 … 9.
+    // The class filter: -1 every class, else a label of the task's classes.
     void setClassFilter(int label);
     // A person's own image file, decoded in the background (render/image_file.h says what is
     // refused): shown when it arrives, or refused through problem().
@@ -88,7 +102,7 @@ public:
     // Chooses test image `index` now, or as soon as the test images are there; an index
     // outside the test set is refused by problem() (and *error when known at once).
     bool chooseTestImageWhenLoaded(int index, QString* error = nullptr);
-    QLabel* modelView() const { return m_seen; }  // the 28 × 28 image the model sees
+    QLabel* modelView() const { return m_seen; }  // the image the model sees (28 × 28, 64 × 64)
     // The own image: its cut-out steps (the garment outlined, the crop, the 28 × 28 image), or
     // the whole image.
     QLabel* stepsView() const { return m_original; }
@@ -106,8 +120,9 @@ protected:
     void changeEvent(QEvent* event) override;
 
 private:
-    // A person's image as a background job makes it: decoded, its two 28 × 28 inputs (as it
-    // is and inverted) and its preview, so that the UI thread only shows them.
+    // A person's image as a background job makes it for one task: decoded, its inputs (gray:
+    // the whole image and the cut-out, each as it is and inverted; colour: the photo fitted)
+    // and its previews, so that the UI thread only shows them.
     struct Opened;
     using Decode = std::function<ColorImage(const std::atomic<bool>* cancel)>;
     void retranslateUi();
@@ -117,6 +132,8 @@ private:
     // Runs `decode` in the background; the result is shown as the file `path` ("" when
     // pasted), named `ownName` in the model's source; older requests are given up.
     void startOpening(Decode decode, const QString& path, const std::string& ownName);
+    bool colour() const { return m_task->channels == 3; }
+    void fillFilter();  // the task's classes
     void finishOpening(std::shared_ptr<Opened> opened, const QString& path,
                        const std::string& ownName);
     void showOwnImage();  // m_own's input as m_prepare and m_invert say
@@ -124,10 +141,13 @@ private:
     // inverts every cut-out on auto), the whole image as InvertMode says.
     bool ownInverted() const;
     void setPreviewTips();                 // the previews' tooltips, in the installed language
+    QString seenTip() const;               // "The 28 × 28 grayscale image the models see"
     void showPreviews(const QImage& own);  // the original (null: none) and the model's view
     bool refuse(const QString& heading, const QString& why, QString* error);
     ImageModel* m_model;
+    const ImageTask* m_task;  // whose test images the strip shows and whose input is made
     ImageSet m_test;
+    int m_loadGeneration = 0;  // counts tasks: test images of an older task are dropped
     bool m_loading = false, m_loaded = false;
     QString m_loadError;
     QString testImageNote() const;        // "Test image 7: Sneaker", in the installed language
@@ -139,6 +159,9 @@ private:
     QString m_openError;                  // why the last request was refused or given up
     int m_openGeneration = 0;             // counts requests: a result of an older one is dropped
     std::shared_ptr<std::atomic<bool>> m_cancelOpen;  // the running request's cancel switch
+    Decode m_lastDecode;  // the last request, made again for another task (setTask)
+    QString m_lastPath;
+    std::string m_lastName;
     int m_testIndex = -1;    // the test image chosen, -1 when another image is
     int m_pendingTest = -1;  // chosen when the test images arrive
     InvertMode m_invert = InvertMode::Auto;

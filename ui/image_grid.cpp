@@ -144,8 +144,8 @@ QString ImageGrid::classAccuracyTip(const ModelColumn& column) const {
     if (o->foreign)
         //: Tooltip of an image model's column header
         return tr(
-            "<b>Per class</b>: none, the model does not read Fashion-MNIST's images and "
-            "classes");
+            "<b>Per class</b>: none, the model does not read the images and classes of a "
+            "bundled image set (Fashion-MNIST, the clothing photos)");
     if (!o->error.isEmpty())
         //: Tooltip of an image model's column header: %1 why the images could not be read
         return tr("<b>Per class</b>: the held-out images could not be read (%1)")

@@ -63,7 +63,17 @@ void MainWindow::updateMode() {
     m_fields->setRowVisible(m_source, !image);
     m_fields->setRowVisible(m_target, !image);
     m_controls->setVisible(!image);
-    if (m_heads) m_heads->setTestImages(&m_imageView->chooser()->testImages());
+    // The chooser browses the images the models read: the task of the first image model that
+    // reads a bundled task's images (core/image_set.h), Fashion-MNIST's when none does.
+    if (image) {
+        const ImageTask* task = nullptr;
+        for (const ModelColumn& c : columns())
+            if (!task && c.model) task = imageTaskReadBy(c.model->config(), c.model->classNames());
+        m_imageView->chooser()->setTask(task ? task : findImageTask(kFashionMnistTask));
+    }
+    if (m_heads)
+        m_heads->setTestImages(&m_imageView->chooser()->testImages(),
+                               m_imageView->chooser()->task().name);
     if (m_heads) m_heads->setImageMode(image);
     m_modes->setCurrentWidget(image ? static_cast<QWidget*>(m_imageView) : m_modes->widget(0));
     // The stack is as wide as its shown page needs: the image view's minimum (930 px) would

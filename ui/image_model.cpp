@@ -8,6 +8,7 @@
 
 #include "background.h"
 #include "core/error.h"
+#include "core/image_set.h"
 #include "language.h"
 #include "render/words.h"
 
@@ -47,6 +48,14 @@ QString classLabel(const std::string& name) {
     for (const char* c : kPhotoClasses)
         if (name == c) return QCoreApplication::translate("attnviz::ui::ClothingPhotos", c);
     return QString::fromStdString(name);
+}
+
+QString taskLabel(const std::string& task) {
+    //: An image set's name, as in "the Fashion-MNIST test images"
+    if (task == kFashionMnistTask) return QCoreApplication::translate("attnviz::ui::ImageTasks", "Fashion-MNIST");
+    //: An image set's name, as in "the clothing-photo test images" (issue 49)
+    if (task == kClothingPhotosTask) return QCoreApplication::translate("attnviz::ui::ImageTasks", "clothing-photo");
+    return QString::fromStdString(task);
 }
 
 ImageModel::ImageModel(QObject* parent) : QObject(parent) {}

@@ -106,6 +106,9 @@ private:
 // A class's name for people: the ten Fashion-MNIST classes and the ten clothing photos' classes
 // in the installed language, any other name as the model's file gives it.
 QString classLabel(const std::string& name);
+// An image task's name for people (core/image_set.h): "Fashion-MNIST", "clothing-photo" (as in
+// "the %1 test images") in the installed language, any other task by its name.
+QString taskLabel(const std::string& task);
 
 // Every column analysed on `pixels` (each under its lock), as the worker does.
 std::vector<ImageColumnResult> analyzeImageColumns(const std::vector<ModelColumn>& columns,

@@ -1150,13 +1150,14 @@ the %1 maps follow</source>
         <translation>%1 · 一直显示，直到选择另一张图像</translation>
     </message>
     <message>
-        <source>Each head&apos;s mean attention distance over the first %1 Fashion-MNIST test images, as docs/results.md gives it (Dosovitskiy et al. 2021, Fig. 7), in the table and the chart. Shown until another image is chosen.</source>
-        <translation>每个头在前 %1 张 Fashion-MNIST 测试图像上的平均注意力距离，与 docs/results.md 中的算法相同（Dosovitskiy 等，2021，图 7），显示在表格和图表中。一直显示，直到选择另一张图像。</translation>
-    </message>
-    <message>
         <source>No image model&apos;s name contains “%1”.</source>
         <extracomment>The distance chart when the Heads dock&apos;s filter keeps no model: %1 the filter</extracomment>
         <translation>没有名称包含“%1”的图像模型。</translation>
+    </message>
+    <message>
+        <source>Each head&apos;s mean attention distance over the first %1 %2 test images, as docs/results.md gives it (Dosovitskiy et al. 2021, Fig. 7), in the table and the chart. Shown until another image is chosen.</source>
+        <extracomment>%2 the image set: &quot;Fashion-MNIST&quot;, &quot;clothing-photo&quot;</extracomment>
+        <translation>每个头在前 %1 张%2测试图像上的平均注意力距离，与 docs/results.md 中的算法相同（Dosovitskiy 等，2021，图 7），显示在表格和图表中。一直显示，直到选择另一张图像。</translation>
     </message>
 </context>
 <context>
@@ -1477,10 +1478,6 @@ weight %6</source>
         <translation>所有类别</translation>
     </message>
     <message>
-        <source>Which Fashion-MNIST test images the strip shows</source>
-        <translation>图像条中显示哪些 Fashion-MNIST 测试图像</translation>
-    </message>
-    <message>
         <source>Open image…</source>
         <translation>打开图像…</translation>
     </message>
@@ -1511,18 +1508,6 @@ weight %6</source>
     <message>
         <source>Your image</source>
         <translation>你的图像</translation>
-    </message>
-    <message>
-        <source>The 28 × 28 image the models see</source>
-        <translation>模型看到的 28 × 28 图像</translation>
-    </message>
-    <message>
-        <source>Loading the Fashion-MNIST test images…</source>
-        <translation>正在加载 Fashion-MNIST 测试图像…</translation>
-    </message>
-    <message>
-        <source>The Fashion-MNIST test images could not be read</source>
-        <translation>无法读取 Fashion-MNIST 测试图像</translation>
     </message>
     <message>
         <source>Test image %1: %2</source>
@@ -1559,10 +1544,6 @@ weight %6</source>
     <message>
         <source>The workspace&apos;s image could not be shown</source>
         <translation>无法显示工作区中的图像</translation>
-    </message>
-    <message>
-        <source>Test image %1 is not among the %2 Fashion-MNIST test images.</source>
-        <translation>测试图像 %1 不在 %2 张 Fashion-MNIST 测试图像之中。</translation>
     </message>
     <message>
         <source>Cancel</source>
@@ -1612,6 +1593,42 @@ weight %6</source>
         <source>No garment was cut out (%1): the whole image is used</source>
         <translation>没有抠出衣物（%1）：使用整幅图像</translation>
     </message>
+    <message>
+        <source>Which %1 test images the strip shows</source>
+        <extracomment>%1 the image set: &quot;Fashion-MNIST&quot;, &quot;clothing-photo&quot;</extracomment>
+        <translation>图像条中显示哪些%1测试图像</translation>
+    </message>
+    <message>
+        <source>Loading the %1 test images…</source>
+        <extracomment>%1 the image set: &quot;Fashion-MNIST&quot;, &quot;clothing-photo&quot;</extracomment>
+        <translation>正在加载%1测试图像…</translation>
+    </message>
+    <message>
+        <source>The %1 test images could not be read</source>
+        <translation>无法读取%1测试图像</translation>
+    </message>
+    <message>
+        <source>Test image %1 is not among the %2 %3 test images.</source>
+        <extracomment>%3 the image set: &quot;Fashion-MNIST&quot;, &quot;clothing-photo&quot;</extracomment>
+        <translation>测试图像 %1 不在 %2 张%3测试图像之中。</translation>
+    </message>
+    <message>
+        <source>The %1 × %1 %2 image the models see</source>
+        <extracomment>%1 the side in pixels (28, 64); %2 &quot;grayscale&quot; or &quot;colour&quot;</extracomment>
+        <translation>模型看到的 %1 × %1 %2图像</translation>
+    </message>
+    <message>
+        <source>colour</source>
+        <translation>彩色</translation>
+    </message>
+    <message>
+        <source>grayscale</source>
+        <translation>灰度</translation>
+    </message>
+    <message>
+        <source>: your photo as it is, its longer side scaled to %1 pixels and the rest filled with its mean colour, as the clothing photos were made</source>
+        <translation>：您的照片原样读入，长边缩放到 %1 像素，其余部分用照片的平均颜色填充，与服装照片数据集的制作方式相同</translation>
+    </message>
 </context>
 <context>
     <name>attnviz::ui::ImageGrid</name>
@@ -1656,11 +1673,6 @@ weight %6</source>
         <translation>&lt;b&gt;各类别&lt;/b&gt;：正在计算…</translation>
     </message>
     <message>
-        <source>&lt;b&gt;Per class&lt;/b&gt;: none, the model does not read Fashion-MNIST&apos;s images and classes</source>
-        <extracomment>Tooltip of an image model&apos;s column header</extracomment>
-        <translation>&lt;b&gt;各类别&lt;/b&gt;：无，该模型读取的不是 Fashion-MNIST 的图像和类别</translation>
-    </message>
-    <message>
         <source>&lt;b&gt;Per class&lt;/b&gt;: the held-out images could not be read (%1)</source>
         <extracomment>Tooltip of an image model&apos;s column header: %1 why the images could not be read</extracomment>
         <translation>&lt;b&gt;各类别&lt;/b&gt;：无法读取留出集图像（%1）</translation>
@@ -1674,6 +1686,24 @@ weight %6</source>
         <source>&lt;b&gt;Per class&lt;/b&gt;, on the %1 validation clothing photos (held out, never trained on):</source>
         <extracomment>Tooltip of an image model&apos;s column header, above each class&apos;s accuracy: %1 how many photos (406)</extracomment>
         <translation>&lt;b&gt;各类别&lt;/b&gt;准确率，基于 %1 张服装照片验证集（留出集，从未用于训练）：</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Per class&lt;/b&gt;: none, the model does not read the images and classes of a bundled image set (Fashion-MNIST, the clothing photos)</source>
+        <extracomment>Tooltip of an image model&apos;s column header</extracomment>
+        <translation>&lt;b&gt;各类别&lt;/b&gt;：无，该模型读取的不是内置图像集（Fashion-MNIST、服装照片）的图像和类别</translation>
+    </message>
+</context>
+<context>
+    <name>attnviz::ui::ImageTasks</name>
+    <message>
+        <source>Fashion-MNIST</source>
+        <extracomment>An image set&apos;s name, as in &quot;the Fashion-MNIST test images&quot;</extracomment>
+        <translation> Fashion-MNIST </translation>
+    </message>
+    <message>
+        <source>clothing-photo</source>
+        <extracomment>An image set&apos;s name, as in &quot;the clothing-photo test images&quot; (issue 49)</extracomment>
+        <translation>服装照片</translation>
     </message>
 </context>
 <context>

@@ -1150,13 +1150,14 @@ the %1 maps follow</source>
         <translation>%1 · 一直顯示，直到選擇另一張影像</translation>
     </message>
     <message>
-        <source>Each head&apos;s mean attention distance over the first %1 Fashion-MNIST test images, as docs/results.md gives it (Dosovitskiy et al. 2021, Fig. 7), in the table and the chart. Shown until another image is chosen.</source>
-        <translation>每個頭在前 %1 張 Fashion-MNIST 測試影像上的平均注意力距離，與 docs/results.md 中的演算法相同（Dosovitskiy 等，2021，圖 7），顯示在表格和圖表中。一直顯示，直到選擇另一張影像。</translation>
-    </message>
-    <message>
         <source>No image model&apos;s name contains “%1”.</source>
         <extracomment>The distance chart when the Heads dock&apos;s filter keeps no model: %1 the filter</extracomment>
         <translation>沒有名稱包含「%1」的影像模型。</translation>
+    </message>
+    <message>
+        <source>Each head&apos;s mean attention distance over the first %1 %2 test images, as docs/results.md gives it (Dosovitskiy et al. 2021, Fig. 7), in the table and the chart. Shown until another image is chosen.</source>
+        <extracomment>%2 the image set: &quot;Fashion-MNIST&quot;, &quot;clothing-photo&quot;</extracomment>
+        <translation>每個頭在前 %1 張%2測試影像上的平均注意力距離，與 docs/results.md 中的演算法相同（Dosovitskiy 等，2021，圖 7），顯示在表格和圖表中。一直顯示，直到選擇另一張影像。</translation>
     </message>
 </context>
 <context>
@@ -1477,10 +1478,6 @@ weight %6</source>
         <translation>所有類別</translation>
     </message>
     <message>
-        <source>Which Fashion-MNIST test images the strip shows</source>
-        <translation>影像條中顯示哪些 Fashion-MNIST 測試影像</translation>
-    </message>
-    <message>
         <source>Open image…</source>
         <translation>開啟影像…</translation>
     </message>
@@ -1511,18 +1508,6 @@ weight %6</source>
     <message>
         <source>Your image</source>
         <translation>你的影像</translation>
-    </message>
-    <message>
-        <source>The 28 × 28 image the models see</source>
-        <translation>模型看到的 28 × 28 影像</translation>
-    </message>
-    <message>
-        <source>Loading the Fashion-MNIST test images…</source>
-        <translation>正在載入 Fashion-MNIST 測試影像…</translation>
-    </message>
-    <message>
-        <source>The Fashion-MNIST test images could not be read</source>
-        <translation>無法讀取 Fashion-MNIST 測試影像</translation>
     </message>
     <message>
         <source>Test image %1: %2</source>
@@ -1559,10 +1544,6 @@ weight %6</source>
     <message>
         <source>The workspace&apos;s image could not be shown</source>
         <translation>無法顯示工作區中的影像</translation>
-    </message>
-    <message>
-        <source>Test image %1 is not among the %2 Fashion-MNIST test images.</source>
-        <translation>測試影像 %1 不在 %2 張 Fashion-MNIST 測試影像之中。</translation>
     </message>
     <message>
         <source>Cancel</source>
@@ -1612,6 +1593,42 @@ weight %6</source>
         <source>No garment was cut out (%1): the whole image is used</source>
         <translation>沒有摳出衣物（%1）：使用整幅影像</translation>
     </message>
+    <message>
+        <source>Which %1 test images the strip shows</source>
+        <extracomment>%1 the image set: &quot;Fashion-MNIST&quot;, &quot;clothing-photo&quot;</extracomment>
+        <translation>影像條中顯示哪些%1測試影像</translation>
+    </message>
+    <message>
+        <source>Loading the %1 test images…</source>
+        <extracomment>%1 the image set: &quot;Fashion-MNIST&quot;, &quot;clothing-photo&quot;</extracomment>
+        <translation>正在載入%1測試影像…</translation>
+    </message>
+    <message>
+        <source>The %1 test images could not be read</source>
+        <translation>無法讀取%1測試影像</translation>
+    </message>
+    <message>
+        <source>Test image %1 is not among the %2 %3 test images.</source>
+        <extracomment>%3 the image set: &quot;Fashion-MNIST&quot;, &quot;clothing-photo&quot;</extracomment>
+        <translation>測試影像 %1 不在 %2 張%3測試影像之中。</translation>
+    </message>
+    <message>
+        <source>The %1 × %1 %2 image the models see</source>
+        <extracomment>%1 the side in pixels (28, 64); %2 &quot;grayscale&quot; or &quot;colour&quot;</extracomment>
+        <translation>模型看到的 %1 × %1 %2影像</translation>
+    </message>
+    <message>
+        <source>colour</source>
+        <translation>彩色</translation>
+    </message>
+    <message>
+        <source>grayscale</source>
+        <translation>灰階</translation>
+    </message>
+    <message>
+        <source>: your photo as it is, its longer side scaled to %1 pixels and the rest filled with its mean colour, as the clothing photos were made</source>
+        <translation>：您的照片原樣讀入，長邊縮放到 %1 像素，其餘部分以照片的平均顏色填滿，與服裝照片資料集的製作方式相同</translation>
+    </message>
 </context>
 <context>
     <name>attnviz::ui::ImageGrid</name>
@@ -1656,11 +1673,6 @@ weight %6</source>
         <translation>&lt;b&gt;各類別&lt;/b&gt;：正在計算…</translation>
     </message>
     <message>
-        <source>&lt;b&gt;Per class&lt;/b&gt;: none, the model does not read Fashion-MNIST&apos;s images and classes</source>
-        <extracomment>Tooltip of an image model&apos;s column header</extracomment>
-        <translation>&lt;b&gt;各類別&lt;/b&gt;：無，此模型讀取的不是 Fashion-MNIST 的影像與類別</translation>
-    </message>
-    <message>
         <source>&lt;b&gt;Per class&lt;/b&gt;: the held-out images could not be read (%1)</source>
         <extracomment>Tooltip of an image model&apos;s column header: %1 why the images could not be read</extracomment>
         <translation>&lt;b&gt;各類別&lt;/b&gt;：無法讀取保留集影像（%1）</translation>
@@ -1674,6 +1686,24 @@ weight %6</source>
         <source>&lt;b&gt;Per class&lt;/b&gt;, on the %1 validation clothing photos (held out, never trained on):</source>
         <extracomment>Tooltip of an image model&apos;s column header, above each class&apos;s accuracy: %1 how many photos (406)</extracomment>
         <translation>&lt;b&gt;各類別&lt;/b&gt;準確率，依據 %1 張服裝照片驗證集（保留集，從未用於訓練）：</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Per class&lt;/b&gt;: none, the model does not read the images and classes of a bundled image set (Fashion-MNIST, the clothing photos)</source>
+        <extracomment>Tooltip of an image model&apos;s column header</extracomment>
+        <translation>&lt;b&gt;各類別&lt;/b&gt;：無，此模型讀取的不是內建影像集（Fashion-MNIST、服裝照片）的影像與類別</translation>
+    </message>
+</context>
+<context>
+    <name>attnviz::ui::ImageTasks</name>
+    <message>
+        <source>Fashion-MNIST</source>
+        <extracomment>An image set&apos;s name, as in &quot;the Fashion-MNIST test images&quot;</extracomment>
+        <translation> Fashion-MNIST </translation>
+    </message>
+    <message>
+        <source>clothing-photo</source>
+        <extracomment>An image set&apos;s name, as in &quot;the clothing-photo test images&quot; (issue 49)</extracomment>
+        <translation>服裝照片</translation>
     </message>
 </context>
 <context>

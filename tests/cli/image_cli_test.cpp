@@ -465,6 +465,18 @@ TEST(ImageCli, AColourModelReadsPhotosAsTheyAre) {
     EXPECT_HAS(
         cli({"classify", "--model", colourModel(), "--photo", "1", "--image", photoFile}).err,
         "give one of --image, --fashion-mnist and --photo");
+    // Over many photos, analyze's and render's distances read each photo whole, its three
+    // channels (they read a third of it, and every model failed, before).
+    const Result over = cli({"analyze", "--model", colourModel(), "--fashion-mnist-count", "3",
+                             "--split", "validation"});
+    ASSERT_EQ(over.code, 0) << over.err;
+    EXPECT_EQ(json::parse(over.out)["images"], 3);
+    EXPECT_EQ(json::parse(over.out)["source"], "clothing-photos validation images 0 … 2");
+    const std::string chart = tmp("colour-distances.png");
+    const Result r = cli({"render", "--distance-by-layer", "--model", colourModel(),
+                          "--fashion-mnist-count", "3", "--out", chart});
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_TRUE(std::filesystem::exists(chart));
 }
 
 // classify takes many images (issue 49): files and folders, one JSON object a line in order,

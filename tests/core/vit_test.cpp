@@ -487,4 +487,15 @@ TEST(ImageTasks, TheClothingPhotosLoadWithTheirSplitsAndRefuseModelsThatDoNotFit
     EXPECT_EQ(imageTaskFor(colour, clothingPhotoClasses()), t);
     EXPECT_EQ(imageTaskFor(gray, fashionMnistClasses()), findImageTask(kFashionMnistTask));
     EXPECT_EQ(imageTaskFor(colour, fashionMnistClasses()), nullptr);
+    // For browsing, a model of a task's shape reads that task's images whatever its classes;
+    // a shape no task has reads none, and neither does a text model.
+    const std::vector<std::string> own = {"mine", "yours"};
+    EXPECT_EQ(imageTaskReadBy(colour, own), t);
+    EXPECT_EQ(imageTaskReadBy(gray, own), findImageTask(kFashionMnistTask));
+    EXPECT_EQ(imageTaskReadBy(colour, clothingPhotoClasses()), t);
+    EXPECT_EQ(imageTaskReadBy(ModelConfig::fromJsonText(
+                                  R"({"arch": "vit", "image_size": 32, "channels": 3, "patch": 8})"),
+                              own),
+              nullptr);
+    EXPECT_EQ(imageTaskReadBy(ModelConfig{}, own), nullptr);
 }

@@ -13,6 +13,7 @@
 #include <QHelpEvent>
 #include <QLabel>
 #include <QLineEdit>
+#include <QListWidget>
 #include <QLocale>
 #include <QMimeData>
 #include <QPointer>
@@ -592,6 +593,86 @@ TEST_F(ImageMode, APhotoIsCutOutAsTheCliCutsItOut) {
     ASSERT_TRUE(old.imageView()->chooser()->waitForImage(&error)) << error.toStdString();
     EXPECT_EQ(old.imageView()->chooser()->prepare(), PrepareMode::Plain);
     EXPECT_EQ(old.imageView()->model()->image(), whole.pixels);
+}
+
+// A set of colour models of the clothing photos (issue 49) is browsed on its own test photos:
+// the strip, its class filter and the image the models read are that task's (64 × 64 colour,
+// not Fashion-MNIST's 28 × 28, which made the app say "nothing to draw"); a person's photo is
+// read as it is (prepareColorModelImage, as `attnviz-cli classify` reads it), with nothing to
+// cut out or invert; back in a Fashion-MNIST set the same photo is made its 28 × 28 again.
+TEST_F(ImageMode, AColourSetIsBrowsedOnItsOwnPhotos) {
+    // The photos beside the bundled models, which ATTNVIZ_MODELS moved to the test's folder.
+    struct Photos {
+        QByteArray before = qgetenv("ATTNVIZ_CLOTHING_PHOTOS");
+        Photos() { qputenv("ATTNVIZ_CLOTHING_PHOTOS", ATTNVIZ_MODELS_DIR "/../data/clothing-photos"); }
+        ~Photos() { qputenv("ATTNVIZ_CLOTHING_PHOTOS", before); }
+    } photos;
+    QDir(m_dir.path()).mkpath("photos");
+    const ModelConfig cfg = ModelConfig::fromJsonText(
+        R"({"arch":"vit","image_size":64,"channels":3,"patch":8,"pool":"mean","d_model":16,)"
+        R"("heads":2,"d_ff":32,"enc_layers":1})");
+    for (int k = 1; k <= 2; ++k)
+        Model::initializeImages(cfg, clothingPhotoClasses(), uint64_t(k))
+            .save((m_dir.path() + QString("/photos/0%1-m.safetensors").arg(k)).toStdString());
+    MainWindow w;
+    w.resize(1366, 768);
+    w.show();
+    ASSERT_TRUE(w.chooseModelSet("photos", false));
+    ImageChooser* ch = w.imageView()->chooser();
+    ImageModel* m = w.imageView()->model();
+    EXPECT_EQ(ch->task().name, kClothingPhotosTask);
+    ASSERT_TRUE(ch->waitForTestImages());
+    const ImageSet test = findImageTask(kClothingPhotosTask)->load("test");
+    ASSERT_EQ(ch->testImages().size(), test.size());
+    ASSERT_TRUE(waitUntil([&] { return !m->busy() && m->results().size() == 2; }));
+    const std::vector<uint8_t> first(test.image(0), test.image(0) + 64 * 64 * 3);
+    EXPECT_EQ(m->image(), first);
+    for (const ImageColumnResult& r : m->results()) EXPECT_TRUE(r.result) << r.error;
+    EXPECT_NE(m->source().find("clothing-photos test image 0"), std::string::npos);
+    // The filter lists the photos' ten classes; the thumbnails are in colour.
+    QComboBox* filter = nullptr;
+    int shownBoxes = 0;
+    for (QComboBox* box : ch->findChildren<QComboBox*>()) {
+        if (box->isVisible()) ++shownBoxes;
+        if (box->count() == 11) filter = box;
+    }
+    ASSERT_NE(filter, nullptr);
+    EXPECT_EQ(filter->itemText(10), "Hat");
+    EXPECT_EQ(shownBoxes, 1);  // no cut-out, no invert
+    QListWidget* strip = ch->findChild<QListWidget*>();
+    ASSERT_GT(strip->count(), 0);
+    EXPECT_TRUE(strip->item(0)->toolTip().startsWith(
+        QString::fromStdString(clothingPhotoClasses()[test.labels[0]])));
+    EXPECT_FALSE(strip->item(0)->icon().pixmap(48, 48).toImage().isGrayscale());
+    ch->setClassFilter(9);  // Hat
+    for (int i = 0; i < strip->count(); ++i)
+        EXPECT_EQ(test.labels[size_t(strip->item(i)->data(Qt::UserRole).toInt())], 9);
+    // A person's photo, as it is.
+    const QString photo = QStringLiteral(ATTNVIZ_TEST_DATA "/photos/coat-01.jpg");
+    const ColorImage color = render::readColorImageFile(photo.toStdString());
+    QString error;
+    ASSERT_TRUE(ch->openImageFile(photo, &error)) << error.toStdString();
+    EXPECT_EQ(m->image(), prepareColorModelImage(color, 64));
+    ASSERT_TRUE(waitUntil([&] { return !m->busy() && m->results().size() == 2; }));
+    for (const ImageColumnResult& r : m->results()) EXPECT_TRUE(r.result) << r.error;
+    // The Heads dock's "Over test images" reads the photos whole (every model failed on them,
+    // given a third of each photo, before), and says whose test images they are.
+    w.findChild<QDockWidget*>("heads")->raise();
+    HeadsDock* d = w.heads();
+    EXPECT_NE(d->overImagesButton()->toolTip().indexOf("clothing-photo test images"), -1)
+        << d->overImagesButton()->toolTip().toStdString();
+    ASSERT_TRUE(d->computeOverTestImages());
+    ASSERT_TRUE(waitUntil([&] { return d->showsSet(); }, 120000)) << d->status()->text().toStdString();
+    EXPECT_EQ(d->table()->model()->rowCount(), 4);  // 2 models × 1 layer × 2 heads
+    // Another set: the photo is made that set's input; and back.
+    ASSERT_TRUE(w.chooseModelSet("vision", false));
+    EXPECT_EQ(ch->task().name, kFashionMnistTask);
+    ASSERT_TRUE(ch->waitForImage(&error)) << error.toStdString();
+    EXPECT_EQ(m->image(), cutOutGarment(color, 28, InvertMode::Auto).model.pixels);
+    EXPECT_EQ(ch->findChildren<QComboBox*>().size(), 3u);
+    ASSERT_TRUE(w.chooseModelSet("photos", false));
+    ASSERT_TRUE(ch->waitForImage(&error)) << error.toStdString();
+    EXPECT_EQ(m->image(), prepareColorModelImage(color, 64));
 }
 
 // The last workspace lives in the settings file, read whole at every start: a pasted image
