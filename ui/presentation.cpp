@@ -4,6 +4,7 @@
 #include <QDockWidget>
 #include <QEvent>
 #include <QLabel>
+#include <QMainWindow>
 #include <QMenuBar>
 #include <QShortcut>
 #include <QStatusBar>
@@ -11,7 +12,8 @@
 
 #include "comparison_grid.h"
 #include "language.h"
-#include "main_window.h"
+#include "view_state.h"
+#include "workspace_model.h"
 #include "render/words.h"
 
 namespace attnviz::ui {
@@ -21,8 +23,14 @@ namespace {
 constexpr int kMinRowHeight = 380;
 }  // namespace
 
-Presentation::Presentation(MainWindow* window, QWidget* chrome, QLabel* caption)
-    : QObject(window), m_window(window), m_chrome(chrome), m_caption(caption) {
+Presentation::Presentation(Window w)
+    : QObject(w.window),
+      m_window(w.window),
+      m_grid(w.grid),
+      m_workspace(w.workspace),
+      m_setView(std::move(w.setView)),
+      m_chrome(w.chrome),
+      m_caption(w.caption) {
     m_caption->setObjectName("presentationCaption");
     m_caption->setWordWrap(true);
     m_caption->setTextFormat(Qt::RichText);
@@ -40,10 +48,10 @@ Presentation::Presentation(MainWindow* window, QWidget* chrome, QLabel* caption)
     key(Qt::Key_Escape, [this] { setActive(false); });
     // A row of panels at a time, never a cut one (the scroll area's own keys step by pixels).
     for (Qt::Key k : {Qt::Key_PageDown, Qt::Key_Down})
-        key(k, [this] { m_window->grid()->scrollToRow(m_window->grid()->topRow() + 1); });
+        key(k, [this] { m_grid->scrollToRow(m_grid->topRow() + 1); });
     for (Qt::Key k : {Qt::Key_PageUp, Qt::Key_Up})
-        key(k, [this] { m_window->grid()->scrollToRow(m_window->grid()->topRow() - 1); });
-    WorkspaceModel* ws = m_window->workspace();
+        key(k, [this] { m_grid->scrollToRow(m_grid->topRow() - 1); });
+    WorkspaceModel* ws = m_workspace;
     for (auto changed : {&WorkspaceModel::resultsChanged, &WorkspaceModel::viewChanged,
                          &WorkspaceModel::sentenceChanged})
         connect(ws, changed, this, [this] {
@@ -62,8 +70,12 @@ void Presentation::setActive(bool on) {
     emit activeChanged(on);
 }
 
+ViewState Presentation::view() const {
+    return m_workspace->view();
+}
+
 void Presentation::enter() {
-    MainWindow* w = m_window;
+    QMainWindow* w = m_window;
     m_docks = w->saveState();
     m_geometry = w->saveGeometry();
     m_state = w->windowState();
@@ -75,40 +87,40 @@ void Presentation::enter() {
     w->statusBar()->hide();
     m_chrome->hide();
     // Large labels: the tokens' (the view's label size) and the column headers' (the grid's font).
-    ViewState v = w->view();
+    ViewState v = view();
     m_labelPoints = v.labelPoints;
     v.labelPoints = kLabelPoints;
-    w->setView(v);
-    m_gridFont = w->grid()->font();
+    m_setView(v);
+    m_gridFont = m_grid->font();
     QFont large = m_gridFont;
     if (m_gridFont.pointSizeF() > 0)
         large.setPointSizeF(m_gridFont.pointSizeF() * kHeaderScale);
     else
         large.setPixelSize(int(m_gridFont.pixelSize() * kHeaderScale));
-    w->grid()->setFont(large);
+    m_grid->setFont(large);
     // Two heads of every model in sight where the view has the height (a 1080-pixel screen);
     // on a laptop or projector of 768 or 600 pixels one head, as large as the view allows (two
     // rows there left 125-pixel maps with every second label dropped); the others scroll.
-    w->grid()->setRowsInView(2, kMinRowHeight);
+    m_grid->setRowsInView(2, kMinRowHeight);
     updateCaption();
     m_caption->show();
     for (QShortcut* k : m_keys) k->setEnabled(true);
     w->showFullScreen();
-    w->grid()->setFocus();  // no field keeps the arrow keys
+    m_grid->setFocus();  // no field keeps the arrow keys
 }
 
 void Presentation::leave() {
-    MainWindow* w = m_window;
+    QMainWindow* w = m_window;
     for (QShortcut* k : m_keys) k->setEnabled(false);
     m_caption->hide();
     m_chrome->setVisible(m_chromeShown);
     w->menuBar()->setVisible(m_menuBar);
     w->statusBar()->setVisible(m_statusBar);
-    w->grid()->setFont(m_gridFont);
-    w->grid()->setRowsInView(0);
-    ViewState v = w->view();
+    m_grid->setFont(m_gridFont);
+    m_grid->setRowsInView(0);
+    ViewState v = view();
     v.labelPoints = m_labelPoints;
-    w->setView(v);
+    m_setView(v);
     // The window as it was (normal, maximised or full screen, and where), then its docks.
     w->setWindowState(m_state);
     w->restoreGeometry(m_geometry);
@@ -116,7 +128,7 @@ void Presentation::leave() {
 }
 
 std::vector<std::string> Presentation::queryTokens() const {
-    const Selection s = m_window->workspace()->selection();
+    const Selection s = m_workspace->selection();
     for (const auto& c : s.columns)
         for (const auto& t : c.tables)
             if (t.queries) return *t.queries;
@@ -126,13 +138,13 @@ std::vector<std::string> Presentation::queryTokens() const {
 void Presentation::stepQuery(int delta) {
     const int n = int(queryTokens().size());
     if (n == 0) return;
-    ViewState v = m_window->view();
+    ViewState v = view();
     v.query = v.query < 0 ? (delta > 0 ? 0 : n - 1) : std::clamp(v.query + delta, 0, n - 1);
-    m_window->setView(v);  // not selectQuery: no dock comes forward
+    m_setView(v);  // not selectQuery: no dock comes forward
 }
 
 void Presentation::updateCaption() {
-    WorkspaceModel* ws = m_window->workspace();
+    WorkspaceModel* ws = m_workspace;
     QString translation = ws->target().toHtmlEscaped();
     if (translation.isEmpty()) {  // the first model's own translation, named
         for (const auto& r : *ws->results())
@@ -146,7 +158,7 @@ void Presentation::updateCaption() {
             }
     }
     const auto tokens = queryTokens();
-    const int q = m_window->view().query;
+    const int q = view().query;
     //: Presentation caption: how to use the keys while presenting
     QString hint = tr("← → step through the tokens · Esc leaves");
     if (q >= 0 && q < int(tokens.size())) {

@@ -4,15 +4,19 @@
 #include <QByteArray>
 #include <QFont>
 #include <QObject>
+#include <functional>
 #include <vector>
 
 class QLabel;
+class QMainWindow;
 class QShortcut;
 class QWidget;
 
 namespace attnviz::ui {
 
-class MainWindow;
+class ComparisonGrid;
+class WorkspaceModel;
+struct ViewState;
 
 // View › Presentation mode (F5; `attnviz --present` starts in it): the comparison for a
 // projector. The window goes full screen with its docks, menu bar, status bar, fields and
@@ -23,9 +27,20 @@ class MainWindow;
 class Presentation : public QObject {
     Q_OBJECT
 public:
+    // What it works on, all the window's: the window itself (full screen, its docks, menu and
+    // status bar hidden), its grid (large labels, rows of heads), its workspace (the sentence,
+    // the selection) and how the window applies a view (labels, query) everywhere;
     // `chrome`: the fields and view bar, hidden while presenting; `caption`: the label shown
-    // above the grid instead (hidden otherwise). Both belong to `window`.
-    Presentation(MainWindow* window, QWidget* chrome, QLabel* caption);
+    // above the grid instead (hidden otherwise).
+    struct Window {
+        QMainWindow* window;
+        ComparisonGrid* grid;
+        WorkspaceModel* workspace;
+        std::function<void(const ViewState&)> setView;
+        QWidget* chrome;
+        QLabel* caption;
+    };
+    explicit Presentation(Window window);
     bool isActive() const { return m_active; }
     void setActive(bool on);
     void toggle() { setActive(!m_active); }
@@ -51,7 +66,11 @@ private:
     // The tokens down the shown tables (queries), from the view's selection; empty: none.
     std::vector<std::string> queryTokens() const;
 
-    MainWindow* m_window;
+    ViewState view() const;
+    QMainWindow* m_window;
+    ComparisonGrid* m_grid;
+    WorkspaceModel* m_workspace;
+    std::function<void(const ViewState&)> m_setView;
     QWidget* m_chrome;
     QLabel* m_caption;
     std::vector<QShortcut*> m_keys;  // Left, Right, Esc: enabled only while presenting
