@@ -25,15 +25,6 @@
 namespace attnviz::ui {
 namespace {
 
-// A dock without a title yet (MainWindow::retranslateDocks names it by `name`).
-QDockWidget* dock(QMainWindow* w, const QString& name, QWidget* content, Qt::DockWidgetArea area) {
-    auto* d = new QDockWidget(w);
-    d->setObjectName(name);
-    d->setWidget(content);
-    w->addDockWidget(area, d);
-    return d;
-}
-
 // The tools scroll inside their tab, so that their forms do not set the bottom's height.
 QScrollArea* scrolled(QWidget* content) {
     auto* s = new QScrollArea;
@@ -45,23 +36,56 @@ QScrollArea* scrolled(QWidget* content) {
 
 }  // namespace
 
+// Every dock, one row each, in the order of the View menu and of the bottom's tabs: its name
+// (the object name, kept in saved layouts), its title in the installed language, where it
+// docks, whether it is one of the bottom's tabs, and the widget whose data marks it stale
+// ("updating…" in its title, markStaleDocks; null: never stale). A dock added here is created,
+// tabbed, titled, listed in View and marked by these rows alone.
+std::vector<MainWindow::DockRow> MainWindow::dockTable() const {
+    return {{"profile", tr("Query profile"), Qt::BottomDockWidgetArea, true, m_profile},
+            {"sentences", tr("Sentences"), Qt::LeftDockWidgetArea, false, nullptr},
+            //: Dock title: the attention variant of the clicked model
+            {"variant", tr("Variant"), Qt::BottomDockWidgetArea, true, nullptr},
+            {"training", tr("Training"), Qt::BottomDockWidgetArea, true, nullptr},
+            //: Dock title: the table of attention heads
+            {"heads", tr("Heads"), Qt::BottomDockWidgetArea, true, m_heads->table()},
+            {"offsets", tr("Offset profiles"), Qt::BottomDockWidgetArea, true, m_offsets},
+            {"film", tr("Over training"), Qt::BottomDockWidgetArea, true, nullptr},
+            {"problems", tr("Problems"), Qt::TopDockWidgetArea, false, nullptr}};
+}
+
 void MainWindow::createDocks() {
-    // Query profile (bottom), sentences (left), variant and training (right).
-    m_profileDock = dock(this, "profile", createProfileBox(), Qt::BottomDockWidgetArea);
-    m_sentenceDock = dock(this, "sentences", m_sentences, Qt::LeftDockWidgetArea);
-    auto* variantDock = dock(this, "variant", scrolled(m_variant), Qt::BottomDockWidgetArea);
-    auto* trainingDock = dock(this, "training", scrolled(m_training), Qt::BottomDockWidgetArea);
-    const auto [headsDock, offsetsDock] = createHeadDocks();
-    createFilmDock();
-    // The grid gets the whole width; the tools share the bottom as tabs.
-    tabifyDockWidget(m_profileDock, variantDock);
-    tabifyDockWidget(variantDock, trainingDock);
-    tabifyDockWidget(trainingDock, headsDock);
-    tabifyDockWidget(headsDock, offsetsDock);
-    tabifyDockWidget(offsetsDock, m_filmDock);
+    m_heads = new HeadsDock;
+    m_offsets = new OffsetProfileView;
+    m_film = new FilmDock;
+    // Each row's content (the dock table's names).
+    const std::map<QString, QWidget*> content = {
+        {"profile", createProfileBox()}, {"sentences", m_sentences},
+        {"variant", scrolled(m_variant)}, {"training", scrolled(m_training)},
+        {"heads", m_heads},               {"offsets", scrolled(m_offsets)},
+        {"film", m_film},                 {"problems", m_problems}};
+    QDockWidget* lastTab = nullptr;
+    for (const DockRow& row : dockTable()) {
+        auto* d = new QDockWidget(this);  // titled by retranslateDocks
+        d->setObjectName(row.name);
+        d->setWidget(content.at(row.name));
+        addDockWidget(row.area, d);
+        // The grid gets the whole width; the tools share the bottom as tabs.
+        if (row.tab && lastTab) tabifyDockWidget(lastTab, d);
+        if (row.tab) lastTab = d;
+        m_docks.push_back(d);
+    }
+    m_profileDock = findChild<QDockWidget*>("profile");
+    m_sentenceDock = findChild<QDockWidget*>("sentences");
+    m_filmDock = findChild<QDockWidget*>("film");
+    m_problemsDock = findChild<QDockWidget*>("problems");
+    QDockWidget* headsDock = findChild<QDockWidget*>("heads");
+    QDockWidget* offsetsDock = findChild<QDockWidget*>("offsets");
+    connectHeadDocks(headsDock, offsetsDock);
+    connectFilmDock();
     // The profile is empty until a query is clicked: the variant's description is shown
     // first, and the profile comes forward at the first click (selectQuery).
-    variantDock->raise();
+    findChild<QDockWidget*>("variant")->raise();
     m_heads->setSeen(false);  // behind the Variant tab until chosen
     m_offsets->setSeen(false);
     // A tool of numbers and charts, chosen on a small screen, grows to a readable height where
@@ -70,7 +94,7 @@ void MainWindow::createDocks() {
     // image mode the Heads dock's distance chart needs that room on any screen. On a tab's
     // activation only (a restored layout or a shown window keeps its heights), docked only.
     connect(this, &QMainWindow::tabifiedDockWidgetActivated, this,
-            [this, headsDock = headsDock, offsetsDock = offsetsDock](QDockWidget* d) {
+            [this, headsDock, offsetsDock](QDockWidget* d) {
                 const bool tool = d == headsDock || d == offsetsDock || d == m_filmDock;
                 if (!tool || d->isFloating() || m_presentation->isActive() ||
                     dockWidgetArea(d) != Qt::BottomDockWidgetArea ||
@@ -82,10 +106,7 @@ void MainWindow::createDocks() {
     m_sentenceDock->hide();
     // Files that could not be opened: above the grid, shown when there are any, kept until
     // cleared or closed.
-    m_problemsDock = dock(this, "problems", m_problems, Qt::TopDockWidgetArea);
     m_problemsDock->hide();
-    m_docks = {m_profileDock, m_sentenceDock, variantDock, trainingDock,
-               headsDock,     offsetsDock,    m_filmDock,  m_problemsDock};
     // The docks that show the whole analysis are marked while a newer one is overdue.
     for (auto changed : {&WorkspaceModel::columnStatesChanged, &WorkspaceModel::progressed,
                          &WorkspaceModel::resultsChanged})
@@ -100,9 +121,10 @@ void MainWindow::createDocks() {
 // marked. The Variant dock shows the model's settings, no per-sentence numbers: never marked.
 void MainWindow::markStaleDocks() {
     const bool overdue = m_workspace->analysisOverdue();
-    setDimmed(m_profile, overdue);
-    setDimmed(m_heads->table(), overdue && !m_heads->showsSet());
-    setDimmed(m_offsets, overdue);
+    for (const DockRow& row : dockTable())
+        if (row.staleData)
+            setDimmed(row.staleData, overdue && !(row.staleData == m_heads->table() &&
+                                                   m_heads->showsSet()));
     retranslateDocks();
 }
 
@@ -120,18 +142,14 @@ QWidget* MainWindow::createProfileBox() {
     return profileBox;
 }
 
-std::pair<QDockWidget*, QDockWidget*> MainWindow::createHeadDocks() {
+void MainWindow::connectHeadDocks(QDockWidget* headsDock, QDockWidget* offsetsDock) {
     // Every head's statistics for the sentence (issue 15), computed off the UI thread.
-    m_heads = new HeadsDock;
-    auto* headsDock = dock(this, "heads", m_heads, Qt::BottomDockWidgetArea);
     connect(m_heads, &HeadsDock::headActivated, this, &MainWindow::showHead);
     // Its set analysis is over the workspace's sentence list and columns.
     for (auto changed : {&WorkspaceModel::sentencesChanged, &WorkspaceModel::columnsChanged})
         connect(m_workspace, changed, m_heads,
                 [this] { m_heads->setSentenceSet(columns(), m_workspace->sentences()); });
     // Every head's offset profile beside its Gaussian fit, for the view's block and layer.
-    m_offsets = new OffsetProfileView;
-    auto* offsetsDock = dock(this, "offsets", scrolled(m_offsets), Qt::BottomDockWidgetArea);
     // Both list the heads of the view's block and layer, so that typing fits only those.
     connect(m_workspace, &WorkspaceModel::viewChanged, this, [this] {
         m_offsets->setBlock(view().kind, view().layer);
@@ -146,14 +164,11 @@ std::pair<QDockWidget*, QDockWidget*> MainWindow::createHeadDocks() {
         if (!imageMode()) m_heads->setStats(m_workspace->stats());  // else the image's heads
         m_offsets->setStats(m_workspace->stats());
     });
-    return {headsDock, offsetsDock};
 }
 
-void MainWindow::createFilmDock() {
+void MainWindow::connectFilmDock() {
     // Attention over training (issue 15): a probe's snapshots, live from the Training tab or
     // from a probe file, drawn with the window's block, layer, heads and colours.
-    m_film = new FilmDock;
-    m_filmDock = dock(this, "film", m_film, Qt::BottomDockWidgetArea);
     m_film->setView(view());
     connect(m_training, &TrainingDock::probeSnapshot, m_film, &FilmDock::addSnapshot);
     connect(m_film, &FilmDock::message, this, &MainWindow::message);
@@ -165,26 +180,12 @@ void MainWindow::retranslateDocks() {
     m_profileMode->setItemText(0, tr("One line per model (mean of its heads)"));
     //: Query profile dock: how the profile plot draws the clicked query's attention
     m_profileMode->setItemText(1, tr("One line per head of the clicked model"));
-    const std::map<QString, QString> titles = {
-        {"profile", tr("Query profile")},
-        {"sentences", tr("Sentences")},
-        //: Dock title: the attention variant of the clicked model
-        {"variant", tr("Variant")},
-        {"training", tr("Training")},
-        //: Dock title: the table of attention heads
-        {"heads", tr("Heads")},
-        {"offsets", tr("Offset profiles")},
-        {"film", tr("Over training")},
-        {"problems", tr("Problems")}};
     // A dock whose data is of an earlier analysis says so in its title (markStaleDocks).
-    const std::map<QString, QWidget*> data = {
-        {"profile", m_profile}, {"heads", m_heads->table()}, {"offsets", m_offsets}};
-    for (QDockWidget* d : m_docks) {
-        const auto shown = data.find(d->objectName());
-        const bool stale = shown != data.end() && isDimmed(shown->second);
+    const std::vector<DockRow> rows = dockTable();
+    for (size_t i = 0; i < rows.size() && i < m_docks.size(); ++i) {
+        const bool stale = rows[i].staleData && isDimmed(rows[i].staleData);
         //: Dock title while its data is of an earlier sentence, e.g. "Heads · updating…"
-        d->setWindowTitle(stale ? tr("%1 · updating…").arg(titles.at(d->objectName()))
-                                : titles.at(d->objectName()));
+        m_docks[i]->setWindowTitle(stale ? tr("%1 · updating…").arg(rows[i].title) : rows[i].title);
     }
 }
 

@@ -223,9 +223,17 @@ private:
     void rebuildRecentMenu();                             // actions.cpp
     void rememberSentence();                              // actions.cpp
     // Parts of createDocks (docks.cpp) and addFileMenu (actions.cpp).
-    QWidget* createProfileBox();                              // the query profile and its mode
-    std::pair<QDockWidget*, QDockWidget*> createHeadDocks();  // Heads, Offset profiles docks
-    void createFilmDock();                   // the Over training dock, fed by the Training tab
+    // A dock's row of the dock table (ui/docks.cpp): name, title, area, tab, stale data.
+    struct DockRow {
+        QString name, title;
+        Qt::DockWidgetArea area;
+        bool tab;            // one of the bottom's tabs
+        QWidget* staleData;  // dimmed and "updating…" while an analysis is overdue; null: never
+    };
+    std::vector<DockRow> dockTable() const;
+    QWidget* createProfileBox();  // the query profile and its mode
+    void connectHeadDocks(QDockWidget* headsDock, QDockWidget* offsetsDock);  // Heads, Offsets
+    void connectFilmDock();  // the Over training dock, fed by the Training tab
     void addFileOpenActions(QMenu* file);    // checkpoint, sentence list, probe, watch folder
     void addFileExportActions(QMenu* file);  // Export figure, Export data
     void connectWidgets();

@@ -7,6 +7,9 @@
 
 #include <gtest/gtest.h>
 
+#include <filesystem>
+#include <stdlib.h>
+
 #include <QApplication>
 #include <QComboBox>
 #include <QDir>
@@ -730,12 +733,24 @@ TEST(MainWindow, ScreenAndFigureColourEveryCellAlike) {
 
 int main(int argc, char** argv) {
     qputenv("QT_QPA_PLATFORM", "offscreen");
-    QStandardPaths::setTestModeEnabled(true);  // QSettings away from the user's own
-    QApplication app(argc, argv);
-    const attnviz::ui::BackgroundJobsFinish backgroundJobsFinish;  // before the app goes
-    QApplication::setOrganizationName("attnviz-tests");
-    ::testing::InitGoogleTest(&argc, argv);
-    return RUN_ALL_TESTS();
+    // QSettings and the last workspace away from the user's own (test mode: ~/.qttest), and
+    // away from the other tests': ctest runs each test in a process of its own, two at a time,
+    // and with one settings file a test's "last workspace" was now and then another's.
+    char home[] = "/tmp/attnviz-ui-test-XXXXXX";
+    if (!mkdtemp(home)) return 2;
+    qputenv("HOME", home);
+    QStandardPaths::setTestModeEnabled(true);
+    int rc = 0;
+    {
+        QApplication app(argc, argv);
+        const attnviz::ui::BackgroundJobsFinish backgroundJobsFinish;  // before the app goes
+        QApplication::setOrganizationName("attnviz-tests");
+        ::testing::InitGoogleTest(&argc, argv);
+        rc = RUN_ALL_TESTS();
+    }
+    std::error_code ec;
+    std::filesystem::remove_all(home, ec);
+    return rc;
 }
 
 // Words a word-level model does not know are said, not hidden: counted in the column
