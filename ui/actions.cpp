@@ -302,31 +302,23 @@ bool MainWindow::exportFigure(const QString& path, QString* error) {
     // A 16:9 slide; PNG at 144 dpi is 1920 x 1080.
     render::FigureStyle style = view().figureStyle();
     style.language = currentLanguage();
-    style.caption = imageMode() ? QString() : exportCaption(*m_workspace);
-    const auto paint =
-        imageMode() ? imageExportSource(m_imageView->model())(ExportDialog::Grid, style, 0, error)
-                    : gridExport(*m_workspace, style, error);
+    style.caption = mode().exportCaption();
+    const auto paint = mode().exportSource()(ExportDialog::Grid, style, 0, error);
     return paint &&
            render::writeFigure(path, render::canvasForPoints({960, 540}, 144), paint, error);
 }
 
 ExportDialog* MainWindow::createExportDialog() {
-    auto source = imageMode() ? imageExportSource(m_imageView->model())
-                              : exportSource(
-                                    m_workspace, [this] { return currentColumn(); },
-                                    [this] { return profileColumn(); }, m_training->lossPlot());
+    auto source = mode().exportSource();
     render::FigureStyle style = view().figureStyle();
     style.language = currentLanguage();  // the dialog's default for the figure's words
     auto* d = new ExportDialog(source, style, this);
-    d->setCaptionSource([this](const QString&) {
-        return imageMode() ? QString() : exportCaption(*m_workspace);  // an image has no sentence
-    });
+    d->setCaptionSource([this](const QString&) { return mode().exportCaption(); });
     return d;
 }
 
 bool MainWindow::exportData(const QString& path, QString* error) {
-    return imageMode() ? writeImageDataExport(m_imageView->model(), path, error)
-                       : writeDataExport(*m_workspace, path, error);
+    return mode().writeData(path, error);
 }
 
 }  // namespace attnviz::ui

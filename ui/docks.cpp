@@ -98,7 +98,7 @@ void MainWindow::createDocks() {
                 const bool tool = d == headsDock || d == offsetsDock || d == m_filmDock;
                 if (!tool || d->isFloating() || m_presentation->isActive() ||
                     dockWidgetArea(d) != Qt::BottomDockWidgetArea ||
-                    !(smallScreen() || (d == headsDock && imageMode())))
+                    !(smallScreen() || (d == headsDock && mode().images())))
                     return;
                 if (const int want = toolsHeight(true); d->height() < want)
                     resizeDocks({d}, {want}, Qt::Vertical);
@@ -161,7 +161,7 @@ void MainWindow::connectHeadDocks(QDockWidget* headsDock, QDockWidget* offsetsDo
     connect(offsetsDock, &QDockWidget::visibilityChanged, m_offsets, &OffsetProfileView::setSeen);
     // A new analysis: its statistics, shared by both, computed by whichever is seen.
     connect(m_workspace, &WorkspaceModel::statsChanged, this, [this] {
-        if (!imageMode()) m_heads->setStats(m_workspace->stats());  // else the image's heads
+        if (!mode().images()) m_heads->setStats(m_workspace->stats());  // else the image's
         m_offsets->setStats(m_workspace->stats());
     });
 }
@@ -190,10 +190,7 @@ void MainWindow::retranslateDocks() {
 }
 
 void MainWindow::showHead(int column, BlockKind kind, int layer, int head) {
-    if (imageMode()) {  // the image view's panel of that head
-        m_imageView->showHead(column, layer, head);
-        return;
-    }
+    if (mode().showHead(column, layer, head)) return;  // the image view's panel of that head
     const auto results = m_workspace->results();
     if (!results || column < 0 || column >= int(results->size())) return;
     m_workspace->setCurrentColumn(column);

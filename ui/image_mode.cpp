@@ -13,13 +13,19 @@
 #include "image_model.h"
 #include "image_view.h"
 #include "main_window.h"
+#include "training_dock.h"
 #include "variant_panel.h"
 #include "view_controls.h"
+#include "window_mode.h"
 
 namespace attnviz::ui {
 QWidget* MainWindow::createImageMode(QWidget* textPage) {
     m_modes = new QStackedWidget;
     m_imageView = new ImageView;
+    m_textMode = makeTextMode(
+        m_workspace, [this] { return currentColumn(); }, [this] { return profileColumn(); },
+        m_training->lossPlot());
+    m_imageMode = makeImageMode(m_imageView);
     m_modes->addWidget(textPage);
     m_modes->addWidget(m_imageView);
     m_imageView->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Ignored);  // hidden: updateMode
@@ -31,7 +37,7 @@ QWidget* MainWindow::createImageMode(QWidget* textPage) {
         connect(m_imageView->model(),
                 results ? &ImageModel::resultsChanged : &ImageModel::requestChanged, this,
                 [this, results] {
-                    if (imageMode() && m_heads)
+                    if (mode().images() && m_heads)
                         m_heads->setImageHeads(m_imageView->model(),
                                                m_imageView->model()->request().layer, results);
                 });

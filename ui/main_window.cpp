@@ -165,18 +165,13 @@ void MainWindow::setView(const ViewState& v) {
 }
 
 void MainWindow::analysing() {
-    if (!columns().empty() && !imageMode()) message(tr("analysing…"));
+    if (!columns().empty() && !mode().images()) message(tr("analysing…"));
     m_training->setProbeSentence(m_workspace->source().toStdString(),
                                  m_workspace->target().toStdString());
 }
 
 void MainWindow::analyzeNow() {
-    if (!imageMode()) return m_workspace->analyzeNow();
-    // Image mode: the image the view opens with (the first test image) when none is chosen yet.
-    ImageChooser* chooser = m_imageView->chooser();
-    if (m_imageView->model()->image().empty() && chooser->waitForTestImages())
-        chooser->chooseTestImage(0);
-    m_imageView->model()->analyzeNow();
+    mode().analyzeNow();
 }
 
 void MainWindow::updateColorBar() {
@@ -193,7 +188,7 @@ void MainWindow::resultsChanged() {
     showFailures();
     updateColorBar();
     updateProfile();
-    if (!imageMode()) message(m_workspace->summary());  // image models do not read sentences
+    if (const QString s = mode().summary(); !s.isEmpty()) message(s);
 }
 
 void MainWindow::closeEvent(QCloseEvent* event) {

@@ -8,6 +8,7 @@
 #include "session.h"
 #include "unsaved_prompt.h"
 #include "view_state.h"
+#include "window_mode.h"
 #include "workspace_model.h"
 
 class QLineEdit;
@@ -177,6 +178,9 @@ public:
     // grid while the Models box holds the image set (image_mode.cpp).
     ImageView* imageView() const { return m_imageView; }
     bool imageMode() const;
+    // What differs between text and image mode, for the mode shown (ui/window_mode.h).
+    const WindowMode& mode() const { return imageMode() ? *m_imageMode : *m_textMode; }
+    WindowMode& mode() { return imageMode() ? *m_imageMode : *m_textMode; }
     QLineEdit* sourceEdit() const { return m_source; }
     QLineEdit* targetEdit() const { return m_target; }
 
@@ -292,6 +296,7 @@ private:
     QFormLayout* m_fields = nullptr;    // the Models box and the sentence fields
     QStackedWidget* m_modes = nullptr;  // the text grid, the image view
     ImageView* m_imageView = nullptr;
+    std::unique_ptr<WindowMode> m_textMode, m_imageMode;  // ui/window_mode.h
 };
 
 }  // namespace attnviz::ui

@@ -121,8 +121,7 @@ void MainWindow::retranslateUi() {
 }
 
 void MainWindow::showFailures() {
-    // Image models cannot read the sentence: the image view says what each one made of the image.
-    const QStringList failures = imageMode() ? QStringList() : m_workspace->failures();
+    const QStringList failures = mode().failures();
     m_failures->setVisible(!failures.isEmpty());
     m_failures->setText(QString("<font color='#b00020'>%1</font>")
                             .arg(tr("%1 of %2 models could not run")

@@ -199,7 +199,7 @@ bool MainWindow::restoreLastSession() {
 
 Session MainWindow::session() const {
     Session s = m_workspace->session();
-    if (imageMode()) s.image = m_imageView->state();
+    mode().save(s);
     return s;
 }
 
@@ -207,8 +207,7 @@ void MainWindow::applySession(const Session& s, QStringList* errors) {
     std::vector<ModelColumn> cols = s.openColumns(errors);
     m_controls->showView(s.view);
     m_workspace->apply(s, std::move(cols));
-    if (!s.image || !imageMode()) return;
-    const QStringList problems = m_imageView->restore(*s.image);  // the image: on its own
+    const QStringList problems = mode().restore(s);  // the image: on its own
     if (!problems.isEmpty())
         reportProblems(tr("Part of the workspace's image mode could not be restored"), problems);
 }
