@@ -102,7 +102,7 @@ void RenderCommand::runImages(std::ostream& out) {
     render::ImageSelectionRequest q;
     q.layer = m_layerOpt->count() ? m_layer : -1;
     q.heads = m_heads;
-    q.query = m_imageQuery;
+    q.query = parseImageQuery(m_imageQuery);  // checked against each model by the selection
     q.wording = render::wording(QString::fromStdString(m_lang));
     std::vector<render::ImageModelResult> models;
     std::vector<render::ImageColumn> columns;

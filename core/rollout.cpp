@@ -55,31 +55,38 @@ Mat rolloutToLayer(const std::vector<CapturedBlock>& blocks, int layer) {
     }
 }
 
-ImageQuery parseImageQuery(const std::string& text, const PatchGrid& grid) {
+ImageQuery parseImageQuery(const std::string& text) {
     const std::string t = trimmed(text);
     ImageQuery q;
     if (t == "pooled") return q;
     if (t == "cls") {
-        if (!grid.classToken)
-            throw Error(
-                "--query cls: this model has no class token (pool \"mean\"); give pooled or a "
-                "patch R,C");
         q.kind = ImageQuery::Kind::ClassToken;
         return q;
     }
     const size_t comma = t.find(',');
     const int r = comma == std::string::npos ? -1 : wholeNumber(trimmed(t.substr(0, comma)));
     const int c = comma == std::string::npos ? -1 : wholeNumber(trimmed(t.substr(comma + 1)));
-    const std::string range = "0 … " + std::to_string(grid.grid - 1);
     if (r < 0 || c < 0)
         throw Error("--query '" + excerpt(text) +
-                    "': give pooled, cls or a patch as ROW,COLUMN (each " + range + ")");
-    if (r >= grid.grid || c >= grid.grid)
-        throw Error("--query " + t + ": the patch is outside the " + std::to_string(grid.grid) +
-                    "×" + std::to_string(grid.grid) + " grid (row and column " + range + ")");
-    q.kind = ImageQuery::Kind::Patch;
-    q.row = r;
-    q.col = c;
+                    "': give pooled, cls or a patch as ROW,COLUMN (each from 0)");
+    return ImageQuery::patch(r, c);
+}
+
+void checkImageQuery(const ImageQuery& q, const PatchGrid& grid) {
+    if (q.kind == ImageQuery::Kind::ClassToken && !grid.classToken)
+        throw Error(
+            "--query cls: this model has no class token (pool \"mean\"); give pooled or a "
+            "patch R,C");
+    if (q.kind == ImageQuery::Kind::Patch &&
+        (q.row < 0 || q.col < 0 || q.row >= grid.grid || q.col >= grid.grid))
+        throw Error("--query " + imageQueryName(q) + ": the patch is outside the " +
+                    std::to_string(grid.grid) + "×" + std::to_string(grid.grid) +
+                    " grid (row and column 0 … " + std::to_string(grid.grid - 1) + ")");
+}
+
+ImageQuery parseImageQuery(const std::string& text, const PatchGrid& grid) {
+    const ImageQuery q = parseImageQuery(text);
+    checkImageQuery(q, grid);
     return q;
 }
 

@@ -46,10 +46,21 @@ struct ImageQuery {
         Patch,       // the row of patch (row, col) of the grid
     } kind = Kind::Pooled;
     int row = 0, col = 0;  // Patch: grid row and column, 0 … G − 1
+    static ImageQuery patch(int row, int col) { return {Kind::Patch, row, col}; }
+    bool operator==(const ImageQuery& o) const {
+        return kind == o.kind && (kind != Kind::Patch || (row == o.row && col == o.col));
+    }
+    bool operator!=(const ImageQuery& o) const { return !(*this == o); }
 };
 
-// "pooled", "cls" or "R,C" (grid row and column from 0) for `grid`. Error naming the rule:
-// "cls" on a model without class token, a patch outside the grid, anything else.
+// "pooled", "cls" or "R,C" (grid row and column from 0) read as a query, for any model: the
+// text's form only. Error naming the forms. Read where a person types it (an option, a
+// workspace file); a query is an ImageQuery everywhere after.
+ImageQuery parseImageQuery(const std::string& text);
+// Error naming the rule when `q` is not on `grid`: "cls" on a model without class token, a
+// patch outside the grid.
+void checkImageQuery(const ImageQuery& q, const PatchGrid& grid);
+// Both: the text read and checked against `grid`.
 ImageQuery parseImageQuery(const std::string& text, const PatchGrid& grid);
 // "pooled", "cls" or "R,C": what parseImageQuery reads back.
 std::string imageQueryName(const ImageQuery& q);

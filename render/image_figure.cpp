@@ -219,7 +219,7 @@ ImageColumn selectImageColumn(const ImageModelResult& m, const ImageSelectionReq
                       area > 0 ? int(m.analysis.pixels.size() / area) : 1,
                       m.analysis.pixels,
                       m.grid,
-                      parseImageQuery(q.query, m.grid),
+                      (checkImageQuery(q.query, m.grid), q.query),
                       {}};
     ImageColumn col{m.name, predictionOf(m), {}};
     const std::string L = "L" + counted(layer) + " · ";  // for people, from 1

@@ -287,7 +287,7 @@ int shootImages(MainWindow& w, const QString& out) {
     w.imageView()->chooser()->chooseTestImage(0);
     settleImages(w);
     bool ok = shoot(w, out + "/image-pooled.png");
-    w.imageView()->model()->setQuery("3,3");
+    w.imageView()->model()->setQuery(attnviz::ImageQuery::patch(3, 3));
     QTest::qWait(300);
     ok = shoot(w, out + "/image-patch.png") && ok;
     raiseDock(w, "heads");  // each head's mean attention distance in pixels, and its chart
@@ -304,7 +304,7 @@ int shootImages(MainWindow& w, const QString& out) {
     w.imageView()->sharedBox()->setChecked(false);
     w.imageView()->headsBox()->setCurrentIndex(2);
     emit w.imageView()->headsBox()->activated(2);
-    w.imageView()->model()->setQuery("pooled");
+    w.imageView()->model()->setQuery(attnviz::ImageQuery{});
     QTest::qWait(300);
     ok = shoot(w, out + "/image-rollout.png") && ok;
     if (QWidget* table = w.imageView()->grid()->showProbabilities(0)) {  // a popup: its own grab

@@ -225,7 +225,7 @@ bool measureImages(MainWindow& w, int repeat, Want want, QJsonArray& results) {
             QElapsedTimer clock;
             clock.start();
             const double cpu0 = processCpuMs();
-            m->setQuery(QString("%1,%2").arg(run % 7).arg((run * 3) % 7));  // as a click does
+            m->setQuery(attnviz::ImageQuery::patch(run % 7, (run * 3) % 7));  // as a click does
             w.repaint();
             if (run >= 2) t.add(clock.nsecsElapsed() / 1e6, processCpuMs() - cpu0);
         }

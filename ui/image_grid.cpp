@@ -257,7 +257,7 @@ void ImageGrid::fillColumn(int c) {
             v->setFixedSize(panelSize());
             connect(v, &ImagePanelView::patchClicked, this, [this, c](int row, int column) {
                 emit columnClicked(c);
-                m_model->setQuery(QString("%1,%2").arg(row).arg(column));
+                m_model->setQuery(ImageQuery::patch(row, column));
             });
             m_layout->addWidget(v, 2 + int(i), c);
             col.panels.push_back(v);

@@ -103,7 +103,7 @@ void ImageModel::setRequest(const ImageRequest& r) {
     emit requestChanged();
 }
 
-void ImageModel::setQuery(const QString& query) {
+void ImageModel::setQuery(const ImageQuery& query) {
     ImageRequest r = m_request;
     r.query = query;
     setRequest(r);
@@ -156,7 +156,7 @@ render::ImageColumn ImageModel::selectedColumn(int c) const {
             render::ImageSelectionRequest q;
             q.layer = m_request.layer;
             q.heads = m_request.heads.toStdString();
-            q.query = m_request.query.toStdString();
+            q.query = m_request.query;
             q.wording = render::wording(currentLanguage());
             s->column = render::selectImageColumn(*r.result, q);
         } catch (const std::exception& e) {

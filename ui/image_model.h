@@ -9,7 +9,7 @@
 //   ImageModel m;
 //   m.setColumns(columns);                     // image models (arch "vit")
 //   m.setImage(pixels, label);                 // [28²] → resultsChanged() once analysed
-//   m.setQuery("3,4");                         // patch row 3, column 4 in every panel
+//   m.setQuery(ImageQuery::patch(3, 4));       // patch row 3, column 4 in every panel
 //   render::ImageColumn c = m.selectedColumn(0);
 #include <QObject>
 #include <QString>
@@ -34,7 +34,7 @@ struct ImageColumnResult {
 struct ImageRequest {
     int layer = -1;                // the layer shown (rollout: through it); -1: the last
     QString heads = "all";         // "all", "mean" or "rollout"
-    QString query = "pooled";      // "pooled", "cls" or "R,C" (core/rollout.h)
+    ImageQuery query;              // pooled, the class token or a patch (core/rollout.h)
     double opacity = 0.6;          // of the overlay, 0 … 1
     QString colormap = "viridis";  // render/colormaps.h
     bool shared = false;           // every panel on one colour scale (sharedTop), with a bar
@@ -61,7 +61,7 @@ public:
 
     const ImageRequest& request() const { return m_request; }
     void setRequest(const ImageRequest& r);
-    void setQuery(const QString& query);  // keeps the rest of the request
+    void setQuery(const ImageQuery& query);  // keeps the rest of the request
 
     // The analyses of the last finished run, one per column (empty before the first).
     const std::vector<ImageColumnResult>& results() const { return m_results; }

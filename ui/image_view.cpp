@@ -72,7 +72,8 @@ ImageView::ImageView(QWidget* parent)
     for (auto changed : {&ImageModel::resultsChanged, &ImageModel::requestChanged})
         connect(m_model, changed, this, &ImageView::updateColorBar);
     connect(m_model, &ImageModel::requestChanged, this, [this] {
-        const QString q = m_model->request().query;
+        // The combo box holds the query's text ("pooled", "cls", "R,C"): its data only.
+        const QString q = QString::fromStdString(imageQueryName(m_model->request().query));
         const QSignalBlocker b(m_query);
         if (m_query->count() > 2) m_query->removeItem(2);
         if (q != "pooled" && q != "cls") {
@@ -158,7 +159,7 @@ void ImageView::applyControls() {
     ImageRequest r = m_model->request();
     r.layer = m_layer->value();
     r.heads = m_heads->currentData().toString();
-    r.query = m_query->currentData().toString();
+    r.query = parseImageQuery(m_query->currentData().toString().toStdString());
     r.opacity = m_opacity->value() / 100.0;
     r.colormap = m_colormap->currentData().toString();
     r.shared = m_shared->isChecked();
@@ -204,7 +205,7 @@ SessionImage ImageView::state() const {
     s.invert = inv == InvertMode::Yes ? "yes" : inv == InvertMode::No ? "no" : "auto";
     s.prepare = prepareModeName(m_chooser->prepare());
     const ImageRequest& q = m_model->request();
-    s.query = q.query.toStdString();
+    s.query = imageQueryName(q.query);
     s.layer = q.layer;
     s.heads = q.heads.toStdString();
     s.opacity = q.opacity;
@@ -213,20 +214,29 @@ SessionImage ImageView::state() const {
     return s;
 }
 
-// `query` when every image model's grid has it, else "pooled" with the reason in *problems.
-QString ImageView::checkedQuery(const QString& query, QStringList* problems) const {
-    for (const ModelColumn& c : m_model->columns()) {
-        if (!c.model->config().isVision()) continue;
-        try {
-            parseImageQuery(query.toStdString(), patchGrid(c.model->config()));
-        } catch (const std::exception& e) {
-            *problems << tr("Query %1 does not fit %2 (%3): what the classifier reads is shown")
-                             .arg(query, QString::fromStdString(c.name),
-                                  QString::fromUtf8(e.what()));
-            return "pooled";
+// A workspace's query text read, when every image model's grid has it; else pooled with the
+// reason in *problems.
+ImageQuery ImageView::checkedQuery(const QString& query, QStringList* problems) const {
+    try {
+        const ImageQuery q = parseImageQuery(query.toStdString());
+        for (const ModelColumn& c : m_model->columns()) {
+            if (!c.model->config().isVision()) continue;
+            try {
+                checkImageQuery(q, patchGrid(c.model->config()));
+            } catch (const std::exception& e) {
+                *problems << tr("Query %1 does not fit %2 (%3): what the classifier reads is shown")
+                                 .arg(query, QString::fromStdString(c.name),
+                                      QString::fromUtf8(e.what()));
+                return {};
+            }
         }
+        return q;
+    } catch (const std::exception& e) {
+        //: %1 the workspace's query text, %2 why it cannot be read
+        *problems << tr("Query %1 cannot be read (%2): what the classifier reads is shown")
+                         .arg(query, QString::fromUtf8(e.what()));
+        return {};
     }
-    return query;
 }
 
 QStringList ImageView::restore(const SessionImage& s) {

@@ -8,6 +8,7 @@
 // on it or pasted (Ctrl+V) are read as a person's own.
 #include <QWidget>
 
+#include "core/rollout.h"
 #include "core/session_file.h"
 #include "export_dialog.h"
 
@@ -60,7 +61,7 @@ private:
     void applyControls();   // the bar's values into the model's request
     void columnsChanged();  // the layer box's range: the deepest model's layers
     void updateColorBar();
-    QString checkedQuery(const QString& query, QStringList* problems) const;
+    ImageQuery checkedQuery(const QString& query, QStringList* problems) const;
     ImageModel* m_model;
     int m_pendingLayer = -1;  // a restored layer, set once the models' layers are known
     ImageChooser* m_chooser;

@@ -130,6 +130,21 @@ TEST(Rollout, QueriesAreParsedAndCheckedAgainstTheGrid) {
     EXPECT_HAS(errorOf([&] { parseImageQuery("0,7", cls); }), "outside the 7×7 grid");
     for (const char* bad : {"-1,2", "3", "a,b", "1,2,3", "", "1.5,2", "+1,2"})
         EXPECT_HAS(errorOf([&] { parseImageQuery(bad, cls); }), "ROW,COLUMN") << bad;
+    // The text alone reads as a query for any model (issue 47: a typed value from the edge on);
+    // whether a model's grid has it is the check's, with the same messages.
+    EXPECT_EQ(parseImageQuery("9,9"), ImageQuery::patch(9, 9));
+    EXPECT_EQ(parseImageQuery("cls").kind, ImageQuery::Kind::ClassToken);
+    EXPECT_EQ(parseImageQuery(imageQueryName(ImageQuery::patch(3, 1))), ImageQuery::patch(3, 1));
+    EXPECT_HAS(errorOf([] { parseImageQuery("a,b"); }), "ROW,COLUMN");
+    EXPECT_HAS(errorOf([&] { checkImageQuery(ImageQuery::patch(9, 9), cls); }),
+               "outside the 7×7 grid");
+    EXPECT_HAS(errorOf([&] { checkImageQuery(ImageQuery::patch(-1, 0), cls); }), "outside");
+    EXPECT_HAS(errorOf([&] { checkImageQuery(parseImageQuery("cls"), mean); }), "no class token");
+    EXPECT_NO_THROW(checkImageQuery(ImageQuery::patch(6, 6), mean));
+    // Equal when they name the same row: a patch's cell matters, pooled's and cls's do not.
+    EXPECT_NE(ImageQuery::patch(1, 2), ImageQuery::patch(2, 1));
+    EXPECT_EQ(ImageQuery{}, (ImageQuery{ImageQuery::Kind::Pooled, 4, 5}));
+    EXPECT_NE(ImageQuery{}, parseImageQuery("cls"));
 }
 
 TEST(Rollout, BadShapesAndLayersAreRefused) {

@@ -165,7 +165,7 @@ TEST(ImageFigure, PanelsByLayerHeadAndQuery) {
     EXPECT_EQ(c.panels[0].where, "L1 · mean of 2 heads");
     EXPECT_NEAR(c.panels[0].overlay.weights.patches[3], 1.5 / 5, 1e-6);
     q.heads = "rollout";
-    q.query = "1,1";
+    q.query = ImageQuery::patch(1, 1);
     c = selectImageColumn(m, q);
     EXPECT_EQ(c.panels[0].head, "rollout");
     EXPECT_EQ(c.panels[0].overlay.weights.query, 4);
@@ -174,7 +174,7 @@ TEST(ImageFigure, PanelsByLayerHeadAndQuery) {
           std::tuple{"all", 2, "pooled"}, std::tuple{"all", 0, "2,0"}}) {
         q.heads = heads;
         q.layer = layer;
-        q.query = query;
+        q.query = parseImageQuery(query);
         EXPECT_THROW(selectImageColumn(m, q), Error) << heads << " " << layer << " " << query;
     }
 }

@@ -169,7 +169,7 @@ TEST_F(ImageMode, AClickedPatchIsEveryPanelsQuery) {
         }
     ASSERT_FALSE(at.isNull());
     QTest::mouseClick(target, Qt::LeftButton, {}, at.toPoint());
-    EXPECT_EQ(w.imageView()->model()->request().query, "5,2");
+    EXPECT_EQ(w.imageView()->model()->request().query, ImageQuery::patch(5, 2));
     for (int c = 0; c < 2; ++c)
         for (const ImagePanelView* p : g->panels(c)) {
             EXPECT_EQ(p->panel().overlay.query.kind, ImageQuery::Kind::Patch);
@@ -427,7 +427,7 @@ TEST_F(ImageMode, ExportDataWritesThePanelsWeights) {
     w.show();
     open(w);
     ImageModel* m = w.imageView()->model();
-    m->setQuery("1,2");
+    m->setQuery(ImageQuery::patch(1, 2));
     // The query box names the patch counted from 1, as layers and heads are (issue 29).
     QStringList boxes;
     for (const QComboBox* box : w.imageView()->findChildren<QComboBox*>())
@@ -471,7 +471,7 @@ TEST_F(ImageMode, TheImageAndItsQueryAreSavedWithTheWorkspace) {
         w.show();
         open(w);
         w.imageView()->chooser()->chooseTestImage(7);
-        w.imageView()->model()->setQuery("3,4");
+        w.imageView()->model()->setQuery(ImageQuery::patch(3, 4));
         w.imageView()->sharedBox()->setChecked(true);
         ASSERT_TRUE(w.saveSession(path, &error)) << error.toStdString();
     }
@@ -487,7 +487,7 @@ TEST_F(ImageMode, TheImageAndItsQueryAreSavedWithTheWorkspace) {
     ASSERT_TRUE(waitUntil([&] { return !m->busy() && m->results().size() == 2; }));
     EXPECT_EQ(w.imageView()->chooser()->testIndex(), 7);
     EXPECT_EQ(m->image(), testImage(w, 7));
-    EXPECT_EQ(m->request().query, "3,4");
+    EXPECT_EQ(m->request().query, ImageQuery::patch(3, 4));
     EXPECT_TRUE(m->request().shared);
     EXPECT_EQ(w.imageView()->grid()->panels(0)[0]->panel().overlay.query.row, 3);
     // A person's file beside the workspace (outside the models folder): stored relative to
@@ -768,7 +768,7 @@ TEST_F(ImageMode, AWorkspacesImpossibleImageIsReportedAndTheRestOpens) {
     for (const char* said : {"99999", "9,9", "rainbow", "Layer 6: the models have layers 1 … 2"})
         EXPECT_TRUE(problems.contains(said)) << said << " in " << problems.toStdString();
     EXPECT_EQ(w.columns().size(), 2u);
-    EXPECT_EQ(w.imageView()->model()->request().query, "pooled");
+    EXPECT_EQ(w.imageView()->model()->request().query, ImageQuery{});
     EXPECT_EQ(w.imageView()->model()->request().colormap, "viridis");
     write(R"({"file": "gone.png"})");
     ASSERT_TRUE(w.openSession(path, &error)) << error.toStdString();
@@ -1011,7 +1011,7 @@ TEST_F(ImageMode, TheImagesNoteAndThePatchQueryFollowTheLanguage) {
     w.show();
     open(w);
     w.imageView()->chooser()->chooseTestImage(3);
-    w.imageView()->model()->setQuery("3,3");
+    w.imageView()->model()->setQuery(ImageQuery::patch(3, 3));
     auto texts = [&] {
         QStringList out;
         for (auto* l : w.imageView()->chooser()->findChildren<QLabel*>())
