@@ -116,6 +116,8 @@ CLI::App* RenderCommand::add(CLI::App& app) {
     m_cmd->add_flag("--shared-scale", m_shared,
                     "One colour scale for every panel (with a colour bar)");
     m_cmd->add_flag("--no-colorbar", m_noColorbar, "No colour bar");
+    m_cmd->add_flag("--no-query-outline", m_noOutline,
+                    "Image models: the --query patch not framed (a figure for print)");
     m_cmd->add_flag("--merge-words", m_mergeWords,
                     "Subword pieces merged into words (sum over key pieces, mean over query "
                     "pieces; Clark et al., 2019)");
@@ -139,8 +141,8 @@ CLI::App* RenderCommand::add(CLI::App& app) {
         ->add_option("--font-size", m_fontSize,
                      "Token labels and panel titles in points on the page (PNG: points x dpi / "
                      "72 pixels), never shrunk: where they are taller than a cell every k-th "
-                     "token is labelled; titles larger")
-        ->capture_default_str()
+                     "token is labelled; titles larger (default: 12 on a slide-sized --size, "
+                     "at least 400 points high; 7 on a paper's)")
         ->check(numberIn(1, 200));
     m_cmd
         ->add_option("--lang", m_lang,
@@ -186,8 +188,9 @@ render::FigureStyle RenderCommand::style() const {
     for (const auto& line : m_caption) caption << QString::fromStdString(line);
     style.caption = caption.join('\n');
     style.colorbar = !m_noColorbar;
+    style.outlineQuery = !m_noOutline;
     style.fontFamily = QString::fromStdString(m_font);
-    style.fontSize = m_fontSize;
+    style.fontSize = m_fontSize > 0 ? m_fontSize : render::defaultLabelPoints(pageSize().height());
     style.language = QString::fromStdString(m_lang);
     style.lines = m_lines;
     style.arrange = m_arrange == "rows"   ? render::FigureStyle::Arrange::Rows
@@ -199,15 +202,23 @@ render::FigureStyle RenderCommand::style() const {
 void RenderCommand::write(const render::FigurePainter& paint, const QString& why,
                           std::ostream& out) const {
     QString error = why;
-    QSizeF size(504, 360);
     bool named = true;
-    if (!m_size.empty() &&
-        !render::parseFigureSize(QString::fromStdString(m_size), &size, &named, &error))
-        throw Error(error.toStdString());
+    const QSizeF size = pageSize(&named);
     if (!paint ||
         !render::writeFigure(QString::fromStdString(m_out), size, named, m_dpi, paint, &error))
         throw Error(error.toStdString());
     out << "wrote " << m_out << "\n";
+}
+
+QSizeF RenderCommand::pageSize(bool* named) const {
+    QSizeF size(504, 360);
+    bool isNamed = true;
+    QString error;
+    if (!m_size.empty() &&
+        !render::parseFigureSize(QString::fromStdString(m_size), &size, &isNamed, &error))
+        throw Error(error.toStdString());
+    if (named) *named = isNamed;
+    return size;
 }
 
 std::vector<std::string> RenderCommand::colormapNames() {
@@ -255,7 +266,7 @@ SelectionRequest RenderCommand::request() const {
             std::to_string(m_models.size()) + " models, --base " + std::to_string(m_base) + ")");
     checkColours();
     // NaN passes any range check and an infinite size makes text layout loop for good.
-    if (!(m_fontSize >= 1 && m_fontSize <= 200))
+    if (m_fontSize != 0 && !(m_fontSize >= 1 && m_fontSize <= 200))
         throw Error("--font-size must be a number of points from 1 to 200");
     return request;
 }

@@ -94,7 +94,7 @@ void RenderCommand::runImages(std::ostream& out) {
     if (!(m_opacity >= 0 && m_opacity <= 1)) throw Error("--opacity must be a number from 0 to 1");
     if (m_layerOpt->count() && m_layer < 0) throw Error("--layer must be 0 or more");
     checkColours();
-    if (!(m_fontSize >= 1 && m_fontSize <= 200))
+    if (m_fontSize != 0 && !(m_fontSize >= 1 && m_fontSize <= 200))
         throw Error("--font-size must be a number of points from 1 to 200");
     checkOutputPath(m_out);
     m_image.check({});

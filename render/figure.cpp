@@ -199,7 +199,7 @@ void paintPanel(QPainter& p, const Figure& f, const FigureLayout& L, const Panel
                               pl.cellH),
                        cellColor(map, w(i, j), t.scaleMax, s.scaling, t.diverging));
     paintLabels(p, pl, t, s);
-    if (s.query >= 0 && s.query < int(w.rows())) {
+    if (s.outlineQuery && s.query >= 0 && s.query < int(w.rows())) {
         // The selected query's row outlined as the app's panels do (heatmap_panel.cpp): a
         // red frame around the row, drawn as a path (rectangles are the cells).
         const double pen = std::max(0.75, std::min(2.0, pl.cell * 0.12));

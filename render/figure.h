@@ -38,12 +38,23 @@ struct FigureStyle {
     // The selected query row (a row of every table), outlined in every panel and always
     // labelled, as the app's panels show it; -1: none.
     int query = -1;
+    // The query outlined (the text panels' row, the image panels' patch); false: labelled,
+    // not framed (a figure for print where the red frame distracts).
+    bool outlineQuery = true;
     // Where the models go: as on screen (a column per model, heads down, or a model's heads
     // in a block under its title when that gives larger panels on a wide page; a single row
     // or column of panels may wrap), as rows (the transpose), or whichever gives the largest
     // panels on the page.
     enum class Arrange { Columns, Rows, Auto } arrange = Arrange::Columns;
 };
+
+// The label size a page needs when none is given (issue 47: figures exported at 7 pt were
+// unreadable on a projected slide): 12 pt on a slide-sized page (at least 400 pt high: a 16:9
+// or 4:3 slide is 540), legible from the back of a room; 7 pt on a paper's figure (a column
+// or a page width), the smallest a journal's figures use.
+inline double defaultLabelPoints(double pageHeightPoints) {
+    return pageHeightPoints >= 400 ? 12 : 7;
+}
 
 // A grid of heatmaps: the selection's columns (models, or one model's layers) of tables.
 struct Figure {

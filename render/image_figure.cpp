@@ -145,7 +145,7 @@ QRectF paintImageOverlay(QPainter& p, const QRectF& box, const ImageOverlay& o,
             }
     }
     if (!raster) paintGrid(p, sq, g);
-    paintQueryOutline(p, sq, o);
+    if (s.outlineQuery) paintQueryOutline(p, sq, o);
     p.restore();
     return sq;
 }
@@ -295,7 +295,7 @@ void paintPanel(QPainter& p, const ImageFigure& f, const ImagePanel& pl, const Q
     const PanelMetrics m = panelMetrics(f);
     drawText(p, st, QRectF(box.left(), box.top(), box.width(), m.title), qt(pl.where), fs, false);
     const OverlayStyle os{st.colormap, st.scaling, f.opacity,
-                          st.shared ? sharedTop : topWeight(f, &pl)};
+                          st.shared ? sharedTop : topWeight(f, &pl), st.outlineQuery};
     const double side = imageSide(m, box.width(), box.height(), fs);
     const QRectF img(box.left() + (box.width() - m.bar - side) / 2, box.top() + m.title, side,
                      side);

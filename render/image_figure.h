@@ -37,6 +37,7 @@ struct OverlayStyle {
     Scaling scaling = Scaling::Linear;
     double opacity = 0.6;  // of the coloured cells over the image, 0 … 1
     double scaleMax = 1;   // the weight at the top of the colour map (larger ones clamp)
+    bool outlineQuery = true;  // the query patch framed
 };
 
 // Draws `o` as a square of side min(box) centred in `box`: the image, the cells, the grid and

@@ -83,15 +83,21 @@ void ExportDialog::createStyleControls(const render::FigureStyle& base) {
     m_fontSize = new QDoubleSpinBox;
     m_fontSize->setRange(3, 48);
     m_fontSize->setDecimals(1);
-    m_fontSize->setValue(base.fontSize);
+    m_fontSize->setValue(render::defaultLabelPoints(m_canvas.points.height()));
     //: Spin box suffix: the unit of the font size (points)
     m_fontSize->setSuffix(tr(" pt"));
     m_fontSize->setToolTip(
         tr("Token labels and panel titles, in points on the page (in a PNG: "
-           "points × dpi / 72 pixels); titles are larger"));
+           "points × dpi / 72 pixels); titles are larger. Until you change it, it follows the "
+           "size: 12 pt on a slide, 7 pt on a paper's figure"));
     m_title = new QLineEdit(base.title);
     m_colorbar = new QCheckBox(tr("Colour bar"));
     m_colorbar->setChecked(base.colorbar);
+    m_outline = new QCheckBox(tr("O&utline the query"));
+    m_outline->setChecked(base.outlineQuery);
+    m_outline->setToolTip(
+        tr("A frame around the clicked query (red around a row of every map, black and white "
+           "around a patch of every image); without it the query is still labelled"));
     m_caption = new QCheckBox(tr("Ca&ption: the sentence and its translation"));
     m_caption->setChecked(true);
     m_caption->setEnabled(false);  // until a caption source gives one
@@ -135,6 +141,7 @@ void ExportDialog::layOut() {
     //: Form label: the figure's title
     form->addRow(tr("&Title"), m_title);
     form->addRow("", m_colorbar);
+    form->addRow("", m_outline);
     form->addRow("", m_caption);
     //: Form label: the language of the figure's titles and legends
     form->addRow(tr("&Labels in"), m_language);
@@ -184,7 +191,8 @@ void ExportDialog::connectSizeControls() {
 
 void ExportDialog::setCanvas(const render::FigureCanvas& c, bool custom) {
     m_canvas = c;
-    const QSignalBlocker b1(m_w), b2(m_h), b3(m_pw), b4(m_ph), b5(m_size), b6(m_dpi);
+    const QSignalBlocker b1(m_w), b2(m_h), b3(m_pw), b4(m_ph), b5(m_size), b6(m_dpi), b7(m_fontSize);
+    if (!m_labelsChosen) m_fontSize->setValue(render::defaultLabelPoints(c.points.height()));
     m_w->setValue(c.points.width());
     m_h->setValue(c.points.height());
     m_pw->setValue(c.pixels.width());
@@ -195,12 +203,16 @@ void ExportDialog::setCanvas(const render::FigureCanvas& c, bool custom) {
 }
 
 void ExportDialog::connectControls() {
-    connect(m_fontSize, &QDoubleSpinBox::valueChanged, this, &ExportDialog::updatePreview);
+    connect(m_fontSize, &QDoubleSpinBox::valueChanged, this, [this] {
+        m_labelsChosen = true;  // the page no longer sets it
+        updatePreview();
+    });
     connect(m_what, &QComboBox::currentIndexChanged, this, &ExportDialog::updatePreview);
     connect(m_head, &QSpinBox::valueChanged, this, &ExportDialog::updatePreview);
     connect(m_font, &QFontComboBox::currentFontChanged, this, &ExportDialog::updatePreview);
     connect(m_title, &QLineEdit::textChanged, this, &ExportDialog::updatePreview);
     connect(m_colorbar, &QCheckBox::toggled, this, &ExportDialog::updatePreview);
+    connect(m_outline, &QCheckBox::toggled, this, &ExportDialog::updatePreview);
     connect(m_caption, &QCheckBox::toggled, this, &ExportDialog::updatePreview);
     connect(m_language, &QComboBox::currentIndexChanged, this,
             [this, shown = m_base.language]() mutable {
@@ -229,6 +241,7 @@ render::FigureStyle ExportDialog::style() const {
     s.fontSize = m_fontSize->value();
     s.title = m_title->text();
     s.colorbar = m_colorbar->isChecked();
+    s.outlineQuery = m_outline->isChecked();
     s.language = m_language->currentData().toString();
     // The caption belongs to the grid and its panels: the sentence they show.
     const What what = What(m_what->currentIndex());
@@ -262,7 +275,16 @@ void ExportDialog::setDpi(int dpi) {
 }
 
 void ExportDialog::setLabelPoints(double points) {
+    m_labelsChosen = true;
     m_fontSize->setValue(points);
+}
+
+double ExportDialog::labelPoints() const {
+    return m_fontSize->value();
+}
+
+void ExportDialog::setOutlineQuery(bool on) {
+    m_outline->setChecked(on);
 }
 
 QImage ExportDialog::preview() const {

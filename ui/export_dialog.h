@@ -45,6 +45,8 @@ public:
     void setPixels(QSize pixels);
     void setDpi(int dpi);
     void setLabelPoints(double points);
+    double labelPoints() const;
+    void setOutlineQuery(bool on);  // the query framed (the default) or only labelled
     // The page, the PNG's pixels and resolution that exportTo writes.
     const render::FigureCanvas& canvas() const { return m_canvas; }
     QImage preview() const;
@@ -76,10 +78,13 @@ private:
     render::FigureCanvas m_canvas = render::canvasForPoints({960, 540}, 200);
     QComboBox *m_what, *m_size, *m_language;
     QDoubleSpinBox *m_w, *m_h, *m_fontSize;
+    // The label size was chosen (typed, or setLabelPoints): kept; else it follows the page
+    // (render::defaultLabelPoints: 12 pt on a slide, 7 on a paper's figure).
+    bool m_labelsChosen = false;
     QSpinBox *m_dpi, *m_head, *m_pw, *m_ph;
     QFontComboBox* m_font;
     QLineEdit* m_title;
-    QCheckBox *m_colorbar, *m_caption;
+    QCheckBox *m_colorbar, *m_caption, *m_outline;
     QLabel *m_preview = nullptr, *m_status = nullptr;
     QString m_written, m_folder;
     QImage m_image;

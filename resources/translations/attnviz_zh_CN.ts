@@ -659,10 +659,6 @@ the %1 maps follow</source>
         <translation>显示的列（按其顺序），以及视图的模块、层和头</translation>
     </message>
     <message>
-        <source>Token labels and panel titles, in points on the page (in a PNG: points × dpi / 72 pixels); titles are larger</source>
-        <translation>词元标签和面板标题的大小，以页面上的 pt 计（PNG 中为 pt × dpi / 72 像素）；标题更大</translation>
-    </message>
-    <message>
         <source>Ca&amp;ption: the sentence and its translation</source>
         <translation>题注：句子及其译文(&amp;P)</translation>
     </message>
@@ -680,6 +676,18 @@ the %1 maps follow</source>
         <source>SVG, PDF: %1 × %2 pt (%3 × %4 in) · PNG: %5 × %6 px at %7 dpi · labels %8 pt (%9 px in the PNG)</source>
         <extracomment>Export status: %1 × %2 the page in points, %3 × %4 in inches, %5 × %6 the PNG&apos;s pixels, %7 its dpi, %8 the labels&apos; points, %9 their height in the PNG&apos;s pixels</extracomment>
         <translation>SVG、PDF：%1 × %2 pt（%3 × %4 in）· PNG：%5 × %6 px，%7 dpi · 标签 %8 pt（PNG 中为 %9 px）</translation>
+    </message>
+    <message>
+        <source>Token labels and panel titles, in points on the page (in a PNG: points × dpi / 72 pixels); titles are larger. Until you change it, it follows the size: 12 pt on a slide, 7 pt on a paper&apos;s figure</source>
+        <translation>词元标签和面板标题的大小，以页面上的 pt 计（PNG 中为 pt × dpi / 72 像素）；标题更大。在您修改之前，它随页面尺寸变化：幻灯片上为 12 pt，论文插图中为 7 pt</translation>
+    </message>
+    <message>
+        <source>O&amp;utline the query</source>
+        <translation>为查询加框(&amp;U)</translation>
+    </message>
+    <message>
+        <source>A frame around the clicked query (red around a row of every map, black and white around a patch of every image); without it the query is still labelled</source>
+        <translation>在点击的查询周围加框（热力图中一行为红框，图像中一个图块为黑白框）；不加框时查询仍有标注</translation>
     </message>
 </context>
 <context>
@@ -1785,6 +1793,11 @@ weight %6</source>
         <source>Layer %1: the models have layers 1 … %2, the last is shown</source>
         <extracomment>%1 the workspace&apos;s layer, %2 the models&apos; last layer (layers counted from 1)</extracomment>
         <translation>第 %1 层：这些模型只有第 1 … %2 层，改为显示最后一层</translation>
+    </message>
+    <message>
+        <source>Query %1 cannot be read (%2): what the classifier reads is shown</source>
+        <extracomment>%1 the workspace&apos;s query text, %2 why it cannot be read</extracomment>
+        <translation>无法读取查询 %1（%2）：显示分类器读取的内容</translation>
     </message>
 </context>
 <context>

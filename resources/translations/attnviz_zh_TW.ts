@@ -659,10 +659,6 @@ the %1 maps follow</source>
         <translation>顯示的欄（依其順序），以及檢視的模組、層和頭</translation>
     </message>
     <message>
-        <source>Token labels and panel titles, in points on the page (in a PNG: points × dpi / 72 pixels); titles are larger</source>
-        <translation>詞元標籤和面板標題的大小，以頁面上的 pt 計（PNG 中為 pt × dpi / 72 畫素）；標題更大</translation>
-    </message>
-    <message>
         <source>Ca&amp;ption: the sentence and its translation</source>
         <translation>題注：句子及其譯文(&amp;P)</translation>
     </message>
@@ -680,6 +676,18 @@ the %1 maps follow</source>
         <source>SVG, PDF: %1 × %2 pt (%3 × %4 in) · PNG: %5 × %6 px at %7 dpi · labels %8 pt (%9 px in the PNG)</source>
         <extracomment>Export status: %1 × %2 the page in points, %3 × %4 in inches, %5 × %6 the PNG&apos;s pixels, %7 its dpi, %8 the labels&apos; points, %9 their height in the PNG&apos;s pixels</extracomment>
         <translation>SVG、PDF：%1 × %2 pt（%3 × %4 in）· PNG：%5 × %6 px，%7 dpi · 標籤 %8 pt（PNG 中為 %9 px）</translation>
+    </message>
+    <message>
+        <source>Token labels and panel titles, in points on the page (in a PNG: points × dpi / 72 pixels); titles are larger. Until you change it, it follows the size: 12 pt on a slide, 7 pt on a paper&apos;s figure</source>
+        <translation>詞元標籤和面板標題的大小，以頁面上的 pt 計（PNG 中為 pt × dpi / 72 畫素）；標題更大。在您修改之前，它隨頁面尺寸變化：投影片上為 12 pt，論文插圖中為 7 pt</translation>
+    </message>
+    <message>
+        <source>O&amp;utline the query</source>
+        <translation>為查詢加框(&amp;U)</translation>
+    </message>
+    <message>
+        <source>A frame around the clicked query (red around a row of every map, black and white around a patch of every image); without it the query is still labelled</source>
+        <translation>在點擊的查詢周圍加框（熱度圖中一列為紅框，影像中一個圖塊為黑白框）；不加框時查詢仍有標註</translation>
     </message>
 </context>
 <context>
@@ -1785,6 +1793,11 @@ weight %6</source>
         <source>Layer %1: the models have layers 1 … %2, the last is shown</source>
         <extracomment>%1 the workspace&apos;s layer, %2 the models&apos; last layer (layers counted from 1)</extracomment>
         <translation>第 %1 層：這些模型只有第 1 … %2 層，改為顯示最後一層</translation>
+    </message>
+    <message>
+        <source>Query %1 cannot be read (%2): what the classifier reads is shown</source>
+        <extracomment>%1 the workspace&apos;s query text, %2 why it cannot be read</extracomment>
+        <translation>無法讀取查詢 %1（%2）：顯示分類器讀取的內容</translation>
     </message>
 </context>
 <context>

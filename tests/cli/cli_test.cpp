@@ -611,6 +611,26 @@ TEST(CliIssue11, AnEmptyHeadListIsRefused) {
     }
 }
 
+// The label size follows the page when none is given (issue 47): 12 pt on a slide, 7 on a
+// paper's page; an explicit --font-size is kept.
+TEST(CliRender, TheLabelSizeFollowsThePage) {
+    const std::string model = freshModel("labels");
+    auto svg = [&](std::vector<std::string> extra, const std::string& name) {
+        std::vector<std::string> args{"render", "--model", model, "--text", "a b c", "--out",
+                                      tmp(name)};
+        args.insert(args.end(), extra.begin(), extra.end());
+        const Result r = cli(args);
+        EXPECT_EQ(r.code, 0) << r.err;
+        return readAll(tmp(name));
+    };
+    const std::string slide = svg({"--size", "slide"}, "l1.svg");
+    if (slide.empty()) return;  // built without Qt
+    EXPECT_EQ(slide, svg({"--size", "slide", "--font-size", "12"}, "l2.svg"));
+    EXPECT_NE(slide, svg({"--size", "slide", "--font-size", "7"}, "l3.svg"));
+    const std::string page = svg({}, "l4.svg");
+    EXPECT_EQ(page, svg({"--font-size", "7"}, "l5.svg"));
+}
+
 // Defect 7: non-finite or huge learning rates and a NaN weight decay wrote a NaN model.
 TEST(CliIssue11, NonFiniteTrainingIsRefused) {
     const std::string cfg = tmp("lr.json"), out = tmp("lr.safetensors");

@@ -104,6 +104,22 @@ TEST(ImageRender, WritesFiguresOfEveryFormat) {
     EXPECT_EQ(readFile(pdf).rfind("%PDF", 0), 0u);
 }
 
+// The query patch's frame is a choice (issue 47): --no-query-outline drops it and nothing
+// else (pooled, which has no frame, draws the same either way).
+TEST(ImageRender, TheQueryOutlineIsAChoice) {
+    NEED_FASHION_MNIST();
+    auto svg = [&](const std::string& query, bool outline, const std::string& name) {
+        std::vector<std::string> args{"render", "--model", vit("mean"), "--fashion-mnist", "0",
+                                      "--query", query, "--out", tmp(name)};
+        if (!outline) args.push_back("--no-query-outline");
+        const Result r = cli(args);
+        EXPECT_EQ(r.code, 0) << r.err;
+        return readFile(tmp(name));
+    };
+    EXPECT_NE(svg("3,3", true, "o1.svg"), svg("3,3", false, "o2.svg"));
+    EXPECT_EQ(svg("pooled", true, "o3.svg"), svg("pooled", false, "o4.svg"));
+}
+
 // The CSV holds each panel's [N, N] table: a head's is the dump's weights, the mean of heads
 // their mean, the rollout's rows sum to 1; the NPY has the shape of the stacked tables.
 TEST(ImageRender, DataFilesHoldThePanelsMatrices) {

@@ -34,12 +34,13 @@ ImageOverlay overlay(std::vector<double> patches, ImageQuery q = {}) {
 }
 
 // The overlay drawn into a 40 × 40 image (10 pixels per image pixel).
-QImage draw(const ImageOverlay& o, double opacity) {
+QImage draw(const ImageOverlay& o, double opacity, bool outline = true) {
     QImage img(40, 40, QImage::Format_RGB32);
     img.fill(Qt::red);
     QPainter p(&img);
     OverlayStyle s;
     s.opacity = opacity;
+    s.outlineQuery = outline;
     s.scaleMax = 1;
     paintImageOverlay(p, QRectF(0, 0, 40, 40), o, s);
     return img;
@@ -89,6 +90,9 @@ TEST(ImageFigure, TheQueryPatchIsOutlined) {
     const QImage img = draw(overlay({0.5, 0.5, 0.5, 0.5}, q), 1);
     EXPECT_NE(img.pixelColor(1, 30), img.pixelColor(8, 30));    // patch (1, 0): outlined
     EXPECT_EQ(img.pixelColor(21, 30), img.pixelColor(28, 30));  // patch (1, 1): not
+    // The outline is a choice (issue 47): without it the query patch looks as the others.
+    const QImage plain = draw(overlay({0.5, 0.5, 0.5, 0.5}, q), 1, false);
+    EXPECT_EQ(plain.pixelColor(1, 30), plain.pixelColor(8, 30));
 }
 
 // Two roads, one picture: on pixels (a QImage, the screen) the cells are one scaled image, in

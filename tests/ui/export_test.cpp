@@ -199,6 +199,48 @@ TEST(Export, TheSlideOutlinesTheSelectedQueryRowAsTheScreenDoes) {
     EXPECT_GT(row2, 8 * 2 * 100) << row2;
     EXPECT_GT(outline(6, &y6), 8 * 2 * 100);
     EXPECT_GT(y6, y2 + 10) << "the outline follows the query row";
+    // The outline is a choice (issue 47): off, the query row is not framed.
+    w.selectQuery(0, 2);
+    std::unique_ptr<ExportDialog> d(w.createExportDialog());
+    d->setSizePreset("slide");
+    d->setPixels(QSize(1920, 1080));
+    d->setOutlineQuery(false);
+    QString error;
+    const QString png = dir + "no-outline.png";
+    ASSERT_TRUE(d->exportTo(png, &error)) << error.toStdString();
+    const QImage img = QImage(png).convertToFormat(QImage::Format_RGB32);
+    qint64 red = 0;
+    for (int r = 0; r < img.height(); ++r)
+        for (int x = 0; x < img.width(); ++x) {
+            const QRgb c = img.pixel(x, r);
+            red += qRed(c) > 200 && qGreen(c) < 110 && qBlue(c) < 100;
+        }
+    EXPECT_EQ(red, 0);
+}
+
+// Labels a slide can show (issue 47: every figure was exported at 7 pt, unreadable projected):
+// the label size follows the page until a person sets it, 12 pt on a slide and 7 on a paper's
+// figure; a size set is kept whatever the page. File › Export figure (and --export-figure)
+// writes its slide at 12 pt.
+TEST(Export, TheLabelSizeFollowsThePageUntilChosen) {
+    MainWindow w;
+    ASSERT_TRUE(w.chooseModelSet("toy", false));
+    std::unique_ptr<ExportDialog> d(w.createExportDialog());
+    d->setSizePreset("slide");
+    EXPECT_EQ(d->labelPoints(), 12);
+    d->setSizePreset("column");
+    EXPECT_EQ(d->labelPoints(), 7);
+    d->setSizePreset("page");
+    EXPECT_EQ(d->labelPoints(), 7);
+    d->setSizePreset("slide-4:3");
+    EXPECT_EQ(d->labelPoints(), 12);
+    d->setLabelPoints(9);
+    d->setSizePreset("column");
+    EXPECT_EQ(d->labelPoints(), 9);
+    d->setSizePreset("slide");
+    EXPECT_EQ(d->labelPoints(), 9);
+    EXPECT_EQ(render::defaultLabelPoints(540), 12);
+    EXPECT_EQ(render::defaultLabelPoints(360), 7);
 }
 
 // Export › One panel › Head counts from 1, as every head the app names (issue 47: typing 2 gave
