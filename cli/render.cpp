@@ -141,8 +141,9 @@ CLI::App* RenderCommand::add(CLI::App& app) {
         ->add_option("--font-size", m_fontSize,
                      "Token labels and panel titles in points on the page (PNG: points x dpi / "
                      "72 pixels), never shrunk: where they are taller than a cell every k-th "
-                     "token is labelled; titles larger (default: 12 on a slide-sized --size, "
-                     "at least 400 points high; 7 on a paper's)")
+                     "token is labelled; titles larger (default: up to 12 on a slide-sized "
+                     "--size, at least 400 points high, smaller down to 7 where a label per "
+                     "token needs it; 7 on a paper's)")
         ->check(numberIn(1, 200));
     m_cmd
         ->add_option("--lang", m_lang,
@@ -191,6 +192,7 @@ render::FigureStyle RenderCommand::style() const {
     style.outlineQuery = !m_noOutline;
     style.fontFamily = QString::fromStdString(m_font);
     style.fontSize = m_fontSize > 0 ? m_fontSize : render::defaultLabelPoints(pageSize().height());
+    if (m_fontSize == 0) style.fontSizeMin = render::kMinLabelPoints;
     style.language = QString::fromStdString(m_lang);
     style.lines = m_lines;
     style.arrange = m_arrange == "rows"   ? render::FigureStyle::Arrange::Rows

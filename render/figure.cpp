@@ -644,6 +644,19 @@ void paintProfile(QPainter& p, const ProfileFigure& f, const QRectF& page) {
     }
 }
 
+// The largest label size from style.fontSize down to style.fontSizeMin (in half points) at
+// which every token of every panel is labelled on `page`; fontSize when there is no range, the
+// least when none labels them all.
+double fittedLabelPoints(Figure f, const QRectF& page) {
+    const double top = f.style.fontSize, least = f.style.fontSizeMin;
+    if (!(least > 0 && least < top)) return top;
+    for (double s = top; s > least; s -= 0.5) {
+        f.style.fontSize = s;
+        if (layoutFigure(f, page).labelStep <= 1) return s;
+    }
+    return least;
+}
+
 FigurePainter gridPainter(const Selection& selection, const FigureStyle& style, QString* error) {
     QString e = QString::fromStdString(selection.error);
     if (e.isEmpty() && (selection.columns.empty() || selection.rows == 0)) e = "nothing to draw";
@@ -655,7 +668,13 @@ FigurePainter gridPainter(const Selection& selection, const FigureStyle& style, 
     auto fig = std::make_shared<Figure>(Figure{markPieces(selection), withFont(style)});
     // Lines draw weights as strokes; signed tables (differences) are drawn as heatmaps.
     if (selection.diverging) fig->style.lines = false;
-    return [fig](QPainter& p, const QRectF& r) { paintFigure(p, *fig, r); };
+    return [fig](QPainter& p, const QRectF& r) {
+        if (!(fig->style.fontSizeMin > 0 && fig->style.fontSizeMin < fig->style.fontSize))
+            return paintFigure(p, *fig, r);
+        Figure f = *fig;  // the tables are shared, not copied
+        f.style.fontSize = fittedLabelPoints(f, r);
+        paintFigure(p, f, r);
+    };
 }
 
 FigurePainter profilePainter(const Profile& unmarked, const FigureStyle& style, QString* error) {

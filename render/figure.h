@@ -31,6 +31,10 @@ struct FigureStyle {
     // (where they are taller than a cell, every k-th token is labelled); the title and
     // column titles larger.
     double fontSize = 7;
+    // A grid's labels may be made smaller, down to this size, where a label per token needs
+    // it (0: fontSize as it is, every k-th token labelled where they do not fit). The size
+    // nobody chose (render::defaultLabelPoints) is a most, not a must.
+    double fontSizeMin = 0;
     // Lines under the title (the sentence and its translation), "\n" between them; empty:
     // none.
     QString caption;
@@ -51,9 +55,12 @@ struct FigureStyle {
 // The label size a page needs when none is given (issue 47: figures exported at 7 pt were
 // unreadable on a projected slide): 12 pt on a slide-sized page (at least 400 pt high: a 16:9
 // or 4:3 slide is 540), legible from the back of a room; 7 pt on a paper's figure (a column
-// or a page width), the smallest a journal's figures use.
+// or a page width), the smallest a journal's figures use. With kMinLabelPoints as the
+// style's fontSizeMin: a grid too dense for a label per token at 12 pt gets smaller labels,
+// never below 7 pt, rather than fewer.
+inline constexpr double kMinLabelPoints = 7;
 inline double defaultLabelPoints(double pageHeightPoints) {
-    return pageHeightPoints >= 400 ? 12 : 7;
+    return pageHeightPoints >= 400 ? 12 : kMinLabelPoints;
 }
 
 // A grid of heatmaps: the selection's columns (models, or one model's layers) of tables.

@@ -302,7 +302,8 @@ bool MainWindow::exportFigure(const QString& path, QString* error) {
     // A 16:9 slide; PNG at 144 dpi is 1920 x 1080.
     render::FigureStyle style = view().figureStyle();
     style.language = currentLanguage();
-    style.fontSize = render::defaultLabelPoints(540);  // the slide's
+    style.fontSize = render::defaultLabelPoints(540);  // the slide's, smaller where needed
+    style.fontSizeMin = render::kMinLabelPoints;
     style.caption = mode().exportCaption();
     const auto paint = mode().exportSource()(ExportDialog::Grid, style, 0, error);
     return paint &&

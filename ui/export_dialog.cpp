@@ -89,7 +89,8 @@ void ExportDialog::createStyleControls(const render::FigureStyle& base) {
     m_fontSize->setToolTip(
         tr("Token labels and panel titles, in points on the page (in a PNG: "
            "points × dpi / 72 pixels); titles are larger. Until you change it, it follows the "
-           "size: 12 pt on a slide, 7 pt on a paper's figure"));
+           "size: up to 12 pt on a slide (smaller, down to 7 pt, where a label per token needs "
+           "it), 7 pt on a paper's figure"));
     m_title = new QLineEdit(base.title);
     m_colorbar = new QCheckBox(tr("Colour bar"));
     m_colorbar->setChecked(base.colorbar);
@@ -239,6 +240,8 @@ render::FigureStyle ExportDialog::style() const {
     render::FigureStyle s = m_base;
     s.fontFamily = m_font->currentFont().family();
     s.fontSize = m_fontSize->value();
+    // Nobody chose it: a most, smaller where a label per token needs it.
+    s.fontSizeMin = m_labelsChosen ? 0 : render::kMinLabelPoints;
     s.title = m_title->text();
     s.colorbar = m_colorbar->isChecked();
     s.outlineQuery = m_outline->isChecked();

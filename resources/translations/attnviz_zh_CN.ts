@@ -678,16 +678,16 @@ the %1 maps follow</source>
         <translation>SVG、PDF：%1 × %2 pt（%3 × %4 in）· PNG：%5 × %6 px，%7 dpi · 标签 %8 pt（PNG 中为 %9 px）</translation>
     </message>
     <message>
-        <source>Token labels and panel titles, in points on the page (in a PNG: points × dpi / 72 pixels); titles are larger. Until you change it, it follows the size: 12 pt on a slide, 7 pt on a paper&apos;s figure</source>
-        <translation>词元标签和面板标题的大小，以页面上的 pt 计（PNG 中为 pt × dpi / 72 像素）；标题更大。在您修改之前，它随页面尺寸变化：幻灯片上为 12 pt，论文插图中为 7 pt</translation>
-    </message>
-    <message>
         <source>O&amp;utline the query</source>
         <translation>为查询加框(&amp;U)</translation>
     </message>
     <message>
         <source>A frame around the clicked query (red around a row of every map, black and white around a patch of every image); without it the query is still labelled</source>
         <translation>在点击的查询周围加框（热力图中一行为红框，图像中一个图块为黑白框）；不加框时查询仍有标注</translation>
+    </message>
+    <message>
+        <source>Token labels and panel titles, in points on the page (in a PNG: points × dpi / 72 pixels); titles are larger. Until you change it, it follows the size: up to 12 pt on a slide (smaller, down to 7 pt, where a label per token needs it), 7 pt on a paper&apos;s figure</source>
+        <translation>词元标签和面板标题的大小，以页面上的 pt 计（PNG 中为 pt × dpi / 72 像素）；标题更大。在您修改之前，它随页面尺寸变化：幻灯片上最大 12 pt（若每个词元都要有标签则缩小，最小 7 pt），论文插图中为 7 pt</translation>
     </message>
 </context>
 <context>

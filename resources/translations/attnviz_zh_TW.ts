@@ -678,16 +678,16 @@ the %1 maps follow</source>
         <translation>SVG、PDF：%1 × %2 pt（%3 × %4 in）· PNG：%5 × %6 px，%7 dpi · 標籤 %8 pt（PNG 中為 %9 px）</translation>
     </message>
     <message>
-        <source>Token labels and panel titles, in points on the page (in a PNG: points × dpi / 72 pixels); titles are larger. Until you change it, it follows the size: 12 pt on a slide, 7 pt on a paper&apos;s figure</source>
-        <translation>詞元標籤和面板標題的大小，以頁面上的 pt 計（PNG 中為 pt × dpi / 72 畫素）；標題更大。在您修改之前，它隨頁面尺寸變化：投影片上為 12 pt，論文插圖中為 7 pt</translation>
-    </message>
-    <message>
         <source>O&amp;utline the query</source>
         <translation>為查詢加框(&amp;U)</translation>
     </message>
     <message>
         <source>A frame around the clicked query (red around a row of every map, black and white around a patch of every image); without it the query is still labelled</source>
         <translation>在點擊的查詢周圍加框（熱度圖中一列為紅框，影像中一個圖塊為黑白框）；不加框時查詢仍有標註</translation>
+    </message>
+    <message>
+        <source>Token labels and panel titles, in points on the page (in a PNG: points × dpi / 72 pixels); titles are larger. Until you change it, it follows the size: up to 12 pt on a slide (smaller, down to 7 pt, where a label per token needs it), 7 pt on a paper&apos;s figure</source>
+        <translation>詞元標籤和面板標題的大小，以頁面上的 pt 計（PNG 中為 pt × dpi / 72 畫素）；標題更大。在您修改之前，它隨頁面尺寸變化：投影片上最大 12 pt（若每個詞元都要有標籤則縮小，最小 7 pt），論文插圖中為 7 pt</translation>
     </message>
 </context>
 <context>

@@ -629,6 +629,26 @@ TEST(CliRender, TheLabelSizeFollowsThePage) {
     EXPECT_NE(slide, svg({"--size", "slide", "--font-size", "7"}, "l3.svg"));
     const std::string page = svg({}, "l4.svg");
     EXPECT_EQ(page, svg({"--font-size", "7"}, "l5.svg"));
+    // Six models on a slide: at 12 pt only every second token would be labelled; the size
+    // nobody chose is a most, so the labels get smaller (not below 7 pt) and every token keeps
+    // its label. A size given is kept, with the footnote that says what was dropped.
+    std::vector<std::string> args{"render", "--size", "slide", "--text",
+                                  "I want to go to the station"};
+    for (const char* m : {"01-dot", "02-dense", "03-random", "04-fixed-random",
+                          "05-factorized-dense", "06-factorized-random"})
+        args.insert(args.end(), {"--model", std::string(ATTNVIZ_MODELS_DIR) + "/" + m +
+                                                ".safetensors"});
+    auto dense = [&](std::vector<std::string> extra, const std::string& name) {
+        std::vector<std::string> a = args;
+        a.insert(a.end(), extra.begin(), extra.end());
+        a.insert(a.end(), {"--out", tmp(name)});
+        const Result r = cli(a);
+        EXPECT_EQ(r.code, 0) << r.err;
+        return readAll(tmp(name));
+    };
+    EXPECT_EQ(dense({}, "d1.svg").find("one in every"), std::string::npos);
+    EXPECT_NE(dense({"--font-size", "12"}, "d2.svg").find("one in every 2 shown"),
+              std::string::npos);
 }
 
 // Defect 7: non-finite or huge learning rates and a NaN weight decay wrote a NaN model.
