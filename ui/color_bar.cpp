@@ -23,6 +23,15 @@ void ColorBar::retranslateUi() {
     setToolTip(tr("Colour scale shared by every panel: 0 to the largest weight in view"));
 }
 
+void ColorBar::setScaleFactor(double factor) {
+    m_factor = factor;
+    QFont f = font();
+    f.setPointSizeF(QWidget().font().pointSizeF() * factor);  // from the default, not compounded
+    setFont(f);
+    setFixedWidth(int(76 * factor));
+    update();
+}
+
 void ColorBar::setScale(const QString& colormap, render::Scaling scaling, double top,
                         bool diverging) {
     m_diverging = diverging;
@@ -44,7 +53,8 @@ void ColorBar::paintEvent(QPaintEvent*) {
     p.drawText(QRectF(0, 2, width(), fs), Qt::AlignCenter,
                //: Colour bar title: the scale shows differences (or attention weights)
                m_diverging ? tr("difference") : tr("weight"));
-    render::paintColorBar(p, QRectF(8, fs * 1.8, 14, height() - fs * 3.2), s, m_top, m_diverging);
+    render::paintColorBar(p, QRectF(8 * m_factor, fs * 1.8, 14 * m_factor, height() - fs * 3.2), s,
+                          m_top, m_diverging);
 }
 
 }  // namespace attnviz::ui

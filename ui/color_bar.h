@@ -17,7 +17,11 @@ public:
     void setScale(const QString& colormap, render::Scaling scaling, double top,
                   bool diverging = false);
     double top() const { return m_top; }
-    QSize sizeHint() const override { return QSize(76, 200); }
+    // Its text and width `factor` times their own (presentation mode: the labels' size, issue
+    // 47); 1 gives them back.
+    void setScaleFactor(double factor);
+    double scaleFactor() const { return m_factor; }
+    QSize sizeHint() const override { return QSize(int(76 * m_factor), 200); }
 
 protected:
     void changeEvent(QEvent* event) override;  // retranslates on QEvent::LanguageChange
@@ -28,6 +32,7 @@ private:
     render::FigureStyle m_style;
     double m_top = 0;
     bool m_diverging = false;
+    double m_factor = 1;
 };
 
 }  // namespace attnviz::ui

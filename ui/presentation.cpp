@@ -10,6 +10,7 @@
 #include <QStatusBar>
 #include <algorithm>
 
+#include "color_bar.h"
 #include "comparison_grid.h"
 #include "language.h"
 #include "view_state.h"
@@ -27,6 +28,7 @@ Presentation::Presentation(Window w)
     : QObject(w.window),
       m_window(w.window),
       m_grid(w.grid),
+      m_colorBar(w.colorBar),
       m_workspace(w.workspace),
       m_setView(std::move(w.setView)),
       m_chrome(w.chrome),
@@ -98,6 +100,7 @@ void Presentation::enter() {
     else
         large.setPixelSize(int(m_gridFont.pixelSize() * kHeaderScale));
     m_grid->setFont(large);
+    m_colorBar->setScaleFactor(kHeaderScale);
     // Two heads of every model in sight where the view has the height (a 1080-pixel screen);
     // on a laptop or projector of 768 or 600 pixels one head, as large as the view allows (two
     // rows there left 125-pixel maps with every second label dropped); the others scroll.
@@ -117,6 +120,7 @@ void Presentation::leave() {
     w->menuBar()->setVisible(m_menuBar);
     w->statusBar()->setVisible(m_statusBar);
     m_grid->setFont(m_gridFont);
+    m_colorBar->setScaleFactor(1);
     m_grid->setRowsInView(0);
     ViewState v = view();
     v.labelPoints = m_labelPoints;

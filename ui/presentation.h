@@ -14,6 +14,7 @@ class QWidget;
 
 namespace attnviz::ui {
 
+class ColorBar;
 class ComparisonGrid;
 class WorkspaceModel;
 struct ViewState;
@@ -35,6 +36,7 @@ public:
     struct Window {
         QMainWindow* window;
         ComparisonGrid* grid;
+        ColorBar* colorBar;  // the shared scale beside the grid, enlarged with the labels
         WorkspaceModel* workspace;
         std::function<void(const ViewState&)> setView;
         QWidget* chrome;
@@ -69,6 +71,7 @@ private:
     ViewState view() const;
     QMainWindow* m_window;
     ComparisonGrid* m_grid;
+    ColorBar* m_colorBar;
     WorkspaceModel* m_workspace;
     std::function<void(const ViewState&)> m_setView;
     QWidget* m_chrome;

@@ -22,6 +22,7 @@
 #include "tests/ui/wait.h"
 #include "ui/comparison_grid.h"
 #include "ui/heatmap_panel.h"
+#include "ui/color_bar.h"
 #include "ui/main_window.h"
 
 using namespace attnviz;
@@ -78,6 +79,8 @@ TEST(Presentation, FullScreenCaptionArrowKeysAndEscRestoresTheWindow) {
     const Qt::WindowStates stateBefore = w.windowState();
     const int headerBefore = w.grid()->header(0)->height();
     const int labelsBefore = w.view().labelPoints;
+    const double colorBarPoints = w.colorBar()->font().pointSizeF();
+    const int colorBarWidth = w.colorBar()->width();
     ASSERT_FALSE(w.isFullScreen());
 
     press(w, Qt::Key_F5);
@@ -100,6 +103,9 @@ TEST(Presentation, FullScreenCaptionArrowKeysAndEscRestoresTheWindow) {
     EXPECT_LE(w.grid()->panel(0, 0)->height() + header, view + 2);
     EXPECT_EQ(w.view().labelPoints, Presentation::kLabelPoints);
     EXPECT_GT(w.grid()->header(0)->height(), headerBefore * 1.4);
+    // The shared scale's colour bar grows with the labels (issue 47: it stayed small).
+    EXPECT_GT(w.colorBar()->font().pointSizeF(), colorBarPoints * 1.4);
+    EXPECT_GT(w.colorBar()->width(), colorBarWidth * 1.4);
     QLabel* caption = w.presentation()->caption();
     EXPECT_TRUE(caption->isVisible());
     EXPECT_NE(caption->text().indexOf("I want to go to the station"), -1);
@@ -138,6 +144,8 @@ TEST(Presentation, FullScreenCaptionArrowKeysAndEscRestoresTheWindow) {
     EXPECT_FALSE(w.presentation()->isActive());
     EXPECT_EQ(w.windowState(), stateBefore);
     EXPECT_TRUE(docks(w) == docksBefore) << "the docks must come back as they were";
+    EXPECT_EQ(w.colorBar()->font().pointSizeF(), colorBarPoints);
+    EXPECT_EQ(w.colorBar()->width(), colorBarWidth);
     EXPECT_FALSE(w.menuBar()->isHidden());
     EXPECT_FALSE(w.statusBar()->isHidden());
     EXPECT_TRUE(w.sourceEdit()->isVisible());
