@@ -13,7 +13,10 @@
 namespace attnviz::ui {
 
 ChartView::ChartView(QWidget* parent) : QWidget(parent) {
-    setMinimumSize(240, 160);
+    // At most the height a laptop's bottom tools give it (1366 × 768: about 145 px under the
+    // Heads dock's bar): a larger minimum was cut off at the bottom, the axis title with it
+    // (issue 47); the chart lays itself out in whatever it gets.
+    setMinimumSize(240, 120);
 }
 
 void ChartView::setCharts(render::ChartGrid grid, QImage drawn, render::FigureStyle drawnIn) {
