@@ -140,10 +140,11 @@ CLI::App* RenderCommand::add(CLI::App& app) {
     m_cmd
         ->add_option("--font-size", m_fontSize,
                      "Token labels and panel titles in points on the page (PNG: points x dpi / "
-                     "72 pixels), never shrunk: where they are taller than a cell every k-th "
-                     "token is labelled; titles larger (default: up to 12 on a slide-sized "
-                     "--size, at least 400 points high, smaller down to 7 where a label per "
-                     "token needs it; 7 on a paper's)")
+                     "72 pixels); a size given is never shrunk: where they are taller than a "
+                     "cell every k-th token is labelled; titles larger (default: 7 on a paper's "
+                     "page, the default, column and page; else the page height's share that 12 "
+                     "is of a slide's 540, at least 7, smaller down to 7 where a label per token "
+                     "needs it)")
         ->check(numberIn(1, 200));
     m_cmd
         ->add_option("--lang", m_lang,
@@ -191,7 +192,9 @@ render::FigureStyle RenderCommand::style() const {
     style.colorbar = !m_noColorbar;
     style.outlineQuery = !m_noOutline;
     style.fontFamily = QString::fromStdString(m_font);
-    style.fontSize = m_fontSize > 0 ? m_fontSize : render::defaultLabelPoints(pageSize().height());
+    const bool paper = m_size.empty() || m_size == "column" || m_size == "page";
+    style.fontSize =
+        m_fontSize > 0 ? m_fontSize : render::defaultLabelPoints(pageSize().height(), paper);
     if (m_fontSize == 0) style.fontSizeMin = render::kMinLabelPoints;
     style.language = QString::fromStdString(m_lang);
     style.lines = m_lines;

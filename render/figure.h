@@ -53,14 +53,17 @@ struct FigureStyle {
 };
 
 // The label size a page needs when none is given (issue 47: figures exported at 7 pt were
-// unreadable on a projected slide): 12 pt on a slide-sized page (at least 400 pt high: a 16:9
-// or 4:3 slide is 540), legible from the back of a room; 7 pt on a paper's figure (a column
-// or a page width), the smallest a journal's figures use. With kMinLabelPoints as the
-// style's fontSizeMin: a grid too dense for a label per token at 12 pt gets smaller labels,
+// unreadable on a projected slide). On a paper's figure (`paper`: a column or a page width)
+// 7 pt, the smallest a journal's figures use. Otherwise the same share of the page's height as
+// 12 pt of a slide's 540 (legible from the back of a room), at least 7: a slide 12 pt, a
+// 1920 × 1080 PNG at 200 dpi (389 pt high) 8.6 pt, 24 of its 1080 pixels. With kMinLabelPoints
+// as the style's fontSizeMin, a grid too dense for a label per token gets smaller labels,
 // never below 7 pt, rather than fewer.
 inline constexpr double kMinLabelPoints = 7;
-inline double defaultLabelPoints(double pageHeightPoints) {
-    return pageHeightPoints >= 400 ? 12 : kMinLabelPoints;
+inline double defaultLabelPoints(double pageHeightPoints, bool paper = false) {
+    if (paper) return kMinLabelPoints;
+    const double points = 12 * pageHeightPoints / 540;
+    return points < kMinLabelPoints ? kMinLabelPoints : points > 12 ? 12 : points;
 }
 
 // A grid of heatmaps: the selection's columns (models, or one model's layers) of tables.

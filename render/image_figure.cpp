@@ -239,7 +239,10 @@ QString queryNote(const ImageFigure& f) {
         case ImageQuery::Kind::Patch:
             // Counted from 1 for people, as layers and heads are (core/selection.h counted()).
             //: A figure's footnote: %1 and %2 the query patch's grid row and column, from 1
-            return w.translate("Figure", "Query: patch (row %1, column %2), outlined.")
+            return (f.style.outlineQuery
+                        ? w.translate("Figure", "Query: patch (row %1, column %2), outlined.")
+                        //: A figure's footnote when the query patch is not framed
+                        : w.translate("Figure", "Query: patch (row %1, column %2)."))
                 .arg(q.row + 1)
                 .arg(q.col + 1);
         case ImageQuery::Kind::ClassToken:

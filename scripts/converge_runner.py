@@ -306,10 +306,11 @@ def reference_row(p, dot):
                   key=lambda c: c["seed"])
     if not refs:
         return []
-    truth = test_labels(p)
+    truth = test_labels(p) if os.path.exists(p.labels_file) else refs[0]["test_labels"]
     for c in refs:
-        if c["test_labels"] != truth:
-            sys.exit(f"{p.script}: the reference's test labels differ from {p.labels_file}")
+        if c["test_labels"] != truth or len(c["test_predictions"]) != len(truth):
+            sys.exit(f"{p.script}: the reference's test labels or predictions do not match "
+                     f"{p.labels_file}")
     test = [c["test_accuracy"] for c in refs]
     row = [f"*{label}*", "–", ", ".join(str(c["seed"]) for c in refs),
            ", ".join(str(c["chosen_epoch"]) for c in refs),

@@ -25,9 +25,16 @@ void ColorBar::retranslateUi() {
 
 void ColorBar::setScaleFactor(double factor) {
     m_factor = factor;
-    QFont f = font();
-    f.setPointSizeF(QWidget().font().pointSizeF() * factor);  // from the default, not compounded
-    setFont(f);
+    if (factor == 1) {
+        setFont(QFont());  // the window's again
+    } else {  // from the default, not compounded; a font sized in pixels scaled as such
+        QFont f = QFont();
+        if (f.pointSizeF() > 0)
+            f.setPointSizeF(f.pointSizeF() * factor);
+        else
+            f.setPixelSize(int(f.pixelSize() * factor));
+        setFont(f);
+    }
     setFixedWidth(int(76 * factor));
     update();
 }

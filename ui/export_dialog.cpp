@@ -83,7 +83,7 @@ void ExportDialog::createStyleControls(const render::FigureStyle& base) {
     m_fontSize = new QDoubleSpinBox;
     m_fontSize->setRange(3, 48);
     m_fontSize->setDecimals(1);
-    m_fontSize->setValue(render::defaultLabelPoints(m_canvas.points.height()));
+    m_fontSize->setValue(render::defaultLabelPoints(m_canvas.points.height(), paperSize()));
     //: Spin box suffix: the unit of the font size (points)
     m_fontSize->setSuffix(tr(" pt"));
     m_fontSize->setToolTip(
@@ -193,7 +193,8 @@ void ExportDialog::connectSizeControls() {
 void ExportDialog::setCanvas(const render::FigureCanvas& c, bool custom) {
     m_canvas = c;
     const QSignalBlocker b1(m_w), b2(m_h), b3(m_pw), b4(m_ph), b5(m_size), b6(m_dpi), b7(m_fontSize);
-    if (!m_labelsChosen) m_fontSize->setValue(render::defaultLabelPoints(c.points.height()));
+    if (!m_labelsChosen)
+        m_fontSize->setValue(render::defaultLabelPoints(c.points.height(), paperSize()));
     m_w->setValue(c.points.width());
     m_h->setValue(c.points.height());
     m_pw->setValue(c.pixels.width());
@@ -280,6 +281,11 @@ void ExportDialog::setDpi(int dpi) {
 void ExportDialog::setLabelPoints(double points) {
     m_labelsChosen = true;
     m_fontSize->setValue(points);
+}
+
+bool ExportDialog::paperSize() const {
+    const QString size = m_size->currentData().toString();
+    return size == "column" || size == "page";
 }
 
 double ExportDialog::labelPoints() const {

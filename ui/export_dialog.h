@@ -81,6 +81,7 @@ private:
     // The label size was chosen (typed, or setLabelPoints): kept; else it follows the page
     // (render::defaultLabelPoints: 12 pt on a slide, 7 on a paper's figure).
     bool m_labelsChosen = false;
+    bool paperSize() const;  // a paper's figure is chosen (column, page), not a slide or custom
     QSpinBox *m_dpi, *m_head, *m_pw, *m_ph;
     QFontComboBox* m_font;
     QLineEdit* m_title;

@@ -213,21 +213,26 @@ void ImageChooser::setTask(const ImageTask* task) {
     m_test = ImageSet();
     m_loadError.clear();
     m_testIndex = -1;
+    m_pendingTest = -1;  // an index into the older task's images
     m_testNote.clear();
     m_note->clear();
     {
         const QSignalBlocker b(m_strip);
         m_strip->clear();
     }
+    // A person's image being opened, else the one shown, is made again for the new task, read
+    // again as it was the first time (the file, or the pasted bytes its request holds).
+    const std::optional<Request> again = m_opening && m_openingRequest.decode
+                                             ? std::optional<Request>(m_openingRequest)
+                                         : m_own && m_shownRequest.decode
+                                             ? std::optional<Request>(m_shownRequest)
+                                             : std::nullopt;
+    m_own.reset();
     fillFilter();
     retranslateUi();
-    // A person's image shown or being opened is made again for the new task, read again as it
-    // was the first time (the file, or the pasted bytes the request holds).
-    const bool reopen = (m_own || m_opening) && m_lastDecode;
-    m_own.reset();
     m_model->setImage({});  // the image shown does not fit the new task's models
     showPreviews({});
-    if (reopen) startOpening(m_lastDecode, m_lastPath, m_lastName);
+    if (again) startOpening(again->decode, again->path, again->name);
 }
 
 void ImageChooser::loadTestImages() {
@@ -354,9 +359,7 @@ bool ImageChooser::refuse(const QString& heading, const QString& why, QString* e
 void ImageChooser::startOpening(Decode decode, const QString& path, const std::string& ownName) {
     const bool keepPixels = path.isEmpty();  // a pasted image: kept for a saved workspace
     cancelOpening();
-    m_lastDecode = decode;
-    m_lastPath = path;
-    m_lastName = ownName;
+    m_openingRequest = {decode, path, ownName};
     auto cancel = std::make_shared<std::atomic<bool>>(false);
     m_cancelOpen = cancel;
     const int generation = ++m_openGeneration;
@@ -429,6 +432,7 @@ void ImageChooser::finishOpening(std::shared_ptr<Opened> opened, const QString& 
         return;
     }
     m_own = std::move(opened);
+    m_shownRequest = m_openingRequest;
     m_ownPath = path.isEmpty() ? QString() : QFileInfo(path).absoluteFilePath();
     m_ownName = ownName;
     showOwnImage();

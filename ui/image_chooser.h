@@ -47,15 +47,15 @@ public:
     ~ImageChooser() override;  // gives up an own image still being decoded
 
     // The task whose images the models read (core/image_set.h imageTaskReadBy; null is ignored).
-    // Another task than before drops the test images and the image shown (its pixels do not fit
-    // the models), and makes a person's image shown again for the new task (read again from its
-    // file, or the pasted pixels kept).
+    // Another task than before drops the test images, a test image still to be chosen and the
+    // image shown (its pixels do not fit the models), and makes a person's image shown (or
+    // being opened) again for the new task: read again from its file, or its pasted bytes.
     void setTask(const ImageTask* task);
     const ImageTask& task() const { return *m_task; }
     // The task's name for people: "Fashion-MNIST", "clothing-photo" (as in "the %1 test images"),
     // in the installed language.
     QString taskName() const;
-    // Loads the task's test images in the background, once (the first call); the first one is
+    // Loads the task's test images in the background, once per task; the first one is
     // chosen when they arrive and no image was chosen before.
     void loadTestImages();
     // Blocks until the test images are there (tests). False with the reason when they
@@ -159,9 +159,15 @@ private:
     QString m_openError;                  // why the last request was refused or given up
     int m_openGeneration = 0;             // counts requests: a result of an older one is dropped
     std::shared_ptr<std::atomic<bool>> m_cancelOpen;  // the running request's cancel switch
-    Decode m_lastDecode;  // the last request, made again for another task (setTask)
-    QString m_lastPath;
-    std::string m_lastName;
+    // A request as made (its decode reads the file again, or holds the pasted bytes): the one
+    // being opened, and the one whose image is shown; setTask makes the image again from the
+    // first while it opens, else from the second.
+    struct Request {
+        Decode decode;
+        QString path;
+        std::string name;
+    };
+    Request m_openingRequest, m_shownRequest;
     int m_testIndex = -1;    // the test image chosen, -1 when another image is
     int m_pendingTest = -1;  // chosen when the test images arrive
     InvertMode m_invert = InvertMode::Auto;

@@ -194,6 +194,10 @@ in layer %2</source>
         <extracomment>After a token that occurs more than once: which one it is, e.g. &quot;to (2nd)&quot;</extracomment>
         <translation>（%1）</translation>
     </message>
+    <message>
+        <source>Query: patch (row %1, column %2).</source>
+        <translation>查询：图块（第 %1 行，第 %2 列）。</translation>
+    </message>
 </context>
 <context>
     <name>attnviz::Engine</name>
@@ -1163,9 +1167,9 @@ the %1 maps follow</source>
         <translation>没有名称包含“%1”的图像模型。</translation>
     </message>
     <message>
-        <source>Each head&apos;s mean attention distance over the first %1 %2 test images, as docs/results.md gives it (Dosovitskiy et al. 2021, Fig. 7), in the table and the chart. Shown until another image is chosen.</source>
+        <source>Each head&apos;s mean attention distance over the first %1 %2 test images (all of them where there are fewer), as docs/results.md gives it (Dosovitskiy et al. 2021, Fig. 7), in the table and the chart. Shown until another image is chosen.</source>
         <extracomment>%2 the image set: &quot;Fashion-MNIST&quot;, &quot;clothing-photo&quot;</extracomment>
-        <translation>每个头在前 %1 张%2测试图像上的平均注意力距离，与 docs/results.md 中的算法相同（Dosovitskiy 等，2021，图 7），显示在表格和图表中。一直显示，直到选择另一张图像。</translation>
+        <translation>每个头在前 %1 张%2测试图像（不足时为全部）上的平均注意力距离，与 docs/results.md 中的算法相同（Dosovitskiy 等，2021，图 7），显示在表格和图表中。一直显示，直到选择另一张图像。</translation>
     </message>
 </context>
 <context>

@@ -194,6 +194,10 @@ in layer %2</source>
         <extracomment>After a token that occurs more than once: which one it is, e.g. &quot;to (2nd)&quot;</extracomment>
         <translation>（%1）</translation>
     </message>
+    <message>
+        <source>Query: patch (row %1, column %2).</source>
+        <translation>查詢：圖塊（第 %1 列，第 %2 欄）。</translation>
+    </message>
 </context>
 <context>
     <name>attnviz::Engine</name>
@@ -1163,9 +1167,9 @@ the %1 maps follow</source>
         <translation>沒有名稱包含「%1」的影像模型。</translation>
     </message>
     <message>
-        <source>Each head&apos;s mean attention distance over the first %1 %2 test images, as docs/results.md gives it (Dosovitskiy et al. 2021, Fig. 7), in the table and the chart. Shown until another image is chosen.</source>
+        <source>Each head&apos;s mean attention distance over the first %1 %2 test images (all of them where there are fewer), as docs/results.md gives it (Dosovitskiy et al. 2021, Fig. 7), in the table and the chart. Shown until another image is chosen.</source>
         <extracomment>%2 the image set: &quot;Fashion-MNIST&quot;, &quot;clothing-photo&quot;</extracomment>
-        <translation>每個頭在前 %1 張%2測試影像上的平均注意力距離，與 docs/results.md 中的演算法相同（Dosovitskiy 等，2021，圖 7），顯示在表格和圖表中。一直顯示，直到選擇另一張影像。</translation>
+        <translation>每個頭在前 %1 張%2測試影像（不足時為全部）上的平均注意力距離，與 docs/results.md 中的演算法相同（Dosovitskiy 等，2021，圖 7），顯示在表格和圖表中。一直顯示，直到選擇另一張影像。</translation>
     </message>
 </context>
 <context>

@@ -240,7 +240,14 @@ TEST(Export, TheLabelSizeFollowsThePageUntilChosen) {
     d->setSizePreset("slide");
     EXPECT_EQ(d->labelPoints(), 9);
     EXPECT_EQ(render::defaultLabelPoints(540), 12);
-    EXPECT_EQ(render::defaultLabelPoints(360), 7);
+    EXPECT_EQ(render::defaultLabelPoints(360, true), 7);
+    EXPECT_EQ(render::defaultLabelPoints(100), 7);
+    // A 1920 × 1080 PNG at 200 dpi is 388.8 pt high: labels of the same share of its height
+    // as a slide's 12 pt (24 of its 1080 pixels), not a paper's 7.
+    std::unique_ptr<ExportDialog> e(w.createExportDialog());
+    e->setDpi(200);
+    e->setPixels(QSize(1920, 1080));
+    EXPECT_NEAR(e->labelPoints(), 12 * 388.8 / 540, 0.06);
 }
 
 // Export › One panel › Head counts from 1, as every head the app names (issue 47: typing 2 gave

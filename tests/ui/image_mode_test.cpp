@@ -664,12 +664,16 @@ TEST_F(ImageMode, AColourSetIsBrowsedOnItsOwnPhotos) {
     ASSERT_TRUE(d->computeOverTestImages());
     ASSERT_TRUE(waitUntil([&] { return d->showsSet(); }, 120000)) << d->status()->text().toStdString();
     EXPECT_EQ(d->table()->model()->rowCount(), 4);  // 2 models × 1 layer × 2 heads
-    // Another set: the photo is made that set's input; and back.
+    // A file that cannot be opened leaves the photo shown, and it is the photo shown that
+    // another set makes its input again (not the file that failed); and back.
+    EXPECT_FALSE(ch->openImageFile(m_dir.path() + "/no-such-photo.png", &error));
     ASSERT_TRUE(w.chooseModelSet("vision", false));
     EXPECT_EQ(ch->task().name, kFashionMnistTask);
     ASSERT_TRUE(ch->waitForImage(&error)) << error.toStdString();
     EXPECT_EQ(m->image(), cutOutGarment(color, 28, InvertMode::Auto).model.pixels);
-    EXPECT_EQ(ch->findChildren<QComboBox*>().size(), 3u);
+    int boxes = 0;
+    for (QComboBox* box : ch->findChildren<QComboBox*>()) boxes += box->isVisible();
+    EXPECT_EQ(boxes, 3);  // the filter, cut-out and invert
     ASSERT_TRUE(w.chooseModelSet("photos", false));
     ASSERT_TRUE(ch->waitForImage(&error)) << error.toStdString();
     EXPECT_EQ(m->image(), prepareColorModelImage(color, 64));
