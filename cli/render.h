@@ -31,8 +31,8 @@ private:
     // Writes the figure of `paint` to --out (its size, format and resolution).
     void write(const render::FigurePainter& paint, const QString& error, std::ostream& out) const;
     QSizeF pageSize(bool* named = nullptr) const;  // --size, or 504 x 360 (a paper's page)
-    void runCharts(std::ostream& out);  // --show offset-profile, --prune
-    SelectionRequest request() const;   // the tables to draw, checked
+    void runCharts(std::ostream& out);             // --show offset-profile, --prune
+    SelectionRequest request() const;              // the tables to draw, checked
     // Image models (render_image.cpp): overlays of --image or --fashion-mnist, or with
     // --distance-by-layer the chart of mean attention distances.
     bool imageModels();  // whether the first --model is an image model
@@ -53,7 +53,8 @@ private:
     int m_layer = 0, m_dpi = 150;
     double m_fontSize = 0;  // 0: the page's (render::defaultLabelPoints)
     std::string m_lang = "en";
-    bool m_shared = false, m_noColorbar = false, m_noOutline = false, m_mergeWords = false, m_lines = false;
+    bool m_shared = false, m_noColorbar = false, m_noOutline = false, m_mergeWords = false,
+         m_lines = false;
     std::string m_arrange = "columns";  // render::FigureStyle::Arrange
     std::string m_show = "weights";     // attnviz::TableKind by name
     int m_base = 1;                     // --show difference: 1-based model subtracted

@@ -59,12 +59,9 @@ ImageColumn selectImageColumn(const ImageModelResult& m, const ImageSelectionReq
     // S from the grid (G · P = S); the channels from the bytes the model saw (S² · channels).
     const int size = m.grid.grid * m.grid.patch;
     const size_t area = size_t(size) * size_t(size);
-    ImageOverlay base{size,
-                      area > 0 ? int(m.analysis.pixels.size() / area) : 1,
-                      m.analysis.pixels,
-                      m.grid,
-                      (checkImageQuery(q.query, m.grid), q.query),
-                      {}};
+    ImageOverlay base{
+        size,   area > 0 ? int(m.analysis.pixels.size() / area) : 1, m.analysis.pixels,
+        m.grid, (checkImageQuery(q.query, m.grid), q.query),         {}};
     ImageColumn col{m.name, predictionOf(m), {}};
     const std::string L = "L" + counted(layer) + " · ";  // for people, from 1
     for (const std::string& h : headsOf(q.heads, int(b.weights.size()))) {

@@ -69,9 +69,9 @@ struct ImageModelResult {
     ImageAnalysis analysis;
 };
 struct ImageSelectionRequest {
-    int layer = -1;                // the layer shown (rollout: through it); -1: the last
-    std::string heads = "all";     // "all", "mean", "rollout" or a list such as "0,2"
-    ImageQuery query;              // checked against each model's grid (checkImageQuery)
+    int layer = -1;             // the layer shown (rollout: through it); -1: the last
+    std::string heads = "all";  // "all", "mean", "rollout" or a list such as "0,2"
+    ImageQuery query;           // checked against each model's grid (checkImageQuery)
     Wording wording;
 };
 // The panels of one model. Error naming the option (layer, head or query) that cannot be.

@@ -26,9 +26,7 @@ struct ImageSet {
     size_t imageBytes() const { return size_t(rows) * size_t(cols) * size_t(channels); }
     const uint8_t* image(size_t i) const { return pixels.data() + i * imageBytes(); }
     // Image i's pixels [rows, cols, channels], as Model::analyzeImage takes them.
-    std::vector<uint8_t> imagePixels(size_t i) const {
-        return {image(i), image(i) + imageBytes()};
-    }
+    std::vector<uint8_t> imagePixels(size_t i) const { return {image(i), image(i) + imageBytes()}; }
     // Images [begin, end) as a new set.
     ImageSet slice(size_t begin, size_t end) const;
 };

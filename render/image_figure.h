@@ -25,18 +25,18 @@ namespace attnviz::render {
 
 // The selection's values (core/image_selection.h), drawn here.
 using attnviz::ImageColumn;
+using attnviz::imageDataBytes;
 using attnviz::ImageModelResult;
 using attnviz::ImageOverlay;
 using attnviz::ImagePanel;
 using attnviz::ImageSelectionRequest;
-using attnviz::imageDataBytes;
 using attnviz::selectImageColumn;
 
 struct OverlayStyle {
     QString colormap = "viridis";  // render/colormaps.h
     Scaling scaling = Scaling::Linear;
-    double opacity = 0.6;  // of the coloured cells over the image, 0 … 1
-    double scaleMax = 1;   // the weight at the top of the colour map (larger ones clamp)
+    double opacity = 0.6;      // of the coloured cells over the image, 0 … 1
+    double scaleMax = 1;       // the weight at the top of the colour map (larger ones clamp)
     bool outlineQuery = true;  // the query patch framed
 };
 

@@ -59,11 +59,14 @@ void MainWindow::createDocks() {
     m_offsets = new OffsetProfileView;
     m_film = new FilmDock;
     // Each row's content (the dock table's names).
-    const std::map<QString, QWidget*> content = {
-        {"profile", createProfileBox()}, {"sentences", m_sentences},
-        {"variant", scrolled(m_variant)}, {"training", scrolled(m_training)},
-        {"heads", m_heads},               {"offsets", scrolled(m_offsets)},
-        {"film", m_film},                 {"problems", m_problems}};
+    const std::map<QString, QWidget*> content = {{"profile", createProfileBox()},
+                                                 {"sentences", m_sentences},
+                                                 {"variant", scrolled(m_variant)},
+                                                 {"training", scrolled(m_training)},
+                                                 {"heads", m_heads},
+                                                 {"offsets", scrolled(m_offsets)},
+                                                 {"film", m_film},
+                                                 {"problems", m_problems}};
     QDockWidget* lastTab = nullptr;
     for (const DockRow& row : dockTable()) {
         auto* d = new QDockWidget(this);  // titled by retranslateDocks
@@ -123,8 +126,8 @@ void MainWindow::markStaleDocks() {
     const bool overdue = m_workspace->analysisOverdue();
     for (const DockRow& row : dockTable())
         if (row.staleData)
-            setDimmed(row.staleData, overdue && !(row.staleData == m_heads->table() &&
-                                                   m_heads->showsSet()));
+            setDimmed(row.staleData,
+                      overdue && !(row.staleData == m_heads->table() && m_heads->showsSet()));
     retranslateDocks();
 }
 

@@ -192,7 +192,8 @@ void ExportDialog::connectSizeControls() {
 
 void ExportDialog::setCanvas(const render::FigureCanvas& c, bool custom) {
     m_canvas = c;
-    const QSignalBlocker b1(m_w), b2(m_h), b3(m_pw), b4(m_ph), b5(m_size), b6(m_dpi), b7(m_fontSize);
+    const QSignalBlocker b1(m_w), b2(m_h), b3(m_pw), b4(m_ph), b5(m_size), b6(m_dpi),
+        b7(m_fontSize);
     if (!m_labelsChosen)
         m_fontSize->setValue(render::defaultLabelPoints(c.points.height(), paperSize()));
     m_w->setValue(c.points.width());

@@ -198,7 +198,8 @@ void HeadsDock::retranslateUi() {
     m_overImages->setToolTip(
         //: %2 the image set: "Fashion-MNIST", "clothing-photo"
         tr("Each head's mean attention distance over the first %1 %2 test images (all of "
-           "them where there are fewer), as docs/results.md gives it (Dosovitskiy et al. 2021, Fig. 7), in the table and the "
+           "them where there are fewer), as docs/results.md gives it (Dosovitskiy et al. 2021, "
+           "Fig. 7), in the table and the "
            "chart. Shown until another image is chosen.")
             .arg(QLocale().toString(kTestImages), taskLabel(m_testTask)));
     m_chartToggle->setText(tr("Distance by layer"));

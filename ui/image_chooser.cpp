@@ -64,13 +64,13 @@ struct ImageChooser::Opened {
     int width = 0, height = 0;        // the image as decoded
     std::vector<uint8_t> colourSeen;  // a colour task's input: [S, S, 3], the photo fitted
     // A gray task's: (empty for a colour task)
-    ModelImage seen[2];         // the whole image: as it is, inverted
-    bool autoInverts = false;   // what InvertMode::Auto chooses for the whole image
-    GarmentCutout cut[2];       // the garment cut out: not inverted, inverted (auto)
-    QImage steps[2];            // cutoutStepsImage of each, at the preview's height
-    QImage preview;             // the original at the preview's size (gray for a gray task)
-    ColorImage pasted;          // a pasted image's pixels, for a workspace; empty for a file
-    QString error;              // why it could not be read; "" when it was
+    ModelImage seen[2];        // the whole image: as it is, inverted
+    bool autoInverts = false;  // what InvertMode::Auto chooses for the whole image
+    GarmentCutout cut[2];      // the garment cut out: not inverted, inverted (auto)
+    QImage steps[2];           // cutoutStepsImage of each, at the preview's height
+    QImage preview;            // the original at the preview's size (gray for a gray task)
+    ColorImage pasted;         // a pasted image's pixels, for a workspace; empty for a file
+    QString error;             // why it could not be read; "" when it was
     bool cancelled = false;
 };
 
@@ -187,8 +187,8 @@ void ImageChooser::retranslateUi() {
            "(GrabCut), cropped, centred and inverted as Fashion-MNIST's items are. Whole "
            "image: the image is made 28 × 28 as it is."));
     // A colour task reads a photo as it is: nothing to cut out or invert.
-    for (QWidget* w : std::initializer_list<QWidget*>{m_invertLabel, m_invertBox, m_prepareLabel,
-                                                      m_prepareBox})
+    for (QWidget* w :
+         std::initializer_list<QWidget*>{m_invertLabel, m_invertBox, m_prepareLabel, m_prepareBox})
         w->setVisible(!colour());
     m_original->setToolTip(tr("Your image"));
     m_seen->setToolTip(seenTip());
@@ -222,10 +222,9 @@ void ImageChooser::setTask(const ImageTask* task) {
     }
     // A person's image being opened, else the one shown, is made again for the new task, read
     // again as it was the first time (the file, or the pasted bytes its request holds).
-    const std::optional<Request> again = m_opening && m_openingRequest.decode
-                                             ? std::optional<Request>(m_openingRequest)
-                                         : m_own && m_shownRequest.decode
-                                             ? std::optional<Request>(m_shownRequest)
+    const std::optional<Request> again =
+        m_opening && m_openingRequest.decode ? std::optional<Request>(m_openingRequest)
+        : m_own && m_shownRequest.decode     ? std::optional<Request>(m_shownRequest)
                                              : std::nullopt;
     m_own.reset();
     fillFilter();
@@ -386,9 +385,8 @@ void ImageChooser::startOpening(Decode decode, const QString& path, const std::s
                 out->height = color.height;
                 if (task->channels == 3) {  // read as it is (model-spec 3.12)
                     out->colourSeen = prepareColorModelImage(color, kSize);
-                    out->preview = render::qImage(color).scaled(kPreview - 4, kPreview - 4,
-                                                                Qt::KeepAspectRatio,
-                                                                Qt::SmoothTransformation);
+                    out->preview = render::qImage(color).scaled(
+                        kPreview - 4, kPreview - 4, Qt::KeepAspectRatio, Qt::SmoothTransformation);
                     if (keepPixels) out->pasted = std::move(color);
                     return out;
                 }
@@ -627,8 +625,8 @@ void ImageChooser::showPreviews(const QImage& own) {
     const auto& px = m_model->image();
     const int side = m_task->imageSize, channels = m_task->channels;
     if (px.size() == size_t(side) * size_t(side) * size_t(channels))
-        m_seen->setPixmap(QPixmap::fromImage(pixelsQImage(px.data(), side, side, channels)
-                                                 .scaled(kPreview - 4, kPreview - 4)));
+        m_seen->setPixmap(QPixmap::fromImage(
+            pixelsQImage(px.data(), side, side, channels).scaled(kPreview - 4, kPreview - 4)));
     else
         m_seen->clear();
 }

@@ -3,9 +3,9 @@
 // fields, the view bar and the text grid give way to the image view (ui/image_view.h), which
 // shows the same columns' models on an image.
 #include <QFormLayout>
-#include <algorithm>
 #include <QLineEdit>
 #include <QStackedWidget>
+#include <algorithm>
 
 #include "heads_dock.h"
 #include "image_chooser.h"

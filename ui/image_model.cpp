@@ -52,9 +52,11 @@ QString classLabel(const std::string& name) {
 
 QString taskLabel(const std::string& task) {
     //: An image set's name, as in "the Fashion-MNIST test images"
-    if (task == kFashionMnistTask) return QCoreApplication::translate("attnviz::ui::ImageTasks", "Fashion-MNIST");
+    if (task == kFashionMnistTask)
+        return QCoreApplication::translate("attnviz::ui::ImageTasks", "Fashion-MNIST");
     //: An image set's name, as in "the clothing-photo test images" (issue 49)
-    if (task == kClothingPhotosTask) return QCoreApplication::translate("attnviz::ui::ImageTasks", "clothing-photo");
+    if (task == kClothingPhotosTask)
+        return QCoreApplication::translate("attnviz::ui::ImageTasks", "clothing-photo");
     return QString::fromStdString(task);
 }
 

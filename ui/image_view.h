@@ -58,7 +58,7 @@ private:
     QWidget* createControls();
     void retranslateUi();
     static QString patchText(const QString& query);  // "patch (row 4, column 4)" for "3,3"
-    void applyControls();   // the bar's values into the model's request
+    void applyControls();                            // the bar's values into the model's request
     void columnsChanged();  // the layer box's range: the deepest model's layers
     void updateColorBar();
     ImageQuery checkedQuery(const QString& query, QStringList* problems) const;

@@ -237,7 +237,7 @@ private:
     std::vector<DockRow> dockTable() const;
     QWidget* createProfileBox();  // the query profile and its mode
     void connectHeadDocks(QDockWidget* headsDock, QDockWidget* offsetsDock);  // Heads, Offsets
-    void connectFilmDock();  // the Over training dock, fed by the Training tab
+    void connectFilmDock();                  // the Over training dock, fed by the Training tab
     void addFileOpenActions(QMenu* file);    // checkpoint, sentence list, probe, watch folder
     void addFileExportActions(QMenu* file);  // Export figure, Export data
     void connectWidgets();

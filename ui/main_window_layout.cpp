@@ -60,9 +60,9 @@ QWidget* MainWindow::createCentralWidget() {
     v->addWidget(chrome);
     auto* caption = new QLabel;  // the sentence and its translation while presenting
     v->addWidget(caption);
-    m_presentation = new Presentation(
-        {this, m_grid, m_colorBar, m_workspace, [this](const ViewState& v) { setView(v); }, chrome,
-         caption});
+    m_presentation =
+        new Presentation({this, m_grid, m_colorBar, m_workspace,
+                          [this](const ViewState& v) { setView(v); }, chrome, caption});
     connect(m_present, &QToolButton::clicked, m_presentation, &Presentation::toggle);
     auto* scroll = new QScrollArea;
     scroll->setWidgetResizable(true);

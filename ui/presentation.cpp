@@ -13,9 +13,9 @@
 #include "color_bar.h"
 #include "comparison_grid.h"
 #include "language.h"
+#include "render/words.h"
 #include "view_state.h"
 #include "workspace_model.h"
-#include "render/words.h"
 
 namespace attnviz::ui {
 

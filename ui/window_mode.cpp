@@ -44,7 +44,9 @@ class ImageMode final : public WindowMode {
 public:
     explicit ImageMode(ImageView* view) : m_view(view) {}
     bool images() const override { return true; }
-    ExportDialog::Source exportSource() const override { return imageExportSource(m_view->model()); }
+    ExportDialog::Source exportSource() const override {
+        return imageExportSource(m_view->model());
+    }
     QString exportCaption() const override { return {}; }  // an image has no sentence
     bool writeData(const QString& path, QString* error) const override {
         return writeImageDataExport(m_view->model(), path, error);
@@ -75,10 +77,12 @@ private:
 
 }  // namespace
 
-std::unique_ptr<WindowMode> makeTextMode(WorkspaceModel* workspace, std::function<int()> currentColumn,
-                                         std::function<int()> profileColumn, QCustomPlot* lossPlot) {
-    return std::make_unique<TextMode>(workspace, std::move(currentColumn),
-                                      std::move(profileColumn), lossPlot);
+std::unique_ptr<WindowMode> makeTextMode(WorkspaceModel* workspace,
+                                         std::function<int()> currentColumn,
+                                         std::function<int()> profileColumn,
+                                         QCustomPlot* lossPlot) {
+    return std::make_unique<TextMode>(workspace, std::move(currentColumn), std::move(profileColumn),
+                                      lossPlot);
 }
 
 std::unique_ptr<WindowMode> makeImageMode(ImageView* view) {

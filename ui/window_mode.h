@@ -50,7 +50,8 @@ public:
 
 // Text: the workspace's sentence, selection and results. `currentColumn`, `profileColumn` and
 // `lossPlot` are the window's, for the export dialog's single-panel and profile figures.
-std::unique_ptr<WindowMode> makeTextMode(WorkspaceModel* workspace, std::function<int()> currentColumn,
+std::unique_ptr<WindowMode> makeTextMode(WorkspaceModel* workspace,
+                                         std::function<int()> currentColumn,
                                          std::function<int()> profileColumn, QCustomPlot* lossPlot);
 // Images: the image view's image, request and results.
 std::unique_ptr<WindowMode> makeImageMode(ImageView* view);

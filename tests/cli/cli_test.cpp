@@ -616,8 +616,8 @@ TEST(CliIssue11, AnEmptyHeadListIsRefused) {
 TEST(CliRender, TheLabelSizeFollowsThePage) {
     const std::string model = freshModel("labels");
     auto svg = [&](std::vector<std::string> extra, const std::string& name) {
-        std::vector<std::string> args{"render", "--model", model, "--text", "a b c", "--out",
-                                      tmp(name)};
+        std::vector<std::string> args{"render", "--model", model,    "--text",
+                                      "a b c",  "--out",   tmp(name)};
         args.insert(args.end(), extra.begin(), extra.end());
         const Result r = cli(args);
         EXPECT_EQ(r.code, 0) << r.err;
@@ -636,8 +636,8 @@ TEST(CliRender, TheLabelSizeFollowsThePage) {
                                   "I want to go to the station"};
     for (const char* m : {"01-dot", "02-dense", "03-random", "04-fixed-random",
                           "05-factorized-dense", "06-factorized-random"})
-        args.insert(args.end(), {"--model", std::string(ATTNVIZ_MODELS_DIR) + "/" + m +
-                                                ".safetensors"});
+        args.insert(args.end(),
+                    {"--model", std::string(ATTNVIZ_MODELS_DIR) + "/" + m + ".safetensors"});
     auto dense = [&](std::vector<std::string> extra, const std::string& name) {
         std::vector<std::string> a = args;
         a.insert(a.end(), extra.begin(), extra.end());

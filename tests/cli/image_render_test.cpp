@@ -109,8 +109,8 @@ TEST(ImageRender, WritesFiguresOfEveryFormat) {
 TEST(ImageRender, TheQueryOutlineIsAChoice) {
     NEED_FASHION_MNIST();
     auto svg = [&](const std::string& query, bool outline, const std::string& name) {
-        std::vector<std::string> args{"render", "--model", vit("mean"), "--fashion-mnist", "0",
-                                      "--query", query, "--out", tmp(name)};
+        std::vector<std::string> args{"render",  "--model", vit("mean"), "--fashion-mnist", "0",
+                                      "--query", query,     "--out",     tmp(name)};
         if (!outline) args.push_back("--no-query-outline");
         const Result r = cli(args);
         EXPECT_EQ(r.code, 0) << r.err;

@@ -493,9 +493,10 @@ TEST(ImageTasks, TheClothingPhotosLoadWithTheirSplitsAndRefuseModelsThatDoNotFit
     EXPECT_EQ(imageTaskReadBy(colour, own), t);
     EXPECT_EQ(imageTaskReadBy(gray, own), findImageTask(kFashionMnistTask));
     EXPECT_EQ(imageTaskReadBy(colour, clothingPhotoClasses()), t);
-    EXPECT_EQ(imageTaskReadBy(ModelConfig::fromJsonText(
-                                  R"({"arch": "vit", "image_size": 32, "channels": 3, "patch": 8})"),
-                              own),
-              nullptr);
+    EXPECT_EQ(
+        imageTaskReadBy(ModelConfig::fromJsonText(
+                            R"({"arch": "vit", "image_size": 32, "channels": 3, "patch": 8})"),
+                        own),
+        nullptr);
     EXPECT_EQ(imageTaskReadBy(ModelConfig{}, own), nullptr);
 }

@@ -257,8 +257,7 @@ TEST(Export, TheHeadOfOnePanelCountsFromOne) {
     ExportDialog d(
         [&](ExportDialog::What, const attnviz::render::FigureStyle&, int head, QString*) {
             asked.push_back(head);
-            return std::function<void(QPainter&, const QRectF&)>(
-                [](QPainter&, const QRectF&) {});
+            return std::function<void(QPainter&, const QRectF&)>([](QPainter&, const QRectF&) {});
         },
         attnviz::render::FigureStyle());
     d.setWhat(ExportDialog::Panel);

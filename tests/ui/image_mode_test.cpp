@@ -604,7 +604,9 @@ TEST_F(ImageMode, AColourSetIsBrowsedOnItsOwnPhotos) {
     // The photos beside the bundled models, which ATTNVIZ_MODELS moved to the test's folder.
     struct Photos {
         QByteArray before = qgetenv("ATTNVIZ_CLOTHING_PHOTOS");
-        Photos() { qputenv("ATTNVIZ_CLOTHING_PHOTOS", ATTNVIZ_MODELS_DIR "/../data/clothing-photos"); }
+        Photos() {
+            qputenv("ATTNVIZ_CLOTHING_PHOTOS", ATTNVIZ_MODELS_DIR "/../data/clothing-photos");
+        }
         ~Photos() { qputenv("ATTNVIZ_CLOTHING_PHOTOS", before); }
     } photos;
     QDir(m_dir.path()).mkpath("photos");
@@ -662,7 +664,8 @@ TEST_F(ImageMode, AColourSetIsBrowsedOnItsOwnPhotos) {
     EXPECT_NE(d->overImagesButton()->toolTip().indexOf("clothing-photo test images"), -1)
         << d->overImagesButton()->toolTip().toStdString();
     ASSERT_TRUE(d->computeOverTestImages());
-    ASSERT_TRUE(waitUntil([&] { return d->showsSet(); }, 120000)) << d->status()->text().toStdString();
+    ASSERT_TRUE(waitUntil([&] { return d->showsSet(); }, 120000))
+        << d->status()->text().toStdString();
     EXPECT_EQ(d->table()->model()->rowCount(), 4);  // 2 models × 1 layer × 2 heads
     // A file that cannot be opened leaves the photo shown, and it is the photo shown that
     // another set makes its input again (not the file that failed); and back.

@@ -6,8 +6,6 @@
 #include "ui/main_window.h"
 
 #include <gtest/gtest.h>
-
-#include <filesystem>
 #include <stdlib.h>
 
 #include <QApplication>
@@ -33,6 +31,7 @@
 #include <QTest>
 #include <QToolButton>
 #include <QWheelEvent>
+#include <filesystem>
 #include <fstream>
 #include <set>
 

@@ -20,9 +20,9 @@
 #include <map>
 
 #include "tests/ui/wait.h"
+#include "ui/color_bar.h"
 #include "ui/comparison_grid.h"
 #include "ui/heatmap_panel.h"
-#include "ui/color_bar.h"
 #include "ui/main_window.h"
 
 using namespace attnviz;
