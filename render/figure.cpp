@@ -644,17 +644,16 @@ void paintProfile(QPainter& p, const ProfileFigure& f, const QRectF& page) {
     }
 }
 
-// The largest label size from style.fontSize down to style.fontSizeMin (in half points) at
-// which every token of every panel is labelled on `page`; fontSize when there is no range, the
-// least when none labels them all.
-double fittedLabelPoints(Figure f, const QRectF& page) {
+// Sets f.style.fontSize to the largest label size from it down to style.fontSizeMin (in half
+// points) at which every token of every panel is labelled on `page`; the least when none
+// labels them all.
+void fitLabelPoints(Figure& f, const QRectF& page) {
     const double top = f.style.fontSize, least = f.style.fontSizeMin;
-    if (!(least > 0 && least < top)) return top;
     for (double s = top; s > least; s -= 0.5) {
         f.style.fontSize = s;
-        if (layoutFigure(f, page).labelStep <= 1) return s;
+        if (layoutFigure(f, page).labelStep <= 1) return;
     }
-    return least;
+    f.style.fontSize = least;
 }
 
 FigurePainter gridPainter(const Selection& selection, const FigureStyle& style, QString* error) {
@@ -672,7 +671,7 @@ FigurePainter gridPainter(const Selection& selection, const FigureStyle& style, 
         if (!(fig->style.fontSizeMin > 0 && fig->style.fontSizeMin < fig->style.fontSize))
             return paintFigure(p, *fig, r);
         Figure f = *fig;  // the tables are shared, not copied
-        f.style.fontSize = fittedLabelPoints(f, r);
+        fitLabelPoints(f, r);
         paintFigure(p, f, r);
     };
 }
