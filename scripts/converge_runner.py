@@ -15,7 +15,11 @@ epochs, folders, the results.md section); everything else is one road:
     test image, in order) for paired tests, its validation curve, and how its checkpoint was
     chosen. A finished cell is skipped; a run in progress keeps its state in WORK (train
     --state) and goes on from its last epoch when the runner is started again, with the same
-    result as a run never stopped.
+    result as a run never stopped;
+  * WORK is under build/, which a fresh clone lacks: --park copies each unfinished run's state,
+    logs and timing into experiments/parked/SECTION/ (committed at the end of a session), and
+    the runner takes a parked run back into WORK before training it, so the next session's
+    clone continues where this one stopped. A finished cell's parked files are removed.
 
 Tables: the rate search and the comparison with dot-product (Welch over seeds, the project's
 rule, a paired bootstrap over test images of the seed-averaged correctness, Holm over the
@@ -28,6 +32,7 @@ import glob
 import json
 import os
 import resource
+import shutil
 import subprocess
 import sys
 import time
@@ -72,6 +77,11 @@ class Profile:
 
     def path(self, rel):
         return os.path.join(ROOT, rel)
+
+    @property
+    def parked(self):
+        """Unfinished runs carried from one session's clone to the next (committed)."""
+        return os.path.join(ROOT, "experiments", "parked", self.section)
 
     @property
     def labels_file(self):
@@ -121,11 +131,57 @@ def test_labels(p):
         return f.read().strip()
 
 
+def run_files(directory, stem):
+    """An unfinished run's files in `directory`: its state, its logs and its timing."""
+    if not os.path.isdir(directory):
+        return []
+    return sorted(f for f in os.listdir(directory) if f.startswith(stem + ".") and
+                  (f.endswith(".state.safetensors") or f.endswith(".jsonl") or f.endswith(".time.json")))
+
+
+def copy_atomic(src, dst):
+    shutil.copyfile(src, dst + ".tmp")
+    os.replace(dst + ".tmp", dst)
+
+
+def unpark(p, stem):
+    """A parked run taken back into WORK, unless WORK holds it already (then WORK's is newer)."""
+    work = p.path(p.work)
+    if os.path.exists(os.path.join(work, stem + ".state.safetensors")):
+        return
+    files = run_files(p.parked, stem)
+    for f in files:
+        copy_atomic(os.path.join(p.parked, f), os.path.join(work, f))
+    if files:
+        print(f"  {stem}: continuing the run parked in {os.path.relpath(p.parked, ROOT)}",
+              file=sys.stderr, flush=True)
+
+
+def park(p):
+    """Every unfinished run's files copied from WORK into the parked folder; a finished cell's
+    parked files removed. Returns the runs parked."""
+    work, parked = p.path(p.work), []
+    os.makedirs(p.parked, exist_ok=True)
+    stems = {f[:-len(".state.safetensors")] for d in (work, p.parked) if os.path.isdir(d)
+             for f in os.listdir(d) if f.endswith(".state.safetensors")}
+    for stem in sorted(stems):
+        if os.path.exists(os.path.join(p.path(p.out), stem + ".json")) or \
+                os.path.exists(os.path.join(work, stem + ".safetensors")):
+            for f in run_files(p.parked, stem):  # finished: nothing left to carry
+                os.remove(os.path.join(p.parked, f))
+            continue
+        for f in run_files(work, stem):
+            copy_atomic(os.path.join(work, f), os.path.join(p.parked, f))
+        parked.append(stem)
+    return parked
+
+
 def cell(p, cli, name, lr, seed, role):
     path = cell_path(p, name, lr, seed)
     if os.path.exists(path):
         return json.load(open(path))
     work = p.path(p.work)
+    unpark(p, f"{name}-lr{lr}-s{seed}")
     base = os.path.join(work, f"{name}-lr{lr}-s{seed}")
     model, state, timing_file = base + ".safetensors", base + ".state.safetensors", base + ".time.json"
     timing = json.load(open(timing_file)) if os.path.exists(timing_file) else {"wall_s": 0, "cpu_s": 0, "attempts": 0}
@@ -181,6 +237,8 @@ def cell(p, cli, name, lr, seed, role):
     with open(tmp, "w") as f:
         json.dump(result, f, indent=1)
     os.replace(tmp, path)
+    for f in run_files(p.parked, os.path.basename(base)):
+        os.remove(os.path.join(p.parked, f))
     return result
 
 
@@ -201,9 +259,9 @@ def status(p):
                     c = json.load(open(cp))
                     row.append(f"lr {lr} s{c['seed']}: val {100 * c['validation']['token_accuracy']:.2f} "
                                f"test {100 * c['test_accuracy']:.2f} (epoch {c['chosen_epoch']})")
-        state = [f for f in os.listdir(work) if f.startswith(name) and f.endswith(".state.safetensors")
-                 and not os.path.exists(os.path.join(out, f[:-len(".state.safetensors")] + ".json"))] \
-            if os.path.isdir(work) else []
+        state = sorted({f for d in (work, p.parked) if os.path.isdir(d) for f in os.listdir(d)
+                        if f.startswith(name) and f.endswith(".state.safetensors") and
+                        not os.path.exists(os.path.join(out, f[:-len(".state.safetensors")] + ".json"))})
         print(f"{name}: " + ("; ".join(row) if row else "no cell yet") +
               (f" [in progress: {', '.join(state)}]" if state else ""))
 
@@ -388,9 +446,15 @@ def main(p):
     ap.add_argument("--check", action="store_true",
                     help="compare the table with docs/results.md, exit 1 where they differ")
     ap.add_argument("--stdout", action="store_true", help="with --table: print it instead")
+    ap.add_argument("--park", action="store_true",
+                    help="copy the unfinished runs into experiments/parked/ (to commit), run nothing")
     a = ap.parse_args()
     if a.status:
         return status(p)
+    if a.park:
+        for stem in park(p):
+            print(f"parked {stem} in {os.path.relpath(p.parked, ROOT)}")
+        return
     if a.check:
         sys.exit(doctables.check(os.path.join(ROOT, "docs/results.md"), {p.section: table(p)}))
     if a.table:
