@@ -186,7 +186,9 @@ def cell(p, cli, name, lr, seed, role):
     model, state, timing_file = base + ".safetensors", base + ".state.safetensors", base + ".time.json"
     timing = json.load(open(timing_file)) if os.path.exists(timing_file) else {"wall_s": 0, "cpu_s": 0, "attempts": 0}
     if not os.path.exists(model):
-        attempt = timing["attempts"]
+        attempt = 0  # the next log's number: a parked run may bring logs without its timing
+        while os.path.exists(f"{base}.log{attempt}.jsonl"):
+            attempt += 1
         print(f"  training {name} lr {lr} seed {seed} (attempt {attempt + 1})", file=sys.stderr, flush=True)
         cpu0 = resource.getrusage(resource.RUSAGE_CHILDREN)
         t0 = time.monotonic()
@@ -199,7 +201,7 @@ def cell(p, cli, name, lr, seed, role):
             cpu1 = resource.getrusage(resource.RUSAGE_CHILDREN)
             timing["wall_s"] += round(time.monotonic() - t0, 1)
             timing["cpu_s"] += round((cpu1.ru_utime - cpu0.ru_utime) + (cpu1.ru_stime - cpu0.ru_stime), 1)
-            timing["attempts"] = attempt + 1
+            timing["attempts"] += 1
             with open(timing_file, "w") as f:
                 json.dump(timing, f)
         info = json.loads(run([cli, "info", "--model", tmp_model, "--json"]))["training"]
