@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <mutex>
 
 #include "error.h"
 #include "export.h"
@@ -100,6 +101,23 @@ std::string imageDataBytes(const std::vector<ImageColumn>& columns, const std::s
                         std::to_string(t.weights.rows()) +
                         " positions: a class token or another patch size); export .csv");
     return ext == "csv" ? weightsCsv(tables) : weightsNpy(tables);
+}
+
+ColumnResult analyzeImageColumn(const ModelColumn& c, const std::vector<uint8_t>& pixels,
+                                std::optional<int> label) {
+    ColumnResult r;
+    r.name = c.name;
+    try {
+        std::lock_guard<std::mutex> g(*c.lock);
+        const Model& m = *c.model;
+        r.untrained = m.training().untrained();
+        if (!m.config().isVision()) throw Error(c.name + " reads text, not images");
+        r.image = std::make_shared<const ImageModelResult>(ImageModelResult{
+            c.name, patchGrid(m.config()), m.classNames(), c.model->analyzeImage(pixels, label)});
+    } catch (const std::exception& e) {
+        r.error = e.what();
+    }
+    return r;
 }
 
 }  // namespace attnviz

@@ -77,4 +77,11 @@ struct ImageSelectionRequest {
 // The panels of one model. Error naming the option (layer, head or query) that cannot be.
 ImageColumn selectImageColumn(const ImageModelResult& m, const ImageSelectionRequest& q);
 
+// One model's analysis of an image (pixels [S, S, channels] 0 … 255, as Model::analyzeImage
+// takes them, with its label when known) under the column's lock, as text's analyzeColumn
+// (core/workspace.h) does for a sentence: `image` set, or `error` saying why not (a text
+// model, an image of another size).
+ColumnResult analyzeImageColumn(const ModelColumn& c, const std::vector<uint8_t>& pixels,
+                                std::optional<int> label);
+
 }  // namespace attnviz

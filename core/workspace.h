@@ -93,7 +93,9 @@ std::vector<ModelColumn> presetColumns(const std::vector<ModelColumn>& columns,
 std::vector<ModelColumn> untrainedPresetColumns(const std::vector<std::string>& ids, int maxLen,
                                                 const std::vector<std::string>& words);
 
-// One model's result for the current sentence: the analysis, or the reason it failed.
+struct ImageModelResult;  // core/image_selection.h
+
+// One model's result for the current sentence or image: the analysis, or the reason it failed.
 struct ColumnResult {
     std::string name;
     std::string error;       // empty when ok
@@ -102,7 +104,9 @@ struct ColumnResult {
     // The first stage only (AnalysisStage::Source of a seq2seq model): the encoder's maps;
     // the decoder's and cross-attention's follow with the whole analysis.
     bool partial = false;
-    Analysis analysis;
+    Analysis analysis;  // of a sentence
+    // Of an image (core/image_selection.h analyzeImageColumn): set when the analysis is.
+    std::shared_ptr<const ImageModelResult> image;
 };
 using Results = std::vector<ColumnResult>;
 

@@ -9,6 +9,7 @@
 
 #include "background.h"
 #include "core/error.h"
+#include "core/image_selection.h"
 
 namespace attnviz::ui {
 
@@ -31,13 +32,27 @@ ColumnResult imageColumnResult(const ModelColumn& c) {
     return r;
 }
 
+// A text model's result for an image, made without running it (as imageColumnResult).
+ColumnResult textColumnResult(const ModelColumn& c) {
+    ColumnResult r;
+    r.name = c.name;
+    r.error = QCoreApplication::translate("attnviz::ui::AnalysisRunner",
+                                          "a text model: it reads sentences, not images")
+                  .toStdString();
+    return r;
+}
+
+bool readsImages(const ModelColumn& c) {
+    return c.model && c.model->config().isVision();
+}
+
 }  // namespace
 
 Results analyzeCatching(const std::vector<ModelColumn>& columns, const std::string& source,
                         const std::string& target) {
     std::vector<ModelColumn> text;  // image models read no sentence: not run
     for (const ModelColumn& c : columns)
-        if (!(c.model && c.model->config().isVision())) text.push_back(c);
+        if (!readsImages(c)) text.push_back(c);
     Results analysed;
     try {
         analysed = analyzeAll(text, source, target);
@@ -51,14 +66,18 @@ Results analyzeCatching(const std::vector<ModelColumn>& columns, const std::stri
     Results out;
     size_t next = 0;
     for (const ModelColumn& c : columns)
-        out.push_back(c.model && c.model->config().isVision() ? imageColumnResult(c)
-                                                              : std::move(analysed[next++]));
+        out.push_back(readsImages(c) ? imageColumnResult(c) : std::move(analysed[next++]));
     return out;
 }
 
 struct AnalysisRunner::Request {
     std::vector<ModelColumn> columns;
     std::string source, target;
+    struct Image {
+        std::vector<uint8_t> pixels;  // [S, S, channels]
+        std::optional<int> label;
+    };
+    std::optional<Image> image;  // an image request (requestImage): no source or target
     std::function<void(int)> beforeWhole, beforeSource;
     std::atomic<bool> cancel{false};
     // The jobs in the order they run: the input check (column -1), every first stage, every
@@ -94,10 +113,12 @@ struct AnalysisRunner::Inbox {
         if (r->cancel) return post(r, c, Stage::Cancelled, {});
         if (stage == AnalysisStage::Whole && r->beforeWhole) r->beforeWhole(c);
         if (stage == AnalysisStage::Source && r->beforeSource) r->beforeSource(c);
+        if (r->cancel) return post(r, c, Stage::Cancelled, {});  // went stale while held back
         const ModelColumn& column = r->columns[size_t(c)];
         ColumnResult out;
         try {
-            out = analyzeColumn(column, r->source, r->target, stage, &r->cancel);
+            out = r->image ? analyzeImageColumn(column, r->image->pixels, r->image->label)
+                           : analyzeColumn(column, r->source, r->target, stage, &r->cancel);
         } catch (const Cancelled&) {
             return post(r, c, Stage::Cancelled, {});
         } catch (const std::exception& e) {
@@ -181,26 +202,45 @@ void AnalysisRunner::requestAfterTyping(const std::vector<ModelColumn>& columns,
 
 void AnalysisRunner::request(const std::vector<ModelColumn>& columns, const std::string& source,
                              const std::string& target, const std::vector<int>& first) {
-    cancel();
     auto r = std::make_shared<Request>();
     r->columns = columns;
     r->source = source;
     r->target = target;
+    // Image models read no sentence: their result is final at once, and no job runs them.
+    std::vector<ColumnResult> now(columns.size());
+    for (size_t c = 0; c < columns.size(); ++c)
+        if (readsImages(columns[c])) now[c] = imageColumnResult(columns[c]);
+    launch(r, std::move(now), first);
+}
+
+void AnalysisRunner::requestImage(const std::vector<ModelColumn>& columns,
+                                  std::vector<uint8_t> pixels, std::optional<int> label,
+                                  const std::vector<int>& first) {
+    auto r = std::make_shared<Request>();
+    r->columns = columns;
+    r->image = Request::Image{std::move(pixels), label};
+    std::vector<ColumnResult> now(columns.size());
+    for (size_t c = 0; c < columns.size(); ++c)
+        if (!readsImages(columns[c])) now[c] = textColumnResult(columns[c]);
+    launch(r, std::move(now), first);
+}
+
+void AnalysisRunner::launch(const std::shared_ptr<Request>& r, std::vector<ColumnResult> now,
+                            const std::vector<int>& first) {
+    cancel();
+    const std::vector<ModelColumn>& columns = r->columns;
     r->beforeWhole = m_beforeWhole;
     r->beforeSource = m_beforeSource;
     r->done = std::make_unique<std::atomic<bool>[]>(columns.size());
-    for (size_t c = 0; c < columns.size(); ++c) r->done[c] = false;
     m_current = r;
     m_stage.assign(columns.size(), 0);
     m_results.assign(columns.size(), {});
-    for (size_t c = 0; c < columns.size(); ++c) m_results[c].name = columns[c].name;
-    // Image models read no sentence: their result is final at once, and no job runs them.
-    std::vector<bool> image(columns.size(), false);
+    std::vector<bool> final(columns.size(), false);  // `now` holds its result
     for (size_t c = 0; c < columns.size(); ++c) {
-        image[c] = columns[c].model && columns[c].model->config().isVision();
-        if (!image[c]) continue;
-        r->done[c] = true;
-        m_inbox->post(r, int(c), Stage::Checked, imageColumnResult(columns[c]));
+        m_results[c].name = columns[c].name;
+        final[c] = !now[c].name.empty();
+        r->done[c] = final[c];
+        if (final[c]) m_inbox->post(r, int(c), Stage::Checked, std::move(now[c]));
     }
     std::vector<int> order;
     for (int c : first)
@@ -209,7 +249,7 @@ void AnalysisRunner::request(const std::vector<ModelColumn>& columns, const std:
             order.push_back(c);
     for (int c = 0; c < int(columns.size()); ++c)
         if (std::find(order.begin(), order.end(), c) == order.end()) order.push_back(c);
-    order.erase(std::remove_if(order.begin(), order.end(), [&](int c) { return image[size_t(c)]; }),
+    order.erase(std::remove_if(order.begin(), order.end(), [&](int c) { return final[size_t(c)]; }),
                 order.end());
     if (order.empty() && !columns.empty()) return;  // every column posted already
     if (columns.empty()) {  // nothing to run: finished all the same, as a result would come
@@ -221,11 +261,13 @@ void AnalysisRunner::request(const std::vector<ModelColumn>& columns, const std:
             Qt::QueuedConnection);
         return;
     }
-    r->jobs.emplace_back(AnalysisStage::Source, -1);  // the input check
-    // The encoder's maps first only when the whole analysis decodes: with a target given it
-    // is one forward pass, as quick as the first stage, which would only add a second one.
-    if (target.empty())
-        for (int c : order) r->jobs.emplace_back(AnalysisStage::Source, c);
+    if (!r->image) {
+        r->jobs.emplace_back(AnalysisStage::Source, -1);  // the input check
+        // The encoder's maps first only when the whole analysis decodes: with a target given
+        // it is one forward pass, as quick as the first stage, which would only add a second.
+        if (r->target.empty())
+            for (int c : order) r->jobs.emplace_back(AnalysisStage::Source, c);
+    }
     for (int c : order) r->jobs.emplace_back(AnalysisStage::Whole, c);
     QThreadPool* pool = backgroundPool();
     const int workers = std::min(pool->maxThreadCount(), int(r->jobs.size()));

@@ -3,8 +3,10 @@
 
 #include <QObject>
 #include <QTimer>
+#include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -29,6 +31,10 @@ Results analyzeCatching(const std::vector<ModelColumn>& columns, const std::stri
 // never run on a sentence: its result, an error saying it reads images, comes at once. A new
 // request makes the older one stale: its jobs not started are skipped, its decoding is cancelled,
 // and whatever it still delivers is dropped, never shown.
+// An image (requestImage) takes the same road in one stage: each image model's analysis
+// (core/image_selection.h analyzeImageColumn, ColumnResult::image) is a job of its own, the
+// columns on screen first; a text model's result, an error saying it reads sentences, comes at
+// once.
 class AnalysisRunner : public QObject {
     Q_OBJECT
 public:
@@ -38,6 +44,10 @@ public:
     // Analyses now; `first`: column indices to analyse before the others in each stage.
     void request(const std::vector<ModelColumn>& columns, const std::string& source,
                  const std::string& target, const std::vector<int>& first = {});
+    // Every column's analysis of one image ([S, S, channels] pixels 0 … 255, with its label
+    // when known), in one stage: columnReady with each whole result, then finished.
+    void requestImage(const std::vector<ModelColumn>& columns, std::vector<uint8_t> pixels,
+                      std::optional<int> label, const std::vector<int>& first = {});
     // The same after a short pause while the user is still typing: an edit after a pause
     // (kTypingPauseMs) or while nothing runs is analysed at once; an edit of a burst while an
     // analysis runs cancels it, and the newest is analysed once the typing pauses.
@@ -70,7 +80,10 @@ private:
     enum class Stage { Checked, Source, Whole, Cancelled };
     void receive(const std::shared_ptr<Request>& request, int column, Stage stage,
                  const ColumnResult& result);
-    void start(const std::vector<int>& order, const std::vector<int>& first);
+    // Runs `r` (made by request or requestImage): the columns `now` are final at once
+    // (a model that does not read this kind of input), the others are run by jobs.
+    void launch(const std::shared_ptr<Request>& r, std::vector<ColumnResult> now,
+                const std::vector<int>& first);
     void finishIfDone();
 
     std::shared_ptr<Inbox> m_inbox;

@@ -87,19 +87,19 @@ void HeadsDock::showImageHeads() {
     QStringList failures;
     const auto& results = m_image->results();
     for (size_t c = 0; c < results.size(); ++c) {
-        const ImageColumnResult& r = results[c];
-        if (!r.result) {
+        const ColumnResult& r = results[c];
+        if (!r.image) {
             failures << QString::fromStdString(r.name + ": " + r.error);
             continue;
         }
-        const auto& blocks = r.result->analysis.blocks;
+        const auto& blocks = r.image->analysis.blocks;
         for (size_t l = 0; l < blocks.size(); ++l) {
             if (m_imageLayer >= 0 && int(l) != m_imageLayer) continue;
             for (size_t h = 0; h < blocks[l].weights.size(); ++h)
                 content.rows.push_back({int(c), QString::fromStdString(r.name),
                                         BlockKind::EncoderSelf, int(l), int(h),
                                         QString::fromStdString(blocks[l].variant),
-                                        imageHeadStats(blocks[l].weights[h], r.result->grid)});
+                                        imageHeadStats(blocks[l].weights[h], r.image->grid)});
         }
         ++content.models;
     }
@@ -224,14 +224,14 @@ void HeadsDock::showDistanceChart() {
     double uniform = 0;
     const auto& results = m_image->results();
     for (size_t c = 0; c < results.size(); ++c) {
-        const ImageColumnResult& r = results[c];
-        if (!r.result) continue;
-        const double u = uniformAttentionDistance(r.result->grid);
+        const ColumnResult& r = results[c];
+        if (!r.image) continue;
+        const double u = uniformAttentionDistance(r.image->grid);
         if (uniform > 0 && std::abs(u - uniform) > 1e-9) continue;
         uniform = u;
         try {
-            AttentionDistances d(r.result->grid);
-            d.add(r.result->analysis.blocks);
+            AttentionDistances d(r.image->grid);
+            d.add(r.image->analysis.blocks);
             models.push_back({r.name, d.perHead(), int(c)});
         } catch (const std::exception&) {  // a model whose blocks do not fit its grid
         }

@@ -20,17 +20,18 @@
 #include "image_model.h"
 #include "image_panel.h"
 #include "render/colormaps.h"
+#include "stale_mark.h"
 
 namespace attnviz::ui {
 namespace {
 
 // "Sneaker 49.7 %" (render's wording, the class in the installed language); "" without result.
-QString predictionText(const ImageColumnResult& r) {
-    if (!r.result || r.result->analysis.probabilities.empty()) return {};
-    const ImageAnalysis& a = r.result->analysis;
+QString predictionText(const ColumnResult& r) {
+    if (!r.image || r.image->analysis.probabilities.empty()) return {};
+    const ImageAnalysis& a = r.image->analysis;
     const size_t k = size_t(a.predicted);
-    const QString name = k < r.result->classes.size() ? classLabel(r.result->classes[k])
-                                                      : QString::number(a.predicted);
+    const QString name = k < r.image->classes.size() ? classLabel(r.image->classes[k])
+                                                     : QString::number(a.predicted);
     return name + " " + QString::number(100 * a.probabilities[k], 'f', 1) + " %";
 }
 
@@ -67,9 +68,45 @@ ImageGrid::ImageGrid(ImageModel* model, QWidget* parent)
     connect(m_classAccuracy, &ClassAccuracies::ready, this, &ImageGrid::classAccuraciesReady);
     m_layout->setAlignment(Qt::AlignLeft | Qt::AlignTop);
     m_layout->addWidget(m_empty, 0, 0);
-    connect(m_model, &ImageModel::resultsChanged, this, &ImageGrid::rebuild);
+    connect(m_model, &ImageModel::resultsChanged, this, &ImageGrid::resultsArrived);
     connect(m_model, &ImageModel::requestChanged, this, &ImageGrid::refresh);
+    connect(m_model, &ImageModel::columnChanged, this, &ImageGrid::columnArrived);
+    connect(m_model, &ImageModel::staleMarksChanged, this, &ImageGrid::markStale);
     rebuild();
+}
+
+// A run finished: its columns were shown as they came when they are the grid's columns (the
+// shared scale waits for all of them); else the grid is made for the new columns.
+void ImageGrid::resultsArrived() {
+    if (m_model->lastRunInPlace() && size_t(columnCount()) == m_model->results().size()) {
+        if (m_model->request().shared) refresh();
+        markStale();
+        return;
+    }
+    rebuild();
+}
+
+// Column c's result of the new image came ahead of the others: shown now (with a shared
+// scale its header only: the scale needs every column).
+void ImageGrid::columnArrived(int c) {
+    if (c < 0 || c >= columnCount() || size_t(c) >= m_model->results().size()) return;
+    refreshHeader(c);
+    if (!m_model->request().shared) {
+        m_columns[size_t(c)].filled = false;
+        if (inView(c)) fillColumn(c);
+    }
+    markStale();
+}
+
+// Every column whose result is of an earlier image and has been for a while: dimmed.
+void ImageGrid::markStale() {
+    for (int c = 0; c < columnCount(); ++c) {
+        const bool marked = m_model->staleMarked(c);
+        Column& col = m_columns[size_t(c)];
+        if (isDimmed(col.header) == marked) continue;
+        setDimmed(col.header, marked);
+        for (ImagePanelView* v : col.panels) setDimmed(v, marked);
+    }
 }
 
 void ImageGrid::rebuild() {
@@ -103,19 +140,23 @@ void ImageGrid::rebuild() {
 }
 
 void ImageGrid::refresh() {
-    for (size_t c = 0; c < m_columns.size(); ++c) {
-        const auto& r = m_model->results()[c];
-        const QString quality = c < m_model->columns().size() && m_quality
-                                    ? heldOutAccuracy(m_model->columns()[c]).first
-                                    : QString();
-        m_columns[c].header->setText(QString::fromStdString(r.name) +
-                                     (quality.isEmpty() ? "" : "\n" + quality) + "\n" +
-                                     predictionText(r));
-        m_columns[c].filled = false;
-        setHeaderTip(int(c));
+    for (int c = 0; c < columnCount(); ++c) {
+        refreshHeader(c);
+        m_columns[size_t(c)].filled = false;
     }
     m_sharedTop = m_model->request().shared ? m_model->sharedTop() : 0;
     fillVisible();
+}
+
+void ImageGrid::refreshHeader(int c) {
+    const ColumnResult& r = m_model->results()[size_t(c)];
+    const QString quality = size_t(c) < m_model->columns().size() && m_quality
+                                ? heldOutAccuracy(m_model->columns()[size_t(c)]).first
+                                : QString();
+    m_columns[size_t(c)].header->setText(QString::fromStdString(r.name) +
+                                         (quality.isEmpty() ? "" : "\n" + quality) + "\n" +
+                                         predictionText(r));
+    setHeaderTip(c);
 }
 
 // The held-out accuracy, each class's once computed (asked for when the tooltip is about to
@@ -207,8 +248,13 @@ bool ImageGrid::inView(int c) const {
 
 void ImageGrid::fillVisible() {
     if (!isVisible()) return;  // filled when shown
-    for (int c = 0; c < columnCount(); ++c)
-        if (!m_columns[size_t(c)].filled && inView(c)) fillColumn(c);
+    std::vector<int> seen;
+    for (int c = 0; c < columnCount(); ++c) {
+        if (!inView(c)) continue;
+        seen.push_back(c);
+        if (!m_columns[size_t(c)].filled) fillColumn(c);
+    }
+    m_model->setVisibleColumns(std::move(seen));  // analysed first next time
 }
 
 void ImageGrid::fill(int c) {
@@ -267,8 +313,8 @@ void ImageGrid::fillColumn(int c) {
 }
 
 QTableWidget* ImageGrid::showProbabilities(int c) {
-    if (c < 0 || c >= columnCount() || !m_model->results()[size_t(c)].result) return nullptr;
-    const render::ImageModelResult& r = *m_model->results()[size_t(c)].result;
+    if (c < 0 || c >= columnCount() || !m_model->results()[size_t(c)].image) return nullptr;
+    const render::ImageModelResult& r = *m_model->results()[size_t(c)].image;
     // A menu holds the list: a popup that closes on Esc, on a click outside and when the
     // window goes (a table made a Qt::Popup itself took every input and closed on none).
     auto* popup = new QMenu(this);

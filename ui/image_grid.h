@@ -75,8 +75,12 @@ private:
         std::vector<ImagePanelView*> panels;
         bool filled = false;  // its panels show the current results and request
     };
-    void rebuild();      // the widgets for the model's columns and panels
-    void refresh();      // their contents, from the model's results and request
+    void rebuild();  // the widgets for the model's columns and panels
+    void refresh();  // their contents, from the model's results and request
+    void refreshHeader(int c);
+    void resultsArrived();
+    void columnArrived(int c);
+    void markStale();
     void fillVisible();  // the columns in view that are not filled yet
     bool inView(int c) const;
     void setHeaderTip(int c);

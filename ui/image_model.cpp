@@ -2,12 +2,9 @@
 #include "image_model.h"
 
 #include <QCoreApplication>
-#include <QFutureWatcher>
-#include <QtConcurrent>
-#include <mutex>
 
-#include "background.h"
 #include "core/error.h"
+#include "core/image_selection.h"
 #include "core/image_set.h"
 #include "language.h"
 #include "render/words.h"
@@ -60,28 +57,18 @@ QString taskLabel(const std::string& task) {
     return QString::fromStdString(task);
 }
 
-ImageModel::ImageModel(QObject* parent) : QObject(parent) {}
-ImageModel::~ImageModel() = default;
-
-std::vector<ImageColumnResult> analyzeImageColumns(const std::vector<ModelColumn>& columns,
-                                                   const std::vector<uint8_t>& pixels,
-                                                   std::optional<int> label) {
-    std::vector<ImageColumnResult> out;
-    for (const ModelColumn& c : columns) {
-        ImageColumnResult r{c.name, std::nullopt, {}};
-        try {
-            std::lock_guard<std::mutex> g(*c.lock);
-            const Model& m = *c.model;
-            if (!m.config().isVision()) throw Error(c.name + " reads text, not images");
-            r.result = render::ImageModelResult{c.name, patchGrid(m.config()), m.classNames(),
-                                                c.model->analyzeImage(pixels, label)};
-        } catch (const std::exception& e) {
-            r.error = e.what();
-        }
-        out.push_back(std::move(r));
-    }
-    return out;
+ImageModel::ImageModel(QObject* parent) : QObject(parent), m_runner(new AnalysisRunner(this)) {
+    connect(m_runner, &AnalysisRunner::columnReady, this, &ImageModel::columnReady);
+    connect(m_runner, &AnalysisRunner::finished, this, &ImageModel::finished);
+    m_markTimer.setSingleShot(true);
+    m_markTimer.setInterval(kStaleMarkMs);
+    connect(&m_markTimer, &QTimer::timeout, this, [this] {
+        if (!m_runner->busy() || !m_inPlace) return;
+        m_marked = true;
+        emit staleMarksChanged();
+    });
 }
+ImageModel::~ImageModel() = default;
 
 void ImageModel::setColumns(std::vector<ModelColumn> columns) {
     m_columns = std::move(columns);
@@ -112,37 +99,63 @@ void ImageModel::setQuery(const ImageQuery& query) {
 }
 
 void ImageModel::analyze() {
-    const uint64_t generation = ++m_generation;
+    const bool wasMarked = m_marked;
+    m_marked = false;
+    m_markTimer.stop();
     if (m_pixels.empty() || m_columns.empty()) {
+        m_runner->cancel();
         m_results.clear();
         m_selected.clear();
-        m_running = false;
+        m_fresh.clear();
+        m_inPlace = m_lastInPlace = false;
         emit resultsChanged();
         return;
     }
-    m_running = true;
-    // A watcher owned by this model: destroyed with it, so a run still going when the window
-    // closes delivers to nobody (QFuture::then(this, …) asserted on the vanished context).
-    auto* watcher = new QFutureWatcher<std::vector<ImageColumnResult>>(this);
-    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, generation] {
-        watcher->deleteLater();
-        if (generation != m_generation) return;  // a newer image or column set is on its way
-        m_results = watcher->result();
+    // The same columns as the results shown: each is replaced as it comes; else the grid is
+    // made again once every column is in.
+    m_inPlace = m_results.size() == m_columns.size();
+    for (size_t c = 0; m_inPlace && c < m_columns.size(); ++c)
+        m_inPlace = m_results[c].name == m_columns[c].name;
+    m_fresh.assign(m_results.size(), false);
+    if (wasMarked) emit staleMarksChanged();
+    if (m_inPlace) m_markTimer.start();
+    m_runner->requestImage(m_columns, m_pixels, m_label, m_visible);
+}
+
+void ImageModel::columnReady(int c, const ColumnResult& result) {
+    if (!m_inPlace || size_t(c) >= m_results.size()) return;  // all at once when finished
+    m_results[size_t(c)] = result;
+    m_selected.resize(m_results.size());
+    m_selected[size_t(c)].reset();
+    m_fresh[size_t(c)] = true;
+    emit columnChanged(c);
+}
+
+void ImageModel::finished(std::shared_ptr<const Results> results) {
+    m_markTimer.stop();
+    const bool wasMarked = m_marked;
+    m_marked = false;
+    if (!m_inPlace) {  // columns changed: the new results at once
+        m_results = *results;
         m_selected.assign(m_results.size(), std::nullopt);
-        m_running = false;
-        emit resultsChanged();
-    });
-    watcher->setFuture(
-        QtConcurrent::run(backgroundPool(), [cols = m_columns, px = m_pixels, label = m_label] {
-            return analyzeImageColumns(cols, px, label);
-        }));
+    }
+    m_fresh.assign(m_results.size(), true);
+    m_lastInPlace = m_inPlace;
+    m_inPlace = false;
+    if (wasMarked) emit staleMarksChanged();
+    emit resultsChanged();
 }
 
 void ImageModel::analyzeNow() {
-    ++m_generation;  // any run still going is stale now
-    m_results = analyzeImageColumns(m_columns, m_pixels, m_label);
+    m_runner->cancel();  // any run still going is stale now
+    m_markTimer.stop();
+    m_marked = false;
+    m_inPlace = m_lastInPlace = false;
+    m_results.clear();
+    for (const ModelColumn& c : m_columns)
+        m_results.push_back(analyzeImageColumn(c, m_pixels, m_label));
     m_selected.assign(m_results.size(), std::nullopt);
-    m_running = false;
+    m_fresh.assign(m_results.size(), true);
     emit resultsChanged();
 }
 
@@ -152,15 +165,15 @@ render::ImageColumn ImageModel::selectedColumn(int c) const {
     std::optional<Selected>& s = m_selected[size_t(c)];
     if (!s) {
         s = Selected();
-        const ImageColumnResult& r = m_results[size_t(c)];
+        const ColumnResult& r = m_results[size_t(c)];
         try {
-            if (!r.result) throw Error(r.error);
+            if (!r.image) throw Error(r.error);
             render::ImageSelectionRequest q;
             q.layer = m_request.layer;
             q.heads = m_request.heads.toStdString();
             q.query = m_request.query;
             q.wording = render::wording(currentLanguage());
-            s->column = render::selectImageColumn(*r.result, q);
+            s->column = render::selectImageColumn(*r.image, q);
         } catch (const std::exception& e) {
             s->error = e.what();
         }

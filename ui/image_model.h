@@ -3,8 +3,11 @@
 
 // The image set's state in the app (issue 28): the image models shown as columns, the image
 // they read, what the panels select (layer, heads, query) and how the overlay looks, and each
-// model's analysis of the image, made on a worker thread (ui/background.h) and dropped when a
-// newer image or set of columns came meanwhile. Widgets (ui/image_view.h) only draw it.
+// model's analysis of the image. The analyses take the text's road (ui/analysis_runner.h): a
+// job per model on the background pool, the columns on screen first, each result shown as it
+// comes (columnChanged) when the columns are those already shown, an older image's jobs not
+// started skipped and its results dropped, and the panels of a run that takes longer than
+// kStaleMarkMs marked as updating (staleMarked). Widgets (ui/image_view.h) only draw it.
 //
 //   ImageModel m;
 //   m.setColumns(columns);                     // image models (arch "vit")
@@ -13,22 +16,17 @@
 //   render::ImageColumn c = m.selectedColumn(0);
 #include <QObject>
 #include <QString>
+#include <QTimer>
 #include <cstdint>
 #include <memory>
 #include <optional>
 #include <vector>
 
+#include "analysis_runner.h"
 #include "core/workspace.h"
 #include "render/image_figure.h"
 
 namespace attnviz::ui {
-
-// One column's analysis of the image: the result, or why the model could not read it.
-struct ImageColumnResult {
-    std::string name;
-    std::optional<render::ImageModelResult> result;
-    std::string error;
-};
 
 // What the panels show and how.
 struct ImageRequest {
@@ -63,8 +61,10 @@ public:
     void setRequest(const ImageRequest& r);
     void setQuery(const ImageQuery& query);  // keeps the rest of the request
 
-    // The analyses of the last finished run, one per column (empty before the first).
-    const std::vector<ImageColumnResult>& results() const { return m_results; }
+    // The analyses, one per column (empty before the first): ColumnResult::image, or the
+    // error. Those of the last finished run, with each column of the run in progress replaced
+    // as it comes while the columns are the same.
+    const Results& results() const { return m_results; }
     // Column `c`'s panels as the request selects them; Error when the request cannot be
     // (a layer the model lacks, "cls" on a model without class token) or it has no result.
     // Made when first asked, once per result and request: a column nobody shows costs nothing.
@@ -78,29 +78,51 @@ public:
     // The top of the shared colour scale: the largest patch weight of every column's panels
     // (so every column is selected); 1 when there is none.
     double sharedTop() const;
-    bool busy() const { return m_running; }
+    bool busy() const { return m_runner->busy(); }
+    // The run that finished last replaced the results in place, column by column
+    // (columnChanged for each): its columns were those already shown.
+    bool lastRunInPlace() const { return m_lastInPlace; }
     // Analyses in this thread at once (tests, export).
     void analyzeNow();
+    // Column c's result is of an earlier image and has been for kStaleMarkMs (the panels say
+    // "updating"); a quicker analysis replaces it without a mark.
+    bool staleMarked(int c) const {
+        return m_marked && size_t(c) < m_fresh.size() && !m_fresh[size_t(c)];
+    }
+    static constexpr int kStaleMarkMs = 150;
+    // For tests: the runner, whose hooks can hold the analyses back.
+    AnalysisRunner* runner() const { return m_runner; }
+    // The columns on screen, analysed before the others (ImageGrid tells).
+    void setVisibleColumns(std::vector<int> columns) { m_visible = std::move(columns); }
 
 signals:
-    void resultsChanged();  // a run finished: results() are the current image's
-    void requestChanged();  // layer, heads, query or style changed: the panels redraw
+    void resultsChanged();      // a run finished: results() are the current image's
+    void columnChanged(int c);  // column c's result arrived ahead of the others
+    void staleMarksChanged();   // staleMarked changed
+    void requestChanged();      // layer, heads, query or style changed: the panels redraw
 
 private:
     void analyze();
+    void columnReady(int c, const ColumnResult& result);
+    void finished(std::shared_ptr<const Results> results);
     std::vector<ModelColumn> m_columns;
     std::vector<uint8_t> m_pixels;
     std::optional<int> m_label;
     std::string m_source;
     ImageRequest m_request;
-    std::vector<ImageColumnResult> m_results;
+    Results m_results;
     struct Selected {  // a column's selectedColumn, or its error
         std::optional<render::ImageColumn> column;
         std::string error;
     };
     mutable std::vector<std::optional<Selected>> m_selected;  // per result; made when asked
-    uint64_t m_generation = 0;  // of the newest run asked for; older ones are dropped
-    bool m_running = false;
+    AnalysisRunner* m_runner;
+    std::vector<int> m_visible;  // setVisibleColumns
+    bool m_inPlace = false;      // the run's columns are those of m_results: replaced as they come
+    std::vector<bool> m_fresh;   // per result: of the current image
+    bool m_marked = false;       // the run has taken kStaleMarkMs
+    bool m_lastInPlace = false;  // lastRunInPlace
+    QTimer m_markTimer;
 };
 
 // A class's name for people: the ten Fashion-MNIST classes and the ten clothing photos' classes
@@ -109,10 +131,5 @@ QString classLabel(const std::string& name);
 // An image task's name for people (core/image_set.h): "Fashion-MNIST", "clothing-photo" (as in
 // "the %1 test images") in the installed language, any other task by its name.
 QString taskLabel(const std::string& task);
-
-// Every column analysed on `pixels` (each under its lock), as the worker does.
-std::vector<ImageColumnResult> analyzeImageColumns(const std::vector<ModelColumn>& columns,
-                                                   const std::vector<uint8_t>& pixels,
-                                                   std::optional<int> label);
 
 }  // namespace attnviz::ui

@@ -139,6 +139,13 @@ void ImageView::retranslateUi() {
     m_query->setToolTip(
         tr("Whose attention the overlay shows; click a patch in any panel to "
            "make it the query"));
+    // As wide as a clicked patch's text (two-digit rows and columns) in this language, so that
+    // it is never cut and the box does not grow, moving its neighbours, on a click.
+    QComboBox probe;
+    probe.setFont(m_query->font());
+    for (int i = 0; i < 2; ++i) probe.addItem(m_query->itemText(i));
+    probe.addItem(patchText("10,10"));
+    m_query->setMinimumWidth(probe.sizeHint().width());
 }
 
 QString ImageView::patchText(const QString& query) {
@@ -186,7 +193,7 @@ void ImageView::showHead(int column, int layer, int head) {
 void ImageView::columnsChanged() {
     int layers = 0;
     for (const auto& r : m_model->results())
-        if (r.result) layers = std::max(layers, int(r.result->analysis.blocks.size()));
+        if (r.image) layers = std::max(layers, int(r.image->analysis.blocks.size()));
     if (layers == 0 || (m_layer->maximum() == layers - 1 && m_pendingLayer < 0)) return;
     const QSignalBlocker b(m_layer);
     m_layer->setRange(0, layers - 1);
@@ -300,11 +307,11 @@ std::string imageDumps(const ImageModel& model) {
     FloatJson dumps = FloatJson::array();
     const auto& results = model.results();
     for (size_t c = 0; c < results.size() && c < model.columns().size(); ++c) {
-        if (!results[c].result) continue;
+        if (!results[c].image) continue;
         const ModelColumn& col = model.columns()[c];
         std::lock_guard<std::mutex> g(*col.lock);
         dumps.push_back(imageAttentionDump(col.path.empty() ? col.name : col.path, *col.model,
-                                           results[c].result->analysis, model.source()));
+                                           results[c].image->analysis, model.source()));
     }
     if (dumps.empty()) throw Error("no model could read the image");
     return (dumps.size() == 1 ? dumps[0] : dumps).dump() + "\n";

@@ -130,10 +130,10 @@ TEST_F(DistanceChart, EveryDotHasATooltipNamingModelLayerHeadAndDistance) {
     ASSERT_EQ(dots.size(), kModels * 4);  // 2 layers × 2 heads each
     const render::ChartPoint& dot = loneliest(dots);
     // Which head it is, from the numbers: the model's heads in order, layer by layer.
-    const ImageColumnResult& r = m_window->imageView()->model()->results()[dot.series];
+    const ColumnResult& r = m_window->imageView()->model()->results()[dot.series];
     const size_t layer = dot.point / 2, head = dot.point % 2;
     const double px =
-        meanAttentionDistance(r.result->analysis.blocks[layer].weights[head], r.result->grid).px;
+        meanAttentionDistance(r.image->analysis.blocks[layer].weights[head], r.image->grid).px;
     const QString expected = QString("%1 · layer %2 · head %3 · %4 px")
                                  .arg(QString::fromStdString(r.name))
                                  .arg(layer + 1)

@@ -21,7 +21,9 @@
 #include <QPushButton>
 #include <QScrollArea>
 #include <QScrollBar>
+#include <QSemaphore>
 #include <QSettings>
+#include <QSignalSpy>
 #include <QTableView>
 #include <QTableWidget>
 #include <QTemporaryDir>
@@ -38,6 +40,7 @@
 #include "core/garment_cutout.h"
 #include "core/head_table.h"
 #include "core/image_input.h"
+#include "core/image_selection.h"
 #include "core/image_set.h"
 #include "core/model.h"
 #include "core/session_file.h"
@@ -56,6 +59,7 @@
 #include "ui/main_window.h"
 #include "ui/problems_panel.h"
 #include "ui/session.h"
+#include "ui/stale_mark.h"
 #include "ui/variant_panel.h"
 
 using namespace attnviz;
@@ -403,7 +407,7 @@ TEST_F(ImageMode, HeadsDockShowsMeanAttentionDistance) {
         const int layer = table->index(r, HeadsDock::Layer).data(HeadsDock::ValueRole).toInt();
         const int head = table->index(r, HeadsDock::Head).data(HeadsDock::ValueRole).toInt();
         EXPECT_EQ(layer, 1);
-        const auto& res = *results[size_t(c)].result;
+        const auto& res = *results[size_t(c)].image;
         const double px =
             meanAttentionDistance(res.analysis.blocks[1].weights[size_t(head)], res.grid).px;
         EXPECT_NEAR(table->index(r, HeadsDock::Distance).data(HeadsDock::ValueRole).toDouble(), px,
@@ -629,7 +633,7 @@ TEST_F(ImageMode, AColourSetIsBrowsedOnItsOwnPhotos) {
     ASSERT_TRUE(waitUntil([&] { return !m->busy() && m->results().size() == 2; }));
     const std::vector<uint8_t> first(test.image(0), test.image(0) + 64 * 64 * 3);
     EXPECT_EQ(m->image(), first);
-    for (const ImageColumnResult& r : m->results()) EXPECT_TRUE(r.result) << r.error;
+    for (const ColumnResult& r : m->results()) EXPECT_TRUE(r.image) << r.error;
     EXPECT_NE(m->source().find("clothing-photos test image 0"), std::string::npos);
     // The filter lists the photos' ten classes; the thumbnails are in colour.
     QComboBox* filter = nullptr;
@@ -656,7 +660,7 @@ TEST_F(ImageMode, AColourSetIsBrowsedOnItsOwnPhotos) {
     ASSERT_TRUE(ch->openImageFile(photo, &error)) << error.toStdString();
     EXPECT_EQ(m->image(), prepareColorModelImage(color, 64));
     ASSERT_TRUE(waitUntil([&] { return !m->busy() && m->results().size() == 2; }));
-    for (const ImageColumnResult& r : m->results()) EXPECT_TRUE(r.result) << r.error;
+    for (const ColumnResult& r : m->results()) EXPECT_TRUE(r.image) << r.error;
     // The Heads dock's "Over test images" reads the photos whole (every model failed on them,
     // given a third of each photo, before), and says whose test images they are.
     w.findChild<QDockWidget*>("heads")->raise();
@@ -839,7 +843,7 @@ TEST_F(ImageMode, TheDistanceChartIsComputedOnlyWhenSeen) {
         EXPECT_EQ(s.name, results[m].name);
         ASSERT_EQ(s.y.size(), 4u);  // 2 layers × 2 heads
         for (size_t k = 0; k < 4; ++k) {
-            const auto& res = *results[m].result;
+            const auto& res = *results[m].image;
             EXPECT_EQ(std::lround(s.x[k]), long(k / 2) + 1);  // the layer from 1, dots side by side
             EXPECT_NEAR(
                 s.y[k],
@@ -900,7 +904,7 @@ TEST_F(ImageMode, OverTestImagesGivesEachHeadsDistanceAsTheCliDoes) {
                             ref[size_t(l)][size_t(h)].px, 1e-12);
             }
         // Not the first image's own distances: the set's differ from them.
-        const auto& own = *w.imageView()->model()->results()[size_t(c)].result;
+        const auto& own = *w.imageView()->model()->results()[size_t(c)].image;
         EXPECT_NE(meanAttentionDistance(own.analysis.blocks[0].weights[0], own.grid).px,
                   ref[0][0].px);
     }
@@ -967,6 +971,91 @@ TEST_F(ImageMode, TheSentenceIsNotAnalysedWithImageModels) {
     EXPECT_NE((*done)[0].error.find("reads images"), std::string::npos) << (*done)[0].error;
     const Results now = analyzeCatching({img}, "a sentence", "");
     EXPECT_EQ(now[0].error, (*done)[0].error);
+}
+
+// An image takes the text's road (issue 47): each image model's analysis is a job of the
+// runner, equal to core's analyzeImageColumn; a text model's result says at once that it
+// reads sentences; a newer image makes the older one's jobs stale, never shown.
+TEST_F(ImageMode, AnImageIsAnalysedByTheRunner) {
+    std::vector<ModelColumn> cols = {
+        loadModelColumn(modelPath("01-mean").toStdString()),
+        loadModelColumn(m_dir.filePath("01-dot.safetensors").toStdString()),
+        loadModelColumn(modelPath("02-cls").toStdString())};
+    const ImageSet fm = findImageTask(kFashionMnistTask)->load("test");
+    const std::vector<uint8_t> a = fm.imagePixels(0), b = fm.imagePixels(1);
+    AnalysisRunner runner;
+    auto gate = std::make_shared<QSemaphore>();
+    runner.setBeforeWhole([gate](int) {
+        gate->acquire();
+        gate->release();
+    });
+    std::shared_ptr<const Results> done;
+    std::vector<int> ready;
+    QObject::connect(&runner, &AnalysisRunner::finished,
+                     [&](std::shared_ptr<const Results> r) { done = std::move(r); });
+    QObject::connect(&runner, &AnalysisRunner::columnReady,
+                     [&](int c, const ColumnResult&) { ready.push_back(c); });
+    runner.requestImage(cols, a, fm.labels[0]);
+    ASSERT_TRUE(waitUntil([&] { return ready == std::vector<int>{1}; }));  // the text model's
+    runner.requestImage(cols, b, fm.labels[1]);                            // a's jobs: stale
+    gate->release();
+    ASSERT_TRUE(waitUntil([&] { return done != nullptr; }, 10000));
+    runner.setBeforeWhole(nullptr);
+    ASSERT_EQ(done->size(), 3u);
+    EXPECT_NE((*done)[1].error.find("reads sentences"), std::string::npos) << (*done)[1].error;
+    EXPECT_FALSE((*done)[1].image);
+    for (int c : {0, 2}) {
+        const ColumnResult direct = analyzeImageColumn(cols[size_t(c)], b, fm.labels[1]);
+        const ColumnResult& r = (*done)[size_t(c)];
+        ASSERT_TRUE(r.image && direct.image) << r.error;
+        EXPECT_EQ(r.image->analysis.probabilities, direct.image->analysis.probabilities);
+        EXPECT_EQ(r.image->analysis.blocks[1].weights[0],
+                  direct.image->analysis.blocks[1].weights[0]);
+        EXPECT_NE(
+            r.image->analysis.probabilities,
+            analyzeImageColumn(cols[size_t(c)], a, fm.labels[0]).image->analysis.probabilities);
+    }
+    EXPECT_GE(runner.cancelledJobs(), 1);  // a's image jobs skipped or dropped
+    // Only b's image results were shown (the text model's error came for each image).
+    EXPECT_EQ(std::count(ready.begin(), ready.end(), 0), 1);
+    EXPECT_EQ(std::count(ready.begin(), ready.end(), 2), 1);
+}
+
+// A new image in the app: each column shown as it comes, in place (the grid's widgets kept);
+// columns whose analysis takes longer than kStaleMarkMs are dimmed until it comes.
+TEST_F(ImageMode, ASlowImageAnalysisDimsItsColumnsUntilTheyCome) {
+    MainWindow w;
+    w.resize(1366, 768);
+    w.show();
+    open(w);
+    ImageModel* m = w.imageView()->model();
+    ImageGrid* g = w.imageView()->grid();
+    ASSERT_EQ(g->columnCount(), 2);
+    QToolButton* header = g->header(0);
+    auto gate = std::make_shared<QSemaphore>();
+    m->runner()->setBeforeWhole([gate](int) {
+        gate->acquire();
+        gate->release();
+    });
+    QSignalSpy arrived(m, &ImageModel::columnChanged);
+    w.imageView()->chooser()->chooseTestImage(4);
+    QTest::qWait(ImageModel::kStaleMarkMs + 100);
+    EXPECT_TRUE(m->busy());
+    EXPECT_TRUE(m->staleMarked(0) && m->staleMarked(1));
+    EXPECT_TRUE(isDimmed(g->header(0)) && isDimmed(g->header(1)));
+    gate->release();
+    ASSERT_TRUE(waitUntil([&] { return !m->busy(); }));
+    m->runner()->setBeforeWhole(nullptr);
+    EXPECT_EQ(arrived.count(), 2);
+    EXPECT_EQ(g->header(0), header);  // shown in place, not a new grid
+    EXPECT_FALSE(m->staleMarked(0) || m->staleMarked(1));
+    EXPECT_FALSE(isDimmed(g->header(0)) || isDimmed(g->header(1)));
+    const ImageSet fm = findImageTask(kFashionMnistTask)->load("test");
+    EXPECT_EQ(m->image(), fm.imagePixels(4));
+    ASSERT_TRUE(m->results()[0].image);
+    EXPECT_EQ(m->results()[0].image->analysis.probabilities,
+              analyzeImageColumn(w.columns()[0], fm.imagePixels(4), fm.labels[4])
+                  .image->analysis.probabilities);
 }
 
 // Ctrl+−/+/0 zoom the image panels as they zoom the text grid's (issue 47): the view's zoom
