@@ -376,6 +376,10 @@ in layer %2</source>
         <source>an image model: it reads images, not sentences (choose the image set in the Models box)</source>
         <translation>图像模型：它读取的是图像而不是句子（请在“模型”框中选择图像模型集）</translation>
     </message>
+    <message>
+        <source>a text model: it reads sentences, not images</source>
+        <translation>文本模型：它读取的是句子而不是图像</translation>
+    </message>
 </context>
 <context>
     <name>attnviz::ui::ClothingPhotos</name>

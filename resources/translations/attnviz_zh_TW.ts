@@ -376,6 +376,10 @@ in layer %2</source>
         <source>an image model: it reads images, not sentences (choose the image set in the Models box)</source>
         <translation>影像模型：它讀取的是影像而不是句子（請在“模型”框中選擇影像模型集）</translation>
     </message>
+    <message>
+        <source>a text model: it reads sentences, not images</source>
+        <translation>文字模型：它讀取的是句子而不是影像</translation>
+    </message>
 </context>
 <context>
     <name>attnviz::ui::ClothingPhotos</name>
