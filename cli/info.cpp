@@ -73,8 +73,13 @@ void printImageModel(const Model& m, const std::string& path, std::ostream& out)
         << (cfg.norm == Norm::Pre ? "pre" : "post") << "-norm\n"
         << "image      " << cfg.imageSize << "×" << cfg.imageSize << ", patch " << cfg.patch << " ("
         << cfg.gridSize() << "×" << cfg.gridSize() << " patches), pool "
-        << (cfg.pool == Pool::Cls ? "cls" : "mean") << ", " << cfg.positions() << " positions\n"
-        << std::left << std::setw(14) << "encoder_self" << jsonText(cfg.toJson()["encoder_self"])
+        << (cfg.pool == Pool::Cls ? "cls" : "mean") << ", " << cfg.positions() << " positions\n";
+    if (!cfg.stem.empty()) {  // "stem       3×3 stride-2 convolutions to 24, 48, 64 channels"
+        out << "stem       3×3 stride-2 convolutions to ";
+        for (size_t i = 0; i < cfg.stem.size(); ++i) out << (i ? ", " : "") << cfg.stem[i];
+        out << " channels\n";
+    }
+    out << std::left << std::setw(14) << "encoder_self" << jsonText(cfg.toJson()["encoder_self"])
         << "\n"
         << "classes    " << classesExcerpt(m.classNames()) << "\n";
 }

@@ -78,7 +78,8 @@ ModelConfig ModelConfig::fromJson(const json& j) {
         "arch",       "d_model",      "heads",        "d_ff",    "enc_layers",
         "dec_layers", "max_len",      "norm",         "bias",    "share_embeddings",
         "tie_output", "encoder_self", "decoder_self", "cross",   "label",
-        "image_size", "patch",        "pool",         "classes", "channels"};
+        "image_size", "patch",        "pool",         "classes", "channels",
+        "stem"};
     for (auto it = j.begin(); it != j.end(); ++it)
         if (!known.count(it.key()))
             throw Error("unknown configuration key '" + excerpt(it.key()) + "'");
@@ -97,7 +98,7 @@ ModelConfig ModelConfig::fromJson(const json& j) {
         throw Error("'arch' must be \"seq2seq\", \"decoder\" or \"vit\", got \"" + excerpt(arch) +
                     "\"");
     }
-    for (const char* key : {"image_size", "channels", "patch", "pool", "classes"})
+    for (const char* key : {"image_size", "channels", "patch", "pool", "classes", "stem"})
         if (j.contains(key))
             throw Error(std::string("'") + key + "' belongs to arch \"vit\" (images), not \"" +
                         arch + "\"");
@@ -167,6 +168,25 @@ ModelConfig ModelConfig::fromVitJson(const json& j) {
     if (c.imageSize % c.patch != 0)
         throw Error("'patch' (" + std::to_string(c.patch) + ") must divide 'image_size' (" +
                     std::to_string(c.imageSize) + ")");
+    if (j.contains("stem")) {
+        const json& s = j["stem"];
+        if (!s.is_array() || s.empty() || s.size() > 5)
+            throw Error(
+                "'stem' must be a list of 1 to 5 channel counts (3 × 3 convolutions of "
+                "stride 2), got " +
+                excerpt(s.dump()));
+        for (const json& v : s) {
+            if (!v.is_number_integer() || v.get<int64_t>() < 1 || v.get<int64_t>() > 1024)
+                throw Error("'stem' channel counts must be integers from 1 to 1024, got " +
+                            excerpt(v.dump()));
+            c.stem.push_back(v.get<int>());
+        }
+        if (c.patch != 1 << c.stem.size())
+            throw Error("a 'stem' of " + std::to_string(c.stem.size()) +
+                        " convolutions of stride 2 makes patches of " +
+                        std::to_string(1 << c.stem.size()) + " pixels: 'patch' must be " +
+                        std::to_string(1 << c.stem.size()) + ", got " + std::to_string(c.patch));
+    }
     const std::string pool = getString(j, where, "pool", "cls");
     if (pool == "cls") {
         c.pool = Pool::Cls;
@@ -214,20 +234,22 @@ ModelConfig ModelConfig::fromFile(const std::string& path) {
 
 json ModelConfig::toJson() const {
     if (arch == Arch::Vit) {
-        return json{{"arch", "vit"},
-                    {"d_model", dModel},
-                    {"heads", heads},
-                    {"d_ff", dFf},
-                    {"enc_layers", encLayers},
-                    {"image_size", imageSize},
-                    {"channels", channels},
-                    {"patch", patch},
-                    {"pool", pool == Pool::Cls ? "cls" : "mean"},
-                    {"classes", classes},
-                    {"max_len", maxLen},
-                    {"norm", norm == Norm::Pre ? "pre" : "post"},
-                    {"bias", bias},
-                    {"encoder_self", blockConfigJson(encoderSelf, BlockKind::EncoderSelf)}};
+        json v{{"arch", "vit"},
+               {"d_model", dModel},
+               {"heads", heads},
+               {"d_ff", dFf},
+               {"enc_layers", encLayers},
+               {"image_size", imageSize},
+               {"channels", channels},
+               {"patch", patch},
+               {"pool", pool == Pool::Cls ? "cls" : "mean"},
+               {"classes", classes},
+               {"max_len", maxLen},
+               {"norm", norm == Norm::Pre ? "pre" : "post"},
+               {"bias", bias},
+               {"encoder_self", blockConfigJson(encoderSelf, BlockKind::EncoderSelf)}};
+        if (!stem.empty()) v["stem"] = stem;  // absent in every model made before the stem
+        return v;
     }
     json j{{"arch", arch == Arch::Seq2Seq ? "seq2seq" : "decoder"},
            {"d_model", dModel},
@@ -253,10 +275,10 @@ uint64_t ModelConfig::weightCount() const {
     uint64_t crossLayers = 0;
     for (int l = 0; l < decLayers; ++l) crossLayers += hasCross(l) ? 1 : 0;
     // vit: patch embedding, class token and classifier too (counted generously).
-    const uint64_t vit = arch == Arch::Vit
-                             ? uint64_t(patch) * uint64_t(patch) * uint64_t(channels) * d + 2 * d +
-                                   uint64_t(classes) * d
-                             : 0;
+    uint64_t vit =
+        arch == Arch::Vit ? uint64_t(patchValues()) * d + 2 * d + uint64_t(classes) * d : 0;
+    for (size_t i = 0; i < stem.size(); ++i)  // 3 × 3 × inputs × outputs, and a bias each
+        vit += (9 * uint64_t(stemInputs(i)) + 1) * uint64_t(stem[i]);
     return uint64_t(encLayers) * (attn + ffn + norms) + uint64_t(decLayers) * (attn + ffn + norms) +
            crossLayers * attn + uint64_t(maxLen) * d * 2 + vit;
 }
@@ -265,7 +287,14 @@ double ModelConfig::trainingBytes(int batch, int threads) const {
     const double weights = double(weightCount()) * 4 * (3 + std::max(1, threads));
     const double layers = encLayers + 2.0 * decLayers;
     const double perToken = 16.0 * dModel + 2.0 * dFf + 3.0 * heads * maxLen;
-    return weights + double(batch) * maxLen * layers * perToken * 4;
+    // A stem keeps each convolution's columns (9 × inputs) and output (twice) per output pixel.
+    double stemValues = 0;
+    for (size_t i = 0; i < stem.size(); ++i) {
+        const double side = double(imageSize) / double(2 << i);
+        stemValues += side * side * (9.0 * stemInputs(i) + 2.0 * stem[i]);
+    }
+    return weights + double(batch) * maxLen * layers * perToken * 4 +
+           double(batch) * stemValues * 4;
 }
 
 const BlockConfig& ModelConfig::block(BlockKind kind) const {

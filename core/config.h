@@ -34,6 +34,11 @@ struct ModelConfig {
     int imageSize = 28;
     int channels = 1;
     int patch = 4;
+    // A convolutional stem (docs/model-spec.md 3.10, Xiao et al. 2021): the output channels of
+    // 3 × 3 convolutions of stride 2 with ReLU, applied to the image before the patch
+    // embedding; each halves the image, so `patch` = 2^stem.size() and a patch is one cell of
+    // the last convolution's G × G map. Empty: none (the patch's pixels are embedded).
+    std::vector<int> stem;
     Pool pool = Pool::Cls;
     int classes = 10;
 
@@ -59,9 +64,12 @@ struct ModelConfig {
     int gridSize() const { return imageSize / patch; }
     int patchCount() const { return gridSize() * gridSize(); }
     int positions() const { return patchCount() + (pool == Pool::Cls ? 1 : 0); }
-    // vit: bytes of one image (imageSize² · channels) and values of one patch (patch² · channels).
+    // vit: bytes of one image (imageSize² · channels) and values of one patch (patch² ·
+    // channels; with a stem, the last convolution's channels).
     size_t imageBytes() const { return size_t(imageSize) * size_t(imageSize) * size_t(channels); }
-    int patchValues() const { return patch * patch * channels; }
+    int patchValues() const { return stem.empty() ? patch * patch * channels : stem.back(); }
+    // vit with a stem: the input channels of convolution i (the image's, then the previous').
+    int stemInputs(size_t i) const { return i == 0 ? channels : stem[i - 1]; }
     bool operator==(const ModelConfig& o) const;
     // Weights besides the embeddings (attention, feed-forward, positions), an upper bound.
     uint64_t weightCount() const;

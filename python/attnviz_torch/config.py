@@ -41,8 +41,8 @@ VARIANTS = {
 KINDS = ("encoder_self", "decoder_self", "cross")
 MODEL_KEYS = {"arch", "d_model", "heads", "d_ff", "enc_layers", "dec_layers", "max_len", "norm", "bias",
               "share_embeddings", "tie_output", "encoder_self", "decoder_self", "cross", "label",
-              "image_size", "channels", "patch", "pool", "classes"}
-VIT_KEYS = ("image_size", "channels", "patch", "pool", "classes")
+              "image_size", "channels", "patch", "pool", "classes", "stem"}
+VIT_KEYS = ("image_size", "channels", "patch", "pool", "classes", "stem")
 CHANNELS = (1, 3)  # values per pixel: grayscale, or colour R, G, B (docs/model-spec.md 3.10)
 
 
@@ -284,12 +284,35 @@ def weight_count(c):
     dec = c.get("dec_layers", 0)
     cross = sum(1 for i in range(dec) if has_cross(c, i))
     vit = patch_values(c) * d + 2 * d + c["classes"] * d if c["arch"] == "vit" else 0
+    for i, out in enumerate(c.get("stem", [])):  # 3 × 3 × inputs × outputs, and a bias each
+        vit += (9 * stem_inputs(c, i) + 1) * out
     return (c["enc_layers"] + dec) * (attn + ffn + norms) + cross * attn + c["max_len"] * d * 2 + vit
 
 
 def patch_values(c):
-    """vit: the values of one patch vector u_n, P²·K (docs/model-spec.md 3.10 step 2)."""
-    return c["patch"] ** 2 * c["channels"]
+    """vit: the values of one patch vector u_n, P²·K (docs/model-spec.md 3.10 step 2); with a
+    stem, the last convolution's channels."""
+    return c["stem"][-1] if c.get("stem") else c["patch"] ** 2 * c["channels"]
+
+
+def stem_inputs(c, i):
+    """vit with a stem: the input channels of convolution i (the image's, then the previous')."""
+    return c["channels"] if i == 0 else c["stem"][i - 1]
+
+
+def _stem(j, patch):
+    """'stem' (vit): 1 to 5 channel counts of 3 × 3 convolutions of stride 2, patch = 2^len."""
+    s = j["stem"]
+    if not isinstance(s, list) or not 1 <= len(s) <= 5:
+        raise InputError("'stem' must be a list of 1 to 5 channel counts (3 × 3 convolutions of "
+                         f"stride 2), got {excerpt(s)}")
+    for v in s:
+        if not is_int(v) or not 1 <= v <= 1024:
+            raise InputError(f"'stem' channel counts must be integers from 1 to 1024, got {excerpt(v)}")
+    if patch != 1 << len(s):
+        raise InputError(f"a 'stem' of {len(s)} convolutions of stride 2 makes patches of "
+                         f"{1 << len(s)} pixels: 'patch' must be {1 << len(s)}, got {patch}")
+    return list(s)
 
 
 def positions(c):
@@ -326,6 +349,8 @@ def _resolve_vit(j):
     c["patch"] = _int(j, "patch", 4, 1, c["image_size"])
     if c["image_size"] % c["patch"]:
         raise InputError(f"'patch' ({c['patch']}) must divide 'image_size' ({c['image_size']})")
+    if "stem" in j:  # absent in every model made before the stem
+        c["stem"] = _stem(j, c["patch"])
     pool = _str(j, "pool", "cls")
     if pool not in ("cls", "mean"):
         raise InputError(f"'pool' must be \"cls\" or \"mean\", got \"{cut(pool)}\"")
@@ -466,6 +491,8 @@ def expected_tensors(c, vs, vt):
     vit = c["arch"] == "vit"
     out = {}
     if vit:
+        for i, o in enumerate(c.get("stem", [])):
+            out[f"stem.{i}.weight"], out[f"stem.{i}.bias"] = [o, 9 * stem_inputs(c, i)], [o]
         out["patch_embed.weight"], out["patch_embed.bias"] = [d, patch_values(c)], [d]
         if c["pool"] == "cls":
             out["cls_token"] = [1, d]

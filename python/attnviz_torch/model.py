@@ -378,13 +378,31 @@ class AttnvizModel(torch.nn.Module):
         x = x.reshape(-1, G, P, G, P, K).permute(0, 1, 3, 2, 4, 5)  # [B, r, c, y, x, k]
         return x.reshape(x.shape[0], G * G, P * P * K).to(self.P("pos_embed").dtype)
 
+    def stem(self, pixels):
+        """pixels [B, S*S*K] -> u [B, Np, C]: with a stem (docs/model-spec.md 3.10), the image
+        scaled to p / 127.5 - 1 through each 3 × 3 convolution of stride 2 and padding 1 and a
+        ReLU; patch n = r*G + c is cell (r, c) of the last map. Weight [Cout, 9*Cin] holds
+        (ky*3 + kx)*Cin + ci, PyTorch's [Cout, Cin, 3, 3] permuted."""
+        c = self.cfg
+        S, K = c["image_size"], c["channels"]
+        if pixels.numel() % (S * S * K):
+            raise ValueError(f"pixels of {tuple(pixels.shape)} are not whole images of {S}×{S} pixels"
+                             + ("" if K == 1 else f" × {K} channels"))
+        x = (pixels.to(self.device).to(torch.float32) / 127.5 - 1.0).reshape(-1, S, S, K)
+        x = x.permute(0, 3, 1, 2).to(self.P("pos_embed").dtype)  # [B, K, S, S]
+        for i, out in enumerate(c["stem"]):
+            w = self.P(f"stem.{i}.weight").reshape(out, 3, 3, -1).permute(0, 3, 1, 2)
+            x = F.relu(F.conv2d(x, w, self.P(f"stem.{i}.bias"), stride=2, padding=1))
+        return x.flatten(2).transpose(1, 2)  # [B, G*G, C]
+
     def forward_images(self, pixels, dropout=0.0, record=None):
         """pixels [B, S*S*K] (or [B, S, S, K]: HWC, a pixel's K values together) -> logits
         [B, classes]; `record` receives every block's weights [B, h, N, N] in layer order."""
         c = self.cfg
         pre = c["norm"] == "pre"
         drop = (lambda x: F.dropout(x, dropout, True)) if dropout > 0 else (lambda x: x)  # noqa: E731
-        e = self.patches(pixels) @ self.P("patch_embed.weight").T + self.P("patch_embed.bias")
+        u = self.stem(pixels) if c.get("stem") else self.patches(pixels)
+        e = u @ self.P("patch_embed.weight").T + self.P("patch_embed.bias")
         B = e.shape[0]
         if c["pool"] == "cls":
             e = torch.cat([self.P("cls_token")[None].expand(B, 1, -1), e], 1)

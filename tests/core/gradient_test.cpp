@@ -260,6 +260,16 @@ TEST_P(VitGradient, MatchesFiniteDifferences) {
     EXPECT_LT(err, kTol) << "worst tensor: " << where;
 }
 
+// A stem of two convolutions (patch 4 = 2²): the gradient reaches through both, their ReLUs
+// and their zero padding to the first convolution's weights.
+TEST(Gradient, VitStemOfTwoConvolutions) {
+    Checker c({R"({"arch": "vit", "d_model": 8, "heads": 2, "d_ff": 12, "enc_layers": 1,
+                   "image_size": 8, "patch": 4, "channels": 3, "classes": 3, "stem": [3, 5]})",
+               0.1f, 0.0f});
+    const auto [err, where] = c.check();
+    EXPECT_LT(err, kTol) << "worst tensor: " << where;
+}
+
 INSTANTIATE_TEST_SUITE_P(
     Vit, VitGradient,
     ::testing::Values(
@@ -293,6 +303,9 @@ INSTANTIATE_TEST_SUITE_P(
                        R"(, "pool": "mean", "encoder_self": {"variant": "mixture",
                           "components": ["learned_gaussian", "dot"]})"),
         std::make_pair("colour_dot", R"(, "channels": 3)"),
+        std::make_pair("stem_colour_mean", R"(, "channels": 3, "pool": "mean", "stem": [4])"),
+        std::make_pair("stem_gaussian",
+                       R"(, "stem": [3], "encoder_self": {"variant": "gaussian"})"),
         std::make_pair(
             "colour_gaussian_mean",
             R"(, "channels": 3, "pool": "mean", "encoder_self": {"variant": "gaussian"})"),

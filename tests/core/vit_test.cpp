@@ -122,6 +122,36 @@ TEST(VitModel, ParameterCountIsHandComputed) {
         EXPECT_EQ(std::find(names.begin(), names.end(), n), names.end()) << n;
 }
 
+// A convolutional stem (docs/model-spec.md 3.10): 3 × 3 convolutions of stride 2, one per
+// halving, so patch = 2^len; the patch embedding reads the last one's channels. The photos'
+// stem [24, 48, 64] on 64 × 64 colour images: counted by hand, and the form written back.
+TEST(VitConfig, AStemHalvesTheImageOncePerConvolution) {
+    const ModelConfig cfg = ModelConfig::fromJsonText(
+        R"({"arch": "vit", "image_size": 64, "channels": 3, "patch": 8, "stem": [24, 48, 64],
+            "d_model": 64, "heads": 4, "d_ff": 128, "enc_layers": 4, "pool": "mean"})");
+    EXPECT_EQ(cfg.patchValues(), 64);
+    EXPECT_EQ(cfg.toJson()["stem"], nlohmann::json({24, 48, 64}));
+    EXPECT_EQ(ModelConfig::fromJson(cfg.toJson()), cfg);
+    EXPECT_FALSE(ModelConfig::fromJsonText(R"({"arch": "vit"})").toJson().contains("stem"));
+    const Model m = Model::initializeImages(cfg, clothingPhotoClasses(), 1);
+    const int64_t stem = (9 * 3 + 1) * 24 + (9 * 24 + 1) * 48 + (9 * 48 + 1) * 64;
+    const int64_t layer = (4 * 64 * 64 + 4 * 64) + (2 * 64 * 128 + 64 + 128) + 4 * 64;
+    const int64_t rest = (64 * 64 + 64) + 64 * 64 + (10 * 64 + 10) + 2 * 64;
+    EXPECT_EQ(countParameters(m.parameterInfo()).total, stem + 4 * layer + rest);
+    EXPECT_EQ(stem, 38800);
+    for (const auto& [json, said] : std::vector<std::pair<std::string, std::string>>{
+             {R"("stem": [], "patch": 1)", "'stem' must be a list of 1 to 5"},
+             {R"("stem": "wide", "patch": 2)", "'stem' must be a list of 1 to 5"},
+             {R"("stem": [8, 8, 8, 8, 8, 8], "patch": 64, "image_size": 64)", "1 to 5"},
+             {R"("stem": [0], "patch": 2)", "integers from 1 to 1024, got 0"},
+             {R"("stem": [8.5], "patch": 2)", "integers from 1 to 1024, got 8.5"},
+             {R"("stem": [8, 16], "patch": 8, "image_size": 64)", "'patch' must be 4, got 8"}})
+        EXPECT_NE(configError(R"({"arch": "vit", )" + json + "}").find(said), std::string::npos)
+            << json << ": " << configError(R"({"arch": "vit", )" + json + "}");
+    EXPECT_NE(configError(R"({"arch": "decoder", "stem": [8]})").find("belongs to arch \"vit\""),
+              std::string::npos);
+}
+
 TEST(VitModel, ForwardGivesOneRowOfLogitsPerImageAndCapturesEveryLayer) {
     Model m = vit();
     const Batch b = Batch::images(randomImages(3, 8, 1), {0, 1, 2}, m.config().positions());

@@ -7,7 +7,7 @@ Usage: twin_vit_colour_test.py CLI   (CTest runs it; reads resources/data/clothi
                                       $ATTNVIZ_CLOTHING_PHOTOS when set)
 
 For every colour configuration below (64 × 64 RGB, class token and mean pooling, pre- and
-post-norm, variants on the patch grid, patch 8 and 16):
+post-norm, variants on the patch grid, patch 8 and 16, a convolutional stem):
 1. attnviz-cli init writes a checkpoint whose resolved configuration holds `"channels": 3`,
    whose `patch_embed.weight` is [d, P²·3] and within Xavier(P²·3, d)'s bound (6.2; its largest
    value near the bound, which Xavier(P², d) would exceed); the twin loads it.
@@ -59,6 +59,9 @@ CONFIGS = {
     "learned_gaussian_dot_mean": {"pool": "mean", "encoder_self": {"variant": "mixture",
                                                                    "components": ["learned_gaussian", "dot"]}},
     "random_dot_patch16": {"patch": 16, "encoder_self": {"variant": "mixture", "components": ["random", "dot"]}},
+    # A convolutional stem (3 × 3, stride 2, ReLU; 2³ = patch 8) before the patch embedding.
+    "stem_dot_mean": {"pool": "mean", "stem": [8, 12, 16]},
+    "stem_gaussian_2d": {"stem": [6, 10, 16], "encoder_self": {"variant": "gaussian"}},
 }
 IMAGES = [("test", 0), ("test", 17), ("validation", 5)]
 S, K = 64, 3
@@ -114,10 +117,20 @@ def check_init(name, path, cfg):
     if stored.get("channels") != K:
         sys.exit(f"FAIL {name}: the engine's resolved configuration has channels {stored.get('channels')}")
     P, d = cfg["patch"], cfg["d_model"]
+    pv = cfg["stem"][-1] if "stem" in cfg else P * P * K  # a patch's values
+    if stored.get("stem") != cfg.get("stem"):
+        sys.exit(f"FAIL {name}: the resolved configuration's stem is {stored.get('stem')}")
+    for i, out in enumerate(cfg.get("stem", [])):  # He-uniform over 3 × 3 × inputs
+        fan = 9 * (K if i == 0 else cfg["stem"][i - 1])
+        w = tensors[f"stem.{i}.weight"]
+        top, bound = float(w.abs().max()), math.sqrt(6.0 / fan)
+        if list(w.shape) != [out, fan] or top > bound * (1 + 1e-6) or top < 0.9 * bound:
+            sys.exit(f"FAIL {name}: stem.{i}.weight is {list(w.shape)} with largest |value| {top:.4f}, "
+                     f"not [{out}, {fan}] within He-uniform's bound {bound:.4f}")
     w = tensors["patch_embed.weight"]
-    if list(w.shape) != [d, P * P * K]:
-        sys.exit(f"FAIL {name}: patch_embed.weight is {list(w.shape)}, not [{d}, {P * P * K}]")
-    bound = math.sqrt(6.0 / (P * P * K + d))
+    if list(w.shape) != [d, pv]:
+        sys.exit(f"FAIL {name}: patch_embed.weight is {list(w.shape)}, not [{d}, {pv}]")
+    bound = math.sqrt(6.0 / (pv + d))
     top = float(w.abs().max())
     if top > bound * (1 + 1e-6) or top < 0.9 * bound:
         sys.exit(f"FAIL {name}: patch_embed.weight's largest |value| {top:.4f} is not that of Xavier(P²·K, d) "

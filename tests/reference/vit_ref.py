@@ -8,8 +8,8 @@ index formula: it shares no code with the PyTorch twin (python/attnviz_torch) no
 engine, not even the checkpoint reader (safetensors is read here from its 7.1 layout). It
 covers what a check of the image pipeline needs, not every variant: `dot`, `dense` and
 `random` encoder blocks (`dense` and `random` with L = N, as 4.4 reads them on the grid),
-`norm` pre and post, `bias` true and false, `pool` cls and mean. Other variants are refused
-by name.
+`norm` pre and post, `bias` true and false, `pool` cls and mean, a convolutional `stem` or
+none. Other variants are refused by name.
 
 Used by tests/python/twin_vit_colour_test.py (the twin against this reference).
 """
@@ -46,7 +46,7 @@ def vit_config(j):
     block.setdefault("variant", "dot")
     block.setdefault("heads", j.get("heads", 4))
     return {"S": j.get("image_size", 28), "K": j.get("channels", 1), "P": j.get("patch", 4),
-            "pool": j.get("pool", "cls"), "norm": j.get("norm", "pre"), "bias": j.get("bias", True),
+            "stem": j.get("stem", []), "pool": j.get("pool", "cls"), "norm": j.get("norm", "pre"), "bias": j.get("bias", True),
             "layers": j.get("enc_layers", 4), "d": d, "block": block}
 
 
@@ -67,6 +67,36 @@ def patch_vectors(pixels, S, P, K):
                     p = pixels[((r * P + y) * S + (c * P + x)) * K + k]
                     u[n, (y * P + x) * K + k] = float(np.float32(p) / np.float32(127.5) - np.float32(1))
     return u
+
+
+def stem_vectors(T, pixels, S, K, stem):
+    """3.10 step 2 with a stem: the scaled image (an S × S map of K values) through each 3 × 3
+    convolution of stride 2 and padding 1 and a ReLU, in loops over the spec's indices:
+    a'[oy, ox] = ReLU(W_i · v + b_i), v[(ky·3 + kx)·C_in + c] = input cell (2·oy + ky − 1,
+    2·ox + kx − 1), 0 outside. Returns u [G², C_L]: patch n = cell (⌊n / G⌋, n mod G)."""
+    pixels = list(pixels)
+    a = np.zeros((S, S, K), dtype=np.float64)
+    for y in range(S):
+        for x in range(S):
+            for k in range(K):
+                a[y, x, k] = float(np.float32(pixels[(y * S + x) * K + k]) / np.float32(127.5) - np.float32(1))
+    for i, out in enumerate(stem):
+        H, cin = a.shape[0], a.shape[2]
+        W, b = T[f"stem.{i}.weight"], T[f"stem.{i}.bias"]
+        assert W.shape == (out, 9 * cin), (f"stem.{i}.weight", W.shape)
+        nxt = np.zeros((H // 2, H // 2, out), dtype=np.float64)
+        for oy in range(H // 2):
+            for ox in range(H // 2):
+                v = np.zeros(9 * cin)
+                for ky in range(3):
+                    for kx in range(3):
+                        yy, xx = 2 * oy + ky - 1, 2 * ox + kx - 1
+                        if 0 <= yy < H and 0 <= xx < H:
+                            v[(ky * 3 + kx) * cin:(ky * 3 + kx + 1) * cin] = a[yy, xx]
+                nxt[oy, ox] = np.maximum(W @ v + b, 0.0)
+        a = nxt
+    G = a.shape[0]
+    return a.reshape(G * G, a.shape[2])
 
 
 def layer_norm(x, w, b):
@@ -118,9 +148,9 @@ def attention(T, pre, x, block, bias):
 def forward(T, cfg, pixels):
     """One image -> (logits [C], every layer's weights [h, N, N]). 3.10 steps 1-6."""
     S, K, P, d = cfg["S"], cfg["K"], cfg["P"], cfg["d"]
-    u = patch_vectors(pixels, S, P, K)
+    u = stem_vectors(T, pixels, S, K, cfg["stem"]) if cfg["stem"] else patch_vectors(pixels, S, P, K)
     W = T["patch_embed.weight"]
-    assert W.shape == (d, P * P * K), ("patch_embed.weight", W.shape, (d, P * P * K))
+    assert W.shape == (d, u.shape[1]), ("patch_embed.weight", W.shape, (d, u.shape[1]))
     e = u @ W.T + T["patch_embed.bias"]  # [Np, d]
     if cfg["pool"] == "cls":
         e = np.concatenate([T["cls_token"], e], axis=0)
