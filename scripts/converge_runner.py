@@ -45,6 +45,24 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
 @dataclasses.dataclass
+class Measure:
+    """What a run is measured by: images by accuracy (shown in %), text by BLEU."""
+    val_key: str = "token_accuracy"  # the held-out entry of train's log and of info's training
+    curve_key: str = "accuracy"      # a validation curve point's value in a cell
+    test_key: str = "test_accuracy"  # the cell's test number
+    scale: float = 100               # shown as value × scale
+    name: str = "accuracy"           # "accuracy mean ± sample sd over the seeds"
+    validation: str = "validation accuracy"  # "the better validation accuracy"
+    val_header: str = "validation %"         # the rate search's columns
+    val_column: str = "validation accuracy (%)"
+    test_column: str = "test accuracy (%)"
+    unit: str = "epoch"              # an evaluation interval: "epoch kept"
+    items: str = "test images"       # what the paired bootstrap resamples
+    bootstrap: str = ("The paired bootstrap resamples the test images (2,000 times) and compares "
+                      "each image's correctness averaged over a model's seeds")
+
+
+@dataclasses.dataclass
 class Profile:
     script: str              # "experiment-converge": messages and the generated-by line
     task: str                # train and eval --task
@@ -74,6 +92,14 @@ class Profile:
     # A reference that is not attention (cells NAME-sSEED.json in this folder, relative to
     # ROOT, with test_predictions and test_labels), shown below the table: (folder, label).
     reference: tuple = None
+    measure: Measure = dataclasses.field(default_factory=Measure)
+    # Hooks where text differs from images (None: the images' functions of this module):
+    # train_args(p, name, lr, seed) -> attnviz-cli's arguments without --state/--log/--out;
+    # score(p, cli, model, base) -> the cell's test fields (measure.test_key among them);
+    # paired(mine, dot) -> the paired test's p over the test items of the seed-averaged scores.
+    make_train_args: object = None
+    score: object = None
+    paired: object = None
 
     def path(self, rel):
         return os.path.join(ROOT, rel)
@@ -106,7 +132,7 @@ def cell_path(p, name, lr, seed):
     return os.path.join(p.path(p.out), f"{name}-lr{lr}-s{seed}.json")
 
 
-def curve(base):
+def curve(p, base):
     """Validation accuracy and loss per evaluated step, from the logs of every attempt."""
     points = {}
     k = 0
@@ -117,8 +143,8 @@ def curve(base):
                     j = json.loads(line)
                 except json.JSONDecodeError:
                     continue  # a line cut by an interruption
-                if "held_out" in j:
-                    points[j["step"]] = {"step": j["step"], "accuracy": j["held_out"]["token_accuracy"],
+                if "held_out" in j and p.measure.val_key in j["held_out"]:
+                    points[j["step"]] = {"step": j["step"], p.measure.curve_key: j["held_out"][p.measure.val_key],
                                          "loss": j["held_out"]["loss"]}
         k += 1
     return [points[s] for s in sorted(points)]
@@ -176,6 +202,26 @@ def park(p):
     return parked
 
 
+def score_images(p, cli, model, base):
+    """An image model's test accuracy, loss, per-class accuracy, confusion and every test
+    image's prediction (one digit each, in order); the labels kept in OUT/test-labels.txt and
+    checked against it."""
+    predictions = base + ".predictions.tsv"
+    m = json.loads(run([cli, "eval", "--model", model, "--task", p.task,
+                        "--predictions", predictions]))["metrics"]
+    with open(predictions) as f:
+        pairs = [line.rstrip("\n").split("\t") for line in f]
+    pred, labels = "".join(x for x, _ in pairs), "".join(l for _, l in pairs)
+    if not os.path.exists(p.labels_file):
+        with open(p.labels_file + ".tmp", "w") as f:
+            f.write(labels + "\n")
+        os.replace(p.labels_file + ".tmp", p.labels_file)
+    elif test_labels(p) != labels:
+        sys.exit(f"{p.script}: the test labels of {model} differ from {p.labels_file}")
+    return {"test_accuracy": m["accuracy"], "test_loss": m["loss"], "class_accuracy": m["class_accuracy"],
+            "confusion": m["confusion"], "test_predictions": pred}
+
+
 def cell(p, cli, name, lr, seed, role):
     path = cell_path(p, name, lr, seed)
     if os.path.exists(path):
@@ -195,7 +241,7 @@ def cell(p, cli, name, lr, seed, role):
         log = f"{base}.log{attempt}.jsonl"
         tmp_model = base + ".partial.safetensors"
         try:
-            subprocess.run([cli] + train_args(p, name, lr, seed) +
+            subprocess.run([cli] + (p.make_train_args or train_args)(p, name, lr, seed) +
                            ["--state", state, "--log", log, "--out", tmp_model], check=True)
         finally:
             cpu1 = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -209,30 +255,16 @@ def cell(p, cli, name, lr, seed, role):
             sys.exit(f"{p.script}: {name} lr {lr} seed {seed} was interrupted; start again to continue")
         os.replace(tmp_model, model)
     print(f"  scoring {name} lr {lr} seed {seed}", file=sys.stderr, flush=True)
-    predictions = base + ".predictions.tsv"
-    m = json.loads(run([cli, "eval", "--model", model, "--task", p.task,
-                        "--predictions", predictions]))["metrics"]
-    with open(predictions) as f:
-        pairs = [line.rstrip("\n").split("\t") for line in f]
-    pred, labels = "".join(x for x, _ in pairs), "".join(l for _, l in pairs)
     os.makedirs(p.path(p.out), exist_ok=True)
-    if not os.path.exists(p.labels_file):
-        with open(p.labels_file + ".tmp", "w") as f:
-            f.write(labels + "\n")
-        os.replace(p.labels_file + ".tmp", p.labels_file)
-    elif test_labels(p) != labels:
-        sys.exit(f"{p.script}: the test labels of {name} seed {seed} differ from {p.labels_file}")
+    scored = (p.score or score_images)(p, cli, model, base)
     info = json.loads(run([cli, "info", "--model", model, "--json"]))
     t = info["training"]
-    result = {"name": name, "seed": seed, "lr": float(lr), "role": role,
-              "test_accuracy": m["accuracy"], "test_loss": m["loss"],
-              "class_accuracy": m["class_accuracy"], "confusion": m["confusion"],
-              "test_predictions": pred,
+    result = {"name": name, "seed": seed, "lr": float(lr), "role": role, **scored,
               "checkpoint_chosen_on": t.get("checkpoint_chosen_on"), "selected_on": t.get("selected_on"),
               "chosen_step": t.get("chosen_step"), "chosen_epoch": t.get("chosen_step", 0) // p.steps_per_epoch,
               "steps_trained": t.get("steps"), "patience_epochs": t.get("patience"),
               "stopped_by_patience": t.get("stopped_by_patience"),
-              "validation": t.get("held_out", {}), "validation_curve": curve(base),
+              "validation": t.get("held_out", {}), "validation_curve": curve(p, base),
               "parameters": info["parameters"]["total"], "training": timing,
               "options": t.get("options", {})}
     tmp = path + ".tmp"
@@ -244,9 +276,9 @@ def cell(p, cli, name, lr, seed, role):
     return result
 
 
-def chosen_lr(cells):
-    """The rate whose run reached the best validation accuracy; ties: the smaller rate."""
-    return min(cells, key=lambda c: (-c["validation"]["token_accuracy"], c["lr"]))
+def chosen_lr(p, cells):
+    """The rate whose run reached the best validation score; ties: the smaller rate."""
+    return min(cells, key=lambda c: (-c["validation"][p.measure.val_key], c["lr"]))
 
 
 def status(p):
@@ -259,8 +291,8 @@ def status(p):
                 cp = cell_path(p, name, lr, nn + 100 * k)
                 if os.path.exists(cp):
                     c = json.load(open(cp))
-                    row.append(f"lr {lr} s{c['seed']}: val {100 * c['validation']['token_accuracy']:.2f} "
-                               f"test {100 * c['test_accuracy']:.2f} (epoch {c['chosen_epoch']})")
+                    row.append(f"lr {lr} s{c['seed']}: val {val(p, c):.2f} test {test(p, c):.2f} "
+                               f"({p.measure.unit} {c['chosen_epoch']})")
         state = sorted({f for d in (work, p.parked) if os.path.isdir(d) for f in os.listdir(d)
                         if f.startswith(name) and f.endswith(".state.safetensors") and
                         not os.path.exists(os.path.join(out, f[:-len(".state.safetensors")] + ".json"))})
@@ -282,29 +314,40 @@ def seeds_of(p, cells, name):
     search = [c for c in mine if c["role"] == "rate search"]
     if len(search) < len(p.lrs):
         return None, []
-    lr = chosen_lr(search)["lr"]
+    lr = chosen_lr(p, search)["lr"]
     return lr, sorted((c for c in mine if c["lr"] == lr), key=lambda c: c["seed"])
 
 
+def val(p, c):
+    """A cell's validation score as shown (accuracy in %, BLEU)."""
+    return p.measure.scale * c["validation"][p.measure.val_key]
+
+
+def test(p, c):
+    return p.measure.scale * c[p.measure.test_key]
+
+
 def pct(xs):
-    mean, sd = cellstats.mean_sd([100 * x for x in xs])
+    """Mean ± sample sd of values already as shown."""
+    mean, sd = cellstats.mean_sd(xs)
     return f"{mean:.2f}" + (f" ± {sd:.2f}" if sd is not None else "")
 
 
 def table(p):
     cells = finished_cells(p)
+    m = p.measure
     lines = ["Rate search (each model's first seed; the rate kept is the one with the better "
-             "validation accuracy):", "",
-             "| model | " + " | ".join(f"lr {lr}: validation % (epoch kept)" for lr in p.lrs) + " | kept |",
+             f"{m.validation}):", "",
+             "| model | " + " | ".join(f"lr {lr}: {m.val_header} ({m.unit} kept)" for lr in p.lrs) + " | kept |",
              "|---|" + "---|" * (len(p.lrs) + 1)]
     for name in p.names:
         search = {c["lr"]: c for c in cells.get(name, []) if c["role"] == "rate search"}
-        row = [f"{100 * search[float(lr)]['validation']['token_accuracy']:.2f} "
-               f"({search[float(lr)]['chosen_epoch']})" if float(lr) in search else "not run yet" for lr in p.lrs]
+        row = [f"{val(p, search[float(lr)]):.2f} ({search[float(lr)]['chosen_epoch']})"
+               if float(lr) in search else "not run yet" for lr in p.lrs]
         lr, _ = seeds_of(p, cells, name)
         lines.append(f"| {name} | " + " | ".join(row) + f" | {f'{lr:g}' if lr else '–'} |")
-    lines += ["", "| model | lr | seeds | epoch kept | validation accuracy (%) | test accuracy (%) "
-              "| vs dot-product: gap, Welch | paired bootstrap over test images (Holm) | by the rule |",
+    lines += ["", f"| model | lr | seeds | {m.unit} kept | {m.val_column} | {m.test_column} "
+              f"| vs dot-product: gap, Welch | paired bootstrap over {m.items} (Holm) | by the rule |",
               "|---|---|---|---|---|---|---|---|---|"]
     _, dot = seeds_of(p, cells, p.names[0])
     rows, ps = [], []
@@ -314,14 +357,13 @@ def table(p):
             rows.append([name, "–", "–", "–", "–", "not run yet", "", "", ""])
             ps.append(None)
             continue
-        test = [c["test_accuracy"] for c in mine]
+        tests = [test(p, c) for c in mine]
         row = [name, f"{lr:g}", ", ".join(str(c["seed"]) for c in mine),
-               ", ".join(str(c["chosen_epoch"]) for c in mine),
-               pct([c["validation"]["token_accuracy"] for c in mine]), pct(test)]
+               ", ".join(str(c["chosen_epoch"]) for c in mine), pct([val(p, c) for c in mine]), pct(tests)]
         pv = None
         if name != p.names[0] and dot:
-            gap, pv = versus_dot(mine, dot, test_labels(p))
-            row += [gap, "", cellstats.verdict(test, [c["test_accuracy"] for c in dot])]
+            gap, pv = versus_dot(p, mine, dot)
+            row += [gap, "", cellstats.verdict(tests, [test(p, c) for c in dot])]
         else:
             row += ["(baseline)", "", ""]
         rows.append(row)
@@ -334,30 +376,33 @@ def table(p):
     lines += reference_row(p, dot)
     done = sum(len(v) for v in cells.values())
     lines += ["", f"Generated by `scripts/{p.script} --table` from the {done} cells in "
-              f"{p.out}/: accuracy mean ± sample sd over the seeds; the epoch kept is the "
-              f"one with the best validation accuracy ({p.validation_images}), at most "
-              f"{p.epochs} epochs with patience {p.patience}; test accuracy on {p.test_images}, used "
-              "for nothing else. The paired bootstrap resamples the test images (2,000 times) and "
-              "compares each image's correctness averaged over a model's seeds; Holm over the "
-              f"{len(p.names) - 1} comparisons with dot-product. Recipe: {p.recipe_doc}."]
+              f"{p.out}/: {m.name} mean ± sample sd over the seeds; the {m.unit} kept is the "
+              f"one with the best {m.validation} ({p.validation_images}), at most "
+              f"{p.epochs} {m.unit}s with patience {p.patience}; test {m.name} on {p.test_images}, used "
+              f"for nothing else. {m.bootstrap}; Holm over the {len(p.names) - 1} "
+              f"comparison{'s' if len(p.names) > 2 else ''} with dot-product. Recipe: {p.recipe_doc}."]
     return "\n".join(lines)
 
 
-def versus_dot(mine, dot, truth):
-    """Cells `mine` against dot-product's on the same test images (`truth`, a digit each): the
-    gap of the mean test accuracies in points with Welch's p over seeds ("+1.23 (p = 0.04)"),
-    and the paired bootstrap's p over the test images of each image's correctness averaged
-    over a model's seeds."""
-    test, dtest = [c["test_accuracy"] for c in mine], [c["test_accuracy"] for c in dot]
-    gap = 100 * (sum(test) / len(test) - sum(dtest) / len(dtest))
-    w = cellstats.welch(test, dtest)
+def versus_dot(p, mine, dot, truth=None):
+    """Cells `mine` against dot-product's on the same test items: the gap of the mean test
+    scores (in points) with Welch's p over seeds ("+1.23 (p = 0.04)"), and the paired test's
+    p (p.paired; images: paired_images with `truth`, the test labels)."""
+    xs, ys = [test(p, c) for c in mine], [test(p, c) for c in dot]
+    gap = sum(xs) / len(xs) - sum(ys) / len(ys)
+    w = cellstats.welch(xs, ys)
+    pv = p.paired(mine, dot) if p.paired else paired_images(mine, dot, truth or test_labels(p))
+    return f"{gap:+.2f} ({cellstats.fmt_p(w[2]) if w else 'one seed'})", pv
 
+
+def paired_images(mine, dot, truth):
+    """The paired bootstrap's p over the test images (`truth`, a digit each) of each image's
+    correctness averaged over a model's seeds."""
     def mean_correct(cs):
         return [sum(c["test_predictions"][i] == truth[i] for c in cs) / len(cs) for i in range(len(truth))]
 
-    boot = cellstats.paired_items_bootstrap(
-        [x - y for x, y in zip(mean_correct(mine), mean_correct(dot))])
-    return f"{gap:+.2f} ({cellstats.fmt_p(w[2]) if w else 'one seed'})", boot["p"]
+    return cellstats.paired_items_bootstrap(
+        [x - y for x, y in zip(mean_correct(mine), mean_correct(dot))])["p"]
 
 
 def reference_row(p, dot):
@@ -376,14 +421,13 @@ def reference_row(p, dot):
         if c["test_labels"] != truth or len(c["test_predictions"]) != len(truth):
             sys.exit(f"{p.script}: the reference's test labels or predictions do not match "
                      f"{p.labels_file}")
-    test = [c["test_accuracy"] for c in refs]
+    tests = [test(p, c) for c in refs]
     row = [f"*{label}*", "–", ", ".join(str(c["seed"]) for c in refs),
-           ", ".join(str(c["chosen_epoch"]) for c in refs),
-           pct([c["validation"]["token_accuracy"] for c in refs]), pct(test)]
+           ", ".join(str(c["chosen_epoch"]) for c in refs), pct([val(p, c) for c in refs]), pct(tests)]
     if dot:
-        gap, pv = versus_dot(refs, dot, truth)
+        gap, pv = versus_dot(p, refs, dot, truth)
         row += [gap, f"{cellstats.fmt_p(pv)} (not in Holm's family)",
-                cellstats.verdict(test, [c["test_accuracy"] for c in dot])]
+                cellstats.verdict(tests, [test(p, c) for c in dot])]
     else:
         row += ["", "", ""]
     return ["| " + " | ".join(row) + " |", "",
@@ -401,7 +445,8 @@ def curves_json(p):
         by_epoch = {}
         for c in cs:
             for pt in c["validation_curve"]:
-                by_epoch.setdefault(pt["step"] // p.steps_per_epoch, []).append(100 * pt["accuracy"])
+                by_epoch.setdefault(pt["step"] // p.steps_per_epoch, []).append(
+                    p.measure.scale * pt[p.measure.curve_key])
         epochs = sorted(e for e in by_epoch if e >= p.first_epoch)
         every = [e for e in epochs if e % p.dot_every == 0]  # dots at every epoch would hide the lines
         return [{"name": f"{label}, mean of {len(cs)} seed{'s' if len(cs) > 1 else ''}", "look": look,
@@ -417,8 +462,9 @@ def curves_json(p):
         charts.append({"title": f"{name.split('-', 1)[1]} beside dot-product",
                        "series": series(dot, p.names[0].split("-", 1)[1], 0) +
                        series(mine, name.split("-", 1)[1], k)})
-    return {"title": "Validation accuracy over training",
-            "x_label": f"epoch (from {p.first_epoch}; seeds as dots every {p.dot_every}th epoch)",
+    return {"title": f"{p.measure.validation[0].upper()}{p.measure.validation[1:]} over training",
+            "x_label": f"{p.measure.unit} (from {p.first_epoch}; seeds as dots every {p.dot_every}th "
+                       f"{p.measure.unit})",
             "y_label": p.y_label, "y_min": p.y_min, "columns": 2, "charts": charts}
 
 
@@ -472,7 +518,7 @@ def main(p):
     for name in names:  # the rate search, seed NN
         nn = int(name.split("-", 1)[0])
         cells = [cell(p, a.cli, name, lr, nn, "rate search") for lr in p.lrs]
-        chosen[name] = chosen_lr(cells)["lr"]
+        chosen[name] = chosen_lr(p, cells)["lr"]
         print(f"{name}: lr {chosen[name]:g} chosen on validation", file=sys.stderr, flush=True)
     for k in range(1, a.seeds):
         for name in names:
