@@ -42,16 +42,37 @@ QScrollArea* scrolled(QWidget* content) {
 // ("updating…" in its title, markStaleDocks; null: never stale). A dock added here is created,
 // tabbed, titled, listed in View and marked by these rows alone.
 std::vector<MainWindow::DockRow> MainWindow::dockTable() const {
-    return {{"profile", tr("Query profile"), Qt::BottomDockWidgetArea, true, m_profile},
-            {"sentences", tr("Sentences"), Qt::LeftDockWidgetArea, false, nullptr},
+    // name, title, area, a bottom tab, what an overdue analysis dims, shown in image mode
+    return {{"profile", tr("Query profile"), Qt::BottomDockWidgetArea, true, m_profile, false},
+            {"sentences", tr("Sentences"), Qt::LeftDockWidgetArea, false, nullptr, false},
             //: Dock title: the attention variant of the clicked model
-            {"variant", tr("Variant"), Qt::BottomDockWidgetArea, true, nullptr},
-            {"training", tr("Training"), Qt::BottomDockWidgetArea, true, nullptr},
+            {"variant", tr("Variant"), Qt::BottomDockWidgetArea, true, nullptr, true},
+            {"training", tr("Training"), Qt::BottomDockWidgetArea, true, nullptr, true},
             //: Dock title: the table of attention heads
-            {"heads", tr("Heads"), Qt::BottomDockWidgetArea, true, m_heads->table()},
-            {"offsets", tr("Offset profiles"), Qt::BottomDockWidgetArea, true, m_offsets},
-            {"film", tr("Over training"), Qt::BottomDockWidgetArea, true, nullptr},
-            {"problems", tr("Problems"), Qt::TopDockWidgetArea, false, nullptr}};
+            {"heads", tr("Heads"), Qt::BottomDockWidgetArea, true, m_heads->table(), true},
+            {"offsets", tr("Offset profiles"), Qt::BottomDockWidgetArea, true, m_offsets, false},
+            {"film", tr("Over training"), Qt::BottomDockWidgetArea, true, nullptr, false},
+            {"problems", tr("Problems"), Qt::TopDockWidgetArea, false, nullptr, true}};
+}
+
+// The docks of text alone (the query profile, sentences, offset profiles, the probe's film)
+// have nothing to show in image mode: hidden there, their menu entries disabled, and back as
+// they were when text returns.
+void MainWindow::showDocksOfMode(bool image) {
+    for (const DockRow& row : dockTable()) {
+        if (row.images) continue;
+        QDockWidget* d = findChild<QDockWidget*>(row.name);
+        if (!d) continue;
+        d->toggleViewAction()->setEnabled(!image);
+        const auto hidden = m_textDocksShown.find(row.name);
+        if (image && hidden == m_textDocksShown.end()) {
+            m_textDocksShown[row.name] = !d->isHidden();  // shown, or a tab behind another
+            d->hide();
+        } else if (!image && hidden != m_textDocksShown.end()) {
+            if (hidden->second) d->show();
+            m_textDocksShown.erase(hidden);
+        }
+    }
 }
 
 void MainWindow::createDocks() {

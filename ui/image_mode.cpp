@@ -69,6 +69,7 @@ void MainWindow::updateMode() {
     m_fields->setRowVisible(m_source, !image);
     m_fields->setRowVisible(m_target, !image);
     m_controls->setVisible(!image);
+    showDocksOfMode(image);
     // The chooser browses the images the models read: the task of the first image model that
     // reads a bundled task's images (core/image_set.h), Fashion-MNIST's when none does.
     if (image) {

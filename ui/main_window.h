@@ -233,6 +233,8 @@ private:
         Qt::DockWidgetArea area;
         bool tab;            // one of the bottom's tabs
         QWidget* staleData;  // dimmed and "updating…" while an analysis is overdue; null: never
+        bool images;         // shown in image mode; a text-only dock is hidden there and comes
+                             // back as it was with text (showDocksOfMode)
     };
     std::vector<DockRow> dockTable() const;
     QWidget* createProfileBox();  // the query profile and its mode
@@ -287,6 +289,9 @@ private:
     QMenu* m_recent = nullptr;
     QDockWidget *m_profileDock = nullptr, *m_sentenceDock = nullptr, *m_problemsDock = nullptr;
     std::vector<QDockWidget*> m_docks;
+    // Text-only docks hidden by image mode, and whether each was shown before (showDocksOfMode).
+    std::map<QString, bool> m_textDocksShown;
+    void showDocksOfMode(bool image);
     std::vector<std::pair<QPointer<QAction>, const char*>> m_named;  // named(): action, source
     std::vector<std::pair<QPointer<QAction>, std::string>> m_presetActions;  // Compare menu
     bool m_shown = false;

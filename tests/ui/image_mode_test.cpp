@@ -150,6 +150,34 @@ TEST_F(ImageMode, ChoosingTheImageSetSwitchesTheWindow) {
     EXPECT_TRUE(w.imageView()->model()->columns().empty());  // hidden: nothing analysed
 }
 
+// The dock table says which docks image mode shows (issue 47): the text-only ones (query
+// profile, sentences, offset profiles, the probe's film) are hidden there, their menu entries
+// disabled, and come back as they were with text; Heads, Variant, Training and Problems stay.
+TEST_F(ImageMode, TextOnlyDocksStepAsideInImageMode) {
+    MainWindow w;
+    w.resize(1366, 768);
+    w.show();
+    ASSERT_TRUE(w.chooseModelSet("toy", false));
+    auto dock = [&](const char* name) { return w.findChild<QDockWidget*>(name); };
+    dock("offsets")->raise();
+    ASSERT_FALSE(dock("offsets")->isHidden());
+    ASSERT_TRUE(dock("sentences")->isHidden());  // hidden until a list is opened
+    open(w);
+    for (const char* name : {"profile", "sentences", "offsets", "film"}) {
+        EXPECT_TRUE(dock(name)->isHidden()) << name;
+        EXPECT_FALSE(dock(name)->toggleViewAction()->isEnabled()) << name;
+    }
+    for (const char* name : {"heads", "variant", "training"}) {
+        EXPECT_FALSE(dock(name)->isHidden()) << name;
+        EXPECT_TRUE(dock(name)->toggleViewAction()->isEnabled()) << name;
+    }
+    ASSERT_TRUE(w.chooseModelSet("toy", false));
+    EXPECT_FALSE(dock("offsets")->isHidden());
+    EXPECT_TRUE(dock("sentences")->isHidden());  // as it was
+    for (const char* name : {"profile", "sentences", "offsets", "film"})
+        EXPECT_TRUE(dock(name)->toggleViewAction()->isEnabled()) << name;
+}
+
 TEST_F(ImageMode, AClickedPatchIsEveryPanelsQuery) {
     MainWindow w;
     w.show();
