@@ -97,6 +97,9 @@ class Profile:
     # train_args(p, name, lr, seed) -> attnviz-cli's arguments without --state/--log/--out;
     # score(p, cli, model, base) -> the cell's test fields (measure.test_key among them);
     # paired(mine, dot) -> the paired test's p over the test items of the seed-averaged scores.
+    # Keep each finished run's checkpoint too (--park copies it into the parked folder's
+    # models/): the runs a bundled set will be made of (docs/training.md).
+    keep_models: bool = False
     make_train_args: object = None
     score: object = None
     paired: object = None
@@ -199,6 +202,16 @@ def park(p):
         for f in run_files(work, stem):
             copy_atomic(os.path.join(work, f), os.path.join(p.parked, f))
         parked.append(stem)
+    if p.keep_models and os.path.isdir(work):
+        kept = os.path.join(p.parked, "models")
+        os.makedirs(kept, exist_ok=True)
+        for f in sorted(os.listdir(work)):
+            stem = f[:-len(".safetensors")]
+            if f.endswith(".safetensors") and "." not in stem and \
+                    os.path.exists(os.path.join(p.path(p.out), stem + ".json")) and \
+                    not os.path.exists(os.path.join(kept, f)):
+                copy_atomic(os.path.join(work, f), os.path.join(kept, f))
+                parked.append(f"{stem} (its checkpoint, finished)")
     return parked
 
 
