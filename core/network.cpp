@@ -318,13 +318,13 @@ struct Network::Impl {
         }
     }
 
-    // A 3 × 3 convolution of stride 2 and padding 1 as a product: in [B·H·W, Cin] (row
-    // b·H·W + y·W + x) -> cols [B·(H/2)·(W/2), 9·Cin], output pixel (oy, ox) reading input
-    // (2·oy + ky − 1, 2·ox + kx − 1) at columns (ky·3 + kx)·Cin + c, 0 outside the image.
-    static void im2col(const Mat& in, int H, int W, Mat& cols) {
-        const Eigen::Index Cin = in.cols();
-        const int Ho = H / 2, Wo = W / 2, nb = int(in.rows() / (Eigen::Index(H) * W));
-        cols.setZero(Eigen::Index(nb) * Ho * Wo, 9 * Cin);
+    // The taps of a 3 × 3 convolution of stride 2 and padding 1 over nb maps of H × W cells
+    // (row b·H·W + y·W + x): for output pixel (oy, ox) (row b·(H/2)·(W/2) + oy·(W/2) + ox) and
+    // each (ky, kx) whose input cell (2·oy + ky − 1, 2·ox + kx − 1) is inside the map,
+    // tap(output row, ky·3 + kx, input row).
+    template <class Tap>
+    static void forEachTap(int nb, int H, int W, Tap tap) {
+        const int Ho = H / 2, Wo = W / 2;
         for (int b = 0; b < nb; ++b)
             for (int oy = 0; oy < Ho; ++oy)
                 for (int ox = 0; ox < Wo; ++ox) {
@@ -333,33 +333,30 @@ struct Network::Impl {
                         const int y = 2 * oy + ky - 1;
                         if (y < 0 || y >= H) continue;
                         for (int kx = 0; kx < 3; ++kx) {
-                            const int xx = 2 * ox + kx - 1;
-                            if (xx < 0 || xx >= W) continue;
-                            cols.block(row, (ky * 3 + kx) * Cin, 1, Cin) =
-                                in.row((Eigen::Index(b) * H + y) * W + xx);
+                            const int x = 2 * ox + kx - 1;
+                            if (x >= 0 && x < W)
+                                tap(row, ky * 3 + kx, (Eigen::Index(b) * H + y) * W + x);
                         }
                     }
                 }
     }
+    // The convolution as a product: in [B·H·W, Cin] -> cols [B·(H/2)·(W/2), 9·Cin], tap k's
+    // input at columns k·Cin … k·Cin + Cin − 1, 0 outside the image.
+    static void im2col(const Mat& in, int H, int W, Mat& cols) {
+        const Eigen::Index Cin = in.cols();
+        const int nb = int(in.rows() / (Eigen::Index(H) * W));
+        cols.setZero(Eigen::Index(nb) * (H / 2) * (W / 2), 9 * Cin);
+        forEachTap(nb, H, W, [&](Eigen::Index row, int k, Eigen::Index from) {
+            cols.block(row, k * Cin, 1, Cin) = in.row(from);
+        });
+    }
     // Its adjoint: dcols [B·(H/2)·(W/2), 9·Cin] added into din [B·H·W, Cin] (zeroed first).
     static void col2im(const Mat& dcols, int H, int W, Eigen::Index Cin, Mat& din) {
-        const int Ho = H / 2, Wo = W / 2, nb = int(dcols.rows() / (Eigen::Index(Ho) * Wo));
+        const int nb = int(dcols.rows() / (Eigen::Index(H / 2) * (W / 2)));
         din.setZero(Eigen::Index(nb) * H * W, Cin);
-        for (int b = 0; b < nb; ++b)
-            for (int oy = 0; oy < Ho; ++oy)
-                for (int ox = 0; ox < Wo; ++ox) {
-                    const Eigen::Index row = (Eigen::Index(b) * Ho + oy) * Wo + ox;
-                    for (int ky = 0; ky < 3; ++ky) {
-                        const int y = 2 * oy + ky - 1;
-                        if (y < 0 || y >= H) continue;
-                        for (int kx = 0; kx < 3; ++kx) {
-                            const int xx = 2 * ox + kx - 1;
-                            if (xx < 0 || xx >= W) continue;
-                            din.row((Eigen::Index(b) * H + y) * W + xx) +=
-                                dcols.block(row, (ky * 3 + kx) * Cin, 1, Cin);
-                        }
-                    }
-                }
+        forEachTap(nb, H, W, [&](Eigen::Index row, int k, Eigen::Index to) {
+            din.row(to) += dcols.block(row, k * Cin, 1, Cin);
+        });
     }
 
     // vit with a stem: pixels [B, S, S, K] scaled to p / 127.5 − 1 -> each convolution and
