@@ -195,6 +195,7 @@ bool measureImages(MainWindow& w, int repeat, Want want, QJsonArray& results) {
         QJsonObject o = t.json();
         o.insert("case", name);
         o.insert("models", models);
+        o.insert("set", QString::fromStdString(set->id));  // the first image set with models
         o.insert("docks", docks ? "Heads" : "hidden");
         o.insert("repainted", "panels on screen");
         results.append(o);

@@ -150,10 +150,16 @@ if a.ui_bench:
         rows = json.loads(out)["results"] if rc == 0 else []
     except (ValueError, KeyError):
         rows = []
-    want = expected[image_sets[0]] if image_sets else -1
-    check("attnviz-ui-bench: every image case ran on the image set's models",
-          rc == 0 and len(rows) == 3 and all(r.get("models") == want for r in rows),
-          f"rc {rc}, models {[r.get('models') for r in rows]}, want {want}: {err[-300:]}")
+    # The bench runs the first image set with models in the Models box's order and says which
+    # (its id): any image set, with that set's count, so that a second image set changes
+    # nothing here.
+    rc_sets, sets_out, _ = run(a.cli, "sets", "--json")
+    folder = {s["id"]: s["dir"] for s in json.loads(sets_out)} if rc_sets == 0 else {}
+    ran = [(folder.get(r.get("set")), r.get("models")) for r in rows]
+    check("attnviz-ui-bench: every image case ran on an image set's models",
+          rc == 0 and len(rows) == 3 and image_sets != [] and
+          all(d in image_sets and m == expected[d] for d, m in ran),
+          f"rc {rc}, ran {ran}, image sets {[(d, expected[d]) for d in image_sets]}: {err[-300:]}")
     empty = os.path.join(tmp, "empty-models")
     os.makedirs(empty)
     for cases in ("image", "12"):
