@@ -5,6 +5,7 @@
 #include <cmath>
 #include <mutex>
 
+#include "conv_stem.h"
 #include "error.h"
 #include "gemm.h"
 #include "rng.h"
@@ -191,16 +192,8 @@ struct Network::Impl {
     // vit: patch embedding, class token, learned positions, classifier
     Param patchW, patchB, clsToken, posEmbed, headW, headB;
     Mat patches, patchOut;  // flattened patches [B*Np, P²·K], their embeddings [B*Np, d]
-    // vit with a stem: per convolution its weights [Cout, 9·Cin] and bias [Cout], its input's
-    // columns [B·Ho·Wo, 9·Cin] and its output after ReLU [B·Ho·Wo, Cout] (the last one is
-    // `patches`); the input image [B·S·S, K].
-    struct StemConv {
-        Param w, b;
-        Mat cols, out;
-    };
-    std::vector<StemConv> stem;
-    Mat image, dstem;
-    Mat pooled, dpooled;  // [B, d]
+    ConvStem stem;          // vit with a stem (core/conv_stem.h)
+    Mat pooled, dpooled;    // [B, d]
 
     const Mat& positions(int T) {
         if (pe.rows() < T) pe = positionalEncoding(std::max(T, 64), cfg.dModel);
@@ -318,85 +311,9 @@ struct Network::Impl {
         }
     }
 
-    // The taps of a 3 × 3 convolution of stride 2 and padding 1 over nb maps of H × W cells
-    // (row b·H·W + y·W + x): for output pixel (oy, ox) (row b·(H/2)·(W/2) + oy·(W/2) + ox) and
-    // each (ky, kx) whose input cell (2·oy + ky − 1, 2·ox + kx − 1) is inside the map,
-    // tap(output row, ky·3 + kx, input row).
-    template <class Tap>
-    static void forEachTap(int nb, int H, int W, Tap tap) {
-        const int Ho = H / 2, Wo = W / 2;
-        for (int b = 0; b < nb; ++b)
-            for (int oy = 0; oy < Ho; ++oy)
-                for (int ox = 0; ox < Wo; ++ox) {
-                    const Eigen::Index row = (Eigen::Index(b) * Ho + oy) * Wo + ox;
-                    for (int ky = 0; ky < 3; ++ky) {
-                        const int y = 2 * oy + ky - 1;
-                        if (y < 0 || y >= H) continue;
-                        for (int kx = 0; kx < 3; ++kx) {
-                            const int x = 2 * ox + kx - 1;
-                            if (x >= 0 && x < W)
-                                tap(row, ky * 3 + kx, (Eigen::Index(b) * H + y) * W + x);
-                        }
-                    }
-                }
-    }
-    // The convolution as a product: in [B·H·W, Cin] -> cols [B·(H/2)·(W/2), 9·Cin], tap k's
-    // input at columns k·Cin … k·Cin + Cin − 1, 0 outside the image.
-    static void im2col(const Mat& in, int H, int W, Mat& cols) {
-        const Eigen::Index Cin = in.cols();
-        const int nb = int(in.rows() / (Eigen::Index(H) * W));
-        cols.setZero(Eigen::Index(nb) * (H / 2) * (W / 2), 9 * Cin);
-        forEachTap(nb, H, W, [&](Eigen::Index row, int k, Eigen::Index from) {
-            cols.block(row, k * Cin, 1, Cin) = in.row(from);
-        });
-    }
-    // Its adjoint: dcols [B·(H/2)·(W/2), 9·Cin] added into din [B·H·W, Cin] (zeroed first).
-    static void col2im(const Mat& dcols, int H, int W, Eigen::Index Cin, Mat& din) {
-        const int nb = int(dcols.rows() / (Eigen::Index(H / 2) * (W / 2)));
-        din.setZero(Eigen::Index(nb) * H * W, Cin);
-        forEachTap(nb, H, W, [&](Eigen::Index row, int k, Eigen::Index to) {
-            din.row(to) += dcols.block(row, k * Cin, 1, Cin);
-        });
-    }
-
-    // vit with a stem: pixels [B, S, S, K] scaled to p / 127.5 − 1 -> each convolution and
-    // ReLU in turn -> patches [B*Np, C] (the last map's G × G cells, n = r·G + c).
-    void stemForward(const Batch& batch) {
-        const int S = cfg.imageSize, K = cfg.channels;
-        image.resize(Eigen::Index(B) * S * S, K);
-        const uint8_t* px = batch.pixels.data();
-        for (Eigen::Index i = 0; i < image.size(); ++i)  // row-major [B·S·S, K]: a pixel's values
-            image.data()[i] = Scalar(px[i]) / Scalar(127.5) - Scalar(1);
-        int side = S;
-        for (size_t i = 0; i < stem.size(); ++i) {
-            im2col(i == 0 ? image : stem[i - 1].out, side, side, stem[i].cols);
-            linear(stem[i].cols, stem[i].w, stem[i].b, stem[i].out);
-            stem[i].out = stem[i].out.cwiseMax(Scalar(0));
-            side /= 2;
-        }
-        patches = stem.back().out;
-    }
-
-    // Backward of stemForward: dpatches [B*Np, C] -> the convolutions' gradients.
-    void stemBackward(Mat& dpatches) {
-        int side = cfg.gridSize();
-        for (size_t i = stem.size(); i-- > 0;) {
-            Mat& dout = i + 1 == stem.size() ? dpatches : dstem;
-            dout = (stem[i].out.array() > Scalar(0)).select(dout, Scalar(0));  // ReLU
-            if (i == 0) {
-                linearBackward(stem[i].cols, dout, stem[i].w, stem[i].b, nullptr);
-                break;
-            }
-            Mat dcols;
-            linearBackward(stem[i].cols, dout, stem[i].w, stem[i].b, &dcols);
-            col2im(dcols, side * 2, side * 2, stem[i - 1].out.cols(), dstem);
-            side *= 2;
-        }
-    }
-
     // vit: pixels [B, S, S, K] -> patches [B*Np, P²·K] (patch n = r·G + c, value k of its
     // pixel (y, x) at (y·P + x)·K + k), scaled to p / 127.5 − 1 (or, with a stem, its last
-    // map: stemForward); x [B*N, d] = (class token,) patch embeddings plus the learned
+    // map: core/conv_stem.h); x [B*N, d] = (class token,) patch embeddings plus the learned
     // positions, dropped out as an embedding. docs/model-spec.md 3.10.
     void embedImages(const Batch& batch) {
         const int P = cfg.patch, G = cfg.gridSize(), S = cfg.imageSize, Np = cfg.patchCount();
@@ -405,7 +322,7 @@ struct Network::Impl {
             throw Error("the batch does not hold " + std::to_string(B) + " images of " +
                         std::to_string(S) + "×" + std::to_string(S) + " pixels" +
                         (K == 1 ? std::string() : " × " + std::to_string(K) + " channels"));
-        if (!stem.empty()) stemForward(batch);
+        if (!stem.empty()) stem.forward(batch.pixels.data(), B, cfg, patches);
         if (stem.empty()) patches.resize(Eigen::Index(B) * Np, cfg.patchValues());
         const size_t rowBytes = size_t(P) * size_t(K);  // one patch row: P pixels of K values
         for (int b = 0; b < B && stem.empty(); ++b) {
@@ -491,7 +408,7 @@ struct Network::Impl {
         }
         Mat dpatches;
         linearBackward(patches, dpatch, patchW, patchB, &dpatches);
-        stemBackward(dpatches);
+        stem.backward(dpatches, cfg);
     }
 
     void decode(const Batch& batch, Mat& logits) {
@@ -648,17 +565,7 @@ std::vector<ParamInfo> Network::parameterInfo(int64_t Vs, int64_t Vt) const {
     const Init emb = Init::normal(1.0 / std::sqrt(static_cast<double>(dm)));
     if (cfg.isVision()) {
         const int64_t pp = cfg.patchValues(), C = cfg.classes;
-        for (size_t i = 0; i < cfg.stem.size(); ++i) {  // He-uniform: the convolutions feed ReLUs
-            const std::string n = "stem." + std::to_string(i);
-            const int64_t in = 9 * int64_t(cfg.stemInputs(i)), out = cfg.stem[i];
-            p.push_back({n + ".weight",
-                         {out, in},
-                         Init::uniform(std::sqrt(6.0 / double(in))),
-                         true,
-                         "patches",
-                         "embeddings"});
-            p.push_back({n + ".bias", {out}, Init::zeros(), true, "patches", "embeddings"});
-        }
+        p = ConvStem::parameters(cfg);  // empty without a stem
         p.push_back(
             {"patch_embed.weight", {dm, pp}, Init::xavier(pp, dm), true, "patches", "embeddings"});
         p.push_back({"patch_embed.bias", {dm}, Init::zeros(), true, "patches", "embeddings"});
@@ -710,11 +617,7 @@ std::vector<ParamInfo> Network::parameterInfo(int64_t Vs, int64_t Vt) const {
 void Network::bind(const Bindings& b) {
     const ModelConfig& cfg = d->cfg;
     if (cfg.isVision()) {
-        d->stem.resize(cfg.stem.size());
-        for (size_t i = 0; i < cfg.stem.size(); ++i) {
-            d->stem[i].w = b.find("stem." + std::to_string(i) + ".weight");
-            d->stem[i].b = b.find("stem." + std::to_string(i) + ".bias");
-        }
+        d->stem.bind(cfg, b);
         d->patchW = b.find("patch_embed.weight");
         d->patchB = b.find("patch_embed.bias");
         d->clsToken = cfg.pool == Pool::Cls ? b.find("cls_token") : Param{};
