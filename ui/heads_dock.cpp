@@ -194,7 +194,9 @@ void HeadsDock::retranslateUi() {
            "stay as they are)"));
     m_pruneModels->setToolTip(
         tr("The model to prune: those with importance over the sentence list"));
-    m_overImages->setText(tr("Over %1 test images").arg(QLocale().toString(kTestImages)));
+    // No count in the button: a set may have fewer test images than kTestImages (the clothing
+    // photos have 406); the chart's title gives the number used.
+    m_overImages->setText(tr("Over test images"));
     m_overImages->setToolTip(
         //: %2 the image set: "Fashion-MNIST", "clothing-photo"
         tr("Each head's mean attention distance over the first %1 %2 test images (all of "

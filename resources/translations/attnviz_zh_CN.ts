@@ -1134,10 +1134,6 @@ the %1 maps follow</source>
         <translation>各层的平均注意力距离（%1 张测试图像）</translation>
     </message>
     <message>
-        <source>Over %1 test images</source>
-        <translation>按 %1 张测试图像统计</translation>
-    </message>
-    <message>
         <source>Over test images: cancelled</source>
         <translation>按测试图像统计：已取消</translation>
     </message>
@@ -1174,6 +1170,10 @@ the %1 maps follow</source>
         <source>Each head&apos;s mean attention distance over the first %1 %2 test images (all of them where there are fewer), as docs/results.md gives it (Dosovitskiy et al. 2021, Fig. 7), in the table and the chart. Shown until another image is chosen.</source>
         <extracomment>%2 the image set: &quot;Fashion-MNIST&quot;, &quot;clothing-photo&quot;</extracomment>
         <translation>每个头在前 %1 张%2测试图像（不足时为全部）上的平均注意力距离，与 docs/results.md 中的算法相同（Dosovitskiy 等，2021，图 7），显示在表格和图表中。一直显示，直到选择另一张图像。</translation>
+    </message>
+    <message>
+        <source>Over test images</source>
+        <translation>按测试图像统计</translation>
     </message>
 </context>
 <context>

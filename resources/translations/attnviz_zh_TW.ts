@@ -1134,10 +1134,6 @@ the %1 maps follow</source>
         <translation>各層的平均注意力距離（%1 張測試影像）</translation>
     </message>
     <message>
-        <source>Over %1 test images</source>
-        <translation>按 %1 張測試影像統計</translation>
-    </message>
-    <message>
         <source>Over test images: cancelled</source>
         <translation>按測試影像統計：已取消</translation>
     </message>
@@ -1174,6 +1170,10 @@ the %1 maps follow</source>
         <source>Each head&apos;s mean attention distance over the first %1 %2 test images (all of them where there are fewer), as docs/results.md gives it (Dosovitskiy et al. 2021, Fig. 7), in the table and the chart. Shown until another image is chosen.</source>
         <extracomment>%2 the image set: &quot;Fashion-MNIST&quot;, &quot;clothing-photo&quot;</extracomment>
         <translation>每個頭在前 %1 張%2測試影像（不足時為全部）上的平均注意力距離，與 docs/results.md 中的演算法相同（Dosovitskiy 等，2021，圖 7），顯示在表格和圖表中。一直顯示，直到選擇另一張影像。</translation>
+    </message>
+    <message>
+        <source>Over test images</source>
+        <translation>按測試影像統計</translation>
     </message>
 </context>
 <context>
