@@ -107,10 +107,12 @@ class Profile:
     def path(self, rel):
         return os.path.join(ROOT, rel)
 
+    parked_at: str = ""  # where parked runs go, relative to ROOT (default experiments/parked/SECTION)
+
     @property
     def parked(self):
         """Unfinished runs carried from one session's clone to the next (committed)."""
-        return os.path.join(ROOT, "experiments", "parked", self.section)
+        return os.path.join(ROOT, self.parked_at or os.path.join("experiments", "parked", self.section))
 
     @property
     def labels_file(self):
@@ -173,10 +175,27 @@ def copy_atomic(src, dst):
     os.replace(dst + ".tmp", dst)
 
 
+def logged_step(directory, stem):
+    """The last step an unfinished run's logs in `directory` reached (0: none): which of two
+    copies of a run, WORK's or the parked one, went further."""
+    last = 0
+    for f in run_files(directory, stem):
+        if f.endswith(".jsonl"):
+            with open(os.path.join(directory, f)) as log:
+                for line in log:
+                    try:
+                        last = max(last, int(json.loads(line).get("step", 0)))
+                    except (ValueError, AttributeError):
+                        continue  # a line cut by an interruption
+    return last
+
+
 def unpark(p, stem):
-    """A parked run taken back into WORK, unless WORK holds it already (then WORK's is newer)."""
+    """A parked run taken back into WORK, unless WORK's copy went as far or further (a clone
+    whose build/ is older than the parked run takes the parked one)."""
     work = p.path(p.work)
-    if os.path.exists(os.path.join(work, stem + ".state.safetensors")):
+    if os.path.exists(os.path.join(work, stem + ".state.safetensors")) and \
+            logged_step(work, stem) >= logged_step(p.parked, stem):
         return
     files = run_files(p.parked, stem)
     for f in files:
@@ -194,11 +213,13 @@ def park(p):
     stems = {f[:-len(".state.safetensors")] for d in (work, p.parked) if os.path.isdir(d)
              for f in os.listdir(d) if f.endswith(".state.safetensors")}
     for stem in sorted(stems):
-        if os.path.exists(os.path.join(p.path(p.out), stem + ".json")) or \
-                os.path.exists(os.path.join(work, stem + ".safetensors")):
-            for f in run_files(p.parked, stem):  # finished: nothing left to carry
+        if os.path.exists(os.path.join(p.path(p.out), stem + ".json")):
+            for f in run_files(p.parked, stem):  # its cell is written: nothing left to carry
                 os.remove(os.path.join(p.parked, f))
             continue
+        # Trained but not scored yet counts as unfinished: its state ends the run at once.
+        if logged_step(p.parked, stem) > logged_step(work, stem):
+            continue  # the parked copy went further (an older build/ in this clone)
         for f in run_files(work, stem):
             copy_atomic(os.path.join(work, f), os.path.join(p.parked, f))
         parked.append(stem)
@@ -207,7 +228,7 @@ def park(p):
         os.makedirs(kept, exist_ok=True)
         for f in sorted(os.listdir(work)):
             stem = f[:-len(".safetensors")]
-            if f.endswith(".safetensors") and "." not in stem and \
+            if f.endswith(".safetensors") and not f.endswith((".state.safetensors", ".partial.safetensors")) and \
                     os.path.exists(os.path.join(p.path(p.out), stem + ".json")) and \
                     not os.path.exists(os.path.join(kept, f)):
                 copy_atomic(os.path.join(work, f), os.path.join(kept, f))

@@ -207,7 +207,7 @@ void AnalysisRunner::request(const std::vector<ModelColumn>& columns, const std:
     r->source = source;
     r->target = target;
     // Image models read no sentence: their result is final at once, and no job runs them.
-    std::vector<ColumnResult> now(columns.size());
+    std::vector<std::optional<ColumnResult>> now(columns.size());
     for (size_t c = 0; c < columns.size(); ++c)
         if (readsImages(columns[c])) now[c] = imageColumnResult(columns[c]);
     launch(r, std::move(now), first);
@@ -219,13 +219,14 @@ void AnalysisRunner::requestImage(const std::vector<ModelColumn>& columns,
     auto r = std::make_shared<Request>();
     r->columns = columns;
     r->image = Request::Image{std::move(pixels), label};
-    std::vector<ColumnResult> now(columns.size());
+    std::vector<std::optional<ColumnResult>> now(columns.size());
     for (size_t c = 0; c < columns.size(); ++c)
         if (!readsImages(columns[c])) now[c] = textColumnResult(columns[c]);
     launch(r, std::move(now), first);
 }
 
-void AnalysisRunner::launch(const std::shared_ptr<Request>& r, std::vector<ColumnResult> now,
+void AnalysisRunner::launch(const std::shared_ptr<Request>& r,
+                            std::vector<std::optional<ColumnResult>> now,
                             const std::vector<int>& first) {
     cancel();
     const std::vector<ModelColumn>& columns = r->columns;
@@ -238,9 +239,9 @@ void AnalysisRunner::launch(const std::shared_ptr<Request>& r, std::vector<Colum
     std::vector<bool> final(columns.size(), false);  // `now` holds its result
     for (size_t c = 0; c < columns.size(); ++c) {
         m_results[c].name = columns[c].name;
-        final[c] = !now[c].name.empty();
+        final[c] = now[c].has_value();
         r->done[c] = final[c];
-        if (final[c]) m_inbox->post(r, int(c), Stage::Checked, std::move(now[c]));
+        if (final[c]) m_inbox->post(r, int(c), Stage::Checked, std::move(*now[c]));
     }
     std::vector<int> order;
     for (int c : first)

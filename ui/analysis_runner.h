@@ -80,9 +80,9 @@ private:
     enum class Stage { Checked, Source, Whole, Cancelled };
     void receive(const std::shared_ptr<Request>& request, int column, Stage stage,
                  const ColumnResult& result);
-    // Runs `r` (made by request or requestImage): the columns `now` are final at once
-    // (a model that does not read this kind of input), the others are run by jobs.
-    void launch(const std::shared_ptr<Request>& r, std::vector<ColumnResult> now,
+    // Runs `r` (made by request or requestImage): a column with a result in `now` is final at
+    // once (a model that does not read this kind of input), the others are run by jobs.
+    void launch(const std::shared_ptr<Request>& r, std::vector<std::optional<ColumnResult>> now,
                 const std::vector<int>& first);
     void finishIfDone();
 

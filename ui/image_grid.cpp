@@ -75,26 +75,22 @@ ImageGrid::ImageGrid(ImageModel* model, QWidget* parent)
     rebuild();
 }
 
-// A run finished: its columns were shown as they came when they are the grid's columns (the
-// shared scale waits for all of them); else the grid is made for the new columns.
+// A run finished: its columns were shown as they came when they are the grid's columns;
+// else (new columns, or a shared scale, which waits for every column) the grid is made anew.
 void ImageGrid::resultsArrived() {
     if (m_model->lastRunInPlace() && size_t(columnCount()) == m_model->results().size()) {
-        if (m_model->request().shared) refresh();
         markStale();
         return;
     }
     rebuild();
 }
 
-// Column c's result of the new image came ahead of the others: shown now (with a shared
-// scale its header only: the scale needs every column).
+// Column c's result of the new image came ahead of the others: shown now.
 void ImageGrid::columnArrived(int c) {
     if (c < 0 || c >= columnCount() || size_t(c) >= m_model->results().size()) return;
     refreshHeader(c);
-    if (!m_model->request().shared) {
-        m_columns[size_t(c)].filled = false;
-        if (inView(c)) fillColumn(c);
-    }
+    m_columns[size_t(c)].filled = false;
+    if (inView(c)) fillColumn(c);
     markStale();
 }
 

@@ -117,6 +117,7 @@ void ImageModel::analyze() {
     for (size_t c = 0; m_inPlace && c < m_columns.size(); ++c)
         m_inPlace = m_results[c].name == m_columns[c].name;
     m_fresh.assign(m_results.size(), false);
+    m_allInPlace = true;
     if (wasMarked) emit staleMarksChanged();
     if (m_inPlace) m_markTimer.start();
     m_runner->requestImage(m_columns, m_pixels, m_label, m_visible);
@@ -124,6 +125,10 @@ void ImageModel::analyze() {
 
 void ImageModel::columnReady(int c, const ColumnResult& result) {
     if (!m_inPlace || size_t(c) >= m_results.size()) return;  // all at once when finished
+    if (m_request.shared) {  // one scale over every column: none is shown before all are in
+        m_allInPlace = false;
+        return;
+    }
     m_results[size_t(c)] = result;
     m_selected.resize(m_results.size());
     m_selected[size_t(c)].reset();
@@ -135,12 +140,12 @@ void ImageModel::finished(std::shared_ptr<const Results> results) {
     m_markTimer.stop();
     const bool wasMarked = m_marked;
     m_marked = false;
-    if (!m_inPlace) {  // columns changed: the new results at once
+    if (!m_inPlace || !m_allInPlace) {  // columns changed, or held back: the results at once
         m_results = *results;
         m_selected.assign(m_results.size(), std::nullopt);
     }
     m_fresh.assign(m_results.size(), true);
-    m_lastInPlace = m_inPlace;
+    m_lastInPlace = m_inPlace && m_allInPlace;
     m_inPlace = false;
     if (wasMarked) emit staleMarksChanged();
     emit resultsChanged();

@@ -122,6 +122,7 @@ private:
     std::vector<bool> m_fresh;   // per result: of the current image
     bool m_marked = false;       // the run has taken kStaleMarkMs
     bool m_lastInPlace = false;  // lastRunInPlace
+    bool m_allInPlace = true;    // every column of the run was shown as it came (not held back)
     QTimer m_markTimer;
 };
 

@@ -123,6 +123,9 @@ void MainWindow::showEvent(QShowEvent* event) {
     if (smallScreen() && !m_presentation->isActive()) {
         addDockWidget(Qt::RightDockWidgetArea, m_profileDock);
         m_profileDock->hide();
+        // Hidden before image mode's first switch back to text too: it comes at the first query.
+        if (const auto kept = m_textDocksShown.find("profile"); kept != m_textDocksShown.end())
+            kept->second = false;
         tools->raise();
     }
     resizeDocks({tools}, {toolsHeight(false)}, Qt::Vertical);

@@ -1084,6 +1084,31 @@ TEST_F(ImageMode, ASlowImageAnalysisDimsItsColumnsUntilTheyCome) {
     EXPECT_EQ(m->results()[0].image->analysis.probabilities,
               analyzeImageColumn(w.columns()[0], fm.imagePixels(4), fm.labels[4])
                   .image->analysis.probabilities);
+    // One colour scale over every column: no column is shown before all are in (its header
+    // would name the new image's class above the old image's panels); all stay dimmed.
+    ImageRequest shared = m->request();
+    shared.shared = true;
+    m->setRequest(shared);
+    const QString before = g->header(0)->text();
+    m->runner()->setBeforeWhole([gate](int) {
+        gate->acquire();
+        gate->release();
+    });
+    gate->acquire();  // closed again
+    arrived.clear();
+    w.imageView()->chooser()->chooseTestImage(6);
+    QTest::qWait(ImageModel::kStaleMarkMs + 100);
+    EXPECT_TRUE(m->staleMarked(0) && m->staleMarked(1));
+    EXPECT_EQ(g->header(0)->text(), before);
+    gate->release();
+    ASSERT_TRUE(waitUntil([&] { return !m->busy(); }));
+    m->runner()->setBeforeWhole(nullptr);
+    EXPECT_EQ(arrived.count(), 0);
+    EXPECT_EQ(m->image(), fm.imagePixels(6));
+    EXPECT_EQ(m->results()[1].image->analysis.probabilities,
+              analyzeImageColumn(w.columns()[1], fm.imagePixels(6), fm.labels[6])
+                  .image->analysis.probabilities);
+    EXPECT_FALSE(isDimmed(g->header(0)) || isDimmed(g->header(1)));
 }
 
 // Ctrl+−/+/0 zoom the image panels as they zoom the text grid's (issue 47): the view's zoom

@@ -1,0 +1,98 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""scripts/converge_runner.py's parking (docs/training.md, "Runs longer than a session"): an
+unfinished run's state and logs go into the parked folder and come back into a fresh clone's
+WORK; the copy that went further wins both ways; a run trained but not scored stays parked;
+a written cell removes its parked files; keep_models carries finished checkpoints only.
+No attnviz-cli: the files are stand-ins, the logic is what is tested."""
+import dataclasses
+import importlib.machinery
+import importlib.util
+import json
+import os
+import sys
+import tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.join(ROOT, "scripts"))
+loader = importlib.machinery.SourceFileLoader("experiment_photos", os.path.join(ROOT, "scripts", "experiment-photos"))
+spec = importlib.util.spec_from_loader(loader.name, loader)
+photos = importlib.util.module_from_spec(spec)
+loader.exec_module(photos)
+cr = photos.converge_runner
+failures = []
+
+
+def check(what, ok):
+    print(("ok   " if ok else "FAIL ") + what)
+    if not ok:
+        failures.append(what)
+
+
+def run(d, stem, last_step, state=b"state"):
+    """A stand-in unfinished run in `d`: its state and a log reaching `last_step`."""
+    os.makedirs(d, exist_ok=True)
+    with open(os.path.join(d, stem + ".state.safetensors"), "wb") as f:
+        f.write(state)
+    with open(os.path.join(d, stem + ".log0.jsonl"), "w") as f:
+        for step in range(30, last_step + 1, 30):
+            f.write(json.dumps({"step": step, "held_out": {"token_accuracy": 0.5, "loss": 1.0}}) + "\n")
+        f.write('{"step": 99999, "cut')  # a line cut by an interruption is ignored
+
+
+def read(d, f):
+    with open(os.path.join(d, f), "rb") as fh:
+        return fh.read()
+
+
+with tempfile.TemporaryDirectory() as tmp:
+    p = dataclasses.replace(photos.STEM, work=os.path.join(tmp, "work"), out=os.path.join(tmp, "out"),
+                            parked_at=os.path.join(tmp, "parked"))
+    os.makedirs(p.path(p.out))
+    work, parked = p.path(p.work), p.parked
+    a, b = "01-dot-lr1e-3-s1", "02-dense-lr1e-3-s2"
+    run(work, a, 120, b"a at 120")
+    check("a cut line does not count as a step", cr.logged_step(work, a) == 120)
+    check("park lists the unfinished run", cr.park(p) == [a])
+    check("its state and log are parked", sorted(os.listdir(parked)) ==
+          sorted([a + ".state.safetensors", a + ".log0.jsonl", "models"]))
+    # A fresh clone: no WORK.
+    fresh = dataclasses.replace(p, work=os.path.join(tmp, "work2"))
+    os.makedirs(fresh.path(fresh.work))
+    cr.unpark(fresh, a)
+    check("a fresh clone takes the parked run back",
+          read(fresh.path(fresh.work), a + ".state.safetensors") == b"a at 120")
+    # A clone whose build/ is older than the parked run: the parked one wins, both ways.
+    old = dataclasses.replace(p, work=os.path.join(tmp, "work3"))
+    run(old.path(old.work), a, 60, b"a at 60")
+    cr.park(old)
+    check("park does not put an older run over a parked one that went further",
+          read(parked, a + ".state.safetensors") == b"a at 120")
+    cr.unpark(old, a)
+    check("unpark replaces an older WORK copy with the parked one",
+          read(old.path(old.work), a + ".state.safetensors") == b"a at 120")
+    # A newer WORK copy is kept and parked.
+    run(work, a, 150, b"a at 150")
+    cr.unpark(p, a)
+    check("unpark keeps a WORK copy that went further", read(work, a + ".state.safetensors") == b"a at 150")
+    cr.park(p)
+    check("park carries the further copy", read(parked, a + ".state.safetensors") == b"a at 150")
+    # Trained but not scored: still parked (its state ends the run at once next time).
+    run(work, b, 90, b"b done")
+    with open(os.path.join(work, b + ".safetensors"), "wb") as f:
+        f.write(b"b model")
+    cr.park(p)
+    check("a run trained but not scored stays parked", os.path.exists(os.path.join(parked, b + ".state.safetensors")))
+    check("keep_models waits for the cell", not os.path.exists(os.path.join(parked, "models", b + ".safetensors")))
+    # Its cell written: its parked files go, its checkpoint is kept (keep_models).
+    with open(os.path.join(p.path(p.out), b + ".json"), "w") as f:
+        f.write("{}")
+    cr.park(p)
+    check("a written cell removes the run's parked files", cr.run_files(parked, b) == [])
+    check("keep_models carries the finished checkpoint",
+          read(os.path.join(parked, "models"), b + ".safetensors") == b"b model")
+    check("and no state or partial checkpoint", sorted(os.listdir(os.path.join(parked, "models"))) ==
+          [b + ".safetensors"])
+    check("the other run is still parked", os.path.exists(os.path.join(parked, a + ".state.safetensors")))
+
+sys.exit(1 if failures else 0)
