@@ -35,7 +35,8 @@ private:
 };
 
 // Floating-point operations of one training step (forward and backward, matrix products
-// only; backward counted as twice the forward). N = B*T rows.
+// only; backward counted as twice the forward, but once for an image model's first product,
+// whose input needs no gradient). N = B*T rows.
 double trainingFlops(const ModelConfig& c, int B, int Ts, int Tt, int V) {
     const double d = c.dModel, f = c.dFf;
     auto block = [&](const BlockConfig& bc, double Tq, double Tk) {
@@ -45,11 +46,19 @@ double trainingFlops(const ModelConfig& c, int B, int Ts, int Tt, int V) {
     };
     auto ffn = [&](double T) { return 4 * B * T * d * f; };
     double fwd = 0;
-    if (c.isVision()) {  // patches and classifier; the encoder over the positions
+    if (c.isVision()) {  // stem, patches and classifier; the encoder over the positions
         const double Np = c.patchCount(), N = c.positions();
-        fwd = 2.0 * B * Np * c.patch * c.patch * d + 2.0 * B * d * c.classes;
+        const double embed = 2.0 * B * Np * c.patchValues() * d;
+        fwd = embed + 2.0 * B * d * c.classes;
+        double first = embed;  // the first product's backward has no input gradient: twice
+        for (size_t i = 0; i < c.stem.size(); ++i) {  // each output pixel: [9·Cin] · [9·Cin, Cout]
+            const double side = double(c.imageSize) / double(2 << i);
+            const double conv = 2.0 * B * side * side * 9 * c.stemInputs(i) * c.stem[i];
+            fwd += conv;
+            if (i == 0) first = conv;
+        }
         for (int i = 0; i < c.encLayers; ++i) fwd += block(c.encoderSelf, N, N) + ffn(N);
-        return 3 * fwd;
+        return 3 * fwd - first;
     }
     if (c.hasEncoder())
         for (int i = 0; i < c.encLayers; ++i) fwd += block(c.encoderSelf, Ts, Ts) + ffn(Ts);

@@ -425,6 +425,24 @@ TEST(Cli, BenchTrainReportsRatesAsJson) {
     }
 }
 
+// bench train on image models counts what their products are: a colour patch's three values,
+// a convolutional stem's products (each output pixel's 9·Cin by Cout), and no input gradient
+// for the first product: within 1 % of the products recorded (the count had left out both).
+TEST(Cli, BenchTrainCountsColourPatchesAndTheStem) {
+    if (std::string(attnviz::gemmBackend()) != "onednn") GTEST_SKIP() << "products not recorded";
+    for (const char* extra : {R"("patch": 4)", R"("patch": 4, "stem": [8, 16])"}) {
+        const std::string cfg = tmp("bench-vit.json");
+        writeFile(cfg, std::string(R"({"arch": "vit", "d_model": 16, "heads": 2, "d_ff": 16,
+                                      "enc_layers": 1, "image_size": 32, "channels": 3, )") +
+                           extra + "}");
+        const Result r = cli({"bench", "train", "--config", cfg, "--steps", "1", "--threads", "1"});
+        ASSERT_EQ(r.code, 0) << r.err;
+        const json j = json::parse(r.out);
+        const double counted = j["gflop_per_step"], recorded = j["products_gflop"];
+        EXPECT_NEAR(counted / recorded, 1.0, 0.01) << extra << ": " << counted << " " << recorded;
+    }
+}
+
 // bench gemm: every product of a step, its rate, and the library the program was built with.
 TEST(Cli, BenchGemmReportsEachProductOfAStep) {
     const std::string cfg = tmp("tiny6.json");
