@@ -9,8 +9,9 @@ nn.MultiheadAttention) or "gaussian" (fixed weights, values and output projectio
 in every block; no dropout, no label smoothing; Adam(betas 0.9/0.98, eps 1e-9).
 With a config of "arch": "vit" (issue 28): the Vision Transformer of docs/model-spec.md 3.10
 with mean pooling (patch embedding, learned positions, pre-norm encoder, final norm, mean
-of the positions, classifier) over batches of random 28 x 28 images and 10 classes; attention
-"dot" or "gaussian" (the 2D Gaussians of 4.4: left, right, above, below, sigma 1 patch).
+of the positions, classifier) over batches of random S x S images of `channels` values (1 or 3)
+and 10 classes, with the configuration's convolutional stem when it has one; attention "dot"
+or "gaussian" (the 2D Gaussians of 4.4: left, right, above, below, sigma 1 patch).
 Prints one JSON line. Thread settings come from the caller's environment
 (OPENBLAS_NUM_THREADS) and --intra-op (torch.set_num_threads).
 """
@@ -131,9 +132,14 @@ class Vit(nn.Module):
         super().__init__()
         d, h, f = cfg["d_model"], cfg["heads"], cfg["d_ff"]
         self.P = cfg.get("patch", 4)
+        self.K = cfg.get("channels", 1)
         self.G = cfg.get("image_size", 28) // self.P
         N = self.G * self.G
-        self.embed = nn.Linear(self.P * self.P, d)
+        # The stem (docs/model-spec.md 3.10): 3 x 3 convolutions of stride 2 and ReLU; the
+        # embedding reads the last one's channels at each cell.
+        widths = [self.K] + cfg.get("stem", [])
+        self.stem = nn.ModuleList([nn.Conv2d(i, o, 3, stride=2, padding=1) for i, o in zip(widths, widths[1:])])
+        self.embed = nn.Linear(widths[-1] if self.stem else self.P * self.P * self.K, d)
         self.pos = nn.Parameter(torch.zeros(N, d))
 
         def attn():
@@ -147,9 +153,15 @@ class Vit(nn.Module):
         self.norm = nn.LayerNorm(d)
         self.head = nn.Linear(d, cfg.get("classes", 10))
 
-    def forward(self, px):  # px: [B, S, S] in [-1, 1]
-        B, P, G = px.shape[0], self.P, self.G
-        u = px.view(B, G, P, G, P).permute(0, 1, 3, 2, 4).reshape(B, G * G, P * P)
+    def forward(self, px):  # px: [B, S, S, K] in [-1, 1]
+        B, P, G, K = px.shape[0], self.P, self.G, self.K
+        if self.stem:
+            u = px.permute(0, 3, 1, 2)
+            for conv in self.stem:
+                u = F.relu(conv(u))
+            u = u.flatten(2).transpose(1, 2)  # [B, G*G, C]
+        else:
+            u = px.view(B, G, P, G, P, K).permute(0, 1, 3, 2, 4, 5).reshape(B, G * G, P * P * K)
         x = self.embed(u) + self.pos
         for n1, a, n2, l1, l2 in self.enc:
             h = n1(x)
@@ -179,7 +191,8 @@ def main():
     def batch():
         if vision:
             S = cfg.get("image_size", 28)
-            return (torch.rand(B, S, S) * 2 - 1, torch.randint(0, cfg.get("classes", 10), (B,)))
+            K = cfg.get("channels", 1)
+            return (torch.rand(B, S, S, K) * 2 - 1, torch.randint(0, cfg.get("classes", 10), (B,)))
         return (torch.randint(4, V, (B, T)), torch.randint(4, V, (B, T)), torch.randint(4, V, (B, T)))
 
     def step(b):
