@@ -111,9 +111,12 @@ ColumnResult analyzeImageColumn(const ModelColumn& c, const std::vector<uint8_t>
         std::lock_guard<std::mutex> g(*c.lock);
         const Model& m = *c.model;
         r.untrained = m.training().untrained();
+        // Edited settings are said wherever the name appears, as a text column says them.
+        r.modified = isModified(c);
+        if (r.modified) r.name += " (modified)";
         if (!m.config().isVision()) throw Error(c.name + " reads text, not images");
         r.image = std::make_shared<const ImageModelResult>(ImageModelResult{
-            c.name, patchGrid(m.config()), m.classNames(), c.model->analyzeImage(pixels, label)});
+            r.name, patchGrid(m.config()), m.classNames(), c.model->analyzeImage(pixels, label)});
     } catch (const std::exception& e) {
         r.error = e.what();
     }

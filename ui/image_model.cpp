@@ -57,6 +57,14 @@ QString taskLabel(const std::string& task) {
     return QString::fromStdString(task);
 }
 
+namespace {
+std::vector<std::string> columnNames(const std::vector<ModelColumn>& columns) {
+    std::vector<std::string> out;
+    for (const ModelColumn& c : columns) out.push_back(c.name);
+    return out;
+}
+}  // namespace
+
 ImageModel::ImageModel(QObject* parent) : QObject(parent), m_runner(new AnalysisRunner(this)) {
     connect(m_runner, &AnalysisRunner::columnReady, this, &ImageModel::columnReady);
     connect(m_runner, &AnalysisRunner::finished, this, &ImageModel::finished);
@@ -107,15 +115,15 @@ void ImageModel::analyze() {
         m_results.clear();
         m_selected.clear();
         m_fresh.clear();
+        m_resultsFor.clear();
         m_inPlace = m_lastInPlace = false;
         emit resultsChanged();
         return;
     }
     // The same columns as the results shown: each is replaced as it comes; else the grid is
     // made again once every column is in.
-    m_inPlace = m_results.size() == m_columns.size();
-    for (size_t c = 0; m_inPlace && c < m_columns.size(); ++c)
-        m_inPlace = m_results[c].name == m_columns[c].name;
+    m_requested = columnNames(m_columns);
+    m_inPlace = m_results.size() == m_columns.size() && m_resultsFor == m_requested;
     m_fresh.assign(m_results.size(), false);
     m_allInPlace = true;
     if (wasMarked) emit staleMarksChanged();
@@ -144,6 +152,7 @@ void ImageModel::finished(std::shared_ptr<const Results> results) {
         m_results = *results;
         m_selected.assign(m_results.size(), std::nullopt);
     }
+    m_resultsFor = m_requested;
     m_fresh.assign(m_results.size(), true);
     m_lastInPlace = m_inPlace && m_allInPlace;
     m_inPlace = false;
@@ -159,6 +168,7 @@ void ImageModel::analyzeNow() {
     m_results.clear();
     for (const ModelColumn& c : m_columns)
         m_results.push_back(analyzeImageColumn(c, m_pixels, m_label));
+    m_resultsFor = m_requested = columnNames(m_columns);
     m_selected.assign(m_results.size(), std::nullopt);
     m_fresh.assign(m_results.size(), true);
     emit resultsChanged();

@@ -84,6 +84,8 @@ public:
     bool lastRunInPlace() const { return m_lastInPlace; }
     // Analyses in this thread at once (tests, export).
     void analyzeNow();
+    // Analyses the same image with the same columns again: a model was reconfigured in place.
+    void analyzeAgain() { analyze(); }
     // Column c's result is of an earlier image and has been for kStaleMarkMs (the panels say
     // "updating"); a quicker analysis replaces it without a mark.
     bool staleMarked(int c) const {
@@ -123,6 +125,8 @@ private:
     bool m_marked = false;       // the run has taken kStaleMarkMs
     bool m_lastInPlace = false;  // lastRunInPlace
     bool m_allInPlace = true;    // every column of the run was shown as it came (not held back)
+    // The columns (their names) the results are of, and those of the run asked for last.
+    std::vector<std::string> m_resultsFor, m_requested;
     QTimer m_markTimer;
 };
 

@@ -103,7 +103,9 @@ void MainWindow::connectWidgets() {
                 m_workspace->setSavedPath(model, path.toStdString());
             });
     connect(m_training, &TrainingDock::message, this, &MainWindow::message);
-    connect(m_variant, &VariantPanel::modelChanged, m_workspace, &WorkspaceModel::analyze);
+    // A model reconfigured in the Variant dock: what the window shows is analysed again (in
+    // image mode the image, which the sentence's analysis does not touch).
+    connect(m_variant, &VariantPanel::modelChanged, this, [this] { mode().analyze(); });
     connect(m_variant, &VariantPanel::message, this, &MainWindow::message);
 }
 

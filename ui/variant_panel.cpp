@@ -163,7 +163,9 @@ void VariantPanel::showColumn(const ModelColumn* column, BlockKind kind) {
                     describe(*column->model));
     const ModelConfig& c = column->model->config();
     m_updating = true;
-    buildEditors(c.hasEncoder() || kind == BlockKind::DecoderSelf ? c.block(kind) : BlockConfig{});
+    // An image model's blocks are its encoder's (arch vit: no decoder), edited as a text one's.
+    const bool has = c.hasEncoder() || c.isVision() || kind == BlockKind::DecoderSelf;
+    buildEditors(has ? c.block(kind) : BlockConfig{});
     m_updating = false;
     updateReset();
 }

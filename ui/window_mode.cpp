@@ -28,6 +28,7 @@ public:
         return writeDataExport(*m_workspace, path, error);
     }
     void analyzeNow() override { m_workspace->analyzeNow(); }
+    void analyze() override { m_workspace->analyze(); }
     QString summary() const override { return m_workspace->summary(); }
     QStringList failures() const override { return m_workspace->failures(); }
     bool showHead(int, int, int) override { return false; }  // the window's grid shows it
@@ -58,6 +59,7 @@ public:
             chooser->chooseTestImage(0);
         m_view->model()->analyzeNow();
     }
+    void analyze() override { m_view->model()->analyzeAgain(); }
     // Image models do not read the sentence: the image view's panels say what each one made
     // of the image.
     QString summary() const override { return {}; }

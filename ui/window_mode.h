@@ -35,6 +35,9 @@ public:
     virtual bool writeData(const QString& path, QString* error) const = 0;
     // Analyses what is shown in this thread (tests, --export-figure).
     virtual void analyzeNow() = 0;
+    // Analyses what is shown again in the background: a model was reconfigured in place (the
+    // Variant dock), the columns and the input being the same.
+    virtual void analyze() = 0;
     // The status bar's word on the last analysis ("": nothing to say) and the models that
     // could not run on the input (the status bar's note, the Problems dock).
     virtual QString summary() const = 0;

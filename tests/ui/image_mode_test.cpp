@@ -9,6 +9,7 @@
 #include <QComboBox>
 #include <QDir>
 #include <QDockWidget>
+#include <QDoubleSpinBox>
 #include <QFile>
 #include <QHelpEvent>
 #include <QLabel>
@@ -148,6 +149,39 @@ TEST_F(ImageMode, ChoosingTheImageSetSwitchesTheWindow) {
     EXPECT_TRUE(w.sourceEdit()->isVisible());
     EXPECT_FALSE(w.imageView()->isVisible());
     EXPECT_TRUE(w.imageView()->model()->columns().empty());  // hidden: nothing analysed
+}
+
+// A model reconfigured in the Variant dock is analysed again in image mode too (the edit
+// used to re-run only the sentence's analysis, which skips image models): the panels follow
+// the new sigma, and the header names the model "(modified)" as a text column's does.
+TEST_F(ImageMode, AVariantEditAnalysesTheImageAgain) {
+    save("03-gauss", R"("pool": "mean", "encoder_self": {"variant": "gaussian"})", 3);
+    MainWindow w;
+    w.resize(1366, 768);
+    w.show();
+    ASSERT_TRUE(w.chooseModelSet("vision", false));
+    ASSERT_EQ(w.columns().size(), 3u);
+    ASSERT_TRUE(w.imageView()->chooser()->waitForTestImages());
+    ImageModel* m = w.imageView()->model();
+    ASSERT_TRUE(
+        waitUntil([&] { return !m->busy() && m->results().size() == 3 && !m->image().empty(); }));
+    ASSERT_TRUE(m->results()[2].image);
+    emit w.imageView()->grid()->columnClicked(2);  // the Variant dock shows 03-gauss
+    auto* sigma = qobject_cast<QDoubleSpinBox*>(w.variantPanel()->editor("sigma"));
+    ASSERT_NE(sigma, nullptr);
+    const Mat before = m->results()[2].image->analysis.blocks[0].weights[0];
+    const std::string name = w.columns()[2].name;  // "gauss"
+    sigma->setValue(sigma->value() + 0.7);
+    ASSERT_TRUE(
+        waitUntil([&] { return !m->busy() && m->results()[2].name == name + " (modified)"; }));
+    const Mat after = m->results()[2].image->analysis.blocks[0].weights[0];
+    EXPECT_GT((after - before).cwiseAbs().maxCoeff(), 1e-3);
+    EXPECT_EQ(after, analyzeImageColumn(w.columns()[2], m->image(), m->label())
+                         .image->analysis.blocks[0]
+                         .weights[0]);
+    EXPECT_TRUE(w.imageView()->grid()->header(2)->text().startsWith(
+        QString::fromStdString(name + " (modified)")));
+    EXPECT_EQ(m->results()[0].name, w.columns()[0].name);  // the others are not modified
 }
 
 // The dock table says which docks image mode shows (issue 47): the text-only ones (query
