@@ -174,18 +174,18 @@ ModelConfig ModelConfig::fromVitJson(const json& j) {
             throw Error(
                 "'stem' must be a list of 1 to 5 channel counts (3 × 3 convolutions of "
                 "stride 2), got " +
-                excerpt(s.dump()));
+                excerpt(s));
         for (const json& v : s) {
             if (!v.is_number_integer() || v.get<int64_t>() < 1 || v.get<int64_t>() > 1024)
                 throw Error("'stem' channel counts must be integers from 1 to 1024, got " +
-                            excerpt(v.dump()));
+                            excerpt(v));
             c.stem.push_back(v.get<int>());
         }
-        if (c.patch != 1 << c.stem.size())
-            throw Error("a 'stem' of " + std::to_string(c.stem.size()) +
-                        " convolutions of stride 2 makes patches of " +
-                        std::to_string(1 << c.stem.size()) + " pixels: 'patch' must be " +
-                        std::to_string(1 << c.stem.size()) + ", got " + std::to_string(c.patch));
+        if (const size_t n = c.stem.size(); c.patch != 1 << n)
+            throw Error("a 'stem' of " + std::to_string(n) + " convolution" + (n == 1 ? "" : "s") +
+                        " of stride 2 makes patches of " + std::to_string(1 << n) +
+                        " pixels: 'patch' must be " + std::to_string(1 << n) + ", got " +
+                        std::to_string(c.patch) + (j.contains("patch") ? "" : " (its default)"));
     }
     const std::string pool = getString(j, where, "pool", "cls");
     if (pool == "cls") {

@@ -310,8 +310,9 @@ def _stem(j, patch):
         if not is_int(v) or not 1 <= v <= 1024:
             raise InputError(f"'stem' channel counts must be integers from 1 to 1024, got {excerpt(v)}")
     if patch != 1 << len(s):
-        raise InputError(f"a 'stem' of {len(s)} convolutions of stride 2 makes patches of "
-                         f"{1 << len(s)} pixels: 'patch' must be {1 << len(s)}, got {patch}")
+        raise InputError(f"a 'stem' of {len(s)} convolution{'' if len(s) == 1 else 's'} of stride 2 makes "
+                         f"patches of {1 << len(s)} pixels: 'patch' must be {1 << len(s)}, got {patch}"
+                         + ("" if "patch" in j else " (its default)"))
     return list(s)
 
 

@@ -142,7 +142,11 @@ TEST(VitConfig, AStemHalvesTheImageOncePerConvolution) {
     for (const auto& [json, said] : std::vector<std::pair<std::string, std::string>>{
              {R"("stem": [], "patch": 1)", "'stem' must be a list of 1 to 5"},
              {R"("stem": "wide", "patch": 2)", "'stem' must be a list of 1 to 5"},
-             {R"("stem": [8, 8, 8, 8, 8, 8], "patch": 64, "image_size": 64)", "1 to 5"},
+             {R"("stem": [8, 8, 8, 8, 8, 8], "patch": 64, "image_size": 64)",
+              "1 to 5 channel counts (3 × 3 convolutions of stride 2), got an array of 6"},
+             {R"("stem": [8], "image_size": 64)",
+              "a 'stem' of 1 convolution of stride 2 makes patches of 2 pixels: 'patch' must be "
+              "2, got 4 (its default)"},
              {R"("stem": [0], "patch": 2)", "integers from 1 to 1024, got 0"},
              {R"("stem": [8.5], "patch": 2)", "integers from 1 to 1024, got 8.5"},
              {R"("stem": [8, 16], "patch": 8, "image_size": 64)", "'patch' must be 4, got 8"}})
