@@ -63,9 +63,9 @@ std::vector<ParamInfo> ConvStem::parameters(const ModelConfig& cfg) {
                      {out, in},
                      Init::uniform(std::sqrt(6.0 / double(in))),
                      true,
-                     "patches",
-                     "embeddings"});
-        p.push_back({n + ".bias", {out}, Init::zeros(), true, "patches", "embeddings"});
+                     "stem",
+                     "stem"});
+        p.push_back({n + ".bias", {out}, Init::zeros(), true, "stem", "stem"});
     }
     return p;
 }

@@ -21,7 +21,8 @@ namespace attnviz {
 class ConvStem {
 public:
     // Its tensors, in initialisation order (docs/model-spec.md 6.1, 6.2): per convolution i
-    // stem.i.weight [C_{i+1}, 9·C_in] (He-uniform) and stem.i.bias [C_{i+1}] (0).
+    // stem.i.weight [C_{i+1}, 9·C_in] (He-uniform) and stem.i.bias [C_{i+1}] (0); their role
+    // and module "stem" (attnviz-cli info counts them apart from the patch embedding).
     static std::vector<ParamInfo> parameters(const ModelConfig& cfg);
     void bind(const ModelConfig& cfg, const Bindings& b);
     bool empty() const { return m_convs.empty(); }

@@ -64,6 +64,14 @@ QString VariantPanel::describe(const Model& m) {
             s += QString("<i>%1</i><br>").arg(engineText(info.summary).toHtmlEscaped());
         }
     }
+    if (!m.config().stem.empty()) {  // an image model's convolutional stem (model-spec 3.10)
+        QStringList widths;
+        for (int w : m.config().stem) widths << QString::number(w);
+        //: An image model's convolutional stem: %1 its channel counts, e.g. "24, 48, 64"
+        s += tr("<b>stem</b>: 3 × 3 convolutions of stride 2 to %1 channels, before the patches")
+                 .arg(widths.join(", ")) +
+             "<br>";
+    }
     const ParamCount p = countParameters(m.parameterInfo());
     s += "<br>" + tr("parameters: %1 (%2 trainable)").arg(p.total).arg(p.trainable);
     for (const auto& [role, n] : p.byRole)

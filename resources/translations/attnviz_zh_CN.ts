@@ -2681,6 +2681,11 @@ weight %6</source>
         <extracomment>%1 an option&apos;s name (not translated)</extracomment>
         <translation>%1：以逗号分隔的数字，例如 -1, 1</translation>
     </message>
+    <message>
+        <source>&lt;b&gt;stem&lt;/b&gt;: 3 × 3 convolutions of stride 2 to %1 channels, before the patches</source>
+        <extracomment>An image model&apos;s convolutional stem: %1 its channel counts, e.g. &quot;24, 48, 64&quot;</extracomment>
+        <translation>&lt;b&gt;卷积主干&lt;/b&gt;：在切块之前，用 3 × 3、步长 2 的卷积依次变为 %1 个通道</translation>
+    </message>
 </context>
 <context>
     <name>attnviz::ui::ViewControls</name>

@@ -2681,6 +2681,11 @@ weight %6</source>
         <extracomment>%1 an option&apos;s name (not translated)</extracomment>
         <translation>%1：以逗號分隔的數字，例如 -1, 1</translation>
     </message>
+    <message>
+        <source>&lt;b&gt;stem&lt;/b&gt;: 3 × 3 convolutions of stride 2 to %1 channels, before the patches</source>
+        <extracomment>An image model&apos;s convolutional stem: %1 its channel counts, e.g. &quot;24, 48, 64&quot;</extracomment>
+        <translation>&lt;b&gt;卷積主幹&lt;/b&gt;：在切塊之前，用 3 × 3、步長 2 的卷積依次變為 %1 個通道</translation>
+    </message>
 </context>
 <context>
     <name>attnviz::ui::ViewControls</name>
