@@ -517,6 +517,32 @@ def write_figures(p, cli):
              "--out", os.path.join(figs, "validation-curves." + ext)])
 
 
+def bundle(p, out):
+    """Each model's first seed at its chosen rate (the rate search's cells) copied into `out`
+    as NAME.safetensors, from WORK or the parked checkpoints (keep_models): the checkpoints
+    the experiment's cells were scored on. Returns an error message, or None."""
+    cells = finished_cells(p)
+    missing, found = [], []
+    for name in p.names:
+        lr, mine = seeds_of(p, cells, name)
+        nn = int(name.split("-", 1)[0])
+        first = [c for c in mine if c["seed"] == nn]
+        stem = f"{name}-lr{next((l for l in p.lrs if float(l) == lr), '?')}-s{nn}" if lr else None
+        where = [os.path.join(d, stem + ".safetensors") for d in (p.path(p.work), os.path.join(p.parked, "models"))
+                 if stem] if first else []
+        src = next((w for w in where if os.path.exists(w)), None)
+        if src is None:
+            missing.append(name + (" (its rate search is not finished)" if not first else " (no checkpoint kept)"))
+        found.append((name, src))
+    if missing:
+        return f"{p.script} --bundle: not every model is ready: " + "; ".join(missing)
+    os.makedirs(out, exist_ok=True)
+    for name, src in found:
+        copy_atomic(src, os.path.join(out, name + ".safetensors"))
+        print(f"{name}: {os.path.relpath(src, ROOT)}")
+    return None
+
+
 def main(p):
     ap = argparse.ArgumentParser()
     ap.add_argument("--cli", default=os.path.join(ROOT, "build/release/app/attnviz-cli"))
@@ -530,9 +556,14 @@ def main(p):
     ap.add_argument("--stdout", action="store_true", help="with --table: print it instead")
     ap.add_argument("--park", action="store_true",
                     help="copy the unfinished runs into experiments/parked/ (to commit), run nothing")
+    ap.add_argument("--bundle", metavar="DIR",
+                    help="copy each model's first-seed checkpoint at its chosen rate into DIR as "
+                         "NAME.safetensors (a bundled set; scripts/train-bundled-models), run nothing")
     a = ap.parse_args()
     if a.status:
         return status(p)
+    if a.bundle:
+        sys.exit(bundle(p, a.bundle))
     if a.park:
         for stem in park(p):
             print(f"parked {stem} in {os.path.relpath(p.parked, ROOT)}")

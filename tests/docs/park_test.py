@@ -95,4 +95,29 @@ with tempfile.TemporaryDirectory() as tmp:
           [b + ".safetensors"])
     check("the other run is still parked", os.path.exists(os.path.join(parked, a + ".state.safetensors")))
 
+# --bundle: each model's first seed at the rate chosen on validation, from the kept checkpoints.
+with tempfile.TemporaryDirectory() as tmp:
+    p = dataclasses.replace(photos.STEM, names=["01-dot", "02-dense"], work=os.path.join(tmp, "work"),
+                            out=os.path.join(tmp, "out"), parked_at=os.path.join(tmp, "parked"))
+    os.makedirs(p.path(p.out))
+    kept = os.path.join(p.parked, "models")
+    os.makedirs(kept)
+    for name, nn, accs in (("01-dot", 1, (0.5, 0.6)), ("02-dense", 2, (0.7, 0.4))):
+        for lr, acc in zip(p.lrs, accs):
+            stem = f"{name}-lr{lr}-s{nn}"
+            with open(os.path.join(p.path(p.out), stem + ".json"), "w") as f:
+                json.dump({"name": name, "seed": nn, "lr": float(lr), "role": "rate search",
+                           "validation": {"token_accuracy": acc}}, f)
+            with open(os.path.join(kept, stem + ".safetensors"), "w") as f:
+                f.write(stem)
+    out = os.path.join(tmp, "set")
+    check("--bundle copies every model's chosen first seed", cr.bundle(p, out) is None)
+    check("the rate chosen on validation: 2e-3 for dot, 1e-3 for dense",
+          [read(out, f).decode() for f in ("01-dot.safetensors", "02-dense.safetensors")] ==
+          ["01-dot-lr2e-3-s1", "02-dense-lr1e-3-s2"])
+    os.remove(os.path.join(kept, "02-dense-lr1e-3-s2.safetensors"))
+    err = cr.bundle(p, os.path.join(tmp, "set2"))
+    check("--bundle refuses, naming the model whose checkpoint is gone",
+          err is not None and "02-dense (no checkpoint kept)" in err and not os.path.exists(os.path.join(tmp, "set2")))
+
 sys.exit(1 if failures else 0)
