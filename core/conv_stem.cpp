@@ -2,6 +2,7 @@
 #include "conv_stem.h"
 
 #include <cmath>
+#include <cstring>
 #include <string>
 
 #include "layers.h"
@@ -38,8 +39,11 @@ void im2col(const Mat& in, int H, int W, Mat& cols) {
     const Eigen::Index Cin = in.cols();
     const int nb = int(in.rows() / (Eigen::Index(H) * W));
     cols.setZero(Eigen::Index(nb) * (H / 2) * (W / 2), 9 * Cin);
+    const Scalar* src = in.data();  // row-major: a row's Cin values together
+    Scalar* dst = cols.data();
+    const size_t bytes = size_t(Cin) * sizeof(Scalar);
     forEachTap(nb, H, W, [&](Eigen::Index row, int k, Eigen::Index from) {
-        cols.block(row, k * Cin, 1, Cin) = in.row(from);
+        std::memcpy(dst + row * 9 * Cin + k * Cin, src + from * Cin, bytes);
     });
 }
 
@@ -47,8 +51,12 @@ void im2col(const Mat& in, int H, int W, Mat& cols) {
 void col2im(const Mat& dcols, int H, int W, Eigen::Index Cin, Mat& din) {
     const int nb = int(dcols.rows() / (Eigen::Index(H / 2) * (W / 2)));
     din.setZero(Eigen::Index(nb) * H * W, Cin);
+    const Scalar* src = dcols.data();  // row-major, as in im2col
+    Scalar* dst = din.data();
     forEachTap(nb, H, W, [&](Eigen::Index row, int k, Eigen::Index to) {
-        din.row(to) += dcols.block(row, k * Cin, 1, Cin);
+        const Scalar* from = src + row * 9 * Cin + k * Cin;
+        Scalar* into = dst + to * Cin;
+        for (Eigen::Index c = 0; c < Cin; ++c) into[c] += from[c];
     });
 }
 
