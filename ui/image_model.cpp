@@ -79,7 +79,15 @@ ImageModel::ImageModel(QObject* parent) : QObject(parent), m_runner(new Analysis
 ImageModel::~ImageModel() = default;
 
 void ImageModel::setColumns(std::vector<ModelColumn> columns) {
+    // The same models in the same places, analysed or being analysed for this image: nothing
+    // to do (the window passes its columns again when the set and the columns change at once,
+    // as a workspace's opening does). A model edited in place is analysed by analyzeAgain.
+    bool same = columns.size() == m_columns.size() && !m_requested.empty();
+    for (size_t c = 0; same && c < columns.size(); ++c)
+        same = columns[c].model == m_columns[c].model && columns[c].name == m_columns[c].name;
     m_columns = std::move(columns);
+    if (same && m_requested == columnNames(m_columns) && (busy() || m_resultsFor == m_requested))
+        return;
     analyze();
 }
 

@@ -45,7 +45,8 @@ public:
     explicit ImageModel(QObject* parent = nullptr);
     ~ImageModel() override;
 
-    // Models that do not read images get an error instead of a result. Analyses again.
+    // Models that do not read images get an error instead of a result. Analyses again, unless
+    // they are the models (and names) in the places already analysed or being analysed.
     void setColumns(std::vector<ModelColumn> columns);
     const std::vector<ModelColumn>& columns() const { return m_columns; }
     // The image every model reads: [S²] pixels 0 … 255, row-major, with its class when known

@@ -1083,6 +1083,27 @@ TEST_F(ImageMode, AnImageIsAnalysedByTheRunner) {
     EXPECT_EQ(std::count(ready.begin(), ready.end(), 2), 1);
 }
 
+// The same columns given again (a workspace's opening changes the set and the columns at
+// once, and the window passes its columns for each) are not analysed twice; other columns are.
+TEST_F(ImageMode, TheSameColumnsAreNotAnalysedTwice) {
+    MainWindow w;
+    w.show();
+    open(w);
+    ImageModel* m = w.imageView()->model();
+    QSignalSpy runs(m, &ImageModel::resultsChanged);
+    m->setColumns(m->columns());
+    m->setColumns(m->columns());
+    EXPECT_FALSE(m->busy());
+    QTest::qWait(50);
+    EXPECT_EQ(runs.count(), 0);
+    std::vector<ModelColumn> swapped = m->columns();
+    std::swap(swapped[0], swapped[1]);
+    m->setColumns(swapped);
+    ASSERT_TRUE(waitUntil([&] { return !m->busy(); }));
+    EXPECT_EQ(runs.count(), 1);
+    EXPECT_EQ(m->results()[0].name, swapped[0].name);
+}
+
 // A new image in the app: each column shown as it comes, in place (the grid's widgets kept);
 // columns whose analysis takes longer than kStaleMarkMs are dimmed until it comes.
 TEST_F(ImageMode, ASlowImageAnalysisDimsItsColumnsUntilTheyCome) {
