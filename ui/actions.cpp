@@ -274,7 +274,7 @@ bool MainWindow::openSentenceFile(const QString& path) {
         reportProblems(tr("A sentence list could not be opened"), {error});
         return false;
     }
-    m_sentenceDock->show();
+    showTextDock(m_sentenceDock);
     m_sentences->list()->setFocus();
     m_sentences->setCurrentIndex(0);
     return true;

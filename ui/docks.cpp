@@ -55,6 +55,16 @@ std::vector<MainWindow::DockRow> MainWindow::dockTable() const {
             {"problems", tr("Problems"), Qt::TopDockWidgetArea, false, nullptr, true}};
 }
 
+void MainWindow::showTextDock(QDockWidget* dock) {
+    if (const auto hidden = m_textDocksShown.find(dock->objectName());
+        hidden != m_textDocksShown.end()) {
+        hidden->second = true;  // image mode: shown when text returns
+        return;
+    }
+    dock->show();
+    dock->raise();
+}
+
 // The docks of text alone (the query profile, sentences, offset profiles, the probe's film)
 // have nothing to show in image mode: hidden there, their menu entries disabled, and back as
 // they were when text returns.

@@ -28,8 +28,7 @@ bool MainWindow::openProbeFile(const QString& path) {
         reportProblems(tr("A training probe could not be opened"), {error});
         return false;
     }
-    m_filmDock->show();
-    m_filmDock->raise();
+    showTextDock(m_filmDock);
     message(tr("opened %1").arg(path));
     return true;
 }

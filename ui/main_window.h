@@ -292,6 +292,9 @@ private:
     // Text-only docks hidden by image mode, and whether each was shown before (showDocksOfMode).
     std::map<QString, bool> m_textDocksShown;
     void showDocksOfMode(bool image);
+    // Shows and raises a text-only dock (a sentence list or a probe was opened); in image mode
+    // it comes forward when text returns.
+    void showTextDock(QDockWidget* dock);
     std::vector<std::pair<QPointer<QAction>, const char*>> m_named;  // named(): action, source
     std::vector<std::pair<QPointer<QAction>, std::string>> m_presetActions;  // Compare menu
     bool m_shown = false;

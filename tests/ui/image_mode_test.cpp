@@ -210,6 +210,17 @@ TEST_F(ImageMode, TextOnlyDocksStepAsideInImageMode) {
     EXPECT_TRUE(dock("sentences")->isHidden());  // as it was
     for (const char* name : {"profile", "sentences", "offsets", "film"})
         EXPECT_TRUE(dock(name)->toggleViewAction()->isEnabled()) << name;
+    // A sentence list opened in image mode: its dock comes with text, not over the images.
+    open(w);
+    const QString list = m_dir.filePath("sentences.txt");
+    QFile f(list);
+    ASSERT_TRUE(f.open(QIODevice::WriteOnly));
+    f.write("the cat sat\nthe dog ran\n");
+    f.close();
+    ASSERT_TRUE(w.openSentenceFile(list));
+    EXPECT_TRUE(dock("sentences")->isHidden());
+    ASSERT_TRUE(w.chooseModelSet("toy", false));
+    EXPECT_FALSE(dock("sentences")->isHidden());
 }
 
 TEST_F(ImageMode, AClickedPatchIsEveryPanelsQuery) {
