@@ -139,7 +139,8 @@ void ImageInput::addOptions(CLI::App* c, bool many) {
         ->check(integerIn(0, 59999));
     c->add_option("--photo", m_photo,
                   "Colour image models of the clothing photos: the bundled photo of this index "
-                  "(of --split)")
+                  "(of --split: train has 1,898 photos, validation and test 406 each; any index "
+                  "past a split's end is refused with its size)")
         ->check(integerIn(0, 59999));
     c->add_option("--split", m_split,
                   "With --fashion-mnist: test or train; with --photo: test, validation or train")
