@@ -190,6 +190,27 @@ def logged_step(directory, stem):
     return last
 
 
+def copy_log(src, dst):
+    """A run's log as parked: its evaluations (the validation curve) and its last line (how
+    far it got), not the progress line of every step (megabytes a run, in every clone)."""
+    keep, last = [], None
+    with open(src) as f:
+        for line in f:
+            if '"held_out"' in line:
+                keep.append(line)
+                continue
+            try:
+                json.loads(line)
+                last = line
+            except json.JSONDecodeError:
+                continue  # a line cut by an interruption
+    if last is not None and (not keep or keep[-1] != last):
+        keep.append(last if last.endswith("\n") else last + "\n")
+    with open(dst + ".tmp", "w") as f:
+        f.writelines(keep)
+    os.replace(dst + ".tmp", dst)
+
+
 def unpark(p, stem):
     """A parked run taken back into WORK, unless WORK's copy went as far or further (a clone
     whose build/ is older than the parked run takes the parked one)."""
@@ -221,7 +242,10 @@ def park(p):
         if logged_step(p.parked, stem) > logged_step(work, stem):
             continue  # the parked copy went further (an older build/ in this clone)
         for f in run_files(work, stem):
-            copy_atomic(os.path.join(work, f), os.path.join(p.parked, f))
+            if f.endswith(".jsonl"):
+                copy_log(os.path.join(work, f), os.path.join(p.parked, f))
+            else:
+                copy_atomic(os.path.join(work, f), os.path.join(p.parked, f))
         parked.append(stem)
     if p.keep_models and os.path.isdir(work):
         kept = os.path.join(p.parked, "models")

@@ -36,7 +36,10 @@ def run(d, stem, last_step, state=b"state"):
         f.write(state)
     with open(os.path.join(d, stem + ".log0.jsonl"), "w") as f:
         for step in range(30, last_step + 1, 30):
+            for progress in range(step - 29, step):  # the per-step progress lines between evaluations
+                f.write(json.dumps({"step": progress, "loss": 1.0}) + "\n")
             f.write(json.dumps({"step": step, "held_out": {"token_accuracy": 0.5, "loss": 1.0}}) + "\n")
+        f.write(json.dumps({"step": last_step + 3, "loss": 1.0}) + "\n")  # stopped after it
         f.write('{"step": 99999, "cut')  # a line cut by an interruption is ignored
 
 
@@ -52,8 +55,13 @@ with tempfile.TemporaryDirectory() as tmp:
     work, parked = p.path(p.work), p.parked
     a, b = "01-dot-lr1e-3-s1", "02-dense-lr1e-3-s2"
     run(work, a, 120, b"a at 120")
-    check("a cut line does not count as a step", cr.logged_step(work, a) == 120)
+    check("a cut line does not count as a step", cr.logged_step(work, a) == 123)
     check("park lists the unfinished run", cr.park(p) == [a])
+    with open(os.path.join(parked, a + ".log0.jsonl")) as f:
+        kept = f.read().splitlines()
+    check("the parked log keeps the evaluations and the last line only",
+          len(kept) == 5 and cr.logged_step(parked, a) == 123 and
+          cr.curve(p, os.path.join(parked, a)) == cr.curve(p, os.path.join(work, a)))
     check("its state and log are parked", sorted(os.listdir(parked)) ==
           sorted([a + ".state.safetensors", a + ".log0.jsonl", "models"]))
     # A fresh clone: no WORK.
