@@ -109,11 +109,8 @@ ColumnResult analyzeImageColumn(const ModelColumn& c, const std::vector<uint8_t>
     r.name = c.name;
     try {
         std::lock_guard<std::mutex> g(*c.lock);
+        r = namedResult(c);  // "(modified)" as a text column says it
         const Model& m = *c.model;
-        r.untrained = m.training().untrained();
-        // Edited settings are said wherever the name appears, as a text column says them.
-        r.modified = isModified(c);
-        if (r.modified) r.name += " (modified)";
         if (!m.config().isVision()) throw Error(c.name + " reads text, not images");
         r.image = std::make_shared<const ImageModelResult>(ImageModelResult{
             r.name, patchGrid(m.config()), m.classNames(), c.model->analyzeImage(pixels, label)});

@@ -229,17 +229,24 @@ std::vector<ModelColumn> presetColumns(const std::vector<ModelColumn>& columns,
     return out;
 }
 
+ColumnResult namedResult(const ModelColumn& c) {
+    ColumnResult r;
+    r.name = c.name;
+    r.untrained = c.model->training().untrained();
+    // Edited settings are said wherever the name appears: grid, titles, figures.
+    r.modified = isModified(c);
+    if (r.modified) r.name += " (modified)";
+    return r;
+}
+
 ColumnResult analyzeColumn(const ModelColumn& c, const std::string& source,
                            const std::string& target, AnalysisStage stage,
                            const std::atomic<bool>* cancel) {
     ColumnResult r;
     r.name = c.name;
-    r.untrained = c.model->training().untrained();
     try {
         std::lock_guard<std::mutex> g(*c.lock);
-        // Edited settings are said wherever the name appears: grid, titles, figures.
-        r.modified = isModified(c);
-        if (r.modified) r.name += " (modified)";
+        r = namedResult(c);
         if (stage == AnalysisStage::Source) {
             r.analysis = c.model->analyzeSource(source);
             r.partial = c.model->config().hasEncoder();

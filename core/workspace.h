@@ -114,6 +114,9 @@ using Results = std::vector<ColumnResult>;
 // encoder's self-attention, shown first), Whole is Model::analyze.
 enum class AnalysisStage { Source, Whole };
 
+// A column's result before its analysis: its name (with " (modified)" when its settings were
+// edited since read), untrained and modified; the caller holds the column's lock.
+ColumnResult namedResult(const ModelColumn& c);
 // One model's analysis of the sentence under its lock; a failure is the result's error.
 // Stage Whole gives exactly what analyzeAll gives for this column; stage Source the same
 // tokens and encoder blocks, `partial` for a seq2seq model. `cancel` (may be null): once

@@ -84,7 +84,7 @@ void ImageModel::setColumns(std::vector<ModelColumn> columns) {
     // as a workspace's opening does). A model edited in place is analysed by analyzeAgain.
     bool same = columns.size() == m_columns.size() && !m_requested.empty();
     for (size_t c = 0; same && c < columns.size(); ++c)
-        same = columns[c].model == m_columns[c].model && columns[c].name == m_columns[c].name;
+        same = columns[c].model == m_columns[c].model;  // the names: m_requested below
     m_columns = std::move(columns);
     if (same && m_requested == columnNames(m_columns) && (busy() || m_resultsFor == m_requested))
         return;
