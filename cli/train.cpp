@@ -157,6 +157,7 @@ json logLine(const Progress& p) {
            {"tokens_per_s", p.tokensPerSecond},
            {"elapsed_s", p.elapsedSeconds}};
     if (p.eval) j["held_out"] = p.eval->toJson();
+    if (p.watch) j["test"] = p.watch->toJson();  // --watch-test or --watch: for a curve only
     return j;
 }
 
@@ -290,6 +291,20 @@ CLI::App* TrainCommand::add(CLI::App& parent) {
                   "better one (0: train every step)")
         ->check(integerIn(0))
         ->needs(select);
+    c->add_flag("--watch-test", m_spec.watchTest,
+                "Image task: evaluate its test split too at every --eval-every evaluation, "
+                "logged as \"test\" beside \"held_out\" (--log): the test metric's curve over "
+                "training. Nothing is chosen on it: --select-on and --patience read the "
+                "held-out set only")
+        ->needs(task);
+    input(c->add_option("--watch", m_spec.watch,
+                        "Data: as --watch-test, with this file (--data's format) as the test set"))
+        ->check(CLI::ExistingFile)
+        ->needs(data);
+    c->add_option("--watch-count", m_spec.watchCount,
+                  "With --watch-test or --watch: its first N examples (0: all)")
+        ->capture_default_str()
+        ->check(integerIn(0, kMaxExampleCount));
     output(c->add_option("--state", m_state,
                          "Keep the run's state (model, optimiser, best evaluation so far) in "
                          "this file at every evaluation and when stopped; when the file "

@@ -120,6 +120,20 @@ void validateJobSpec(const JobSpec& spec) {
             throw Error("--select-on needs held-out examples (--held-out is 0)");
     }
     if (spec.patience < 0) throw Error("--patience must be at least 0 (0: train every step)");
+    if (spec.watchTest || !spec.watch.empty()) {
+        if (spec.watchTest && !spec.watch.empty())
+            throw Error("watch either an image task's test split (--watch-test) or a file (--watch)");
+        if (spec.watchTest && !isImageTask(spec.task))
+            throw Error("--watch-test needs an image task (--task " +
+                        std::string(kFashionMnistTask) + " or " + kClothingPhotosTask +
+                        "): only they have a test split; with --data, --watch names a file");
+        if (!spec.watch.empty() && spec.data.empty())
+            throw Error("--watch FILE goes with --data (a file of its format)");
+        if (spec.evalEvery <= 0)
+            throw Error("watching a test set needs --eval-every: it is evaluated only then");
+    }
+    if (spec.watchCount < 0 || spec.watchCount > kMaxExampleCount)
+        throw Error("--watch-count must be between 0 (all) and " + std::to_string(kMaxExampleCount));
     if (spec.patience > 0 && spec.selectOn.empty())
         throw Error("--patience needs --select-on: the held-out metric that must improve");
     if (spec.probeEvery < 0) throw Error("--probe-every must be at least 1 (or 0: no probe)");
@@ -190,6 +204,7 @@ struct TrainingJob::Impl {
     std::optional<Model> model;
     std::shared_ptr<const Task> task;
     std::vector<Example> heldOut;
+    std::vector<Example> watched;  // spec.watchTest or spec.watch: evaluated with heldOut
     std::vector<std::string> notes;
     std::unique_ptr<ExampleSource> source;
     std::unique_ptr<Batcher> batcher;
@@ -251,6 +266,7 @@ struct TrainingJob::Impl {
             imageTask.loadTraining(trainImages, validation);
             train = imageExamples(trainImages);
             heldOut = imageExamples(validation);
+            if (spec.watchTest) watched = imageExamples(imageTask.load("test"));
             if (!fromInit)
                 model = Model::initializeImages(cfg, *imageTask.classes, spec.train.seed);
         } else if (!spec.task.empty()) {
@@ -273,6 +289,12 @@ struct TrainingJob::Impl {
                     heldOut.resize(static_cast<size_t>(spec.heldOutCount));
             }
             if (train.empty()) throw Error(spec.data + ": too few lines to train on");
+            if (!spec.watch.empty()) {
+                LoadedData w = loadData(spec.watch, cfg.hasEncoder(), tok, limit);
+                if (!w.skipped.empty()) notes.push_back(spec.watch + ": " + describeSkipped(w));
+                if (w.examples.empty()) throw Error(spec.watch + ": no usable line to watch");
+                watched = std::move(w.examples);
+            }
         }
         if (!fromInit && !images) {
             Vocab src, tgt;
@@ -301,6 +323,8 @@ struct TrainingJob::Impl {
             checkHeaderFits(tok, src, tgt);
             model = Model::initialize(cfg, src, tgt, tok, spec.train.seed);
         }
+        if (spec.watchCount > 0 && watched.size() > static_cast<size_t>(spec.watchCount))
+            watched.resize(static_cast<size_t>(spec.watchCount));
         if (task) {
             if (task->maxTokens() > std::min(model->maxSourceTokens(), model->maxTargetTokens())) {
                 throw Error("task '" + spec.task + "' emits up to " +
@@ -372,8 +396,10 @@ int TrainingJob::run(const std::function<void(const Progress&)>& onProgress,
         p.etaSeconds = p.elapsedSeconds / (d->steps - first) * (total - d->steps);
         const bool select = !d->spec.selectOn.empty();
         if (d->spec.evalEvery > 0 && d->steps % d->spec.evalEvery == 0 && !d->heldOut.empty()) {
-            p.eval = evaluate(*d->model, d->heldOut,
-                              EvalOptions{64, select && d->spec.selectOn == "bleu"});
+            const EvalOptions options{64, select && d->spec.selectOn == "bleu"};
+            p.eval = evaluate(*d->model, d->heldOut, options);
+            // The same measure on the watched test set, for its curve: read by nothing below.
+            if (!d->watched.empty()) p.watch = evaluate(*d->model, d->watched, options);
             if (select) {
                 const double v = selectionValue(d->spec.selectOn, *p.eval);
                 if (d->bestStep == 0 || v > d->bestValue) {  // ties keep the earlier model

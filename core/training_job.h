@@ -51,6 +51,14 @@ struct JobSpec {
     // train every step). The held-out examples are the validation set: never the test set.
     std::string selectOn;
     int patience = 0;
+    // The test metric over training, for its curve and nothing else (no choice reads it): at
+    // every evaluation, the same evaluation of these examples as Progress::watch. watchTest:
+    // an image task's test split; watch: a file of the data's format (data runs only). Their
+    // first watchCount examples (0: all). Not part of a state file's options: watching
+    // changes no step's result.
+    bool watchTest = false;
+    std::string watch;
+    int watchCount = 0;
 };
 
 // The values of JobSpec::selectOn but "", as validateJobSpec checks them.
@@ -62,6 +70,7 @@ struct Progress {
     double tokensPerSecond = 0;  // source + target tokens of the steps so far, per second
     double etaSeconds = 0;
     std::optional<Evaluation> eval;        // at --eval-every steps
+    std::optional<Evaluation> watch;       // with eval, when the spec watches a test set
     bool best = false;                     // with selectOn: eval is the best so far
     const ProbeSnapshot* probe = nullptr;  // recorded after this step (valid in the callback)
 };

@@ -126,7 +126,8 @@ def train_args(p, name, lr, seed):
             "--warmup", str(p.warmup_epochs * p.steps_per_epoch), "--schedule", "linear",
             "--weight-decay", p.weight_decay, "--dropout", p.dropout, "--label-smoothing", "0.1", "--clip", "1",
             "--threads", "2", "--held-out", str(p.held_out), "--eval-every", str(p.steps_per_epoch),
-            "--select-on", "accuracy", "--patience", str(p.patience)]
+            "--select-on", "accuracy", "--patience", str(p.patience),
+            "--watch-test"]  # the test accuracy's curve (read by no choice: docs/training.md)
 
 
 def run(cmd):
@@ -137,8 +138,10 @@ def cell_path(p, name, lr, seed):
     return os.path.join(p.path(p.out), f"{name}-lr{lr}-s{seed}.json")
 
 
-def curve(p, base):
-    """Validation accuracy and loss per evaluated step, from the logs of every attempt."""
+def curve(p, base, entry="held_out"):
+    """Validation ("held_out") or test ("test": train --watch-test / --watch) metric and loss
+    per evaluated step, from the logs of every attempt. A run started before the test set was
+    watched has test points from its resumption on only."""
     points = {}
     k = 0
     while os.path.exists(f"{base}.log{k}.jsonl"):
@@ -148,9 +151,9 @@ def curve(p, base):
                     j = json.loads(line)
                 except json.JSONDecodeError:
                     continue  # a line cut by an interruption
-                if "held_out" in j and p.measure.val_key in j["held_out"]:
-                    points[j["step"]] = {"step": j["step"], p.measure.curve_key: j["held_out"][p.measure.val_key],
-                                         "loss": j["held_out"]["loss"]}
+                if entry in j and p.measure.val_key in j[entry]:
+                    points[j["step"]] = {"step": j["step"], p.measure.curve_key: j[entry][p.measure.val_key],
+                                         "loss": j[entry]["loss"]}
         k += 1
     return [points[s] for s in sorted(points)]
 
@@ -323,6 +326,7 @@ def cell(p, cli, name, lr, seed, role):
               "steps_trained": t.get("steps"), "patience_epochs": t.get("patience"),
               "stopped_by_patience": t.get("stopped_by_patience"),
               "validation": t.get("held_out", {}), "validation_curve": curve(p, base),
+              "test_curve": curve(p, base, "test"),
               "parameters": info["parameters"]["total"], "training": timing,
               "options": t.get("options", {})}
     tmp = path + ".tmp"
@@ -493,16 +497,22 @@ def reference_row(p, dot):
             f"{folder}/ (recipe in its script's header)."]
 
 
-def curves_json(p):
-    """Each model's validation accuracy per epoch beside dot-product's: the mean over its seeds
-    as a line, each seed as dots; a chart per model (render --curves)."""
+def curves_json(p, key="validation_curve"):
+    """Each model's validation ("validation_curve") or test ("test_curve") metric per epoch
+    beside dot-product's: the mean over its seeds as a line, each seed as dots; a chart per
+    model (render --curves). Test curves: the cells that have one (runs from before train
+    --watch-test have none, or only from their resumption on)."""
     cells = finished_cells(p)
-    _, dot = seeds_of(p, cells, p.names[0])
+
+    def seeds(name):  # the rate chosen on every cell's validation, then the cells with the curve
+        return [c for c in seeds_of(p, cells, name)[1] if c.get(key)]
+
+    dot = seeds(p.names[0])
 
     def series(cs, label, look):
         by_epoch = {}
         for c in cs:
-            for pt in c["validation_curve"]:
+            for pt in c[key]:
                 by_epoch.setdefault(pt["step"] // p.steps_per_epoch, []).append(
                     p.measure.scale * pt[p.measure.curve_key])
         epochs = sorted(e for e in by_epoch if e >= p.first_epoch)
@@ -514,31 +524,38 @@ def curves_json(p):
 
     charts = []
     for k, name in enumerate(p.names[1:], start=1):
-        _, mine = seeds_of(p, cells, name)
+        mine = seeds(name)
         if not mine or not dot:
             continue
         charts.append({"title": f"{name.split('-', 1)[1]} beside dot-product",
                        "series": series(dot, p.names[0].split("-", 1)[1], 0) +
                        series(mine, name.split("-", 1)[1], k)})
-    return {"title": f"{p.measure.validation[0].upper()}{p.measure.validation[1:]} over training",
+    what, y_label = p.measure.validation, p.y_label
+    if key == "test_curve":  # the same measure on the test set: "validation accuracy" -> "test accuracy"
+        what = "test " + what.split(" ", 1)[1]
+        y_label = y_label.replace("validation", "test").replace("dev", "test")
+    return {"title": f"{what[0].upper()}{what[1:]} over training" +
+                     (" (watched only: nothing was chosen on it)" if key == "test_curve" else ""),
             "x_label": f"{p.measure.unit} (from {p.first_epoch}; seeds as dots every {p.dot_every}th "
                        f"{p.measure.unit})",
-            "y_label": p.y_label, "y_min": p.y_min, "columns": 2, "charts": charts}
+            "y_label": y_label, "y_min": p.y_min, "columns": 2, "charts": charts}
 
 
 def write_figures(p, cli):
-    data = curves_json(p)
-    if not data["charts"]:
-        return
-    figs = p.path(p.figs)
-    os.makedirs(figs, exist_ok=True)
-    path = os.path.join(figs, "validation-curves.json")
-    with open(path + ".tmp", "w") as f:
-        json.dump(data, f, indent=1)
-    os.replace(path + ".tmp", path)
-    for ext in ("svg", "png"):
-        run([cli, "render", "--curves", path, "--size", "page", "--dpi", "150",
-             "--out", os.path.join(figs, "validation-curves." + ext)])
+    """validation-curves and test-curves (.json, .svg, .png) in FIGS, each when it has a chart."""
+    for key, stem in (("validation_curve", "validation-curves"), ("test_curve", "test-curves")):
+        data = curves_json(p, key)
+        if not data["charts"]:
+            continue
+        figs = p.path(p.figs)
+        os.makedirs(figs, exist_ok=True)
+        path = os.path.join(figs, stem + ".json")
+        with open(path + ".tmp", "w") as f:
+            json.dump(data, f, indent=1)
+        os.replace(path + ".tmp", path)
+        for ext in ("svg", "png"):
+            run([cli, "render", "--curves", path, "--size", "page", "--dpi", "150",
+                 "--out", os.path.join(figs, stem + "." + ext)])
 
 
 def bundle(p, out):

@@ -10,6 +10,7 @@
 
 #include "core/safetensors.h"
 #include "core/training_job.h"
+#include "tests/expect.h"
 #include "test_util.h"
 
 using namespace attnviz;
@@ -193,4 +194,135 @@ TEST(EarlyStopping, OptionsThatCannotWorkAreRefused) {
     s.configJson.erase("enc_layers");
     s.selectOn = "bleu";
     EXPECT_NE(test::errorOf([&] { TrainingJob j(s); }).find("seq2seq"), std::string::npos);
+}
+
+namespace {
+
+// A data run (seq2seq TSV) whose dev file is also watched as its "test" set, for the watched
+// evaluation to be compared with the held-out one on the same lines.
+struct WatchedRun {
+    std::string dir = (std::filesystem::temp_directory_path() /
+                       ("attnviz-watch-" + std::to_string(::getpid())))
+                          .string();
+    WatchedRun() {
+        std::filesystem::create_directories(dir);
+        const std::vector<std::string> words = {"a", "b", "c", "d", "e", "f", "g", "h"};
+        auto write = [&](const std::string& name, int lines, int offset) {
+            std::ofstream f(dir + "/" + name);
+            for (int i = 0; i < lines; ++i) {
+                std::string src, tgt;
+                for (int k = 0; k < 3 + (i + offset) % 4; ++k) {
+                    const std::string& w = words[size_t((i * 7 + k * 3 + offset) % 8)];
+                    src += (k ? " " : "") + w;
+                    tgt = w + (k ? " " : "") + tgt;
+                }
+                f << src << '\t' << tgt << '\n';
+            }
+        };
+        write("train.tsv", 120, 0);
+        write("dev.tsv", 30, 5);
+        write("test.tsv", 30, 11);
+    }
+    ~WatchedRun() { std::filesystem::remove_all(dir); }
+
+    JobSpec spec(bool watch) const {
+        JobSpec s = job(30);
+        s.task.clear();
+        s.data = dir + "/train.tsv";
+        s.dev = dir + "/dev.tsv";
+        s.heldOutCount = 30;
+        if (watch) {
+            s.watch = dir + "/test.tsv";
+            s.watchCount = 20;
+        }
+        return s;
+    }
+};
+
+}  // namespace
+
+// The test set's curve (issue 50, "validation and test metric against steps"): a watched set
+// is evaluated exactly when the held-out set is, with the held-out set's measure, on its
+// first watchCount lines; and watching changes nothing about the run: the same steps, the same
+// checkpoint chosen, the same parameters, bit for bit.
+TEST(WatchedTestSet, IsEvaluatedWithTheHeldOutSetAndChangesNothing) {
+    WatchedRun r;
+    std::vector<int> evals, watched;
+    TrainingJob with(r.spec(true));
+    with.run([&](const Progress& p) {
+        if (p.eval) evals.push_back(p.stats.step);
+        if (p.watch) {
+            watched.push_back(p.stats.step);
+            EXPECT_EQ(p.watch->sentences, 20);  // watchCount of the file's 30 lines
+            EXPECT_TRUE(p.eval.has_value());
+        }
+    });
+    EXPECT_EQ(evals, (std::vector<int>{10, 20, 30}));
+    EXPECT_EQ(watched, evals);
+
+    TrainingJob without(r.spec(false));
+    without.run([&](const Progress& p) { EXPECT_FALSE(p.watch.has_value()); });
+    EXPECT_EQ(with.bestStep(), without.bestStep());
+    with.useBest();
+    without.useBest();
+    EXPECT_TRUE(bytes(with) == bytes(without));
+
+    // Watching the dev file itself gives the held-out evaluation's numbers: the same measure.
+    JobSpec same = r.spec(true);
+    same.watch = same.dev;
+    same.watchCount = 0;
+    TrainingJob j(same);
+    int checked = 0;
+    j.run([&](const Progress& p) {
+        if (!p.eval) return;
+        ASSERT_TRUE(p.watch.has_value());
+        EXPECT_EQ(p.watch->sentences, p.eval->sentences);
+        EXPECT_DOUBLE_EQ(p.watch->loss, p.eval->loss);
+        EXPECT_DOUBLE_EQ(p.watch->tokenAccuracy, p.eval->tokenAccuracy);
+        ++checked;
+    });
+    EXPECT_EQ(checked, 3);
+}
+
+// A run stopped without watching goes on watching from its state file (watching is not one
+// of the options a state must share), with the same result.
+TEST(WatchedTestSet, ARunStoppedWithoutItContinuesWithIt) {
+    WatchedRun r;
+    TempFile state;
+    TrainingJob whole(r.spec(false));
+    whole.run(nullptr);
+    whole.useBest();
+    std::atomic<bool> stop{false};
+    {
+        TrainingJob first(r.spec(false));
+        first.run([&](const Progress& p) { stop = p.stats.step == 13; }, &stop);
+        first.saveState(state.path);
+    }
+    TrainingJob second(r.spec(true));
+    second.resume(state.path);
+    int watched = 0;
+    second.run([&](const Progress& p) { watched += p.watch.has_value(); });
+    EXPECT_EQ(watched, 2);  // steps 20 and 30
+    second.useBest();
+    EXPECT_TRUE(bytes(second) == bytes(whole));
+}
+
+TEST(WatchedTestSet, OptionsThatCannotWorkAreRefused) {
+    WatchedRun r;
+    JobSpec s = job(10);  // the reverse task: no test split, no data file
+    s.watchTest = true;
+    EXPECT_HAS(test::errorOf([&] { validateJobSpec(s); }), "--watch-test needs an image task");
+    s = job(10);
+    s.watch = r.dir + "/test.tsv";
+    EXPECT_HAS(test::errorOf([&] { validateJobSpec(s); }), "--watch FILE goes with --data");
+    s = r.spec(true);
+    s.watchTest = true;
+    EXPECT_HAS(test::errorOf([&] { validateJobSpec(s); }), "either");
+    s = r.spec(true);
+    s.evalEvery = 0;
+    s.selectOn.clear();
+    EXPECT_HAS(test::errorOf([&] { validateJobSpec(s); }), "needs --eval-every");
+    s = r.spec(true);
+    s.watchCount = -1;
+    EXPECT_HAS(test::errorOf([&] { validateJobSpec(s); }), "--watch-count");
 }

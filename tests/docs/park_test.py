@@ -128,4 +128,37 @@ with tempfile.TemporaryDirectory() as tmp:
     check("--bundle refuses, naming the model whose checkpoint is gone",
           err is not None and "02-dense (no checkpoint kept)" in err and not os.path.exists(os.path.join(tmp, "set2")))
 
+# The test metric's curve (train --watch-test logs "test" beside "held_out"): read from the logs
+# of every attempt like the validation curve, and only where it was logged; the figure of test
+# curves takes only the cells that have one.
+with tempfile.TemporaryDirectory() as tmp:
+    p = dataclasses.replace(photos.STEM, names=["01-dot", "02-dense"], work=os.path.join(tmp, "work"),
+                            out=os.path.join(tmp, "out"), parked_at=os.path.join(tmp, "parked"))
+    base = os.path.join(tmp, "01-dot-lr1e-3-s1")
+    with open(base + ".log0.jsonl", "w") as f:  # before the test set was watched
+        f.write(json.dumps({"step": 30, "held_out": {"token_accuracy": 0.25, "loss": 2.0}}) + "\n")
+    with open(base + ".log1.jsonl", "w") as f:  # resumed with --watch-test
+        f.write(json.dumps({"step": 45, "loss": 1.0}) + "\n")
+        f.write(json.dumps({"step": 60, "held_out": {"token_accuracy": 0.5, "loss": 1.5},
+                            "test": {"token_accuracy": 0.375, "loss": 1.75}}) + "\n")
+    check("the validation curve has both evaluations",
+          cr.curve(p, base) == [{"step": 30, "accuracy": 0.25, "loss": 2.0},
+                                {"step": 60, "accuracy": 0.5, "loss": 1.5}])
+    check("the test curve only the watched one, with the test values",
+          cr.curve(p, base, "test") == [{"step": 60, "accuracy": 0.375, "loss": 1.75}])
+    os.makedirs(p.path(p.out))
+    for name, nn, lr, test_curve in (("01-dot", 1, "1e-3", [{"step": 30, "accuracy": 0.5, "loss": 1}]),
+                                     ("01-dot", 1, "2e-3", []), ("02-dense", 2, "1e-3", []),
+                                     ("02-dense", 2, "2e-3", [])):
+        with open(os.path.join(p.path(p.out), f"{name}-lr{lr}-s{nn}.json"), "w") as f:
+            json.dump({"name": name, "seed": nn, "lr": float(lr), "role": "rate search",
+                       "validation": {"token_accuracy": 0.5},
+                       "validation_curve": [{"step": 30, "accuracy": 0.5, "loss": 1}],
+                       "test_curve": test_curve}, f)
+    val, test = cr.curves_json(p), cr.curves_json(p, "test_curve")
+    check("the validation figure has dense's chart", len(val["charts"]) == 1)
+    check("the test figure has none: dense watched nothing", test["charts"] == [])
+    check("the test figure says test and that nothing was chosen on it",
+          "test" in test["y_label"] and "validation" not in test["y_label"] and "nothing was chosen" in test["title"])
+
 sys.exit(1 if failures else 0)
