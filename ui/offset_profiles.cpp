@@ -21,6 +21,7 @@ OffsetProfileView::OffsetProfileView(QWidget* parent)
     retranslateUi();
     setMessage(tr("computing…"));
     connect(m_watcher, &QFutureWatcherBase::finished, this, [this] {
+        m_pending = false;
         if (std::exchange(m_again, false)) {  // the result is of old inputs: drop it
             recompute();
             return;
@@ -91,11 +92,12 @@ void OffsetProfileView::recompute() {
     m_stale = true;
     const int generation = ++*m_generation;
     if (!seen()) return;           // a hidden tab: computed when shown
-    if (m_watcher->isRunning()) {  // cancelled by the generation; once more when it stops
+    if (m_pending) {  // cancelled by the generation; once more when its result comes
         m_again = true;
         return;
     }
     m_stale = false;
+    m_pending = true;
     // The language and the look are read here, on the UI thread that switches them.
     m_watcher->setFuture(QtConcurrent::run(
         backgroundPool(),

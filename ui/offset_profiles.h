@@ -30,7 +30,9 @@ public:
     void setBlock(attnviz::BlockKind kind, int layer);
     // Whether a person can see the view (its dock's visibilityChanged); as HeadsDock::setSeen.
     void setSeen(bool seen);
-    bool busy() const { return m_watcher->isRunning() || m_again; }
+    // A computation whose result is not shown yet: from its start until the UI thread has
+    // taken its result (a finished worker whose result still waits in the event queue counts).
+    bool busy() const { return m_pending || m_again; }
     void recompute();  // again, e.g. after a language switch
 
 signals:
@@ -57,6 +59,7 @@ private:
     };
     QFutureWatcher<Computed>* m_watcher;
     bool m_again = false;  // inputs changed while computing: once more when done
+    bool m_pending = false;  // a worker started whose result the UI thread has not taken
     bool m_stale = true;   // the charts are not those of the current inputs
     bool m_seen = true;    // setSeen
     // Bumped by every new input; a worker whose generation is older stops.
