@@ -122,7 +122,8 @@ void validateJobSpec(const JobSpec& spec) {
     if (spec.patience < 0) throw Error("--patience must be at least 0 (0: train every step)");
     if (spec.watchTest || !spec.watch.empty()) {
         if (spec.watchTest && !spec.watch.empty())
-            throw Error("watch either an image task's test split (--watch-test) or a file (--watch)");
+            throw Error(
+                "watch either an image task's test split (--watch-test) or a file (--watch)");
         if (spec.watchTest && !isImageTask(spec.task))
             throw Error("--watch-test needs an image task (--task " +
                         std::string(kFashionMnistTask) + " or " + kClothingPhotosTask +
@@ -133,7 +134,8 @@ void validateJobSpec(const JobSpec& spec) {
             throw Error("watching a test set needs --eval-every: it is evaluated only then");
     }
     if (spec.watchCount < 0 || spec.watchCount > kMaxExampleCount)
-        throw Error("--watch-count must be between 0 (all) and " + std::to_string(kMaxExampleCount));
+        throw Error("--watch-count must be between 0 (all) and " +
+                    std::to_string(kMaxExampleCount));
     if (spec.patience > 0 && spec.selectOn.empty())
         throw Error("--patience needs --select-on: the held-out metric that must improve");
     if (spec.probeEvery < 0) throw Error("--probe-every must be at least 1 (or 0: no probe)");

@@ -91,8 +91,8 @@ void OffsetProfileView::showEvent(QShowEvent* event) {
 void OffsetProfileView::recompute() {
     m_stale = true;
     const int generation = ++*m_generation;
-    if (!seen()) return;           // a hidden tab: computed when shown
-    if (m_pending) {  // cancelled by the generation; once more when its result comes
+    if (!seen()) return;  // a hidden tab: computed when shown
+    if (m_pending) {      // cancelled by the generation; once more when its result comes
         m_again = true;
         return;
     }

@@ -58,10 +58,10 @@ private:
         render::FigureStyle drawnIn;
     };
     QFutureWatcher<Computed>* m_watcher;
-    bool m_again = false;  // inputs changed while computing: once more when done
+    bool m_again = false;    // inputs changed while computing: once more when done
     bool m_pending = false;  // a worker started whose result the UI thread has not taken
-    bool m_stale = true;   // the charts are not those of the current inputs
-    bool m_seen = true;    // setSeen
+    bool m_stale = true;     // the charts are not those of the current inputs
+    bool m_seen = true;      // setSeen
     // Bumped by every new input; a worker whose generation is older stops.
     std::shared_ptr<std::atomic<int>> m_generation = std::make_shared<std::atomic<int>>(0);
 };

@@ -10,8 +10,8 @@
 
 #include "core/safetensors.h"
 #include "core/training_job.h"
-#include "tests/expect.h"
 #include "test_util.h"
+#include "tests/expect.h"
 
 using namespace attnviz;
 
@@ -201,9 +201,9 @@ namespace {
 // A data run (seq2seq TSV) whose dev file is also watched as its "test" set, for the watched
 // evaluation to be compared with the held-out one on the same lines.
 struct WatchedRun {
-    std::string dir = (std::filesystem::temp_directory_path() /
-                       ("attnviz-watch-" + std::to_string(::getpid())))
-                          .string();
+    std::string dir =
+        (std::filesystem::temp_directory_path() / ("attnviz-watch-" + std::to_string(::getpid())))
+            .string();
     WatchedRun() {
         std::filesystem::create_directories(dir);
         const std::vector<std::string> words = {"a", "b", "c", "d", "e", "f", "g", "h"};
