@@ -534,10 +534,9 @@ def curves_json(p, key="validation_curve"):
     if key == "test_curve":  # the same measure on the test set: "validation accuracy" -> "test accuracy"
         what = "test " + what.split(" ", 1)[1]
         y_label = y_label.replace("validation", "test").replace("dev", "test")
-    return {"title": f"{what[0].upper()}{what[1:]} over training" +
-                     (" (watched only: nothing was chosen on it)" if key == "test_curve" else ""),
-            "x_label": f"{p.measure.unit} (from {p.first_epoch}; seeds as dots every {p.dot_every}th "
-                       f"{p.measure.unit})",
+    # Short enough for the figure's one title line and one footer line (longer ones are cut).
+    return {"title": f"{what[0].upper()}{what[1:]} over training" + (" (watched)" if key == "test_curve" else ""),
+            "x_label": f"{p.measure.unit} (from {p.first_epoch}; seed dots every {p.dot_every}th)",
             "y_label": y_label, "y_min": p.y_min, "columns": 2, "charts": charts}
 
 
