@@ -583,6 +583,31 @@ def bundle(p, out):
     return None
 
 
+def bundle_args(p, only=None):
+    """The train arguments that make each model's bundled checkpoint again (its first seed at
+    the rate chosen on validation, as --bundle copies it): one line per model, the model's
+    name then the arguments, tab-separated, for scripts/train-bundled-models (its recipe runs
+    `attnviz-cli train --out DIR/NAME.safetensors ARGS`; --check compares the bytes). None
+    and an error naming the models whose rate search is not finished."""
+    cells = finished_cells(p)
+    lines, missing = [], []
+    for name in [n for n in p.names if not only or n in only]:
+        lr, _ = seeds_of(p, cells, name)
+        if lr is None:
+            missing.append(name)
+            continue
+        rate = next(l for l in p.lrs if float(l) == lr)
+        args = (p.make_train_args or train_args)(p, name, rate, int(name.split("-", 1)[0]))[1:]
+        if "--watch-test" in args:  # a curve of the experiment's, not part of a bundled model
+            args.remove("--watch-test")
+        if any("\t" in a or "\n" in a for a in args):
+            return None, f"{p.script}: a tab or newline in {name}'s arguments"
+        lines.append("\t".join([name] + args))
+    if missing:
+        return None, f"{p.script}: the rate search of {', '.join(missing)} is not finished"
+    return lines, None
+
+
 def main(p):
     ap = argparse.ArgumentParser()
     ap.add_argument("--cli", default=os.path.join(ROOT, "build/release/app/attnviz-cli"))
@@ -599,7 +624,16 @@ def main(p):
     ap.add_argument("--bundle", metavar="DIR",
                     help="copy each model's first-seed checkpoint at its chosen rate into DIR as "
                          "NAME.safetensors (a bundled set; scripts/train-bundled-models), run nothing")
+    ap.add_argument("--bundle-args", action="store_true",
+                    help="print each model's train arguments for its bundled checkpoint (NAME<TAB>ARGS "
+                         "per line: scripts/train-bundled-models), run nothing")
     a = ap.parse_args()
+    if a.bundle_args:
+        lines, err = bundle_args(p, [n for n in a.configs.split(",") if n])
+        if err:
+            sys.exit(err)
+        print("\n".join(lines))
+        return
     if a.status:
         return status(p)
     if a.bundle:
