@@ -365,6 +365,10 @@ in layer %2</source>
         <source>starting width sigma of every head&apos;s window, in positions</source>
         <translation>每个头的窗口的起始宽度 sigma，以位置为单位</translation>
     </message>
+    <message>
+        <source>Real clothing photos (colour images)</source>
+        <translation>真实衣物照片（彩色图像）</translation>
+    </message>
 </context>
 <context>
     <name>attnviz::ui::AnalysisRunner</name>

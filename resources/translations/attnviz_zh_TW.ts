@@ -365,6 +365,10 @@ in layer %2</source>
         <source>starting width sigma of every head&apos;s window, in positions</source>
         <translation>每個頭的窗口的起始寬度 sigma，以位置為單位</translation>
     </message>
+    <message>
+        <source>Real clothing photos (colour images)</source>
+        <translation>真實衣物照片（彩色影像）</translation>
+    </message>
 </context>
 <context>
     <name>attnviz::ui::AnalysisRunner</name>
