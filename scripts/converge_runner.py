@@ -28,6 +28,7 @@ curve beside dot-product's (attnviz-cli render --curves).
 """
 import argparse
 import dataclasses
+import fcntl
 import glob
 import json
 import os
@@ -284,9 +285,26 @@ def score_images(p, cli, model, base):
 
 
 def cell(p, cli, name, lr, seed, role):
+    """A cell, trained and scored unless written already. Runners may share WORK (two of them
+    with one experiment get through its seeds in about half the time): a run is locked while
+    trained (WORK/STEM.lock); a seed held by another runner is skipped (None), a rate search
+    waited for (its cell is needed here)."""
     path = cell_path(p, name, lr, seed)
     if os.path.exists(path):
         return json.load(open(path))
+    os.makedirs(p.path(p.work), exist_ok=True)
+    with open(os.path.join(p.path(p.work), f"{name}-lr{lr}-s{seed}.lock"), "w") as lock:
+        try:
+            fcntl.flock(lock, fcntl.LOCK_EX | (fcntl.LOCK_NB if role == "seed" else 0))
+        except BlockingIOError:
+            print(f"  {name} lr {lr} seed {seed}: another runner trains it", file=sys.stderr, flush=True)
+            return None
+        if os.path.exists(path):  # finished by the runner that held it
+            return json.load(open(path))
+        return train_cell(p, cli, name, lr, seed, role, path)
+
+
+def train_cell(p, cli, name, lr, seed, role, path):
     work = p.path(p.work)
     unpark(p, f"{name}-lr{lr}-s{seed}")
     base = os.path.join(work, f"{name}-lr{lr}-s{seed}")

@@ -10,6 +10,7 @@ import importlib.machinery
 import importlib.util
 import json
 import os
+import subprocess
 import sys
 import tempfile
 
@@ -160,5 +161,26 @@ with tempfile.TemporaryDirectory() as tmp:
     check("the test figure has none: dense watched nothing", test["charts"] == [])
     check("the test figure says test, and that it was watched",
           "test" in test["y_label"] and "validation" not in test["y_label"] and "(watched)" in test["title"])
+
+with tempfile.TemporaryDirectory() as tmp:  # two runners sharing WORK: a run is trained by one
+    import fcntl
+    p = dataclasses.replace(photos.STEM, work=os.path.join(tmp, "work"), out=os.path.join(tmp, "out"),
+                            parked_at=os.path.join(tmp, "parked"))
+    os.makedirs(p.path(p.out))
+    os.makedirs(p.path(p.work))
+    cli = os.path.join(tmp, "no-cli")  # a run started here would fail: nothing may start
+    with open(os.path.join(p.path(p.work), "01-dot-lr2e-3-s101.lock"), "w") as held:
+        fcntl.flock(held, fcntl.LOCK_EX)  # what the other runner holds while it trains
+        check("a seed another runner trains is skipped", cr.cell(p, cli, "01-dot", "2e-3", 101, "seed") is None)
+        with open(cr.cell_path(p, "01-dot", "2e-3", 101), "w") as f:  # it finishes
+            json.dump({"name": "01-dot", "seed": 101}, f)
+    check("once written, the cell is read, not trained",
+          cr.cell(p, cli, "01-dot", "2e-3", 101, "seed") == {"name": "01-dot", "seed": 101})
+    failed = False
+    try:
+        cr.cell(p, cli, "02-dense", "2e-3", 102, "seed")  # nobody holds it: this runner trains it
+    except (OSError, subprocess.CalledProcessError, SystemExit):
+        failed = True
+    check("a free seed is trained (here: its missing program fails)", failed)
 
 sys.exit(1 if failures else 0)
