@@ -349,6 +349,11 @@ int shootImages(MainWindow& w, const QString& out) {
     w.imageView()->chooser()->chooseTestImage(0);
     settleImages(w);
     ok = shoot(w, out + "/image-photos-set.png") && ok;
+    if (w.heads()->computeOverTestImages()) {  // the distance chart over its 406 test photos
+        while (!w.heads()->showsSet() && w.heads()->setBusy()) QTest::qWait(200);
+        QTest::qWait(300);
+        ok = shoot(w, out + "/image-photos-heads-test-images.png") && ok;
+    }
     if (!w.imageView()->chooser()->openImageFile(out + "/photo-coat.jpg")) return 1;
     settleImages(w);
     return shoot(w, out + "/image-photos-coat.png") && ok ? 0 : 1;
