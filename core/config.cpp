@@ -313,6 +313,20 @@ BlockConfig& ModelConfig::block(BlockKind kind) {
     return const_cast<BlockConfig&>(static_cast<const ModelConfig*>(this)->block(kind));
 }
 
+std::vector<BlockKind> ModelConfig::blockKinds() const {
+    switch (arch) {
+        case Arch::Seq2Seq: return {BlockKind::EncoderSelf, BlockKind::DecoderSelf, BlockKind::Cross};
+        case Arch::Decoder: return {BlockKind::DecoderSelf};
+        case Arch::Vit: return {BlockKind::EncoderSelf};
+    }
+    return {};
+}
+
+bool ModelConfig::hasBlock(BlockKind kind) const {
+    const std::vector<BlockKind> kinds = blockKinds();
+    return std::find(kinds.begin(), kinds.end(), kind) != kinds.end();
+}
+
 bool ModelConfig::hasCross(int layer) const {
     if (arch != Arch::Seq2Seq) return false;
     return !cross.topOnly || layer == decLayers - 1;

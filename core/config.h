@@ -57,6 +57,11 @@ struct ModelConfig {
     BlockConfig& block(BlockKind kind);
     // Whether decoder layer `layer` has cross-attention.
     bool hasCross(int layer) const;
+    // The attention blocks this model has, in order: seq2seq encoder self, decoder self,
+    // cross; a decoder-only model decoder self; a vit encoder self (its patches). The first
+    // is the block that names the model's variant.
+    std::vector<BlockKind> blockKinds() const;
+    bool hasBlock(BlockKind kind) const;
     bool hasEncoder() const { return arch == Arch::Seq2Seq; }
     // An image classifier (arch "vit"): an encoder over patches, no decoder, no vocabulary.
     bool isVision() const { return arch == Arch::Vit; }

@@ -466,8 +466,7 @@ QString ComparisonGrid::variantLabel(const SelectedColumn& col) const {
             return tr("fixed random");
         return QString::fromStdString(b.variant);
     };
-    const BlockConfig& own =
-        c.block(c.hasEncoder() ? BlockKind::EncoderSelf : BlockKind::DecoderSelf);
+    const BlockConfig& own = c.block(c.blockKinds().front());
     const BlockConfig& here = c.block(m_view.kind);
     if (here.variant == own.variant) return name(here);
     //: Column header: the model's variant, then the block shown and its own variant, e.g.

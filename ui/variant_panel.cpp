@@ -48,8 +48,7 @@ QString VariantPanel::describe(const Model& m) {
     const ModelConfig& c = m.config();
     QString s;
     QStringList explained;  // each variant's one sentence once
-    for (BlockKind k : {BlockKind::EncoderSelf, BlockKind::DecoderSelf, BlockKind::Cross}) {
-        if (!c.hasEncoder() && k != BlockKind::DecoderSelf) continue;
+    for (BlockKind k : c.blockKinds()) {  // a vit's encoder, a language model's decoder
         const BlockConfig& b = c.block(k);
         const VariantInfo& info = variantInfo(b.variant);
         //: A block of the model: its kind ("enc self"), its attention variant, its head count
@@ -171,9 +170,8 @@ void VariantPanel::showColumn(const ModelColumn* column, BlockKind kind) {
                     describe(*column->model));
     const ModelConfig& c = column->model->config();
     m_updating = true;
-    // An image model's blocks are its encoder's (arch vit: no decoder), edited as a text one's.
-    const bool has = c.hasEncoder() || c.isVision() || kind == BlockKind::DecoderSelf;
-    buildEditors(has ? c.block(kind) : BlockConfig{});
+    // An image model's block is its encoder's (arch vit: no decoder), edited as a text one's.
+    buildEditors(c.hasBlock(kind) ? c.block(kind) : BlockConfig{});
     m_updating = false;
     updateReset();
 }

@@ -82,6 +82,23 @@ TEST(Config, CrossTopHasCrossOnlyInTheLastLayer) {
     EXPECT_TRUE(c.hasCross(2));
 }
 
+// The blocks a model has, for those who describe or pick one (the Variant dock, column
+// headers): a vit's is its encoder's, a language model's its decoder's.
+TEST(Config, EachArchitectureNamesTheBlocksItHas) {
+    using K = BlockKind;
+    const ModelConfig s2s = ModelConfig::fromJsonText("{}");
+    EXPECT_EQ(s2s.blockKinds(), (std::vector<K>{K::EncoderSelf, K::DecoderSelf, K::Cross}));
+    const ModelConfig lm = ModelConfig::fromJsonText(R"({"arch": "decoder"})");
+    EXPECT_EQ(lm.blockKinds(), std::vector<K>{K::DecoderSelf});
+    EXPECT_FALSE(lm.hasBlock(K::EncoderSelf));
+    const ModelConfig vit = ModelConfig::fromJsonText(
+        R"({"arch": "vit", "image_size": 28, "patch": 4, "encoder_self": {"variant": "dense"}})");
+    EXPECT_EQ(vit.blockKinds(), std::vector<K>{K::EncoderSelf});
+    EXPECT_TRUE(vit.hasBlock(K::EncoderSelf));
+    EXPECT_FALSE(vit.hasBlock(K::DecoderSelf));
+    EXPECT_EQ(vit.block(vit.blockKinds().front()).variant, "dense");
+}
+
 // The option tables: every registered option has a rule, its default passes it, and a
 // resolved block written and read again is the same block.
 TEST(Options, EveryVariantsDefaultsAreValidAndRoundTrip) {

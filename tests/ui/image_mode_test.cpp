@@ -1216,6 +1216,16 @@ TEST_F(ImageMode, TheVariantDockFollowsAClickedPanel) {
         EXPECT_TRUE(
             w.variantPanel()->text().contains(QString::fromStdString(w.columns()[size_t(c)].name)))
             << w.variantPanel()->text().toStdString();
+        // ... and describes the model's own attention, its encoder's over the patches: once
+        // it showed an image model's unused decoder block ("dec self: dot (0 heads)").
+        const BlockConfig& own = w.columns()[size_t(c)].model->config().block(BlockKind::EncoderSelf);
+        const QString text = w.variantPanel()->text();
+        EXPECT_TRUE(text.contains(QString("<b>enc self</b>: %1 (%2 heads)")
+                                      .arg(QString::fromStdString(own.variant))
+                                      .arg(own.heads)))
+            << text.toStdString();
+        EXPECT_FALSE(text.contains("dec self")) << text.toStdString();
+        EXPECT_FALSE(text.contains("cross")) << text.toStdString();
     }
 }
 
