@@ -191,13 +191,13 @@ QString ImageGrid::classAccuracyTip(const ModelColumn& column) const {
         o->task == kClothingPhotosTask
             //: Tooltip of an image model's column header, above each class's accuracy: %1 how
             //: many photos (406)
-            ? tr("<b>Per class</b>, on the %1 validation clothing photos (held out, never "
-                 "trained on):")
+            ? tr("<b>Per class</b>, on the %1 validation clothing photos (never trained on, "
+                 "but the checkpoint was chosen on them; test accuracy: docs/results.md):")
                   .arg(QLocale().toString(qulonglong(o->images)))
             //: Tooltip of an image model's column header, above each class's accuracy: %1 how
             //: many images (5,000)
             : tr("<b>Per class</b>, on the last %1 Fashion-MNIST training images (held "
-                 "out, never trained on):")
+                 "out, never trained on; test accuracy: docs/results.md):")
                   .arg(QLocale().toString(qulonglong(o->images)));
     tip += "<table>";
     const std::vector<std::string>& names = column.model->classNames();

@@ -1698,19 +1698,19 @@ weight %6</source>
         <translation>&lt;b&gt;各类别&lt;/b&gt;：无法读取留出集图像（%1）</translation>
     </message>
     <message>
-        <source>&lt;b&gt;Per class&lt;/b&gt;, on the last %1 Fashion-MNIST training images (held out, never trained on):</source>
-        <extracomment>Tooltip of an image model&apos;s column header, above each class&apos;s accuracy: %1 how many images (5,000)</extracomment>
-        <translation>&lt;b&gt;各类别&lt;/b&gt;准确率，基于 Fashion-MNIST 最后 %1 张训练图像（留出集，从未用于训练）：</translation>
-    </message>
-    <message>
-        <source>&lt;b&gt;Per class&lt;/b&gt;, on the %1 validation clothing photos (held out, never trained on):</source>
-        <extracomment>Tooltip of an image model&apos;s column header, above each class&apos;s accuracy: %1 how many photos (406)</extracomment>
-        <translation>&lt;b&gt;各类别&lt;/b&gt;准确率，基于 %1 张服装照片验证集（留出集，从未用于训练）：</translation>
-    </message>
-    <message>
         <source>&lt;b&gt;Per class&lt;/b&gt;: none, the model does not read the images and classes of a bundled image set (Fashion-MNIST, the clothing photos)</source>
         <extracomment>Tooltip of an image model&apos;s column header</extracomment>
         <translation>&lt;b&gt;各类别&lt;/b&gt;：无，该模型读取的不是内置图像集（Fashion-MNIST、服装照片）的图像和类别</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Per class&lt;/b&gt;, on the %1 validation clothing photos (never trained on, but the checkpoint was chosen on them; test accuracy: docs/results.md):</source>
+        <extracomment>Tooltip of an image model&apos;s column header, above each class&apos;s accuracy: %1 how many photos (406)</extracomment>
+        <translation>&lt;b&gt;各类别&lt;/b&gt;准确率，基于 %1 张服装照片验证集（从未用于训练，但检查点是据此选出的；测试集准确率见 docs/results.md）：</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Per class&lt;/b&gt;, on the last %1 Fashion-MNIST training images (held out, never trained on; test accuracy: docs/results.md):</source>
+        <extracomment>Tooltip of an image model&apos;s column header, above each class&apos;s accuracy: %1 how many images (5,000)</extracomment>
+        <translation>&lt;b&gt;各类别&lt;/b&gt;准确率，基于 Fashion-MNIST 最后 %1 张训练图像（留出集，从未用于训练；测试集准确率见 docs/results.md）：</translation>
     </message>
 </context>
 <context>

@@ -1698,19 +1698,19 @@ weight %6</source>
         <translation>&lt;b&gt;各類別&lt;/b&gt;：無法讀取保留集影像（%1）</translation>
     </message>
     <message>
-        <source>&lt;b&gt;Per class&lt;/b&gt;, on the last %1 Fashion-MNIST training images (held out, never trained on):</source>
-        <extracomment>Tooltip of an image model&apos;s column header, above each class&apos;s accuracy: %1 how many images (5,000)</extracomment>
-        <translation>&lt;b&gt;各類別&lt;/b&gt;準確率，依據 Fashion-MNIST 最後 %1 張訓練影像（保留集，從未用於訓練）：</translation>
-    </message>
-    <message>
-        <source>&lt;b&gt;Per class&lt;/b&gt;, on the %1 validation clothing photos (held out, never trained on):</source>
-        <extracomment>Tooltip of an image model&apos;s column header, above each class&apos;s accuracy: %1 how many photos (406)</extracomment>
-        <translation>&lt;b&gt;各類別&lt;/b&gt;準確率，依據 %1 張服裝照片驗證集（保留集，從未用於訓練）：</translation>
-    </message>
-    <message>
         <source>&lt;b&gt;Per class&lt;/b&gt;: none, the model does not read the images and classes of a bundled image set (Fashion-MNIST, the clothing photos)</source>
         <extracomment>Tooltip of an image model&apos;s column header</extracomment>
         <translation>&lt;b&gt;各類別&lt;/b&gt;：無，此模型讀取的不是內建影像集（Fashion-MNIST、服裝照片）的影像與類別</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Per class&lt;/b&gt;, on the %1 validation clothing photos (never trained on, but the checkpoint was chosen on them; test accuracy: docs/results.md):</source>
+        <extracomment>Tooltip of an image model&apos;s column header, above each class&apos;s accuracy: %1 how many photos (406)</extracomment>
+        <translation>&lt;b&gt;各類別&lt;/b&gt;準確率，依據 %1 張服裝照片驗證集（從未用於訓練，但檢查點是據此選出的；測試集準確率見 docs/results.md）：</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Per class&lt;/b&gt;, on the last %1 Fashion-MNIST training images (held out, never trained on; test accuracy: docs/results.md):</source>
+        <extracomment>Tooltip of an image model&apos;s column header, above each class&apos;s accuracy: %1 how many images (5,000)</extracomment>
+        <translation>&lt;b&gt;各類別&lt;/b&gt;準確率，依據 Fashion-MNIST 最後 %1 張訓練影像（保留集，從未用於訓練；測試集準確率見 docs/results.md）：</translation>
     </message>
 </context>
 <context>
