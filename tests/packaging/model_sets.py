@@ -150,14 +150,14 @@ if a.ui_bench:
         rows = json.loads(out)["results"] if rc == 0 else []
     except (ValueError, KeyError):
         rows = []
-    # The bench runs the first image set with models in the Models box's order and says which
-    # (its id): any image set, with that set's count, so that a second image set changes
-    # nothing here.
+    # The bench runs the three image cases on every image set with models and says which (its
+    # id), each with that set's count: a set added later is covered without editing this.
     rc_sets, sets_out, _ = run(a.cli, "sets", "--json")
     folder = {s["id"]: s["dir"] for s in json.loads(sets_out)} if rc_sets == 0 else {}
     ran = [(folder.get(r.get("set")), r.get("models")) for r in rows]
-    check("attnviz-ui-bench: every image case ran on an image set's models",
-          rc == 0 and len(rows) == 3 and image_sets != [] and
+    check("attnviz-ui-bench: every image case ran on every image set's models",
+          rc == 0 and len(rows) == 3 * len(image_sets) and image_sets != [] and
+          sorted({d for d, _ in ran}) == image_sets and
           all(d in image_sets and m == expected[d] for d, m in ran),
           f"rc {rc}, ran {ran}, image sets {[(d, expected[d]) for d in image_sets]}: {err[-300:]}")
     empty = os.path.join(tmp, "empty-models")
