@@ -72,11 +72,12 @@ void printImageModel(const Model& m, const std::string& path, std::ostream& out)
         << cfg.dFf << ", layers " << cfg.encLayers << ", "
         << (cfg.norm == Norm::Pre ? "pre" : "post") << "-norm\n"
         << "image      " << cfg.imageSize << "×" << cfg.imageSize << " "
-        << (cfg.channels == 3 ? "colour (RGB)" : cfg.channels == 1 ? "grayscale"
-                                                                    : std::to_string(cfg.channels) + " channels")
-        << ", patch " << cfg.patch << " ("
-        << cfg.gridSize() << "×" << cfg.gridSize() << " patches), pool "
-        << (cfg.pool == Pool::Cls ? "cls" : "mean") << ", " << cfg.positions() << " positions\n";
+        << (cfg.channels == 3   ? "colour (RGB)"
+            : cfg.channels == 1 ? "grayscale"
+                                : std::to_string(cfg.channels) + " channels")
+        << ", patch " << cfg.patch << " (" << cfg.gridSize() << "×" << cfg.gridSize()
+        << " patches), pool " << (cfg.pool == Pool::Cls ? "cls" : "mean") << ", " << cfg.positions()
+        << " positions\n";
     if (!cfg.stem.empty()) {  // "stem       3×3 stride-2 convolutions to 24, 48, 64 channels"
         out << "stem       3×3 stride-2 convolutions to ";
         for (size_t i = 0; i < cfg.stem.size(); ++i) out << (i ? ", " : "") << cfg.stem[i];

@@ -315,9 +315,12 @@ BlockConfig& ModelConfig::block(BlockKind kind) {
 
 std::vector<BlockKind> ModelConfig::blockKinds() const {
     switch (arch) {
-        case Arch::Seq2Seq: return {BlockKind::EncoderSelf, BlockKind::DecoderSelf, BlockKind::Cross};
-        case Arch::Decoder: return {BlockKind::DecoderSelf};
-        case Arch::Vit: return {BlockKind::EncoderSelf};
+        case Arch::Seq2Seq:
+            return {BlockKind::EncoderSelf, BlockKind::DecoderSelf, BlockKind::Cross};
+        case Arch::Decoder:
+            return {BlockKind::DecoderSelf};
+        case Arch::Vit:
+            return {BlockKind::EncoderSelf};
     }
     return {};
 }

@@ -41,7 +41,8 @@ std::string otherFormat(const uint8_t* b) {
     if (b[0] == 'G' && b[1] == 'I' && b[2] == 'F' && b[3] == '8') return "a GIF image";
     if (b[0] == 'B' && b[1] == 'M') return "a BMP image";
     if (b[0] == '%' && b[1] == 'P' && b[2] == 'D' && b[3] == 'F') return "a PDF document";
-    if (b[0] == 'P' && b[1] == 'K' && b[2] == 3 && b[3] == 4) return "a ZIP archive (a PyTorch .pt file is one)";
+    if (b[0] == 'P' && b[1] == 'K' && b[2] == 3 && b[3] == 4)
+        return "a ZIP archive (a PyTorch .pt file is one)";
     if (b[0] == 0x1F && b[1] == 0x8B) return "a gzip file";
     if (b[0] == 0x80 && b[1] >= 2 && b[1] <= 5) return "a Python pickle (a PyTorch .pt/.bin file)";
     if (b[0] == '{' || b[0] == '[') return "a JSON text";
@@ -55,8 +56,7 @@ uint64_t headerSize(const uint8_t* first8, uint64_t fileSize) {
     const uint64_t n = readLe64(first8);
     if (n > SafeTensorsFile::kMaxHeaderBytes || n > fileSize - 8) {
         const std::string other = otherFormat(first8);
-        if (!other.empty())
-            throw Error("not a safetensors checkpoint: the file is " + other);
+        if (!other.empty()) throw Error("not a safetensors checkpoint: the file is " + other);
     }
     if (n > SafeTensorsFile::kMaxHeaderBytes) {
         throw Error("oversized header: " + std::to_string(n) + " bytes (limit " +

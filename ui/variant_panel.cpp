@@ -47,7 +47,7 @@ void VariantPanel::retranslateUi() {
 QString VariantPanel::describe(const Model& m) {
     const ModelConfig& c = m.config();
     QString s;
-    QStringList explained;  // each variant's one sentence once
+    QStringList explained;                // each variant's one sentence once
     for (BlockKind k : c.blockKinds()) {  // a vit's encoder, a language model's decoder
         const BlockConfig& b = c.block(k);
         const VariantInfo& info = variantInfo(b.variant);

@@ -40,12 +40,14 @@ const char* kSmallModel =
 // A file of another kind given as a checkpoint is named as what it is (a JPEG once got
 // "oversized header: 5064878326892452095 bytes").
 TEST(SafeTensors, AFileOfAnotherKindIsNamed) {
-    const std::string jpeg = std::string("\xFF\xD8\xFF\xE0\x00\x10JFIF\x00", 11) + std::string(2000, 'x');
+    const std::string jpeg =
+        std::string("\xFF\xD8\xFF\xE0\x00\x10JFIF\x00", 11) + std::string(2000, 'x');
     EXPECT_NE(parseError(jpeg).find("not a safetensors checkpoint: the file is a JPEG image"),
               std::string::npos)
         << parseError(jpeg);
     const std::string png = std::string("\x89PNG\r\n\x1A\n", 8) + std::string(2000, 'x');
-    EXPECT_NE(parseError(png).find("the file is a PNG image"), std::string::npos) << parseError(png);
+    EXPECT_NE(parseError(png).find("the file is a PNG image"), std::string::npos)
+        << parseError(png);
     const std::string pickle = std::string("\x80\x02}q\x00(X", 7) + std::string(2000, 'x');
     EXPECT_NE(parseError(pickle).find("a Python pickle"), std::string::npos) << parseError(pickle);
     // A real checkpoint's first bytes are its header's length, never taken for another kind.

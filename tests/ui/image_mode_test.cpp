@@ -1218,7 +1218,8 @@ TEST_F(ImageMode, TheVariantDockFollowsAClickedPanel) {
             << w.variantPanel()->text().toStdString();
         // ... and describes the model's own attention, its encoder's over the patches: once
         // it showed an image model's unused decoder block ("dec self: dot (0 heads)").
-        const BlockConfig& own = w.columns()[size_t(c)].model->config().block(BlockKind::EncoderSelf);
+        const BlockConfig& own =
+            w.columns()[size_t(c)].model->config().block(BlockKind::EncoderSelf);
         const QString text = w.variantPanel()->text();
         EXPECT_TRUE(text.contains(QString("<b>enc self</b>: %1 (%2 heads)")
                                       .arg(QString::fromStdString(own.variant))
