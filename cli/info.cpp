@@ -38,8 +38,7 @@ void printTextModel(const Model& m, const std::string& path, std::ostream& out) 
         << ", heads " << cfg.heads << ", d_ff " << cfg.dFf << ", layers " << cfg.encLayers << "+"
         << cfg.decLayers << ", max_len " << cfg.maxLen << ", "
         << (cfg.norm == Norm::Pre ? "pre" : "post") << "-norm\n";
-    for (BlockKind k : {BlockKind::EncoderSelf, BlockKind::DecoderSelf, BlockKind::Cross}) {
-        if (!cfg.hasEncoder() && k != BlockKind::DecoderSelf) continue;
+    for (BlockKind k : cfg.blockKinds()) {
         out << std::left << std::setw(14) << blockKindName(k)
             << jsonText(cfg.toJson()[blockKindName(k)]) << "\n";
     }
