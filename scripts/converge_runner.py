@@ -482,12 +482,10 @@ def cost_table(p, cells):
         if mine:
             lines.append(f"| {name} | {mine[0].get('parameters', 0):,} | {len(mine)} | "
                          f"{minutes(mine, 'cpu_s')} | {minutes(mine, 'wall_s')} |")
-    if p.reference:
-        folder, label = p.reference
-        refs = [json.load(open(c)) for c in sorted(glob.glob(os.path.join(p.path(folder), "*.json")))]
-        if refs:
-            lines.append(f"| *{label}* | {refs[0].get('parameters', 0):,} | {len(refs)} | "
-                         f"{minutes(refs, 'cpu_s')} | {minutes(refs, 'wall_s')} |")
+    refs = reference_cells(p)
+    if refs:
+        lines.append(f"| *{p.reference[1]}* | {refs[0].get('parameters', 0):,} | {len(refs)} | "
+                     f"{minutes(refs, 'cpu_s')} | {minutes(refs, 'wall_s')} |")
     if len(lines) <= 3:
         return []
     return lines + ["", "Times are those the runner recorded: an attempt cut off without notice (the "
@@ -516,6 +514,14 @@ def paired_images(mine, dot, truth):
         [x - y for x, y in zip(mean_correct(mine), mean_correct(dot))])["p"]
 
 
+def reference_cells(p):
+    """The reference's cells (p.reference's folder), by seed; none without a reference."""
+    if not p.reference:
+        return []
+    return sorted((json.load(open(c)) for c in glob.glob(os.path.join(p.path(p.reference[0]), "*.json"))),
+                  key=lambda c: c["seed"])
+
+
 def reference_row(p, dot):
     """The reference's row (not attention, not in Holm's family): its seeds, epochs kept,
     validation and test accuracy, and its gap to dot-product with an uncorrected paired
@@ -523,8 +529,7 @@ def reference_row(p, dot):
     if not p.reference:
         return []
     folder, label = p.reference
-    refs = sorted((json.load(open(c)) for c in glob.glob(os.path.join(p.path(folder), "*.json"))),
-                  key=lambda c: c["seed"])
+    refs = reference_cells(p)
     if not refs:
         return []
     truth = test_labels(p) if os.path.exists(p.labels_file) else refs[0]["test_labels"]
