@@ -12,22 +12,26 @@ namespace attnviz {
 namespace {
 
 // The same maps, bit for bit (what the statistics are computed from).
-bool sameMaps(const CapturedBlock& a, const CapturedBlock& b) {
-    if (a.kind != b.kind || a.layer != b.layer || a.weights.size() != b.weights.size())
-        return false;
-    for (size_t h = 0; h < a.weights.size(); ++h) {
-        const Mat &x = a.weights[h], &y = b.weights[h];
+bool sameMaps(const std::vector<Mat>& a, const std::vector<Mat>& b) {
+    if (a.size() != b.size()) return false;
+    for (size_t h = 0; h < a.size(); ++h) {
+        const Mat &x = a[h], &y = b[h];
         if (x.rows() != y.rows() || x.cols() != y.cols() ||
             std::memcmp(x.data(), y.data(), sizeof(*x.data()) * size_t(x.size())) != 0)
             return false;
     }
     return true;
 }
+bool sameMaps(const CapturedBlock& a, const CapturedBlock& b) {
+    return a.kind == b.kind && a.layer == b.layer && sameMaps(a.weights, b.weights);
+}
 
 }  // namespace
 
-ResultStats::ResultStats(std::shared_ptr<const Results> results, const ResultStats* earlier)
+ResultStats::ResultStats(std::shared_ptr<const Results> results, const ResultStats* earlier,
+                         size_t rememberBytes)
     : m_results(results ? std::move(results) : std::make_shared<const Results>()) {
+    std::set<const BlockSlots*> taken;  // the earlier blocks this one shares
     for (const ColumnResult& r : *m_results) {
         std::vector<std::shared_ptr<BlockSlots>> blocks;
         for (const CapturedBlock& block : r.analysis.blocks) {
@@ -51,8 +55,17 @@ ResultStats::ResultStats(std::shared_ptr<const Results> results, const ResultSta
                         hintSource = earlier->m_blocks[c][k].get();
                 }
             }
+            // Else one remembered from an analysis before the earlier one.
+            for (size_t m = 0; earlier && !shared && m < earlier->m_memory.size(); ++m) {
+                const Remembered& old = *earlier->m_memory[m];
+                if (old.result().name == r.name && sameMaps(old.captured(), block)) {
+                    shared = old.block;
+                    ++m_fromMemory;
+                }
+            }
             if (shared) {
                 ++m_shared;
+                taken.insert(shared.get());
             } else {
                 shared = std::make_shared<BlockSlots>(block.weights.size());
                 if (hintSource) shared->hints = fitsOf(*hintSource, shared->count);
@@ -61,6 +74,62 @@ ResultStats::ResultStats(std::shared_ptr<const Results> results, const ResultSta
         }
         m_blocks.push_back(std::move(blocks));
     }
+    if (earlier) remember(*earlier, taken, rememberBytes);
+}
+
+namespace {
+
+// The bytes of every map of `results`.
+size_t mapBytes(const Results& results) {
+    size_t n = 0;
+    for (const ColumnResult& r : results)
+        for (const CapturedBlock& b : r.analysis.blocks)
+            for (const Mat& m : b.weights) n += size_t(m.size()) * sizeof(*m.data());
+    return n;
+}
+
+}  // namespace
+
+size_t ResultStats::rememberedBytes() const {
+    std::set<const Results*> sources;
+    size_t n = 0;
+    for (const auto& m : m_memory)
+        if (sources.insert(m->source.get()).second) n += mapBytes(*m->source);
+    return n;
+}
+
+// The memory: the earlier analysis' blocks that this one did not take over (newest), then what
+// the earlier statistics remembered and this one did not take over, while the analyses they
+// belong to hold at most `most` bytes of maps; each block once (two columns of one name
+// with the same maps share one).
+void ResultStats::remember(const ResultStats& earlier, std::set<const BlockSlots*>& taken,
+                           size_t most) {
+    std::set<const Results*> sources;
+    size_t bytes = 0;
+    auto keep = [&](std::shared_ptr<const Remembered> m) {
+        if (!taken.insert(m->block.get()).second) return true;  // taken over, or kept already
+        if (!sources.count(m->source.get())) {
+            const size_t more = mapBytes(*m->source);
+            if (bytes + more > most) return false;
+            bytes += more;
+            sources.insert(m->source.get());
+        }
+        m_memory.push_back(std::move(m));
+        return true;
+    };
+    const Results& old = *earlier.m_results;
+    for (size_t c = 0; c < old.size(); ++c) {
+        if (!old[c].error.empty()) continue;
+        for (size_t k = 0; k < old[c].analysis.blocks.size(); ++k) {
+            const std::shared_ptr<BlockSlots>& block = earlier.m_blocks[c][k];
+            if (!block || taken.count(block.get())) continue;
+            if (!keep(
+                    std::make_shared<const Remembered>(Remembered{earlier.m_results, c, k, block})))
+                return;
+        }
+    }
+    for (const auto& m : earlier.m_memory)
+        if (!keep(m)) return;
 }
 
 std::vector<std::optional<GaussianFit>> ResultStats::fitsOf(const BlockSlots& block, size_t heads) {

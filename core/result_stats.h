@@ -4,15 +4,18 @@
 // The head statistics (core/head_stats.h) of one set of results, each computed at most once,
 // by whichever thread asks first, and only when asked: the Heads and Offset profiles docks of
 // the app, and the Gaussian residual of the difference maps, share one ResultStats per
-// analysis instead of fitting every head again (issue 26). A new analysis makes a new one;
-// there is no cache beyond it, except that one made with the statistics before it (`earlier`)
-// takes over those of every block whose maps are the same, bit for bit, instead of fitting
-// them again: an input-independent variant's maps at the same length (hard-coded Gaussians,
-// random synthesizers, the learned window: the encoder self-attention of 7 of the 12 bundled
-// English → Spanish models), the encoder's maps when only the target was edited, the results
-// shown while the analysis runs (WorkspaceModel). A block it cannot take over (a sentence of
-// another length) gets the earlier fits of the same column name, kind and layer as hints
-// (fitGaussian with a hint): a hard-coded Gaussian head is then polished, not searched again.
+// analysis instead of fitting every head again (issue 26). A new analysis makes a new one,
+// and one made with the statistics before it (`earlier`) takes over those of every block whose
+// maps are the same, bit for bit, instead of fitting them again: an input-independent
+// variant's maps at the same length (hard-coded Gaussians, random synthesizers, the learned
+// window: the encoder self-attention of 7 of the 12 bundled English → Spanish models), the
+// encoder's maps when only the target was edited, the results shown while the analysis runs
+// (WorkspaceModel). The blocks of earlier analyses that the new one did not take over are
+// remembered, with a copy of their maps, up to kRememberedBytes of maps (the oldest forgotten
+// first): a word removed and typed again, an undo, a sentence of a length seen before finds
+// its input-independent maps there, fitted. A block found nowhere gets the earlier fits of the
+// same column name, kind and layer as hints (fitGaussian with a hint): a hard-coded Gaussian
+// head is then polished, not searched again.
 //
 //   auto stats = std::make_shared<const ResultStats>(results);
 //   stats->compute(stats->heads(BlockKind::EncoderSelf, 0), 2, [] { return false; });
@@ -22,6 +25,8 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <set>
+#include <string>
 #include <vector>
 
 #include "head_stats.h"
@@ -38,12 +43,18 @@ struct HeadKey {
 
 class ResultStats {
 public:
+    // The most bytes of maps of earlier analyses kept for the blocks remembered from them
+    // (about 45 analyses of the 12 bundled models at 47 tokens).
+    static constexpr size_t kRememberedBytes = size_t(32) << 20;
     // earlier (may be null): statistics of a previous analysis, whose blocks with maps equal
     // to this one's (a column of the same name; same kind, layer and weights, bit for bit)
     // are shared, computed or not; of the other blocks of the same name, kind and layer, the
     // fits already made are the hints of this one's.
+    // rememberBytes: the bound of the memory of earlier analyses (kRememberedBytes; tests make
+    // it small).
     explicit ResultStats(std::shared_ptr<const Results> results,
-                         const ResultStats* earlier = nullptr);
+                         const ResultStats* earlier = nullptr,
+                         size_t rememberBytes = kRememberedBytes);
     ResultStats(const ResultStats&) = delete;
     ResultStats& operator=(const ResultStats&) = delete;
 
@@ -73,8 +84,13 @@ public:
     int computedHere() const { return m_computedHere.load(); }
     // How many of those fits a hint certified (polished, not searched: attnviz-ui-bench).
     int certifiedHere() const { return m_certifiedHere.load(); }
-    // How many blocks were taken over from the earlier statistics (for tests).
+    // How many blocks were taken over from the earlier statistics (for tests), and how many of
+    // them from the blocks remembered from analyses before those.
     int sharedBlocks() const { return m_shared; }
+    int rememberedBlocksUsed() const { return m_fromMemory; }
+    // The maps of the analyses the remembered blocks belong to, bytes (for tests: never above
+    // kRememberedBytes).
+    size_t rememberedBytes() const;
 
 private:
     // A mutex and a flag, not std::once_flag: a computation that throws (out of memory) must
@@ -96,15 +112,31 @@ private:
         // one; copied, so that no chain of earlier analyses is kept alive.
         std::vector<std::optional<GaussianFit>> hints;
     };
+    struct Remembered;
+    void remember(const ResultStats& earlier, std::set<const BlockSlots*>& taken, size_t most);
     // The fits made so far of the block's first `heads` heads (the hints of a new block).
     static std::vector<std::optional<GaussianFit>> fitsOf(const BlockSlots& block, size_t heads);
     Slot& slotOf(const HeadKey& head) const;
     // Every head of the blocks `wanted` accepts, of every column that ran, in capture order.
     std::vector<HeadKey> headsWhere(const std::function<bool(const CapturedBlock&)>& wanted) const;
 
+    // A block of an earlier analysis that a later one did not take over: where its maps are
+    // (the analysis they belong to is kept alive, not copied) and its statistics, computed or
+    // not.
+    struct Remembered {
+        std::shared_ptr<const Results> source;
+        size_t column, index;               // the block: source[column].analysis.blocks[index]
+        std::shared_ptr<BlockSlots> block;  // (not "slots": a macro of Qt's)
+        const ColumnResult& result() const { return (*source)[column]; }
+        const CapturedBlock& captured() const { return result().analysis.blocks[index]; }
+    };
+    // Newest first; immutable once made (later statistics copy the list they keep).
+    using Memory = std::vector<std::shared_ptr<const Remembered>>;
+
     std::shared_ptr<const Results> m_results;
     std::vector<std::vector<std::shared_ptr<BlockSlots>>> m_blocks;  // [column][block]
-    int m_shared = 0;
+    Memory m_memory;
+    int m_shared = 0, m_fromMemory = 0;
     mutable std::atomic<int> m_computedHere{0};
     mutable std::atomic<int> m_certifiedHere{0};
 };

@@ -168,3 +168,99 @@ TEST(ResultStats, AnotherLengthPolishesTheGaussianHeadsFromTheirEarlierFits) {
     EXPECT_TRUE(alone.compute(alone.allHeads(), 1, [] { return false; }));
     EXPECT_EQ(alone.certifiedHere(), 0);
 }
+
+// A word removed and typed again: the length of two sentences before. The Gaussian model's
+// self-attention maps of that length were fitted then; they come back from the memory of
+// earlier analyses, equal to computing them again, while the dot-product model's (another
+// sentence) and anything of another length are computed.
+TEST(ResultStats, RemembersTheBlocksOfAnalysesBeforeTheLastOne) {
+    const ResultStats first(twoModels("I want to go to the station", "a b c d"));
+    EXPECT_TRUE(first.compute(first.allHeads(), 2, [] { return false; }));
+    EXPECT_EQ(first.rememberedBlocksUsed(), 0);
+    const ResultStats shorter(twoModels("you read a new book", "d c b"), &first);
+    EXPECT_EQ(shorter.sharedBlocks(), 0);  // other lengths: nothing of the last one
+    EXPECT_TRUE(shorter.compute(shorter.allHeads(), 2, [] { return false; }));
+    EXPECT_GT(shorter.rememberedBytes(), 0u);
+    EXPECT_LE(shorter.rememberedBytes(), ResultStats::kRememberedBytes);
+
+    const auto again = twoModels("she says that the old man reads", "a b c d");  // first's lengths
+    const ResultStats back(again, &shorter);
+    // Which blocks have first's maps, bit for bit: the Gaussian model's windows, which depend
+    // on the lengths alone.
+    int sameBlocks = 0, sameHeads = 0, gaussianSelf = 0;
+    for (size_t c = 0; c < again->size(); ++c)
+        for (const CapturedBlock& b : (*again)[c].analysis.blocks) {
+            gaussianSelf += (*again)[c].name == "gaussian" && b.kind != BlockKind::Cross;
+            for (const CapturedBlock& old : first.results()[c].analysis.blocks) {
+                bool same = old.kind == b.kind && old.layer == b.layer &&
+                            old.weights.size() == b.weights.size();
+                for (size_t h = 0; same && h < b.weights.size(); ++h)
+                    same = old.weights[h].rows() == b.weights[h].rows() &&
+                           old.weights[h].cols() == b.weights[h].cols() &&
+                           old.weights[h] == b.weights[h];
+                if (same) ++sameBlocks, sameHeads += b.heads;
+            }
+        }
+    ASSERT_GT(gaussianSelf, 0);
+    ASSERT_GE(sameBlocks, gaussianSelf);
+    EXPECT_EQ(back.rememberedBlocksUsed(), sameBlocks);
+    EXPECT_EQ(back.sharedBlocks(), sameBlocks);
+    EXPECT_EQ(back.computedCount(), sameHeads);  // fitted two analyses before
+    EXPECT_TRUE(back.compute(back.allHeads(), 2, [] { return false; }));
+    const int all = int(back.allHeads().size());
+    EXPECT_EQ(back.computedHere(), all - sameHeads);
+    for (const HeadKey& k : back.allHeads()) {
+        const CapturedBlock& b = (*again)[k.column].analysis.blocks[k.block];
+        const HeadStats want =
+            headStats({{&b.weights[size_t(k.head)], b.kind == BlockKind::DecoderSelf}});
+        const HeadStats& got = back.at(k);
+        EXPECT_EQ(got.entropy, want.entropy);
+        EXPECT_EQ(got.distance, want.distance);
+        EXPECT_EQ(got.fit.offset, want.fit.offset);
+        EXPECT_EQ(got.fit.sigma, want.fit.sigma);
+        EXPECT_EQ(got.fit.r2, want.fit.r2);
+    }
+    // The memory is the statistics': made without them, nothing is remembered.
+    const ResultStats alone(again);
+    EXPECT_EQ(alone.rememberedBlocksUsed(), 0);
+    EXPECT_EQ(alone.computedCount(), 0);
+}
+
+// However many analyses follow one another, the maps kept for the memory stay within its
+// bound, and the oldest are forgotten first: with room for the two analyses before the last,
+// a length seen two analyses before the last is found again, one seen three before is not.
+TEST(ResultStats, TheMemoryStaysWithinItsBoundForgettingTheOldestFirst) {
+    const auto analysis = [](int words) {
+        const std::string list[] = {"you", "read", "a", "new", "book", "in", "the", "park"};
+        std::string s;
+        for (int w = 0; w < words; ++w) s += (w ? " " : "") + list[w % 8];
+        return twoModels(s, "a b c");
+    };
+    const auto bytes = [](const Results& results) {
+        size_t n = 0;
+        for (const ColumnResult& r : results)
+            for (const CapturedBlock& b : r.analysis.blocks)
+                for (const Mat& m : b.weights) n += size_t(m.size()) * sizeof(*m.data());
+        return n;
+    };
+    // Room for the 7- and 6-word analyses' maps, not for the 5-word one's as well.
+    const size_t bound = bytes(*analysis(7)) + bytes(*analysis(6));
+    std::shared_ptr<const ResultStats> stats;
+    for (int words : {5, 6, 7, 8}) {
+        stats = std::make_shared<const ResultStats>(analysis(words), stats.get(), bound);
+        EXPECT_EQ(stats->rememberedBlocksUsed(), 0);
+        EXPECT_LE(stats->rememberedBytes(), bound);
+    }
+    EXPECT_EQ(stats->rememberedBytes(), bound);  // 7 and 6 words remembered
+    const ResultStats five(analysis(5), stats.get(), bound);
+    EXPECT_EQ(five.rememberedBlocksUsed(), 0);  // forgotten
+    EXPECT_LE(five.rememberedBytes(), bound);
+    const ResultStats six(analysis(6), stats.get(), bound);
+    EXPECT_GT(six.rememberedBlocksUsed(), 0);
+    // With the default bound, nothing of these small analyses is forgotten.
+    std::shared_ptr<const ResultStats> roomy;
+    for (int words : {5, 6, 7, 8})
+        roomy = std::make_shared<const ResultStats>(analysis(words), roomy.get());
+    const ResultStats fiveAgain(analysis(5), roomy.get());
+    EXPECT_GT(fiveAgain.rememberedBlocksUsed(), 0);
+}
