@@ -167,7 +167,7 @@ void EvalCommand::runImages(const Context& ctx, Model& model) {
     const ImageTask* task = findImageTask(m_task);
     if (!task)
         throw Error("'" + m_model + "' is an image model (arch \"vit\"): evaluate it with --task " +
-                    kFashionMnistTask + " or " + kClothingPhotosTask);
+                    imageTaskNames());
     if (std::find(kSplits.begin(), kSplits.end(), m_split) == kSplits.end())
         throw Error("--split must be " + alternatives(kSplits) + ", got '" + excerpt(m_split) +
                     "'");

@@ -2,6 +2,7 @@
 #include "garment_cutout.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <opencv2/core.hpp>
 #include <opencv2/imgproc.hpp>
@@ -216,6 +217,27 @@ GarmentCutout cutOutGarment(const ColorImage& photo, int size, InvertMode invert
     c.model.borderMean = borderLuma(photo);
     c.found = true;
     return c;
+}
+
+std::vector<uint8_t> cutOutColorGarment(const ColorImage& photo, int size, GarmentCutout* cut) {
+    GarmentCutout own = cutOutGarment(photo, size, InvertMode::No);
+    GarmentCutout& c = cut ? (*cut = std::move(own)) : own;
+    if (!c.found) return prepareColorModelImage(photo, size);
+    const std::array<uint8_t, 3> pad = {kCutoutPad, kCutoutPad, kCutoutPad};
+    const PixelBox& b = c.box;
+    ColorImage crop;  // [box height, box width, 3]
+    crop.width = b.x1 - b.x0;
+    crop.height = b.y1 - b.y0;
+    crop.rgb.resize(size_t(crop.width) * size_t(crop.height) * 3);
+    for (int y = b.y0; y < b.y1; ++y)
+        for (int x = b.x0; x < b.x1; ++x) {
+            const size_t from = size_t(y) * size_t(c.work.width) + size_t(x);
+            const size_t to = size_t(y - b.y0) * size_t(crop.width) + size_t(x - b.x0);
+            const bool garment = c.mask.pixels[from] != 0;
+            for (size_t k = 0; k < 3; ++k)
+                crop.rgb[3 * to + k] = garment ? c.work.rgb[3 * from + k] : pad[k];
+        }
+    return prepareColorModelImage(crop, size, &pad);
 }
 
 std::string cutoutSummary(const GarmentCutout& cut) {

@@ -32,7 +32,9 @@
 // written to a file), a work copy shorter than kCutoutMinSide, a photo without contrast, or
 // a mask of less than kCutoutMinArea of the photo or nearly all of it — the plain conversion
 // (core/image_input.h) is used instead and `note` says why: never a crash, always an image.
+#include <cstdint>
 #include <string>
+#include <vector>
 
 #include "image_input.h"
 
@@ -76,6 +78,19 @@ struct GarmentCutout {
 // `photo` prepared for a model of `size` × `size` images as above. Error when the photo is
 // empty or its buffer is not width × height × 3, or `size` < 1.
 GarmentCutout cutOutGarment(const ColorImage& photo, int size, InvertMode invert);
+
+// The background of a colour model's cut-out input: mid-gray, as far from a black garment as
+// from a white one.
+constexpr uint8_t kCutoutPad = 128;
+
+// A colour model's `size` × `size` RGB input with the garment cut out of its background
+// (resources/data/clothing-photos-cutout/README.md): steps 1–3 above, then the mask's box of
+// the work copy in colour, every pixel of it outside the mask kCutoutPad gray, its longer side
+// scaled to `size` and centred on kCutoutPad gray (prepareColorModelImage with that pad). When
+// nothing is cut out, prepareColorModelImage of the photo itself, and `cut->note` says why.
+// `cut` (may be null) receives the steps. Result [size, size, 3]; errors as cutOutGarment's.
+std::vector<uint8_t> cutOutColorGarment(const ColorImage& photo, int size,
+                                        GarmentCutout* cut = nullptr);
 
 // What was done to the photo, as a model's source line says it: ", garment cut out" and
 // ", inverted" when so; when nothing was cut out, ", trimmed and fitted; not cut out: " and

@@ -171,7 +171,8 @@ std::vector<std::vector<Tap>> taps(int src, int dst) {
 
 }  // namespace
 
-std::vector<uint8_t> prepareColorModelImage(const ColorImage& photo, int size) {
+std::vector<uint8_t> prepareColorModelImage(const ColorImage& photo, int size,
+                                            const std::array<uint8_t, 3>* pad) {
     if (size < 1) throw Error("the model's image size must be at least 1");
     const int w = photo.width, h = photo.height;
     if (w < 1 || h < 1) throw Error("the image is empty");
@@ -189,7 +190,8 @@ std::vector<uint8_t> prepareColorModelImage(const ColorImage& photo, int size) {
     for (size_t i = 0; i < photo.rgb.size(); ++i) sum[i % 3] += photo.rgb[i];
     const uint64_t area = uint64_t(w) * uint64_t(h);
     std::vector<uint8_t> out(size_t(size) * size_t(size) * 3);
-    for (size_t i = 0; i < out.size(); ++i) out[i] = uint8_t((2 * sum[i % 3] + area) / (2 * area));
+    for (size_t i = 0; i < out.size(); ++i)
+        out[i] = pad ? (*pad)[i % 3] : uint8_t((2 * sum[i % 3] + area) / (2 * area));
     const auto tx = taps(w, tw), ty = taps(h, th);
     // The weights of one output pixel sum to w · h (at most 64 Mi: kMaxImagePixels), times 255
     // and 2 well inside 64 bits.

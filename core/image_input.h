@@ -9,6 +9,7 @@
 //   GrayImage photo = render::readImageFile("shoe.jpg");        // 600×400, dark on light
 //   ModelImage in = prepareModelImage(photo, 28, InvertMode::Auto);
 //   ImageAnalysis a = model.analyzeImage(in.pixels);             // in.inverted == true
+#include <array>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -80,7 +81,9 @@ ModelImage prepareModelImage(const GrayImage& image, int size, InvertMode invert
 //     channel's mean over the photo, rounded half up).
 // Integer arithmetic only: the same photo gives the same bytes on every machine. An image of
 // exactly size × size comes back unchanged. Result [size, size, 3]. Error when the image is
-// empty, its buffer is not width × height × 3, or `size` < 1.
-std::vector<uint8_t> prepareColorModelImage(const ColorImage& image, int size);
+// empty, its buffer is not width × height × 3, or `size` < 1. `pad`, when given, is the colour
+// of step 2 instead of the mean (a garment cut out of its background: the background's colour).
+std::vector<uint8_t> prepareColorModelImage(const ColorImage& image, int size,
+                                            const std::array<uint8_t, 3>* pad = nullptr);
 
 }  // namespace attnviz

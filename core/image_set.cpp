@@ -100,15 +100,25 @@ std::string clothingPhotosDir() {
     return env && *env ? env : bundledModelDirectory() + "/../data/clothing-photos";
 }
 
-ImageSet loadClothingPhotos(const std::string& dir, const std::string& split) {
+std::string clothingCutoutDir() {
+    const char* env = std::getenv("ATTNVIZ_CLOTHING_PHOTOS_CUTOUT");
+    return env && *env ? env : bundledModelDirectory() + "/../data/clothing-photos-cutout";
+}
+
+namespace {
+
+// loadClothingPhotos, with the advice for a missing file: where the set is bundled, and the
+// environment variable that names another place.
+ImageSet loadPhotos(const std::string& dir, const std::string& split, const std::string& folder,
+                    const std::string& variable) {
     if (split != "train" && split != "validation" && split != "test")
         throw Error(
             "the clothing photos have the splits \"train\", \"validation\" and \"test\", "
             "not \"" +
             split + "\"");
-    const std::string advice =
-        "they are bundled with attnviz in data/clothing-photos beside the models; set "
-        "ATTNVIZ_CLOTHING_PHOTOS to the directory that holds them";
+    const std::string advice = "they are bundled with attnviz in data/" + folder +
+                               " beside the models; set " + variable +
+                               " to the directory that holds them";
     const std::string classesPath = dir + "/classes.txt";
     std::string listed;
     try {
@@ -141,8 +151,17 @@ ImageSet loadClothingPhotos(const std::string& dir, const std::string& split) {
     return s;
 }
 
+}  // namespace
+
+ImageSet loadClothingPhotos(const std::string& dir, const std::string& split) {
+    return loadPhotos(dir, split, "clothing-photos", "ATTNVIZ_CLOTHING_PHOTOS");
+}
+
 ImageSet ImageTask::load(const std::string& split) const {
     if (name == kClothingPhotosTask) return loadClothingPhotos(clothingPhotosDir(), split);
+    if (name == kClothingCutoutTask)
+        return loadPhotos(clothingCutoutDir(), split, "clothing-photos-cutout",
+                          "ATTNVIZ_CLOTHING_PHOTOS_CUTOUT");
     if (split != "train" && split != "validation" && split != "test")
         throw Error("task '" + name +
                     "' has the splits \"train\", \"validation\" and \"test\", "
@@ -183,8 +202,17 @@ const std::vector<ImageTask>& imageTasks() {
     static const std::vector<ImageTask> t{
         {kFashionMnistTask, 28, 1, &fashionMnistClasses()},
         {kClothingPhotosTask, 64, 3, &clothingPhotoClasses()},
+        {kClothingCutoutTask, 64, 3, &clothingPhotoClasses()},
     };
     return t;
+}
+
+std::string imageTaskNames() {
+    std::string out;
+    const auto& tasks = imageTasks();
+    for (size_t i = 0; i < tasks.size(); ++i)
+        out += (i == 0 ? "" : i + 1 == tasks.size() ? " or " : ", ") + tasks[i].name;
+    return out;
 }
 
 const ImageTask* findImageTask(const std::string& name) {

@@ -6,7 +6,9 @@
 //    dataset-fashion-mnist), 28 × 28 grayscale, read from its four IDX files (core/idx.h), with
 //    a deterministic validation split held out from its training images;
 //  - "clothing-photos": the bundled real photos of resources/data/clothing-photos/ (issue 49),
-//    64 × 64 RGB, split by contributor into train, validation and test files.
+//    64 × 64 RGB, split by contributor into train, validation and test files;
+//  - "clothing-photos-cutout": the same photos with the garment cut out of its background
+//    (resources/data/clothing-photos-cutout/, the same rows in the same splits).
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -57,6 +59,10 @@ const std::vector<std::string>& clothingPhotoClasses();
 // data/clothing-photos beside the bundled models (core/bundled_models.h).
 std::string clothingPhotosDir();
 
+// Where the cut-out photos are: $ATTNVIZ_CLOTHING_PHOTOS_CUTOUT when set, else
+// data/clothing-photos-cutout beside the bundled models.
+std::string clothingCutoutDir();
+
 // "train" (1,898 photos), "validation" (406) or "test" (406) of the set in `dir`
 // (<split>-images-idx4-ubyte[.gz], <split>-labels-idx1-ubyte[.gz], classes.txt). Error naming
 // the file and the rule when a file is missing or hostile, the images are not [N, 64, 64, 3],
@@ -66,6 +72,7 @@ ImageSet loadClothingPhotos(const std::string& dir, const std::string& split);
 // The image tasks' names (train and eval --task).
 constexpr const char* kFashionMnistTask = "fashion-mnist";
 constexpr const char* kClothingPhotosTask = "clothing-photos";
+constexpr const char* kClothingCutoutTask = "clothing-photos-cutout";
 
 // An image task: what its images are and where its splits come from.
 struct ImageTask {
@@ -82,8 +89,11 @@ struct ImageTask {
     // classifies this task's images: arch "vit", the same image size, channels and classes.
     void checkModel(const ModelConfig& cfg, const std::string& what) const;
 };
-// Every image task, fashion-mnist first.
+// Every image task, fashion-mnist first (then clothing-photos, clothing-photos-cutout: two
+// tasks of the same shape and classes, which imageTaskFor tells apart by name only).
 const std::vector<ImageTask>& imageTasks();
+// Their names for a message: "fashion-mnist, clothing-photos or clothing-photos-cutout".
+std::string imageTaskNames();
 // The task called `name`, or nullptr when it is not an image task.
 const ImageTask* findImageTask(const std::string& name);
 // The image task whose images and class names `cfg` and `classNames` take, or nullptr (a model

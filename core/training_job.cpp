@@ -78,7 +78,7 @@ void checkImageArch(const JobSpec& spec, const ModelConfig& cfg) {
     if (!task) {
         if (cfg.isVision())
             throw Error("an image model (arch \"vit\") trains on images: use --task " +
-                        std::string(kFashionMnistTask) + " or " + kClothingPhotosTask);
+                        imageTaskNames());
         return;
     }
     task->checkModel(cfg, "the model");
@@ -125,8 +125,7 @@ void validateJobSpec(const JobSpec& spec) {
             throw Error(
                 "watch either an image task's test split (--watch-test) or a file (--watch)");
         if (spec.watchTest && !isImageTask(spec.task))
-            throw Error("--watch-test needs an image task (--task " +
-                        std::string(kFashionMnistTask) + " or " + kClothingPhotosTask +
+            throw Error("--watch-test needs an image task (--task " + imageTaskNames() +
                         "): only they have a test split; with --data, --watch names a file");
         if (!spec.watch.empty() && spec.data.empty())
             throw Error("--watch FILE goes with --data (a file of its format)");
@@ -144,8 +143,7 @@ void validateJobSpec(const JobSpec& spec) {
         throw Error("recording attention over training needs a probe sentence (--probe)");
     const bool images = isImageTask(spec.task);
     if (ImageAugment::parse(spec.train.augment).any() && !images)
-        throw Error("--augment applies to image tasks (--task " + std::string(kFashionMnistTask) +
-                    " or " + kClothingPhotosTask + ") only");
+        throw Error("--augment applies to image tasks (--task " + imageTaskNames() + ") only");
     const auto task = spec.task.empty() || images ? nullptr : makeTask(spec.task);
     if (spec.init.empty()) {
         const ModelConfig cfg = specConfig(spec);

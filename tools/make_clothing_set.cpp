@@ -56,6 +56,7 @@
 
 #include "core/error.h"
 #include "core/file_io.h"
+#include "core/garment_cutout.h"
 #include "core/idx.h"
 #include "core/image_input.h"
 #include "core/input_limits.h"
@@ -199,7 +200,7 @@ std::string labelsFile(const std::string& split) {
     return split + "-labels-idx1-ubyte.gz";
 }
 
-int make(const fs::path& source, const fs::path& outDir) {
+int make(const fs::path& source, const fs::path& outDir, bool cutout) {
     std::vector<Photo> photos = readLabels(source);
     if (photos.empty())
         throw Error((source / "labels.csv").string() + " has no photo of the classes");
@@ -212,12 +213,15 @@ int make(const fs::path& source, const fs::path& outDir) {
     std::string imagesTsv = "split\trow\timage\tcontributor\tlabel\tkids\n";
     std::array<std::vector<uint8_t>, 3> pixels, labels;
     std::array<std::array<int, kClassCount>, 3> perClass{};
-    int smallest = kSide * 100, done = 0;
+    int smallest = kSide * 100, done = 0, cutOut = 0;
     for (const Photo& p : photos) {
         const ColorImage photo =
             render::readColorImageFile((source / "images" / (p.image + ".jpg")).string());
         smallest = std::min(smallest, std::max(photo.width, photo.height));
-        const std::vector<uint8_t> im = prepareColorModelImage(photo, kSide);
+        GarmentCutout cut;
+        const std::vector<uint8_t> im =
+            cutout ? cutOutColorGarment(photo, kSide, &cut) : prepareColorModelImage(photo, kSide);
+        cutOut += cut.found;
         const int s = p.split;
         imagesTsv += std::string(kSplits[s]) + "\t" + std::to_string(labels[size_t(s)].size()) +
                      "\t" + p.image + "\t" + p.contributor + "\t" + kClasses[p.label] + "\t" +
@@ -278,6 +282,7 @@ int make(const fs::path& source, const fs::path& outDir) {
         }
         std::cout << " | " << all << " |\n";
     }
+    if (cutout) std::cerr << "cut out: " << cutOut << " of " << photos.size() << " photos\n";
     std::cerr << "wrote " << photos.size() << " photos to " << outDir.string()
               << " (the smallest longer side: " << smallest << " pixels)\n";
     return 0;
@@ -328,7 +333,7 @@ int sheet(const fs::path& out, const fs::path& dir, const std::string& split, in
 }
 
 int usage() {
-    std::cerr << "usage: attnviz-make-clothing-set SOURCE OUTDIR\n"
+    std::cerr << "usage: attnviz-make-clothing-set [--cutout] SOURCE OUTDIR\n"
                  "       attnviz-make-clothing-set --sheet OUT.png [--split S] [--count N] DIR\n";
     return 2;
 }
@@ -360,8 +365,10 @@ int main(int argc, char** argv) {
             QGuiApplication app(argc, argv);  // fonts for the captions
             return sheet(out, args[i], split, count);
         }
+        const bool cutout = !args.empty() && args[0] == "--cutout";
+        if (cutout) args.erase(args.begin());
         if (args.size() != 2 || args[0].rfind("-", 0) == 0) return usage();
-        return make(args[0], args[1]);
+        return make(args[0], args[1], cutout);
     } catch (const std::exception& e) {
         std::cerr << "attnviz-make-clothing-set: " << e.what() << "\n";
         return 1;

@@ -224,3 +224,37 @@ TEST(GarmentCutout, GrayIsBt601) {
     const ColorImage c{3, 1, {255, 0, 0, 0, 255, 0, 77, 77, 77}};
     EXPECT_EQ(grayImage(c).pixels, std::vector<uint8_t>({76, 150, 77}));
 }
+
+// A colour model's cut-out input (the cut-out clothing photos): the garment's own colour in
+// the middle, mid-gray where the rug was, the garment filling the longer side; a photo with
+// nothing to cut out is the plain colour input, background and all.
+TEST(GarmentCutout, AColourCutOutKeepsTheGarmentsColourOnGray) {
+    const ColorImage p = photo(240, 200, {30, 40, 160}, {215, 200, 170}, {190, 175, 150});
+    GarmentCutout cut;
+    const std::vector<uint8_t> im = cutOutColorGarment(p, 64, &cut);
+    ASSERT_TRUE(cut.found) << cut.note;
+    ASSERT_EQ(im.size(), size_t(64 * 64 * 3));
+    auto at = [&](int x, int y) { return &im[(size_t(y) * 64 + size_t(x)) * 3]; };
+    for (const auto& [x, y] : {std::pair{0, 0}, {63, 0}, {0, 63}, {63, 63}})
+        for (int k = 0; k < 3; ++k) EXPECT_EQ(at(x, y)[k], kCutoutPad) << x << "," << y;
+    // The body's centre: the garment's blue (±6 of noise, averaged).
+    const uint8_t* mid = at(32, 40);
+    EXPECT_NEAR(mid[0], 30, 8);
+    EXPECT_NEAR(mid[1], 40, 8);
+    EXPECT_NEAR(mid[2], 160, 8);
+    // Wider than tall (the sleeves): the width fills the 64 pixels; nothing of the rug's beige
+    // is left (a pixel is the garment's blue, the gray or a mix of the two at the edge).
+    int garmentColumns = 0, beige = 0;
+    for (int x = 0; x < 64; ++x) garmentColumns += at(x, 20)[2] > 140;
+    for (size_t i = 0; i < im.size(); i += 3) beige += im[i] > 170 && im[i + 1] > 160;
+    EXPECT_GE(garmentColumns, 58);
+    EXPECT_EQ(beige, 0);
+    // Without the steps asked for: the same pixels.
+    EXPECT_EQ(cutOutColorGarment(p, 64), im);
+
+    ColorImage flat{120, 100, std::vector<uint8_t>(120 * 100 * 3, 90)};
+    GarmentCutout none;
+    EXPECT_EQ(cutOutColorGarment(flat, 64, &none), prepareColorModelImage(flat, 64));
+    EXPECT_FALSE(none.found);
+    EXPECT_FALSE(none.note.empty());
+}

@@ -41,6 +41,7 @@ CHECKS = [
     ["scripts/experiment-converge", "--check"],
     ["scripts/experiment-photos", "--check"],
     ["scripts/experiment-photos", "--stem", "--check"],
+    ["scripts/experiment-photos", "--cutout", "--check"],
     ["scripts/experiment-converge-text", "--check"],
 ]
 SECTION = re.compile(r"<!-- ([\w-]+):begin -->(.*?)<!-- \1:end -->", re.S)
