@@ -43,8 +43,10 @@ struct HeadKey {
 
 class ResultStats {
 public:
-    // The most bytes of maps of earlier analyses kept for the blocks remembered from them
-    // (about 45 analyses of the 12 bundled models at 47 tokens).
+    // The most bytes of maps of earlier analyses kept for the blocks remembered from them: an
+    // analysis of the 12 bundled models at 47 tokens holds about 2.5 MiB (6 blocks of 4 heads
+    // of 47 × 47 floats each), so about a dozen analyses, of which one edit makes several (each
+    // stage shown while it runs; attnviz-ui-bench with ATTNVIZ_BENCH_TRACE prints the use).
     static constexpr size_t kRememberedBytes = size_t(32) << 20;
     // earlier (may be null): statistics of a previous analysis, whose blocks with maps equal
     // to this one's (a column of the same name; same kind, layer and weights, bit for bit)

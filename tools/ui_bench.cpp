@@ -335,11 +335,13 @@ int main(int argc, char** argv) {
                         if (Panel* p = g->panelAt(c, h)) p->redrawNow();
             }
             w.repaint();  // synchronously, what is on screen
+            // ATTNVIZ_BENCH_TRACE: what each edit fitted, took over and remembered.
             if (qEnvironmentVariableIsSet("ATTNVIZ_BENCH_TRACE")) {
                 const auto& st = w.workspace()->stats();
                 QTextStream(stderr)
                     << "run " << run << ": fitted " << st->computedHere() << ", shared "
-                    << st->sharedBlocks() << " (remembered " << st->rememberedBlocksUsed() << ")\n";
+                    << st->sharedBlocks() << " (remembered " << st->rememberedBlocksUsed()
+                    << "), memory " << st->rememberedBytes() / 1024 << " KiB\n";
             }
             if (run >= 2) {  // two warm-up runs
                 ms.push_back(t.nsecsElapsed() / 1e6);
