@@ -208,11 +208,9 @@ const std::vector<ImageTask>& imageTasks() {
 }
 
 std::string imageTaskNames() {
-    std::string out;
-    const auto& tasks = imageTasks();
-    for (size_t i = 0; i < tasks.size(); ++i)
-        out += (i == 0 ? "" : i + 1 == tasks.size() ? " or " : ", ") + tasks[i].name;
-    return out;
+    std::vector<std::string> names;
+    for (const ImageTask& t : imageTasks()) names.push_back(t.name);
+    return alternatives(names);
 }
 
 const ImageTask* findImageTask(const std::string& name) {

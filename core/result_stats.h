@@ -11,11 +11,11 @@
 // window: the encoder self-attention of 7 of the 12 bundled English → Spanish models), the
 // encoder's maps when only the target was edited, the results shown while the analysis runs
 // (WorkspaceModel). The blocks of earlier analyses that the new one did not take over are
-// remembered, with a copy of their maps, up to kRememberedBytes of maps (the oldest forgotten
-// first): a word removed and typed again, an undo, a sentence of a length seen before finds
-// its input-independent maps there, fitted. A block found nowhere gets the earlier fits of the
-// same column name, kind and layer as hints (fitGaussian with a hint): a hard-coded Gaussian
-// head is then polished, not searched again.
+// remembered, the analyses they belong to kept alive (not copied) up to kRememberedBytes of
+// maps (the oldest forgotten first): a word removed and typed again, an undo, a sentence of a
+// length seen before finds its input-independent maps there, fitted. A block found nowhere gets the
+// earlier fits of the same column name, kind and layer as hints (fitGaussian with a hint): a
+// hard-coded Gaussian head is then polished, not searched again.
 //
 //   auto stats = std::make_shared<const ResultStats>(results);
 //   stats->compute(stats->heads(BlockKind::EncoderSelf, 0), 2, [] { return false; });
