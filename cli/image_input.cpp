@@ -69,6 +69,29 @@ ImageInput::Loaded loadCutout(const Model& m, const std::string& path, InvertMod
                std::to_string(photo.height) + " pixels" + cutoutSummary(cut) + ")";
     return l;
 }
+
+// A colour model's photo with the garment cut out on gray (cutOutColorGarment), as the cut-out
+// clothing photos were made; its steps written to `steps` when given.
+ImageInput::Loaded loadColourCutout(const Model& m, const std::string& path,
+                                    const std::string& steps) {
+    const ColorImage photo = render::readColorImageFile(path);
+    GarmentCutout cut;
+    ImageInput::Loaded l;
+    try {
+        l.pixels = cutOutColorGarment(photo, m.config().imageSize, &cut);
+    } catch (const Error& e) {
+        throw Error("'" + path + "': " + e.what());
+    }
+    if (!steps.empty()) render::writeColorPng(steps, cutoutStepsImage(cut));
+    const bool fitted = photo.width != m.config().imageSize || photo.height != photo.width;
+    l.source = "file '" + path + "' (" + std::to_string(photo.width) + "×" +
+               std::to_string(photo.height) + " pixels, colour" +
+               (cut.found ? std::string(", garment cut out on gray")
+                : fitted  ? ", fitted on its mean colour; not cut out: " + cut.note
+                          : std::string()) +
+               ")";
+    return l;
+}
 #endif
 
 ImageInput::Loaded loadFile(const Model& m, const std::string& path, InvertMode invert) {
@@ -125,14 +148,16 @@ void ImageInput::addOptions(CLI::App* c, bool many) {
             ->capture_default_str();
     m_prepareOption =
         c->add_option("--prepare", m_prepare,
-                      "With --image and a grayscale model: cutout (the garment cut out of its "
-                      "background, cropped and centred as Fashion-MNIST's items are) or plain "
-                      "(docs/model-spec.md 3.11); a colour model takes the photo as it is (3.12)")
+                      "With --image: cutout (the garment cut out of its background; for a "
+                      "grayscale model also cropped, centred and inverted as Fashion-MNIST's "
+                      "items are) or plain (docs/model-spec.md 3.11, 3.12). Default: cutout for "
+                      "a grayscale model; for a colour model, as the photos it was trained on "
+                      "were made (cut out for clothing-photos-cutout, plain otherwise)")
             ->check(CLI::IsMember({"cutout", "plain"}))
             ->capture_default_str();
     c->add_option("--save-steps", m_saveSteps,
-                  "With --image and --prepare cutout: write the steps to this PNG file (the "
-                  "mask over the photo | the crop | the image the model saw)");
+                  "With --image and a cut-out: write the steps to this PNG file (the mask "
+                  "over the photo | the crop | the image the model saw)");
     c->add_option("--fashion-mnist", m_index,
                   "Image models of Fashion-MNIST: the Fashion-MNIST image of this index (of "
                   "--split)")
@@ -140,7 +165,8 @@ void ImageInput::addOptions(CLI::App* c, bool many) {
     c->add_option("--photo", m_photo,
                   "Colour image models of the clothing photos: the bundled photo of this index "
                   "(of --split: train has 1,898 photos, validation and test 406 each; any index "
-                  "past a split's end is refused with its size)")
+                  "past a split's end is refused with its size), of the cut-out set for a model "
+                  "trained on it")
         ->check(integerIn(0));  // the split's size bounds it (its message names the size)
     c->add_option("--split", m_split,
                   "With --fashion-mnist: test or train; with --photo: test, validation or train")
@@ -233,17 +259,30 @@ ImageInput::Loaded ImageInput::load(const Model& m, const std::string& modelPath
             "'" + modelPath +
             "' is an image model: give --image FILE, --fashion-mnist INDEX or --photo INDEX");
     const bool colour = m.config().channels == 3;
-    if (colour && !file.empty() &&
-        (m_prepareOption->count() || m_invertOption->count() || !m_saveSteps.empty()))
+    // The task the model was trained on: a colour model's photo is prepared as that task's
+    // photos were (cut out for clothing-photos-cutout, fitted as it is otherwise) unless
+    // --prepare says otherwise; --photo reads that task's photos.
+    const ImageTask* task = imageTaskFor(m.config(), m.classNames(), m.training().task);
+    const bool colourCutout =
+        colour && (m_prepareOption->count() ? parsePrepareMode(m_prepare) == PrepareMode::Cutout
+                                            : task && task->cutOut);
+    if (colour && !file.empty() && m_invertOption->count())
         throw Error("'" + modelPath +
-                    "' is a colour model: it takes a photo as it is (docs/model-spec.md 3.12), so "
-                    "--prepare, --invert and --save-steps do not apply");
+                    "' is a colour model: it reads a photo's colours (docs/model-spec.md 3.12), "
+                    "so --invert does not apply");
+    if (colour && !file.empty() && !m_saveSteps.empty() && !colourCutout)
+        throw Error("'" + modelPath + "' was trained on photos as they are (" +
+                    (task ? task->name : std::string("not a bundled set")) +
+                    "), so nothing is cut out: give --prepare cutout with --save-steps");
     Loaded l;
     if (m_index >= 0)
         l = loadSetImage(kFashionMnistTask, m, modelPath, m_split, m_index);
     else if (m_photo >= 0)
-        l = loadSetImage(kClothingPhotosTask, m, modelPath, m_split, m_photo);
+        l = loadSetImage(task && task->channels == 3 ? task->name : kClothingPhotosTask, m,
+                         modelPath, m_split, m_photo);
 #ifdef ATTNVIZ_RENDER
+    else if (colourCutout)
+        l = loadColourCutout(m, file, m_saveSteps);
     else if (!colour && parsePrepareMode(m_prepare) == PrepareMode::Cutout)
         l = loadCutout(m, file, parseInvertMode(m_invert), m_saveSteps);
 #endif
@@ -267,7 +306,7 @@ ImageSet ImageInput::loadMany(const Model& m, const std::string& modelPath, int 
         throw Error("give one image (--image, --fashion-mnist, --photo) or a count, not both");
     if (!m_save.empty())
         throw Error("--save-input saves one image: give --image, --fashion-mnist or --photo");
-    const ImageTask* task = imageTaskFor(m.config(), m.classNames());
+    const ImageTask* task = imageTaskFor(m.config(), m.classNames(), m.training().task);
     if (!task)
         throw Error("'" + modelPath +
                     "' was not trained on a bundled image set (Fashion-MNIST, the clothing "

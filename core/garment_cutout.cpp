@@ -222,7 +222,11 @@ GarmentCutout cutOutGarment(const ColorImage& photo, int size, InvertMode invert
 std::vector<uint8_t> cutOutColorGarment(const ColorImage& photo, int size, GarmentCutout* cut) {
     GarmentCutout own = cutOutGarment(photo, size, InvertMode::No);
     GarmentCutout& c = cut ? (*cut = std::move(own)) : own;
-    if (!c.found) return prepareColorModelImage(photo, size);
+    if (!c.found) {
+        std::vector<uint8_t> plain = prepareColorModelImage(photo, size);
+        if (cut) c.colorModel = {size, size, plain};
+        return plain;
+    }
     const std::array<uint8_t, 3> pad = {kCutoutPad, kCutoutPad, kCutoutPad};
     const PixelBox& b = c.box;
     ColorImage crop;  // [box height, box width, 3]
@@ -237,7 +241,12 @@ std::vector<uint8_t> cutOutColorGarment(const ColorImage& photo, int size, Garme
             for (size_t k = 0; k < 3; ++k)
                 crop.rgb[3 * to + k] = garment ? c.work.rgb[3 * from + k] : pad[k];
         }
-    return prepareColorModelImage(crop, size, &pad);
+    std::vector<uint8_t> in = prepareColorModelImage(crop, size, &pad);
+    if (cut) {
+        c.colorModel = {size, size, in};
+        c.colorCrop = std::move(crop);
+    }
+    return in;
 }
 
 std::string cutoutSummary(const GarmentCutout& cut) {
@@ -263,15 +272,24 @@ ColorImage cutoutStepsImage(const GarmentCutout& cut) {
         cv::drawContours(work, contours, -1, cv::Scalar(255, 0, 255), std::max(1, work.rows / 160));
         panels.push_back(work);
         cv::Mat crop;
-        cv::cvtColor(view(cut.crop), crop, cv::COLOR_GRAY2RGB);
+        if (!cut.colorCrop.rgb.empty())
+            crop = view(cut.colorCrop).clone();
+        else
+            cv::cvtColor(view(cut.crop), crop, cv::COLOR_GRAY2RGB);
         panels.push_back(crop);
     } else if (!work.empty()) {
         panels.push_back(work);
     }
-    const int side = int(std::lround(std::sqrt(double(cut.model.pixels.size()))));
-    cv::Mat model(side, side, CV_8UC1, const_cast<uint8_t*>(cut.model.pixels.data()));
+    const bool colour = !cut.colorModel.rgb.empty();
+    const int side = colour ? cut.colorModel.width
+                            : int(std::lround(std::sqrt(double(cut.model.pixels.size()))));
     cv::Mat model3;
-    cv::cvtColor(model, model3, cv::COLOR_GRAY2RGB);
+    if (colour) {
+        model3 = view(cut.colorModel).clone();
+    } else {
+        cv::Mat model(side, side, CV_8UC1, const_cast<uint8_t*>(cut.model.pixels.data()));
+        cv::cvtColor(model, model3, cv::COLOR_GRAY2RGB);
+    }
     panels.push_back(model3);
     int height = 0;
     for (const cv::Mat& p : panels) height = std::max(height, p.rows);

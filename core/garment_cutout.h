@@ -73,6 +73,9 @@ struct GarmentCutout {
     GrayImage mask;      // steps 2–3: [work], 255 garment, 0 background (empty: not found)
     PixelBox box;        // step 4: the mask's bounding box in the work copy
     GrayImage crop;      // step 4: the box, gray, inverted, levelled, background 0
+    // A colour model's (cutOutColorGarment; empty otherwise): the box in colour with the
+    // background kCutoutPad gray, and the [size, size, 3] input made of it.
+    ColorImage colorCrop, colorModel;
 };
 
 // `photo` prepared for a model of `size` × `size` images as above. Error when the photo is
@@ -88,7 +91,8 @@ constexpr uint8_t kCutoutPad = 128;
 // the work copy in colour, every pixel of it outside the mask kCutoutPad gray, its longer side
 // scaled to `size` and centred on kCutoutPad gray (prepareColorModelImage with that pad). When
 // nothing is cut out, prepareColorModelImage of the photo itself, and `cut->note` says why.
-// `cut` (may be null) receives the steps. Result [size, size, 3]; errors as cutOutGarment's.
+// `cut` (may be null) receives the steps, colorCrop and colorModel included. Result
+// [size, size, 3]; errors as cutOutGarment's.
 std::vector<uint8_t> cutOutColorGarment(const ColorImage& photo, int size,
                                         GarmentCutout* cut = nullptr);
 
@@ -100,7 +104,8 @@ std::string cutoutSummary(const GarmentCutout& cut);
 // The steps side by side for a person to look at: the work copy with the background darkened
 // and the garment's outline drawn | the crop | the model's image, each scaled to the work
 // copy's height (the model's image with square pixels), on a gray canvas with a 4-pixel gap.
-// When nothing was found: the work copy (or the photo's plain gray) | the model's image.
+// When nothing was found: the work copy (or the photo's plain gray) | the model's image. A
+// colour cut-out (cutOutColorGarment) shows its crop and the model's image in colour.
 ColorImage cutoutStepsImage(const GarmentCutout& cut);
 
 }  // namespace attnviz

@@ -202,7 +202,7 @@ const std::vector<ImageTask>& imageTasks() {
     static const std::vector<ImageTask> t{
         {kFashionMnistTask, 28, 1, &fashionMnistClasses()},
         {kClothingPhotosTask, 64, 3, &clothingPhotoClasses()},
-        {kClothingCutoutTask, 64, 3, &clothingPhotoClasses()},
+        {kClothingCutoutTask, 64, 3, &clothingPhotoClasses(), /*cutOut=*/true},
     };
     return t;
 }
@@ -219,18 +219,26 @@ const ImageTask* findImageTask(const std::string& name) {
     return nullptr;
 }
 
-const ImageTask* imageTaskFor(const ModelConfig& cfg, const std::vector<std::string>& classNames) {
+const ImageTask* imageTaskFor(const ModelConfig& cfg, const std::vector<std::string>& classNames,
+                              const std::string& trainedOn) {
     if (!cfg.isVision()) return nullptr;
+    auto fits = [&](const ImageTask& t) {
+        return cfg.imageSize == t.imageSize && cfg.channels == t.channels &&
+               classNames == *t.classes;
+    };
+    if (const ImageTask* named = findImageTask(trainedOn); named && fits(*named)) return named;
     for (const ImageTask& t : imageTasks())
-        if (cfg.imageSize == t.imageSize && cfg.channels == t.channels && classNames == *t.classes)
-            return &t;
+        if (fits(t)) return &t;
     return nullptr;
 }
 
-const ImageTask* imageTaskReadBy(const ModelConfig& cfg,
-                                 const std::vector<std::string>& classNames) {
-    if (const ImageTask* exact = imageTaskFor(cfg, classNames)) return exact;
+const ImageTask* imageTaskReadBy(const ModelConfig& cfg, const std::vector<std::string>& classNames,
+                                 const std::string& trainedOn) {
+    if (const ImageTask* exact = imageTaskFor(cfg, classNames, trainedOn)) return exact;
     if (!cfg.isVision()) return nullptr;
+    if (const ImageTask* named = findImageTask(trainedOn);
+        named && cfg.imageSize == named->imageSize && cfg.channels == named->channels)
+        return named;
     for (const ImageTask& t : imageTasks())
         if (cfg.imageSize == t.imageSize && cfg.channels == t.channels) return &t;
     return nullptr;

@@ -79,6 +79,9 @@ struct ImageTask {
     std::string name;
     int imageSize = 0, channels = 1;
     const std::vector<std::string>* classes = nullptr;
+    // Its photos have the garment cut out on kCutoutPad gray (core/garment_cutout.h): a
+    // person's photo for its models is prepared so (cutOutColorGarment), not only fitted.
+    bool cutOut = false;
     // "train" (trained on), "validation" (held out: chooses the checkpoint) or "test" (the
     // final numbers only). Error naming the split otherwise, or what is wrong with the files.
     ImageSet load(const std::string& split) const;
@@ -97,13 +100,16 @@ std::string imageTaskNames();
 // The task called `name`, or nullptr when it is not an image task.
 const ImageTask* findImageTask(const std::string& name);
 // The image task whose images and class names `cfg` and `classNames` take, or nullptr (a model
-// trained on images of the person's own making).
-const ImageTask* imageTaskFor(const ModelConfig& cfg, const std::vector<std::string>& classNames);
-// The task whose images a model of `cfg` reads, for browsing them: imageTaskFor, else the first
-// task of the same image size and channels (a model of that shape with class names of its own),
-// else nullptr (a shape no bundled task has).
-const ImageTask* imageTaskReadBy(const ModelConfig& cfg,
-                                 const std::vector<std::string>& classNames);
+// trained on images of the person's own making). `trainedOn`, the task the checkpoint's training
+// record names (Model::training().task; "" when none), picks among tasks of the same shape and
+// classes (the plain and the cut-out clothing photos); without it, the first such task.
+const ImageTask* imageTaskFor(const ModelConfig& cfg, const std::vector<std::string>& classNames,
+                              const std::string& trainedOn = {});
+// The task whose images a model of `cfg` reads, for browsing them: imageTaskFor, else the task
+// `trainedOn` names or the first task of the same image size and channels (a model of that
+// shape with class names of its own), else nullptr (a shape no bundled task has).
+const ImageTask* imageTaskReadBy(const ModelConfig& cfg, const std::vector<std::string>& classNames,
+                                 const std::string& trainedOn = {});
 bool isImageTask(const std::string& task);
 // Every task train and eval take: the text tasks (core/tasks.h, taskNames) and the image task.
 std::vector<std::string> allTaskNames();

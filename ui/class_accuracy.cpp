@@ -34,7 +34,7 @@ ClassAccuracies::Outcome compute(const ModelColumn& column, ClassAccuracies::Ima
         const std::lock_guard<std::mutex> g(*column.lock);
         return column.model->clone();
     }();
-    const ImageTask* task = imageTaskFor(model.config(), model.classNames());
+    const ImageTask* task = imageTaskFor(model.config(), model.classNames(), model.training().task);
     if (!task) {
         out.foreign = true;
         return out;

@@ -138,13 +138,18 @@ void ImageChooser::retranslateUi() {
     m_prepareBox->setItemText(0, tr("cut out the garment"));
     m_prepareBox->setItemText(1, tr("whole image"));
     m_prepareBox->setToolTip(
-        tr("Cut out: the garment is separated from its background by colour and texture "
-           "(GrabCut), cropped, centred and inverted as Fashion-MNIST's items are. Whole "
-           "image: the image is made 28 × 28 as it is."));
-    // A colour task reads a photo as it is: nothing to cut out or invert.
-    for (QWidget* w :
-         std::initializer_list<QWidget*>{m_invertLabel, m_invertBox, m_prepareLabel, m_prepareBox})
+        colour() ? tr("Cut out: the garment is separated from its background by colour and "
+                      "texture (GrabCut) and set on gray, as the photos these models learned "
+                      "from were. Whole image: the photo fitted as it is.")
+                 : tr("Cut out: the garment is separated from its background by colour and "
+                      "texture (GrabCut), cropped, centred and inverted as Fashion-MNIST's items "
+                      "are. Whole image: the image is made 28 × 28 as it is."));
+    // A colour task reads a photo's colours: nothing to invert; only a task whose photos were
+    // cut out (ImageTask::cutOut) cuts a person's photo out.
+    for (QWidget* w : std::initializer_list<QWidget*>{m_invertLabel, m_invertBox})
         w->setVisible(!colour());
+    for (QWidget* w : std::initializer_list<QWidget*>{m_prepareLabel, m_prepareBox})
+        w->setVisible(!colour() || m_task->cutOut);
     m_original->setToolTip(tr("Your image"));
     m_seen->setToolTip(seenTip());
     if (m_own) setPreviewTips();

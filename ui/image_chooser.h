@@ -133,6 +133,8 @@ private:
     // pasted), named `ownName` in the model's source; older requests are given up.
     void startOpening(Decode decode, const QString& path, const std::string& ownName);
     bool colour() const { return m_task->channels == 3; }
+    // A colour task whose photos were cut out, with "cut out the garment" chosen.
+    bool colourCutout() const;
     void fillFilter();  // the task's classes
     void finishOpening(std::shared_ptr<Opened> opened, const QString& path,
                        const std::string& ownName);

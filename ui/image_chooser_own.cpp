@@ -45,6 +45,7 @@ struct ImageChooser::Opened {
     const ImageTask* task = nullptr;  // whose input it is made for
     int width = 0, height = 0;        // the image as decoded
     std::vector<uint8_t> colourSeen;  // a colour task's input: [S, S, 3], the photo fitted
+    std::vector<uint8_t> colourCut;   // a cut-out task's (ImageTask::cutOut): cut[0], steps[0]
     // A gray task's: (empty for a colour task)
     ModelImage seen[2];        // the whole image: as it is, inverted
     bool autoInverts = false;  // what InvertMode::Auto chooses for the whole image
@@ -93,6 +94,14 @@ void ImageChooser::startOpening(Decode decode, const QString& path, const std::s
                 out->height = color.height;
                 if (task->channels == 3) {  // read as it is (model-spec 3.12)
                     out->colourSeen = prepareColorModelImage(color, kSize);
+                    if (task->cutOut) {  // as the task's photos were made: cut out on gray
+                        if (cancel->load()) throw Cancelled();
+                        out->colourCut = cutOutColorGarment(color, kSize, &out->cut[0]);
+                        out->steps[0] = render::qImage(cutoutStepsImage(out->cut[0]))
+                                            .scaled(3 * chooser::kPreview, chooser::kPreview - 4,
+                                                    Qt::KeepAspectRatio, Qt::SmoothTransformation);
+                        out->cut[0].work = {};
+                    }
                     out->preview =
                         render::qImage(color).scaled(chooser::kPreview - 4, chooser::kPreview - 4,
                                                      Qt::KeepAspectRatio, Qt::SmoothTransformation);
@@ -259,16 +268,24 @@ void ImageChooser::showOwnImage() {
                              ? tr("Your pasted image")
                              : tr("Your image: %1").arg(QFileInfo(m_ownPath).fileName());
     if (colour()) {
+        const bool cutout = colourCutout();
+        const GarmentCutout& cut = m_own->cut[0];
+        const std::string how = !cutout ? ", fitted on its mean colour"
+                                : cut.found
+                                    ? ", garment cut out on gray"
+                                    : ", fitted on its mean colour; not cut out: " + cut.note;
         const QSignalBlocker b(m_strip);
         m_strip->setCurrentRow(-1);
         m_testIndex = -1;
-        m_model->setImage(m_own->colourSeen, std::nullopt,
+        m_model->setImage(cutout ? m_own->colourCut : m_own->colourSeen, std::nullopt,
                           m_ownName + " (" + std::to_string(m_own->width) + "×" +
-                              std::to_string(m_own->height) +
-                              " pixels, colour, fitted on its mean colour)");
-        showPreviews(m_own->preview);
+                              std::to_string(m_own->height) + " pixels, colour" + how + ")");
+        showPreviews(cutout ? m_own->steps[0] : m_own->preview);
         setPreviewTips();
-        m_note->setText(name);
+        m_note->setText(
+            cutout && !cut.found
+                ? tr("%1 (no garment cut out: %2)").arg(name, QString::fromStdString(cut.note))
+                : name);
         return;
     }
     const bool cutout = m_prepare == PrepareMode::Cutout, invert = ownInverted();
@@ -291,6 +308,10 @@ void ImageChooser::showOwnImage() {
             : name);
 }
 
+bool ImageChooser::colourCutout() const {
+    return colour() && m_task->cutOut && m_prepare == PrepareMode::Cutout;
+}
+
 bool ImageChooser::ownInverted() const {
     if (colour()) return false;
     if (m_prepare == PrepareMode::Cutout) return m_invert != InvertMode::No;
@@ -305,6 +326,19 @@ QString ImageChooser::seenTip() const {
 }
 
 void ImageChooser::setPreviewTips() {
+    if (colourCutout()) {
+        const GarmentCutout& cut = m_own->cut[0];
+        m_original->setToolTip(
+            cut.found ? tr("Your image with the garment found outlined, and the garment cropped "
+                           "on gray; the models read it as the %1 × %1 image on the right")
+                            .arg(m_task->imageSize)
+                      : tr("No garment was cut out (%1): the whole image is used")
+                            .arg(QString::fromStdString(cut.note)));
+        m_seen->setToolTip(seenTip() +
+                           tr(": your photo with the garment cut out on gray, as the photos "
+                              "these models learned from were made"));
+        return;
+    }
     if (colour()) {
         m_original->setToolTip(tr("Your image"));
         m_seen->setToolTip(

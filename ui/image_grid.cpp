@@ -188,7 +188,7 @@ QString ImageGrid::classAccuracyTip(const ModelColumn& column) const {
         return tr("<b>Per class</b>: the held-out images could not be read (%1)")
             .arg(o->error.toHtmlEscaped());
     QString tip =
-        o->task == kClothingPhotosTask
+        o->task == kClothingPhotosTask || o->task == kClothingCutoutTask
             //: Tooltip of an image model's column header, above each class's accuracy: %1 how
             //: many photos (406)
             ? tr("<b>Per class</b>, on the %1 validation clothing photos (never trained on, "

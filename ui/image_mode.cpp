@@ -75,7 +75,9 @@ void MainWindow::updateMode() {
     if (image) {
         const ImageTask* task = nullptr;
         for (const ModelColumn& c : columns())
-            if (!task && c.model) task = imageTaskReadBy(c.model->config(), c.model->classNames());
+            if (!task && c.model)
+                task = imageTaskReadBy(c.model->config(), c.model->classNames(),
+                                       c.model->training().task);
         m_imageView->chooser()->setTask(task ? task : findImageTask(kFashionMnistTask));
     }
     if (m_heads)

@@ -54,6 +54,9 @@ QString taskLabel(const std::string& task) {
     //: An image set's name, as in "the clothing-photo test images" (issue 49)
     if (task == kClothingPhotosTask)
         return QCoreApplication::translate("attnviz::ui::ImageTasks", "clothing-photo");
+    //: An image set's name, as in "the cut-out clothing-photo test images" (issue 49)
+    if (task == kClothingCutoutTask)
+        return QCoreApplication::translate("attnviz::ui::ImageTasks", "cut-out clothing-photo");
     return QString::fromStdString(task);
 }
 

@@ -1649,6 +1649,18 @@ weight %6</source>
         <source>: your photo as it is, its longer side scaled to %1 pixels and the rest filled with its mean colour, as the clothing photos were made</source>
         <translation>：您的照片原样读入，长边缩放到 %1 像素，其余部分用照片的平均颜色填充，与服装照片数据集的制作方式相同</translation>
     </message>
+    <message>
+        <source>Cut out: the garment is separated from its background by colour and texture (GrabCut) and set on gray, as the photos these models learned from were. Whole image: the photo fitted as it is.</source>
+        <translation>抠出：按颜色和纹理把衣物从背景中分离（GrabCut），放在灰色背景上，与这些模型学习所用的照片一致。整幅图像：照片按原样缩放。</translation>
+    </message>
+    <message>
+        <source>Your image with the garment found outlined, and the garment cropped on gray; the models read it as the %1 × %1 image on the right</source>
+        <translation>你的图像，找到的衣物已描出轮廓，以及裁剪后放在灰色背景上的衣物；模型读取的是右边的 %1 × %1 图像</translation>
+    </message>
+    <message>
+        <source>: your photo with the garment cut out on gray, as the photos these models learned from were made</source>
+        <translation>：你的照片，衣物已抠出并放在灰色背景上，与这些模型学习所用的照片制作方式一致</translation>
+    </message>
 </context>
 <context>
     <name>attnviz::ui::ImageGrid</name>
@@ -1724,6 +1736,11 @@ weight %6</source>
         <source>clothing-photo</source>
         <extracomment>An image set&apos;s name, as in &quot;the clothing-photo test images&quot; (issue 49)</extracomment>
         <translation>服装照片</translation>
+    </message>
+    <message>
+        <source>cut-out clothing-photo</source>
+        <extracomment>An image set&apos;s name, as in &quot;the cut-out clothing-photo test images&quot; (issue 49)</extracomment>
+        <translation>抠出衣物的服装照片</translation>
     </message>
 </context>
 <context>

@@ -1649,6 +1649,18 @@ weight %6</source>
         <source>: your photo as it is, its longer side scaled to %1 pixels and the rest filled with its mean colour, as the clothing photos were made</source>
         <translation>：您的照片原樣讀入，長邊縮放到 %1 像素，其餘部分以照片的平均顏色填滿，與服裝照片資料集的製作方式相同</translation>
     </message>
+    <message>
+        <source>Cut out: the garment is separated from its background by colour and texture (GrabCut) and set on gray, as the photos these models learned from were. Whole image: the photo fitted as it is.</source>
+        <translation>摳出：依顏色和紋理把衣物從背景中分離（GrabCut），放在灰色背景上，與這些模型學習所用的照片一致。整幅影像：照片照原樣縮放。</translation>
+    </message>
+    <message>
+        <source>Your image with the garment found outlined, and the garment cropped on gray; the models read it as the %1 × %1 image on the right</source>
+        <translation>你的影像，找到的衣物已描出輪廓，以及裁切後放在灰色背景上的衣物；模型讀取的是右邊的 %1 × %1 影像</translation>
+    </message>
+    <message>
+        <source>: your photo with the garment cut out on gray, as the photos these models learned from were made</source>
+        <translation>：你的照片，衣物已摳出並放在灰色背景上，與這些模型學習所用的照片製作方式一致</translation>
+    </message>
 </context>
 <context>
     <name>attnviz::ui::ImageGrid</name>
@@ -1724,6 +1736,11 @@ weight %6</source>
         <source>clothing-photo</source>
         <extracomment>An image set&apos;s name, as in &quot;the clothing-photo test images&quot; (issue 49)</extracomment>
         <translation>服裝照片</translation>
+    </message>
+    <message>
+        <source>cut-out clothing-photo</source>
+        <extracomment>An image set&apos;s name, as in &quot;the cut-out clothing-photo test images&quot; (issue 49)</extracomment>
+        <translation>摳出衣物的服裝照片</translation>
     </message>
 </context>
 <context>

@@ -11,6 +11,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
+#include <type_traits>
 
 #include "cli/cli.h"
 #include "cli_run.h"
@@ -32,14 +33,20 @@ std::string le32(uint32_t v) {
     return {char(v), char(v >> 8), char(v >> 16), char(v >> 24)};
 }
 
-// A 24-bit BMP of w × h gray pixels given by `gray(x, y)`.
+// A 24-bit BMP of w × h pixels given by `gray(x, y)`: a gray value, or an RGB array.
 template <class F>
 void writeBmp(const std::string& path, int w, int h, F gray) {
     const int stride = (w * 3 + 3) / 4 * 4;
     std::string px;
     for (int y = h - 1; y >= 0; --y) {  // bottom-up
         std::string row;
-        for (int x = 0; x < w; ++x) row.append(3, char(gray(x, y)));
+        for (int x = 0; x < w; ++x) {
+            const auto v = gray(x, y);
+            if constexpr (std::is_integral_v<decltype(v)>)
+                row.append(3, char(v));
+            else  // BMP keeps blue, green, red
+                row += {char(v[2]), char(v[1]), char(v[0])};
+        }
         row.resize(size_t(stride), '\0');
         px += row;
     }
@@ -432,17 +439,20 @@ TEST(ImageCli, AColourModelReadsPhotosAsTheyAre) {
     // photo's dark shirt stays dark (no inversion).
     EXPECT_GT(img["pixels"][0].get<int>(), 150);
     EXPECT_LT(img["pixels"][(32 * 64 + 32) * 3].get<int>(), 60);
-    // Grayscale-only preparation is refused by name.
-    for (const std::vector<std::string>& extra :
-         {std::vector<std::string>{"--prepare", "plain"}, {"--invert", "no"}})
-        EXPECT_HAS(cli([&] {
-                       std::vector<std::string> args{"classify", "--model", colourModel(),
-                                                     "--image", photoFile};
-                       args.insert(args.end(), extra.begin(), extra.end());
-                       return args;
-                   }())
-                       .err,
-                   "is a colour model: it takes a photo as it is");
+    // Grayscale-only preparation is refused by name; --prepare plain is this model's way
+    // already (it was not trained on cut-out photos), and steps need a cut-out.
+    EXPECT_HAS(
+        cli({"classify", "--model", colourModel(), "--image", photoFile, "--invert", "no"}).err,
+        "is a colour model: it reads a photo's colours (docs/model-spec.md 3.12), so "
+        "--invert does not apply");
+    const Result plain = cli({"classify", "--model", colourModel(), "--image", photoFile,
+                              "--prepare", "plain", "--json"});
+    ASSERT_EQ(plain.code, 0) << plain.err;
+    EXPECT_EQ(json::parse(plain.out)["probabilities"], json::parse(a.out)["probabilities"]);
+    EXPECT_HAS(cli({"classify", "--model", colourModel(), "--image", photoFile, "--save-steps",
+                    tmp("colour-steps.png")})
+                   .err,
+               "was trained on photos as they are (clothing-photos), so nothing is cut out");
     // eval: 406 validation photos, predictions matching the confusion matrix.
     const std::string out = tmp("colour-predictions.tsv");
     const Result e = cli({"eval", "--model", colourModel(), "--task", "clothing-photos", "--split",
@@ -524,4 +534,50 @@ TEST(ImageCli, ClassifyTakesManyImagesAndFolders) {
                "the folder holds no image files");
     // Other commands still take one image.
     EXPECT_NE(cli({"attention", "--model", vitModel(), "--image", single, single}).code, 0);
+}
+
+// A colour model trained on the cut-out photos (its training record's task, issue 49) reads a
+// person's photo as that set was made: the garment cut out on kCutoutPad gray, its steps
+// saved on request; --photo reads the cut-out set; --prepare plain fits the photo as it is.
+TEST(ImageCli, AModelOfTheCutOutPhotosCutsAPersonsPhotoOut) {
+    const std::string model = tmp("cutout-trained.safetensors");
+    const Result t = cli({"train", "--init", colourModel(), "--task", "clothing-photos-cutout",
+                          "--steps", "1", "--batch-size", "2", "--out", model});
+    ASSERT_EQ(t.code, 0) << t.err;
+    const Result info = cli({"info", "--model", model, "--json"});
+    EXPECT_HAS(info.out, "clothing-photos-cutout");
+    // A blue shirt on a beige rug, 120 × 100: no rug is left, the corners are the pad gray.
+    const std::string photoFile = tmp("cutout-photo.bmp"), steps = tmp("cutout-steps.png"),
+                      seen = tmp("cutout-seen.png");
+    writeBmp(photoFile, 120, 100, [](int x, int y) -> std::array<uint8_t, 3> {
+        const bool shirt = x > 30 && x < 90 && y > 15 && y < 90;
+        return shirt ? std::array<uint8_t, 3>{30, 40, 160} : std::array<uint8_t, 3>{215, 200, 170};
+    });
+    const Result a = cli({"attention", "--model", model, "--image", photoFile, "--save-steps",
+                          steps, "--save-input", seen});
+    ASSERT_EQ(a.code, 0) << a.err;
+    const json img = json::parse(a.out)["image"];
+    EXPECT_HAS(img["source"].get<std::string>(), "120×100 pixels, colour, garment cut out on gray");
+    const auto& px = img["pixels"];
+    for (int k = 0; k < 3; ++k) EXPECT_EQ(px[k].get<int>(), 128) << "the corner is the pad";
+    EXPECT_LT(px[(32 * 64 + 32) * 3].get<int>(), 60) << "the shirt's blue at the centre";
+    EXPECT_GT(px[(32 * 64 + 32) * 3 + 2].get<int>(), 130);
+    auto magic = [](const std::string& f) {
+        std::string b(4, '\0');
+        std::ifstream(f, std::ios::binary).read(b.data(), 4);
+        return b.substr(1, 3);
+    };
+    EXPECT_EQ(magic(steps), "PNG");
+    EXPECT_EQ(magic(seen), "PNG");
+    // --prepare plain: the photo fitted on its mean colour, as a plain model reads it.
+    const Result p =
+        cli({"attention", "--model", model, "--image", photoFile, "--prepare", "plain"});
+    ASSERT_EQ(p.code, 0) << p.err;
+    const json plainImg = json::parse(p.out)["image"];
+    EXPECT_HAS(plainImg["source"].get<std::string>(), "fitted on its mean colour");
+    EXPECT_NE(plainImg["pixels"][0].get<int>(), 128);
+    // The bundled photo of an index is the cut-out set's.
+    const Result b = cli({"attention", "--model", model, "--photo", "5"});
+    ASSERT_EQ(b.code, 0) << b.err;
+    EXPECT_EQ(json::parse(b.out)["image"]["source"], "clothing-photos-cutout test image 5");
 }

@@ -251,10 +251,28 @@ TEST(GarmentCutout, AColourCutOutKeepsTheGarmentsColourOnGray) {
     EXPECT_EQ(beige, 0);
     // Without the steps asked for: the same pixels.
     EXPECT_EQ(cutOutColorGarment(p, 64), im);
+    // The steps keep the colour: the crop is the box in colour (its corners outside the
+    // garment gray), the model's image the result; the steps image shows both in colour.
+    EXPECT_EQ(cut.colorModel.rgb, im);
+    EXPECT_EQ(cut.colorModel.width, 64);
+    EXPECT_EQ(cut.colorCrop.width, cut.box.x1 - cut.box.x0);
+    EXPECT_EQ(cut.colorCrop.height, cut.box.y1 - cut.box.y0);
+    const ColorImage steps = cutoutStepsImage(cut);
+    int blue = 0;
+    for (size_t i = 0; i < steps.rgb.size(); i += 3)
+        blue += steps.rgb[i + 2] > 120 && steps.rgb[i] < 70 && steps.rgb[i + 1] < 80;
+    EXPECT_GT(blue, int(steps.rgb.size() / 3 / 10)) << "the crop and the model's image in colour";
+    GarmentCutout grayCut = cutOutGarment(p, 64, InvertMode::No);
+    const ColorImage graySteps = cutoutStepsImage(grayCut);
+    int grayBlue = 0;
+    for (size_t i = 0; i < graySteps.rgb.size(); i += 3)
+        grayBlue += graySteps.rgb[i + 2] > 120 && graySteps.rgb[i] < 70;
+    EXPECT_LT(grayBlue, blue) << "a gray model's steps show its crop in gray";
 
     ColorImage flat{120, 100, std::vector<uint8_t>(120 * 100 * 3, 90)};
     GarmentCutout none;
     EXPECT_EQ(cutOutColorGarment(flat, 64, &none), prepareColorModelImage(flat, 64));
+    EXPECT_EQ(none.colorModel.rgb, prepareColorModelImage(flat, 64));
     EXPECT_FALSE(none.found);
     EXPECT_FALSE(none.note.empty());
 }

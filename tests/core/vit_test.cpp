@@ -521,6 +521,20 @@ TEST(ImageTasks, TheClothingPhotosLoadWithTheirSplitsAndRefuseModelsThatDoNotFit
     EXPECT_EQ(imageTaskFor(colour, clothingPhotoClasses()), t);
     EXPECT_EQ(imageTaskFor(gray, fashionMnistClasses()), findImageTask(kFashionMnistTask));
     EXPECT_EQ(imageTaskFor(colour, fashionMnistClasses()), nullptr);
+    // The training record's task picks among tasks of one shape and classes: a model trained on
+    // the cut-out photos reads those (and a person's photo is cut out for it); a task the record
+    // names that the model does not fit, or none, gives the first that fits.
+    const ImageTask* cut = findImageTask(kClothingCutoutTask);
+    ASSERT_NE(cut, nullptr);
+    EXPECT_TRUE(cut->cutOut);
+    EXPECT_FALSE(t->cutOut);
+    EXPECT_EQ(imageTaskFor(colour, clothingPhotoClasses(), kClothingCutoutTask), cut);
+    EXPECT_EQ(imageTaskFor(colour, clothingPhotoClasses(), kClothingPhotosTask), t);
+    EXPECT_EQ(imageTaskFor(colour, clothingPhotoClasses(), kFashionMnistTask), t);
+    EXPECT_EQ(imageTaskFor(colour, clothingPhotoClasses(), "copy"), t);
+    EXPECT_EQ(imageTaskFor(gray, fashionMnistClasses(), kClothingCutoutTask),
+              findImageTask(kFashionMnistTask));
+    EXPECT_EQ(imageTaskReadBy(colour, {"mine", "yours"}, kClothingCutoutTask), cut);
     // For browsing, a model of a task's shape reads that task's images whatever its classes;
     // a shape no task has reads none, and neither does a text model.
     const std::vector<std::string> own = {"mine", "yours"};

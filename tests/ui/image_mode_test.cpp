@@ -759,6 +759,60 @@ TEST_F(ImageMode, AColourSetIsBrowsedOnItsOwnPhotos) {
     EXPECT_EQ(m->image(), prepareColorModelImage(color, 64));
 }
 
+// Colour models trained on the cut-out photos (their training record's task, issue 49) are
+// browsed on the cut-out set, and a person's photo is cut out for them as that set was made
+// (cutOutColorGarment: the garment on gray, the steps shown beside the strip); "whole image"
+// fits the photo as it is. Invert stays hidden: a colour model reads colours.
+TEST_F(ImageMode, AModelOfTheCutOutPhotosCutsAPersonsPhotoOut) {
+    struct Photos {
+        QByteArray before = qgetenv("ATTNVIZ_CLOTHING_PHOTOS_CUTOUT");
+        Photos() {
+            qputenv("ATTNVIZ_CLOTHING_PHOTOS_CUTOUT",
+                    ATTNVIZ_MODELS_DIR "/../data/clothing-photos-cutout");
+        }
+        ~Photos() { qputenv("ATTNVIZ_CLOTHING_PHOTOS_CUTOUT", before); }
+    } photos;
+    QDir(m_dir.path()).mkpath("photos");
+    const ModelConfig cfg = ModelConfig::fromJsonText(
+        R"({"arch":"vit","image_size":64,"channels":3,"patch":8,"pool":"mean","d_model":16,)"
+        R"("heads":2,"d_ff":32,"enc_layers":1})");
+    for (int k = 1; k <= 2; ++k) {
+        Model model = Model::initializeImages(cfg, clothingPhotoClasses(), uint64_t(k));
+        model.setTraining({{"kind", "trained"}, {"steps", 1}, {"task", kClothingCutoutTask}});
+        model.save((m_dir.path() + QString("/photos/0%1-m.safetensors").arg(k)).toStdString());
+    }
+    MainWindow w;
+    w.resize(1366, 768);
+    w.show();
+    ASSERT_TRUE(w.chooseModelSet("photos", false));
+    ImageChooser* ch = w.imageView()->chooser();
+    ImageModel* m = w.imageView()->model();
+    EXPECT_EQ(ch->task().name, kClothingCutoutTask);
+    ASSERT_TRUE(ch->waitForTestImages());
+    const ImageSet test = findImageTask(kClothingCutoutTask)->load("test");
+    ASSERT_TRUE(waitUntil([&] { return !m->busy() && m->results().size() == 2; }));
+    EXPECT_EQ(m->image(), std::vector<uint8_t>(test.image(0), test.image(0) + 64 * 64 * 3));
+    EXPECT_NE(m->source().find("clothing-photos-cutout test image 0"), std::string::npos);
+    int shownBoxes = 0;
+    for (QComboBox* box : ch->findChildren<QComboBox*>()) shownBoxes += box->isVisible();
+    EXPECT_EQ(shownBoxes, 2);  // the filter and the cut-out choice; no invert
+    const QString photo = QStringLiteral(ATTNVIZ_TEST_DATA "/photos/coat-01.jpg");
+    const ColorImage color = render::readColorImageFile(photo.toStdString());
+    GarmentCutout cut;
+    const std::vector<uint8_t> cutOut = cutOutColorGarment(color, 64, &cut);
+    ASSERT_TRUE(cut.found) << cut.note;
+    QString error;
+    ASSERT_TRUE(ch->openImageFile(photo, &error)) << error.toStdString();
+    EXPECT_EQ(m->image(), cutOut);
+    EXPECT_NE(m->source().find("garment cut out on gray"), std::string::npos) << m->source();
+    ASSERT_TRUE(waitUntil([&] { return !m->busy() && m->results().size() == 2; }));
+    for (const ColumnResult& r : m->results()) EXPECT_TRUE(r.image) << r.error;
+    ch->setPrepare(PrepareMode::Plain);
+    EXPECT_EQ(m->image(), prepareColorModelImage(color, 64));
+    ch->setPrepare(PrepareMode::Cutout);
+    EXPECT_EQ(m->image(), cutOut);
+}
+
 // The last workspace lives in the settings file, read whole at every start: a pasted image
 // of more than 256 KiB goes to a file of its own (named as the workspace's image file), a
 // small one stays inside (issue 28).
