@@ -5,6 +5,7 @@
 #include <QToolTip>
 #include <algorithm>
 #include <cmath>
+#include <memory>
 
 #include "render/colormaps.h"
 #include "render/figure.h"
@@ -43,6 +44,46 @@ QCPColorGradient gradientOf(const QString& name) {
 
 const Mat kNoWeights;
 
+// QCustomPlot's paint buffer, with memory that outlives a resize. QCPPaintBufferPixmap makes a
+// new pixmap at every new size, and a sentence of another length resizes every panel: each
+// panel's ~2 MB were freed and allocated again, and clearing the new buffer touched every page
+// of it afresh (page faults were a tenth of the UI thread's time per such edit). Here the
+// pixels live in `m_store`, grown to the largest size asked for and never shrunk, and the
+// image is a view of it at the current size. It grows by a quarter more than asked (the next
+// sentence's labels may be a few pixels wider) and is not zeroed: clear() fills what is shown.
+class ReusedPaintBuffer : public QCPAbstractPaintBuffer {
+public:
+    ReusedPaintBuffer(const QSize& size, double ratio) : QCPAbstractPaintBuffer(size, ratio) {
+        ReusedPaintBuffer::reallocateBuffer();
+    }
+    QCPPainter* startPainting() override { return new QCPPainter(&m_image); }
+    void draw(QCPPainter* painter) const override {
+        if (painter && painter->isActive()) painter->drawImage(0, 0, m_image);
+    }
+    void clear(const QColor& color) override { m_image.fill(color); }
+
+protected:
+    void reallocateBuffer() override {
+        setInvalidated();
+        const QSize px = (QSizeF(mSize) * mDevicePixelRatio).toSize().expandedTo(QSize(1, 1));
+        const size_t words = size_t(px.width()) * size_t(px.height());
+        if (m_capacity < words) {
+            m_image = QImage();  // the view of the old store goes first
+            m_capacity = words + words / 4;
+            m_store.reset(new quint32[m_capacity]);
+        }
+        // [height, width] premultiplied ARGB over m_store; never detached (not shared).
+        m_image = QImage(reinterpret_cast<uchar*>(m_store.get()), px.width(), px.height(),
+                         qsizetype(px.width()) * 4, QImage::Format_ARGB32_Premultiplied);
+        m_image.setDevicePixelRatio(mDevicePixelRatio);
+    }
+
+private:
+    std::unique_ptr<quint32[]> m_store;
+    size_t m_capacity = 0;  // pixels m_store holds
+    QImage m_image;
+};
+
 }  // namespace
 
 // The QCustomPlot filling the panel: its own handling of each event first (drag, zoom),
@@ -53,6 +94,10 @@ public:
         // QCustomPlot stops every mouse event at itself; a plain wheel is to go on to the
         // grid's scroll area (wheelEvent below). Its mouse handlers accept what they take.
         setAttribute(Qt::WA_NoMousePropagation, false);
+        // Our buffer before the first replot makes one (setupPaintBuffers keeps what it finds).
+        mPaintBuffers.clear();
+        mPaintBuffers.append(QSharedPointer<QCPAbstractPaintBuffer>(
+            new ReusedPaintBuffer(viewport().size(), bufferDevicePixelRatio())));
     }
     using QCustomPlot::updateLayout;  // the panel lays the map out (fitLayout)
 
