@@ -87,8 +87,8 @@ ImageInput::Loaded loadColourCutout(const Model& m, const std::string& path,
     l.source = "file '" + path + "' (" + std::to_string(photo.width) + "×" +
                std::to_string(photo.height) + " pixels, colour" +
                (cut.found ? std::string(", garment cut out on gray")
-                : fitted  ? ", fitted on its mean colour; not cut out: " + cut.note
-                          : std::string()) +
+                          : std::string(fitted ? ", fitted on its mean colour" : "") +
+                                "; not cut out: " + cut.note) +
                ")";
     return l;
 }

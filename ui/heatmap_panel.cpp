@@ -50,7 +50,8 @@ const Mat kNoWeights;
 // of it afresh (page faults were a tenth of the UI thread's time per such edit). Here the
 // pixels live in `m_store`, grown to the largest size asked for and never shrunk, and the
 // image is a view of it at the current size. It grows by a quarter more than asked (the next
-// sentence's labels may be a few pixels wider) and is not zeroed: clear() fills what is shown.
+// sentence's labels may be a few pixels wider). QCustomPlot::setOpenGl would put its own buffers
+// back; the app does not use OpenGL.
 class ReusedPaintBuffer : public QCPAbstractPaintBuffer {
 public:
     ReusedPaintBuffer(const QSize& size, double ratio) : QCPAbstractPaintBuffer(size, ratio) {
@@ -71,6 +72,7 @@ protected:
             m_image = QImage();  // the view of the old store goes first
             m_capacity = words + words / 4;
             m_store.reset(new quint32[m_capacity]);
+            std::fill_n(m_store.get(), m_capacity, 0u);  // transparent, were it shown unpainted
         }
         // [height, width] premultiplied ARGB over m_store; never detached (not shared).
         m_image = QImage(reinterpret_cast<uchar*>(m_store.get()), px.width(), px.height(),

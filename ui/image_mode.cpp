@@ -74,10 +74,25 @@ void MainWindow::updateMode() {
     // reads a bundled task's images (core/image_set.h), Fashion-MNIST's when none does.
     if (image) {
         const ImageTask* task = nullptr;
-        for (const ModelColumn& c : columns())
-            if (!task && c.model)
-                task = imageTaskReadBy(c.model->config(), c.model->classNames(),
-                                       c.model->training().task);
+        const ModelColumn* first = nullptr;
+        QString mixed;
+        for (const ModelColumn& c : columns()) {
+            if (!c.model) continue;
+            const ImageTask* t =
+                imageTaskReadBy(c.model->config(), c.model->classNames(), c.model->training().task);
+            if (!task) task = t, first = &c;
+            // One photo is shown to every column: a column that learned from other photos of
+            // the same shape (plain and cut-out) reads it prepared as the first column's were.
+            else if (t && t != task && t->imageSize == task->imageSize &&
+                     t->channels == task->channels && mixed.isEmpty())
+                mixed = tr("%1 learned from the %2 photos and %3 from the %4 photos: your photo "
+                           "and the test strip are prepared as %1's were, for every column")
+                            .arg(QString::fromStdString(first->name), taskLabel(task->name),
+                                 QString::fromStdString(c.name), taskLabel(t->name));
+        }
+        if (mixed != m_mixedTasks && !mixed.isEmpty())
+            reportProblems(tr("The columns learned from differently prepared photos"), {mixed});
+        m_mixedTasks = mixed;
         m_imageView->chooser()->setTask(task ? task : findImageTask(kFashionMnistTask));
     }
     if (m_heads)

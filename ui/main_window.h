@@ -299,6 +299,7 @@ private:
     std::vector<std::pair<QPointer<QAction>, std::string>> m_presetActions;  // Compare menu
     bool m_shown = false;
     bool m_profileRaised = false;  // the query profile was brought forward by a first click
+    QString m_mixedTasks;          // the columns of different image tasks last reported ("": none)
     FolderColumns* m_folderColumns = nullptr;  // File › Watch folder
     Presentation* m_presentation = nullptr;
     QFormLayout* m_fields = nullptr;    // the Models box and the sentence fields

@@ -2363,6 +2363,14 @@ weight %6</source>
         <extracomment>%1 the shortcut (F5)</extracomment>
         <translation>演示模式（%1）：全屏、大号标签，句子下方是所显示的列；← → 逐个词元切换，Esc 退出（也可用 视图 › 演示模式）</translation>
     </message>
+    <message>
+        <source>%1 learned from the %2 photos and %3 from the %4 photos: your photo and the test strip are prepared as %1&apos;s were, for every column</source>
+        <translation>%1 学习的是“%2”数据集，%3 学习的是“%4”数据集：你的照片和测试图像条对每一列都按 %1 的数据集准备</translation>
+    </message>
+    <message>
+        <source>The columns learned from differently prepared photos</source>
+        <translation>这些列学习的照片准备方式不同</translation>
+    </message>
 </context>
 <context>
     <name>attnviz::ui::ModelPicker</name>

@@ -2363,6 +2363,14 @@ weight %6</source>
         <extracomment>%1 the shortcut (F5)</extracomment>
         <translation>演示模式（%1）：全螢幕、大號標籤，句子下方是所顯示的欄；← → 逐個詞元切換，Esc 退出（也可用 檢視 › 演示模式）</translation>
     </message>
+    <message>
+        <source>%1 learned from the %2 photos and %3 from the %4 photos: your photo and the test strip are prepared as %1&apos;s were, for every column</source>
+        <translation>%1 學習的是「%2」資料集，%3 學習的是「%4」資料集：你的照片和測試影像條對每一欄都按 %1 的資料集準備</translation>
+    </message>
+    <message>
+        <source>The columns learned from differently prepared photos</source>
+        <translation>這些欄學習的照片準備方式不同</translation>
+    </message>
 </context>
 <context>
     <name>attnviz::ui::ModelPicker</name>

@@ -128,7 +128,7 @@ def plain_start(last_columns, restoring, expect):
     deadline = time.monotonic() + 60
     while proc.poll() is None and time.monotonic() < deadline:
         if all(e in "".join(lines) for e in expect):
-            time.sleep(0.5)  # a crash right after the message would still be seen
+            time.sleep(3)  # a crash soon after the message (the analysis) is still seen
             break
         time.sleep(0.1)
     if proc.poll() is None:

@@ -811,6 +811,23 @@ TEST_F(ImageMode, AModelOfTheCutOutPhotosCutsAPersonsPhotoOut) {
     EXPECT_EQ(m->image(), prepareColorModelImage(color, 64));
     ch->setPrepare(PrepareMode::Cutout);
     EXPECT_EQ(m->image(), cutOut);
+    EXPECT_FALSE(w.problems()->lines().join('\n').contains("differently prepared"));
+    // A model of the plain photos beside them reads the photo as the first column's were:
+    // said once in Problems, naming both columns and both sets.
+    Model plain = Model::initializeImages(cfg, clothingPhotoClasses(), 3);
+    plain.setTraining({{"kind", "trained"}, {"steps", 1}, {"task", kClothingPhotosTask}});
+    const std::string plainPath = (m_dir.path() + "/plain-m.safetensors").toStdString();
+    plain.save(plainPath);
+    std::vector<ModelColumn> three = w.columns();
+    three.push_back(loadModelColumn(plainPath));
+    w.setColumns(three);
+    const QString problems = w.problems()->lines().join('\n');
+    EXPECT_TRUE(problems.contains(QString::fromStdString(three[0].name) +
+                                  " learned from the cut-out clothing-photo photos and " +
+                                  QString::fromStdString(three[2].name) +
+                                  " from the clothing-photo photos"))
+        << problems.toStdString();
+    EXPECT_EQ(ch->task().name, kClothingCutoutTask);
 }
 
 // The last workspace lives in the settings file, read whole at every start: a pasted image
