@@ -33,6 +33,7 @@
 #include <QCommandLineParser>
 #include <QDockWidget>
 #include <QElapsedTimer>
+#include <QFile>
 #include <QEventLoop>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -263,6 +264,10 @@ int main(int argc, char** argv) {
                                 << "' (cases: " << known.join(", ") << ")\n";
             return 2;
         }
+    // --models is the bundled folder for everything the cases read (the presets of the 256
+    // case, the English → Spanish set of 110), not only the columns: a bench copied out of the
+    // build tree aborted on a missing preset folder.
+    if (cli.isSet(models)) qputenv("ATTNVIZ_MODELS", QFile::encodeName(cli.value(models)));
     const auto want = [&](const QString& c) { return chosen.contains(c); };
     std::vector<std::string> errors;
     auto columns = attnviz::loadModelDirectory(
