@@ -33,8 +33,8 @@
 #include <QCommandLineParser>
 #include <QDockWidget>
 #include <QElapsedTimer>
-#include <QFile>
 #include <QEventLoop>
+#include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>

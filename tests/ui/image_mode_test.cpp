@@ -122,6 +122,33 @@ protected:
     QString modelPath(const char* name) const {
         return m_dir.path() + "/vision/" + name + ".safetensors";
     }
+    // A small untrained colour model of the clothing photos' 64 × 64 input, of `seed`; its
+    // training record names `task` when given.
+    static Model colourModel(uint64_t seed, const char* task = nullptr) {
+        const ModelConfig cfg = ModelConfig::fromJsonText(
+            R"({"arch":"vit","image_size":64,"channels":3,"patch":8,"pool":"mean","d_model":16,)"
+            R"("heads":2,"d_ff":32,"enc_layers":1})");
+        Model m = Model::initializeImages(cfg, clothingPhotoClasses(), seed);
+        if (task) m.setTraining({{"kind", "trained"}, {"steps", 1}, {"task", task}});
+        return m;
+    }
+    // The set "photos" of two such models (01-m, 02-m), trained on `task` when given.
+    void saveColourSet(const char* task = nullptr) {
+        QDir(m_dir.path()).mkpath("photos");
+        for (int k = 1; k <= 2; ++k)
+            colourModel(uint64_t(k), task)
+                .save((m_dir.path() + QString("/photos/0%1-m.safetensors").arg(k)).toStdString());
+    }
+    // The photo set of `variable` (ATTNVIZ_CLOTHING_PHOTOS…) beside the bundled models, which
+    // ATTNVIZ_MODELS moved to the test's folder, for as long as it lives.
+    struct PhotoSet {
+        const char* variable;
+        QByteArray before = qgetenv(variable);
+        PhotoSet(const char* variable, const char* folder) : variable(variable) {
+            qputenv(variable, QByteArray(ATTNVIZ_MODELS_DIR "/../data/") + folder);
+        }
+        ~PhotoSet() { qputenv(variable, before); }
+    };
     QTemporaryDir m_dir;
     QByteArray m_before;
 };
@@ -678,21 +705,8 @@ TEST_F(ImageMode, APhotoIsCutOutAsTheCliCutsItOut) {
 // read as it is (prepareColorModelImage, as `attnviz-cli classify` reads it), with nothing to
 // cut out or invert; back in a Fashion-MNIST set the same photo is made its 28 × 28 again.
 TEST_F(ImageMode, AColourSetIsBrowsedOnItsOwnPhotos) {
-    // The photos beside the bundled models, which ATTNVIZ_MODELS moved to the test's folder.
-    struct Photos {
-        QByteArray before = qgetenv("ATTNVIZ_CLOTHING_PHOTOS");
-        Photos() {
-            qputenv("ATTNVIZ_CLOTHING_PHOTOS", ATTNVIZ_MODELS_DIR "/../data/clothing-photos");
-        }
-        ~Photos() { qputenv("ATTNVIZ_CLOTHING_PHOTOS", before); }
-    } photos;
-    QDir(m_dir.path()).mkpath("photos");
-    const ModelConfig cfg = ModelConfig::fromJsonText(
-        R"({"arch":"vit","image_size":64,"channels":3,"patch":8,"pool":"mean","d_model":16,)"
-        R"("heads":2,"d_ff":32,"enc_layers":1})");
-    for (int k = 1; k <= 2; ++k)
-        Model::initializeImages(cfg, clothingPhotoClasses(), uint64_t(k))
-            .save((m_dir.path() + QString("/photos/0%1-m.safetensors").arg(k)).toStdString());
+    const PhotoSet photos("ATTNVIZ_CLOTHING_PHOTOS", "clothing-photos");
+    saveColourSet();
     MainWindow w;
     w.resize(1366, 768);
     w.show();
@@ -764,23 +778,8 @@ TEST_F(ImageMode, AColourSetIsBrowsedOnItsOwnPhotos) {
 // (cutOutColorGarment: the garment on gray, the steps shown beside the strip); "whole image"
 // fits the photo as it is. Invert stays hidden: a colour model reads colours.
 TEST_F(ImageMode, AModelOfTheCutOutPhotosCutsAPersonsPhotoOut) {
-    struct Photos {
-        QByteArray before = qgetenv("ATTNVIZ_CLOTHING_PHOTOS_CUTOUT");
-        Photos() {
-            qputenv("ATTNVIZ_CLOTHING_PHOTOS_CUTOUT",
-                    ATTNVIZ_MODELS_DIR "/../data/clothing-photos-cutout");
-        }
-        ~Photos() { qputenv("ATTNVIZ_CLOTHING_PHOTOS_CUTOUT", before); }
-    } photos;
-    QDir(m_dir.path()).mkpath("photos");
-    const ModelConfig cfg = ModelConfig::fromJsonText(
-        R"({"arch":"vit","image_size":64,"channels":3,"patch":8,"pool":"mean","d_model":16,)"
-        R"("heads":2,"d_ff":32,"enc_layers":1})");
-    for (int k = 1; k <= 2; ++k) {
-        Model model = Model::initializeImages(cfg, clothingPhotoClasses(), uint64_t(k));
-        model.setTraining({{"kind", "trained"}, {"steps", 1}, {"task", kClothingCutoutTask}});
-        model.save((m_dir.path() + QString("/photos/0%1-m.safetensors").arg(k)).toStdString());
-    }
+    const PhotoSet photos("ATTNVIZ_CLOTHING_PHOTOS_CUTOUT", "clothing-photos-cutout");
+    saveColourSet(kClothingCutoutTask);
     MainWindow w;
     w.resize(1366, 768);
     w.show();
@@ -814,10 +813,8 @@ TEST_F(ImageMode, AModelOfTheCutOutPhotosCutsAPersonsPhotoOut) {
     EXPECT_FALSE(w.problems()->lines().join('\n').contains("differently prepared"));
     // A model of the plain photos beside them reads the photo as the first column's were:
     // said once in Problems, naming both columns and both sets.
-    Model plain = Model::initializeImages(cfg, clothingPhotoClasses(), 3);
-    plain.setTraining({{"kind", "trained"}, {"steps", 1}, {"task", kClothingPhotosTask}});
     const std::string plainPath = (m_dir.path() + "/plain-m.safetensors").toStdString();
-    plain.save(plainPath);
+    colourModel(3, kClothingPhotosTask).save(plainPath);
     std::vector<ModelColumn> three = w.columns();
     three.push_back(loadModelColumn(plainPath));
     w.setColumns(three);
